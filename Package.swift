@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The host, its C ABI, the Swift SDK for plugin authors, and the three bundled
+// presenter plugins, each its own dynamic library (libMBHud.so, ...).
+let package = Package(
+    name: "presenter-host",
+    products: [
+        .executable(name: "presenter-host", targets: ["presenter-host"]),
+        .library(name: "PresenterHost", targets: ["PresenterHost"]),
+        .library(name: "PresenterSDK", targets: ["PresenterSDK"]),
+        .library(name: "MBHud", type: .dynamic, targets: ["MBHud"]),
+        .library(name: "NetActivity", type: .dynamic, targets: ["NetActivity"]),
+        .library(name: "AddBookmark", type: .dynamic, targets: ["AddBookmark"]),
+        // A third-party-style presenter written in Swift; also a test fixture.
+        .library(name: "SwiftExamplePresenter", type: .dynamic, targets: ["SwiftExamplePresenter"]),
+    ],
+    targets: [
+        .target(name: "PresenterABI"),
+        .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
+        .target(name: "PresenterHost", dependencies: ["PresenterABI"]),
+        .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
+        .target(name: "MBHud", dependencies: ["PresenterSDK"], path: "Plugins/MBHud"),
+        .target(name: "NetActivity", dependencies: ["PresenterSDK"], path: "Plugins/NetActivity"),
+        .target(name: "AddBookmark", dependencies: ["PresenterSDK"], path: "Plugins/AddBookmark"),
+        .target(name: "SwiftExamplePresenter", dependencies: ["PresenterSDK"],
+                path: "Examples/SwiftExamplePresenter"),
+        .testTarget(
+            name: "PresenterHostTests",
+            dependencies: ["PresenterHost", "PresenterABI"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

@@ -1,0 +1,89 @@
+import PresenterABI
+
+/// One presenter as loaded from a plugin library: what its descriptor declares
+/// (read only within the descriptor's `struct_size`) and its hooks.
+///
+/// Values are immutable copies: nothing here points into plugin memory except
+/// the hook function pointers, which stay valid because the host never
+/// dlcloses a library that loaded.
+public struct PresenterPlugin: Sendable, Equatable {
+    /// The presenter's unique id (`[a-z0-9._-]`, at most 64 bytes).
+    public let id: String
+    public let name: String
+    public let version: String
+    public let description: String?
+    public let author: String?
+    public let license: String?
+    /// The id of the presenter this one extends, if any.
+    public let extends: String?
+    public let capabilities: Capabilities
+    /// The ABI version the plugin was built for.
+    public let abiVersion: ABIVersion
+    /// The library file it came from.
+    public let path: String
+    /// Its hooks; `nil` where the descriptor has NULL or the field is absent.
+    public let hooks: Hooks
+
+    public init(id: String, name: String, version: String, description: String?, author: String?,
+                license: String?, extends: String?, capabilities: Capabilities, abiVersion: ABIVersion,
+                path: String, hooks: Hooks) {
+        self.id = id; self.name = name; self.version = version; self.description = description
+        self.author = author; self.license = license; self.extends = extends
+        self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = path; self.hooks = hooks
+    }
+
+    /// `PRESENTER_CAP_*` bits.
+    public struct Capabilities: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt64
+        public init(rawValue: UInt64) { self.rawValue = rawValue }
+        /// `PRESENTER_CAP_MESSAGES`
+        public static let messages = Capabilities(rawValue: UInt64(PRESENTER_CAP_MESSAGES))
+        /// `PRESENTER_CAP_DETERMINATE`
+        public static let determinate = Capabilities(rawValue: UInt64(PRESENTER_CAP_DETERMINATE))
+    }
+
+    /// The C function pointers of a descriptor. Equality compares presence only.
+    public struct Hooks: @unchecked Sendable, Equatable {
+        public typealias Create = @convention(c) (UnsafePointer<presenter_descriptor>?, UnsafePointer<presenter_host>?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> presenter_status
+        public typealias Destroy = @convention(c) (UnsafeMutableRawPointer?) -> Void
+        public typealias Show = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?) -> presenter_status
+        public typealias Hide = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?, UnsafePointer<presenter_failure>?) -> presenter_status
+        public typealias Progress = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<presenter_interactor>?) -> presenter_status
+        public typealias Render = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
+        public typealias Key = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt32) -> Int32
+
+        public var create: Create?
+        public var destroy: Destroy?
+        public var show: Show?
+        public var hide: Hide?
+        public var progress: Progress?
+        public var render: Render?
+        public var key: Key?
+
+        public init(create: Create? = nil, destroy: Destroy? = nil, show: Show? = nil, hide: Hide? = nil,
+                    progress: Progress? = nil, render: Render? = nil, key: Key? = nil) {
+            self.create = create; self.destroy = destroy; self.show = show; self.hide = hide
+            self.progress = progress; self.render = render; self.key = key
+        }
+
+        /// The names of the hooks that are present, in descriptor order.
+        public var presentNames: [String] {
+            [("create", create != nil), ("destroy", destroy != nil), ("show", show != nil),
+             ("hide", hide != nil), ("progress", progress != nil), ("render", render != nil),
+             ("key", key != nil)].filter(\.1).map(\.0)
+        }
+
+        public static func == (a: Hooks, b: Hooks) -> Bool { a.presentNames == b.presentNames }
+    }
+}
+
+/// An ABI version, `major.minor`.
+public struct ABIVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let major: UInt16
+    public let minor: UInt16
+    public init(major: UInt16, minor: UInt16) { self.major = major; self.minor = minor }
+    /// The version this host implements.
+    public static let host = ABIVersion(major: UInt16(PRESENTER_ABI_MAJOR), minor: UInt16(PRESENTER_ABI_MINOR))
+    public var description: String { "\(major).\(minor)" }
+    public static func < (a: ABIVersion, b: ABIVersion) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
+}

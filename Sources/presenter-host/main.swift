@@ -1,0 +1,8 @@
+// The executable is a thin main over the library, so tests can drive the same code.
+import PresenterHost
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(PresenterHostCommand.main(Array(CommandLine.arguments.dropFirst())))
