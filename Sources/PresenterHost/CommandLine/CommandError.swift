@@ -1,0 +1,38 @@
+/// Every error the command line reports. Each case carries the one line the
+/// user sees (naming the file or value, what is wrong and what to do);
+/// `exitCode` maps it to a status in this one place.
+public enum CommandError: Error, Equatable, Sendable {
+    /// A bad flag, a missing or malformed value. Printed with the usage.
+    case usage(String)
+    /// A malformed data file (e.g. the messages file).
+    case dataError(String)
+    /// An input file that does not exist or cannot be read.
+    case noInput(String)
+    /// The command given to `run` was not found.
+    case commandNotFound(String)
+    /// The command given to `run` cannot be executed.
+    case cannotExecute(String)
+    /// Anything else that stops the command.
+    case failure(String)
+
+    /// The line shown to the user, without the `Error: ` prefix.
+    public var message: String {
+        switch self {
+        case .usage(let m), .dataError(let m), .noInput(let m), .commandNotFound(let m),
+             .cannotExecute(let m), .failure(let m):
+            return m
+        }
+    }
+
+    /// The exit status for this error.
+    public var exitCode: ExitCode {
+        switch self {
+        case .usage: return .usage
+        case .dataError: return .dataError
+        case .noInput: return .noInput
+        case .commandNotFound: return .commandNotFound
+        case .cannotExecute: return .cannotExecute
+        case .failure: return .failure
+        }
+    }
+}
