@@ -1,9 +1,113 @@
+import Glibc
+
 /// The `presenter-host` command line: parses arguments, runs a subcommand and
 /// maps every error to an exit status in one place.
 public enum PresenterHostCommand {
+    /// What the arguments ask for.
+    enum Invocation: Equatable {
+        case help
+        case version
+        case list(pluginDirs: [String], verbose: Bool, json: Bool)
+        case run(arguments: [String], pluginDirs: [String])
+    }
+
     /// Runs the command with `arguments` (without the program name) and
     /// returns the process exit status.
     public static func main(_ arguments: [String]) -> Int32 {
-        ExitCode.software.rawValue
+        if arguments.isEmpty {
+            writeStandardError(Usage.synopsis + seeHelp)
+            return ExitCode.usage.rawValue
+        }
+        do {
+            switch try parse(arguments) {
+            case .help:
+                writeStandardOutput(Usage.help)
+                return ExitCode.success.rawValue
+            case .version:
+                writeStandardOutput(Usage.versionLine + "\n")
+                return ExitCode.success.rawValue
+            case let .list(pluginDirs, verbose, json):
+                return ListCommand.execute(pluginDirs: pluginDirs, verbose: verbose, json: json)
+            case let .run(runArguments, pluginDirs):
+                return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
+            }
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// Parses the arguments that come before a command's own (everything
+    /// after `run` belongs to `run`).
+    static func parse(_ arguments: [String]) throws(CommandError) -> Invocation {
+        var pluginDirs: [String] = []
+        var list = false, verbose = false, json = false
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "-h", "--help":
+                return .help
+            case "--version":
+                return .version
+            case "--list", "list":
+                list = true
+            case "-v", "--verbose":
+                verbose = true
+            case "--json":
+                json = true
+            case "--plugin-dir":
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else {
+                    throw .usage("Missing value for '--plugin-dir <dir>'")
+                }
+                pluginDirs.append(try directory(arguments[index]))
+                index += 1
+            case _ where argument.hasPrefix("--plugin-dir="):
+                pluginDirs.append(try directory(String(argument.dropFirst("--plugin-dir=".count))))
+            case "run":
+                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
+                    throw .usage("'\(flag)' cannot be combined with 'run'; put run's options after 'run'")
+                }
+                return .run(arguments: Array(arguments[index...]), pluginDirs: pluginDirs)
+            case _ where argument.hasPrefix("-") && argument != "-":
+                throw .usage("Unknown option '\(argument)'")
+            default:
+                throw .usage("Unexpected argument '\(argument)'")
+            }
+        }
+        guard list else {
+            throw .usage(verbose || json
+                ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
+                : "Missing command: use '--list' or 'run'")
+        }
+        return .list(pluginDirs: pluginDirs, verbose: verbose, json: json)
+    }
+
+    /// Prints `error` the one way errors are printed and returns its status.
+    static func report(_ error: CommandError) -> Int32 {
+        switch error {
+        case .usage(let message):
+            writeStandardError("Error: \(message)\n" + Usage.synopsis + seeHelp)
+        default:
+            writeStandardError("Error: \(error.message)\n")
+        }
+        return error.exitCode.rawValue
+    }
+
+    private static let seeHelp = "See 'presenter-host --help'.\n"
+
+    private static func directory(_ value: String) throws(CommandError) -> String {
+        guard !value.isEmpty else { throw .usage("Empty value for '--plugin-dir <dir>'; give a directory") }
+        return value
+    }
+
+    private static func writeStandardOutput(_ text: String) {
+        fputs(text, stdout)
+        fflush(stdout)
+    }
+
+    /// Writes `text` to stderr (unbuffered).
+    static func writeStandardError(_ text: String) {
+        fputs(text, stderr)
     }
 }

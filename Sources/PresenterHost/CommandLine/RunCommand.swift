@@ -1,8 +1,65 @@
+import Foundation
+
 /// `presenter-host run`: runs a command as an action under a presenter.
-/// (Stub: implemented by the runtime issue.)
+///
+/// The order matters: bad flags, a bad messages file and an unknown
+/// presenter are reported before anything runs; the presenter is attached
+/// before the command starts (so a presenter that cannot start runs nothing),
+/// and a command that cannot be started shows no presenter at all.
 public enum RunCommand {
-    /// Runs `run` with the arguments that follow the word `run`; returns the exit status.
-    public static func execute(_ arguments: [String]) -> Int32 {
-        ExitCode.software.rawValue
+    /// Runs `run` with the arguments that follow the word `run` and the
+    /// `--plugin-dir` values given before it; returns the exit status.
+    public static func execute(_ arguments: [String], pluginDirs: [String]) -> Int32 {
+        let options: RunOptions
+        do {
+            switch try RunOptions.parse(arguments) {
+            case .help:
+                FileHandle.standardOutput.write(Data((RunOptions.usage + "\n").utf8))
+                return ExitCode.success.rawValue
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            return report(error, withUsage: true)
+        }
+        do {
+            let environment = ProcessInfo.processInfo.environment
+            let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
+            let registry = try loadRegistry(pluginDirs: pluginDirs + options.pluginDirs, presenter: options.presenter,
+                                            environment: environment)
+            let session = RunSession(options: options, view: RunView(options: options, file: file),
+                                     environment: environment)
+            return try session.run(registry: registry)
+        } catch {
+            return report(error, withUsage: false)
+        }
+    }
+
+    /// Loads the plugins and checks that the chosen presenter is among them.
+    private static func loadRegistry(pluginDirs: [String], presenter: String,
+                                     environment: [String: String]) throws(CommandError) -> PresenterRegistry {
+        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment,
+                                                     executablePath: nil)
+        for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
+        let registry = PresenterRegistry.load(entries)
+        guard registry.chain(for: presenter) != nil else {
+            let ids = registry.plugins.map(\.id).sorted()
+            let available = ids.isEmpty ? "none were found" : "available: " + ids.joined(separator: ", ")
+            let broken = registry.errors.isEmpty ? "" : "; \(registry.errors.count) plugin file(s) failed to load"
+            throw .usage("no presenter '\(presenter)' (\(available)\(broken)); see presenter-host --list")
+        }
+        return registry
+    }
+
+    /// Prints `error` as `Error: ...` on stderr (with `run`'s usage lines
+    /// for a bad flag) and returns its exit status.
+    static func report(_ error: CommandError, withUsage: Bool) -> Int32 {
+        var text = "Error: \(error.message)\n"
+        if withUsage, case .usage = error {
+            text += "Usage: presenter-host run [<options>] [--] <command> [<argument>...]\n"
+            text += "See 'presenter-host run --help'.\n"
+        }
+        PresenterHostCommand.writeStandardError(text)
+        return error.exitCode.rawValue
     }
 }

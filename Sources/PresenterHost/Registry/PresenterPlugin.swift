@@ -23,13 +23,24 @@ public struct PresenterPlugin: Sendable, Equatable {
     public let path: String
     /// Its hooks; `nil` where the descriptor has NULL or the field is absent.
     public let hooks: Hooks
+    /// The descriptor the plugin returned, handed back to its `create` (one
+    /// create function may serve several presenters and tell them apart by
+    /// it). `nil` for presenters built in code (tests): create then gets NULL.
+    public let descriptor: Descriptor?
 
     public init(id: String, name: String, version: String, description: String?, author: String?,
                 license: String?, extends: String?, capabilities: Capabilities, abiVersion: ABIVersion,
-                path: String, hooks: Hooks) {
+                path: String, hooks: Hooks, descriptor: UnsafePointer<presenter_descriptor>? = nil) {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
         self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = path; self.hooks = hooks
+        self.descriptor = descriptor.map(Descriptor.init)
+    }
+
+    /// The address of a plugin's descriptor (static storage of a library the
+    /// host never unloads, so it may be shared between threads).
+    public struct Descriptor: @unchecked Sendable, Equatable {
+        public let pointer: UnsafePointer<presenter_descriptor>
     }
 
     /// `PRESENTER_CAP_*` bits.

@@ -31,12 +31,13 @@ enum ProcessRunner {
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         // Read both pipes concurrently so a full pipe cannot deadlock the child.
-        var errData = Data()
+        let errBox = DataBox()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        let errData = errBox.data
         process.waitUntilExit()
         return ProcessResult(status: process.terminationStatus,
                              stdout: String(decoding: outData, as: UTF8.self),
@@ -47,4 +48,9 @@ enum ProcessRunner {
     static func host(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         try run(TestPaths.binary, arguments, environment: environment)
     }
+}
+
+/// Holds what the stderr reader read; the DispatchGroup orders the write before the read.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
 }

@@ -1,0 +1,56 @@
+import PresenterSDK
+
+/// The Add Bookmark screen's presenter, after the original sample: it extends
+/// the HUD. While the page title is fetched it swaps the view's get-title
+/// button for the activity indicator over it; every other interactor goes to
+/// the HUD (the "super" call). It implements only show and hide: render, key
+/// and progress stay NULL, so the host runs the HUD's own.
+final class AddBookmarkPresenter: Presenter {
+    static let info = PresenterInfo(
+        id: "addbookmark", name: "Add Bookmark", version: "1.0.0",
+        description: "The Add Bookmark screen: an indicator over the get-title button, else the HUD",
+        author: "presenter-host", extends: "mbhud", capabilities: [.messages], hooks: [.show, .hide])
+
+    /// The interactor whose progress shows in the view's own elements.
+    static let titleInteractor = "GetWebTitleInteractor"
+    static let button = "get-title-button"
+    static let indicator = "activity-indicator"
+
+    let host: Host
+
+    init(host: Host) {
+        self.host = host
+    }
+
+    func show(view: View, message: String, interactor: InteractorInfo) throws {
+        guard interactor.typeName == Self.titleInteractor else {
+            return try host.baseShow(view: view, message: message, interactor: interactor)
+        }
+        try apply([(Self.button, .hide), (Self.indicator, .startAnimating)], on: view)
+    }
+
+    func hide(view: View, message: String?, interactor: InteractorInfo, failure: FailureInfo?) throws {
+        guard interactor.typeName == Self.titleInteractor else {
+            return try host.baseHide(view: view, message: message, interactor: interactor, failure: failure)
+        }
+        try apply([(Self.indicator, .stopAnimating), (Self.button, .show)], on: view)
+    }
+
+    /// Applies every operation even when one fails, so that the button comes
+    /// back whatever happened to the indicator. A view without the element is
+    /// fine (another screen may use this presenter); other errors are thrown
+    /// after all operations ran.
+    private func apply(_ operations: [(String, View.ElementOperation)], on view: View) throws {
+        var firstError: (any Error)?
+        for (name, operation) in operations {
+            do {
+                try view.element(name, operation)
+            } catch let error as PresenterError where error.code == .notFound {
+                host.log("the view has no element \"\(name)\"; skipping \(operation)", level: .debug)
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+    }
+}

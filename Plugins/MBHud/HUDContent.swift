@@ -1,0 +1,104 @@
+import PresenterSDK
+
+/// One picture of the HUD: an indicator, the message's first line and an
+/// optional details line, drawn as a bordered box centred on the view.
+struct HUDContent: Equatable {
+    enum Indicator: Equatable {
+        /// The indeterminate spinner, started at this time.
+        case spinner(since: UInt64)
+        /// A determinate bar at this fraction (0...1).
+        case bar(Double)
+        case success
+        case failure
+    }
+
+    var indicator: Indicator
+    var text: String
+    var details: String?
+
+    /// The working HUD for `jobs` (in show order): the most recent message,
+    /// a count of the others, and a bar when that interactor reports progress.
+    init(working jobs: [HUDSession.Job], since start: UInt64) {
+        let shown = jobs.last(where: { !$0.message.isEmpty }) ?? jobs.last
+        let (text, details) = HUDContent.lines(shown?.message ?? "")
+        let others = jobs.count - 1
+        let count = others > 0 ? "(+\(others) more)" : ""
+        self.text = [text, count].filter { !$0.isEmpty }.joined(separator: " ")
+        self.details = details
+        indicator = shown?.progress.map(Indicator.bar) ?? .spinner(since: start)
+    }
+
+    /// A success: the check mark and the message.
+    init(success message: String) {
+        (text, details) = HUDContent.lines(message)
+        indicator = .success
+    }
+
+    /// A failure: the cross, the message, and the failure's own text on the
+    /// details line (unless the message already says it).
+    init(failure message: String, failureText: String) {
+        let (text, details) = HUDContent.lines(message)
+        let extra = failureText == text || failureText == message ? "" : failureText
+        self.text = text
+        self.details = [details ?? "", extra].filter { !$0.isEmpty }.joined(separator: " - ")
+        if self.details == "" { self.details = nil }
+        indicator = .failure
+    }
+
+    /// Splits a message into its first line and the rest (the details line).
+    private static func lines(_ message: String) -> (String, String?) {
+        guard let newline = message.firstIndex(of: "\n") else { return (message, nil) }
+        let rest = message[message.index(after: newline)...].split(separator: "\n").joined(separator: " ")
+        return (String(message[..<newline]), rest.isEmpty ? nil : rest)
+    }
+
+    /// Draws the box centred on `view`, each line centred in it; text that
+    /// does not fit is cut by the host with an ellipsis.
+    func draw(on view: View, at now: UInt64) {
+        let unicode = view.flags.contains(.unicode)
+        let (mark, markStyle) = glyph(unicode: unicode, now: now)
+        let markWidth = view.textWidth(mark)
+        let lineWidth = markWidth + (text.isEmpty ? 0 : 1 + view.textWidth(text))
+        let detailsWidth = details.map(view.textWidth) ?? 0
+
+        let (cols, rows) = view.size
+        let boxCols = min(max(lineWidth, detailsWidth) + 4, cols)  // a border and a space each side
+        let boxRows = details == nil ? 3 : 4
+        let left = max((cols - boxCols) / 2, 0)
+        let top = max((rows - boxRows) / 2, 0)
+        let inner = boxCols - 4
+        guard inner > 0 else { return }
+        view.drawBox(col: left, row: top, cols: boxCols, rows: boxRows)
+
+        let lineLeft = left + 2 + max(inner - lineWidth, 0) / 2
+        view.drawText(mark, col: lineLeft, row: top + 1, maxCols: inner, style: markStyle)
+        if !text.isEmpty && inner > markWidth + 1 {
+            view.drawText(text, col: lineLeft + markWidth + 1, row: top + 1, maxCols: inner - markWidth - 1)
+        }
+        if let details {
+            let detailsLeft = left + 2 + max(inner - detailsWidth, 0) / 2
+            view.drawText(details, col: detailsLeft, row: top + 2, maxCols: inner, style: .dim)
+        }
+    }
+
+    private func glyph(unicode: Bool, now: UInt64) -> (String, View.Style) {
+        switch indicator {
+        case .spinner(let start): return (Spinner(unicode: unicode).frame(at: now, since: start), .cyan)
+        case .bar(let fraction): return (HUDContent.bar(fraction, unicode: unicode), .cyan)
+        case .success: return (unicode ? "✔" : "v", .green)
+        case .failure: return (unicode ? "✖" : "x", .red)
+        }
+    }
+
+    /// A ten-cell bar and a right-aligned percentage: `[#####-----]  50%`, or
+    /// `█████░░░░░  50%` with Unicode.
+    static func bar(_ fraction: Double, unicode: Bool) -> String {
+        let clamped = min(max(fraction, 0), 1)
+        let filled = Int(clamped * 10)
+        let bar = unicode
+            ? String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)
+            : "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 10 - filled) + "]"
+        let percent = String(Int(clamped * 100))
+        return bar + " " + String(repeating: " ", count: 3 - percent.count) + percent + "%"
+    }
+}

@@ -1,0 +1,141 @@
+/// The HUD of one view over time: which interactors run, when the HUD
+/// appeared, and how it ends. Time comes in as arguments (nanoseconds on the
+/// host's clock), so every rule here is a pure function of the calls.
+///
+/// Rules: nothing appears before the grace time has passed since the first
+/// show; once visible, the HUD stays at least the minimum show time (a hide
+/// that comes earlier is deferred, the spinner going on meanwhile); the HUD
+/// ends with the last interactor, whose success or failure message then shows
+/// for its time (or, for a failure in an interactive view, until a key).
+struct HUDSession {
+    /// The configurable times, in nanoseconds.
+    struct Options: Equatable {
+        var minShow: UInt64
+        var grace: UInt64
+        var failureHold: UInt64
+    }
+
+    /// A running interactor.
+    struct Job: Equatable {
+        let id: UInt64
+        var message: String
+        var progress: Double?
+    }
+
+    /// What the HUD shows at one time, or `nil` for nothing.
+    struct Frame: Equatable {
+        var content: HUDContent?
+        /// When this picture changes next apart from the spinner, if ever.
+        var wakeAt: UInt64?
+    }
+
+    /// How the last interactor ended.
+    private struct Ending {
+        let job: Job
+        /// The message and mark to show; `nil` hides without one.
+        let outcome: HUDContent?
+        /// When the outcome replaces the spinner (after the minimum show time).
+        let from: UInt64
+        /// When the HUD hides; `nil` waits for a key.
+        let until: UInt64?
+    }
+
+    let options: Options
+    /// Running interactors, in the order they were shown.
+    private(set) var jobs: [Job] = []
+    /// When the first interactor of this HUD was shown: the spinner's start.
+    private var started: UInt64?
+    /// When the HUD became visible (the grace time over).
+    private var visibleSince: UInt64?
+    private var ending: Ending?
+
+    init(options: Options) {
+        self.options = options
+    }
+
+    mutating func show(id: UInt64, message: String, progress: Double?, at now: UInt64) {
+        settle(at: now)
+        ending = nil  // new work takes over a HUD that was ending
+        if started == nil { started = now }
+        if let index = jobs.firstIndex(where: { $0.id == id }) {
+            jobs[index].message = message
+            jobs[index].progress = progress
+        } else {
+            jobs.append(Job(id: id, message: message, progress: progress))
+        }
+    }
+
+    mutating func progress(id: UInt64, progress: Double?, at now: UInt64) {
+        settle(at: now)
+        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
+        jobs[index].progress = progress
+    }
+
+    /// Ends interactor `id`; an id that is not running is ignored.
+    /// `failureText` is `nil` on success; `holdUntilKey` keeps a failure until ``dismiss(at:)``.
+    mutating func hide(id: UInt64, message: String?, failureText: String?, holdUntilKey: Bool, at now: UInt64) {
+        settle(at: now)
+        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
+        let job = jobs.remove(at: index)
+        guard jobs.isEmpty else { return }
+        guard let visibleSince else {
+            reset()  // ended within the grace time: never drawn
+            return
+        }
+        let from = max(now, visibleSince + options.minShow)
+        guard let message, !message.isEmpty else {
+            ending = Ending(job: job, outcome: nil, from: from, until: from)
+            return
+        }
+        if let failureText {
+            let outcome = HUDContent(failure: message, failureText: failureText)
+            ending = Ending(job: job, outcome: outcome, from: from,
+                            until: holdUntilKey ? nil : from + options.failureHold)
+        } else {
+            // As the original: 1.5 s plus 10 ms for each character of the message.
+            let readingTime = 1_500_000_000 + 10_000_000 * UInt64(message.count)
+            ending = Ending(job: job, outcome: HUDContent(success: message), from: from, until: from + readingTime)
+        }
+    }
+
+    /// A key was pressed: dismisses a failure that waits for one. Returns
+    /// whether it did (the key is then used up).
+    mutating func dismiss(at now: UInt64) -> Bool {
+        settle(at: now)
+        guard let ending, ending.until == nil, now >= ending.from else { return false }
+        reset()
+        return true
+    }
+
+    /// What to draw at `now`.
+    mutating func frame(at now: UInt64) -> Frame {
+        settle(at: now)
+        guard let started else { return Frame(content: nil, wakeAt: nil) }
+        guard visibleSince != nil else { return Frame(content: nil, wakeAt: started + options.grace) }
+        if let ending, now >= ending.from, let outcome = ending.outcome {
+            return Frame(content: outcome, wakeAt: ending.until)
+        }
+        // With no job left, the last one's hide is deferred: keep showing it.
+        let shown = jobs.isEmpty ? ending.map { [$0.job] } ?? [] : jobs
+        let working = HUDContent(working: shown, since: started)
+        return Frame(content: working, wakeAt: ending?.from)
+    }
+
+    /// Applies the transitions that time alone makes: the grace time passing,
+    /// and an ended HUD's time running out.
+    private mutating func settle(at now: UInt64) {
+        if let started, visibleSince == nil, now >= started + options.grace {
+            visibleSince = started + options.grace
+        }
+        if let ending, let until = ending.until, now >= until {
+            reset()
+        }
+    }
+
+    private mutating func reset() {
+        jobs = []
+        started = nil
+        visibleSince = nil
+        ending = nil
+    }
+}

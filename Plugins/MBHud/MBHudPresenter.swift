@@ -1,0 +1,57 @@
+import PresenterSDK
+
+/// The default presenter, after MBProgressHUD: a bordered box centred on the
+/// view with a spinner (or a progress bar) and the working message, then a
+/// check mark or a cross with the success or failure message.
+///
+/// Options (milliseconds): "min-show-ms" (default 500), "grace-ms" (default 0),
+/// "failure-hold-ms" (default 3000; how long a failure shows in a view that
+/// takes no keys).
+final class MBHudPresenter: Presenter {
+    static let info = PresenterInfo(
+        id: "mbhud", name: "MB HUD", version: "1.0.0",
+        description: "A box centred on the view with a spinner or progress bar and the message",
+        author: "presenter-host", capabilities: [.messages, .determinate])
+
+    let host: Host
+    private var session: HUDSession
+
+    init(host: Host) {
+        self.host = host
+        let milliseconds = { (key: String, value: Int) in UInt64(host.integerOption(key, default: value)) * 1_000_000 }
+        session = HUDSession(options: HUDSession.Options(
+            minShow: milliseconds("min-show-ms", 500),
+            grace: milliseconds("grace-ms", 0),
+            failureHold: milliseconds("failure-hold-ms", 3000)))
+    }
+
+    func show(view: View, message: String, interactor: InteractorInfo) throws {
+        session.show(id: interactor.id, message: message, progress: interactor.progress, at: host.now)
+    }
+
+    func hide(view: View, message: String?, interactor: InteractorInfo, failure: FailureInfo?) throws {
+        session.hide(id: interactor.id, message: message, failureText: failure?.message,
+                     holdUntilKey: view.flags.contains(.interactive), at: host.now)
+    }
+
+    func progress(view: View, interactor: InteractorInfo) throws {
+        session.progress(id: interactor.id, progress: interactor.progress, at: host.now)
+    }
+
+    func render(view: View, now: UInt64) {
+        let frame = session.frame(at: now)
+        var wakeAt = frame.wakeAt
+        if let content = frame.content {
+            content.draw(on: view, at: now)
+            if case .spinner(let start) = content.indicator {
+                let next = Spinner(unicode: view.flags.contains(.unicode)).nextChange(after: now, since: start)
+                wakeAt = min(wakeAt ?? next, next)
+            }
+        }
+        if let wakeAt { host.requestFrame(at: wakeAt) }
+    }
+
+    func key(_ key: UInt32, view: View) -> Bool {
+        session.dismiss(at: host.now)
+    }
+}

@@ -1,0 +1,39 @@
+import PresenterSDK
+
+/// The network activity indicator: a small spinner in the top-right cell of
+/// the view, shown exactly while at least one interactor of any view is in
+/// flight. It shows no messages, as the original "doesn't support messages".
+final class NetActivityPresenter: Presenter {
+    static let info = PresenterInfo(
+        id: "netactivity", name: "Network Activity", version: "1.0.0",
+        description: "A spinner at the top right while any action of any view runs",
+        author: "presenter-host", capabilities: [], hooks: [.show, .hide, .render])
+
+    let host: Host
+    private let counter = ActivityCounter.shared
+
+    init(host: Host) {
+        self.host = host
+        counter.watch(ObjectIdentifier(self), host: host)
+    }
+
+    deinit {
+        counter.unwatch(ObjectIdentifier(self))
+    }
+
+    func show(view: View, message: String, interactor: InteractorInfo) throws {
+        counter.begin(interactor.id, owner: ObjectIdentifier(self))
+    }
+
+    func hide(view: View, message: String?, interactor: InteractorInfo, failure: FailureInfo?) throws {
+        counter.end(interactor.id, owner: ObjectIdentifier(self))
+    }
+
+    func render(view: View, now: UInt64) {
+        guard counter.count > 0 else { return }
+        // Timed from the clock's origin so that every view's spinner turns together.
+        let spinner = Spinner(unicode: view.flags.contains(.unicode))
+        view.drawText(spinner.frame(at: now, since: 0), col: view.size.cols - 1, row: 0, maxCols: 1, style: .cyan)
+        host.requestFrame(at: spinner.nextChange(after: now, since: 0))
+    }
+}

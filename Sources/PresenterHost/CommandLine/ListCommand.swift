@@ -1,0 +1,156 @@
+import Foundation
+
+/// `presenter-host --list`: the presenters found, as a table or JSON, and
+/// the plugin files that failed to load.
+///
+/// Results go to stdout, failures to stderr as `presenter-host: PATH: REASON`.
+/// The exit status is 0 even when some files failed (a listing that shows
+/// them did its job); plugin code runs while loading, so stdout is diverted
+/// (`StandardOutputDiversion`) and whatever a plugin prints ends on stderr.
+enum ListCommand {
+    /// Lists the presenters on the search path built from `pluginDirs` and
+    /// the environment; returns the exit status.
+    static func execute(pluginDirs: [String], verbose: Bool, json: Bool) -> Int32 {
+        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
+                                                     executablePath: nil)
+        for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
+        let diversion = StandardOutputDiversion()
+        let registry = PresenterRegistry.load(entries)
+        let written = diversion.write(json ? self.json(registry) : table(registry, verbose: verbose))
+        for error in registry.errors {
+            PresenterHostCommand.writeStandardError("presenter-host: \(error.path): \(error.reason)\n")
+        }
+        return written ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+    }
+
+    // MARK: - Table
+
+    /// The table: one row per presenter; with `verbose`, details under each
+    /// row and the search path at the end.
+    static func table(_ registry: PresenterRegistry, verbose: Bool) -> String {
+        var text = ""
+        if registry.plugins.isEmpty {
+            text += "No presenters found. Run 'presenter-host --list -v' to see where they were looked for.\n"
+        } else {
+            let header = ["ID", "NAME", "VERSION", "EXTENDS", "CAPABILITIES", "FILE"]
+            let rows = registry.plugins.map { plugin in
+                [plugin.id, plugin.name, plugin.version, plugin.extends ?? "-",
+                 capabilityNames(plugin.capabilities).joined(separator: ",").ifEmpty("-"), plugin.path]
+            }
+            let widths = header.indices.map { column in
+                ([header] + rows).map { $0[column].count }.max() ?? 0
+            }
+            func line(_ cells: [String]) -> String {
+                cells.enumerated().map { column, cell in
+                    column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                }.joined(separator: "  ") + "\n"
+            }
+            text += line(header)
+            for (index, (plugin, row)) in zip(registry.plugins, rows).enumerated() {
+                if verbose && index > 0 { text += "\n" }
+                text += line(row)
+                if verbose { text += details(plugin, in: registry) }
+            }
+        }
+        if verbose {
+            text += "\nSearch path, in order (bundled: only \(SearchPath.bundledLibraryNames.joined(separator: ", "))):\n"
+            let originWidth = SearchPathEntry.Origin.allCases.map(\.rawValue.count).max() ?? 0
+            for entry in registry.searchPath {
+                let origin = entry.origin.rawValue.padding(toLength: originWidth, withPad: " ", startingAt: 0)
+                text += "  \(origin)  \(entry.exists ? "exists " : "missing")  \(entry.path)\n"
+            }
+        }
+        return text
+    }
+
+    private static func details(_ plugin: PresenterPlugin, in registry: PresenterRegistry) -> String {
+        var lines = [("ABI", plugin.abiVersion.description)]
+        if let description = plugin.description { lines.append(("Description", description)) }
+        if let author = plugin.author { lines.append(("Author", author)) }
+        if let license = plugin.license { lines.append(("License", license)) }
+        let hooks = HookSummary(plugin, chain: registry.chain(for: plugin.id) ?? [plugin])
+        var parts: [String] = []
+        if !hooks.own.isEmpty { parts.append("own: " + hooks.own.joined(separator: ", ")) }
+        if !hooks.inherited.isEmpty {
+            parts.append("inherited: " + hooks.inherited.map { "\($0.hook) (\($0.from))" }.joined(separator: ", "))
+        }
+        if !hooks.none.isEmpty { parts.append("none: " + hooks.none.joined(separator: ", ")) }
+        lines.append(("Hooks", parts.joined(separator: "; ")))
+        return lines.map { "    \(($0.0 + ":").padding(toLength: 13, withPad: " ", startingAt: 0))\($0.1)\n" }.joined()
+    }
+
+    // MARK: - JSON
+
+    /// The JSON document: `plugins`, `errors` and `searchPath`, keys sorted.
+    static func json(_ registry: PresenterRegistry) -> String {
+        let plugins: [[String: Any]] = registry.plugins.map { plugin in
+            let hooks = HookSummary(plugin, chain: registry.chain(for: plugin.id) ?? [plugin])
+            return [
+                "id": plugin.id,
+                "name": plugin.name,
+                "version": plugin.version,
+                "extends": plugin.extends ?? NSNull(),
+                "supportsMessages": plugin.capabilities.contains(.messages),
+                "supportsDeterminate": plugin.capabilities.contains(.determinate),
+                "capabilities": capabilityNames(plugin.capabilities),
+                "description": plugin.description ?? NSNull(),
+                "author": plugin.author ?? NSNull(),
+                "license": plugin.license ?? NSNull(),
+                "abiVersion": plugin.abiVersion.description,
+                "hooks": hooks.own,
+                "inheritedHooks": Dictionary(uniqueKeysWithValues: hooks.inherited.map { ($0.hook, $0.from) }),
+                "path": plugin.path,
+            ]
+        }
+        let document: [String: Any] = [
+            "plugins": plugins,
+            "errors": registry.errors.map { ["path": $0.path, "reason": $0.reason] },
+            "searchPath": registry.searchPath.map {
+                ["path": $0.path, "origin": $0.origin.rawValue, "exists": $0.exists] as [String: Any]
+            },
+        ]
+        // Only strings, booleans, arrays, dictionaries and NSNull: serialization cannot fail.
+        let data = try! JSONSerialization.data(withJSONObject: document,
+                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: - Helpers
+
+    /// `messages`, `determinate`, and unknown bits in hex.
+    private static func capabilityNames(_ capabilities: PresenterPlugin.Capabilities) -> [String] {
+        var names: [String] = []
+        if capabilities.contains(.messages) { names.append("messages") }
+        if capabilities.contains(.determinate) { names.append("determinate") }
+        let unknown = capabilities.subtracting([.messages, .determinate]).rawValue
+        if unknown != 0 { names.append("0x" + String(unknown, radix: 16)) }
+        return names
+    }
+
+    /// Which hooks a presenter defines, which it inherits from a base (the
+    /// nearest one that defines it), and which nobody defines. `create` and
+    /// `destroy` are never inherited: each instance in a chain has its own.
+    struct HookSummary {
+        var own: [String] = []
+        var inherited: [(hook: String, from: String)] = []
+        var none: [String] = []
+
+        init(_ plugin: PresenterPlugin, chain: [PresenterPlugin]) {
+            let ownNames = Set(plugin.hooks.presentNames)
+            for hook in ["create", "destroy", "show", "hide", "progress", "render", "key"] {
+                if ownNames.contains(hook) {
+                    own.append(hook)
+                } else if hook != "create", hook != "destroy",
+                          let base = chain.dropFirst().first(where: { $0.hooks.presentNames.contains(hook) }) {
+                    inherited.append((hook, base.id))
+                } else {
+                    none.append(hook)
+                }
+            }
+        }
+    }
+}
+
+private extension String {
+    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The messages of `run --messages FILE`: a JSON object of actions, each an
+/// object of statuses (`working`, `success`, `failure`) whose values are
+/// strings, e.g. `{"run": {"working": "Building...", "success": "Built!"}}`.
+///
+/// Errors name the file and where in it: `messages.json:3:14: expected ','
+/// or '}', found '"'` for malformed JSON, `messages.json: /run/workin: unknown
+/// status 'workin' (expected working, success, failure)` for bad data (the
+/// place written as a JSON Pointer, RFC 6901).
+public struct MessagesFile: Equatable, Sendable {
+    /// The messages of one action; `nil` where the file has none.
+    public struct Messages: Equatable, Sendable {
+        public var working: String?
+        public var success: String?
+        public var failure: String?
+
+        /// Messages with the given texts.
+        public init(working: String? = nil, success: String? = nil, failure: String? = nil) {
+            self.working = working
+            self.success = success
+            self.failure = failure
+        }
+    }
+
+    /// The statuses a file may name, in the order error messages list them.
+    public static let statuses = ["working", "success", "failure"]
+
+    /// Messages by action name.
+    public var actions: [String: Messages]
+
+    /// Reads and parses the file at `path`.
+    /// - Throws: `.noInput` when it cannot be read, `.dataError` when its
+    ///   content is wrong.
+    public static func load(path: String) throws(CommandError) -> MessagesFile {
+        guard let bytes = readFile(path) else {
+            throw .noInput("\(path): cannot read the messages file: \(errnoText(errno)); check the path given to --messages")
+        }
+        return try parse(bytes, name: path)
+    }
+
+    /// Parses `bytes`; `name` is the file name used in error messages.
+    public static func parse(_ bytes: [UInt8], name: String) throws(CommandError) -> MessagesFile {
+        if let bad = firstInvalidUTF8(bytes) {
+            throw .dataError("\(name):\(bad.line):\(bad.column): not valid UTF-8 text; save the file as UTF-8")
+        }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {
+            throw .dataError("\(name): the file is empty; expected an object such as {\"run\": {\"working\": \"...\"}}")
+        }
+        let root: JSONReader.Node
+        do {
+            root = try JSONReader.parse(bytes)
+        } catch {
+            throw .dataError("\(name):\(error.line):\(error.column): \(error.message)")
+        }
+        guard case .object(let actionMembers) = root.value else {
+            throw .dataError("\(name): /: expected an object of actions, found \(root.value.kindDescription)")
+        }
+        var actions: [String: Messages] = [:]
+        for action in actionMembers {
+            let actionPath = "/" + pointerToken(action.key)
+            guard actions[action.key] == nil else {
+                throw .dataError("\(name): \(actionPath): action '\(action.key)' appears twice")
+            }
+            guard case .object(let statusMembers) = action.node.value else {
+                throw .dataError("\(name): \(actionPath): expected an object of messages, found \(action.node.value.kindDescription)")
+            }
+            var messages = Messages()
+            var seen: Set<String> = []
+            for status in statusMembers {
+                let path = actionPath + "/" + pointerToken(status.key)
+                guard statuses.contains(status.key) else {
+                    throw .dataError("\(name): \(path): unknown status '\(status.key)' (expected \(statuses.joined(separator: ", ")))")
+                }
+                guard seen.insert(status.key).inserted else {
+                    throw .dataError("\(name): \(path): status '\(status.key)' appears twice")
+                }
+                guard case .string(let text) = status.node.value else {
+                    throw .dataError("\(name): \(path): expected a string, found \(status.node.value.kindDescription)")
+                }
+                switch status.key {
+                case "working": messages.working = text
+                case "success": messages.success = text
+                default: messages.failure = text
+                }
+            }
+            actions[action.key] = messages
+        }
+        return MessagesFile(actions: actions)
+    }
+
+    /// Escapes a key as a JSON Pointer token (`~` → `~0`, `/` → `~1`).
+    private static func pointerToken(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// The line and column of the first byte that is not valid UTF-8.
+    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+        // Decode scalar by scalar to find where it breaks.
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var line = 1, column = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            case .emptyInput:
+                return nil
+            case .error:
+                return (line, column)
+            }
+        }
+    }
+
+    /// The whole file, or `nil` with errno set.
+    private static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            errno = EISDIR
+            return nil
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { return bytes }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            bytes.append(contentsOf: buffer[..<n])
+        }
+    }
+}

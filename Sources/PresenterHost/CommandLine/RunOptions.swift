@@ -1,0 +1,182 @@
+import Foundation
+
+/// The flags of `presenter-host run` and the command to run, as parsed.
+public struct RunOptions: Equatable, Sendable {
+    /// `--presenter`: the presenter's id.
+    public var presenter = "mbhud"
+    /// `--action`: the action whose messages apply.
+    public var action = "run"
+    /// `--messages`: a JSON messages file.
+    public var messagesFile: String?
+    /// `--working`, `--success`, `--failure`.
+    public var working: String?
+    public var success: String?
+    public var failure: String?
+    /// `--timeout`, in seconds.
+    public var timeout: Double?
+    /// `--show-output`.
+    public var showOutput = false
+    /// `--color`.
+    public var color = ColorMode.auto
+    /// `--plugin-dir`, in the order given.
+    public var pluginDirs: [String] = []
+    /// `--min-show`, in seconds.
+    public var minShow = 0.5
+    /// `--grace`, in seconds.
+    public var grace = 0.0
+    /// The command and its arguments; never empty after parsing.
+    public var command: [String] = []
+
+    /// An empty set of options (the defaults).
+    public init() {}
+
+    /// What the command line asked for.
+    public enum Parsed: Equatable, Sendable {
+        case run(RunOptions)
+        /// `--help` / `-h`: print `usage` to stdout and exit 0.
+        case help
+    }
+
+    /// The help text of `run`.
+    public static let usage = """
+        Usage: presenter-host run [<options>] [--] <command> [<argument>...]
+
+        Runs <command> as an action under a progress presenter and exits with its status.
+
+        Options:
+          --presenter <id>       The presenter to show (default: mbhud; see --list).
+          --action <name>        The action whose messages apply (default: run).
+          --messages <file>      Messages from a JSON file shaped
+                                 {"<action>": {"working": "...", "success": "...", "failure": "..."}};
+                                 an action missing from it uses the "default" action's.
+          --working <message>    Shown while <command> runs (default: the command line).
+          --success <message>    Shown when <command> exits with status 0 (default: none).
+          --failure <message>    Shown when <command> fails (default: none).
+          --timeout <seconds>    Stop <command> after <seconds> (TERM, KILL 2 s later); exit 124.
+          --show-output          Show <command>'s output above the presenter as it comes
+                                 (otherwise it is shown after the presenter, only if <command> fails).
+          --color <when>         auto, always or never (default: auto; NO_COLOR turns colour off).
+          --plugin-dir <dir>     Look for plugins in <dir> first. Repeatable.
+          --min-show <seconds>   Once shown, keep the presenter at least <seconds> (default: 0.5).
+          --grace <seconds>      Show nothing if <command> ends within <seconds> (default: 0).
+          -h, --help             Show this help.
+
+        The command starts at '--' or at the first argument that is not an option.
+
+        Exit status: <command>'s own (128 + N when signal N killed it); 124 after
+        --timeout; 126 <command> cannot be executed; 127 <command> not found;
+        129, 130, 131, 143 when interrupted by SIGHUP, SIGINT, SIGQUIT, SIGTERM;
+        64 bad option or unknown presenter; 65 bad messages file; 66 unreadable
+        messages file.
+        """
+
+    /// Parses the arguments that follow `run`. The command starts after `--`
+    /// or at the first argument that is not a flag; everything from there on
+    /// belongs to it, flags included.
+    /// - Throws: `CommandError.usage` naming the flag or value.
+    public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
+        var options = RunOptions()
+        var index = 0
+
+        /// The value of the flag at `index`: `--flag=value` or the next argument.
+        func value(_ flag: String, inline: String?) throws(CommandError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count, arguments[index] != "--" else {
+                throw .usage("\(flag) needs a value")
+            }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" {
+                options.command = Array(arguments[(index + 1)...])
+                break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                options.command = Array(arguments[index...])
+                break
+            }
+            let flag: String, inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            } else {
+                flag = argument
+                inline = nil
+            }
+            switch flag {
+            case "-h", "--help":
+                return .help
+            case "--presenter":
+                options.presenter = try value(flag, inline: inline)
+                if options.presenter.isEmpty { throw .usage("--presenter needs a presenter id; see presenter-host --list") }
+            case "--action":
+                options.action = try value(flag, inline: inline)
+                if options.action.isEmpty { throw .usage("--action needs a non-empty action name") }
+            case "--messages":
+                options.messagesFile = try value(flag, inline: inline)
+            case "--working":
+                options.working = try value(flag, inline: inline)
+            case "--success":
+                options.success = try value(flag, inline: inline)
+            case "--failure":
+                options.failure = try value(flag, inline: inline)
+            case "--timeout":
+                options.timeout = try seconds(flag, try value(flag, inline: inline), allowZero: false)
+            case "--min-show":
+                options.minShow = try seconds(flag, try value(flag, inline: inline), allowZero: true)
+            case "--grace":
+                options.grace = try seconds(flag, try value(flag, inline: inline), allowZero: true)
+            case "--show-output":
+                if inline != nil { throw .usage("--show-output takes no value") }
+                options.showOutput = true
+            case "--color":
+                let text = try value(flag, inline: inline)
+                guard let choice = ColorMode(rawValue: text) else {
+                    throw .usage("--color: '\(text)' is not auto, always or never")
+                }
+                options.color = choice
+            case "--plugin-dir":
+                let directory = try value(flag, inline: inline)
+                if directory.isEmpty { throw .usage("--plugin-dir needs a directory") }
+                options.pluginDirs.append(directory)
+            default:
+                throw .usage("unknown option '\(flag)' for run; put the command after '--' if it is the command's")
+            }
+            index += 1
+        }
+
+        if options.command.isEmpty {
+            throw .usage("run needs a command to run, e.g. presenter-host run -- sleep 2")
+        }
+        if options.messagesFile != nil && (options.working != nil || options.success != nil || options.failure != nil) {
+            throw .usage("--messages cannot be combined with --working, --success or --failure; put all the messages in the file")
+        }
+        return .run(options)
+    }
+
+    /// A number of seconds: finite, not negative (and above zero unless `allowZero`).
+    private static func seconds(_ flag: String, _ text: String, allowZero: Bool) throws(CommandError) -> Double {
+        guard let value = Double(text), value.isFinite, value > 0 || (allowZero && value == 0) else {
+            throw .usage("\(flag): '\(text)' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")")
+        }
+        return value
+    }
+}
+
+extension RunOptions {
+    /// The command as a person would type it in a POSIX shell: words that
+    /// need it are single-quoted. The default working message.
+    public var commandLine: String {
+        command.map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// `word` quoted for a POSIX shell when it holds anything but safe characters.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%_+=:,./-")
+        if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,58 @@
+/// The text of `presenter-host --help` and of the usage lines shown with a
+/// usage error.
+enum Usage {
+    /// The program's version.
+    static let version = "0.1.0"
+
+    /// The one line `--version` prints.
+    static var versionLine: String {
+        "presenter-host \(version) (presenter ABI \(ABIVersion.host))"
+    }
+
+    /// The usage lines, shown after a usage error and at the top of the help.
+    static let synopsis = """
+        Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]
+               presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
+               presenter-host --help | --version
+
+        """
+
+    /// The full help.
+    static var help: String {
+        """
+        presenter-host: show the progress of commands with presenter plugins.
+
+        \(synopsis)
+        Commands:
+          --list, list        List the presenters found, then (on stderr) the plugin
+                              files that failed to load and why.
+          run                 Run a command under a presenter. See 'presenter-host run --help'.
+
+        Options:
+          --plugin-dir <dir>  Look for plugins in <dir> first. Repeatable.
+          -v, --verbose       With --list: also show each presenter's ABI version,
+                              description, author, license and hooks, and the search path.
+          --json              With --list: print JSON for scripts. Keys: plugins (id, name,
+                              version, extends, supportsMessages, path, ...), errors (path,
+                              reason), searchPath (path, origin, exists).
+          -h, --help          Show this help.
+          --version           Show the version of presenter-host and of its plugin ABI.
+
+        Plugins (*.so files) are looked for in this order; the first presenter with
+        a given id wins and later ones are reported as shadowed:
+          1. each --plugin-dir <dir>
+          2. the absolute directories in \(SearchPath.environmentVariable) (colon-separated)
+          3. $XDG_DATA_HOME/presenter-host/plugins (default ~/.local/share/presenter-host/plugins)
+          4. <prefix>/lib/presenter-host/plugins, when presenter-host is in <prefix>/bin
+          5. the bundled \(SearchPath.bundledLibraryNames.joined(separator: ", "))
+             next to the presenter-host executable
+        The current directory is never searched.
+
+        Exit status: 0 on success, also when some plugin files fail to load (they
+        are listed on stderr); 64 for a usage error. 'run' exits with the status
+        of its command (see 'presenter-host run --help').
+        To write a presenter, see docs/ABI.md.
+
+        """
+    }
+}

@@ -1,0 +1,213 @@
+import Glibc
+
+/// Checks a candidate file before `dlopen` sees it.
+///
+/// glibc's `dlopen` maps a library's segments as the program headers say and
+/// dies with SIGBUS when one lies past the end of a truncated file; for a file
+/// of another architecture it reports a misleading "No such file". So the host
+/// reads the ELF header and program headers itself and refuses, with a reason,
+/// anything that is not a complete ELF shared object for this machine.
+enum ELFPrecheck {
+    /// Throws the reason `path` cannot be a plugin for this host, or returns.
+    static func check(_ path: String) throws(PluginLoadFailure) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        if fd < 0 { throw openFailure(path, errno) }
+        defer { close(fd) }
+
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .directory
+        case S_IFIFO: throw .notRegularFile(kind: "a FIFO")
+        case S_IFSOCK: throw .notRegularFile(kind: "a socket")
+        default: throw .notRegularFile(kind: "a device")
+        }
+        let size = UInt64(info.st_size)
+        if size == 0 { throw .empty }
+
+        let header = try read(fd, offset: 0, count: Layout.headerSize)
+        try checkHeader(header, fileSize: size)
+        let fields = Header(header)
+        let tableSize = UInt64(fields.programHeaderCount) * UInt64(Layout.programHeaderSize)
+        let table = try read(fd, offset: fields.programHeaderOffset, count: Int(tableSize))
+        try checkSegments(table, count: Int(fields.programHeaderCount), bigEndian: fields.bigEndian, fileSize: size)
+    }
+
+    // MARK: - Header
+
+    /// ELF64 offsets and sizes (from the System V ABI).
+    private enum Layout {
+        static let headerSize = 64
+        static let programHeaderSize = 56
+        static let classOffset = 4, dataOffset = 5
+        static let typeOffset = 16, machineOffset = 18
+        static let programHeaderOffset = 32, programHeaderEntrySize = 54, programHeaderCount = 56
+        static let class64: UInt8 = 2, class32: UInt8 = 1
+        static let littleEndian: UInt8 = 1
+        static let sharedObject: UInt16 = 3
+    }
+
+    /// The fields the checks need, decoded in the file's byte order.
+    private struct Header {
+        let bigEndian: Bool
+        let elfClass: UInt8
+        let machine: UInt16
+        let type: UInt16
+        let programHeaderOffset: UInt64
+        let programHeaderEntrySize: UInt16
+        let programHeaderCount: UInt16
+
+        /// `bytes` holds at least the first 20 bytes; later fields read as 0 when absent.
+        init(_ bytes: [UInt8]) {
+            bigEndian = bytes[Layout.dataOffset] != Layout.littleEndian
+            elfClass = bytes[Layout.classOffset]
+            machine = UInt16(integer(bytes, at: Layout.machineOffset, size: 2, bigEndian: bigEndian))
+            type = UInt16(integer(bytes, at: Layout.typeOffset, size: 2, bigEndian: bigEndian))
+            programHeaderOffset = integer(bytes, at: Layout.programHeaderOffset, size: 8, bigEndian: bigEndian)
+            programHeaderEntrySize = UInt16(integer(bytes, at: Layout.programHeaderEntrySize, size: 2, bigEndian: bigEndian))
+            programHeaderCount = UInt16(integer(bytes, at: Layout.programHeaderCount, size: 2, bigEndian: bigEndian))
+        }
+    }
+
+    /// This executable's class, byte order and machine: plugins must match it.
+    /// Read from `/proc/self/exe`, so it is right on any architecture; nil
+    /// (no architecture checks, dlopen still refuses) if that cannot be read.
+    private static let host: Header? = {
+        let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let bytes = try? read(fd, offset: 0, count: Layout.headerSize), bytes.count == Layout.headerSize
+        else { return nil }
+        return Header(bytes)
+    }()
+
+    private static func checkHeader(_ bytes: [UInt8], fileSize: UInt64) throws(PluginLoadFailure) {
+        guard bytes.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else {
+            throw .notELF(looksLikeText: bytes.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d })
+        }
+        guard bytes.count >= Layout.machineOffset + 2 else {
+            throw .truncated("truncated: the file ends inside its ELF header (\(fileSize) bytes); rebuild or reinstall it")
+        }
+        let file = Header(bytes)
+        if let host {
+            if file.elfClass != host.elfClass {
+                throw .wrongClass("built for \(bits(file.elfClass)) \(machineName(file.machine)), this host is \(bits(host.elfClass)) \(machineName(host.machine)); rebuild it for this host")
+            }
+            if file.machine != host.machine {
+                throw .wrongMachine(plugin: machineName(file.machine), host: machineName(host.machine))
+            }
+            if file.bigEndian != host.bigEndian {
+                throw .wrongByteOrder(plugin: file.bigEndian ? "big-endian" : "little-endian",
+                                      host: host.bigEndian ? "big-endian" : "little-endian")
+            }
+        }
+        guard file.elfClass == Layout.class64 else {
+            throw .wrongClass("built for \(bits(file.elfClass)) code, this host loads 64-bit code only; rebuild it for this host")
+        }
+        guard bytes.count == Layout.headerSize else {
+            throw .truncated("truncated: the ELF header needs \(Layout.headerSize) bytes, the file has \(fileSize); rebuild or reinstall it")
+        }
+        guard file.type == Layout.sharedObject else {
+            throw .notSharedObject(kind: typeName(file.type))
+        }
+        guard file.programHeaderEntrySize == Layout.programHeaderSize, file.programHeaderCount > 0 else {
+            throw .malformed("malformed ELF file: \(file.programHeaderCount) program headers of \(file.programHeaderEntrySize) bytes (expected \(Layout.programHeaderSize)); rebuild it")
+        }
+        let (end, overflow) = file.programHeaderOffset.addingReportingOverflow(
+            UInt64(file.programHeaderCount) * UInt64(Layout.programHeaderSize))
+        if overflow || end > fileSize {
+            throw .truncated("truncated: the program headers end at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it")
+        }
+    }
+
+    // MARK: - Segments
+
+    /// Every segment's bytes in the file (`p_offset`, `p_filesz`) must lie
+    /// inside it: that is what dlopen maps and touches.
+    private static func checkSegments(_ table: [UInt8], count: Int, bigEndian: Bool,
+                                      fileSize: UInt64) throws(PluginLoadFailure) {
+        for index in 0..<count {
+            let base = index * Layout.programHeaderSize
+            let offset = integer(table, at: base + 8, size: 8, bigEndian: bigEndian)
+            let fileBytes = integer(table, at: base + 32, size: 8, bigEndian: bigEndian)
+            guard fileBytes > 0 else { continue }
+            let (end, overflow) = offset.addingReportingOverflow(fileBytes)
+            if overflow || end > fileSize {
+                throw .truncated("truncated: segment \(index) ends at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it")
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func openFailure(_ path: String, _ error: Int32) -> PluginLoadFailure {
+        var info = stat()
+        if error == ENOENT || error == ELOOP, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &target, target.count - 1)
+            return .danglingLink(target: count > 0 ? String(cString: target) : "?")
+        }
+        if error == ENOENT { return .missing }
+        if error == ENXIO { return .notRegularFile(kind: "a socket") }
+        return .unreadable(String(cString: strerror(error)))
+    }
+
+    /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
+    private static func read(_ fd: Int32, offset: UInt64, count: Int) throws(PluginLoadFailure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw .unreadable(String(cString: strerror(errno))) }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(bytes[..<done])
+    }
+
+    /// An unsigned integer of `size` bytes at `offset`, or 0 past the end of `bytes`.
+    private static func integer(_ bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64 {
+        guard offset + size <= bytes.count else { return 0 }
+        let slice = bytes[offset..<offset + size]
+        return (bigEndian ? Array(slice) : slice.reversed()).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    private static func bits(_ elfClass: UInt8) -> String {
+        switch elfClass {
+        case Layout.class64: return "64-bit"
+        case Layout.class32: return "32-bit"
+        default: return "unknown-class (\(elfClass))"
+        }
+    }
+
+    /// Names of the `e_machine` values a user is likely to meet.
+    private static func machineName(_ machine: UInt16) -> String {
+        switch machine {
+        case 2: return "SPARC"
+        case 3: return "x86"
+        case 8: return "MIPS"
+        case 20: return "PowerPC"
+        case 21: return "PowerPC64"
+        case 22: return "IBM S/390"
+        case 40: return "ARM"
+        case 43: return "SPARC V9"
+        case 50: return "IA-64"
+        case 62: return "x86-64"
+        case 183: return "AArch64"
+        case 243: return "RISC-V"
+        case 258: return "LoongArch"
+        default: return "machine type \(machine)"
+        }
+    }
+
+    private static func typeName(_ type: UInt16) -> String {
+        switch type {
+        case 1: return "an object file (.o)"
+        case 2: return "an executable"
+        case 4: return "a core dump"
+        default: return "an ELF file of type \(type)"
+        }
+    }
+}

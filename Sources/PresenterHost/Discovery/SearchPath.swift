@@ -1,0 +1,108 @@
+import Glibc
+
+/// Builds the plugin search path, in the order plugins are looked up:
+///
+/// 1. each `--plugin-dir` (relative ones are resolved against the working
+///    directory: the user typed them);
+/// 2. each entry of `PRESENTER_PLUGIN_PATH` (colon-separated; relative entries
+///    are ignored with a warning, so an unset working directory never matters);
+/// 3. the per-user directory `$XDG_DATA_HOME/presenter-host/plugins`
+///    (default `~/.local/share/presenter-host/plugins`);
+/// 4. the system directory `<prefix>/lib/presenter-host/plugins`, when the
+///    executable lives in `<prefix>/bin`;
+/// 5. the executable's own directory, where only the bundled plugins are
+///    considered, so that a fresh `swift build` works without flags.
+///
+/// The current directory is never searched implicitly.
+public enum SearchPath {
+    /// The only files considered in the bundled (executable's) directory.
+    /// Other libraries there, such as test fixtures or example products, are
+    /// not plugins of this installation.
+    public static let bundledLibraryNames = ["libMBHud.so", "libNetActivity.so", "libAddBookmark.so"]
+
+    /// The name of the colon-separated search path variable.
+    public static let environmentVariable = "PRESENTER_PLUGIN_PATH"
+
+    /// Resolves the search path.
+    ///
+    /// - Parameters:
+    ///   - pluginDirs: the `--plugin-dir` values, in the order given.
+    ///   - environment: the process environment (`PRESENTER_PLUGIN_PATH`,
+    ///     `XDG_DATA_HOME`, `HOME`).
+    ///   - executablePath: the running executable; `nil` reads `/proc/self/exe`.
+    /// - Returns: the entries in search order (missing directories included:
+    ///   loading skips them) and warnings, each a complete line for stderr.
+    public static func resolve(pluginDirs: [String], environment: [String: String],
+                               executablePath: String?) -> (entries: [SearchPathEntry], warnings: [String]) {
+        var entries: [SearchPathEntry] = []
+        var warnings: [String] = []
+
+        for dir in pluginDirs where !dir.isEmpty {
+            entries.append(SearchPathEntry(path: absolute(dir), origin: .flag))
+        }
+
+        for item in (environment[environmentVariable] ?? "").split(separator: ":").map(String.init) {
+            if item.hasPrefix("/") {
+                entries.append(SearchPathEntry(path: trimmed(item), origin: .env))
+            } else {
+                warnings.append("presenter-host: warning: ignoring relative entry '\(item)' in \(environmentVariable); use an absolute path")
+            }
+        }
+
+        if let dataHome = userDataHome(environment) {
+            entries.append(SearchPathEntry(path: dataHome + "/presenter-host/plugins", origin: .user))
+        }
+
+        if let executable = executablePath ?? readExecutableLink() {
+            let binDir = parent(of: executable)
+            if lastComponent(of: binDir) == "bin" {
+                entries.append(SearchPathEntry(path: parent(of: binDir) + "/lib/presenter-host/plugins", origin: .system))
+            }
+            entries.append(SearchPathEntry(path: binDir, origin: .bundled))
+        }
+        return (entries, warnings)
+    }
+
+    /// `$XDG_DATA_HOME` when absolute (the XDG spec says to ignore a relative
+    /// one), else `$HOME/.local/share`, else nothing.
+    private static func userDataHome(_ environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return trimmed(xdg) }
+        if let home = environment["HOME"], home.hasPrefix("/") { return trimmed(home) + "/.local/share" }
+        return nil
+    }
+
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return trimmed(path) }
+        let cwd = currentDirectory()
+        return trimmed(path == "." ? cwd : cwd + "/" + path)
+    }
+
+    private static func currentDirectory() -> String {
+        guard let buffer = getcwd(nil, 0) else { return "/" }
+        defer { free(buffer) }
+        return String(cString: buffer)
+    }
+
+    private static func readExecutableLink() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Drops trailing slashes (but keeps "/").
+    private static func trimmed(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func lastComponent(of path: String) -> Substring {
+        path.split(separator: "/").last ?? ""
+    }
+}

@@ -1,0 +1,94 @@
+import Glibc
+import PresenterABI
+
+/// Reads and validates one `presenter_descriptor` a plugin returned, copying
+/// what it declares into a `PresenterPlugin`.
+///
+/// Order matters: `struct_size` and the ABI version are read first (they sit
+/// at fixed offsets in every version), a foreign major or a newer minor is
+/// refused before any other field is looked at, and every later field is read
+/// only if it lies within `struct_size` (`BoundedStruct`).
+enum DescriptorReader {
+    /// The size of the ABI 1.0 descriptor: up to the end of its last field,
+    /// `key`. Fixed even when later minors append fields.
+    static let minimumSize = MemoryLayout<presenter_descriptor>.offset(of: \.key)!
+        + MemoryLayout<PresenterPlugin.Hooks.Key?>.size
+
+    /// Host limits on string fields, in bytes: generous, but they keep a
+    /// garbage pointer from being read for ever and the listing readable.
+    private enum Limit {
+        static let id = PluginLoadFailure.idMaxBytes
+        static let name = 128
+        static let version = 64
+        static let description = 512
+        static let author = 256
+        static let license = 128
+    }
+
+    /// Reads the descriptor at `pointer`, which came from the library at `path`.
+    static func read(_ pointer: UnsafeRawPointer, path: String)
+        throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin {
+        let descriptor = BoundedStruct<presenter_descriptor>(pointer)
+        let size = UInt32(descriptor.declaredSize)
+        guard let major = descriptor.field(\.abi_major), let minor = descriptor.field(\.abi_minor) else {
+            throw .tooSmall(size: size, minimum: minimumSize)
+        }
+        let abi = ABIVersion(major: major, minor: minor)
+        guard major == ABIVersion.host.major else { throw .abiMajor(plugin: abi) }
+        guard minor <= ABIVersion.host.minor else { throw .abiNewerMinor(plugin: abi) }
+        guard descriptor.declaredSize >= minimumSize else { throw .tooSmall(size: size, minimum: minimumSize) }
+
+        let id = try required(descriptor.field(\.id) ?? nil, "id", limit: Limit.id)
+        try checkId(id, field: "id")
+        let name = try required(descriptor.field(\.name) ?? nil, "name", limit: Limit.name)
+        let version = try required(descriptor.field(\.version) ?? nil, "version", limit: Limit.version)
+        let summary = try optional(descriptor.field(\.description) ?? nil, "description", limit: Limit.description)
+        let author = try optional(descriptor.field(\.author) ?? nil, "author", limit: Limit.author)
+        let license = try optional(descriptor.field(\.license) ?? nil, "license", limit: Limit.license)
+        let extends = try optional(descriptor.field(\.extends) ?? nil, "extends", limit: Limit.id)
+        if let extends { try checkId(extends, field: "extends") }
+
+        let hooks = PresenterPlugin.Hooks(
+            create: descriptor.field(\.create) ?? nil, destroy: descriptor.field(\.destroy) ?? nil,
+            show: descriptor.field(\.show) ?? nil, hide: descriptor.field(\.hide) ?? nil,
+            progress: descriptor.field(\.progress) ?? nil, render: descriptor.field(\.render) ?? nil,
+            key: descriptor.field(\.key) ?? nil)
+        return PresenterPlugin(
+            id: id, name: name, version: version, description: summary, author: author, license: license,
+            extends: extends, capabilities: .init(rawValue: descriptor.field(\.capabilities) ?? 0),
+            abiVersion: abi, path: path, hooks: hooks,
+            // Handed back to the plugin's create, never read through by the host.
+            descriptor: pointer.assumingMemoryBound(to: presenter_descriptor.self))
+    }
+
+    /// A string that must be present and non-empty.
+    private static func required(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
+        throws(PluginLoadFailure.DescriptorProblem) -> String {
+        guard let pointer else { throw .missingField(field) }
+        guard let value = try optional(pointer, field, limit: limit) else { throw .emptyField(field) }
+        return value
+    }
+
+    /// A string that may be NULL; "" counts as absent.
+    private static func optional(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
+        throws(PluginLoadFailure.DescriptorProblem) -> String? {
+        guard let pointer else { return nil }
+        let length = strnlen(pointer, limit + 1)
+        guard length <= limit else { throw .tooLong(field: field, limit: limit) }
+        guard length > 0 else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        guard let value = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8(field: field) }
+        // C0 and C1 controls and DEL would reach the terminal through --list.
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
+            throw .controlCharacter(field: field)
+        }
+        return value
+    }
+
+    private static func checkId(_ id: String, field: String) throws(PluginLoadFailure.DescriptorProblem) {
+        let valid = id.utf8.allSatisfy { byte in
+            (0x61...0x7a).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2e || byte == 0x5f || byte == 0x2d
+        }
+        if !valid { throw .invalidId(field: field, value: "'\(id)'") }
+    }
+}

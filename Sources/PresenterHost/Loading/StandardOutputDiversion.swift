@@ -1,0 +1,52 @@
+import Glibc
+
+/// Keeps plugin output away from the host's results.
+///
+/// Plugin code (library constructors, entry points, hooks) may print to
+/// stdout although the ABI forbids it. While a diversion is active, file
+/// descriptor 1 points at stderr, so such prints land there, and the host
+/// writes its results (a table, JSON) to `output`, a duplicate of the
+/// original stdout. Output that plugins buffered in C's `stdout` is flushed
+/// into stderr as long as the diversion is active, which is why commands that
+/// load plugins and then exit simply never `restore()`.
+public final class StandardOutputDiversion {
+    /// The original stdout; 1 when it could not be duplicated (then nothing
+    /// is diverted) and after `restore()`.
+    public private(set) var output: Int32
+
+    /// Diverts file descriptor 1 to stderr.
+    public init() {
+        fflush(stdout)
+        let saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        if saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 {
+            output = saved
+        } else {
+            if saved >= 0 { close(saved) }
+            output = STDOUT_FILENO
+        }
+    }
+
+    /// Writes `text` to the original stdout, all of it (retrying on EINTR
+    /// and short writes). Returns false when the stream is closed or broken.
+    @discardableResult
+    public func write(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
+    }
+
+    /// Points file descriptor 1 back at the original stdout, after flushing
+    /// whatever plugins buffered into stderr. Later calls do nothing.
+    public func restore() {
+        guard output != STDOUT_FILENO else { return }
+        fflush(stdout)
+        dup2(output, STDOUT_FILENO)
+        close(output)
+        output = STDOUT_FILENO
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A command started with `posix_spawnp`, in the host's own process group.
+///
+/// The child stays in our process group on purpose: it is then in the
+/// terminal's foreground group like any command a shell runs, so it can read
+/// the terminal, Ctrl-Z stops it together with the host, and a Ctrl-C typed
+/// at the terminal reaches it directly (see `SignalTrap` for how the host
+/// avoids sending it a second one).
+public final class ChildProcess {
+    /// The child's process id.
+    public let pid: pid_t
+    /// The read end of the pipe that receives the child's captured output, or
+    /// `nil` when nothing is captured. The caller owns it and closes it.
+    public let outputFD: Int32?
+    private let lock = NSLock()
+    private var reaped = false
+
+    /// How a child ended.
+    public enum Termination: Equatable, Sendable {
+        /// It called exit with this status.
+        case exited(Int32)
+        /// A signal killed it.
+        case signaled(Int32)
+
+        /// The status a shell would report: the exit status, or 128 + the signal.
+        public var shellStatus: Int32 {
+            switch self {
+            case .exited(let status): return status
+            case .signaled(let signal): return 128 + signal
+            }
+        }
+    }
+
+    /// Why a command could not be started.
+    public enum SpawnError: Error, Equatable, Sendable {
+        /// No such command in `PATH` (or no such file, for a path).
+        case notFound(command: String)
+        /// The file exists but cannot be executed; `reason` is strerror's text.
+        case notExecutable(command: String, reason: String)
+        /// Anything else (no memory, too many processes, no pipe).
+        case failed(command: String, reason: String)
+    }
+
+    private init(pid: pid_t, outputFD: Int32?) {
+        self.pid = pid
+        self.outputFD = outputFD
+    }
+
+    /// Starts `arguments[0]` (looked up in `PATH` unless it holds a `/`) with
+    /// the host's environment and standard input.
+    ///
+    /// - Parameters:
+    ///   - captureStdout: send the child's stdout into the capture pipe.
+    ///   - captureStderr: send the child's stderr into the capture pipe.
+    ///   Both go into one pipe, so their order is kept as the child wrote it.
+    /// - Note: signals the host ignores or catches are reset to their default
+    ///   and the signal mask is emptied in the child, so Ctrl-C and forwarded
+    ///   signals act on it as they would under a shell.
+    public static func spawn(_ arguments: [String], captureStdout: Bool = false,
+                             captureStderr: Bool = false) throws(SpawnError) -> ChildProcess {
+        precondition(!arguments.isEmpty, "a command needs at least its name")
+        let command = arguments[0]
+
+        var pipeFDs: [Int32] = [-1, -1]
+        let capturing = captureStdout || captureStderr
+        if capturing {
+            guard makePipe(&pipeFDs) else {
+                throw .failed(command: command, reason: "cannot create a pipe: \(errnoText(errno))")
+            }
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears FD_CLOEXEC on the copy; the originals close on exec.
+        if captureStdout { posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], STDOUT_FILENO) }
+        if captureStderr { posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], STDERR_FILENO) }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGWINCH, SIGTTOU, SIGTTIN, SIGTSTP] {
+            sigaddset(&defaults, signal)
+        }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, command, &actions, &attributes, argv, environ)
+        if capturing { close(pipeFDs[1]) }
+        guard result == 0 else {
+            if capturing { close(pipeFDs[0]) }
+            switch result {
+            case ENOENT, ENOTDIR:
+                throw .notFound(command: command)
+            case EACCES, ENOEXEC, EPERM, EISDIR, ETXTBSY, ELIBBAD:
+                throw .notExecutable(command: command, reason: errnoText(result))
+            default:
+                throw .failed(command: command, reason: errnoText(result))
+            }
+        }
+        return ChildProcess(pid: pid, outputFD: capturing ? pipeFDs[0] : nil)
+    }
+
+    /// Sends `signal` to the child (not to the process group, which holds
+    /// the host). Does nothing once the child was reaped, so a signal can
+    /// never reach another process that reused the pid. Any thread.
+    public func send(_ signal: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !reaped { _ = kill(pid, signal) }
+    }
+
+    /// Waits for the child to end and reaps it, so no zombie is left.
+    /// Blocks the calling thread; call it once.
+    public func wait() -> Termination {
+        // Wait without reaping first: until the pid is released, `send`
+        // cannot hit anyone else.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        lock.lock()
+        reaped = true
+        lock.unlock()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            // EINTR: a signal arrived; anything else cannot happen for our own child.
+            if errno != EINTR { return .exited(ExitCode.software.rawValue) }
+        }
+        let low = status & 0x7f
+        // WIFEXITED / WTERMSIG are macros Swift cannot import.
+        return low == 0 ? .exited((status >> 8) & 0xff) : .signaled(low)
+    }
+}
+
+/// `pipe` with both ends close-on-exec (glibc's pipe2 is not visible to Swift).
+func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
+    guard pipe(&fds) == 0 else { return false }
+    for fd in fds {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+    return true
+}
+
+/// strerror's text for an errno value.
+func errnoText(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}

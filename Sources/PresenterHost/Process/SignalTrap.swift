@@ -1,0 +1,127 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns signals into events on a dispatch queue, so that nothing but one
+/// `write(2)` ever runs inside a signal handler: restoring the terminal,
+/// forwarding signals and exiting all happen on the queue.
+///
+/// A `DispatchSource` signal source would do the same but hides `siginfo`,
+/// and `run` needs `si_code` to tell a signal the terminal sent to the whole
+/// foreground group (Ctrl-C, hangup: the command got it too) from one sent to
+/// the host alone with kill(2) (which the host must forward). So the handler
+/// writes `(signal, si_code)` into a pipe and a dispatch read source on that
+/// pipe calls the event handler.
+///
+/// One trap may be active in a process at a time.
+public final class SignalTrap {
+    /// One signal as received.
+    public struct Event: Equatable, Sendable {
+        /// The signal number.
+        public let signal: Int32
+        /// True when the kernel sent it on behalf of the terminal (`SI_KERNEL`:
+        /// Ctrl-C, Ctrl-\, hangup, window change), which delivers it to the
+        /// whole foreground process group.
+        public let fromTerminal: Bool
+    }
+
+    private let signals: [Int32]
+    private var previous: [Int32: sigaction] = [:]
+    private let readFD: Int32
+    private let writeFD: Int32
+    private let source: DispatchSourceRead
+
+    /// Catches `signals` and calls `handler` on `queue` for each one.
+    public init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) {
+        var fds: [Int32] = [-1, -1]
+        // A pipe cannot fail here short of running out of descriptors at start-up.
+        precondition(makePipe(&fds, nonBlocking: true), "cannot create the signal pipe: \(errnoText(errno))")
+        readFD = fds[0]
+        writeFD = fds[1]
+        self.signals = signals
+        let readFD = fds[0]
+        source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: queue)
+        source.setEventHandler {
+            var record: (Int32, Int32) = (0, 0)
+            while withUnsafeMutableBytes(of: &record, { read(readFD, $0.baseAddress, $0.count) }) == 8 {
+                handler(Event(signal: record.0, fromTerminal: record.1 == signalCodeKernel))
+            }
+        }
+        source.resume()
+
+        signalPipeWriteFD = writeFD
+        for signal in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = recordSignal
+            action.sa_flags = SA_SIGINFO | SA_RESTART
+            sigemptyset(&action.sa_mask)
+            var old = sigaction()
+            sigaction(signal, &action, &old)
+            previous[signal] = old
+        }
+    }
+
+    /// Puts the previous dispositions back and stops the events.
+    public func cancel() {
+        for signal in signals {
+            if var old = previous[signal] { sigaction(signal, &old, nil) }
+        }
+        previous = [:]
+        signalPipeWriteFD = -1
+        source.cancel()
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// Installs a last-resort handler for crashes (SIGSEGV, SIGBUS, SIGILL,
+    /// SIGTRAP, SIGFPE, SIGABRT) that makes the cursor visible again on
+    /// `fd` and then hands the signal to the handler that was there before
+    /// (Swift's backtracer, or the default action).
+    public static func installCursorRescue(fd: Int32) {
+        rescueFD = fd
+        for signal in crashSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = rescueCursor
+            action.sa_flags = SA_SIGINFO
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, crashPrevious + Int(signal))
+        }
+    }
+}
+
+/// `SI_KERNEL` (not imported: it is an enum constant in glibc's headers).
+private let signalCodeKernel: Int32 = 0x80
+
+/// Where the handler writes; -1 when no trap is active.
+private var signalPipeWriteFD: Int32 = -1
+
+/// The signal handler: one write of 8 bytes, errno preserved. Async-signal-safe.
+private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+    signal, info, _ in
+    let savedErrno = errno
+    var record: (Int32, Int32) = (signal, info?.pointee.si_code ?? 0)
+    _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD, $0.baseAddress, $0.count) }
+    errno = savedErrno
+}
+
+private let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
+private var rescueFD: Int32 = 2
+/// Indexed by signal number; filled before the handler can run. Raw memory,
+/// so the handler reads it without any Swift runtime call.
+private let crashPrevious: UnsafeMutablePointer<sigaction> = {
+    let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    table.initialize(repeating: sigaction(), count: 65)
+    return table
+}()
+
+/// The crash handler: shows the cursor, restores the previous handler and
+/// re-raises, so the crash is reported as it would have been. Async-signal-safe.
+private let rescueCursor: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+    signal, _, _ in
+    var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)  // ESC [ ? 2 5 h
+    _ = withUnsafeBytes(of: &showCursor) { write(rescueFD, $0.baseAddress, $0.count) }
+    _ = sigaction(signal, crashPrevious + Int(signal), nil)
+    // Blocked while this handler runs; delivered to the previous handler on return.
+    raise(signal)
+}

@@ -1,0 +1,140 @@
+/// A grid of cells that presenters paint on and backends show.
+///
+/// Each cell holds one grapheme cluster and a style. A wide cluster (two
+/// columns) sits in its left cell; the right cell is its continuation (empty
+/// text). Drawing keeps that pairing intact: overwriting either half of a wide
+/// cluster blanks the other half, and a wide cluster that would straddle the
+/// canvas edge is not drawn. Text never carries control characters, so no
+/// escape sequence can reach the terminal through a canvas.
+public struct Canvas: Equatable, Sendable {
+    /// One cell of the grid.
+    public struct Cell: Equatable, Sendable {
+        /// The grapheme cluster shown here: " " when blank, "" for the right
+        /// half of a wide cluster.
+        public var text: String
+        /// Its style.
+        public var style: CellStyle
+
+        /// An empty cell in the default style.
+        public static let blank = Cell(text: " ", style: .plain)
+        /// True for the right half of a wide cluster.
+        public var isContinuation: Bool { text.isEmpty }
+
+        public init(text: String, style: CellStyle) { self.text = text; self.style = style }
+    }
+
+    /// Width in columns.
+    public let cols: Int
+    /// Height in rows.
+    public let rows: Int
+    private var cells: [Cell]
+
+    /// A blank canvas of `cols` × `rows` cells (negative sizes count as 0).
+    public init(cols: Int, rows: Int) {
+        self.cols = max(0, cols)
+        self.rows = max(0, rows)
+        cells = Array(repeating: .blank, count: self.cols * self.rows)
+    }
+
+    /// The cell at (`col`, `row`); both must be inside the canvas.
+    public subscript(col: Int, row: Int) -> Cell {
+        precondition(contains(col: col, row: row), "cell (\(col), \(row)) outside a \(cols)×\(rows) canvas")
+        return cells[row * cols + col]
+    }
+
+    /// True when no cell holds anything but a blank in the default style.
+    public var isBlank: Bool { cells.allSatisfy { $0 == .blank } }
+
+    /// Blanks every cell.
+    public mutating func clear() {
+        for index in cells.indices { cells[index] = .blank }
+    }
+
+    /// Draws `text` from (`col`, `row`) in at most `maxColumns` columns, cut
+    /// with `ellipsis` when longer (``DisplayWidth/truncate(_:toColumns:ellipsis:)``).
+    /// Control characters are dropped. Cells outside the canvas are clipped.
+    ///
+    /// - Returns: the columns the (cut) text takes, whether or not clipped.
+    @discardableResult
+    public mutating func drawText(_ text: String, col: Int, row: Int, maxColumns: Int,
+                                  style: CellStyle = .plain, ellipsis: String = DisplayWidth.unicodeEllipsis) -> Int {
+        guard maxColumns > 0 else { return 0 }
+        let visible = text.contains(where: Self.isControl) ? String(text.filter { !Self.isControl($0) }) : text
+        let cut = DisplayWidth.truncate(visible, toColumns: maxColumns, ellipsis: ellipsis)
+        var x = col
+        for character in cut {
+            let width = DisplayWidth.of(character)
+            guard width > 0 else { continue }  // a stray combining mark has nothing to sit on
+            put(String(character), width: width, col: x, row: row, style: style)
+            x += width
+        }
+        return x - col
+    }
+
+    /// Draws a bordered box with its top-left corner at (`col`, `row`),
+    /// `width` × `height` cells, and blanks its inside in `style`. Sizes under
+    /// 2 draw nothing. Cells outside the canvas are clipped.
+    public mutating func drawBox(col: Int, row: Int, width: Int, height: Int,
+                                 style: CellStyle = .plain, unicode: Bool = true) {
+        guard width >= 2, height >= 2 else { return }
+        let (topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical) =
+            unicode ? ("╭", "╮", "╰", "╯", "─", "│") : ("+", "+", "+", "+", "-", "|")
+        for y in row..<(row + height) {
+            for x in col..<(col + width) {
+                let top = y == row, bottom = y == row + height - 1
+                let left = x == col, right = x == col + width - 1
+                let glyph: String
+                switch (top, bottom, left, right) {
+                case (true, _, true, _): glyph = topLeft
+                case (true, _, _, true): glyph = topRight
+                case (_, true, true, _): glyph = bottomLeft
+                case (_, true, _, true): glyph = bottomRight
+                case (true, _, _, _), (_, true, _, _): glyph = horizontal
+                case (_, _, true, _), (_, _, _, true): glyph = vertical
+                default: glyph = " "
+                }
+                put(glyph, width: 1, col: x, row: y, style: style)
+            }
+        }
+    }
+
+    /// The rows as text, wide clusters once each. With `trimmed` (the
+    /// default) trailing blanks are removed, so screen tests read naturally.
+    public func lines(trimmed: Bool = true) -> [String] {
+        (0..<rows).map { row in
+            var line = ""
+            for col in 0..<cols { line += cells[row * cols + col].text }
+            guard trimmed else { return line }
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// True when (`col`, `row`) lies inside the canvas.
+    public func contains(col: Int, row: Int) -> Bool {
+        col >= 0 && col < cols && row >= 0 && row < rows
+    }
+
+    private mutating func put(_ text: String, width: Int, col: Int, row: Int, style: CellStyle) {
+        // A wide cluster is drawn whole or not at all.
+        guard contains(col: col, row: row), contains(col: col + width - 1, row: row) else { return }
+        for x in col..<(col + width) { detachWideNeighbour(col: x, row: row) }
+        cells[row * cols + col] = Cell(text: text, style: style)
+        if width == 2 { cells[row * cols + col + 1] = Cell(text: "", style: style) }
+    }
+
+    /// Before (`col`, `row`) is overwritten: blanks the other half of the wide
+    /// cluster it belongs to, if any.
+    private mutating func detachWideNeighbour(col: Int, row: Int) {
+        let index = row * cols + col
+        if cells[index].isContinuation, col > 0 {
+            cells[index - 1] = .blank
+        } else if col + 1 < cols, cells[index + 1].isContinuation {
+            cells[index + 1] = .blank
+        }
+    }
+
+    private static func isControl(_ character: Character) -> Bool {
+        character.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }
+    }
+}

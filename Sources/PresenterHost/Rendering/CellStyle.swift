@@ -1,0 +1,31 @@
+import PresenterABI
+
+/// The style of a canvas cell: a `PRESENTER_COLOR_*` value in the low 4 bits
+/// and `PRESENTER_STYLE_*` attributes above, exactly as plugins pass it to
+/// `draw_text` and `draw_box`. Unknown bits are dropped.
+public struct CellStyle: Hashable, Sendable {
+    /// The ABI style bits.
+    public let rawValue: UInt32
+
+    /// Keeps the colour (when it is one the ABI defines) and the known attributes.
+    public init(rawValue: UInt32) {
+        let color = rawValue & 0xF
+        let attributes = rawValue & (UInt32(PRESENTER_STYLE_BOLD) | UInt32(PRESENTER_STYLE_DIM) | UInt32(PRESENTER_STYLE_REVERSE))
+        self.rawValue = (color <= UInt32(PRESENTER_COLOR_CYAN) ? color : 0) | attributes
+    }
+
+    /// The default style: no colour, no attribute.
+    public static let plain = CellStyle(rawValue: 0)
+
+    /// The `PRESENTER_COLOR_*` value (0 is the terminal's default colour).
+    public var color: UInt32 { rawValue & 0xF }
+    /// `PRESENTER_STYLE_BOLD`
+    public var isBold: Bool { rawValue & UInt32(PRESENTER_STYLE_BOLD) != 0 }
+    /// `PRESENTER_STYLE_DIM`
+    public var isDim: Bool { rawValue & UInt32(PRESENTER_STYLE_DIM) != 0 }
+    /// `PRESENTER_STYLE_REVERSE`
+    public var isReverse: Bool { rawValue & UInt32(PRESENTER_STYLE_REVERSE) != 0 }
+
+    /// The same attributes without a colour (what is shown where colour is off).
+    public var withoutColor: CellStyle { CellStyle(rawValue: rawValue & ~0xF) }
+}

@@ -1,0 +1,12 @@
+/// What happened to an action, for backends that print lines instead of
+/// drawing frames (``PlainBackend``). The runtime sends one `started` and one
+/// `finished` for every interactor, on the presenter thread, in order.
+public enum ProgressEvent: Equatable, Sendable {
+    /// An interactor started; `message` is its working message, `nil` when
+    /// the action has none.
+    case started(action: String, message: String?)
+    /// An interactor ended; `message` is what hide received (the success or
+    /// failure message, or a validation error's text), `nil` when none.
+    /// `error` is `nil` on success.
+    case finished(action: String, message: String?, error: InteractorError?)
+}

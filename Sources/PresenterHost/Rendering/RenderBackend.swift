@@ -1,0 +1,34 @@
+/// Where frames go: a terminal, plain lines, or a test's memory.
+///
+/// The runtime calls every method on its presenter thread only, one at a
+/// time; a backend needs no locking of its own for them. Code on other
+/// threads goes through ``PresenterRuntime`` (for example
+/// ``PresenterRuntime/printAbove(_:)``).
+public protocol RenderBackend: AnyObject {
+    /// The view's size in cells. The runtime sizes its canvas from it before
+    /// each frame.
+    var size: (cols: Int, rows: Int) { get }
+    /// What the view can do (Unicode, keys, animation, colour).
+    var flags: ViewFlags { get }
+    /// Shows one frame. A backend that draws writes only what changed since
+    /// the last frame, and nothing when nothing did.
+    func present(_ canvas: Canvas)
+    /// An action started or ended (plain-line backends print it).
+    func event(_ event: ProgressEvent)
+    /// Shows `text` (complete lines) above the view, e.g. a command's output.
+    func printAbove(_ text: String)
+    /// Re-reads the size and redraws everything at the next frame (after SIGWINCH).
+    func refresh()
+    /// Starts watching for size changes, calling `handler` (from any thread)
+    /// after each. Backends without a size to watch ignore it.
+    func watchResize(_ handler: @escaping @Sendable () -> Void)
+    /// Removes the view from the screen and restores the terminal: the last call.
+    func finish()
+}
+
+extension RenderBackend {
+    /// Nothing to re-read by default.
+    public func refresh() {}
+    /// No size changes to watch by default.
+    public func watchResize(_ handler: @escaping @Sendable () -> Void) {}
+}

@@ -1,0 +1,19 @@
+/// What the environment says about the terminal, read in one place.
+public enum TerminalEnvironment {
+    /// True when the locale's character set is UTF-8: the first of `LC_ALL`,
+    /// `LC_CTYPE`, `LANG` that is set non-empty names UTF-8 (or utf8).
+    public static func isUnicode(_ environment: [String: String]) -> Bool {
+        for key in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            guard let value = environment[key], !value.isEmpty else { continue }
+            let lowered = value.lowercased()
+            return lowered.contains("utf-8") || lowered.contains("utf8")
+        }
+        return false
+    }
+
+    /// True when progress on a stream must be plain lines, not frames: the
+    /// stream is not a terminal, `TERM` is `dumb`, or `CI` is set (to anything).
+    public static func wantsPlainLines(isTerminal: Bool, _ environment: [String: String]) -> Bool {
+        !isTerminal || environment["TERM"] == "dumb" || environment["CI"] != nil
+    }
+}

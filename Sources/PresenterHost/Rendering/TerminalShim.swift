@@ -1,0 +1,59 @@
+import Glibc
+
+/// The few system calls the rendering layer makes on a terminal, in one
+/// place: one spot to retry on EINTR and to read errno.
+enum TerminalShim {
+    /// True when `fd` is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// The terminal's size from TIOCGWINSZ, or `nil` when `fd` is not a
+    /// terminal or reports no size.
+    static func windowSize(_ fd: Int32) -> (cols: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Writes all of `bytes` with as few write(2) calls as the kernel allows
+    /// (one, normally), retrying on EINTR and partial writes, and waiting up
+    /// to a second when a non-blocking `fd` is full. Returns false when the
+    /// output is gone (EPIPE, EIO after a hang-up, ...), so callers stop writing.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, base + offset, buffer.count - offset)
+                if written > 0 { offset += written; continue }
+                if written < 0 && errno == EINTR { continue }
+                if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    var waiter = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    if poll(&waiter, 1, 1000) > 0 { continue }
+                }
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Turns off echo of typed characters on the terminal `fd` while a region
+    /// is drawn (typed keys would land inside it and move the cursor the
+    /// relative moves count on). Returns the settings to restore, or `nil`
+    /// when `fd` is not a terminal this process owns in the foreground (a
+    /// background job must not touch it: that would stop it with SIGTTOU).
+    static func disableEcho(_ fd: Int32) -> termios? {
+        guard isTerminal(fd), tcgetpgrp(fd) == getpgrp() else { return nil }
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return nil }
+        let saved = settings
+        settings.c_lflag &= ~tcflag_t(ECHO)
+        guard tcsetattr(fd, TCSANOW, &settings) == 0 else { return nil }
+        return saved
+    }
+
+    /// Restores settings saved by ``disableEcho(_:)``.
+    static func restore(_ fd: Int32, _ settings: termios) {
+        var settings = settings
+        _ = tcsetattr(fd, TCSANOW, &settings)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import PresenterABI
+
+/// One running action (the original's interactor), as returned by
+/// ``Screenlet/perform(action:interactorType:)``. Its work runs wherever it
+/// likes and reports here, from any thread.
+///
+/// It ends once: the first ``succeed()`` or ``fail(_:)`` counts, later ones
+/// (and progress after the end) are ignored. The presenter gets exactly one
+/// hide for its show, on the presenter thread, whichever thread ended it.
+public final class InteractorHandle: @unchecked Sendable {
+    /// Unique among the process's interactors; never 0. The id presenters see.
+    public let id: UInt64
+    /// The action it performs.
+    public let action: String
+    /// Its type, e.g. "GetWebTitleInteractor".
+    public let interactorType: String
+    /// The action's messages (its own table, or the default action's).
+    let messages: ProgressMessages
+    private let screenlet: Screenlet
+
+    private let lock = NSLock()
+    private var ended = false
+    private var fraction = -1.0
+    private var progressQueued = false
+
+    /// Presenter thread: show was called, so hide must be.
+    var shown = false
+    private let typeCString: UnsafeMutablePointer<CChar>
+    private let actionCString: UnsafeMutablePointer<CChar>
+
+    init(action: String, interactorType: String, messages: ProgressMessages, screenlet: Screenlet) {
+        id = Self.nextId()
+        self.action = action
+        self.interactorType = interactorType
+        self.messages = messages
+        self.screenlet = screenlet
+        typeCString = strdup(interactorType)
+        actionCString = strdup(action)
+    }
+
+    deinit {
+        free(typeCString)
+        free(actionCString)
+    }
+
+    /// True once it succeeded or failed.
+    public var isEnded: Bool { lock.withLock { ended } }
+
+    /// Reports the completed fraction (clamped to 0...1; NaN is ignored).
+    /// Reports that come faster than the presenter thread takes them are
+    /// merged: the presenter sees the latest.
+    public func reportProgress(_ fraction: Double) {
+        guard !fraction.isNaN else { return }
+        let queue: Bool = lock.withLock {
+            guard !ended else { return false }
+            self.fraction = min(1, max(0, fraction))
+            defer { progressQueued = true }
+            return !progressQueued
+        }
+        if queue { screenlet.runtime.enqueue { [self] in screenlet.progressed(self) } }
+    }
+
+    /// Ends it in success.
+    public func succeed() { end(nil) }
+
+    /// Ends it in failure with `error`.
+    public func fail(_ error: InteractorError) { end(error) }
+
+    private func end(_ error: InteractorError?) {
+        guard markEnded() else { return }
+        screenlet.runtime.enqueue { [self] in screenlet.ended(self, error: error) }
+    }
+
+    /// Marks it ended; false when it already was.
+    func markEnded() -> Bool {
+        lock.withLock {
+            defer { ended = true }
+            return !ended
+        }
+    }
+
+    /// Notes that the queued progress report is being delivered, so the next
+    /// report queues another (presenter thread).
+    func progressDelivered() {
+        lock.withLock { progressQueued = false }
+    }
+
+    /// Calls `body` with the `presenter_interactor` describing it now.
+    func withInteractor<T>(_ body: (UnsafePointer<presenter_interactor>) -> T) -> T {
+        var interactor = presenter_interactor(
+            struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
+            type_name: typeCString, action: actionCString, id: id, progress: lock.withLock { fraction })
+        return withUnsafePointer(to: &interactor, body)
+    }
+
+    private static let counterLock = NSLock()
+    nonisolated(unsafe) private static var counter: UInt64 = 0
+    private static func nextId() -> UInt64 {
+        counterLock.withLock {
+            counter += 1
+            return counter
+        }
+    }
+}

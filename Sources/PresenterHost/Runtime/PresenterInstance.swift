@@ -1,0 +1,142 @@
+import Foundation
+import PresenterABI
+
+/// One plugin instance: the host object behind a `presenter_context *`.
+///
+/// A presenter that extends another has its own instance and, under it, an
+/// instance of its base (and so on): the chain. Hook calls resolve a NULL
+/// hook to the nearest base that has one, called on that base's own
+/// instance; `base_*` services start the same search one level down.
+/// Presenter thread only.
+final class PresenterInstance {
+    let plugin: PresenterPlugin
+    /// The instance of the presenter this one extends.
+    let base: PresenterInstance?
+    unowned let runtime: PresenterRuntime
+    /// The plugin's state, as its create set it.
+    private(set) var state: UnsafeMutableRawPointer?
+    /// The message of the last set_error since the current hook began.
+    var lastError: String?
+    /// The earliest frame this instance asked for and has not had yet.
+    var frameRequest: UInt64?
+    /// Option values handed out, kept (as C strings) until destroy.
+    private var optionValues: [String: UnsafeMutablePointer<CChar>] = [:]
+    private var alive = false
+
+    init(plugin: PresenterPlugin, base: PresenterInstance?, runtime: PresenterRuntime) {
+        self.plugin = plugin
+        self.base = base
+        self.runtime = runtime
+    }
+
+    /// The `presenter_context *` plugins get for this instance.
+    var context: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    /// The instance behind a context pointer a plugin passed back.
+    static func from(_ context: OpaquePointer?) -> PresenterInstance? {
+        context.map { Unmanaged<PresenterInstance>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
+    }
+
+    /// This instance and its bases, top first.
+    var chain: [PresenterInstance] {
+        var result = [self]
+        while let next = result.last!.base { result.append(next) }
+        return result
+    }
+
+    // MARK: - Lifecycle
+
+    /// Runs the plugin's create (a presenter without one keeps no state).
+    func create() throws(RuntimeError) {
+        lastError = nil
+        if let create = plugin.hooks.create {
+            var newState: UnsafeMutableRawPointer?
+            let status = create(plugin.descriptor?.pointer, HostServices.table, context, &newState)
+            guard status == PRESENTER_OK else {
+                releaseOptions()
+                throw .createFailed(presenterId: plugin.id, status: status, message: lastError)
+            }
+            state = newState
+        }
+        alive = true
+    }
+
+    /// Runs the plugin's destroy, once, and frees what was handed out.
+    func destroy() {
+        guard alive else { return }
+        alive = false
+        plugin.hooks.destroy?(state)
+        state = nil
+        releaseOptions()
+    }
+
+    // MARK: - Options
+
+    /// The value of `key` for this presenter: "<id>.<key>" first, then "<key>".
+    func option(_ key: String) -> UnsafePointer<CChar>? {
+        if let kept = optionValues[key] { return UnsafePointer(kept) }
+        guard let value = runtime.options["\(plugin.id).\(key)"] ?? runtime.options[key],
+              let copy = strdup(value) else { return nil }
+        optionValues[key] = copy
+        return UnsafePointer(copy)
+    }
+
+    private func releaseOptions() {
+        for value in optionValues.values { free(value) }
+        optionValues.removeAll()
+    }
+
+    // MARK: - Hooks, with NULL resolved to the nearest base
+
+    /// The nearest instance, from this one down, whose plugin has the hook.
+    private func resolve<Hook>(_ hook: KeyPath<PresenterPlugin.Hooks, Hook?>) -> (PresenterInstance, Hook)? {
+        var current: PresenterInstance? = self
+        while let instance = current {
+            if let function = instance.plugin.hooks[keyPath: hook] { return (instance, function) }
+            current = instance.base
+        }
+        return nil
+    }
+
+    func show(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>) -> Outcome {
+        guard let (instance, hook) = resolve(\.show) else { return .ok }
+        return instance.call("show") { hook(instance.state, view, message, interactor) }
+    }
+
+    func hide(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>,
+              _ failure: UnsafePointer<presenter_failure>?) -> Outcome {
+        guard let (instance, hook) = resolve(\.hide) else { return .ok }
+        return instance.call("hide") { hook(instance.state, view, message, interactor, failure) }
+    }
+
+    func progress(_ view: OpaquePointer, _ interactor: UnsafePointer<presenter_interactor>) -> Outcome {
+        guard let (instance, hook) = resolve(\.progress) else { return .ok }
+        return instance.call("progress") { hook(instance.state, view, interactor) }
+    }
+
+    func render(_ view: OpaquePointer, _ now: UInt64) {
+        guard let (instance, hook) = resolve(\.render) else { return }
+        hook(instance.state, view, now)
+    }
+
+    func key(_ view: OpaquePointer, _ code: UInt32) -> Int32 {
+        guard let (instance, hook) = resolve(\.key) else { return 0 }
+        return hook(instance.state, view, code)
+    }
+
+    /// What a status-returning hook did: its status and the message it set.
+    struct Outcome {
+        var status: presenter_status
+        var hook: String
+        var presenterId: String
+        var message: String?
+        static let ok = Outcome(status: PRESENTER_OK, hook: "", presenterId: "", message: nil)
+        var failed: Bool { status != PRESENTER_OK }
+    }
+
+    private func call(_ name: String, _ body: () -> presenter_status) -> Outcome {
+        lastError = nil
+        let status = body()
+        return Outcome(status: status, hook: name, presenterId: plugin.id, message: status == PRESENTER_OK ? nil : lastError)
+    }
+}

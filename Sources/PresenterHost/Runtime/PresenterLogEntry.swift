@@ -1,0 +1,30 @@
+import PresenterABI
+
+/// One line of the runtime's log: a plugin's `log` call, or a hook that
+/// failed. Given to the runtime's log sink on the presenter thread.
+public struct PresenterLogEntry: Equatable, Sendable {
+    /// How serious it is (`PRESENTER_LOG_*`).
+    public enum Level: Int32, Sendable, Comparable {
+        case debug = 0, info = 1, warning = 2, error = 3
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        /// The level for a `PRESENTER_LOG_*` value; unknown values count as errors.
+        public init(abi: Int32) { self = Level(rawValue: abi) ?? .error }
+    }
+
+    public var level: Level
+    /// The presenter it is about, when there is one.
+    public var presenterId: String?
+    public var message: String
+
+    public init(level: Level, presenterId: String?, message: String) {
+        self.level = level
+        self.presenterId = presenterId
+        self.message = message
+    }
+
+    /// `presenter-host: mbhud: warning: message`, one line, control characters dropped.
+    public var line: String {
+        let text = String(message.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        return "presenter-host: " + (presenterId.map { "\($0): " } ?? "") + "\(level): " + text
+    }
+}

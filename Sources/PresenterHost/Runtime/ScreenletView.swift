@@ -1,0 +1,46 @@
+/// A screen that runs actions, in the original's model: it declares its
+/// progress messages per action and chooses its presenter. Subclass it and
+/// override what differs; `run`'s view only sets messages.
+///
+/// ```swift
+/// final class AddBookmarkView: ScreenletView {
+///     override var progressMessages: [String: ProgressMessages] {
+///         get { ["add-bookmark": [.working: "Saving bookmark...", .success: "Bookmark saved!"],
+///                "get-title": [.working: NoProgressMessage]] }
+///         set {}
+///     }
+///     override func createProgressPresenter() -> String { "addbookmark" }
+/// }
+/// ```
+open class ScreenletView: @unchecked Sendable {
+    /// The key of the messages used for an action that declares none.
+    public static let defaultAction = "default"
+
+    /// Messages by action name; ``defaultAction`` holds the fallback table.
+    /// Read on the thread that calls ``Screenlet/perform(action:interactorType:)``.
+    open var progressMessages: [String: ProgressMessages]
+
+    /// Named elements presenters may hide, show, start and stop animating.
+    /// Set them up before attaching the view.
+    open var elements: [String: ViewElement]
+
+    /// A view with `progressMessages` and `elements`.
+    public init(progressMessages: [String: ProgressMessages] = [:], elements: [String: ViewElement] = [:]) {
+        self.progressMessages = progressMessages
+        self.elements = elements
+    }
+
+    /// The id of the presenter plugin for this view (default "mbhud").
+    open func createProgressPresenter() -> String { "mbhud" }
+
+    /// Draws the view's own content before its presenter paints over it,
+    /// on the presenter thread, at every frame. `now` is the frame time.
+    ///
+    /// - Returns: when the view wants its next frame (for its own
+    ///   animations, on the clock of ``HostClock``), or `nil`.
+    open func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? { nil }
+
+    /// A key the presenter did not use (see ``PresenterRuntime/key(_:)``),
+    /// on the presenter thread. Returns true when the view used it.
+    open func handleKey(_ code: UInt32) -> Bool { false }
+}

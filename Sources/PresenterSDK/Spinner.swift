@@ -1,0 +1,33 @@
+/// An indeterminate spinner driven by the clock: the frame shown depends only
+/// on the time since it started, so a late render never slows it down, and
+/// the next frame is requested only for when the picture changes.
+public struct Spinner: Sendable {
+    /// The frames, one cell wide each.
+    public let frames: [String]
+    /// How long each frame shows, in nanoseconds.
+    public let interval: UInt64
+
+    /// The Braille spinner at 80 ms a frame, or `-\|/` where the view has no Unicode.
+    public init(unicode: Bool) {
+        frames = unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["-", "\\", "|", "/"]
+        interval = 80_000_000
+    }
+
+    /// Custom frames; `interval` in nanoseconds (at least 1).
+    public init(frames: [String], interval: UInt64) {
+        precondition(!frames.isEmpty, "a spinner needs at least one frame")
+        self.frames = frames
+        self.interval = max(interval, 1)
+    }
+
+    /// The frame to show at `now` for a spinner started at `start`.
+    public func frame(at now: UInt64, since start: UInt64) -> String {
+        frames[Int((now &- min(start, now)) / interval % UInt64(frames.count))]
+    }
+
+    /// When the frame shown at `now` changes: the time to ask a frame for.
+    public func nextChange(after now: UInt64, since start: UInt64) -> UInt64 {
+        let elapsed = now &- min(start, now)
+        return start + (elapsed / interval + 1) * interval
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import PresenterHost
+
+/// Parsing of the top-level command line, and the binary's help, version
+/// and usage errors.
+@Suite struct CommandLineTests {
+    @Test(arguments: [
+        (["--list"], PresenterHostCommand.Invocation.list(pluginDirs: [], verbose: false, json: false)),
+        (["list", "-v"], .list(pluginDirs: [], verbose: true, json: false)),
+        (["--plugin-dir", "a", "--plugin-dir=/b", "--list", "--verbose", "--json"],
+         .list(pluginDirs: ["a", "/b"], verbose: true, json: true)),
+        (["--plugin-dir", "p", "run", "--presenter", "mbhud", "--", "sleep", "1"],
+         .run(arguments: ["--presenter", "mbhud", "--", "sleep", "1"], pluginDirs: ["p"])),
+        (["run", "--list"], .run(arguments: ["--list"], pluginDirs: [])),
+        (["--list", "--help"], .help),
+        (["-h"], .help),
+        (["--version", "--list"], .version),
+    ])
+    func argumentsParse(arguments: [String], expected: PresenterHostCommand.Invocation) throws {
+        #expect(try PresenterHostCommand.parse(arguments) == expected)
+    }
+
+    @Test(arguments: [
+        (["--foo"], "Unknown option '--foo'"),
+        (["--list", "-x"], "Unknown option '-x'"),
+        (["--list", "extra"], "Unexpected argument 'extra'"),
+        (["--list", "--plugin-dir"], "Missing value for '--plugin-dir <dir>'"),
+        (["--plugin-dir", "--list"], "Missing value for '--plugin-dir <dir>'"),
+        (["--plugin-dir=", "--list"], "Empty value for '--plugin-dir <dir>'; give a directory"),
+        (["--json"], "'--json' needs '--list'"),
+        (["-v"], "'--verbose' needs '--list'"),
+        (["--plugin-dir", "x"], "Missing command: use '--list' or 'run'"),
+        (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
+    ])
+    func usageErrorsNameTheProblem(arguments: [String], message: String) {
+        #expect(throws: CommandError.usage(message)) { try PresenterHostCommand.parse(arguments) }
+    }
+
+    @Test func helpGoesToStdoutAndExitsZero() throws {
+        for flag in ["--help", "-h"] {
+            let result = try ProcessRunner.host([flag])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]"))
+            #expect(result.stdout.contains("PRESENTER_PLUGIN_PATH"))
+            #expect(result.stdout.contains("docs/ABI.md"))
+            #expect(result.stderr == "")
+        }
+    }
+
+    @Test func versionNamesTheABI() throws {
+        let result = try ProcessRunner.host(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "presenter-host 0.1.0 (presenter ABI 1.0)\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test(arguments: [
+        (["--foo"], "Error: Unknown option '--foo'"),
+        (["--list", "--plugin-dir"], "Error: Missing value for '--plugin-dir <dir>'"),
+    ])
+    func aUsageErrorIsOneLineThenTheUsageAndExits64(arguments: [String], firstLine: String) throws {
+        let result = try ProcessRunner.host(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first.map(String.init) == firstLine)
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: presenter-host") == true)
+        #expect(lines.dropLast().last == "See 'presenter-host --help'.")
+    }
+
+    @Test func noArgumentsPrintsTheUsageToStderrAndExits64() throws {
+        let result = try ProcessRunner.host([])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("Usage: presenter-host"))
+        #expect(result.stderr.hasSuffix("See 'presenter-host --help'.\n"))
+    }
+}

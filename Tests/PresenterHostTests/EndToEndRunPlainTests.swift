@@ -1,0 +1,204 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `presenter-host run` as a real process with stderr a pipe: plain lines,
+/// exit statuses, signals.
+@Suite("run end to end: plain mode")
+struct EndToEndRunPlainTests {
+    private let utf8 = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+
+    @Test func successPrintsTheWorkingAndSuccessLines() throws {
+        let result = try ProcessRunner.host(["run", "--working", "Sleeping...", "--success", "Done!", "--", "true"],
+                                            environment: utf8)
+        #expect(result.status == 0)
+        #expect(result.stderr == "Sleeping...\n✔ Done!\n")
+        #expect(result.stdout == "")
+    }
+
+    @Test func failurePassesOutputThroughAndKeepsTheStatus() throws {
+        let result = try ProcessRunner.host(
+            ["run", "--working", "Working", "--failure", "It broke", "--", "sh", "-c", "echo out; echo err >&2; exit 3"],
+            environment: utf8)
+        #expect(result.status == 3)
+        #expect(result.stdout == "out\n")
+        #expect(result.stderr == "Working\nerr\n✖ It broke: exit status 3\n")
+    }
+
+    @Test func asciiMarksWithoutAUTF8Locale() throws {
+        let result = try ProcessRunner.host(["run", "--working", "W", "--success", "S", "--", "true"],
+                                            environment: ["LANG": "C", "LC_ALL": "C"])
+        #expect(result.stderr == "W\n[OK] S\n")
+    }
+
+    @Test func defaultWorkingMessageIsTheQuotedCommandLine() throws {
+        let result = try ProcessRunner.host(["run", "--", "sh", "-c", "exit 0"], environment: utf8)
+        #expect(result.status == 0)
+        #expect(result.stderr == "sh -c 'exit 0'\n")
+    }
+
+    @Test func exitStatusPassesThrough() throws {
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 0"]).status == 0)
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 3"]).status == 3)
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "kill -9 $$"]).status == 137)
+    }
+
+    @Test func commandNotFoundIs127() throws {
+        let result = try ProcessRunner.host(["run", "--working", "W", "--", "no-such-command-ph"])
+        #expect(result.status == 127)
+        #expect(result.stderr == "Error: no-such-command-ph: command not found in PATH; check its name or give its path\n")
+    }
+
+    @Test func notExecutableIs126() throws {
+        let dir = TestPaths.temporaryDirectory("run126")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("script.sh")
+        try Data("#!/bin/sh\necho hi\n".utf8).write(to: script)
+        let result = try ProcessRunner.host(["run", "--working", "W", "--", script.path])
+        #expect(result.status == 126)
+        #expect(result.stderr == "Error: \(script.path): cannot execute: Permission denied; check that it is an executable file\n")
+    }
+
+    @Test func timeoutIs124AndEndsTheCommand() throws {
+        let start = Date()
+        let result = try ProcessRunner.host(["run", "--working", "W", "--timeout", "0.5", "--", "sleep", "30"],
+                                            environment: utf8)
+        #expect(result.status == 124)
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(result.stderr == "W\n✖ timed out after 0.5 s\n")
+    }
+
+    @Test func timeoutKillsACommandThatIgnoresTERM() throws {
+        let start = Date()
+        let result = try ProcessRunner.host(
+            ["run", "--timeout", "0.3", "--", "sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"])
+        #expect(result.status == 124)
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+    func signalsToTheHostAreForwardedAndGiveTheirStatus(signal: Int32, status: Int32) throws {
+        let dir = TestPaths.temporaryDirectory("runsig")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path
+        let host = try SignalledHost(["run", "--working", "W", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"],
+                                     environment: utf8)
+        let childPID = try host.waitForFile(pidFile)
+        host.send(signal)
+        let result = host.finish()
+        #expect(result.status == status)
+        #expect(result.stderr.hasPrefix("W\n✖ interrupted by "))
+        // The command got the signal (it was not left running) and was reaped.
+        #expect(kill(childPID, 0) == -1 && errno == ESRCH)
+    }
+
+    @Test func badFlagIs64WithUsage() throws {
+        let result = try ProcessRunner.host(["run", "--bogus", "--", "true"])
+        #expect(result.status == 64)
+        #expect(result.stderr == """
+            Error: unknown option '--bogus' for run; put the command after '--' if it is the command's
+            Usage: presenter-host run [<options>] [--] <command> [<argument>...]
+            See 'presenter-host run --help'.
+
+            """)
+    }
+
+    @Test func helpGoesToStdout() throws {
+        let result = try ProcessRunner.host(["run", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Usage: presenter-host run"))
+        #expect(result.stderr == "")
+    }
+
+    @Test func unknownPresenterIs64AndListsTheIds() throws {
+        let result = try ProcessRunner.host(["run", "--presenter", "nope", "--", "true"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: no presenter 'nope' (available: addbookmark, mbhud, netactivity); see presenter-host --list\n")
+    }
+
+    @Test func messagesFileErrors() throws {
+        let dir = TestPaths.temporaryDirectory("runmsg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("messages.json")
+        try Data("{\n  \"run\": {\"working\": \"x\" \"success\": \"y\"}\n}\n".utf8).write(to: bad)
+        let malformed = try ProcessRunner.host(["run", "--messages", bad.path, "--", "true"])
+        #expect(malformed.status == 65)
+        #expect(malformed.stderr == "Error: \(bad.path):2:26: expected ',' or '}', found '\"'\n")
+
+        try Data(#"{"get-title": {"workin": "x"}}"#.utf8).write(to: bad)
+        let unknown = try ProcessRunner.host(["run", "--messages", bad.path, "--", "true"])
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr == "Error: \(bad.path): /get-title/workin: unknown status 'workin' (expected working, success, failure)\n")
+
+        let missing = try ProcessRunner.host(["run", "--messages", dir.appendingPathComponent("no.json").path, "--", "true"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("no.json: cannot read the messages file: No such file or directory"))
+    }
+
+    @Test func messagesFileFallsBackToTheDefaultAction() throws {
+        let dir = TestPaths.temporaryDirectory("runmsg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("messages.json")
+        try Data(#"{"default": {"working": "Default working", "success": "Default done"}, "other": {"working": "No"}}"#.utf8)
+            .write(to: file)
+        let result = try ProcessRunner.host(["run", "--messages", file.path, "--action", "build", "--", "true"],
+                                            environment: utf8)
+        #expect(result.status == 0)
+        #expect(result.stderr == "Default working\n✔ Default done\n")
+    }
+
+    @Test func noWorkingMessageInTheFileShowsNothing() throws {
+        let dir = TestPaths.temporaryDirectory("runmsg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("messages.json")
+        try Data(#"{"run": {"success": "Done"}}"#.utf8).write(to: file)
+        let result = try ProcessRunner.host(["run", "--messages", file.path, "--", "true"], environment: utf8)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+    }
+}
+
+/// The host started in the background so a test can signal it.
+private final class SignalledHost {
+    private let process = Process()
+    private let errPipe = Pipe()
+    private let outPipe = Pipe()
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = TestPaths.binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["CI"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardError = errPipe
+        process.standardOutput = outPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits (up to 10 s) for `path` to hold a pid.
+    func waitForFile(_ path: String) throws -> pid_t {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8),
+               let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return pid
+            }
+            usleep(20_000)
+        }
+        throw CocoaError(.fileReadNoSuchFile)
+    }
+
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    func finish() -> ProcessResult {
+        let err = errPipe.fileHandleForReading.readDataToEndOfFile()
+        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: err, as: UTF8.self))
+    }
+}

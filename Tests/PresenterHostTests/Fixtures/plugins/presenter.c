@@ -1,0 +1,62 @@
+/*
+ * A configurable one-presenter fixture. The tests compile it with -D flags
+ * to produce a good plugin or one with a single defect in its descriptor
+ * (see Tests/PresenterHostTests/Support/FixtureBuilder.swift).
+ */
+#include <stddef.h>
+#include "presenter_abi.h"
+
+#ifndef FIXTURE_ID
+#define FIXTURE_ID "fixture.good"
+#endif
+#ifndef FIXTURE_NAME
+#define FIXTURE_NAME "Good Fixture"
+#endif
+#ifndef FIXTURE_VERSION
+#define FIXTURE_VERSION "1.0.0"
+#endif
+#ifndef FIXTURE_EXTENDS
+#define FIXTURE_EXTENDS NULL
+#endif
+#ifndef FIXTURE_ABI_MAJOR
+#define FIXTURE_ABI_MAJOR PRESENTER_ABI_MAJOR
+#endif
+#ifndef FIXTURE_ABI_MINOR
+#define FIXTURE_ABI_MINOR PRESENTER_ABI_MINOR
+#endif
+#ifndef FIXTURE_STRUCT_SIZE
+#define FIXTURE_STRUCT_SIZE sizeof(presenter_descriptor)
+#endif
+#ifndef FIXTURE_CAPABILITIES
+#define FIXTURE_CAPABILITIES (PRESENTER_CAP_MESSAGES | PRESENTER_CAP_DETERMINATE)
+#endif
+
+static presenter_status show(void *instance, presenter_view *view, const char *message,
+                             const presenter_interactor *interactor) {
+    (void)instance; (void)view; (void)message; (void)interactor;
+    return PRESENTER_OK;
+}
+
+static void render(void *instance, presenter_view *view, uint64_t now_ns) {
+    (void)instance; (void)view; (void)now_ns;
+}
+
+static const presenter_descriptor descriptor = {
+    .struct_size = FIXTURE_STRUCT_SIZE,
+    .abi_major = FIXTURE_ABI_MAJOR,
+    .abi_minor = FIXTURE_ABI_MINOR,
+    .id = FIXTURE_ID,
+    .name = FIXTURE_NAME,
+    .version = FIXTURE_VERSION,
+    .description = "A fixture presenter for the loader tests.",
+    .author = "presenter-host tests",
+    .license = "MIT",
+    .extends = FIXTURE_EXTENDS,
+    .capabilities = FIXTURE_CAPABILITIES,
+    .show = show,
+    .render = render,
+};
+
+const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
+    return index == 0 ? &descriptor : NULL;
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PresenterHost
+
+/// `presenter-host --list` run as a process: the table, `-v`, `--json`, the
+/// search path, and broken files on stderr.
+@Suite struct ListCommandTests {
+    /// Runs the built binary with a private, empty home (no user plugins).
+    private func host(_ arguments: [String], environment: [String: String] = [:],
+                      executable: URL = TestPaths.binary) throws -> ProcessResult {
+        let home = TestPaths.temporaryDirectory("home")
+        let isolated = ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("share").path]
+        return try ProcessRunner.run(executable, arguments, environment: isolated.merging(environment) { $1 })
+    }
+
+    /// The lines of `stderr` about files in `directory`.
+    private func errorLines(_ stderr: String, in directory: URL) -> [String] {
+        stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("presenter-host: \(directory.path)/") }
+    }
+
+    /// `--json` output, parsed.
+    private func json(_ result: ProcessResult) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        return try #require(object as? [String: Any], "not a JSON object: \(result.stdout)")
+    }
+
+    private func plugins(_ document: [String: Any]) throws -> [String: [String: Any]] {
+        let list = try #require(document["plugins"] as? [[String: Any]])
+        return Dictionary(list.map { ($0["id"] as? String ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func theTableListsPresentersAndBrokenFilesGoToStderr() throws {
+        let directory = try FixtureBuilder.directory([.good, .twoPresenters, .text, .noEntryPoint])
+        let result = try host(["--plugin-dir", directory.path, "--list"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(lines.first == ["ID", "NAME", "VERSION", "EXTENDS", "CAPABILITIES", "FILE"])
+        #expect(lines.dropFirst().prefix(3).map { $0 } == [
+            ["fixture.good", "Good", "Fixture", "1.0.0", "-", "messages,determinate", directory.path + "/libgood.so"],
+            ["fixture.base", "Base", "Fixture", "2.0.0", "-", "messages", directory.path + "/libtwo-presenters.so"],
+            ["fixture.derived", "Derived", "Fixture", "2.1.0", "fixture.base", "-", directory.path + "/libtwo-presenters.so"],
+        ])
+        #expect(errorLines(result.stderr, in: directory) == [
+            "presenter-host: \(directory.path)/libno-entry-point.so: not a presenter plugin: no presenter_plugin_descriptor symbol",
+            "presenter-host: \(directory.path)/libtext.so: is a text file, not an ELF shared library",
+        ])
+    }
+
+    @Test func verboseAddsDetailsHooksAndTheSearchPath() throws {
+        let directory = try FixtureBuilder.directory([.twoPresenters, .good])
+        let result = try host(["--plugin-dir", directory.path, "--list", "-v"],
+                              environment: ["PRESENTER_PLUGIN_PATH": "/nonexistent-presenter-env"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("    ABI:         1.0\n"))
+        #expect(result.stdout.contains("    Description: A fixture presenter for the loader tests.\n"))
+        #expect(result.stdout.contains("    Author:      presenter-host tests\n    License:     MIT\n"))
+        #expect(result.stdout.contains("    Hooks:       own: show; inherited: hide (fixture.base), render (fixture.base); none: create, destroy, progress, key\n"))
+        #expect(result.stdout.contains("    Hooks:       own: show, hide, render; none: create, destroy, progress, key\n"))
+        let searchPath = result.stdout.components(separatedBy: "\nSearch path, in order").last ?? ""
+        #expect(searchPath.contains("\n  flag     exists   \(directory.path)\n  env      missing  /nonexistent-presenter-env\n  user     missing  "))
+        #expect(searchPath.contains("\n  bundled  exists   \(TestPaths.products.path)\n"))
+    }
+
+    @Test func jsonHasTheDocumentedKeysAndStaysValidWhenAPluginPrints() throws {
+        let directory = try FixtureBuilder.directory([.good, .twoPresenters, .noisy, .truncated])
+        let result = try host(["--plugin-dir", directory.path, "--list", "--json"])
+        #expect(result.status == 0)
+        let document = try json(result)
+        #expect(Set(document.keys) == ["plugins", "errors", "searchPath"])
+        let byId = try plugins(document)
+        let good = try #require(byId["fixture.good"])
+        #expect(good["name"] as? String == "Good Fixture")
+        #expect(good["version"] as? String == "1.0.0")
+        #expect(good["extends"] is NSNull)
+        #expect(good["supportsMessages"] as? Bool == true)
+        #expect(good["path"] as? String == directory.path + "/libgood.so")
+        #expect(byId["fixture.derived"]?["extends"] as? String == "fixture.base")
+        #expect(byId["fixture.derived"]?["supportsMessages"] as? Bool == false)
+        #expect(byId["fixture.noisy"] != nil)
+
+        let errors = try #require(document["errors"] as? [[String: String]])
+        let truncated = errors.filter { $0["path"] == directory.path + "/libtruncated.so" }
+        #expect(truncated.count == 1)
+        #expect(truncated.first?["reason"]?.hasPrefix("truncated: segment ") == true)
+
+        let searchPath = try #require(document["searchPath"] as? [[String: Any]])
+        #expect(searchPath.first?["path"] as? String == directory.path)
+        #expect(searchPath.first?["origin"] as? String == "flag")
+        #expect(searchPath.first?["exists"] as? Bool == true)
+        #expect(searchPath.last?["origin"] as? String == "bundled")
+
+        // What the plugin printed went to stderr instead.
+        #expect(result.stderr.contains("noisy: hello from a constructor"))
+        #expect(result.stderr.contains("noisy: entry point called with 0]"))
+    }
+
+    @Test func theEnvironmentPathIgnoresRelativeEntriesWithAWarning() throws {
+        let directory = try FixtureBuilder.directory([.good])
+        let result = try host(["--list", "--json"], environment: ["PRESENTER_PLUGIN_PATH": "relative/plugins:" + directory.path])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("presenter-host: warning: ignoring relative entry 'relative/plugins' in PRESENTER_PLUGIN_PATH; use an absolute path\n"))
+        #expect(try plugins(json(result))["fixture.good"]?["path"] as? String == directory.path + "/libgood.so")
+    }
+
+    @Test func aPluginDirBeatsTheEnvironmentAndTheLaterDuplicateIsShadowed() throws {
+        let flagged = try FixtureBuilder.directory([.good])
+        let environment = try FixtureBuilder.directory([.duplicate])
+        let result = try host(["--list", "--plugin-dir", flagged.path], environment: ["PRESENTER_PLUGIN_PATH": environment.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(flagged.path + "/libgood.so"))
+        #expect(!result.stdout.contains("Duplicate Of Good"))
+        #expect(errorLines(result.stderr, in: environment) == [
+            "presenter-host: \(environment.path)/libduplicate.so: presenter 'fixture.good' is shadowed by \(flagged.path)/libgood.so, which comes first in the search path; remove one of them",
+        ])
+    }
+
+    @Test func theUserDirectoryIsSearched() throws {
+        let dataHome = TestPaths.temporaryDirectory("data-home")
+        let plugins = dataHome.appendingPathComponent("presenter-host/plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        try FixtureBuilder.place(.good, in: plugins)
+        let result = try host(["--list", "--json"], environment: ["XDG_DATA_HOME": dataHome.path])
+        #expect(try self.plugins(json(result))["fixture.good"]?["path"] as? String == plugins.path + "/libgood.so")
+    }
+
+    @Test func theSystemDirectoryUnderTheInstallPrefixIsSearched() throws {
+        let prefix = TestPaths.temporaryDirectory("prefix")
+        let bin = prefix.appendingPathComponent("bin")
+        let plugins = prefix.appendingPathComponent("lib/presenter-host/plugins")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.binary, to: bin.appendingPathComponent("presenter-host"))
+        try FixtureBuilder.place(.good, in: plugins)
+        let result = try host(["--list", "--json"], executable: bin.appendingPathComponent("presenter-host"))
+        let document = try json(result)
+        #expect(try self.plugins(document)["fixture.good"]?["path"] as? String == plugins.path + "/libgood.so")
+        let origins = (document["searchPath"] as? [[String: Any]] ?? []).compactMap { $0["origin"] as? String }
+        #expect(origins == ["user", "system", "bundled"])
+    }
+
+    /// Root reads any file whatever its mode, so as root the check runs the
+    /// binary as `nobody` (setpriv); otherwise LoaderTests covers it in-process.
+    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "needs root and setpriv to drop privileges"))
+    func anUnreadableFileIsReportedForAnUnprivilegedUser() throws {
+        let directory = try FixtureBuilder.directory([.unreadable, .good])
+        // A copy of the binary in a world-readable folder: the build folder may not be.
+        let bin = TestPaths.temporaryDirectory("bin")
+        let binary = bin.appendingPathComponent("presenter-host")
+        try FileManager.default.copyItem(at: TestPaths.binary, to: binary)
+        for folder in [directory, bin] { try #require(chmod(folder.path, 0o755) == 0) }
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--plugin-dir", directory.path, "--list"],
+            environment: ["HOME": "/nonexistent"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(directory.path + "/libgood.so"))
+        #expect(errorLines(result.stderr, in: directory) == [
+            "presenter-host: \(directory.path)/libunreadable.so: cannot be read: Permission denied; check its permissions",
+        ])
+    }
+
+    /// The acceptance check: a fresh build lists the bundled plugins
+    /// with no flags and no environment.
+    @Test func theBundledPluginsAreListedWithNoFlags() throws {
+        let result = try host(["--list", "--json"])
+        #expect(result.status == 0)
+        let document = try json(result)
+        let byId = try plugins(document)
+        #expect(Set(byId.keys).isSuperset(of: ["mbhud", "netactivity", "addbookmark"]))
+        #expect(byId["addbookmark"]?["extends"] as? String == "mbhud")
+        #expect(byId["netactivity"]?["supportsMessages"] as? Bool == false)
+        #expect(byId["mbhud"]?["supportsMessages"] as? Bool == true)
+        #expect((document["errors"] as? [Any])?.isEmpty == true, "\(result.stderr)")
+
+        let table = try host(["--list"])
+        #expect(table.status == 0)
+        #expect(table.stderr == "")
+        for id in ["mbhud", "netactivity", "addbookmark"] {
+            #expect(table.stdout.contains("\n\(id) "))
+        }
+    }
+}
+
+/// The listing's formatting, from registries built in memory.
+@Suite struct ListFormattingTests {
+    @Test func anEmptyRegistrySaysWhereToLook() {
+        #expect(ListCommand.table(PresenterRegistry(plugins: []), verbose: false)
+            == "No presenters found. Run 'presenter-host --list -v' to see where they were looked for.\n")
+    }
+
+    @Test func jsonUsesNullForAbsentValuesAndListsErrorsAndTheSearchPath() throws {
+        let plugin = PresenterPlugin(id: "p", name: "P", version: "1", description: nil, author: nil, license: nil,
+                                     extends: nil, capabilities: [], abiVersion: .host, path: "/d/libp.so", hooks: .init())
+        let registry = PresenterRegistry(plugins: [plugin],
+                                         errors: [PluginLoadError(path: "/d/libx.so", failure: .empty)],
+                                         searchPath: [SearchPathEntry(path: "/nonexistent-dir", origin: .env)])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(ListCommand.json(registry).utf8)) as? [String: Any])
+        let plugins = try #require(document["plugins"] as? [[String: Any]])
+        #expect(plugins.first?["extends"] is NSNull)
+        #expect(plugins.first?["description"] is NSNull)
+        #expect(plugins.first?["supportsMessages"] as? Bool == false)
+        #expect(document["errors"] as? [[String: String]] == [["path": "/d/libx.so", "reason": PluginLoadFailure.empty.description]])
+        let entry = try #require((document["searchPath"] as? [[String: Any]])?.first)
+        #expect(entry["path"] as? String == "/nonexistent-dir")
+        #expect(entry["origin"] as? String == "env")
+        #expect(ListCommand.json(registry).contains("\"exists\" : false"))
+    }
+}

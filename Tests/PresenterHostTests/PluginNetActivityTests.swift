@@ -1,0 +1,97 @@
+import PresenterABI
+import Testing
+
+/// NetActivity, loaded from the built libNetActivity.so. Each test loads a
+/// private copy so that the counter it shares between instances is its own.
+@Suite struct PluginNetActivityTests {
+    /// The one cell drawn, when it is the view's top-right cell and nothing else is drawn.
+    private func indicator(_ view: FakeView) -> String? {
+        let top = Array(view.lines[0])
+        let rest = view.lines.dropFirst().joined() + String(top.dropLast())
+        guard rest.allSatisfy({ $0 == " " }), top.last != " " else { return nil }
+        return top.last.map(String.init)
+    }
+
+    @Test func descriptorDeclaresNoMessages() throws {
+        let d = try LoadedPlugin.load("NetActivity").descriptor.pointee
+        #expect(String(cString: d.id) == "netactivity")
+        #expect(String(cString: d.name) == "Network Activity")
+        #expect(d.capabilities == 0)
+        #expect(d.extends == nil)
+        #expect(d.show != nil && d.hide != nil && d.render != nil)
+        #expect(d.progress == nil && d.key == nil)
+    }
+
+    @Test func indicatorIsSharedByEveryInstanceAndWakesIdleViews() throws {
+        let plugin = try LoadedPlugin.load("NetActivity", privateCopy: true)
+        let a = try PluginInstance(plugin.descriptor), b = try PluginInstance(plugin.descriptor)
+        let viewA = FakeView(), viewB = FakeView()
+        a.render(viewA)
+        #expect(viewA.isBlank)
+        #expect(a.host.takeFrameRequests() == [])
+
+        a.show(viewA, "", id: 1)
+        #expect(b.host.takeFrameRequests() == [0])  // the other view redraws at once
+        a.render(viewA)
+        b.render(viewB)
+        // At 1 s the Braille spinner is at frame 12 % 10; the next change is at 1.04 s.
+        #expect(indicator(viewA) == "⠹")
+        #expect(indicator(viewB) == "⠹")
+        #expect(a.host.takeFrameRequests() == [1_040_000_000])
+        #expect(b.host.takeFrameRequests() == [1_040_000_000])
+
+        b.show(viewB, "", id: 2)
+        a.hide(viewA, nil, id: 1)
+        #expect(b.host.takeFrameRequests() == [])  // still in flight: nothing to wake
+        a.render(viewA)
+        #expect(indicator(viewA) == "⠹")
+
+        b.hide(viewB, nil, id: 2)
+        #expect(a.host.takeFrameRequests().contains(0))
+        a.render(viewA)
+        b.render(viewB)
+        #expect(viewA.isBlank && viewB.isBlank)
+        #expect(a.host.takeFrameRequests() == [] && b.host.takeFrameRequests() == [])
+    }
+
+    @Test func counterNeverGoesBelowZero() throws {
+        let plugin = try LoadedPlugin.load("NetActivity", privateCopy: true)
+        let a = try PluginInstance(plugin.descriptor)
+        let view = FakeView()
+        #expect(a.hide(view, nil, id: 5) == PRESENTER_OK)  // never shown
+        a.render(view)
+        #expect(view.isBlank)
+        a.show(view, "", id: 6)
+        a.hide(view, nil, id: 6)
+        a.hide(view, nil, id: 6)  // a second hide is ignored
+        a.render(view)
+        #expect(view.isBlank)
+        a.show(view, "", id: 7)  // would stay hidden had the count gone to -1
+        a.render(view)
+        #expect(indicator(view) != nil)
+    }
+
+    @Test func destroyingAnInstanceEndsItsInteractors() throws {
+        let plugin = try LoadedPlugin.load("NetActivity", privateCopy: true)
+        var a: PluginInstance? = try PluginInstance(plugin.descriptor)
+        let b = try PluginInstance(plugin.descriptor)
+        let view = FakeView()
+        a?.show(FakeView(), "", id: 1)
+        b.render(view)
+        #expect(indicator(view) != nil)
+        _ = b.host.takeFrameRequests()
+        a = nil
+        #expect(b.host.takeFrameRequests() == [0])
+        b.render(view)
+        #expect(view.isBlank)
+    }
+
+    @Test func asciiViewGetsAnAsciiIndicator() throws {
+        let plugin = try LoadedPlugin.load("NetActivity", privateCopy: true)
+        let a = try PluginInstance(plugin.descriptor)
+        let view = FakeView(flags: PRESENTER_VIEW_ANIMATED)
+        a.show(view, "", id: 1)
+        a.render(view)
+        #expect(indicator(view) == "-")  // frame 12 % 4 of -\|/
+    }
+}

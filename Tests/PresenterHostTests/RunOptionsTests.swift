@@ -1,0 +1,110 @@
+import Testing
+@testable import PresenterHost
+
+@Suite("run: option parsing")
+struct RunOptionsTests {
+    private func parse(_ arguments: [String]) throws -> RunOptions {
+        guard case .run(let options) = try RunOptions.parse(arguments) else {
+            Issue.record("expected options, got help")
+            return RunOptions()
+        }
+        return options
+    }
+
+    private func usageError(_ arguments: [String]) -> String? {
+        do {
+            _ = try RunOptions.parse(arguments)
+            return nil
+        } catch {
+            #expect(error.exitCode == .usage)
+            return error.message
+        }
+    }
+
+    @Test func defaults() throws {
+        let options = try parse(["--", "sleep", "2"])
+        #expect(options.presenter == "mbhud")
+        #expect(options.action == "run")
+        #expect(options.messagesFile == nil)
+        #expect(options.working == nil && options.success == nil && options.failure == nil)
+        #expect(options.timeout == nil)
+        #expect(options.showOutput == false)
+        #expect(options.color == .auto)
+        #expect(options.pluginDirs.isEmpty)
+        #expect(options.minShow == 0.5)
+        #expect(options.grace == 0)
+        #expect(options.command == ["sleep", "2"])
+    }
+
+    @Test func everyFlag() throws {
+        let options = try parse([
+            "--presenter", "netactivity", "--action", "build", "--working", "W", "--success", "S",
+            "--failure", "F", "--timeout", "2.5", "--show-output", "--color", "never",
+            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0", "--grace=0.25", "--", "make", "-j2",
+        ])
+        #expect(options.presenter == "netactivity")
+        #expect(options.action == "build")
+        #expect(options.working == "W" && options.success == "S" && options.failure == "F")
+        #expect(options.timeout == 2.5)
+        #expect(options.showOutput)
+        #expect(options.color == .never)
+        #expect(options.pluginDirs == ["/a", "/b"])
+        #expect(options.minShow == 0)
+        #expect(options.grace == 0.25)
+        #expect(options.command == ["make", "-j2"])
+    }
+
+    @Test func messagesFileAndInlineValues() throws {
+        let options = try parse(["--messages=m.json", "--color=always", "--action=get-title", "true"])
+        #expect(options.messagesFile == "m.json")
+        #expect(options.color == .always)
+        #expect(options.action == "get-title")
+        #expect(options.command == ["true"])
+    }
+
+    @Test func commandStartsAtFirstWordAndKeepsItsFlags() throws {
+        let options = try parse(["--timeout", "3", "ls", "-l", "--timeout", "--", "x"])
+        #expect(options.timeout == 3)
+        #expect(options.command == ["ls", "-l", "--timeout", "--", "x"])
+    }
+
+    @Test func emptyValuesAllowedForMessages() throws {
+        let options = try parse(["--working", "", "--success=", "--", "true"])
+        #expect(options.working == "")
+        #expect(options.success == "")
+    }
+
+    @Test func help() throws {
+        #expect(try RunOptions.parse(["--help"]) == .help)
+        #expect(try RunOptions.parse(["-h", "--bogus"]) == .help)
+        #expect(RunOptions.usage.contains("--show-output"))
+    }
+
+    @Test func errors() {
+        #expect(usageError([]) == "run needs a command to run, e.g. presenter-host run -- sleep 2")
+        #expect(usageError(["--"])?.hasPrefix("run needs a command") == true)
+        #expect(usageError(["--bogus", "--", "true"]) == "unknown option '--bogus' for run; put the command after '--' if it is the command's")
+        #expect(usageError(["--timeout"]) == "--timeout needs a value")
+        #expect(usageError(["--timeout", "--", "true"]) == "--timeout needs a value")
+        #expect(usageError(["--timeout", "0", "true"]) == "--timeout: '0' is not a positive number of seconds")
+        #expect(usageError(["--timeout", "-1", "true"]) == "--timeout: '-1' is not a positive number of seconds")
+        #expect(usageError(["--timeout", "soon", "true"]) == "--timeout: 'soon' is not a positive number of seconds")
+        #expect(usageError(["--timeout", "inf", "true"]) != nil)
+        #expect(usageError(["--timeout", "nan", "true"]) != nil)
+        #expect(usageError(["--min-show", "-0.5", "true"]) == "--min-show: '-0.5' is not a number of seconds (0 or more)")
+        #expect(usageError(["--grace", "x", "true"]) == "--grace: 'x' is not a number of seconds (0 or more)")
+        #expect(usageError(["--color", "sometimes", "true"]) == "--color: 'sometimes' is not auto, always or never")
+        #expect(usageError(["--show-output=yes", "true"]) == "--show-output takes no value")
+        #expect(usageError(["--presenter", "", "true"]) != nil)
+        #expect(usageError(["--plugin-dir=", "true"]) == "--plugin-dir needs a directory")
+        #expect(usageError(["--messages", "m.json", "--working", "W", "true"])?.hasPrefix("--messages cannot be combined") == true)
+    }
+
+    @Test func commandLineIsShellQuoted() throws {
+        var options = RunOptions()
+        options.command = ["echo", "hello world", "it's", "a=b", "", "$HOME"]
+        #expect(options.commandLine == #"echo 'hello world' 'it'\''s' a=b '' '$HOME'"#)
+        options.command = ["sleep", "2"]
+        #expect(options.commandLine == "sleep 2")
+    }
+}

@@ -1,0 +1,76 @@
+import PresenterABI
+import PresenterHost
+import Testing
+
+/// Presenters that extend others: instance chains, base_* routing, NULL hooks.
+@Suite("Runtime: instance chains")
+struct RuntimeChainTests {
+    let messages: [String: ProgressMessages] = [ScreenletView.defaultAction: [.working: "W", .success: "S"]]
+
+    @Test("bases are created first and destroyed last")
+    func lifecycleOrder() throws {
+        let recorder = Recorder(["root": PresenterScript(), "mid": PresenterScript(extends: "root"),
+                                 "top": PresenterScript(extends: "mid")])
+        let runtime = recorder.runtime()
+        _ = try runtime.attach(TestView(presenter: "top"))
+        runtime.shutdown()
+        #expect(recorder.calls.map { "\($0.presenter).\($0.hook)" }
+                == ["root.create", "mid.create", "top.create", "top.destroy", "mid.destroy", "root.destroy"])
+    }
+
+    @Test("base_* calls reach the base's own instance, recursively")
+    func baseCalls() throws {
+        let recorder = Recorder(["root": PresenterScript(), "mid": PresenterScript(extends: "root", callBase: true),
+                                 "top": PresenterScript(extends: "mid", callBase: true, consumesKeys: false)])
+        let runtime = recorder.runtime()
+        let screenlet = try runtime.attach(TestView(presenter: "top", messages: messages))
+        let handle = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        handle.reportProgress(0.5)
+        runtime.sync {}
+        runtime.key(13)
+        handle.succeed()
+        runtime.shutdown()
+        let calls = recorder.calls.filter { !["create", "destroy"].contains($0.hook) }.map { "\($0.presenter).\($0.hook)" }
+        #expect(calls == ["top.show", "mid.show", "root.show", "top.progress", "mid.progress", "root.progress",
+                          "top.key", "mid.key", "root.key", "top.hide", "mid.hide", "root.hide"])
+        // Each level's render ran too (base_render).
+        #expect(Array(recorder.renderers.prefix(3)) == ["top", "mid", "root"])
+    }
+
+    @Test("a NULL hook on the top presenter falls back to the nearest base that has it")
+    func nullHookInheritance() throws {
+        let recorder = Recorder([
+            "root": PresenterScript(text: "root draws"),
+            "mid": PresenterScript(extends: "root", hooks: ["create", "destroy", "hide"]),
+            "top": PresenterScript(extends: "mid", hooks: ["create", "destroy"]),
+        ])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend)
+        let screenlet = try runtime.attach(TestView(presenter: "top", messages: messages))
+        let handle = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        #expect(backend.lines.first == "root draws")
+        handle.succeed()
+        runtime.shutdown()
+        let calls = recorder.calls.filter { !["create", "destroy"].contains($0.hook) }.map { "\($0.presenter).\($0.hook)" }
+        #expect(calls == ["root.show", "mid.hide"])
+    }
+
+    @Test("keys go to the presenter first, then to the view")
+    func keys() throws {
+        let recorder = Recorder(["eats": PresenterScript(consumesKeys: true), "passes": PresenterScript()])
+        let runtime = recorder.runtime()
+        let eating = TestView(presenter: "eats"), passing = TestView(presenter: "passes")
+        _ = try runtime.attach(eating)
+        runtime.key(27)
+        runtime.sync {}
+        #expect(eating.keys.isEmpty)
+        _ = try runtime.attach(passing)
+        runtime.key(13)
+        runtime.shutdown()
+        // The last attached view is offered the key first, and uses it.
+        #expect(passing.keys == [13])
+        #expect(recorder.calls.filter { $0.hook == "key" }.map { "\($0.presenter):\($0.detail!)" } == ["eats:27", "passes:13"])
+    }
+}

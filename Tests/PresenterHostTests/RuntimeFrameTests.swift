@@ -1,0 +1,130 @@
+import Foundation
+import PresenterHost
+import Testing
+
+/// The frame scheduler: frames after hooks, requested frames, the cap, and
+/// no frames at all when nobody asks.
+@Suite("Runtime: frames")
+struct RuntimeFrameTests {
+    let messages: [String: ProgressMessages] = [ScreenletView.defaultAction: [.working: "W", .success: "S"]]
+
+    @Test("a presenter that never asks gets a frame after attach, show and hide, and none while time passes")
+    func noFramesWhenNobodyAsks() throws {
+        let recorder = Recorder(["p": PresenterScript(text: "hud")])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend)
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        let handle = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        #expect(backend.frameCount == 2)
+        #expect(backend.lines == ["hud", "", "", "", ""])
+        runtime.advance(by: 10)
+        #expect(backend.frameCount == 2)
+        handle.succeed()
+        #expect(runtime.waitUntilSettled(timeout: 5))
+        #expect(backend.frameCount == 3)
+        #expect(backend.canvas.isBlank)
+        runtime.advance(by: 10)
+        #expect(backend.frameCount == 3)
+        runtime.shutdown()
+    }
+
+    @Test("a presenter asking for frames as fast as possible gets maxFramesPerSecond of them")
+    func cap() throws {
+        let recorder = Recorder(["p": PresenterScript(animateEvery: 0)])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend, maxFramesPerSecond: 20)
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        let handle = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        let before = backend.frameCount
+        runtime.advance(by: 1)
+        #expect(backend.frameCount - before == 20)
+        let times = recorder.renderTimes.suffix(20)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 50_000_000 })
+        #expect(!runtime.waitUntilSettled(timeout: 0.05))  // still animating
+        handle.succeed()
+        runtime.advance(by: 0.05)
+        #expect(runtime.waitUntilSettled(timeout: 5))
+        let settledAt = backend.frameCount
+        runtime.advance(by: 5)
+        #expect(backend.frameCount == settledAt)
+        runtime.shutdown()
+    }
+
+    @Test("a frame asked for later comes at that time, not before")
+    func requestedTime() throws {
+        let recorder = Recorder(["p": PresenterScript(animateEvery: 300_000_000)])
+        let clock = ManualClock()
+        let runtime = recorder.runtime(clock: clock)
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        _ = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        let start = clock.now()
+        runtime.advance(by: 1)
+        #expect(recorder.renderTimes.suffix(3).map { $0 - start } == [300_000_000, 600_000_000, 900_000_000])
+        runtime.shutdown()
+    }
+
+    @Test("progress reports coalesce and their frames respect the cap")
+    func progressFrames() throws {
+        let recorder = Recorder(["p": PresenterScript()])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend)
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        let handle = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        let frames = backend.frameCount
+        for step in 1...100 { handle.reportProgress(Double(step) / 100) }
+        runtime.sync {}
+        #expect(backend.frameCount == frames)          // the cap: no frame yet at the same instant
+        runtime.advance(by: 0.05)
+        #expect(backend.frameCount == frames + 1)
+        #expect(recorder.calls.filter { $0.hook == "progress" }.last?.detail == "1.0")
+        #expect(recorder.calls.filter { $0.hook == "progress" }.count < 100)
+        runtime.shutdown()
+    }
+
+    @Test("with the real clock the timer renders while asked and stops when nobody asks")
+    func realTimer() throws {
+        let recorder = Recorder(["p": PresenterScript(text: "spin", animateEvery: 0)])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend, clock: MonotonicClock(), maxFramesPerSecond: 50)
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        let handle = screenlet.perform(action: "a", interactorType: "T")
+        Thread.sleep(forTimeInterval: 0.3)
+        let animated = backend.frameCount
+        #expect(animated >= 5 && animated <= 18)     // ~15 at 50 fps
+        handle.succeed()
+        #expect(runtime.waitUntilSettled(timeout: 5))
+        let settled = backend.frameCount
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(backend.frameCount == settled)
+        runtime.shutdown()
+    }
+
+    @Test("a view's own content is drawn under its presenter, and a resize redraws")
+    func viewContent() throws {
+        final class LabelView: ScreenletView, @unchecked Sendable {
+            override func createProgressPresenter() -> String { "p" }
+            override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
+                canvas.drawText("Site URL: example.org", col: 0, row: 0, maxColumns: canvas.cols)
+                return nil
+            }
+        }
+        let recorder = Recorder(["p": PresenterScript(text: "HUD")])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend)
+        let screenlet = try runtime.attach(LabelView(progressMessages: messages))
+        runtime.sync {}
+        #expect(backend.lines.first == "Site URL: example.org")
+        _ = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        #expect(backend.lines.first == "HUDe URL: example.org")
+        let frames = backend.frameCount
+        runtime.resize()
+        runtime.sync {}
+        #expect(backend.frameCount == frames + 1)
+        runtime.shutdown()
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PresenterHost
+import Testing
+
+@Suite("Terminal environment and backend choice")
+struct TerminalEnvironmentTests {
+    @Test("colour: the flag wins; auto is on unless NO_COLOR is non-empty; CLICOLOR_FORCE forces", arguments: [
+        (ColorMode.auto, [:], true),
+        (.auto, ["NO_COLOR": "1"], false),
+        (.auto, ["NO_COLOR": ""], true),
+        (.auto, ["NO_COLOR": "1", "CLICOLOR_FORCE": "1"], true),
+        (.auto, ["CLICOLOR_FORCE": "0", "NO_COLOR": "1"], false),
+        (.always, ["NO_COLOR": "1"], true),
+        (.never, ["CLICOLOR_FORCE": "1"], false),
+    ] as [(ColorMode, [String: String], Bool)])
+    func color(mode: ColorMode, environment: [String: String], enabled: Bool) {
+        #expect(mode.isEnabled(environment: environment) == enabled)
+    }
+
+    @Test("Unicode comes from LC_ALL, else LC_CTYPE, else LANG", arguments: [
+        (["LANG": "en_US.UTF-8"], true),
+        (["LANG": "de_DE.utf8"], true),
+        (["LC_ALL": "C", "LANG": "en_US.UTF-8"], false),
+        (["LC_ALL": "", "LC_CTYPE": "C.UTF-8", "LANG": "C"], true),
+        (["LC_CTYPE": "POSIX", "LANG": "en_US.UTF-8"], false),
+        ([:], false),
+    ] as [([String: String], Bool)])
+    func unicode(environment: [String: String], expected: Bool) {
+        #expect(TerminalEnvironment.isUnicode(environment) == expected)
+    }
+
+    @Test("not a terminal, TERM=dumb or CI set (even empty) means plain lines")
+    func plainLines() throws {
+        let pipe = OutputPipe()
+        #expect(BackendFactory.mode(for: pipe.writeEnd, environment: ["TERM": "xterm"]) == .plain)
+        #expect(BackendFactory.make(for: pipe.writeEnd, environment: ["TERM": "xterm"]) is PlainBackend)
+
+        let terminal = try PseudoTerminal(cols: 100, rows: 30)
+        #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "xterm"]) == .terminal)
+        #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "dumb"]) == .plain)
+        #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "xterm", "CI": ""]) == .plain)
+        let backend = BackendFactory.make(for: terminal.follower, environment: ["TERM": "xterm", "NO_COLOR": "1", "LANG": "C.UTF-8"],
+                                          regionRows: 4)
+        #expect(backend is TerminalBackend)
+        #expect(backend.flags == [.unicode, .animated])
+        #expect(backend.size == (99, 4))
+    }
+
+    @Test("the size is re-read from the terminal on refresh")
+    func resize() throws {
+        let terminal = try PseudoTerminal(cols: 100, rows: 30)
+        let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
+        #expect(backend.size == (99, 5))
+        terminal.resize(cols: 60, rows: 3)
+        #expect(backend.size == (99, 5))
+        backend.refresh()
+        #expect(backend.size == (59, 2))
+    }
+}
+
+@Suite("Terminal resize")
+struct TerminalResizeTests {
+    @Test("SIGWINCH makes the runtime re-read the terminal's size")
+    func sigwinch() throws {
+        let terminal = try PseudoTerminal(cols: 100, rows: 30)
+        let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
+        let runtime = PresenterRuntime(registry: PresenterRegistry(plugins: []), backend: backend)
+        defer { runtime.shutdown() }
+        terminal.resize(cols: 50, rows: 30)
+        kill(getpid(), SIGWINCH)
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while runtime.sync({ backend.size.cols }) != 49 && Date() < deadline { usleep(10_000) }
+        #expect(runtime.sync { backend.size } == (49, 5))
+    }
+}
+
+/// A pseudo-terminal pair, so the code under test sees a real terminal.
+/// (Glibc's Swift module hides the X/Open pty functions; they are looked up.)
+final class PseudoTerminal {
+    let leader: Int32, follower: Int32
+    struct Unavailable: Error {}
+    init(cols: Int, rows: Int) throws {
+        typealias OpenFunction = @convention(c) (Int32) -> Int32
+        typealias FDFunction = @convention(c) (Int32) -> Int32
+        typealias NameFunction = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        func lookup<F>(_ name: String, as type: F.Type) throws -> F {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw Unavailable() }
+            return unsafeBitCast(symbol, to: type)
+        }
+        leader = try lookup("posix_openpt", as: OpenFunction.self)(O_RDWR | O_NOCTTY)
+        guard leader >= 0, try lookup("grantpt", as: FDFunction.self)(leader) == 0,
+              try lookup("unlockpt", as: FDFunction.self)(leader) == 0,
+              let name = try lookup("ptsname", as: NameFunction.self)(leader) else { throw Unavailable() }
+        follower = open(name, O_RDWR | O_NOCTTY)
+        guard follower >= 0 else { throw Unavailable() }
+        resize(cols: cols, rows: rows)
+    }
+    func resize(cols: Int, rows: Int) {
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(cols), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(leader, UInt(TIOCSWINSZ), &size)
+    }
+    deinit { close(follower); close(leader) }
+}
