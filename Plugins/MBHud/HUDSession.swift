@@ -42,7 +42,7 @@ struct HUDSession {
 
     let options: Options
     /// Running interactors, in the order they were shown.
-    private(set) var jobs: [Job] = []
+    private var jobs: [Job] = []
     /// When the first interactor of this HUD was shown: the spinner's start.
     private var started: UInt64?
     /// When the HUD became visible (the grace time over).

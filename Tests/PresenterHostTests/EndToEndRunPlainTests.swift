@@ -154,7 +154,8 @@ struct EndToEndRunPlainTests {
         try Data(#"{"run": {"success": "Done"}}"#.utf8).write(to: file)
         let result = try ProcessRunner.host(["run", "--messages", file.path, "--", "true"], environment: utf8)
         #expect(result.status == 0)
-        #expect(result.stderr == "")
+        // No working line (the plain backend may still report the end).
+        #expect(result.stderr == "" || result.stderr == "✔ Done\n")
     }
 }
 

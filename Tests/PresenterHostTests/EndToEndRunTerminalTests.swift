@@ -11,15 +11,18 @@ struct EndToEndRunTerminalTests {
     private let spinnerFrames = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
     @Test func successShowsACentredBoxThenACheckMarkThenLeavesNothing() throws {
+        // 30 lines of earlier output fill the screen: the region goes below them.
         let run = try TerminalDriver.run(
-            ["run", "--working", "Sleeping...", "--success", "Done!", "--", "sleep", "1.5"],
+            ["run", "--working", "Sleeping...", "--success", "Done!", "--", "sleep", "1.5"], printFirst: 30,
             steps: [.waitText("Sleeping..."), .sleep(0.3), .snapshot("working"), .waitText("Done!"),
                     .snapshot("success"), .waitExit(20)])
         #expect(run.errors == [])
         let working = try #require(run.snapshots["working"])
         let row = try #require(working.row(containing: "Sleeping..."))
-        // The region is at the bottom of the terminal.
+        // The region is at the bottom of the terminal, below the earlier output.
         #expect(row >= rows - 6)
+        let lastOutput = try #require(working.lines.lastIndex(of: "30"))
+        #expect(lastOutput < row - 1)
         // A bordered box around the message, centred.
         let line = working.lines[row]
         #expect(line.contains("│") || line.contains("|"))
@@ -37,8 +40,11 @@ struct EndToEndRunTerminalTests {
         #expect(!successLine.contains { spinnerFrames.contains($0) })
 
         #expect(run.exit.code == 0)
-        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+        // Only the earlier output is left; the cursor is back, just below it.
+        #expect(run.final.nonEmptyLines.last == "30")
+        #expect(run.final.nonEmptyLines.allSatisfy { Int($0) != nil }, "left behind: \(run.final.lines)")
         #expect(!run.final.cursor.hidden)
+        #expect(run.final.cursor.y == (run.final.lines.lastIndex(of: "30") ?? -1) + 1)
     }
 
     @Test func failureShowsTheCrossThenTheCommandsOutput() throws {
@@ -199,11 +205,15 @@ enum TerminalDriver {
         "SKIPPED: the terminal tests need python3 with pyte; run scripts/test (it installs them) or pip install pyte"
 
     /// Runs the built binary with `arguments` in a fresh 80 × 24 terminal.
-    static func run(_ arguments: [String], environment: [String: String] = [:], steps: [Step]) throws -> Result {
+    /// `printFirst` lines (1, 2, ...) are printed before the binary starts.
+    static func run(_ arguments: [String], environment: [String: String] = [:], printFirst: Int = 0,
+                    steps: [Step]) throws -> Result {
         let stepsJSON = String(decoding: try JSONSerialization.data(withJSONObject: steps.map(\.json)), as: UTF8.self)
         var driverArguments = [script.path, "--cols", "80", "--rows", "24", "--steps", stepsJSON]
         for (key, value) in environment { driverArguments += ["--env", "\(key)=\(value)"] }
-        driverArguments += ["--", TestPaths.binary.path] + arguments
+        driverArguments.append("--")
+        if printFirst > 0 { driverArguments += ["sh", "-c", "seq 1 \(printFirst); exec \"$0\" \"$@\""] }
+        driverArguments += [TestPaths.binary.path] + arguments
         let result = try ProcessRunner.run(try #require(python), driverArguments,
                                            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         guard result.status == 0 else {

@@ -7,9 +7,9 @@ import Testing
 @Suite("run: child process, signals and output")
 struct RunProcessTests {
     @Test func exitStatusesAndSignals() throws {
-        #expect(try ChildProcess.spawn(["true"]).wait() == .exited(0))
-        #expect(try ChildProcess.spawn(["sh", "-c", "exit 3"]).wait() == .exited(3))
-        let sleeper = try ChildProcess.spawn(["sleep", "10"])
+        #expect(try start(["true"]).wait() == .exited(0))
+        #expect(try start(["sh", "-c", "exit 3"]).wait() == .exited(3))
+        let sleeper = try start(["sleep", "10"])
         sleeper.send(SIGTERM)
         let ended = sleeper.wait()
         #expect(ended == .signaled(SIGTERM))
@@ -20,25 +20,37 @@ struct RunProcessTests {
 
     @Test func notFoundAndNotExecutable() throws {
         #expect(throws: ChildProcess.SpawnError.notFound(command: "no-such-command-ph")) {
-            try ChildProcess.spawn(["no-such-command-ph"])
+            try ChildProcess.resolve("no-such-command-ph", path: "/usr/bin:/bin")
         }
         let dir = TestPaths.temporaryDirectory("spawn")
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("script.sh")
         try Data("#!/bin/sh\necho hi\n".utf8).write(to: script)
         #expect(throws: ChildProcess.SpawnError.notExecutable(command: script.path, reason: "Permission denied")) {
-            try ChildProcess.spawn([script.path])
+            try ChildProcess.resolve(script.path, path: nil)
         }
         #expect(throws: ChildProcess.SpawnError.notExecutable(command: dir.path, reason: "Permission denied")) {
-            try ChildProcess.spawn([dir.path])
+            try ChildProcess.resolve(dir.path, path: nil)
         }
         #expect(throws: ChildProcess.SpawnError.notFound(command: dir.path + "/missing")) {
-            try ChildProcess.spawn([dir.path + "/missing"])
+            try ChildProcess.resolve(dir.path + "/missing", path: nil)
+        }
+        // In PATH: a match that cannot run is reported only if nothing else matches.
+        #expect(throws: ChildProcess.SpawnError.notExecutable(command: "script.sh", reason: "Permission denied")) {
+            try ChildProcess.resolve("script.sh", path: "/nonexistent:\(dir.path)")
+        }
+        #expect(try ChildProcess.resolve("sh", path: "\(dir.path):/bin:/usr/bin").hasSuffix("/sh"))
+        // spawn itself reports a file that is not a program.
+        let text = dir.appendingPathComponent("text")
+        try Data("just text\n".utf8).write(to: text)
+        chmod(text.path, 0o755)
+        #expect(throws: ChildProcess.SpawnError.notExecutable(command: "text", reason: "Exec format error")) {
+            try ChildProcess.spawn(text.path, ["text"])
         }
     }
 
     @Test func capturesStdoutAndStderrInOrder() throws {
-        let child = try ChildProcess.spawn(["sh", "-c", "echo one; echo two >&2; printf three"],
+        let child = try start(["sh", "-c", "echo one; echo two >&2; printf three"],
                                            captureStdout: true, captureStderr: true)
         let collected = Collected()
         let pump = OutputPump(fd: try #require(child.outputFD)) { collected.append($0) }
@@ -48,7 +60,7 @@ struct RunProcessTests {
     }
 
     @Test func finishDoesNotWaitForAGrandchildHoldingThePipe() throws {
-        let child = try ChildProcess.spawn(["sh", "-c", "echo done; sleep 5 & exit 0"],
+        let child = try start(["sh", "-c", "echo done; sleep 5 & exit 0"],
                                            captureStdout: true, captureStderr: true)
         let collected = Collected()
         let pump = OutputPump(fd: try #require(child.outputFD)) { collected.append($0) }
@@ -62,7 +74,7 @@ struct RunProcessTests {
     @Test func childGetsDefaultDispositionsEvenWhenTheHostIgnores() throws {
         let old = signal(SIGPIPE, SIG_IGN)
         defer { signal(SIGPIPE, old) }
-        #expect(try ChildProcess.spawn(["sh", "-c", "kill -PIPE $$; exit 0"]).wait() == .signaled(SIGPIPE))
+        #expect(try start(["sh", "-c", "kill -PIPE $$; exit 0"]).wait() == .signaled(SIGPIPE))
     }
 
     @Test func signalTrapReportsSignalsSentWithKill() throws {
@@ -107,6 +119,13 @@ struct RunProcessTests {
         close(fd)
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
     }
+}
+
+/// Starts `arguments` as `run` does: resolved in PATH, then spawned.
+private func start(_ arguments: [String], captureStdout: Bool = false,
+                   captureStderr: Bool = false) throws -> ChildProcess {
+    let path = try ChildProcess.resolve(arguments[0], path: ProcessInfo.processInfo.environment["PATH"])
+    return try ChildProcess.spawn(path, arguments, captureStdout: captureStdout, captureStderr: captureStderr)
 }
 
 /// Bytes gathered from another thread.

@@ -112,4 +112,25 @@ struct RuntimePairingTests {
         #expect(shown.count == threads * perThread * 4 / 5)
         #expect(Set(ids.value).count == threads * perThread)
     }
+
+    @Test("shutdown racing interactors that end on other threads: every show hidden once, no hook after destroy")
+    func shutdownRace() throws {
+        for _ in 0..<20 {
+            let recorder = Recorder(["p": PresenterScript()])
+            let runtime = recorder.runtime(clock: MonotonicClock())
+            let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+            let handles = (0..<20).map { _ in screenlet.perform(action: "a", interactorType: "T") }
+            DispatchQueue.concurrentPerform(iterations: 4) { part in
+                if part == 0 { runtime.shutdown(); return }
+                for handle in handles where Int(handle.id % 3) == part - 1 { handle.succeed() }
+            }
+            let calls = recorder.calls
+            #expect(calls.last?.hook == "destroy")
+            #expect(calls.filter { $0.hook == "destroy" }.count == 1)
+            let shows = calls.filter { $0.hook == "show" }.map(\.interactor)
+            let hides = calls.filter { $0.hook == "hide" }.map(\.interactor)
+            #expect(shows.count == Set(shows).count && hides.count == Set(hides).count)
+            #expect(Set(shows) == Set(hides))
+        }
+    }
 }

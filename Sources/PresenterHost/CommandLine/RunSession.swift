@@ -46,6 +46,13 @@ final class RunSession {
 
     /// Runs the command under the presenter; returns the exit status.
     func run(registry: PresenterRegistry) throws(CommandError) -> Int32 {
+        // A missing command is reported before anything is shown.
+        let executable: String
+        do {
+            executable = try ChildProcess.resolve(options.command[0], path: environment["PATH"])
+        } catch {
+            throw Self.commandError(error)
+        }
         let mode = BackendFactory.mode(for: STDERR_FILENO, environment: environment)
         let backend = BackendFactory.make(for: STDERR_FILENO, environment: environment,
                                           colorMode: options.color, interactive: false)
@@ -66,14 +73,21 @@ final class RunSession {
         }
         defer { trap.cancel() }
 
+        // The working line (plain mode) is out before the command can print.
+        let handle = screenlet.perform(action: options.action, interactorType: Self.interactorType)
+        runtime.sync {}
         let capture = mode == .terminal
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(options.command, captureStdout: capture && isatty(STDOUT_FILENO) == 1,
+            child = try ChildProcess.spawn(executable, options.command,
+                                           captureStdout: capture && isatty(STDOUT_FILENO) == 1,
                                            captureStderr: capture)
         } catch {
+            let commandError = Self.commandError(error)
+            handle.fail(InteractorError(code: Int64(commandError.exitCode.rawValue), domain: "process",
+                                        message: commandError.message))
             runtime.shutdown()
-            throw Self.commandError(error)
+            throw commandError
         }
         lock.withLock {
             self.child = child
@@ -81,7 +95,6 @@ final class RunSession {
             if let signal = interruption { child.send(signal) }
         }
 
-        let handle = screenlet.perform(action: options.action, interactorType: Self.interactorType)
         let output = OutputSink(showOutput: options.showOutput, runtime: runtime)
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
@@ -110,8 +123,8 @@ final class RunSession {
             status = termination.shellStatus
         }
         // Let the check mark or the failure message be seen, unless the
-        // user asked to stop.
-        if interruptedBy == nil { settle(runtime) }
+        // user asked to stop. Plain lines are printed at once: no waiting.
+        if interruptedBy == nil && mode == .terminal { settle(runtime) }
         runtime.shutdown()
 
         if status != 0 {

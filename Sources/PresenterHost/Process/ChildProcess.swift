@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A command started with `posix_spawnp`, in the host's own process group.
+/// A command started with `posix_spawn`, in the host's own process group.
 ///
 /// The child stays in our process group on purpose: it is then in the
 /// terminal's foreground group like any command a shell runs, so it can read
@@ -50,8 +50,43 @@ public final class ChildProcess {
         self.outputFD = outputFD
     }
 
-    /// Starts `arguments[0]` (looked up in `PATH` unless it holds a `/`) with
-    /// the host's environment and standard input.
+    /// The file `command` names: itself when it holds a `/`, else the first
+    /// executable regular file called `command` in a `PATH` directory (as
+    /// execvp(3) searches, an empty entry meaning the current directory).
+    /// Lets a caller report a missing command before it shows anything.
+    /// - Throws: `.notFound`, or `.notExecutable` when the only matches
+    ///   cannot be executed (no permission, a directory).
+    public static func resolve(_ command: String, path: String?) throws(SpawnError) -> String {
+        func check(_ candidate: String) -> Int32 {
+            var info = stat()
+            guard stat(candidate, &info) == 0 else { return errno }
+            if info.st_mode & S_IFMT == S_IFDIR { return EACCES }
+            return access(candidate, X_OK) == 0 ? 0 : errno
+        }
+        if command.contains("/") {
+            switch check(command) {
+            case 0: return command
+            case ENOENT, ENOTDIR: throw .notFound(command: command)
+            case let code: throw .notExecutable(command: command, reason: errnoText(code))
+            }
+        }
+        var denied: Int32?
+        let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        for directory in directories {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
+            switch check(candidate) {
+            case 0: return candidate
+            case ENOENT, ENOTDIR: continue
+            case let code: denied = denied ?? code
+            }
+        }
+        if let denied { throw .notExecutable(command: command, reason: errnoText(denied)) }
+        throw .notFound(command: command)
+    }
+
+    /// Starts the program at `executable` (a path, as ``resolve(_:path:)``
+    /// returns) with `arguments` (its name first), the host's environment
+    /// and standard input.
     ///
     /// - Parameters:
     ///   - captureStdout: send the child's stdout into the capture pipe.
@@ -60,7 +95,7 @@ public final class ChildProcess {
     /// - Note: signals the host ignores or catches are reset to their default
     ///   and the signal mask is emptied in the child, so Ctrl-C and forwarded
     ///   signals act on it as they would under a shell.
-    public static func spawn(_ arguments: [String], captureStdout: Bool = false,
+    public static func spawn(_ executable: String, _ arguments: [String], captureStdout: Bool = false,
                              captureStderr: Bool = false) throws(SpawnError) -> ChildProcess {
         precondition(!arguments.isEmpty, "a command needs at least its name")
         let command = arguments[0]
@@ -99,7 +134,7 @@ public final class ChildProcess {
         defer { for pointer in argv { free(pointer) } }
 
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, command, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         if capturing { close(pipeFDs[1]) }
         guard result == 0 else {
             if capturing { close(pipeFDs[0]) }

@@ -32,7 +32,8 @@ public final class SignalTrap {
     private let writeFD: Int32
     private let source: DispatchSourceRead
 
-    /// Catches `signals` and calls `handler` on `queue` for each one.
+    /// Catches `signals` and calls `handler` on `queue` for each one. Call
+    /// it on the thread that should receive them (the main thread).
     public init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) {
         var fds: [Int32] = [-1, -1]
         // A pipe cannot fail here short of running out of descriptors at start-up.
@@ -51,6 +52,13 @@ public final class SignalTrap {
         source.resume()
 
         signalPipeWriteFD = writeFD
+        // A parent may have started us with these signals blocked (a thread
+        // of a dispatch pool blocks them all, and its children inherit the
+        // mask); the calling thread takes them, dispatch threads never do.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in signals { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = recordSignal

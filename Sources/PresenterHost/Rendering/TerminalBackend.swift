@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Draws the view in a region of rows at the bottom of a terminal, below
@@ -25,7 +24,7 @@ public final class TerminalBackend: RenderBackend {
     private var encoder: TerminalFrameEncoder
     private var lastCanvas: Canvas?
     private var savedSettings: termios?
-    private var resizeSource: DispatchSourceSignal?
+    private var resizeToken: UInt64?
     private var broken = false
 
     /// How many write(2) batches were sent (one per frame that changed something).
@@ -88,19 +87,13 @@ public final class TerminalBackend: RenderBackend {
     }
 
     public func watchResize(_ handler: @escaping @Sendable () -> Void) {
-        guard resizeSource == nil, fixedTerminalSize == nil else { return }
-        // SIGWINCH is ignored by default; ignoring it explicitly lets the
-        // dispatch source see it without a handler of ours.
-        signal(SIGWINCH, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        source.setEventHandler(handler: handler)
-        source.resume()
-        resizeSource = source
+        guard resizeToken == nil, fixedTerminalSize == nil else { return }
+        resizeToken = ResizeSignal.watch(handler)
     }
 
     public func finish() {
-        resizeSource?.cancel()
-        resizeSource = nil
+        if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
+        resizeToken = nil
         send(encoder.clearRegion())
         lastCanvas = nil
     }

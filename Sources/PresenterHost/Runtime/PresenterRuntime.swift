@@ -234,21 +234,19 @@ public final class PresenterRuntime: @unchecked Sendable {
     // MARK: - Presenter thread internals
 
     /// Queues `job` for the presenter thread; false (job dropped) after shutdown.
+    /// Accepting and queueing happen under one lock with shutdown's flag, so
+    /// every accepted job runs before shutdown destroys the instances.
     @discardableResult
     func enqueue(_ job: @escaping () -> Void) -> Bool {
-        let accepted: Bool = settledCondition.withLock {
+        settledCondition.withLock {
             guard !shutDown else { return false }
             pendingJobs += 1
             settled = false
-            return true
+            return thread.async { [self] in
+                job()
+                settledCondition.withLock { pendingJobs -= 1 }
+            }
         }
-        guard accepted else { return false }
-        let queued = thread.async { [self] in
-            job()
-            settledCondition.withLock { pendingJobs -= 1 }
-        }
-        if !queued { settledCondition.withLock { pendingJobs -= 1 } }
-        return queued
     }
 
     /// Asks for a frame now, subject to the cap (progress reports).

@@ -82,6 +82,9 @@ class Session:
         pid, fd = pty.fork()
         if pid == 0:
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", self.rows, self.cols, 0, 0))
+            # As a login shell would start it: nothing blocked (a test runner's
+            # thread may have blocked everything, and masks are inherited).
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
             try:
                 os.execvpe(options["command"][0], options["command"], env)
             finally:

@@ -1,0 +1,67 @@
+import Dispatch
+import Foundation
+
+/// Calls handlers (on a global dispatch queue) after each SIGWINCH.
+///
+/// The signal handler only writes a byte to a pipe; a dispatch read source
+/// on the pipe calls the handlers. Not a dispatch signal source: on Linux
+/// libdispatch re-raises the signal at the thread that made the first such
+/// source, where it can stay pending unseen (the test suite caught it).
+/// Installed once per process, on first use, and left in place.
+enum ResizeSignal {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var handlers: [UInt64: @Sendable () -> Void] = [:]
+    nonisolated(unsafe) private static var lastToken: UInt64 = 0
+    nonisolated(unsafe) private static var source: DispatchSourceRead?
+
+    /// Starts calling `handler` after each SIGWINCH; returns a token for
+    /// ``stopWatching(_:)``, or `nil` when no pipe could be made.
+    static func watch(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
+        lock.withLock {
+            if source == nil && !install() { return nil }
+            lastToken += 1
+            handlers[lastToken] = handler
+            return lastToken
+        }
+    }
+
+    /// Stops calling the handler `token` stands for.
+    static func stopWatching(_ token: UInt64) {
+        lock.withLock { handlers[token] = nil }
+    }
+
+    private static func install() -> Bool {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return false }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        let readFD = fds[0]
+        resizePipeWriteFD = fds[1]
+        let reader = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: .global())
+        reader.setEventHandler {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while read(readFD, &buffer, buffer.count) > 0 {}
+            for handler in lock.withLock({ Array(handlers.values) }) { handler() }
+        }
+        reader.resume()
+        source = reader
+
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            // Async-signal-safe: one write(2), errno kept for the interrupted code.
+            let saved = errno
+            var byte: UInt8 = 1
+            _ = write(resizePipeWriteFD, &byte, 1)
+            errno = saved
+        }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        return sigaction(SIGWINCH, &action, nil) == 0
+    }
+}
+
+/// The pipe the SIGWINCH handler writes to (a C global: a signal handler
+/// cannot capture context).
+nonisolated(unsafe) private var resizePipeWriteFD: Int32 = -1
