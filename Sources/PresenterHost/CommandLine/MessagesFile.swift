@@ -11,8 +11,11 @@ import Foundation
 public struct MessagesFile: Equatable, Sendable {
     /// The messages of one action; `nil` where the file has none.
     public struct Messages: Equatable, Sendable {
+        /// Shown while the action runs.
         public var working: String?
+        /// Shown when it succeeds.
         public var success: String?
+        /// Shown when it fails.
         public var failure: String?
 
         /// Messages with the given texts.
@@ -28,6 +31,11 @@ public struct MessagesFile: Equatable, Sendable {
 
     /// Messages by action name.
     public var actions: [String: Messages]
+
+    /// A file's content: messages by action name.
+    public init(actions: [String: Messages]) {
+        self.actions = actions
+    }
 
     /// Reads and parses the file at `path`.
     /// - Throws: `.noInput` when it cannot be read, `.dataError` when its

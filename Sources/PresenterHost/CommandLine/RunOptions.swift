@@ -8,9 +8,11 @@ public struct RunOptions: Equatable, Sendable {
     public var action = "run"
     /// `--messages`: a JSON messages file.
     public var messagesFile: String?
-    /// `--working`, `--success`, `--failure`.
+    /// `--working`: shown while the command runs.
     public var working: String?
+    /// `--success`: shown when the command exits 0.
     public var success: String?
+    /// `--failure`: shown when the command fails.
     public var failure: String?
     /// `--timeout`, in seconds.
     public var timeout: Double?

@@ -65,7 +65,8 @@ final class RunSession {
             throw .failure("\(error)")
         }
 
-        // Caught, not ignored: the child starts with the default action.
+        // A closed stdout or stderr must not kill the host before it has
+        // restored the terminal; the child gets SIGPIPE's default back.
         signal(SIGPIPE, SIG_IGN)
         if mode == .terminal { SignalTrap.installCursorRescue(fd: STDERR_FILENO) }
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT], queue: control) { [self] event in

@@ -1,0 +1,29 @@
+import Testing
+@testable import PresenterHost
+
+@Suite("run: the view's messages")
+struct RunViewTests {
+    private func options(_ arguments: [String]) throws -> RunOptions {
+        guard case .run(let options) = try RunOptions.parse(arguments) else { throw CommandError.usage("help") }
+        return options
+    }
+
+    @Test func noMessageFlagsShowTheCommandLineOnly() throws {
+        let view = RunView(options: try options(["--", "make", "-C", "my dir"]), file: nil)
+        #expect(view.progressMessages == ["run": [.working: "make -C 'my dir'"]])
+        #expect(view.createProgressPresenter() == "mbhud")
+    }
+
+    @Test func flagsFillTheActionsTable() throws {
+        let view = RunView(options: try options(["--presenter", "netactivity", "--action", "build",
+                                                 "--success", "Built", "--failure", "", "--", "make"]), file: nil)
+        #expect(view.progressMessages == ["build": [.working: "make", .success: "Built", .failure: ""]])
+        #expect(view.createProgressPresenter() == "netactivity")
+    }
+
+    @Test func aFileIsUsedAsWritten() throws {
+        let file = MessagesFile(actions: ["default": .init(working: "W", failure: "F"), "x": .init(success: "S")])
+        let view = RunView(options: try options(["--messages", "m.json", "--", "true"]), file: file)
+        #expect(view.progressMessages == ["default": [.working: "W", .failure: "F"], "x": [.success: "S"]])
+    }
+}
