@@ -7,7 +7,6 @@ struct RenderingPlainBackendTests {
     @Test("the line for each event", arguments: [
         (ProgressEvent.started(action: "a", message: "Saving bookmark..."), true, "Saving bookmark..."),
         (.started(action: "a", message: ""), true, nil),
-        (.started(action: "a", message: nil), true, nil),
         (.finished(action: "a", message: "Bookmark saved!", error: nil), true, "✔ Bookmark saved!"),
         (.finished(action: "a", message: "Bookmark saved!", error: nil), false, "[OK] Bookmark saved!"),
         (.finished(action: "a", message: nil, error: nil), true, nil),

@@ -52,6 +52,29 @@ struct RuntimeFrameTests {
         runtime.shutdown()
     }
 
+    @Test("between suspend and resume (Ctrl-Z) nothing is drawn; resume draws the view again")
+    func suspendStopsFrames() throws {
+        let recorder = Recorder(["p": PresenterScript(animateEvery: 0)])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend)
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        let handle = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        runtime.suspend()
+        let before = backend.frameCount
+        runtime.advance(by: 1)
+        handle.reportProgress(0.5)
+        runtime.sync {}
+        #expect(backend.frameCount == before)
+        runtime.resume()
+        runtime.sync {}
+        #expect(backend.frameCount == before + 1)
+        runtime.advance(by: 1)
+        #expect(backend.frameCount > before + 1)
+        handle.succeed()
+        runtime.shutdown()
+    }
+
     @Test("a frame asked for later comes at that time, not before")
     func requestedTime() throws {
         let recorder = Recorder(["p": PresenterScript(animateEvery: 300_000_000)])

@@ -245,6 +245,18 @@ struct TerminalBackendTests {
         #expect(setup.run { $0.finish() }.isEmpty)
     }
 
+    @Test("suspend (Ctrl-Z) clears the region and shows the cursor; the next frame draws it all again")
+    func suspendAndResume() {
+        var setup = Setup()
+        setup.present(hud("⠋"))
+        _ = setup.run { $0.suspend() }
+        #expect(setup.terminal.lines == ["$ make", "compiling...", "", "", "", "", "", "", "", ""])
+        #expect(setup.terminal.cursorVisible)
+        setup.present(hud("⠋"))
+        #expect(setup.region == hud("⠋").lines())
+        #expect(!setup.terminal.cursorVisible)
+    }
+
     @Test("printAbove puts the text above the region and redraws it")
     func printAbove() {
         var setup = Setup()

@@ -16,7 +16,8 @@ import Foundation
 ///   straight through.
 ///
 /// Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT are caught (see
-/// ``SignalTrap``). One that the terminal sent has already reached `CMD`,
+/// ``SignalTrap``); SIGTSTP (Ctrl-Z) takes the region off the screen before
+/// the host stops, and it is drawn again when the host is continued. One that the terminal sent has already reached `CMD`,
 /// which runs in our foreground process group; one sent to the host alone
 /// (kill(1)) is forwarded to `CMD` once. A second interrupting signal kills
 /// `CMD` (SIGKILL). The host then clears its region, restores the cursor and
@@ -69,8 +70,8 @@ final class RunSession {
         // restored the terminal; the child gets SIGPIPE's default back.
         signal(SIGPIPE, SIG_IGN)
         if mode == .terminal { SignalTrap.installCursorRescue(fd: STDERR_FILENO) }
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT], queue: control) { [self] event in
-            interrupted(by: event)
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
+            if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
         }
         defer { trap.cancel() }
 
@@ -167,6 +168,17 @@ final class RunSession {
                 child?.send(SIGKILL)
             }
         }
+    }
+
+    /// On the control queue, for Ctrl-Z: gives the terminal back clean (no
+    /// region, cursor shown, echo on), stops the host as the shell expects,
+    /// and draws the view again once it is continued (`fg`, `bg`).
+    private func suspend(_ runtime: PresenterRuntime, for event: SignalTrap.Event) {
+        runtime.suspend()
+        // From the terminal, the command was stopped with us; else pass it on.
+        if !event.fromTerminal { lock.withLock { child?.send(SIGTSTP) } }
+        kill(getpid(), SIGSTOP)
+        runtime.resume()
     }
 
     /// After `seconds`: SIGTERM, then SIGKILL `killGrace` later.

@@ -52,7 +52,7 @@ public final class PlainBackend: RenderBackend {
     public func line(for event: ProgressEvent) -> String? {
         switch event {
         case .started(_, let message):
-            let text = Self.oneLine(message ?? "")
+            let text = Self.oneLine(message)
             return text.isEmpty ? nil : text
         case .finished(_, let message, nil):
             let text = Self.oneLine(message ?? "")

@@ -2,10 +2,11 @@
 /// drawing frames (``PlainBackend``). The runtime sends one `started` and one
 /// `finished` for every interactor, on the presenter thread, in order.
 public enum ProgressEvent: Equatable, Sendable {
-    /// An interactor started; `message` is its working message, `nil` when
-    /// the action has none.
-    case started(action: String, message: String?)
-    /// An interactor ended; `message` is what hide received (the success or
+    /// An interactor was shown; `message` is its working message. An
+    /// interactor whose action has no working message is never shown, and
+    /// gives neither event.
+    case started(action: String, message: String)
+    /// A shown interactor ended; `message` is what hide received (the success or
     /// failure message, or a validation error's text), `nil` when none.
     /// `error` is `nil` on success.
     case finished(action: String, message: String?, error: InteractorError?)

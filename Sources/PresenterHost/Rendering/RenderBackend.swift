@@ -22,6 +22,9 @@ public protocol RenderBackend: AnyObject {
     /// Starts watching for size changes, calling `handler` (from any thread)
     /// after each. Backends without a size to watch ignore it.
     func watchResize(_ handler: @escaping @Sendable () -> Void)
+    /// Removes the view from the screen and restores the terminal for a
+    /// while (job control); the next ``present(_:)`` draws it all again.
+    func suspend()
     /// Removes the view from the screen and restores the terminal: the last call.
     func finish()
 }
@@ -29,6 +32,8 @@ public protocol RenderBackend: AnyObject {
 extension RenderBackend {
     /// Nothing to re-read by default.
     public func refresh() {}
+    /// Nothing on a screen to take off by default.
+    public func suspend() {}
     /// No size changes to watch by default.
     public func watchResize(_ handler: @escaping @Sendable () -> Void) {}
 }

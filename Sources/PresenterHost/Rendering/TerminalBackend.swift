@@ -91,6 +91,10 @@ public final class TerminalBackend: RenderBackend {
         resizeToken = ResizeSignal.watch(handler)
     }
 
+    public func suspend() {
+        send(encoder.clearRegion())
+    }
+
     public func finish() {
         if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
         resizeToken = nil

@@ -47,6 +47,10 @@ public final class PresenterRuntime: @unchecked Sendable {
     var screenlets: [Screenlet] = []
     var inFlight = 0
     var needsRender = false
+    /// Between ``suspend()`` and ``resume()``: nothing is drawn.
+    private var suspended = false
+    /// Whether frames may be drawn now (presenter thread only).
+    private var isDrawing: Bool { !suspended && !isShutDown }
     /// Draw calls by presenters in the frame being rendered.
     var drawCount = 0
     private var drewInLastFrame = false
@@ -142,6 +146,28 @@ public final class PresenterRuntime: @unchecked Sendable {
     }
 
     /// Shows `text` (e.g. a command's output) above the view, in order with frames.
+    /// Takes the view off the screen and gives the terminal back (job
+    /// control: before the process stops on Ctrl-Z). Presenters keep their
+    /// state; nothing is drawn until ``resume()``. Returns once the screen is
+    /// clean. Any thread but the presenter thread.
+    public func suspend() {
+        guard !isShutDown else { return }
+        thread.sync {
+            suspended = true
+            backend.suspend()
+        }
+    }
+
+    /// Draws the view again after ``suspend()`` (on SIGCONT), re-reading the
+    /// terminal's size, which may have changed meanwhile.
+    public func resume() {
+        enqueue { [self] in
+            suspended = false
+            backend.refresh()
+            needsRender = true
+        }
+    }
+
     public func printAbove(_ text: String) {
         enqueue { [self] in backend.printAbove(text) }
     }
@@ -151,7 +177,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// result: a stable moment to read a ``TestBackend`` or a view's elements.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
         try thread.sync {
-            if needsRender && !isShutDown { renderFrame() }
+            if needsRender && isDrawing { renderFrame() }
             return try body()
         }
     }
@@ -222,7 +248,7 @@ public final class PresenterRuntime: @unchecked Sendable {
             preconditionFailure("advance(to:) needs a runtime made with a ManualClock")
         }
         sync {
-            while !isShutDown, let due = dueTime(), due <= time {
+            while isDrawing, let due = dueTime(), due <= time {
                 manual.set(due)
                 renderFrame()
             }
@@ -282,14 +308,14 @@ public final class PresenterRuntime: @unchecked Sendable {
     }
 
     private func afterJobs() {
-        guard !isShutDown else { return }
+        guard isDrawing else { return }
         if needsRender { renderFrame() }
         reschedule()
         updateSettled()
     }
 
     private func timerFired() {
-        guard !isShutDown else { return }
+        guard isDrawing else { return }
         if let due = dueTime(), due <= clock.now() { renderFrame() }
         reschedule()
         updateSettled()

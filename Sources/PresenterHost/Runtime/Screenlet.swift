@@ -61,9 +61,9 @@ public final class Screenlet: @unchecked Sendable {
     private func started(_ handle: InteractorHandle) {
         active.append(handle)
         runtime.inFlight += 1
-        let working = handle.messages[.working]
+        // No working message: neither show nor hide, and no plain lines either.
+        guard let working = handle.messages[.working] else { return }
         runtime.backend.event(.started(action: handle.action, message: working))
-        guard let working else { return }
         handle.shown = true
         let outcome = viewHandle.during(.hook) { view in
             working.withCString { message in handle.withInteractor { top.show(view, message, $0) } }
@@ -86,10 +86,9 @@ public final class Screenlet: @unchecked Sendable {
         runtime.inFlight -= 1
         let message = error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
-        if handle.shown {
-            runtime.report(hide(handle, message: message, error: error))
-            runtime.needsRender = true
-        }
+        guard handle.shown else { return }
+        runtime.report(hide(handle, message: message, error: error))
+        runtime.needsRender = true
         runtime.backend.event(.finished(action: handle.action, message: message, error: error))
     }
 
