@@ -5,6 +5,9 @@ import PresenterSDK
 /// button for the activity indicator over it; every other interactor goes to
 /// the HUD (the "super" call). It implements only show and hide: render, key
 /// and progress stay NULL, so the host runs the HUD's own.
+///
+/// Several title fetches may run at once: the indicator stays until the last
+/// of them ends, so one never hides another's progress.
 final class AddBookmarkPresenter: Presenter {
     static let info = PresenterInfo(
         id: "addbookmark", name: "Add Bookmark", version: "1.0.0",
@@ -17,6 +20,8 @@ final class AddBookmarkPresenter: Presenter {
     static let indicator = "activity-indicator"
 
     let host: Host
+    /// The title interactors shown and not yet hidden (hooks run on one thread).
+    private var titleFetches: Set<UInt64> = []
 
     init(host: Host) {
         self.host = host
@@ -26,6 +31,7 @@ final class AddBookmarkPresenter: Presenter {
         guard interactor.typeName == Self.titleInteractor else {
             return try host.baseShow(view: view, message: message, interactor: interactor)
         }
+        titleFetches.insert(interactor.id)
         try apply([(Self.button, .hide), (Self.indicator, .startAnimating)], on: view)
     }
 
@@ -33,6 +39,8 @@ final class AddBookmarkPresenter: Presenter {
         guard interactor.typeName == Self.titleInteractor else {
             return try host.baseHide(view: view, message: message, interactor: interactor, failure: failure)
         }
+        titleFetches.remove(interactor.id)
+        guard titleFetches.isEmpty else { return }  // another fetch still runs
         try apply([(Self.indicator, .stopAnimating), (Self.button, .show)], on: view)
     }
 

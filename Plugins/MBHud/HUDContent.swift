@@ -93,7 +93,7 @@ struct HUDContent: Equatable {
     /// A ten-cell bar and a right-aligned percentage: `[#####-----]  50%`, or
     /// `█████░░░░░  50%` with Unicode.
     static func bar(_ fraction: Double, unicode: Bool) -> String {
-        let clamped = min(max(fraction, 0), 1)
+        let clamped = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
         let filled = Int(clamped * 10)
         let bar = unicode
             ? String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)

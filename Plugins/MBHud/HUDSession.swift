@@ -40,6 +40,18 @@ struct HUDSession {
         let until: UInt64?
     }
 
+    /// The longest duration an option can set, in nanoseconds (about 36
+    /// years): never reached in practice, yet any clock reading plus a few
+    /// of these stays far below `UInt64.max`.
+    static let longest: UInt64 = 1 << 60
+
+    /// `milliseconds` (never negative, as the SDK reads options) in
+    /// nanoseconds, capped at ``longest`` rather than overflowing.
+    static func duration(milliseconds: Int) -> UInt64 {
+        let (nanoseconds, overflow) = UInt64(max(milliseconds, 0)).multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? longest : min(nanoseconds, longest)
+    }
+
     let options: Options
     /// Running interactors, in the order they were shown.
     private var jobs: [Job] = []
@@ -82,7 +94,7 @@ struct HUDSession {
             reset()  // ended within the grace time: never drawn
             return
         }
-        let from = max(now, visibleSince + options.minShow)
+        let from = max(now, visibleSince.adding(options.minShow))
         guard let message, !message.isEmpty else {
             ending = Ending(job: job, outcome: nil, from: from, until: from)
             return
@@ -90,11 +102,11 @@ struct HUDSession {
         if let failureText {
             let outcome = HUDContent(failure: message, failureText: failureText)
             ending = Ending(job: job, outcome: outcome, from: from,
-                            until: holdUntilKey ? nil : from + options.failureHold)
+                            until: holdUntilKey ? nil : from.adding(options.failureHold))
         } else {
             // As the original: 1.5 s plus 10 ms for each character of the message.
-            let readingTime = 1_500_000_000 + 10_000_000 * UInt64(message.count)
-            ending = Ending(job: job, outcome: HUDContent(success: message), from: from, until: from + readingTime)
+            let readingTime = 1_500_000_000 + 10_000_000 * UInt64(min(message.count, 1 << 30))
+            ending = Ending(job: job, outcome: HUDContent(success: message), from: from, until: from.adding(readingTime))
         }
     }
 
@@ -111,7 +123,7 @@ struct HUDSession {
     mutating func frame(at now: UInt64) -> Frame {
         settle(at: now)
         guard let started else { return Frame(content: nil, wakeAt: nil) }
-        guard visibleSince != nil else { return Frame(content: nil, wakeAt: started + options.grace) }
+        guard visibleSince != nil else { return Frame(content: nil, wakeAt: started.adding(options.grace)) }
         if let ending, now >= ending.from, let outcome = ending.outcome {
             return Frame(content: outcome, wakeAt: ending.until)
         }
@@ -124,8 +136,8 @@ struct HUDSession {
     /// Applies the transitions that time alone makes: the grace time passing,
     /// and an ended HUD's time running out.
     private mutating func settle(at now: UInt64) {
-        if let started, visibleSince == nil, now >= started + options.grace {
-            visibleSince = started + options.grace
+        if let started, visibleSince == nil, now >= started.adding(options.grace) {
+            visibleSince = started.adding(options.grace)
         }
         if let ending, let until = ending.until, now >= until {
             reset()
@@ -137,5 +149,14 @@ struct HUDSession {
         started = nil
         visibleSince = nil
         ending = nil
+    }
+}
+
+private extension UInt64 {
+    /// `self + other`, saturating at `UInt64.max`: a time so far ahead that
+    /// it never comes, rather than a trap in someone else's process.
+    func adding(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

@@ -18,11 +18,13 @@ final class MBHudPresenter: Presenter {
 
     init(host: Host) {
         self.host = host
-        let milliseconds = { (key: String, value: Int) in UInt64(host.integerOption(key, default: value)) * 1_000_000 }
+        // Options come as text from any host: a malformed one falls back to
+        // its default (integerOption logs it), a huge one is capped.
+        let duration = { (key: String, value: Int) in HUDSession.duration(milliseconds: host.integerOption(key, default: value)) }
         session = HUDSession(options: HUDSession.Options(
-            minShow: milliseconds("min-show-ms", 500),
-            grace: milliseconds("grace-ms", 0),
-            failureHold: milliseconds("failure-hold-ms", 3000)))
+            minShow: duration("min-show-ms", 500),
+            grace: duration("grace-ms", 0),
+            failureHold: duration("failure-hold-ms", 3000)))
     }
 
     func show(view: View, message: String, interactor: InteractorInfo) throws {

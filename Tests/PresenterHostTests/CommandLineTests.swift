@@ -44,6 +44,8 @@ import Testing
             #expect(result.stdout.contains("Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]"))
             #expect(result.stdout.contains("PRESENTER_PLUGIN_PATH"))
             #expect(result.stdout.contains("docs/ABI.md"))
+            // The scan helper's flag is internal.
+            #expect(!result.stdout.contains("scan"))
             #expect(result.stderr == "")
         }
     }

@@ -22,7 +22,47 @@ import Testing
             SearchPathEntry(path: "/opt/ph/lib/presenter-host/plugins", origin: .system),
             SearchPathEntry(path: "/opt/ph/bin", origin: .bundled),
         ])
-        #expect(warnings == ["presenter-host: warning: ignoring relative entry 'relative/two' in PRESENTER_PLUGIN_PATH; use an absolute path"])
+        // None of these directories exists: the ones the user named are each warned about.
+        #expect(warnings == [
+            "presenter-host: warning: ignoring relative entry 'relative/two' in PRESENTER_PLUGIN_PATH; use an absolute path",
+            "presenter-host: warning: ignoring an empty entry in PRESENTER_PLUGIN_PATH; separate absolute directories with single colons",
+            "presenter-host: warning: --plugin-dir \(cwd)/mine: no such directory; check the path",
+            "presenter-host: warning: --plugin-dir /abs/flag: no such directory; check the path",
+            "presenter-host: warning: PRESENTER_PLUGIN_PATH entry /env/one: no such directory; check the path",
+            "presenter-host: warning: PRESENTER_PLUGIN_PATH entry /env/three: no such directory; check the path",
+        ])
+    }
+
+    @Test func anEmptyEnvironmentVariableIsNoEntryAndNoWarning() {
+        let (entries, warnings) = SearchPath.resolve(pluginDirs: [], environment: ["PRESENTER_PLUGIN_PATH": ""],
+                                                     executablePath: "/nonexistent/presenter-host")
+        #expect(!entries.contains { $0.origin == .env })
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func aPluginDirThatIsNotAUsableDirectoryGetsOneClearWarning() throws {
+        let plugin = try FixtureBuilder.library(.good).path
+        let warnings = SearchPath.resolve(pluginDirs: [plugin, "/etc/hostname", "/nonexistent-plugins"],
+                                          environment: ["PRESENTER_PLUGIN_PATH": plugin],
+                                          executablePath: "/nonexistent/bin/presenter-host").warnings
+        #expect(warnings == [
+            "presenter-host: warning: --plugin-dir \(plugin): is a file, not a directory; give the directory that holds it",
+            "presenter-host: warning: --plugin-dir /etc/hostname: is a file, not a directory; give the directory that holds it",
+            "presenter-host: warning: --plugin-dir /nonexistent-plugins: no such directory; check the path",
+            "presenter-host: warning: PRESENTER_PLUGIN_PATH entry \(plugin): is a file, not a directory; give the directory that holds it",
+        ])
+    }
+
+    @Test func theStatusOfAnEntryTellsMissingFromNotADirectory() throws {
+        let directory = TestPaths.temporaryDirectory("status")
+        #expect(SearchPathEntry(path: directory.path, origin: .flag).status == .directory)
+        #expect(SearchPathEntry(path: directory.path + "/none", origin: .flag).status == .missing)
+        #expect(SearchPathEntry(path: "/etc/hostname/below", origin: .flag).status == .missing)
+        #expect(SearchPathEntry(path: "/etc/hostname", origin: .flag).status == .notDirectory)
+        #expect(SearchPathEntry.Status.unreadable("Permission denied").label == "unreadable")
+        #expect(SearchPathEntry.Status.notDirectory.label == "not a directory")
+        // A default directory that is missing is normal: no warning.
+        #expect(SearchPathEntry(path: directory.path + "/none", origin: .user).warning == nil)
     }
 
     @Test func theUserDirectoryDefaultsToHomeAndIgnoresARelativeXDGDataHome() {
@@ -60,8 +100,53 @@ import Testing
         }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir.so"), withIntermediateDirectories: false)
         let names = PluginDirectory.candidates(in: SearchPathEntry(path: directory.path, origin: .flag))
-            .map { URL(fileURLWithPath: $0).lastPathComponent }
+            .map { URL(fileURLWithPath: $0.path).lastPathComponent }
         #expect(names == ["dir.so", "libZ.so", "liba.so", "libb.so"])
+    }
+
+    @Test func aNameThatIsNotUTF8IsACandidateRefusedByItsName() throws {
+        let directory = TestPaths.temporaryDirectory("names")
+        try FixtureBuilder.write(Data(), toRawPath: Array(directory.path.utf8) + Array("/lib\u{1}".utf8) + [0xC3, 0x28] + Array(".so".utf8))
+        try FixtureBuilder.write(Data(), toRawPath: Array(directory.path.utf8) + Array("/libé.so".utf8))
+        let candidates = PluginDirectory.candidates(in: SearchPathEntry(path: directory.path, origin: .flag))
+        #expect(candidates == [
+            .init(path: directory.path + "/lib\u{1}\\xC3(.so", problem: .nameNotUTF8),
+            .init(path: directory.path + "/libé.so", problem: nil),
+        ])
+    }
+
+    @Test func printedTextStaysOnOneLine() {
+        #expect(PrintableText.escaping("/plugins/lib\nnew\tline.so") == "/plugins/lib\\nnew\\tline.so")
+        #expect(PrintableText.escaping("a\u{1B}[31mred\u{7F}\u{85}") == "a\\x1B[31mred\\x7F\\x85")
+        #expect(PrintableText.escaping("evil\u{202E}os.txt") == "evil\\u{202E}os.txt")
+        #expect(PrintableText.escaping("/ok/進捗 é\\x.so") == "/ok/進捗 é\\x.so")
+    }
+
+    @Test func aSymbolicLinkLoopIsNotCalledDangling() throws {
+        let directory = try FixtureBuilder.directory([.symlinkLoop, .danglingLink])
+        #expect(throws: PluginLoadFailure.symlinkLoop) { try ELFPrecheck.check(directory.path + "/libsymlink-loop.so") }
+        #expect(throws: PluginLoadFailure.danglingLink(target: "libnothing-here.so")) {
+            try ELFPrecheck.check(directory.path + "/libdangling-link.so")
+        }
+    }
+
+    /// A big-endian header read in little-endian order has a nonsense
+    /// machine: the byte order must be checked, and named, first.
+    @Test func theByteOrderIsCheckedBeforeTheMachine() throws {
+        let file = try FixtureBuilder.library(.byteOrder).path
+        #expect(throws: PluginLoadFailure.wrongByteOrder(plugin: "big-endian", host: "little-endian")) { try ELFPrecheck.check(file) }
+    }
+
+    @Test func executablesAreNotSharedLibrariesEvenWhenPositionIndependent() throws {
+        for fixture in [Fixture.executable, .positionIndependentExecutable] {
+            #expect(throws: PluginLoadFailure.notSharedObject(kind: "an executable")) {
+                try ELFPrecheck.check(FixtureBuilder.library(fixture).path)
+            }
+        }
+        // As `cp /bin/true x.so` would make it.
+        #expect(throws: PluginLoadFailure.notSharedObject(kind: "an executable")) { try ELFPrecheck.check("/bin/true") }
+        // A real shared library passes.
+        try ELFPrecheck.check(FixtureBuilder.library(.good).path)
     }
 
     @Test func aFIFOIsRefusedWithoutBlocking() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import PresenterHost
 
 /// `presenter-host run` as a real process with stderr a pipe: plain lines,
 /// exit statuses, signals.
@@ -68,6 +69,36 @@ struct EndToEndRunPlainTests {
         #expect(result.stderr == "W\n✖ timed out after 0.5 s\n")
     }
 
+    @Test func timeoutEndsWhatTheCommandStartedToo() throws {
+        let dir = TestPaths.temporaryDirectory("runtree")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path
+        // The grandchild runs in the foreground of the command's shell, as in `sh -c 'sleep 7; echo x'`.
+        let result = try ProcessRunner.host(
+            ["run", "--timeout", "0.5", "--", "sh", "-c", "sh -c 'echo $$ > \(pidFile); exec sleep 30'; echo x"])
+        #expect(result.status == 124)
+        #expect(!result.stdout.contains("x"))
+        let grandchild = try #require(pid_t((try String(contentsOfFile: pidFile, encoding: .utf8))
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(waitUntilEnded(grandchild), "the grandchild \(grandchild) still runs after the timeout")
+    }
+
+    @Test func timeoutKillsADescendantThatIgnoresTERMAndOutlivesTheCommand() throws {
+        let dir = TestPaths.temporaryDirectory("runtree")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path
+        let start = Date()
+        let result = try ProcessRunner.host(
+            ["run", "--timeout", "0.3", "--", "sh", "-c",
+             "sh -c 'trap \"\" TERM; echo $$ > \(pidFile); while :; do sleep 0.05; done' & wait"])
+        #expect(result.status == 124)
+        let survivor = try #require(pid_t((try String(contentsOfFile: pidFile, encoding: .utf8))
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Its parent died of SIGTERM; it got SIGKILL at the end of the grace time.
+        #expect(ProcessStat.read(survivor).map(\.isDead) ?? true, "\(survivor) still runs")
+        #expect(Date().timeIntervalSince(start) < 8)
+    }
+
     @Test func timeoutKillsACommandThatIgnoresTERM() throws {
         let start = Date()
         let result = try ProcessRunner.host(
@@ -90,6 +121,82 @@ struct EndToEndRunPlainTests {
         #expect(result.stderr.hasPrefix("W\n✖ interrupted by "))
         // The command got the signal (it was not left running) and was reaped.
         #expect(kill(childPID, 0) == -1 && errno == ESRCH)
+    }
+
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func signalsToTheHostReachWhatTheCommandStarted(signal: Int32) throws {
+        let dir = TestPaths.temporaryDirectory("runsig")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path
+        let host = try SignalledHost(
+            ["run", "--working", "W", "--", "sh", "-c", "sh -c 'echo $$ > \(pidFile); exec sleep 30'; echo x"],
+            environment: utf8)
+        let grandchild = try host.waitForFile(pidFile)
+        host.send(signal)
+        let result = host.finish()
+        #expect(result.status == 128 + signal)
+        #expect(waitUntilEnded(grandchild), "the grandchild \(grandchild) still runs")
+    }
+
+    @Test func signalAfterTheCommandEndedKeepsTheCommandsStatus() throws {
+        let dir = TestPaths.temporaryDirectory("runlate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path
+        // A background writer fills the stderr pipe that the test does not
+        // read yet, so the host blocks writing its success line after the
+        // command has exited 0; the signal comes then.
+        let host = try SignalledHost(
+            ["run", "--working", "W", "--success", "ok", "--", "sh", "-c",
+             "head -c 300000 /dev/zero >&2 & echo $$ > \(pidFile); sleep 0.2; exit 0"],
+            environment: utf8)
+        let command = try host.waitForFile(pidFile)
+        #expect(waitUntilGone(command), "the command was not reaped")
+        usleep(200_000)
+        host.send(SIGINT)
+        usleep(300_000)
+        let result = host.finish()
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("W\n") && result.stderr.contains("✔ ok\n"))
+    }
+
+    @Test func scriptWithoutAShebangRunsWithBinSh() throws {
+        let dir = TestPaths.temporaryDirectory("runnoexec")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("script")
+        try writeExecutable(Array("echo \"hello from $0\"\n".utf8), to: script)
+        let result = try ProcessRunner.host(["run", "--working", "W", "--", script.path], environment: utf8)
+        #expect(result.status == 0)
+        #expect(result.stdout == "hello from \(script.path)\n")
+        #expect(result.stderr == "W\n")
+    }
+
+    @Test func missingInterpreterIs127WithOneLineAndNothingShown() throws {
+        let dir = TestPaths.temporaryDirectory("runnoexec")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("script")
+        try writeExecutable(Array("#!/no/such/shell\necho hi\n".utf8), to: script)
+        let result = try ProcessRunner.host(["run", "--working", "W", "--", script.path], environment: utf8)
+        #expect(result.status == 127)
+        #expect(result.stderr == "Error: \(script.path): cannot execute: its interpreter /no/such/shell (the #! line) was not found; fix the first line of the script\n")
+    }
+
+    @Test func binaryTheKernelRefusesIs126() throws {
+        let dir = TestPaths.temporaryDirectory("runnoexec")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = dir.appendingPathComponent("blob")
+        try writeExecutable([0x00, 0x01, 0x02, 0x0a], to: binary)
+        let result = try ProcessRunner.host(["run", "--working", "W", "--", binary.path], environment: utf8)
+        #expect(result.status == 126)
+        // The kernel tells only at exec time: after the working line, one error line.
+        #expect(result.stderr == "W\nError: \(binary.path): cannot execute: Exec format error; check that it is an executable file\n")
+    }
+
+    @Test func absurdMinShowIsAUsageErrorNotACrash() throws {
+        for flag in ["--min-show", "--grace"] {
+            let result = try ProcessRunner.host(["run", flag, "1e11", "--", "true"])
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: \(flag): '1e11' is too long; give at most 86400 seconds (1 day)\n"))
+        }
     }
 
     @Test func badFlagIs64WithUsage() throws {
@@ -165,6 +272,7 @@ private final class SignalledHost {
     private let errPipe = Pipe()
     private let outPipe = Pipe()
 
+    /// Nothing reads the host's output before ``finish()``.
     init(_ arguments: [String], environment: [String: String]) throws {
         process.executableURL = TestPaths.binary
         process.arguments = arguments

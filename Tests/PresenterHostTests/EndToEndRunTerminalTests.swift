@@ -125,6 +125,151 @@ struct EndToEndRunTerminalTests {
         #expect(run.sgrColor, "no colour codes with --color always: \(run.sgr)")
     }
 
+    @Test(arguments: [TerminalDriver.Step.keys("\u{1a}"), .signalGroup("TSTP")])
+    func ctrlZTakesTheRegionOffUntilTheJobIsContinued(stop: TerminalDriver.Step) throws {
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Working", "--", "sleep", "1.5"], jobControl: true,
+            steps: [.waitText("Working"), stop, .waitGone("Working"), .sleep(0.5), .snapshot("stopped"),
+                    .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), .waitExit(20)])
+        #expect(run.errors == [])
+        let stopped = try #require(run.snapshots["stopped"])
+        #expect(stopped.isBlank, "left while stopped: \(stopped.lines)")
+        #expect(!stopped.cursor.hidden)
+        let resumed = try #require(run.snapshots["resumed"])
+        #expect(resumed.row(containing: "Working") != nil)
+        #expect(run.exit.code == 0)
+        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+        #expect(!run.final.cursor.hidden)
+    }
+
+    @Test func timeoutEndsWithOneLineAndACleanScreen() throws {
+        let run = try TerminalDriver.run(
+            ["run", "--timeout", "0.8", "--working", "Waiting", "--", "sh", "-c", "sleep 8; echo x"],
+            steps: [.waitText("Waiting"), .waitExit(20)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 124)
+        #expect(run.final.nonEmptyLines == ["presenter-host: timed out after 0.8 s: sh -c 'sleep 8; echo x'"])
+        #expect(!run.final.cursor.hidden)
+    }
+
+    @Test func wideTextInANarrowTerminalFitsTheBoxAndIsCut() throws {
+        let run = try TerminalDriver.run(
+            ["run", "--working", "日本語のメッセージ 🎉 and more text", "--success", "完了 ✅", "--", "sleep", "0.6"],
+            cols: 20, steps: [.waitText("日本"), .snapshot("working"), .waitText("完了"), .snapshot("success"),
+                              .waitExit(20)])
+        #expect(run.errors == [])
+        let working = try #require(run.snapshots["working"])
+        let row = try #require(working.row(containing: "日本"))
+        let line = working.lines[row].trimmingCharacters(in: .whitespaces)
+        // Both borders are on screen: the box fits the 20 columns, the text is cut.
+        #expect(line.first.map { "│|".contains($0) } == true && line.last.map { "│|".contains($0) } == true, "\(line)")
+        #expect(line.contains("…"))
+        let top = working.lines[row - 1].trimmingCharacters(in: .whitespaces)
+        #expect(top.first.map { "╭┌+".contains($0) } == true && top.last.map { "╮┐+".contains($0) } == true, "\(top)")
+        let success = try #require(run.snapshots["success"])
+        let done = try #require(success.row(containing: "完了").map { success.lines[$0] })
+        #expect(done.contains("✔") && done.contains("✅"))
+        #expect(done.trimmingCharacters(in: .whitespaces).last.map { "│|".contains($0) } == true, "\(done)")
+        #expect(run.exit.code == 0)
+        #expect(run.final.isBlank)
+    }
+
+    @Test func cLocaleGetsTheAsciiSpinnerAndBox() throws {
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Plain ASCII", "--", "sleep", "0.8"], environment: ["LANG": "C", "LC_ALL": "C"],
+            steps: [.waitText("Plain ASCII"), .snapshot("working"), .waitExit(20)])
+        #expect(run.errors == [])
+        let working = try #require(run.snapshots["working"])
+        let row = try #require(working.row(containing: "Plain ASCII"))
+        let line = working.lines[row].trimmingCharacters(in: .whitespaces)
+        #expect(line.hasPrefix("| ") && line.hasSuffix(" |"), "\(line)")
+        #expect(line.dropFirst(2).first.map { "-\\|/".contains($0) } == true, "no ASCII spinner in \(line)")
+        #expect(working.lines[row - 1].trimmingCharacters(in: .whitespaces).hasPrefix("+--"))
+        #expect(working.lines.allSatisfy { $0.allSatisfy(\.isASCII) }, "not ASCII: \(working.lines)")
+        #expect(run.exit.code == 0)
+        #expect(run.final.isBlank)
+    }
+
+    @Test func stderrRedirectedToAFileGetsPlainLinesAndTheScreenNothing() throws {
+        let dir = TestPaths.temporaryDirectory("run2file")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("log").path
+        let raw = dir.appendingPathComponent("raw").path
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Working", "--success", "Done", "--", "sh", "-c", "echo out; sleep 0.3"],
+            stderrTo: log, rawFile: raw, steps: [.waitExit(20)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 0)
+        #expect(run.final.nonEmptyLines == ["out"])  // the command's stdout, nothing of ours
+        #expect(!(try Data(contentsOf: URL(fileURLWithPath: raw))).contains(0x1b))
+        let written = try Data(contentsOf: URL(fileURLWithPath: log))
+        #expect(!written.contains(0x1b))
+        #expect(String(decoding: written, as: UTF8.self) == "Working\n✔ Done\n")
+    }
+
+    @Test func largeOutputIsReplayedWholeAfterAFailure() throws {
+        let dir = TestPaths.temporaryDirectory("runbig")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("raw").path
+        let lines = 300_000
+        // About 9 MB: more than the 4 MiB kept in memory, so it goes through the temporary file.
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Printing", "--failure", "Failed", "--", "sh", "-c",
+             "seq -f 'output line %g of the test run' 1 \(lines); exit 3"],
+            rawFile: raw, fastPlain: true, steps: [.waitText("Failed", timeout: 30), .waitExit(60)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 3)
+        #expect(run.final.nonEmptyLines.last == "output line \(lines) of the test run")
+        #expect(!run.final.cursor.hidden)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: raw)), as: UTF8.self)
+        let pattern = try NSRegularExpression(pattern: "output line ([0-9]+) of the test run\r\n")
+        var expected = 1
+        var inOrder = true
+        var bytes = 0
+        pattern.enumerateMatches(in: text, range: NSRange(text.startIndex..., in: text)) { match, _, _ in
+            guard let match, let range = Range(match.range(at: 1), in: text) else { return }
+            if Int(text[range]) != expected { inOrder = false }
+            expected += 1
+            bytes += match.range.length
+        }
+        #expect(expected - 1 == lines)
+        #expect(inOrder)
+        // Every byte of every line, as the terminal received it (\n became \r\n).
+        let expectedBytes = (1...lines).reduce(0) { $0 + "output line \($1) of the test run\r\n".utf8.count }
+        #expect(bytes == expectedBytes)
+    }
+
+    @Test(arguments: [TerminalDriver.Step.keys("\u{03}"), .signal("INT")])
+    func interruptDuringTheSuccessMessageKeepsTheCommandsStatus(interrupt: TerminalDriver.Step) throws {
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Working", "--success", "All done", "--", "sleep", "0.5"],
+            steps: [.waitText("All done"), interrupt, .waitExit(10)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 0)
+        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+        #expect(!run.final.cursor.hidden)
+    }
+
+    @Test func commandThatCannotStartNeverShowsTheBox() throws {
+        let dir = TestPaths.temporaryDirectory("runnoexec")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let blob = dir.appendingPathComponent("blob")
+        try writeExecutable([0x00, 0x01, 0x02, 0x0a], to: blob)
+        let run = try TerminalDriver.run(["run", "--working", "Flash", "--", blob.path], watch: ["Flash"],
+                                         steps: [.waitExit(10)])
+        #expect(run.exit.code == 126)
+        #expect(run.watched["Flash"] == false, "the box was drawn before the error")
+        #expect(run.final.nonEmptyLines == ["Error: \(blob.path): cannot execute: Exec format error; check that it is an executable file"])
+        #expect(!run.final.cursor.hidden)
+
+        let script = dir.appendingPathComponent("script")
+        try writeExecutable(Array("echo from the script >&2; sleep 0.3\n".utf8), to: script)
+        let ran = try TerminalDriver.run(["run", "--working", "Script", "--failure", "F", "--", script.path, "x"],
+                                         watch: ["Script"], steps: [.waitExit(10)])
+        #expect(ran.exit.code == 0)
+        #expect(ran.watched["Script"] == true)
+    }
+
     @Test func dumbTerminalGetsPlainLines() throws {
         let run = try TerminalDriver.run(
             ["run", "--working", "Sleeping...", "--success", "Done!", "--", "sleep", "0.3"],
@@ -141,18 +286,23 @@ enum TerminalDriver {
     /// One step of the driver's script.
     enum Step {
         case waitText(String, timeout: Double = 10)
+        case waitGone(String, timeout: Double = 10)
         case sleep(Double)
         case snapshot(String)
         case signal(String)
+        /// To the program's process group, as a shell's `kill -TSTP %1` or `fg` does.
+        case signalGroup(String)
         case keys(String)
         case waitExit(Double)
 
         var json: [String: Any] {
             switch self {
             case .waitText(let text, let timeout): return ["wait_text": text, "timeout": timeout]
+            case .waitGone(let text, let timeout): return ["wait_gone": text, "timeout": timeout]
             case .sleep(let seconds): return ["sleep": seconds]
             case .snapshot(let name): return ["snapshot": name]
             case .signal(let name): return ["signal": name]
+            case .signalGroup(let name): return ["signal_group": name]
             case .keys(let keys): return ["keys": keys]
             case .waitExit(let seconds): return ["wait_exit": seconds]
             }
@@ -178,9 +328,11 @@ enum TerminalDriver {
         var bytes: Int
         var sgr: [String]
         var sgrColor: Bool
+        /// For each `watch` text: whether it was ever on the screen.
+        var watched: [String: Bool]
 
         enum CodingKeys: String, CodingKey {
-            case snapshots, final, exit, errors, bytes, sgr
+            case snapshots, final, exit, errors, bytes, sgr, watched
             case sgrColor = "sgr_color"
         }
     }
@@ -204,15 +356,33 @@ enum TerminalDriver {
     static let missingNote: Comment =
         "SKIPPED: the terminal tests need python3 with pyte; run scripts/test (it installs them) or pip install pyte"
 
-    /// Runs the built binary with `arguments` in a fresh 80 × 24 terminal.
-    /// `printFirst` lines (1, 2, ...) are printed before the binary starts.
+    /// Runs the built binary with `arguments` in a fresh terminal of
+    /// `cols` × `rows` (80 × 24).
+    /// - Parameters:
+    ///   - printFirst: lines (1, 2, ...) printed before the binary starts.
+    ///   - stderrTo: a file the binary's stderr is redirected to (`2>file`).
+    ///   - jobControl: run it as a shell runs a job (its own foreground
+    ///     process group under a waiting parent), for Ctrl-Z.
+    ///   - watch: texts to report whether they were ever on the screen.
+    ///   - rawFile: where to save every byte the terminal received.
+    ///   - fastPlain: see `--fast-plain` in pty_screen.py (megabytes of output).
     static func run(_ arguments: [String], environment: [String: String] = [:], printFirst: Int = 0,
+                    cols: Int = 80, rows: Int = 24, stderrTo: String? = nil, jobControl: Bool = false,
+                    watch: [String] = [], rawFile: String? = nil, fastPlain: Bool = false,
                     steps: [Step]) throws -> Result {
         let stepsJSON = String(decoding: try JSONSerialization.data(withJSONObject: steps.map(\.json)), as: UTF8.self)
-        var driverArguments = [script.path, "--cols", "80", "--rows", "24", "--steps", stepsJSON]
+        var driverArguments = [script.path, "--cols", String(cols), "--rows", String(rows), "--steps", stepsJSON]
         for (key, value) in environment { driverArguments += ["--env", "\(key)=\(value)"] }
+        for text in watch { driverArguments += ["--watch", text] }
+        if let rawFile { driverArguments += ["--raw", rawFile] }
+        if jobControl { driverArguments.append("--job-control") }
+        if fastPlain { driverArguments.append("--fast-plain") }
         driverArguments.append("--")
-        if printFirst > 0 { driverArguments += ["sh", "-c", "seq 1 \(printFirst); exec \"$0\" \"$@\""] }
+        if printFirst > 0 || stderrTo != nil {
+            let first = printFirst > 0 ? "seq 1 \(printFirst); " : ""
+            let redirect = stderrTo.map { " 2>'\($0)'" } ?? ""
+            driverArguments += ["sh", "-c", first + "exec \"$0\" \"$@\"" + redirect]
+        }
         driverArguments += [TestPaths.binary.path] + arguments
         let result = try ProcessRunner.run(try #require(python), driverArguments,
                                            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])

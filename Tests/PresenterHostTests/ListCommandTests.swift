@@ -42,8 +42,8 @@ import Testing
             ["fixture.derived", "Derived", "Fixture", "2.1.0", "fixture.base", "-", directory.path + "/libtwo-presenters.so"],
         ])
         #expect(errorLines(result.stderr, in: directory) == [
-            "presenter-host: \(directory.path)/libno-entry-point.so: not a presenter plugin: no presenter_plugin_descriptor symbol",
-            "presenter-host: \(directory.path)/libtext.so: is a text file, not an ELF shared library",
+            "presenter-host: \(directory.path)/libno-entry-point.so: not a presenter plugin: no presenter_plugin_descriptor symbol; remove it from the plugin directory",
+            "presenter-host: \(directory.path)/libtext.so: is a text file, not an ELF shared library; remove it from the plugin directory",
         ])
     }
 
@@ -139,6 +139,88 @@ import Testing
         #expect(origins == ["user", "system", "bundled"])
     }
 
+    /// The issue's promise: broken files never crash the listing. Each of
+    /// these kills or hangs the process that loads it; the scan helper takes
+    /// the blow, the listing names the file and lists the good plugins.
+    @Test(arguments: [["--list", "--json"], ["--list"]])
+    func filesThatKillTheirLoaderAreReportedAndTheListingGoesOn(arguments: [String]) throws {
+        let directory = try FixtureBuilder.directory(Fixture.hostile + [.cxx, .good, .twoPresenters, .noisy])
+        let result = try host(["--plugin-dir", directory.path] + arguments, environment: ["PRESENTER_SCAN_TIMEOUT_MS": "1000"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = [
+            (Fixture.bitFlipAssertion, "ended the process while loading (exit status 127)"),
+            (.bitFlipCrash, "crashed while loading (SIGSEGV): the file is corrupt or not built for this ABI; remove or rebuild it"),
+            (.constructorAbort, "crashed while loading (SIGABRT)"),
+            (.constructorExit, "ended the process while loading (exit status 3)"),
+            (.constructorHang, "did not finish loading within 1 s"),
+            (.garbageEntryPoint, "crashed while loading (SIGSEGV)"),
+            (.garbageString, "crashed while loading (SIGSEGV)"),
+        ]
+        if arguments.contains("--json") {
+            let document = try json(result)
+            #expect(Set(try plugins(document).keys).isSuperset(of: ["fixture.cxx", "fixture.good", "fixture.base", "fixture.derived",
+                                                                    "fixture.noisy", "mbhud", "addbookmark"]))
+            let errors = try #require(document["errors"] as? [[String: String]])
+            #expect(errors.count == expected.count)
+            for ((fixture, reason), error) in zip(expected, errors) {
+                #expect(error["path"] == directory.appendingPathComponent(fixture.fileName).path)
+                #expect(error["reason"]?.hasPrefix(reason) == true, "\(error)")
+            }
+        } else {
+            #expect(result.stdout.contains("\nfixture.good "))
+            #expect(result.stdout.contains("\nmbhud "))
+            let lines = errorLines(result.stderr, in: directory)
+            #expect(lines.count == expected.count, "\(result.stderr)")
+            for ((fixture, reason), line) in zip(expected, lines) {
+                #expect(line.hasPrefix("presenter-host: \(directory.path)/\(fixture.fileName): \(reason)"), "\(line)")
+            }
+        }
+    }
+
+    /// A fake mbhud first on the path, extending a base that does not exist,
+    /// must not shadow the bundled one (and so break addbookmark).
+    @Test func aBrokenPresenterDoesNotShadowTheBundledOne() throws {
+        let directory = try FixtureBuilder.directory([.fakeMBHud])
+        let result = try host(["--plugin-dir", directory.path, "--list", "--json"])
+        let byId = try plugins(json(result))
+        #expect(byId["mbhud"]?["path"] as? String == TestPaths.library("MBHud").path)
+        #expect(byId["addbookmark"]?["extends"] as? String == "mbhud")
+        #expect(errorLines(result.stderr, in: directory) == [
+            "presenter-host: \(directory.path)/libfake-mbhud.so: presenter 'mbhud' extends 'fixture.no-such-base', which was not found; install it or put it on the search path",
+        ])
+    }
+
+    @Test func aPluginDirThatCannotBeSearchedIsWarnedAboutOnce() throws {
+        let plugins = try FixtureBuilder.directory([.good])
+        let plugin = plugins.appendingPathComponent("libgood.so").path
+        let result = try host(["--plugin-dir", "/nonexistent-plugins", "--plugin-dir", plugin, "--list", "-v"])
+        #expect(result.status == 0)
+        #expect(result.stderr == """
+            presenter-host: warning: --plugin-dir /nonexistent-plugins: no such directory; check the path
+            presenter-host: warning: --plugin-dir \(plugin): is a file, not a directory; give the directory that holds it
+
+            """)
+        // -v does not call a file "missing".
+        #expect(result.stdout.contains("\n  flag     missing          /nonexistent-plugins\n  flag     not a directory  \(plugin)\n"))
+    }
+
+    /// A file name may hold any byte but NUL and '/': each error stays one
+    /// line, and a name that is not UTF-8 is reported as such.
+    @Test func oddFileNamesGiveOneLineEach() throws {
+        let directory = try FixtureBuilder.directory([.nonUTF8Name, .good])
+        try Data("text\n".utf8).write(to: directory.appendingPathComponent("lib\nnewline\u{1B}[31m.so"))
+        let result = try host(["--plugin-dir", directory.path, "--list"])
+        #expect(result.status == 0)
+        // In byte order of the names: '\n' (0x0A) before 0xFF.
+        #expect(errorLines(result.stderr, in: directory) == [
+            "presenter-host: \(directory.path)/lib\\nnewline\\x1B[31m.so: is a text file, not an ELF shared library; remove it from the plugin directory",
+            "presenter-host: \(directory.path)/lib\\xFF.so: file name is not valid UTF-8; rename it",
+        ])
+        let document = try json(try host(["--plugin-dir", directory.path, "--list", "--json"]))
+        let paths = (document["errors"] as? [[String: String]] ?? []).compactMap { $0["path"] }
+        #expect(paths == [directory.path + "/lib\nnewline\u{1B}[31m.so", directory.path + "/lib\\xFF.so"])
+    }
+
     /// Root reads any file whatever its mode, so as root the check runs the
     /// binary as `nobody` (setpriv); otherwise LoaderTests covers it in-process.
     @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
@@ -159,6 +241,24 @@ import Testing
         #expect(errorLines(result.stderr, in: directory) == [
             "presenter-host: \(directory.path)/libunreadable.so: cannot be read: Permission denied; check its permissions",
         ])
+    }
+
+    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "needs root and setpriv to drop privileges"))
+    func anUnreadablePluginDirIsWarnedAboutForAnUnprivilegedUser() throws {
+        let closed = TestPaths.temporaryDirectory("closed")
+        try FixtureBuilder.place(.good, in: closed)
+        let bin = TestPaths.temporaryDirectory("bin")
+        let binary = bin.appendingPathComponent("presenter-host")
+        try FileManager.default.copyItem(at: TestPaths.binary, to: binary)
+        try #require(chmod(bin.path, 0o755) == 0 && chmod(closed.path, 0o700) == 0)
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--plugin-dir", closed.path, "--list", "-v"],
+            environment: ["HOME": "/nonexistent"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "presenter-host: warning: --plugin-dir \(closed.path): cannot be read (Permission denied); check its permissions\n")
+        #expect(result.stdout.contains("  flag     unreadable  \(closed.path)\n"))
     }
 
     /// The issue's acceptance check: a fresh build lists the bundled plugins
@@ -185,6 +285,25 @@ import Testing
 
 /// The listing's formatting, from registries built in memory.
 @Suite struct ListFormattingTests {
+    /// Wide characters take two columns: the next column still lines up.
+    @Test func columnsArePaddedByDisplayWidth() throws {
+        func plugin(_ id: String, _ name: String) -> PresenterPlugin {
+            PresenterPlugin(id: id, name: name, version: "1", description: nil, author: nil, license: nil,
+                            extends: nil, capabilities: [], abiVersion: .host, path: "/d/lib\(id).so", hooks: .init())
+        }
+        let table = ListCommand.table(PresenterRegistry(plugins: [plugin("wide", "進捗表示"), plugin("narrow", "Plain")]),
+                                      verbose: false)
+        let lines = table.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3)
+        /// The display column where `marker` starts in `line`.
+        func column(of marker: String, in line: String) throws -> Int {
+            DisplayWidth.of(String(line[..<(try #require(line.range(of: marker))).lowerBound]))
+        }
+        let header = try column(of: "VERSION", in: lines[0])
+        #expect(try column(of: "1  ", in: lines[1]) == header, "\(table)")
+        #expect(try column(of: "1  ", in: lines[2]) == header, "\(table)")
+    }
+
     @Test func anEmptyRegistrySaysWhereToLook() {
         #expect(ListCommand.table(PresenterRegistry(plugins: []), verbose: false)
             == "No presenters found. Run 'presenter-host --list -v' to see where they were looked for.\n")
@@ -206,5 +325,6 @@ import Testing
         #expect(entry["path"] as? String == "/nonexistent-dir")
         #expect(entry["origin"] as? String == "env")
         #expect(ListCommand.json(registry).contains("\"exists\" : false"))
+        #expect(entry["status"] as? String == "missing")
     }
 }

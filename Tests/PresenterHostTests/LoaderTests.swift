@@ -43,30 +43,46 @@ import Testing
     /// Each broken file: one error, for its file, with the expected reason; nothing loaded.
     @Test(arguments: [
         (Fixture.directory, "is a directory, not a shared library"),
-        (.danglingLink, "is a dangling symbolic link to 'libnothing-here.so'"),
+        (.danglingLink, "is a dangling symbolic link to 'libnothing-here.so'; fix or remove the link"),
+        (.symlinkLoop, "is a symbolic link loop (it leads back to itself); fix or remove the link"),
+        (.socket, "is a socket, not a shared library file; remove it from the plugin directory"),
+        (.nonUTF8Name, "file name is not valid UTF-8; rename it"),
         (.empty, "is empty, not an ELF shared library"),
-        (.text, "is a text file, not an ELF shared library"),
+        (.text, "is a text file, not an ELF shared library; remove it from the plugin directory"),
         (.randomBytes, "is not an ELF shared library (no ELF magic number)"),
         (.truncated, "truncated: segment "),
+        (.cutInProgramHeaders, "truncated: the program headers end at byte "),
+        (.programHeadersPastEnd, "truncated: the program headers end at byte 1099511"),
         (.otherArchitecture,
          "built for \(FixtureBuilder.architectureNames.plugin), this host is \(FixtureBuilder.architectureNames.host); rebuild it for this host"),
         (.thirtyTwoBit, "built for 32-bit "),
+        (.byteOrder, "built for big-endian machines, this host is little-endian; rebuild it for this host"),
+        (.executable, "is an executable, not a shared library; link it with -shared"),
+        (.positionIndependentExecutable, "is an executable, not a shared library; link it with -shared"),
         (.missingDependency, "libfixturedep.so: cannot open shared object file"),
         (.undefinedSymbol, "undefined symbol: fixture_symbol_nobody_defines"),
         (.noEntryPoint, "not a presenter plugin: no presenter_plugin_descriptor symbol"),
         (.nullEntryPoint, "entry point returns no presenter"),
         (.endlessEntryPoint, "entry point returned more than 256 presenters"),
         (.abiMajor, "built for ABI 2.0, this host supports 1.x (1.0)"),
-        (.newerMinor, "built for ABI 1.3, this host supports 1.0; update presenter-host"),
+        (.newerMinor, "presenter 'fixture.newer-minor': built for ABI 1.3, this host supports 1.0; update presenter-host"),
         (.sizeTooSmall, "struct_size is 24 bytes, smaller than the ABI 1.0 descriptor"),
+        (.sizeTooLarge, "struct_size is 100000 bytes, more than 65536: the descriptor is corrupt"),
         (.missingId, "id is missing (NULL)"),
         (.uppercaseId, "invalid id 'Fixture.Upper'"),
         (.longId, "id is longer than 64 bytes"),
-        (.missingName, "name is missing (NULL)"),
-        (.emptyName, "name is empty"),
+        (.invalidExtends, "presenter 'fixture.bad-extends': invalid extends 'Not An Id'"),
+        (.missingName, "presenter 'fixture.no-name': name is missing (NULL)"),
+        (.emptyName, "presenter 'fixture.empty-name': name is empty"),
         (.missingVersion, "version is missing (NULL)"),
         (.invalidUTF8, "name is not valid UTF-8"),
-        (.controlCharacter, "name contains a control character"),
+        (.controlCharacter, "name contains a control or bidirectional formatting character"),
+        (.bidiCharacter, "presenter 'fixture.bidi': name contains a control or bidirectional formatting character"),
+        (.longName, "name is longer than 128 bytes; shorten it"),
+        (.longVersion, "version is longer than 64 bytes; shorten it"),
+        (.longDescription, "description is longer than 512 bytes; shorten it"),
+        (.longAuthor, "author is longer than 256 bytes; shorten it"),
+        (.longLicense, "license is longer than 128 bytes; shorten it"),
         (.baseNotFound, "presenter 'fixture.orphan' extends 'fixture.no-such-base', which was not found"),
         (.selfExtension, "presenter 'fixture.self' is in an extension cycle (fixture.self -> fixture.self)"),
     ])
@@ -87,7 +103,10 @@ import Testing
     }
 
     @Test func brokenFilesDoNotStopTheOthers() throws {
-        let broken = Fixture.allCases.filter { ![.good, .twoPresenters, .noisy, .unreadable, .duplicate].contains($0) }
+        // Every fixture that is refused with one error of its own, and can be loaded in this process.
+        let broken = Fixture.allCases.filter {
+            !Fixture.usable.contains($0) && !Fixture.hostile.contains($0) && ![.unreadable, .duplicate, .sameIdTwice].contains($0)
+        }
         let (registry, _) = try load(broken + [.good, .twoPresenters])
         #expect(registry.plugins.map(\.id).sorted() == ["fixture.base", "fixture.derived", "fixture.good"])
         // One line per broken file, naming it.
@@ -128,19 +147,77 @@ import Testing
     }
 
     @Test func aPresenterWhoseBaseIsBrokenIsReportedAgainstThatBase() throws {
-        let (registry, _) = try load([.baseNotFound, .baseBroken])
+        let (registry, directory) = try load([.baseNotFound, .baseBroken])
         #expect(registry.plugins.isEmpty)
-        #expect(Set(registry.errors.map(\.failure)) == [
+        let orphan = directory.appendingPathComponent(Fixture.baseNotFound.fileName).path
+        #expect(registry.errors.map(\.failure) == [
+            .baseUnavailable(id: "fixture.orphan-child", base: "fixture.orphan", path: orphan),
             .baseNotFound(id: "fixture.orphan", base: "fixture.no-such-base"),
-            .baseUnavailable(id: "fixture.orphan-child", base: "fixture.orphan"),
+        ])
+        #expect(registry.errors[0].reason == "presenter 'fixture.orphan-child' extends 'fixture.orphan', which did not load (see the error for \(orphan)); fix that first")
+    }
+
+    /// A base refused for its descriptor still has a readable id: its child
+    /// is told the base did not load, not that it was not found.
+    @Test(arguments: [(Fixture.childOfNameless, Fixture.missingName, "fixture.no-name"),
+                      (.childOfNewer, .newerMinor, "fixture.newer-minor")])
+    func aChildOfABaseRefusedForItsDescriptorPointsAtThatBase(child: Fixture, base: Fixture, baseId: String) throws {
+        let (registry, directory) = try load([child, base])
+        #expect(registry.plugins.isEmpty)
+        let basePath = directory.appendingPathComponent(base.fileName).path
+        let childError = try #require(registry.errors.first { $0.path.hasSuffix(child.fileName) })
+        #expect(childError.reason.contains("extends '\(baseId)', which did not load (see the error for \(basePath))"))
+        #expect(!childError.reason.contains("not found"))
+    }
+
+    @Test func aBrokenPresenterDoesNotShadowAGoodOneWithTheSameId() throws {
+        // A fake mbhud first in the search path, extending a base that does not exist, and the bundled plugins.
+        let fake = try FixtureBuilder.directory([.fakeMBHud])
+        let registry = PresenterRegistry.load([SearchPathEntry(path: fake.path, origin: .flag),
+                                               SearchPathEntry(path: TestPaths.products.path, origin: .bundled)])
+        #expect(registry.plugin(id: "mbhud")?.path == TestPaths.library("MBHud").path)
+        #expect(registry.chain(for: "addbookmark")?.map(\.id) == ["addbookmark", "mbhud"])
+        #expect(registry.errors == [PluginLoadError(path: fake.appendingPathComponent(Fixture.fakeMBHud.fileName).path,
+                                                    failure: .baseNotFound(id: "mbhud", base: "fixture.no-such-base"))])
+    }
+
+    @Test func anIdRepeatedInOneLibraryIsNotCalledShadowed() throws {
+        let (registry, directory) = try load([.sameIdTwice])
+        #expect(registry.plugins.map(\.name) == ["First"])
+        #expect(registry.errors.map(\.description) == [
+            "\(directory.path)/libsame-id-twice.so: descriptor 1 repeats id 'fixture.twice' of descriptor 0 in the same file; give each presenter its own id",
         ])
     }
 
-    @Test func missingDirectoriesAreSkippedSilently() throws {
-        let registry = PresenterRegistry.load([SearchPathEntry(path: "/nonexistent/presenter-host-test", origin: .flag)])
+    /// Both fixtures export fixture_local_name() and name their presenter
+    /// with it. Opened RTLD_GLOBAL, the first would provide the second's.
+    @Test func eachLibraryBindsToItsOwnSymbols() throws {
+        let (registry, _) = try load([.localOne, .localTwo])
+        #expect(registry.errors == [])
+        #expect(registry.plugin(id: "fixture.local-one")?.name == "Local One")
+        #expect(registry.plugin(id: "fixture.local-two")?.name == "Local Two")
+    }
+
+    @Test func aCxxPresenterLoads() throws {
+        let (registry, _) = try load([.cxx])
+        #expect(registry.errors == [])
+        let plugin = try #require(registry.plugin(id: "fixture.cxx"))
+        #expect(plugin.name == "C++ Fixture")
+        #expect(plugin.capabilities == [.messages])
+        #expect(plugin.hooks.presentNames == ["create", "destroy", "show", "hide"])
+    }
+
+    @Test func missingDirectoriesAreSkippedWithoutErrors() throws {
+        let registry = PresenterRegistry.load([SearchPathEntry(path: "/nonexistent/presenter-host-test", origin: .flag),
+                                               SearchPathEntry(path: "/nonexistent/presenter-host-user", origin: .user)])
         #expect(registry.plugins.isEmpty)
         #expect(registry.errors.isEmpty)
-        #expect(registry.searchPath.count == 1)
+        #expect(registry.searchPath.count == 2)
+        // The user hears about the one they named, and only that one (SearchPath's warnings).
+        let warnings = SearchPath.resolve(pluginDirs: ["/nonexistent/presenter-host-test"],
+                                          environment: ["XDG_DATA_HOME": "/nonexistent/presenter-host-user"],
+                                          executablePath: "/nonexistent/bin/presenter-host").warnings
+        #expect(warnings == ["presenter-host: warning: --plugin-dir /nonexistent/presenter-host-test: no such directory; check the path"])
     }
 
     @Test func theBundledDirectoryOffersOnlyTheBundledNames() throws {

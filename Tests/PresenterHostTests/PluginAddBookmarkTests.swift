@@ -37,6 +37,31 @@ import Testing
         #expect(presenter.host.baseCalls == [])
     }
 
+    @Test func concurrentTitleFetchesKeepTheIndicatorUntilTheLastEnds() throws {
+        let (presenter, view) = try screen(elements: Self.bothElements)
+        let hideButton = "get-title-button \(PRESENTER_ELEMENT_HIDE)"
+        let start = "activity-indicator \(PRESENTER_ELEMENT_START_ANIMATING)"
+        let stop = "activity-indicator \(PRESENTER_ELEMENT_STOP_ANIMATING)"
+        let showButton = "get-title-button \(PRESENTER_ELEMENT_SHOW)"
+        presenter.show(view, "", id: 1, type: "GetWebTitleInteractor", action: "get-title")
+        presenter.show(view, "", id: 2, type: "GetWebTitleInteractor", action: "get-title")
+        #expect(view.elementCalls == [hideButton, start, hideButton, start])
+        // The first ends while the second still fetches: the indicator stays.
+        #expect(presenter.hide(view, nil, id: 1, type: "GetWebTitleInteractor", action: "get-title") == PRESENTER_OK)
+        #expect(view.elementCalls.count == 4)
+        // Another interactor's hide does not count as a title fetch's.
+        presenter.show(view, "Saving bookmark...", id: 3)
+        presenter.hide(view, nil, id: 3)
+        #expect(view.elementCalls.count == 4)
+        presenter.hide(view, "An error occurred retrieving the title", id: 2, type: "GetWebTitleInteractor",
+                       action: "get-title", failure: (1, "http", "HTTP 404"))
+        #expect(view.elementCalls.suffix(2) == [stop, showButton])
+        // A later fetch starts over.
+        presenter.show(view, "", id: 4, type: "GetWebTitleInteractor")
+        presenter.hide(view, nil, id: 4, type: "GetWebTitleInteractor")
+        #expect(view.elementCalls.suffix(4) == [hideButton, start, stop, showButton])
+    }
+
     @Test func otherInteractorsGoToTheBasePresenter() throws {
         let (presenter, view) = try screen(elements: Self.bothElements)
         #expect(presenter.show(view, "Saving bookmark...", id: 7) == PRESENTER_OK)

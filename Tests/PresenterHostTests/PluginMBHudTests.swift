@@ -305,4 +305,46 @@ import Testing
         hud.render(view)
         #expect(!view.isBlank)
     }
+
+    /// The longest duration the plugin accepts, in ns (HUDSession.longest).
+    private static let longest: UInt64 = 1 << 60
+
+    @Test func hugeOptionsAreCappedInsteadOfOverflowing() throws {
+        // Int.max milliseconds overflowed UInt64 nanoseconds and trapped in create.
+        let (hud, view) = try hud(["min-show-ms": String(Int.max), "grace-ms": "100000000000",
+                                   "failure-hold-ms": String(Int.max)])
+        hud.show(view, "Saving", id: 1)
+        hud.render(view)
+        #expect(view.isBlank)  // inside the (capped) grace time
+        #expect(hud.host.takeFrameRequests() == [t0 + FakeHost.ms(100_000_000_000)])
+        hud.host.now = t0 + FakeHost.ms(100_000_000_000)
+        hud.render(view)
+        #expect(view.visibleLines[1].contains("Saving"))
+        hud.hide(view, "Failed", id: 1, failure: (1, "x", "boom"))
+        hud.host.now += FakeHost.ms(1_000_000_000)
+        hud.render(view)
+        #expect(view.visibleLines[1].contains("Saving"))  // the (capped) minimum show time lasts
+    }
+
+    @Test func hugeFailureHoldIsCapped() throws {
+        let (hud, view) = try hud(["min-show-ms": "0", "failure-hold-ms": String(Int.max)])
+        hud.show(view, "Saving", id: 1)
+        hud.hide(view, "Failed", id: 1, failure: (1, "x", "boom"))
+        hud.render(view)
+        #expect(view.visibleLines[1].contains("✖ Failed"))
+        #expect(hud.host.takeFrameRequests() == [t0 + Self.longest])
+    }
+
+    @Test(arguments: ["-1", "1e11", "99999999999999999999999", "", " 5", "0x10", "NaN"])
+    func malformedOrOutOfRangeOptionsFallBackToTheDefault(text: String) throws {
+        let (hud, view) = try hud(["min-show-ms": text, "grace-ms": text, "failure-hold-ms": text])
+        #expect(hud.host.logs.filter { $0.level == 2 }.count == 3)
+        hud.show(view, "Saving", id: 1)
+        hud.render(view)
+        #expect(view.visibleLines[1].contains("Saving"))  // grace 0
+        hud.host.now = t0 + Self.ms(499)
+        hud.hide(view, nil, id: 1)
+        hud.render(view)
+        #expect(!view.isBlank)  // min-show 500
+    }
 }

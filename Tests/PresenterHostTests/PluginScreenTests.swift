@@ -233,6 +233,20 @@ private struct Screen {
         #expect(screen.lines == ["[Get title]", "", "", "", ""])
     }
 
+    @Test func addBookmarkConcurrentTitleFetchesNeverHideEachOther() throws {
+        let elements = ["get-title-button": ViewElement(),
+                        "activity-indicator": ViewElement(hidesWhenStopped: true)]
+        let screen = try Screen("addbookmark", elements: elements)
+        defer { screen.runtime.shutdown() }
+        let first = screen.perform("get-title", "GetWebTitleInteractor")
+        let second = screen.perform("get-title", "GetWebTitleInteractor")
+        #expect(screen.lines[0] == "(busy)")
+        first.succeed()
+        #expect(screen.lines[0] == "(busy)")  // the second is still in flight
+        second.fail(InteractorError(code: 1, domain: "http", message: "HTTP 404"))
+        #expect(screen.lines[0] == "[Get title]")
+    }
+
     @Test func swiftExampleStatusLineOnTheBottomRow() throws {
         let screen = try Screen("swift-example")
         defer { screen.runtime.shutdown() }

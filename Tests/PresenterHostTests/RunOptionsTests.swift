@@ -100,6 +100,27 @@ struct RunOptionsTests {
         #expect(usageError(["--messages", "m.json", "--working", "W", "true"])?.hasPrefix("--messages cannot be combined") == true)
     }
 
+    @Test func absurdTimesAreUsageErrorsNotCrashes() throws {
+        #expect(usageError(["--min-show", "1e300", "true"]) == "--min-show: '1e300' is too long; give at most 86400 seconds (1 day)")
+        #expect(usageError(["--min-show", "1e11", "true"]) == "--min-show: '1e11' is too long; give at most 86400 seconds (1 day)")
+        #expect(usageError(["--grace", "1e11", "true"]) == "--grace: '1e11' is too long; give at most 86400 seconds (1 day)")
+        #expect(usageError(["--grace", "86400.5", "true"]) != nil)
+        #expect(usageError(["--timeout", "1e300", "true"]) == "--timeout: '1e300' is too long; give at most 2592000 seconds (30 days)")
+        #expect(usageError(["--min-show", "inf", "true"]) != nil)
+        #expect(usageError(["--grace", "-inf", "true"]) != nil)
+        #expect(usageError(["--min-show", "nan", "true"]) != nil)
+        let longest = try parse(["--min-show", "86400", "--grace", "86400", "--timeout", "2592000", "true"])
+        #expect(longest.minShow == 86400 && longest.grace == 86400 && longest.timeout == 2_592_000)
+    }
+
+    @Test func pluginMillisecondsAreBoundedWhateverTheLibraryCallerSets() {
+        #expect(RunSession.milliseconds(0.5) == "500")
+        #expect(RunSession.milliseconds(1e300) == "86400000")
+        #expect(RunSession.milliseconds(.infinity) == "86400000")
+        #expect(RunSession.milliseconds(-3) == "0")
+        #expect(RunSession.milliseconds(.nan) == "0")
+    }
+
     @Test func commandLineIsShellQuoted() throws {
         var options = RunOptions()
         options.command = ["echo", "hello world", "it's", "a=b", "", "$HOME"]

@@ -40,14 +40,88 @@ struct RunProcessTests {
             try ChildProcess.resolve("script.sh", path: "/nonexistent:\(dir.path)")
         }
         #expect(try ChildProcess.resolve("sh", path: "\(dir.path):/bin:/usr/bin").hasSuffix("/sh"))
-        // spawn itself reports a file that is not a program.
-        let text = dir.appendingPathComponent("text")
-        try Data("just text\n".utf8).write(to: text)
-        chmod(text.path, 0o755)
-        #expect(throws: ChildProcess.SpawnError.notExecutable(command: "text", reason: "Exec format error")) {
-            try ChildProcess.spawn(text.path, ["text"])
+        // A binary the kernel refuses is reported by spawn.
+        let binary = dir.appendingPathComponent("binary")
+        try writeExecutable([0, 1, 2, 3, 0x0a], to: binary)
+        #expect(throws: ChildProcess.SpawnError.notExecutable(command: "binary", reason: "Exec format error")) {
+            try ChildProcess.spawn(binary.path, ["binary"])
         }
     }
+
+    @Test func scriptWithoutAShebangRunsWithBinSh() throws {
+        let dir = TestPaths.temporaryDirectory("spawn")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("noshebang")
+        try writeExecutable(Array("echo \"$0:$1:$2\"; exit 4\n".utf8), to: script)
+        let child = try ChildProcess.spawn(try ChildProcess.resolve(script.path, path: nil), ["noshebang", "a", "b c"],
+                                           captureStdout: true)
+        let collected = Collected()
+        let pump = OutputPump(fd: try #require(child.outputFD)) { collected.append($0) }
+        #expect(child.wait() == .exited(4))
+        pump.finish()
+        #expect(String(decoding: collected.bytes, as: UTF8.self) == "\(script.path):a:b c\n")
+    }
+
+    @Test func shebangNamingAMissingOrUnusableInterpreterIsCaughtBeforeSpawning() throws {
+        let dir = TestPaths.temporaryDirectory("spawn")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("script")
+        try writeExecutable(Array("#!/nonexistent/interpreter -x\necho hi\n".utf8), to: script)
+        #expect(throws: ChildProcess.SpawnError.interpreterNotFound(command: script.path,
+                                                                    interpreter: "/nonexistent/interpreter")) {
+            try ChildProcess.resolve(script.path, path: nil)
+        }
+        try Data("#! \(dir.path)\n".utf8).write(to: script)  // a directory, after a space
+        #expect(throws: ChildProcess.SpawnError.notExecutable(
+            command: "script", reason: "its interpreter \(dir.path) cannot be executed: Permission denied")) {
+            try ChildProcess.resolve("script", path: dir.path)
+        }
+        try Data("#!/bin/sh\necho hi\n".utf8).write(to: script)
+        #expect(try ChildProcess.resolve(script.path, path: nil) == script.path)
+    }
+
+    @Test func processStatParsesNamesWithSpacesAndParentheses() throws {
+        let line = "42 (a) b (c)) S 7 42 42 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 123456 0 0"
+        let stat = try #require(ProcessStat.parse(ArraySlice(line.utf8)))
+        #expect(stat.state == UInt8(ascii: "S") && stat.parent == 7 && stat.startTime == 123456)
+        let own = try #require(ProcessStat.read(getpid()))
+        #expect(own.parent == getppid() && !own.isDead && !own.isStopped)
+        #expect(ProcessStat.read(-1) == nil)
+    }
+
+    @Test func treeHoldsTheCommandAndWhatItStartedAndSignalsThemAll() throws {
+        let dir = TestPaths.temporaryDirectory("tree")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pids = dir.appendingPathComponent("pids").path
+        // sh -> (sh -> sleep), sleep: two levels below the command.
+        let child = try start(["sh", "-c", "sh -c 'sleep 30 & echo $! >> \(pids); wait' & sleep 30 & echo $! >> \(pids); wait"])
+        let sleepers = try waitForLines(pids, count: 2)
+        let tree = ProcessTree.collect(root: child.pid, freeze: true)
+        #expect(tree.members.first?.pid == child.pid && tree.members.first?.depth == 0)
+        let depths = Dictionary(uniqueKeysWithValues: tree.members.map { ($0.pid, $0.depth) })
+        #expect(tree.members.count == 4)
+        #expect(Set(sleepers.compactMap { depths[$0] }) == [1, 2])
+        // Frozen: every member is stopped until thawed.
+        #expect(tree.members.allSatisfy { ProcessStat.read($0.pid)?.isStopped == true })
+        tree.thaw()
+        #expect(tree.survivors.count == 3)
+        let signalled = child.sendToTree(SIGTERM, freeze: true)
+        #expect(Set(signalled.members.map(\.pid)) == Set(tree.members.map(\.pid)))
+        #expect(child.wait() == .signaled(SIGTERM))
+        for pid in sleepers { #expect(waitUntilEnded(pid), "\(pid) still runs") }
+        // Once reaped, nothing is signalled.
+        #expect(child.sendToTree(SIGTERM, freeze: false).members.isEmpty)
+    }
+
+    @Test func treeNeverSignalsAPidThatNowNamesAnotherProcess() throws {
+        let child = try start(["sleep", "30"])
+        defer { child.send(SIGKILL); _ = child.wait() }
+        let tree = ProcessTree.collect(root: child.pid, freeze: false)
+        let real = try #require(tree.members.first)
+        let forged = ProcessTree.Member(pid: real.pid, startTime: real.startTime + 1, depth: 0)
+        #expect(real.isSameProcess && !forged.isSameProcess)
+    }
+
 
     @Test func capturesStdoutAndStderrInOrder() throws {
         let child = try start(["sh", "-c", "echo one; echo two >&2; printf three"],
@@ -126,6 +200,49 @@ private func start(_ arguments: [String], captureStdout: Bool = false,
                    captureStderr: Bool = false) throws -> ChildProcess {
     let path = try ChildProcess.resolve(arguments[0], path: ProcessInfo.processInfo.environment["PATH"])
     return try ChildProcess.spawn(path, arguments, captureStdout: captureStdout, captureStderr: captureStderr)
+}
+
+/// The pids written one a line to `path`, once there are `count` of them (10 s at most).
+private func waitForLines(_ path: String, count: Int) throws -> [pid_t] {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let pids = text.split(separator: "\n").compactMap { pid_t($0) }
+        if pids.count >= count { return pids }
+        usleep(10_000)
+    }
+    throw CocoaError(.fileReadNoSuchFile)
+}
+
+/// Writes an executable file that no process of ours ever had open for
+/// writing: a child that another test spawns at that moment inherits every
+/// descriptor until it execs, and executing a file open for writing fails
+/// with "Text file busy". install(1), in a child of its own, writes it.
+func writeExecutable(_ bytes: [UInt8], to url: URL) throws {
+    let source = url.appendingPathExtension("source")
+    try Data(bytes).write(to: source)
+    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/install"), ["-m", "755", source.path, url.path])
+    guard result.status == 0 else { throw CocoaError(.fileWriteUnknown) }
+}
+
+/// Whether `pid` ended (gone, or a zombie no one reaps) within 5 s.
+func waitUntilEnded(_ pid: pid_t) -> Bool {
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline {
+        guard let stat = ProcessStat.read(pid), !stat.isDead else { return true }
+        usleep(10_000)
+    }
+    return false
+}
+
+/// Whether `pid` was reaped (no /proc entry, not even a zombie) within 5 s.
+func waitUntilGone(_ pid: pid_t) -> Bool {
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline {
+        if ProcessStat.read(pid) == nil { return true }
+        usleep(10_000)
+    }
+    return false
 }
 
 /// Bytes gathered from another thread.

@@ -5,23 +5,31 @@ import Testing
 /// A small terminal emulator for the sequences the host writes, so tests can
 /// check what a screen shows, not only which bytes were sent. It follows a
 /// tty's defaults (LF is CR LF) and what xterm does when half of a wide
-/// character is overwritten.
+/// character is overwritten. It does not rewrap lines on a resize (the tmux
+/// tests in TerminalRegionEndToEndTests do).
 struct VirtualTerminal {
     let cols: Int, rows: Int
     private(set) var cells: [[String]]
     private(set) var row: Int, col = 0
+    private(set) var saved: (row: Int, col: Int) = (0, 0)
     private(set) var cursorVisible = true
     private(set) var lastColumnWrites = 0
     private(set) var colorCodes = 0
     private(set) var unknown: [String] = []
 
-    init(cols: Int, rows: Int, text: [String] = []) {
+    /// A screen showing `text` as lines, then `partial` with no newline
+    /// (the cursor is left after it).
+    init(cols: Int, rows: Int, text: [String] = [], partial: String = "") {
         self.cols = cols
         self.rows = rows
         cells = Array(repeating: Array(repeating: " ", count: cols), count: rows)
         row = 0
         for line in text { write(line); newline() }
+        write(partial)
     }
+
+    /// Where the cursor is.
+    var cursor: (row: Int, col: Int) { (row, col) }
 
     /// The screen as lines, trailing blanks removed.
     var lines: [String] { cells.map { $0.joined().replacingOccurrences(of: " +$", with: "", options: .regularExpression) } }
@@ -36,11 +44,17 @@ struct VirtualTerminal {
             case "\n", "\r\n": newline()
             case "\u{8}": col = max(0, col - 1)
             case "\u{1B}":
-                guard characters.popFirst() == "[" else { unknown.append("ESC"); continue }
-                var parameters = ""
-                while let next = characters.popFirst() {
-                    if next.isLetter { control(parameters, next); break }
-                    parameters.append(next)
+                switch characters.popFirst() {
+                case "[":
+                    var parameters = ""
+                    while let next = characters.popFirst() {
+                        if next.isLetter { control(parameters, next); break }
+                        parameters.append(next)
+                    }
+                case "7": saved = (row, col)                  // DECSC
+                case "8": (row, col) = saved                  // DECRC
+                case "D": index()                             // IND: down, same column
+                case let other: unknown.append("ESC " + (other.map(String.init) ?? ""))
                 }
             default: put(character)
             }
@@ -49,6 +63,11 @@ struct VirtualTerminal {
 
     private mutating func newline() {
         col = 0
+        index()
+    }
+
+    /// One row down, scrolling the screen up at the bottom row.
+    private mutating func index() {
         if row == rows - 1 { cells.removeFirst(); cells.append(Array(repeating: " ", count: cols)) } else { row += 1 }
     }
 
@@ -77,6 +96,7 @@ struct VirtualTerminal {
         case (_, "B"): row = min(rows - 1, row + count)
         case (_, "C"): col = min(cols - 1, col + count)
         case (_, "D"): col = max(0, col - count)
+        case (_, "E"): row = min(rows - 1, row + count); col = 0
         case ("", "K"): for x in col..<cols { cells[row][x] = " " }
         case ("", "J"):
             for x in col..<cols { cells[row][x] = " " }
@@ -110,17 +130,35 @@ final class OutputPipe {
     }
 }
 
+/// A flag shared between a test and the backend's threads; as the
+/// backend's foreground predicate it stands in for the terminal's foreground
+/// process group.
+final class SharedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Bool
+    init(_ value: Bool = true) { self.value = value }
+    var isSet: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
 @Suite("TerminalBackend")
 struct TerminalBackendTests {
-    /// A terminal of 30 × 10 with two lines of earlier output; the backend's
-    /// region is 3 rows (a 29 × 3 view).
+    /// A terminal of 30 × 10 with two lines of earlier output (and optionally
+    /// an unfinished third); the backend's region is 3 rows (a 29 × 3 view),
+    /// below the cursor's line (the anchor).
     struct Setup {
         let pipe = OutputPipe()
         let backend: TerminalBackend
-        var terminal = VirtualTerminal(cols: 30, rows: 10, text: ["$ make", "compiling..."])
-        init(color: Bool = true) {
+        let foreground: SharedFlag
+        var terminal: VirtualTerminal
+        init(color: Bool = true, partial: String = "", foreground: SharedFlag = SharedFlag()) {
+            self.foreground = foreground
+            terminal = VirtualTerminal(cols: 30, rows: 10, text: ["$ make", "compiling..."], partial: partial)
             backend = TerminalBackend(fd: pipe.writeEnd, regionRows: 3, color: color, unicode: true,
-                                      terminalSize: (30, 10), silenceInput: false)
+                                      terminalSize: (30, 10), silenceInput: false,
+                                      isForeground: { foreground.isSet })
         }
         /// Presents `canvas`; returns the bytes written.
         @discardableResult
@@ -136,8 +174,10 @@ struct TerminalBackendTests {
             terminal.feed(bytes)
             return bytes
         }
-        /// The region's rows on the virtual screen.
-        var region: [String] { Array(terminal.lines[2..<5]) }
+        /// The region's rows on the virtual screen (the anchor is row 2).
+        var region: [String] { Array(terminal.lines[3..<6]) }
+        /// What the screen showed before the backend wrote anything.
+        var blankScreen: [String] { ["$ make", "compiling..."] + Array(repeating: "", count: 8) }
     }
 
     func hud(_ spinner: String, message: String = "Saving bookmark...", spinnerStyle: CellStyle = .plain) -> Canvas {
@@ -155,16 +195,32 @@ struct TerminalBackendTests {
         #expect(setup.backend.flags == [.unicode, .animated, .color])
     }
 
-    @Test("the first frame reserves the region below earlier output, hides the cursor and draws it")
+    @Test("the first frame hides the cursor, makes room below the cursor's line, saves the cursor there and draws")
     func firstFrame() {
         var setup = Setup()
         let bytes = setup.present(hud("⠋"))
-        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("\r\n\n\u{1B}[2A\u{1B}[J\u{1B}[?25l"))
-        #expect(setup.terminal.lines[0..<2] == ["$ make", "compiling..."])
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("\u{1B}[?25l\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("\u{1B}8"))
+        #expect(setup.terminal.lines[0..<3] == ["$ make", "compiling...", ""])
         #expect(setup.region == hud("⠋").lines())
         #expect(!setup.terminal.cursorVisible)
+        #expect(setup.terminal.cursor == (2, 0))
         #expect(setup.backend.writeCount == 1)
         #expect(setup.terminal.unknown.isEmpty)
+    }
+
+    @Test("an unfinished line before the region is kept, and the cursor ends after it")
+    func partialLine() {
+        var setup = Setup(partial: "Progress so far: ")
+        setup.present(hud("⠋"))
+        #expect(setup.terminal.lines[2] == "Progress so far:")
+        #expect(setup.region == hud("⠋").lines())
+        setup.present(hud("⠙"))
+        _ = setup.run { $0.finish() }
+        #expect(setup.terminal.cursor == (2, 17))
+        #expect(setup.terminal.cursorVisible)
+        setup.terminal.feed(Array("DONE".utf8))
+        #expect(setup.terminal.lines == ["$ make", "compiling...", "Progress so far: DONE"] + Array(repeating: "", count: 7))
     }
 
     @Test("a blank frame before anything was shown writes nothing")
@@ -187,16 +243,15 @@ struct TerminalBackendTests {
     func spinnerFrame(style: CellStyle) {
         var setup = Setup()
         setup.present(hud("⠋", spinnerStyle: style))
-        // The cursor is left where the last frame wrote: move once to the spinner.
-        setup.present(hud("⠙", spinnerStyle: style))
-        for (index, frame) in ["⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"].enumerated() {
+        for (index, frame) in ["⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"].enumerated() {
             let writes = setup.backend.writeCount
             let bytes = setup.present(hud(frame, spinnerStyle: style))
             #expect(bytes.count <= 24, "frame \(index): \(bytes.count) bytes")
             #expect(setup.backend.writeCount == writes + 1)
             #expect(setup.region == hud(frame).lines())
         }
-        let expected = style == .plain ? "\u{8}⠙" : "\u{8}\u{1B}[36m⠙\u{1B}[m"
+        // From the anchor: next lines (CNL), forward (CUF), the cell, back (DECRC).
+        let expected = style == .plain ? "\u{1B}[2E\u{1B}[4C⠙\u{1B}8" : "\u{1B}[2E\u{1B}[4C\u{1B}[36m⠙\u{1B}[m\u{1B}8"
         #expect(String(decoding: setup.present(hud("⠙", spinnerStyle: style)), as: UTF8.self) == expected)
     }
 
@@ -207,13 +262,14 @@ struct TerminalBackendTests {
         let bytes = String(decoding: setup.present(hud("⠋", message: "Saving bookmarks.")), as: UTF8.self)
         #expect(!bytes.contains("Saving"))
         #expect(bytes.contains("s."))
-        #expect(bytes.utf8.count <= 12)
+        #expect(bytes.utf8.count <= 16)
         #expect(setup.region == hud("⠋", message: "Saving bookmarks.").lines())
     }
 
-    @Test("frames of random text, wide characters and emoji always leave the screen equal to the canvas")
-    func randomFrames() {
-        var setup = Setup()
+    @Test("frames of random text, wide characters and emoji always leave the screen equal to the canvas and the cursor on the anchor",
+          arguments: ["", "$ "])
+    func randomFrames(partial: String) {
+        var setup = Setup(partial: partial)
         var generator = SeededGenerator(seed: 42)
         let words = ["a", "bc", "日本", "😀", "Saving", "…", "✔", "x😀y", "한", "   ", "é"]
         for _ in 0..<200 {
@@ -227,21 +283,22 @@ struct TerminalBackendTests {
             if Bool.random(using: &generator) { canvas.drawBox(col: 1, row: 0, width: 10, height: 3) }
             setup.present(canvas)
             #expect(setup.region == canvas.lines())
+            #expect(setup.terminal.cursor == (2, partial.count))
         }
         #expect(setup.terminal.lastColumnWrites == 0)
         #expect(setup.terminal.unknown.isEmpty)
-        #expect(setup.terminal.lines[0..<2] == ["$ make", "compiling..."])
+        #expect(setup.terminal.lines[0..<3] == ["$ make", "compiling...", partial.trimmingCharacters(in: .whitespaces)])
     }
 
-    @Test("finish clears the region, shows the cursor and leaves it at the region's top")
+    @Test("finish clears the region, shows the cursor and leaves it where it was before the region came")
     func finish() {
         var setup = Setup()
         setup.present(hud("⠋", spinnerStyle: CellStyle(rawValue: 0x12)))
         let bytes = setup.run { $0.finish() }
         #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("\u{1B}[J\u{1B}[?25h"))
-        #expect(setup.terminal.lines == ["$ make", "compiling...", "", "", "", "", "", "", "", ""])
+        #expect(setup.terminal.lines == setup.blankScreen)
         #expect(setup.terminal.cursorVisible)
-        #expect((setup.terminal.row, setup.terminal.col) == (2, 0))
+        #expect(setup.terminal.cursor == (2, 0))
         #expect(setup.run { $0.finish() }.isEmpty)
     }
 
@@ -250,7 +307,7 @@ struct TerminalBackendTests {
         var setup = Setup()
         setup.present(hud("⠋"))
         _ = setup.run { $0.suspend() }
-        #expect(setup.terminal.lines == ["$ make", "compiling...", "", "", "", "", "", "", "", ""])
+        #expect(setup.terminal.lines == setup.blankScreen)
         #expect(setup.terminal.cursorVisible)
         setup.present(hud("⠋"))
         #expect(setup.region == hud("⠋").lines())
@@ -262,27 +319,44 @@ struct TerminalBackendTests {
         var setup = Setup()
         setup.present(hud("⠋"))
         _ = setup.run { $0.printAbove("line one\nline two") }
-        #expect(setup.terminal.lines[0..<4] == ["$ make", "compiling...", "line one", "line two"])
-        #expect(Array(setup.terminal.lines[4..<7]) == hud("⠋").lines())
+        #expect(setup.terminal.lines[0..<5] == ["$ make", "compiling...", "line one", "line two", ""])
+        #expect(Array(setup.terminal.lines[5..<8]) == hud("⠋").lines())
         #expect(!setup.terminal.cursorVisible)
         setup.present(hud("⠙"))
-        #expect(Array(setup.terminal.lines[4..<7]) == hud("⠙").lines())
+        #expect(Array(setup.terminal.lines[5..<8]) == hud("⠙").lines())
+        _ = setup.run { $0.finish() }
+        #expect(setup.terminal.cursor == (4, 0))
+        #expect(setup.terminal.lines[5...].allSatisfy { $0.isEmpty })
     }
 
-    @Test("a region reserved on the last line scrolls earlier output up")
-    func reserveAtBottom() {
+    @Test("printAbove continues an unfinished line as it would have without the region")
+    func printAboveAfterPartialLine() {
+        var setup = Setup(partial: "Progress so far: ")
+        setup.present(hud("⠋"))
+        _ = setup.run { $0.printAbove("50%\n") }
+        #expect(setup.terminal.lines[2] == "Progress so far: 50%")
+        #expect(Array(setup.terminal.lines[4..<7]) == hud("⠋").lines())
+        _ = setup.run { $0.finish() }
+        #expect(setup.terminal.cursor == (3, 0))
+        #expect(setup.terminal.lines[3...].allSatisfy { $0.isEmpty })
+    }
+
+    @Test("a region reserved on the last line scrolls earlier output up; finish leaves the cursor after it", arguments: ["", "50% "])
+    func reserveAtBottom(partial: String) {
         let pipe = OutputPipe()
-        var terminal = VirtualTerminal(cols: 30, rows: 4, text: ["one", "two", "three"])
+        var terminal = VirtualTerminal(cols: 30, rows: 6, text: ["one", "two", "three", "four", "five"], partial: partial)
         let backend = TerminalBackend(fd: pipe.writeEnd, regionRows: 3, color: false, unicode: true,
-                                      terminalSize: (30, 4), silenceInput: false)
+                                      terminalSize: (30, 6), silenceInput: false)
         var canvas = Canvas(cols: backend.size.cols, rows: backend.size.rows)
         canvas.drawText("hud", col: 0, row: 1, maxColumns: 10)
         backend.present(canvas)
         terminal.feed(pipe.read())
-        #expect(terminal.lines == ["three", "", "hud", ""])
+        let kept = partial.trimmingCharacters(in: .whitespaces)
+        #expect(terminal.lines == ["four", "five", kept, "", "hud", ""])
         backend.finish()
         terminal.feed(pipe.read())
-        #expect(terminal.lines == ["three", "", "", ""])
+        #expect(terminal.lines == ["four", "five", kept, "", "", ""])
+        #expect(terminal.cursor == (2, partial.count))
     }
 
     @Test("without colour no colour code is written, but attributes and cursor moves still are")
@@ -300,14 +374,153 @@ struct TerminalBackendTests {
         #expect(setup.present(recolored).isEmpty)
     }
 
-    @Test("after refresh (a resize) the next frame redraws everything")
+    @Test("after refresh (a resize) the next frame erases from the anchor and redraws everything")
     func refresh() {
-        var setup = Setup()
+        var setup = Setup(partial: "> ")
         setup.present(hud("⠋"))
         _ = setup.run { $0.refresh() }
-        let bytes = setup.present(hud("⠋"))
-        #expect(String(decoding: bytes, as: UTF8.self).contains("Saving bookmark..."))
+        let bytes = String(decoding: setup.present(hud("⠋")), as: UTF8.self)
+        #expect(bytes.hasPrefix("\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(bytes.contains("Saving bookmark..."))
         #expect(setup.region == hud("⠋").lines())
+        #expect(setup.terminal.lines[2] == ">")
+        #expect(setup.terminal.cursor == (2, 2))
+    }
+
+    // MARK: - Background jobs
+
+    @Test("started in the background: nothing is written, the cursor is left alone; the first foreground frame draws")
+    func startedInBackground() {
+        var setup = Setup(foreground: SharedFlag(false))
+        #expect(setup.present(hud("⠋")).isEmpty)
+        #expect(setup.present(hud("⠙")).isEmpty)
+        #expect(setup.backend.writeCount == 0)
+        #expect(setup.terminal.cursorVisible)
+        setup.foreground.isSet = true
+        setup.present(hud("⠹"))
+        #expect(setup.region == hud("⠹").lines())
+        #expect(!setup.terminal.cursorVisible)
+    }
+
+    @Test("sent to the background: the region is taken off once, nothing more is drawn; back in the foreground it is drawn again")
+    func sentToBackground() {
+        var setup = Setup(partial: "$ ")
+        setup.present(hud("⠋"))
+        setup.foreground.isSet = false
+        let bytes = String(decoding: setup.present(hud("⠙")), as: UTF8.self)
+        #expect(bytes == "\u{1B}[J\u{1B}[?25h")
+        #expect(setup.terminal.lines == ["$ make", "compiling...", "$"] + Array(repeating: "", count: 7))
+        #expect(setup.terminal.cursor == (2, 2))
+        #expect(setup.terminal.cursorVisible)
+        let writes = setup.backend.writeCount
+        for frame in ["⠹", "⠸", "⠼"] { #expect(setup.present(hud(frame)).isEmpty) }
+        #expect(setup.run { $0.suspend() }.isEmpty)
+        #expect(setup.backend.writeCount == writes)
+        setup.foreground.isSet = true
+        setup.present(hud("⠴"))
+        #expect(setup.region == hud("⠴").lines())
+        #expect(!setup.terminal.cursorVisible)
+        _ = setup.run { $0.finish() }
+        #expect(setup.terminal.cursor == (2, 2))
+        #expect(setup.terminal.cursorVisible)
+    }
+
+    @Test("in the background, printAbove writes the text only; finish writes nothing")
+    func printAboveInBackground() {
+        var setup = Setup(foreground: SharedFlag(false))
+        setup.present(hud("⠋"))
+        let bytes = setup.run { $0.printAbove("output") }
+        #expect(String(decoding: bytes, as: UTF8.self) == "output\n")
+        #expect(setup.run { $0.finish() }.isEmpty)
+        #expect(setup.terminal.cursorVisible)
+    }
+
+    @Test("a view waiting in the background is redrawn once we are the foreground job again, without a frame of its own")
+    func foregroundAgainRedraws() {
+        let setup = Setup(foreground: SharedFlag(false))
+        let called = SharedFlag(false)
+        setup.backend.watchResize { called.isSet = true }
+        setup.backend.present(hud("✔"))
+        usleep(500_000)
+        #expect(!called.isSet)
+        setup.foreground.isSet = true
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while !called.isSet && Date() < deadline { usleep(10_000) }
+        #expect(called.isSet)
+        setup.backend.finish()
+    }
+}
+
+/// The backend on a real pseudo-terminal, for what only a terminal has:
+/// its settings (echo, TOSTOP) and its size.
+@Suite("TerminalBackend on a pseudo-terminal")
+struct TerminalBackendPseudoTerminalTests {
+    func hud() -> Canvas {
+        var canvas = Canvas(cols: 39, rows: 3)
+        canvas.drawBox(col: 2, row: 0, width: 20, height: 3)
+        return canvas
+    }
+
+    func lflag(_ fd: Int32) -> tcflag_t {
+        var settings = termios()
+        tcgetattr(fd, &settings)
+        return settings.c_lflag
+    }
+
+    @Test("in the background the terminal's settings are never touched; echo goes off only in the foreground")
+    func settingsOnlyInForeground() throws {
+        let terminal = try PseudoTerminal(cols: 40, rows: 10)
+        let foreground = SharedFlag(false)
+        let backend = TerminalBackend(fd: terminal.follower, regionRows: 3, color: false, unicode: true,
+                                      isForeground: { foreground.isSet })
+        let before = lflag(terminal.follower)
+        #expect(before & tcflag_t(ECHO) != 0)
+        backend.present(hud())
+        #expect(lflag(terminal.follower) == before)
+        #expect(terminal.drain().isEmpty)
+        foreground.isSet = true
+        backend.present(hud())
+        #expect(lflag(terminal.follower) & tcflag_t(ECHO) == 0)
+        backend.finish()
+        #expect(lflag(terminal.follower) == before)
+    }
+
+    @Test("with TOSTOP a background job writes nothing at all (it would be stopped) and draws anew in the foreground")
+    func tostop() throws {
+        let terminal = try PseudoTerminal(cols: 40, rows: 10)
+        var settings = termios()
+        tcgetattr(terminal.follower, &settings)
+        settings.c_lflag |= tcflag_t(TOSTOP)
+        tcsetattr(terminal.follower, TCSANOW, &settings)
+        let foreground = SharedFlag(true)
+        let backend = TerminalBackend(fd: terminal.follower, regionRows: 3, color: false, unicode: true,
+                                      silenceInput: false, isForeground: { foreground.isSet })
+        backend.present(hud())
+        #expect(!terminal.drain().isEmpty)
+        foreground.isSet = false
+        backend.present(hud())
+        backend.finish()
+        #expect(terminal.drain().isEmpty)
+    }
+
+    @Test("a frame laid out for the old size after a resize is not drawn; after refresh everything is")
+    func frameAfterResize() throws {
+        let terminal = try PseudoTerminal(cols: 40, rows: 10)
+        let backend = TerminalBackend(fd: terminal.follower, regionRows: 3, color: false, unicode: true, silenceInput: false)
+        backend.present(hud())
+        #expect(!terminal.drain().isEmpty)
+        terminal.resize(cols: 30, rows: 10)
+        var moved = hud()
+        moved.drawText("x", col: 5, row: 1, maxColumns: 1)
+        backend.present(moved)
+        #expect(terminal.drain().isEmpty)
+        #expect(backend.size == (29, 3))
+        var smaller = Canvas(cols: 29, rows: 3)
+        smaller.drawBox(col: 2, row: 0, width: 20, height: 3)
+        backend.present(smaller)
+        let bytes = String(decoding: terminal.drain(), as: UTF8.self)
+        #expect(bytes.hasPrefix("\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        backend.finish()
     }
 }
 

@@ -29,6 +29,15 @@ struct TerminalEnvironmentTests {
         #expect(TerminalEnvironment.isUnicode(environment) == expected)
     }
 
+    @Test("TERM unset or empty is plain lines, like TERM=dumb", arguments: [[:], ["TERM": ""], ["TERM": "dumb"]])
+    func unknownTerminal(environment: [String: String]) throws {
+        #expect(TerminalEnvironment.wantsPlainLines(isTerminal: true, environment))
+        let terminal = try PseudoTerminal(cols: 100, rows: 30)
+        #expect(BackendFactory.mode(for: terminal.follower, environment: environment) == .plain)
+        #expect(BackendFactory.make(for: terminal.follower, environment: environment) is PlainBackend)
+        #expect(!TerminalEnvironment.wantsPlainLines(isTerminal: true, ["TERM": "xterm-256color"]))
+    }
+
     @Test("not a terminal, TERM=dumb or CI set (even empty) means plain lines")
     func plainLines() throws {
         let pipe = OutputPipe()
@@ -98,6 +107,17 @@ final class PseudoTerminal {
     func resize(cols: Int, rows: Int) {
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(cols), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(leader, UInt(TIOCSWINSZ), &size)
+    }
+    /// Everything written to the follower since the last drain.
+    func drain() -> [UInt8] {
+        _ = fcntl(leader, F_SETFL, fcntl(leader, F_GETFL) | O_NONBLOCK)
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(leader, &buffer, buffer.count)
+            if count <= 0 { return result }
+            result += buffer[0..<count]
+        }
     }
     deinit { close(follower); close(leader) }
 }

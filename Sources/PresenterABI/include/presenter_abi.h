@@ -23,6 +23,15 @@
  *   host's. A plugin built for an older minor loads; the host then reads only
  *   the fields that plugin's struct_size says exist.
  *
+ * Loading
+ *   The host opens a plugin with dlopen(RTLD_NOW | RTLD_LOCAL) and never
+ *   closes it. Before that it loads every candidate file once in a helper
+ *   process (presenter-host scanning its plugin directories), so a file that
+ *   crashes, exits or hangs while loading is reported instead of taking the
+ *   host down. So library constructors and the entry point run at least
+ *   twice, in two processes, on any thread, and also for `--list`: they MUST
+ *   be cheap and free of side effects (no files, no output, no threads).
+ *
  * Threading
  *   The host calls every hook of a view's presenter on one thread (the
  *   presenter thread), one call at a time, never concurrently. Host services
@@ -63,11 +72,13 @@ extern "C" {
  *   const presenter_descriptor *presenter_plugin_descriptor(uint32_t index);
  *
  * The host calls it with index 0, 1, 2, ... and stops at the first NULL, so
- * one library MAY hold several presenters. It MUST return at least one.
- * The returned descriptor, and every string and function it points to, MUST
- * stay valid and unchanged for as long as the library is loaded (in practice:
- * static storage). The function MUST be cheap and free of side effects: the
- * host calls it to list plugins without running them.
+ * one library MAY hold several presenters. It MUST return at least one, and
+ * NULL after the last (the host stops asking after 256 and refuses the
+ * library). The returned descriptor, and every string and function it points
+ * to, MUST stay valid and unchanged for as long as the library is loaded (in
+ * practice: static storage). The host MAY call it from any thread, more than
+ * once, and in a helper process that only checks the library loads (see
+ * "Loading" above): it MUST be cheap, thread-safe and free of side effects.
  */
 #define PRESENTER_ENTRY_SYMBOL "presenter_plugin_descriptor"
 
@@ -287,12 +298,22 @@ typedef struct presenter_host {
 #define PRESENTER_CAP_MESSAGES    0x1u
 /** capabilities: the presenter shows a determinate progress fraction. */
 #define PRESENTER_CAP_DETERMINATE 0x2u
+/* Other bits are reserved: a plugin MUST NOT set them; the host ignores the
+ * ones it does not know (--list shows them in hex). */
 
 /** The longest id, in bytes, without the terminating NUL. */
 #define PRESENTER_ID_MAX 64
 
 /**
  * One presenter. Returned by presenter_plugin_descriptor(); static storage.
+ *
+ * The host checks every field before it uses the presenter, and refuses it,
+ * with a one-line reason naming the file, when one breaks a rule below. Every
+ * string MUST be valid UTF-8 without control characters (C0, DEL, C1) or
+ * bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069, and the separators U+2028, U+2029): the host
+ * prints them on one terminal line. An optional string that is "" counts as
+ * absent (NULL). Byte limits exclude the terminating NUL.
  *
  * Every hook MAY be NULL. A NULL hook inherits the hook of the presenter
  * named by `extends` (called on the base's own instance), or does nothing
@@ -307,29 +328,38 @@ typedef struct presenter_host {
  */
 typedef struct presenter_descriptor {
     /** sizeof(presenter_descriptor) as the plugin compiled it. MUST be
-     *  first. The host refuses a size smaller than ABI 1.0's descriptor. */
+     *  first. The host refuses a size smaller than ABI 1.0's descriptor, and
+     *  one over 64 KiB (corrupt: no descriptor grows that large). */
     uint32_t struct_size;
-    /** PRESENTER_ABI_MAJOR the plugin was built with. */
+    /** MUST be PRESENTER_ABI_MAJOR of the header the plugin was built with.
+     *  The host refuses any major other than its own. */
     uint16_t abi_major;
-    /** PRESENTER_ABI_MINOR the plugin was built with. */
+    /** MUST be PRESENTER_ABI_MINOR of the header the plugin was built with.
+     *  The host refuses a minor newer than its own, and MAY load an older
+     *  one (it then reads only the fields within struct_size). */
     uint16_t abi_minor;
 
     /** Unique id: 1 to PRESENTER_ID_MAX bytes of [a-z0-9._-]. Required.
-     *  Users choose presenters by it (run --presenter ID). */
+     *  Users choose presenters by it (run --presenter ID). When two
+     *  presenters that the host can use have the same id, the first in the
+     *  search path wins and the other is reported as shadowed. */
     const char *id;
-    /** Display name, e.g. "MB HUD". Required, non-empty. */
+    /** Display name, e.g. "MB HUD". Required, non-empty, at most 128 bytes. */
     const char *name;
-    /** The presenter's own version, e.g. "1.2.0". Required, non-empty. */
+    /** The presenter's own version, e.g. "1.2.0". Required, non-empty, at
+     *  most 64 bytes. */
     const char *version;
-    /** One line saying what it shows. MAY be NULL. */
+    /** One line saying what it shows. MAY be NULL; at most 512 bytes. */
     const char *description;
-    /** MAY be NULL. */
+    /** MAY be NULL; at most 256 bytes. */
     const char *author;
-    /** An SPDX licence id, e.g. "MIT". MAY be NULL. */
+    /** An SPDX licence id, e.g. "MIT". MAY be NULL; at most 128 bytes. */
     const char *license;
-    /** The id of the presenter this one extends, or NULL. */
+    /** The id of the presenter this one extends, or NULL. Same rules as id.
+     *  The host refuses this presenter when no usable presenter has that id
+     *  (the base is missing or was itself refused) or the chain loops. */
     const char *extends;
-    /** PRESENTER_CAP_* bits. */
+    /** PRESENTER_CAP_* bits; MAY be 0. Unknown bits are ignored. */
     uint64_t capabilities;
 
     /**
@@ -362,19 +392,29 @@ typedef struct presenter_descriptor {
                              const char *message,
                              const presenter_interactor *interactor,
                              const presenter_failure *failure);
-    /** A shown interactor reported a new progress fraction. */
+    /**
+     * A shown interactor reported a new progress fraction,
+     * interactor->progress in [0, 1]. Called only between that interactor's
+     * show and hide, any number of times (the host MAY drop intermediate
+     * values). MAY be NULL (inherited, else the report is ignored).
+     */
     presenter_status (*progress)(void *instance, presenter_view *view,
                                  const presenter_interactor *interactor);
     /**
      * Paints the presenter's current state. The host clears the view's
      * overlay before each frame, so render draws everything it shows each
-     * time. now_ns is the frame's time on the clock of now_ns.
+     * time. now_ns is the frame's time on the clock of now_ns. Called after
+     * every show, hide, progress and key, and at the times asked for with
+     * request_frame; never otherwise. The drawing services work only here.
+     * MAY be NULL (inherited, else the presenter draws nothing).
      */
     void (*render)(void *instance, presenter_view *view, uint64_t now_ns);
     /**
      * A key was pressed while the view is interactive: a Unicode code point,
      * or 27 for Escape, 13 for Enter. Returns 1 when the presenter used it
      * (for example to dismiss a failure message), 0 to let the view have it.
+     * Called only for views with PRESENTER_VIEW_INTERACTIVE. MAY be NULL
+     * (inherited, else every key goes to the view).
      */
     int32_t (*key)(void *instance, presenter_view *view, uint32_t key);
 } presenter_descriptor;

@@ -3,22 +3,25 @@ import Foundation
 /// `presenter-host --list`: the presenters found, as a table or JSON, and
 /// the plugin files that failed to load.
 ///
-/// Results go to stdout, failures to stderr as `presenter-host: PATH: REASON`.
+/// Results go to stdout, failures to stderr as `presenter-host: PATH: REASON`
+/// (one line each: control characters in paths and reasons are escaped).
 /// The exit status is 0 even when some files failed (a listing that shows
-/// them did its job); plugin code runs while loading, so stdout is diverted
-/// (`StandardOutputDiversion`) and whatever a plugin prints ends on stderr.
+/// them did its job). Files that crash or hang the loader are found by a
+/// scan helper first (`PluginScanner`); plugin code runs while loading, so
+/// stdout is diverted (`StandardOutputDiversion`) and whatever a plugin
+/// prints ends on stderr.
 enum ListCommand {
     /// Lists the presenters on the search path built from `pluginDirs` and
     /// the environment; returns the exit status.
     static func execute(pluginDirs: [String], verbose: Bool, json: Bool) -> Int32 {
-        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
-                                                     executablePath: nil)
+        let environment = ProcessInfo.processInfo.environment
+        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment, executablePath: nil)
         for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
         let diversion = StandardOutputDiversion()
-        let registry = PresenterRegistry.load(entries)
+        let registry = PresenterRegistry.load(entries, scanner: PluginScanner(environment: environment))
         let written = diversion.write(json ? self.json(registry) : table(registry, verbose: verbose))
         for error in registry.errors {
-            PresenterHostCommand.writeStandardError("presenter-host: \(error.path): \(error.reason)\n")
+            PresenterHostCommand.writeStandardError("presenter-host: \(error)\n")
         }
         return written ? ExitCode.success.rawValue : ExitCode.failure.rawValue
     }
@@ -35,14 +38,16 @@ enum ListCommand {
             let header = ["ID", "NAME", "VERSION", "EXTENDS", "CAPABILITIES", "FILE"]
             let rows = registry.plugins.map { plugin in
                 [plugin.id, plugin.name, plugin.version, plugin.extends ?? "-",
-                 capabilityNames(plugin.capabilities).joined(separator: ",").ifEmpty("-"), plugin.path]
+                 capabilityNames(plugin.capabilities).joined(separator: ",").ifEmpty("-"),
+                 PrintableText.escaping(plugin.path)]
             }
+            // Columns line up on screen: a wide (CJK, emoji) character takes two.
             let widths = header.indices.map { column in
-                ([header] + rows).map { $0[column].count }.max() ?? 0
+                ([header] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0
             }
             func line(_ cells: [String]) -> String {
                 cells.enumerated().map { column, cell in
-                    column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    column == cells.count - 1 ? cell : cell.padded(toColumns: widths[column])
                 }.joined(separator: "  ") + "\n"
             }
             text += line(header)
@@ -55,9 +60,11 @@ enum ListCommand {
         if verbose {
             text += "\nSearch path, in order (bundled: only \(SearchPath.bundledLibraryNames.joined(separator: ", "))):\n"
             let originWidth = SearchPathEntry.Origin.allCases.map(\.rawValue.count).max() ?? 0
-            for entry in registry.searchPath {
-                let origin = entry.origin.rawValue.padding(toLength: originWidth, withPad: " ", startingAt: 0)
-                text += "  \(origin)  \(entry.exists ? "exists " : "missing")  \(entry.path)\n"
+            let statuses = registry.searchPath.map(\.status.label)
+            let statusWidth = statuses.map(\.count).max() ?? 0
+            for (entry, status) in zip(registry.searchPath, statuses) {
+                text += "  \(entry.origin.rawValue.padded(toColumns: originWidth))  \(status.padded(toColumns: statusWidth))"
+                    + "  \(PrintableText.escaping(entry.path))\n"
             }
         }
         return text
@@ -76,7 +83,7 @@ enum ListCommand {
         }
         if !hooks.none.isEmpty { parts.append("none: " + hooks.none.joined(separator: ", ")) }
         lines.append(("Hooks", parts.joined(separator: "; ")))
-        return lines.map { "    \(($0.0 + ":").padding(toLength: 13, withPad: " ", startingAt: 0))\($0.1)\n" }.joined()
+        return lines.map { "    \(($0.0 + ":").padded(toColumns: 13))\($0.1)\n" }.joined()
     }
 
     // MARK: - JSON
@@ -105,8 +112,10 @@ enum ListCommand {
         let document: [String: Any] = [
             "plugins": plugins,
             "errors": registry.errors.map { ["path": $0.path, "reason": $0.reason] },
-            "searchPath": registry.searchPath.map {
-                ["path": $0.path, "origin": $0.origin.rawValue, "exists": $0.exists] as [String: Any]
+            "searchPath": registry.searchPath.map { entry in
+                let status = entry.status
+                return ["path": entry.path, "origin": entry.origin.rawValue, "exists": status != .missing,
+                        "status": status.label] as [String: Any]
             },
         ]
         // Only strings, booleans, arrays, dictionaries and NSNull: serialization cannot fail.
@@ -153,4 +162,9 @@ enum ListCommand {
 
 private extension String {
     func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+
+    /// The text followed by spaces up to `columns` display columns.
+    func padded(toColumns columns: Int) -> String {
+        self + String(repeating: " ", count: max(0, columns - DisplayWidth.of(self)))
+    }
 }

@@ -14,6 +14,8 @@ public enum PresenterHostCommand {
     /// Runs the command with `arguments` (without the program name) and
     /// returns the process exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        // The scan helper (see PluginScanner): internal, so not in --help.
+        if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + seeHelp)
             return ExitCode.usage.rawValue

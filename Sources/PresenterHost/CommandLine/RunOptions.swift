@@ -54,13 +54,16 @@ public struct RunOptions: Equatable, Sendable {
           --working <message>    Shown while <command> runs (default: the command line).
           --success <message>    Shown when <command> exits with status 0 (default: none).
           --failure <message>    Shown when <command> fails (default: none).
-          --timeout <seconds>    Stop <command> after <seconds> (TERM, KILL 2 s later); exit 124.
+          --timeout <seconds>    Stop <command> and what it started after <seconds>
+                                 (TERM, KILL 2 s later); exit 124. At most 30 days.
           --show-output          Show <command>'s output above the presenter as it comes
                                  (otherwise it is shown after the presenter, only if <command> fails).
           --color <when>         auto, always or never (default: auto; NO_COLOR turns colour off).
           --plugin-dir <dir>     Look for plugins in <dir> first. Repeatable.
-          --min-show <seconds>   Once shown, keep the presenter at least <seconds> (default: 0.5).
-          --grace <seconds>      Show nothing if <command> ends within <seconds> (default: 0).
+          --min-show <seconds>   Once shown, keep the presenter at least <seconds> (default: 0.5;
+                                 at most 86400).
+          --grace <seconds>      Show nothing if <command> ends within <seconds> (default: 0;
+                                 at most 86400).
           -h, --help             Show this help.
 
         The command starts at '--' or at the first argument that is not an option.
@@ -126,11 +129,14 @@ public struct RunOptions: Equatable, Sendable {
             case "--failure":
                 options.failure = try value(flag, inline: inline)
             case "--timeout":
-                options.timeout = try seconds(flag, try value(flag, inline: inline), allowZero: false)
+                options.timeout = try seconds(flag, try value(flag, inline: inline), allowZero: false,
+                                              longest: longestTimeout, longestName: "30 days")
             case "--min-show":
-                options.minShow = try seconds(flag, try value(flag, inline: inline), allowZero: true)
+                options.minShow = try seconds(flag, try value(flag, inline: inline), allowZero: true,
+                                              longest: longestHold, longestName: "1 day")
             case "--grace":
-                options.grace = try seconds(flag, try value(flag, inline: inline), allowZero: true)
+                options.grace = try seconds(flag, try value(flag, inline: inline), allowZero: true,
+                                            longest: longestHold, longestName: "1 day")
             case "--show-output":
                 if inline != nil { throw .usage("--show-output takes no value") }
                 options.showOutput = true
@@ -159,10 +165,21 @@ public struct RunOptions: Equatable, Sendable {
         return .run(options)
     }
 
-    /// A number of seconds: finite, not negative (and above zero unless `allowZero`).
-    private static func seconds(_ flag: String, _ text: String, allowZero: Bool) throws(CommandError) -> Double {
-        guard let value = Double(text), value.isFinite, value > 0 || (allowZero && value == 0) else {
+    /// The longest `--min-show` and `--grace`, in seconds (1 day): more is
+    /// surely a mistake, and presenters get milliseconds that fit any integer.
+    public static let longestHold: Double = 86_400
+    /// The longest `--timeout`, in seconds (30 days).
+    public static let longestTimeout: Double = 2_592_000
+
+    /// A number of seconds: finite, not negative (and above zero unless
+    /// `allowZero`), at most `longest`.
+    private static func seconds(_ flag: String, _ text: String, allowZero: Bool, longest: Double,
+                                longestName: String) throws(CommandError) -> Double {
+        guard let value = Double(text), !value.isNaN, value > 0 || (allowZero && value == 0) else {
             throw .usage("\(flag): '\(text)' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")")
+        }
+        guard value <= longest else {
+            throw .usage("\(flag): '\(text)' is too long; give at most \(Int(longest)) seconds (\(longestName))")
         }
         return value
     }

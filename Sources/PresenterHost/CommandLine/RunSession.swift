@@ -17,11 +17,19 @@ import Foundation
 ///
 /// Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT are caught (see
 /// ``SignalTrap``); SIGTSTP (Ctrl-Z) takes the region off the screen before
-/// the host stops, and it is drawn again when the host is continued. One that the terminal sent has already reached `CMD`,
-/// which runs in our foreground process group; one sent to the host alone
-/// (kill(1)) is forwarded to `CMD` once. A second interrupting signal kills
-/// `CMD` (SIGKILL). The host then clears its region, restores the cursor and
-/// exits with 128 + the first signal's number.
+/// the host stops, and it is drawn again when the host is continued. One
+/// that the terminal sent has already reached `CMD` and what it started,
+/// which run in our foreground process group; one sent to the host alone
+/// (kill(1)) is forwarded once to `CMD` and its descendants (see
+/// ``ProcessTree``), as the terminal would have delivered it. A second
+/// interrupting signal kills them (SIGKILL). The host then clears its
+/// region, restores the cursor and exits with 128 + the first signal's
+/// number. Once `CMD` has ended, its status is the exit status: a signal
+/// then only cuts the last message short.
+///
+/// `--timeout`: SIGTERM to `CMD`'s tree (stopped while it is read, so
+/// nothing forks unseen), SIGKILL `killGrace` later to what is left of it,
+/// including processes that outlived `CMD`; exit 124.
 final class RunSession {
     /// How long `CMD` gets between SIGTERM and SIGKILL after `--timeout`.
     static let killGrace: TimeInterval = 2
@@ -34,10 +42,21 @@ final class RunSession {
     private let view: RunView
     private let environment: [String: String]
     private let control = DispatchQueue(label: "presenter-host.run.control")
-    private let lock = NSLock()
+    /// Guards the state below; signalled when `settled` or `cutShort` is set.
+    private let condition = NSCondition()
     private var child: ChildProcess?
+    /// The first interrupting signal that came before `CMD` ended.
     private var interruption: Int32?
+    /// `CMD` was reaped: its status is the exit status from now on.
+    private var ended = false
+    /// An interrupting signal came after `CMD` ended: the last message is cut short.
+    private var cutShort = false
+    /// The presenter showed its last message (or gave up waiting).
+    private var settled = false
     private var timedOut = false
+    /// What the timeout's SIGTERM reached, and when.
+    private var terminated = ProcessTree.empty
+    private var terminatedAt = DispatchTime.now()
 
     init(options: RunOptions, view: RunView, environment: [String: String]) {
         self.options = options
@@ -47,7 +66,8 @@ final class RunSession {
 
     /// Runs the command under the presenter; returns the exit status.
     func run(registry: PresenterRegistry) throws(CommandError) -> Int32 {
-        // A missing command is reported before anything is shown.
+        // A command that cannot start (missing, not executable, a #! line
+        // naming a missing interpreter) is reported before anything is shown.
         let executable: String
         do {
             executable = try ChildProcess.resolve(options.command[0], path: environment["PATH"])
@@ -75,8 +95,12 @@ final class RunSession {
         }
         defer { trap.cancel() }
 
-        // The working line (plain mode) is out before the command can print.
-        let handle = screenlet.perform(action: options.action, interactorType: Self.interactorType)
+        // Plain mode: the working line is out before the command can print.
+        // Terminal mode: the presenter appears once the command has started
+        // (its output waits in the pipe meanwhile), so a command that cannot
+        // start never flashes a box before its error.
+        let perform = { screenlet.perform(action: self.options.action, interactorType: Self.interactorType) }
+        let early = mode == .terminal ? nil : perform()
         runtime.sync {}
         let capture = mode == .terminal
         let child: ChildProcess
@@ -85,16 +109,16 @@ final class RunSession {
                                            captureStdout: capture && isatty(STDOUT_FILENO) == 1,
                                            captureStderr: capture)
         } catch {
-            let commandError = Self.commandError(error)
-            handle.fail(InteractorError(code: Int64(commandError.exitCode.rawValue), domain: "process",
-                                        message: commandError.message))
+            // Plain mode: the working line is followed by the error line alone
+            // (shutdown ends the interactor with no message).
             runtime.shutdown()
-            throw commandError
+            throw Self.commandError(error)
         }
-        lock.withLock {
+        let handle = early ?? perform()
+        condition.withLock {
             self.child = child
             // A signal that came before the child existed is forwarded now.
-            if let signal = interruption { child.send(signal) }
+            if let signal = interruption { child.sendToTree(signal, freeze: false) }
         }
 
         let output = OutputSink(showOutput: options.showOutput, runtime: runtime)
@@ -102,11 +126,16 @@ final class RunSession {
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
 
         let termination = child.wait()
+        // A Ctrl-C that ended the command reached the host as it reached the
+        // command: handle it as one that came while the command ran.
+        trap.flush()
+        condition.withLock { ended = true }
         timer?.cancel()
         pump?.finish()
         output.flush()
 
-        let (interruptedBy, didTimeOut) = lock.withLock { (interruption, timedOut) }
+        let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
+        if didTimeOut { endSurvivors() }
         let status: Int32
         if let signal = interruptedBy {
             handle.fail(InteractorError(code: Int64(128 + signal), domain: "signal",
@@ -133,39 +162,61 @@ final class RunSession {
             output.replay(to: STDERR_FILENO)
             if didTimeOut && mode == .terminal {
                 PresenterHostCommand.writeStandardError(
-                    "presenter-host: '\(options.commandLine)' timed out after \(Self.seconds(options.timeout ?? 0))\n")
+                    "presenter-host: timed out after \(Self.seconds(options.timeout ?? 0)): \(options.commandLine)\n")
             }
         }
-        let late = lock.withLock { interruption }
-        return late.map { 128 + $0 } ?? status
+        // Once the command has ended its status stands: a signal then only
+        // cut the last message short.
+        return status
     }
 
     /// The options presenters read through `option()` (see docs/ABI.md).
     private var pluginOptions: [String: String] {
         [
             "failure-hold-ms": "3000",
-            "min-show-ms": String(Int((options.minShow * 1000).rounded())),
-            "grace-ms": String(Int((options.grace * 1000).rounded())),
+            "min-show-ms": Self.milliseconds(options.minShow),
+            "grace-ms": Self.milliseconds(options.grace),
         ]
     }
 
-    /// Waits for the presenter to finish its last message, in short steps so
-    /// that an interrupt cuts it short.
+    /// `seconds` as whole milliseconds, within 0...``RunOptions/longestHold``
+    /// whatever the caller set (the library's options are not parsed).
+    static func milliseconds(_ seconds: Double) -> String {
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), RunOptions.longestHold)
+        return String(Int((bounded * 1000).rounded()))
+    }
+
+    /// Waits until the presenter has shown its last message or a signal cuts
+    /// it short. The runtime's wait blocks on the runtime's own condition, so
+    /// a helper waits there and signals ours, which a signal also signals:
+    /// this thread sleeps until either happens (no polling while the final
+    /// message stands). The helper returns at the latest when the runtime
+    /// shuts down.
     private func settle(_ runtime: PresenterRuntime) {
-        let deadline = Date().addingTimeInterval(Self.settleLimit)
-        while !runtime.waitUntilSettled(timeout: 0.05) {
-            if lock.withLock({ interruption }) != nil || Date() > deadline { return }
+        DispatchQueue.global().async { [self] in
+            _ = runtime.waitUntilSettled(timeout: Self.settleLimit)
+            condition.withLock {
+                settled = true
+                condition.broadcast()
+            }
+        }
+        condition.withLock {
+            while !settled && !cutShort { condition.wait() }
         }
     }
 
     /// On the control queue.
     private func interrupted(by event: SignalTrap.Event) {
-        lock.withLock {
-            if interruption == nil {
+        condition.withLock {
+            if ended {
+                cutShort = true
+                condition.broadcast()
+            } else if interruption == nil {
                 interruption = event.signal
-                if !event.fromTerminal { child?.send(event.signal) }
+                // From the terminal, the whole foreground group already has it.
+                if !event.fromTerminal { child?.sendToTree(event.signal, freeze: false) }
             } else {
-                child?.send(SIGKILL)
+                child?.sendToTree(SIGKILL, freeze: true)
             }
         }
     }
@@ -175,13 +226,17 @@ final class RunSession {
     /// and draws the view again once it is continued (`fg`, `bg`).
     private func suspend(_ runtime: PresenterRuntime, for event: SignalTrap.Event) {
         runtime.suspend()
-        // From the terminal, the command was stopped with us; else pass it on.
-        if !event.fromTerminal { lock.withLock { child?.send(SIGTSTP) } }
+        // From the terminal, the command was stopped with us; else pass it on,
+        // and continue what we stopped when we are continued.
+        let forward = !event.fromTerminal
+        if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
         kill(getpid(), SIGSTOP)
         runtime.resume()
+        if forward { condition.withLock { _ = child?.sendToTree(SIGCONT, freeze: false) } }
     }
 
-    /// After `seconds`: SIGTERM, then SIGKILL `killGrace` later.
+    /// After `seconds`: SIGTERM to the command's tree, then SIGKILL
+    /// `killGrace` later.
     private func startTimer(seconds: Double, child: ChildProcess) -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: control)
         timer.schedule(deadline: .now() + seconds, repeating: Self.killGrace)
@@ -189,14 +244,38 @@ final class RunSession {
         timer.setEventHandler { [self] in
             if !fired {
                 fired = true
-                lock.withLock { timedOut = true }
-                child.send(SIGTERM)
+                condition.withLock {
+                    guard !ended else { return }
+                    timedOut = true
+                    terminatedAt = .now()
+                    terminated = child.sendToTree(SIGTERM, freeze: true)
+                }
             } else {
-                child.send(SIGKILL)
+                child.sendToTree(SIGKILL, freeze: true)
+                Self.killAll(condition.withLock { terminated.survivors })
             }
         }
         timer.resume()
         return timer
+    }
+
+    /// After a timeout, once the command has ended: what it started and
+    /// that outlived it (a process that ignores SIGTERM, whose parent then
+    /// died) gets the rest of the grace time, then SIGKILL. Usually nothing
+    /// is left and this returns at once.
+    private func endSurvivors() {
+        let (tree, since) = condition.withLock { (terminated, terminatedAt) }
+        let deadline = since + Self.killGrace
+        var survivors = tree.survivors
+        while !survivors.isEmpty && DispatchTime.now() < deadline {
+            usleep(20_000)
+            survivors = tree.survivors
+        }
+        Self.killAll(survivors)
+    }
+
+    private static func killAll(_ members: [ProcessTree.Member]) {
+        for member in members where member.isSameProcess { _ = kill(member.pid, SIGKILL) }
     }
 
     private static func commandError(_ error: ChildProcess.SpawnError) -> CommandError {
@@ -207,6 +286,8 @@ final class RunSession {
             return .commandNotFound("\(command): command not found in PATH; check its name or give its path")
         case .notExecutable(let command, let reason):
             return .cannotExecute("\(command): cannot execute: \(reason); check that it is an executable file")
+        case .interpreterNotFound(let command, let interpreter):
+            return .commandNotFound("\(command): cannot execute: its interpreter \(interpreter) (the #! line) was not found; fix the first line of the script")
         case .failed(let command, let reason):
             return .failure("\(command): cannot start: \(reason)")
         }

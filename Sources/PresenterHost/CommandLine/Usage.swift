@@ -41,12 +41,17 @@ enum Usage {
         Plugins (*.so files) are looked for in this order; the first presenter with
         a given id wins and later ones are reported as shadowed:
           1. each --plugin-dir <dir>
-          2. the absolute directories in \(SearchPath.environmentVariable) (colon-separated)
+          2. the absolute directories in \(SearchPath.environmentVariable) (colon-separated;
+             relative and empty entries are ignored with a warning)
           3. $XDG_DATA_HOME/presenter-host/plugins (default ~/.local/share/presenter-host/plugins)
           4. <prefix>/lib/presenter-host/plugins, when presenter-host is in <prefix>/bin
           5. the bundled \(SearchPath.bundledLibraryNames.joined(separator: ", "))
              next to the presenter-host executable
-        The current directory is never searched.
+        The current directory is never searched. A --plugin-dir or
+        \(SearchPath.environmentVariable) directory that is missing, not a directory or
+        unreadable gets a warning. Plugin files are first loaded in a helper
+        process, so one that crashes or hangs is reported instead of stopping
+        presenter-host.
 
         Exit status: 0 on success, also when some plugin files fail to load (they
         are listed on stderr); 64 for a usage error. 'run' exits with the status

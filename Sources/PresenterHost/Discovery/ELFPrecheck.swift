@@ -32,6 +32,9 @@ enum ELFPrecheck {
         let tableSize = UInt64(fields.programHeaderCount) * UInt64(Layout.programHeaderSize)
         let table = try read(fd, offset: fields.programHeaderOffset, count: Int(tableSize))
         try checkSegments(table, count: Int(fields.programHeaderCount), bigEndian: fields.bigEndian, fileSize: size)
+        if try isExecutable(fd, table: table, count: Int(fields.programHeaderCount), bigEndian: fields.bigEndian) {
+            throw .notSharedObject(kind: "an executable")
+        }
     }
 
     // MARK: - Header
@@ -94,12 +97,13 @@ enum ELFPrecheck {
             if file.elfClass != host.elfClass {
                 throw .wrongClass("built for \(bits(file.elfClass)) \(machineName(file.machine)), this host is \(bits(host.elfClass)) \(machineName(host.machine)); rebuild it for this host")
             }
-            if file.machine != host.machine {
-                throw .wrongMachine(plugin: machineName(file.machine), host: machineName(host.machine))
-            }
+            // Byte order first: read in the wrong order, the machine field is noise.
             if file.bigEndian != host.bigEndian {
                 throw .wrongByteOrder(plugin: file.bigEndian ? "big-endian" : "little-endian",
                                       host: host.bigEndian ? "big-endian" : "little-endian")
+            }
+            if file.machine != host.machine {
+                throw .wrongMachine(plugin: machineName(file.machine), host: machineName(host.machine))
             }
         }
         guard file.elfClass == Layout.class64 else {
@@ -139,11 +143,40 @@ enum ELFPrecheck {
         }
     }
 
+    /// A position-independent executable is ELF type "shared object" too, and
+    /// glibc refuses it with a confusing message ("cannot dynamically load
+    /// position-independent executable"). It has a program interpreter
+    /// (`PT_INTERP`) or says so in its dynamic section (`DF_1_PIE`).
+    private static func isExecutable(_ fd: Int32, table: [UInt8], count: Int,
+                                     bigEndian: Bool) throws(PluginLoadFailure) -> Bool {
+        let interpreter: UInt64 = 3, dynamic: UInt64 = 2
+        let flags1: UInt64 = 0x6fff_fffb, pie: UInt64 = 0x0800_0000, entrySize = 16
+        for index in 0..<count {
+            let base = index * Layout.programHeaderSize
+            let type = integer(table, at: base, size: 4, bigEndian: bigEndian)
+            if type == interpreter { return true }
+            guard type == dynamic else { continue }
+            // Segments were checked to lie inside the file; cap the read all the same.
+            let offset = integer(table, at: base + 8, size: 8, bigEndian: bigEndian)
+            let size = min(integer(table, at: base + 32, size: 8, bigEndian: bigEndian), 1 << 20)
+            let entries = try read(fd, offset: offset, count: Int(size))
+            for entry in stride(from: 0, to: entries.count - entrySize + 1, by: entrySize) {
+                let tag = integer(entries, at: entry, size: 8, bigEndian: bigEndian)
+                if tag == 0 { break }
+                if tag == flags1 && integer(entries, at: entry + 8, size: 8, bigEndian: bigEndian) & pie != 0 {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
     // MARK: - Helpers
 
     private static func openFailure(_ path: String, _ error: Int32) -> PluginLoadFailure {
         var info = stat()
-        if error == ENOENT || error == ELOOP, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+        if error == ELOOP { return .symlinkLoop }
+        if error == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(path, &target, target.count - 1)
             return .danglingLink(target: count > 0 ? String(cString: target) : "?")

@@ -9,31 +9,63 @@ import Glibc
 /// candidates: they are usually links to the same library as `libx.so`.
 /// In the bundled entry only `SearchPath.bundledLibraryNames` are considered.
 enum PluginDirectory {
+    /// One file to load, or one that is refused by its name alone.
+    struct Candidate: Equatable {
+        /// The file's path. For a name that is not UTF-8, the bad bytes are
+        /// shown as `\xNN`: such a path is for messages, not for opening.
+        let path: String
+        /// Why the file cannot be loaded whatever it holds (`.nameNotUTF8`).
+        let problem: PluginLoadFailure?
+    }
+
     /// The candidate files of `entry`, sorted by name (bytewise) so the
     /// order, and thus which duplicate wins, is reproducible. A missing or
     /// unreadable directory has none.
-    static func candidates(in entry: SearchPathEntry) -> [String] {
-        let names: [String]
+    static func candidates(in entry: SearchPathEntry) -> [Candidate] {
+        let names: [[UInt8]]
         if entry.origin == .bundled {
-            names = SearchPath.bundledLibraryNames.filter { exists(entry.path + "/" + $0) }
+            names = SearchPath.bundledLibraryNames.filter { exists(entry.path + "/" + $0) }.map { Array($0.utf8) }
         } else {
-            names = list(entry.path).filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }
+            let dot = UInt8(ascii: "."), suffix = Array(".so".utf8)
+            names = list(entry.path).filter { $0.first != dot && $0.count > suffix.count && $0.suffix(suffix.count).elementsEqual(suffix) }
         }
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .map { entry.path == "/" ? "/" + $0 : entry.path + "/" + $0 }
+        let prefix = entry.path == "/" ? "/" : entry.path + "/"
+        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
+            if let valid = String(validating: name, as: UTF8.self) {
+                return Candidate(path: prefix + valid, problem: nil)
+            }
+            return Candidate(path: prefix + escapingInvalidUTF8(name), problem: .nameNotUTF8)
+        }
     }
 
-    private static func list(_ directory: String) -> [String] {
+    /// The names in `directory` as raw bytes (a Linux file name need not be UTF-8).
+    private static func list(_ directory: String) -> [[UInt8]] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
-        var names: [String] = []
+        var names: [[UInt8]] = []
         while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let name = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
         }
         return names
+    }
+
+    /// `bytes` as text with each byte that is not part of valid UTF-8 shown as `\xNN`.
+    static func escapingInvalidUTF8(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            // The longest valid prefix (a scalar is at most 4 bytes), else one bad byte.
+            if let length = (1...min(4, rest.count)).first(where: { String(validating: rest.prefix($0), as: UTF8.self) != nil }) {
+                text += String(decoding: rest.prefix(length), as: UTF8.self)
+                rest = rest.dropFirst(length)
+            } else {
+                let hex = String(rest.first!, radix: 16, uppercase: true)
+                text += (hex.count == 1 ? "\\x0" : "\\x") + hex
+                rest = rest.dropFirst()
+            }
+        }
+        return text
     }
 
     /// True when something (even a dangling link) has this name.

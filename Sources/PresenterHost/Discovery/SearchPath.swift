@@ -4,8 +4,9 @@ import Glibc
 ///
 /// 1. each `--plugin-dir` (relative ones are resolved against the working
 ///    directory: the user typed them);
-/// 2. each entry of `PRESENTER_PLUGIN_PATH` (colon-separated; relative entries
-///    are ignored with a warning, so an unset working directory never matters);
+/// 2. each entry of `PRESENTER_PLUGIN_PATH` (colon-separated; relative and
+///    empty entries are ignored with a warning, so the working directory
+///    never matters);
 /// 3. the per-user directory `$XDG_DATA_HOME/presenter-host/plugins`
 ///    (default `~/.local/share/presenter-host/plugins`);
 /// 4. the system directory `<prefix>/lib/presenter-host/plugins`, when the
@@ -13,7 +14,9 @@ import Glibc
 /// 5. the executable's own directory, where only the bundled plugins are
 ///    considered, so that a fresh `swift build` works without flags.
 ///
-/// The current directory is never searched implicitly.
+/// The current directory is never searched implicitly. A directory the
+/// user named (1, 2) that cannot be searched gets a warning; missing default
+/// directories (3, 4) are normal and silent.
 public enum SearchPath {
     /// The only files considered in the bundled (executable's) directory.
     /// Other libraries there, such as test fixtures or example products, are
@@ -31,7 +34,9 @@ public enum SearchPath {
     ///     `XDG_DATA_HOME`, `HOME`).
     ///   - executablePath: the running executable; `nil` reads `/proc/self/exe`.
     /// - Returns: the entries in search order (missing directories included:
-    ///   loading skips them) and warnings, each a complete line for stderr.
+    ///   loading skips them) and warnings, each a complete line for stderr:
+    ///   ignored environment entries, then each `--plugin-dir` or environment
+    ///   directory that is missing, not a directory or unreadable.
     public static func resolve(pluginDirs: [String], environment: [String: String],
                                executablePath: String?) -> (entries: [SearchPathEntry], warnings: [String]) {
         var entries: [SearchPathEntry] = []
@@ -41,11 +46,16 @@ public enum SearchPath {
             entries.append(SearchPathEntry(path: absolute(dir), origin: .flag))
         }
 
-        for item in (environment[environmentVariable] ?? "").split(separator: ":").map(String.init) {
+        // An empty variable means no entries; an empty entry inside one (a::b,
+        // a trailing colon) would mean the current directory to a shell: ignored.
+        let variable = environment[environmentVariable] ?? ""
+        for item in variable.split(separator: ":", omittingEmptySubsequences: false).map(String.init) where !variable.isEmpty {
             if item.hasPrefix("/") {
                 entries.append(SearchPathEntry(path: trimmed(item), origin: .env))
+            } else if item.isEmpty {
+                warnings.append("presenter-host: warning: ignoring an empty entry in \(environmentVariable); separate absolute directories with single colons")
             } else {
-                warnings.append("presenter-host: warning: ignoring relative entry '\(item)' in \(environmentVariable); use an absolute path")
+                warnings.append("presenter-host: warning: ignoring relative entry '\(PrintableText.escaping(item))' in \(environmentVariable); use an absolute path")
             }
         }
 
@@ -60,7 +70,7 @@ public enum SearchPath {
             }
             entries.append(SearchPathEntry(path: binDir, origin: .bundled))
         }
-        return (entries, warnings)
+        return (entries, warnings + entries.compactMap(\.warning))
     }
 
     /// `$XDG_DATA_HOME` when absolute (the XDG spec says to ignore a relative

@@ -28,9 +28,59 @@ public struct SearchPathEntry: Sendable, Equatable {
         self.origin = origin
     }
 
-    /// Whether the directory exists now (a missing one is skipped silently).
-    public var exists: Bool {
+    /// What is at `path` now.
+    public enum Status: Sendable, Equatable {
+        /// A directory the host can list: its plugins are loaded.
+        case directory
+        /// Nothing has this name.
+        case missing
+        /// A file (perhaps a plugin itself), not a directory.
+        case notDirectory
+        /// A directory (or a path) the host may not read; carries `strerror`'s text.
+        case unreadable(String)
+
+        /// One or two words for `--list -v` and `--json`.
+        public var label: String {
+            switch self {
+            case .directory: return "exists"
+            case .missing: return "missing"
+            case .notDirectory: return "not a directory"
+            case .unreadable: return "unreadable"
+            }
+        }
+    }
+
+    /// Whether the entry is a readable directory, is missing, is not a
+    /// directory or cannot be read; looked up each time (loading skips all
+    /// but `.directory`).
+    public var status: Status {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        guard stat(path, &info) == 0 else {
+            let error = errno
+            return error == ENOENT || error == ENOTDIR ? .missing : .unreadable(String(cString: strerror(error)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return .notDirectory }
+        guard let directory = opendir(path) else { return .unreadable(String(cString: strerror(errno))) }
+        closedir(directory)
+        return .directory
+    }
+
+    /// The warning for an entry the user named (a flag or the environment)
+    /// that cannot be searched, or nil. Missing default directories are normal.
+    var warning: String? {
+        let name: String
+        switch origin {
+        case .flag: name = "--plugin-dir \(PrintableText.escaping(path))"
+        case .env: name = "\(SearchPath.environmentVariable) entry \(PrintableText.escaping(path))"
+        case .user, .system, .bundled: return nil
+        }
+        let problem: String
+        switch status {
+        case .directory: return nil
+        case .missing: problem = "no such directory; check the path"
+        case .notDirectory: problem = "is a file, not a directory; give the directory that holds it"
+        case .unreadable(let reason): problem = "cannot be read (\(reason)); check its permissions"
+        }
+        return "presenter-host: warning: \(name): \(problem)"
     }
 }

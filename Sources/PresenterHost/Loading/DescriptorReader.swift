@@ -14,9 +14,14 @@ enum DescriptorReader {
     static let minimumSize = MemoryLayout<presenter_descriptor>.offset(of: \.key)!
         + MemoryLayout<PresenterPlugin.Hooks.Key?>.size
 
+    /// The largest `struct_size` taken for a descriptor. Later minors grow
+    /// it by a few pointers at a time; a size past this is garbage.
+    static let maximumSize = 64 * 1024
+
     /// Host limits on string fields, in bytes: generous, but they keep a
     /// garbage pointer from being read for ever and the listing readable.
-    private enum Limit {
+    /// The header's comment on `presenter_descriptor` states them.
+    enum Limit {
         static let id = PluginLoadFailure.idMaxBytes
         static let name = 128
         static let version = 64
@@ -30,6 +35,7 @@ enum DescriptorReader {
         throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin {
         let descriptor = BoundedStruct<presenter_descriptor>(pointer)
         let size = UInt32(descriptor.declaredSize)
+        guard descriptor.declaredSize <= maximumSize else { throw .tooLarge(size: size, limit: maximumSize) }
         guard let major = descriptor.field(\.abi_major), let minor = descriptor.field(\.abi_minor) else {
             throw .tooSmall(size: size, minimum: minimumSize)
         }
@@ -61,6 +67,19 @@ enum DescriptorReader {
             descriptor: pointer.assumingMemoryBound(to: presenter_descriptor.self))
     }
 
+    /// The descriptor's id when it can be read and is valid, whatever else is
+    /// wrong with the descriptor: error messages name it, and a presenter
+    /// that extends it is told that its base did not load rather than that
+    /// it does not exist. Nothing is read from a foreign major's layout.
+    static func readableId(_ pointer: UnsafeRawPointer) -> String? {
+        let descriptor = BoundedStruct<presenter_descriptor>(pointer)
+        guard descriptor.declaredSize <= maximumSize, descriptor.field(\.abi_major) == ABIVersion.host.major,
+              let id = try? required(descriptor.field(\.id) ?? nil, "id", limit: Limit.id),
+              (try? checkId(id, field: "id")) != nil
+        else { return nil }
+        return id
+    }
+
     /// A string that must be present and non-empty.
     private static func required(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
         throws(PluginLoadFailure.DescriptorProblem) -> String {
@@ -78,11 +97,19 @@ enum DescriptorReader {
         guard length > 0 else { return nil }
         let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
         guard let value = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8(field: field) }
-        // C0 and C1 controls and DEL would reach the terminal through --list.
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
-            throw .controlCharacter(field: field)
-        }
+        if value.unicodeScalars.contains(where: isForbidden) { throw .controlCharacter(field: field) }
         return value
+    }
+
+    /// C0 and C1 controls and DEL would reach the terminal through --list;
+    /// bidirectional formatting characters (and the Unicode line separators)
+    /// would make a listing line read differently from what it holds.
+    static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7f...0x9f: return true
+        case 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     private static func checkId(_ id: String, field: String) throws(PluginLoadFailure.DescriptorProblem) {

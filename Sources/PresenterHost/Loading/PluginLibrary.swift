@@ -28,7 +28,8 @@ enum PluginLibrary {
             do throws(PluginLoadFailure.DescriptorProblem) {
                 return .success(try DescriptorReader.read(descriptor, path: path))
             } catch {
-                return .failure(.descriptor(index: numbered ? index : nil, error))
+                return .failure(.descriptor(index: numbered ? index : nil, id: DescriptorReader.readableId(descriptor),
+                                            error))
             }
         }
     }

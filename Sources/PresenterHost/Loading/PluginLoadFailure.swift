@@ -1,3 +1,4 @@
+import Glibc
 import PresenterABI
 
 /// Why a plugin file, or one presenter in it, was not loaded. `description`
@@ -6,8 +7,12 @@ import PresenterABI
 public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing has this name (any more).
     case missing
+    /// The file's name is not valid UTF-8 (the path shows the bad bytes as `\xNN`).
+    case nameNotUTF8
     /// A symbolic link whose target does not exist.
     case danglingLink(target: String)
+    /// A symbolic link that leads back to itself (ELOOP).
+    case symlinkLoop
     /// `open` failed; carries `strerror`'s text.
     case unreadable(String)
     /// A directory named like a library.
@@ -24,7 +29,7 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
     case wrongByteOrder(plugin: String, host: String)
     /// Code for another machine.
     case wrongMachine(plugin: String, host: String)
-    /// An ELF file that is not a shared object (an executable, an object file...).
+    /// An ELF file that is not a shared object (an executable, a PIE, an object file...).
     case notSharedObject(kind: String)
     /// The file ends before its headers or segments do.
     case truncated(String)
@@ -38,14 +43,25 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
     case noPresenter
     /// The entry point kept returning descriptors past the limit.
     case tooManyPresenters(limit: Int)
-    /// One descriptor is unusable; `index` is nil when the library has only one.
-    case descriptor(index: Int?, DescriptorProblem)
+    /// Loading the file killed the scan helper with this signal (see `PluginScanner`).
+    case crashed(signal: Int32)
+    /// Loading the file made the scan helper exit with this status (a
+    /// constructor called `exit`, or ld.so gave up with an assertion).
+    case exited(status: Int32)
+    /// Loading the file did not finish within the scanner's timeout.
+    case timedOut(seconds: Double)
+    /// One descriptor is unusable. `index` is nil when the library has only
+    /// one; `id` is the descriptor's id when it could be read.
+    case descriptor(index: Int?, id: String?, DescriptorProblem)
     /// Another file earlier in the search path has a presenter with the same id.
     case shadowed(id: String, by: String)
-    /// The presenter extends an id that no loaded presenter has.
+    /// Two descriptors of one library have the same id; the first one is used.
+    case duplicateInLibrary(id: String, index: Int, first: Int)
+    /// The presenter extends an id that no presenter has.
     case baseNotFound(id: String, base: String)
-    /// The presenter extends one that exists but could not be used (see its own error).
-    case baseUnavailable(id: String, base: String)
+    /// The presenter extends one that exists but was refused; `path` is the
+    /// file whose error says why.
+    case baseUnavailable(id: String, base: String, path: String)
     /// The presenter's extension chain loops; `cycle` starts and ends with the same id.
     case extensionCycle(id: String, cycle: [String])
 
@@ -53,6 +69,8 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
     public enum DescriptorProblem: Error, Sendable, Hashable, CustomStringConvertible {
         /// `struct_size` is smaller than the ABI 1.0 descriptor.
         case tooSmall(size: UInt32, minimum: Int)
+        /// `struct_size` is far larger than any descriptor could be: the memory is not a descriptor.
+        case tooLarge(size: UInt32, limit: Int)
         /// Built for another ABI major.
         case abiMajor(plugin: ABIVersion)
         /// Built for a newer minor than the host's.
@@ -65,7 +83,8 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case invalidId(field: String, value: String)
         /// A string field is not valid UTF-8.
         case invalidUTF8(field: String)
-        /// A string field holds a control character (it would reach the terminal).
+        /// A string field holds a control character, or a bidirectional
+        /// formatting character (it would reach the terminal).
         case controlCharacter(field: String)
         /// A string field is longer than the host accepts.
         case tooLong(field: String, limit: Int)
@@ -75,6 +94,8 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
             switch self {
             case .tooSmall(let size, let minimum):
                 return "descriptor struct_size is \(size) bytes, smaller than the ABI 1.0 descriptor (\(minimum) bytes); set struct_size = sizeof(presenter_descriptor) and rebuild"
+            case .tooLarge(let size, let limit):
+                return "descriptor struct_size is \(size) bytes, more than \(limit): the descriptor is corrupt; set struct_size = sizeof(presenter_descriptor) and rebuild"
             case .abiMajor(let plugin):
                 return "built for ABI \(plugin), this host supports \(host.major).x (\(host)); rebuild the plugin against this host's presenter_abi.h"
             case .abiNewerMinor(let plugin):
@@ -86,9 +107,9 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
             case .invalidId(let field, let value):
                 return "invalid \(field) \(value): an id is 1 to \(PluginLoadFailure.idMaxBytes) bytes of a-z, 0-9, '.', '_' and '-'; fix it and rebuild"
             case .invalidUTF8(let field):
-                return "\(field) is not valid UTF-8; strings in a descriptor must be UTF-8"
+                return "\(field) is not valid UTF-8; strings in a descriptor must be UTF-8, fix it and rebuild"
             case .controlCharacter(let field):
-                return "\(field) contains a control character; use printable text on one line"
+                return "\(field) contains a control or bidirectional formatting character; use printable text on one line"
             case .tooLong(let field, let limit):
                 return "\(field) is longer than \(limit) bytes; shorten it"
             }
@@ -101,21 +122,25 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .missing:
-            return "does not exist"
+            return "disappeared while plugins were being loaded; run the command again"
+        case .nameNotUTF8:
+            return "file name is not valid UTF-8; rename it"
         case .danglingLink(let target):
             return "is a dangling symbolic link to '\(target)'; fix or remove the link"
+        case .symlinkLoop:
+            return "is a symbolic link loop (it leads back to itself); fix or remove the link"
         case .unreadable(let reason):
             return "cannot be read: \(reason); check its permissions"
         case .directory:
-            return "is a directory, not a shared library; a plugin is a .so file"
+            return "is a directory, not a shared library; a plugin is a .so file, rename or move the directory"
         case .notRegularFile(let kind):
-            return "is \(kind), not a shared library file"
+            return "is \(kind), not a shared library file; remove it from the plugin directory"
         case .empty:
             return "is empty, not an ELF shared library; rebuild or reinstall it"
         case .notELF(let looksLikeText):
             return looksLikeText
-                ? "is a text file, not an ELF shared library"
-                : "is not an ELF shared library (no ELF magic number)"
+                ? "is a text file, not an ELF shared library; remove it from the plugin directory"
+                : "is not an ELF shared library (no ELF magic number); remove it from the plugin directory"
         case .wrongClass(let detail), .truncated(let detail), .malformed(let detail):
             return detail
         case .wrongByteOrder(let plugin, let host):
@@ -125,23 +150,51 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .notSharedObject(let kind):
             return "is \(kind), not a shared library; link it with -shared"
         case .dlopen(let message):
-            return message
+            return "\(message); install the libraries it needs or rebuild it"
         case .noEntryPoint:
-            return "not a presenter plugin: no presenter_plugin_descriptor symbol"
+            return "not a presenter plugin: no presenter_plugin_descriptor symbol; remove it from the plugin directory"
         case .noPresenter:
-            return "entry point returns no presenter: presenter_plugin_descriptor(0) is NULL"
+            return "entry point returns no presenter: presenter_plugin_descriptor(0) is NULL; return at least one descriptor"
         case .tooManyPresenters(let limit):
             return "entry point returned more than \(limit) presenters; it must return NULL after the last one"
-        case .descriptor(let index, let problem):
-            return index.map { "descriptor \($0): \(problem)" } ?? problem.description
+        case .crashed(let signal):
+            return "crashed while loading (\(Self.signalName(signal))): the file is corrupt or not built for this ABI; remove or rebuild it"
+        case .exited(let status):
+            return "ended the process while loading (exit status \(status)): the file is corrupt or a constructor calls exit; remove or rebuild it"
+        case .timedOut(let seconds):
+            return "did not finish loading within \(Self.seconds(seconds)): a constructor or the entry point hangs; remove or rebuild it"
+        case .descriptor(let index, let id, let problem):
+            switch (index, id) {
+            case let (index?, id?): return "descriptor \(index) ('\(id)'): \(problem)"
+            case let (index?, nil): return "descriptor \(index): \(problem)"
+            case let (nil, id?): return "presenter '\(id)': \(problem)"
+            case (nil, nil): return problem.description
+            }
         case .shadowed(let id, let winner):
             return "presenter '\(id)' is shadowed by \(winner), which comes first in the search path; remove one of them"
+        case .duplicateInLibrary(let id, let index, let first):
+            return "descriptor \(index) repeats id '\(id)' of descriptor \(first) in the same file; give each presenter its own id"
         case .baseNotFound(let id, let base):
             return "presenter '\(id)' extends '\(base)', which was not found; install it or put it on the search path"
-        case .baseUnavailable(let id, let base):
-            return "presenter '\(id)' extends '\(base)', which did not load (see its error)"
+        case .baseUnavailable(let id, let base, let path):
+            return "presenter '\(id)' extends '\(base)', which did not load (see the error for \(path)); fix that first"
         case .extensionCycle(let id, let cycle):
             return "presenter '\(id)' is in an extension cycle (\(cycle.joined(separator: " -> "))); make one of them extend another presenter or none"
         }
+    }
+
+    /// `SIGSEGV` for 11, and so on; `signal N` for one without a name.
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGSYS: "SIGSYS",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+
+    /// `5 s`, `0.5 s`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

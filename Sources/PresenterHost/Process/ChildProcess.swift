@@ -39,8 +39,11 @@ public final class ChildProcess {
     public enum SpawnError: Error, Equatable, Sendable {
         /// No such command in `PATH` (or no such file, for a path).
         case notFound(command: String)
-        /// The file exists but cannot be executed; `reason` is strerror's text.
+        /// The file exists but cannot be executed; `reason` says why
+        /// (strerror's text, or what is wrong with its `#!` line).
         case notExecutable(command: String, reason: String)
+        /// The file's `#!` line names an interpreter that does not exist.
+        case interpreterNotFound(command: String, interpreter: String)
         /// Anything else (no memory, too many processes, no pipe).
         case failed(command: String, reason: String)
     }
@@ -53,18 +56,20 @@ public final class ChildProcess {
     /// The file `command` names: itself when it holds a `/`, else the first
     /// executable regular file called `command` in a `PATH` directory (as
     /// execvp(3) searches, an empty entry meaning the current directory).
-    /// Lets a caller report a missing command before it shows anything.
-    /// - Throws: `.notFound`, or `.notExecutable` when the only matches
-    ///   cannot be executed (no permission, a directory).
+    /// A script's `#!` interpreter is checked too. Lets a caller report a
+    /// command that cannot start before it shows anything.
+    /// - Throws: `.notFound`; `.notExecutable` when the only matches cannot
+    ///   be executed (no permission, a directory) or the interpreter cannot;
+    ///   `.interpreterNotFound`.
     public static func resolve(_ command: String, path: String?) throws(SpawnError) -> String {
-        func check(_ candidate: String) -> Int32 {
-            var info = stat()
-            guard stat(candidate, &info) == 0 else { return errno }
-            if info.st_mode & S_IFMT == S_IFDIR { return EACCES }
-            return access(candidate, X_OK) == 0 ? 0 : errno
-        }
+        let found = try find(command, path: path)
+        try checkInterpreter(of: found, command: command)
+        return found
+    }
+
+    private static func find(_ command: String, path: String?) throws(SpawnError) -> String {
         if command.contains("/") {
-            switch check(command) {
+            switch executableCheck(command) {
             case 0: return command
             case ENOENT, ENOTDIR: throw .notFound(command: command)
             case let code: throw .notExecutable(command: command, reason: errnoText(code))
@@ -74,7 +79,7 @@ public final class ChildProcess {
         let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
         for directory in directories {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
-            switch check(candidate) {
+            switch executableCheck(candidate) {
             case 0: return candidate
             case ENOENT, ENOTDIR: continue
             case let code: denied = denied ?? code
@@ -82,6 +87,48 @@ public final class ChildProcess {
         }
         if let denied { throw .notExecutable(command: command, reason: errnoText(denied)) }
         throw .notFound(command: command)
+    }
+
+    /// 0 when `candidate` is a file we may execute, else the errno that says why not.
+    private static func executableCheck(_ candidate: String) -> Int32 {
+        var info = stat()
+        guard stat(candidate, &info) == 0 else { return errno }
+        if info.st_mode & S_IFMT == S_IFDIR { return EACCES }
+        return access(candidate, X_OK) == 0 ? 0 : errno
+    }
+
+    /// When `file` starts with `#!`, checks that the interpreter it names
+    /// can be executed (the kernel would fail with ENOENT or EACCES, which
+    /// would otherwise read as if `file` itself were missing).
+    private static func checkInterpreter(of file: String, command: String) throws(SpawnError) {
+        let head = readHead(of: file)
+        guard head.starts(with: Array("#!".utf8)) else { return }
+        let line = head.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }
+        let words = line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        guard let first = words.first else { return }
+        let interpreter = String(decoding: first, as: UTF8.self)
+        switch executableCheck(interpreter) {
+        case 0: return
+        case ENOENT, ENOTDIR: throw .interpreterNotFound(command: command, interpreter: interpreter)
+        case let code:
+            throw .notExecutable(command: command, reason: "its interpreter \(interpreter) cannot be executed: \(errnoText(code))")
+        }
+    }
+
+    /// The first bytes of `file` (none when it cannot be read).
+    private static func readHead(of file: String) -> [UInt8] {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(buffer[..<count]) : []
+    }
+
+    /// A file the kernel refused (ENOEXEC) is binary when its first line
+    /// holds a NUL byte, as bash judges; else it is a shell script.
+    private static func looksBinary(_ file: String) -> Bool {
+        readHead(of: file).prefix { $0 != UInt8(ascii: "\n") }.contains(0)
     }
 
     /// Starts the program at `executable` (a path, as ``resolve(_:path:)``
@@ -95,6 +142,9 @@ public final class ChildProcess {
     /// - Note: signals the host ignores or catches are reset to their default
     ///   and the signal mask is emptied in the child, so Ctrl-C and forwarded
     ///   signals act on it as they would under a shell.
+    /// - Note: a file the kernel cannot execute (ENOEXEC: a script without
+    ///   `#!`) is run with `/bin/sh`, as execvp(3) and shells do, unless it
+    ///   looks binary.
     public static func spawn(_ executable: String, _ arguments: [String], captureStdout: Bool = false,
                              captureStderr: Bool = false) throws(SpawnError) -> ChildProcess {
         precondition(!arguments.isEmpty, "a command needs at least its name")
@@ -129,12 +179,18 @@ public final class ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { for pointer in argv { free(pointer) } }
-
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        func start(_ path: String, _ words: [String]) -> (pid_t, Int32) {
+            var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
+            argv.append(nil)
+            defer { for pointer in argv { free(pointer) } }
+            var pid: pid_t = 0
+            let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+            return (pid, result)
+        }
+        var (pid, result) = start(executable, arguments)
+        if result == ENOEXEC && !looksBinary(executable) {
+            (pid, result) = start("/bin/sh", ["/bin/sh", executable] + arguments.dropFirst())
+        }
         if capturing { close(pipeFDs[1]) }
         guard result == 0 else {
             if capturing { close(pipeFDs[0]) }
@@ -157,6 +213,22 @@ public final class ChildProcess {
         lock.lock()
         defer { lock.unlock() }
         if !reaped { _ = kill(pid, signal) }
+    }
+
+    /// Sends `signal` to the child and to every process it started that is
+    /// still its descendant, the deepest first (see ``ProcessTree``). With
+    /// `freeze` the tree is stopped while it is read, so nothing forks
+    /// unseen, and continued after the signal unless it is SIGKILL. Returns
+    /// the tree signalled (empty once the child was reaped). Any thread.
+    @discardableResult
+    public func sendToTree(_ signal: Int32, freeze: Bool) -> ProcessTree {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !reaped else { return .empty }
+        let tree = ProcessTree.collect(root: pid, freeze: freeze)
+        tree.send(signal)
+        if freeze && signal != SIGKILL { tree.thaw() }
+        return tree
     }
 
     /// Waits for the child to end and reaps it, so no zombie is left.

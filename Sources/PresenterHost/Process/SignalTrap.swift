@@ -31,6 +31,8 @@ public final class SignalTrap {
     private let readFD: Int32
     private let writeFD: Int32
     private let source: DispatchSourceRead
+    private let queue: DispatchQueue
+    private let drain: () -> Void
 
     /// Catches `signals` and calls `handler` on `queue` for each one. Call
     /// it on the thread that should receive them (the main thread).
@@ -42,13 +44,15 @@ public final class SignalTrap {
         writeFD = fds[1]
         self.signals = signals
         let readFD = fds[0]
-        source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: queue)
-        source.setEventHandler {
+        self.queue = queue
+        drain = {
             var record: (Int32, Int32) = (0, 0)
             while withUnsafeMutableBytes(of: &record, { read(readFD, $0.baseAddress, $0.count) }) == 8 {
                 handler(Event(signal: record.0, fromTerminal: record.1 == signalCodeKernel))
             }
         }
+        source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: queue)
+        source.setEventHandler(handler: drain)
         source.resume()
 
         signalPipeWriteFD = writeFD
@@ -68,6 +72,13 @@ public final class SignalTrap {
             sigaction(signal, &action, &old)
             previous[signal] = old
         }
+    }
+
+    /// Handles, on the queue and before returning, every signal received so
+    /// far: the read source may not have run yet for one that just came.
+    /// Call it from any thread but the queue's.
+    public func flush() {
+        queue.sync(execute: drain)
     }
 
     /// Puts the previous dispositions back and stops the events.

@@ -8,7 +8,7 @@ import Glibc
 public struct PresenterRegistry: Sendable {
     /// Usable presenters in search order, shadowed duplicates removed.
     public var plugins: [PresenterPlugin]
-    /// What failed to load, in search order, then extension problems.
+    /// What failed to load, and the presenters refused, in search order.
     public var errors: [PluginLoadError]
     /// The directories searched, in order, with their origin.
     public var searchPath: [SearchPathEntry]
@@ -42,75 +42,72 @@ public struct PresenterRegistry: Sendable {
     ///
     /// A file reached twice (the same directory twice on the path, or a link
     /// to a file already loaded) is loaded once. For a duplicate id the first
-    /// presenter in search order wins and the later one is reported as
-    /// shadowed. Loading runs plugin code (constructors and the entry point):
-    /// callers that print results should divert stdout first
-    /// (`StandardOutputDiversion`).
-    public static func load(_ searchPath: [SearchPathEntry]) -> PresenterRegistry {
-        var plugins: [PresenterPlugin] = []
-        var errors: [PluginLoadError] = []
-        var files = Set<String>()
-        var owners: [String: String] = [:]  // id → the file that provides it
+    /// usable presenter in search order wins and a later one is reported as
+    /// shadowed (`PresenterResolution`). Loading runs plugin code
+    /// (constructors and the entry point): callers that print results should
+    /// divert stdout first (`StandardOutputDiversion`).
+    ///
+    /// - Parameter scanner: when given, the files (all but the bundled ones)
+    ///   are first loaded in a helper process, and those that crash or hang
+    ///   it are reported instead of being loaded here (`PluginScanner`). The
+    ///   command line passes one; without one (tests, whose executable is not
+    ///   presenter-host), every file is loaded in this process.
+    public static func load(_ searchPath: [SearchPathEntry], scanner: PluginScanner? = nil) -> PresenterRegistry {
+        let (files, bundled) = candidateFiles(searchPath)
+        // The bundled libraries were built with this executable: scanning
+        // them would only cost a helper start when nothing else is installed.
+        let scanned = files.indices.filter { files[$0].problem == nil && !bundled.contains($0) }
+        let blamed = scanned.isEmpty ? [:] : scanner?.scan(scanned.map { files[$0].path }) ?? [:]
+        var problems: [Int: PluginLoadFailure] = [:]
+        for (scanIndex, fileIndex) in scanned.enumerated() { problems[fileIndex] = blamed[scanIndex] }
 
-        for entry in searchPath where entry.exists {
-            for path in PluginDirectory.candidates(in: entry) where files.insert(canonical(path)).inserted {
-                do {
-                    for result in try PluginLibrary.load(path) {
-                        switch result {
-                        case .success(let plugin):
-                            if let winner = owners[plugin.id] {
-                                errors.append(PluginLoadError(path: path, failure: .shadowed(id: plugin.id, by: winner)))
-                            } else {
-                                owners[plugin.id] = path
-                                plugins.append(plugin)
-                            }
-                        case .failure(let failure):
-                            errors.append(PluginLoadError(path: path, failure: failure))
-                        }
+        // Errors are kept with (file, descriptor) keys so they come out in search order.
+        var errors: [(key: [Int], error: PluginLoadError)] = []
+        var candidates: [PresenterResolution.Candidate] = []
+        var candidateKeys: [[Int]] = []
+        var refusedIds: [String: String] = [:]
+        for (fileIndex, file) in files.enumerated() {
+            if let problem = file.problem ?? problems[fileIndex] {
+                errors.append(([fileIndex, -1], PluginLoadError(path: file.path, failure: problem)))
+                continue
+            }
+            do {
+                for (index, result) in try PluginLibrary.load(file.path).enumerated() {
+                    switch result {
+                    case .success(let plugin):
+                        candidates.append(.init(plugin: plugin, index: index))
+                        candidateKeys.append([fileIndex, index])
+                    case .failure(let failure):
+                        if case .descriptor(_, let id?, _) = failure, refusedIds[id] == nil { refusedIds[id] = file.path }
+                        errors.append(([fileIndex, index], PluginLoadError(path: file.path, failure: failure)))
                     }
-                } catch {
-                    errors.append(PluginLoadError(path: path, failure: error))
                 }
+            } catch {
+                errors.append(([fileIndex, -1], PluginLoadError(path: file.path, failure: error)))
             }
         }
 
-        let broken = extensionProblems(plugins)
-        return PresenterRegistry(
-            plugins: plugins.filter { broken[$0.id] == nil },
-            errors: errors + plugins.compactMap { plugin in
-                broken[plugin.id].map { PluginLoadError(path: plugin.path, failure: $0) }
-            },
-            searchPath: searchPath)
+        let resolution = PresenterResolution(candidates, refusedIds: refusedIds)
+        for (position, failure) in resolution.refusals {
+            errors.append((candidateKeys[position], PluginLoadError(path: candidates[position].plugin.path, failure: failure)))
+        }
+        errors.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        return PresenterRegistry(plugins: resolution.plugins, errors: errors.map(\.error), searchPath: searchPath)
     }
 
-    /// The presenters whose extension chain is broken, with the reason. A
-    /// presenter whose base is itself broken is reported against that base,
-    /// so each root cause is named once.
-    private static func extensionProblems(_ plugins: [PresenterPlugin]) -> [String: PluginLoadFailure] {
-        let byId = Dictionary(plugins.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var problems: [String: PluginLoadFailure] = [:]
-        for plugin in plugins {
-            guard let direct = plugin.extends else { continue }
-            var visited = [plugin.id]
-            var current = plugin
-            while let base = current.extends {
-                if let start = visited.firstIndex(of: base) {
-                    problems[plugin.id] = start == 0
-                        ? .extensionCycle(id: plugin.id, cycle: visited + [base])
-                        : .baseUnavailable(id: plugin.id, base: direct)
-                    break
-                }
-                guard let next = byId[base] else {
-                    problems[plugin.id] = current.id == plugin.id
-                        ? .baseNotFound(id: plugin.id, base: base)
-                        : .baseUnavailable(id: plugin.id, base: direct)
-                    break
-                }
-                visited.append(base)
-                current = next
+    /// The candidate files of every directory on the path, each file once,
+    /// and the indices of those in the bundled directory.
+    private static func candidateFiles(_ searchPath: [SearchPathEntry]) -> ([PluginDirectory.Candidate], Set<Int>) {
+        var files: [PluginDirectory.Candidate] = []
+        var bundled = Set<Int>()
+        var seen = Set<String>()
+        for entry in searchPath where entry.status == .directory {
+            for file in PluginDirectory.candidates(in: entry) where file.problem != nil || seen.insert(canonical(file.path)).inserted {
+                if entry.origin == .bundled { bundled.insert(files.count) }
+                files.append(file)
             }
         }
-        return problems
+        return (files, bundled)
     }
 
     /// The resolved path, so a file reached by two names loads once.

@@ -10,8 +10,9 @@ public enum BackendFactory {
         case plain
     }
 
-    /// The mode for `fd`: plain when it is not a terminal, `TERM=dumb` or
-    /// `CI` is set (``TerminalEnvironment/wantsPlainLines(isTerminal:_:)``).
+    /// The mode for `fd`: plain when it is not a terminal, `TERM` is `dumb`,
+    /// unset or empty, or `CI` is set
+    /// (``TerminalEnvironment/wantsPlainLines(isTerminal:_:)``).
     public static func mode(for fd: Int32, environment: [String: String]) -> Mode {
         TerminalEnvironment.wantsPlainLines(isTerminal: TerminalShim.isTerminal(fd), environment) ? .plain : .terminal
     }

@@ -1,7 +1,12 @@
 import Dispatch
 import Foundation
 
-/// Calls handlers (on a global dispatch queue) after each SIGWINCH.
+/// Calls handlers (on a global dispatch queue) after each SIGWINCH, and
+/// after each SIGCONT: a process continued after a stop (Ctrl-Z, then `fg`
+/// or `bg`) may find the window resized meanwhile and itself in the
+/// foreground again, so it must re-read the size and redraw even a view
+/// that does not animate. The default action of SIGCONT (continuing) does
+/// not depend on a handler.
 ///
 /// The signal handler only writes a byte to a pipe; a dispatch read source
 /// on the pipe calls the handlers. Not a dispatch signal source: on Linux
@@ -14,8 +19,8 @@ enum ResizeSignal {
     nonisolated(unsafe) private static var lastToken: UInt64 = 0
     nonisolated(unsafe) private static var source: DispatchSourceRead?
 
-    /// Starts calling `handler` after each SIGWINCH; returns a token for
-    /// ``stopWatching(_:)``, or `nil` when no pipe could be made.
+    /// Starts calling `handler` after each SIGWINCH or SIGCONT; returns a
+    /// token for ``stopWatching(_:)``, or `nil` when no pipe could be made.
     static func watch(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
         lock.withLock {
             if source == nil && !install() { return nil }
@@ -58,10 +63,10 @@ enum ResizeSignal {
         }
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
-        return sigaction(SIGWINCH, &action, nil) == 0
+        return sigaction(SIGWINCH, &action, nil) == 0 && sigaction(SIGCONT, &action, nil) == 0
     }
 }
 
-/// The pipe the SIGWINCH handler writes to (a C global: a signal handler
+/// The pipe the signal handler writes to (a C global: a signal handler
 /// cannot capture context).
 nonisolated(unsafe) private var resizePipeWriteFD: Int32 = -1

@@ -3,28 +3,42 @@ import Foundation
 /// Draws the view in a region of rows at the bottom of a terminal, below
 /// whatever was printed before (the output of `run`'s command).
 ///
-/// - The region is reserved at the first non-blank frame, drawn with relative
-///   cursor moves only (no query is ever sent to the terminal), and the
-///   cursor is hidden while it exists (``TerminalFrameEncoder``).
+/// - The region is reserved at the first non-blank frame below the cursor's
+///   line, which is kept as it is (a prompt or unfinished line stays), drawn
+///   with relative cursor moves only (no query is ever sent to the terminal),
+///   and the cursor is hidden while it exists (``TerminalFrameEncoder``).
 /// - Each frame is one buffer and one write(2); a frame that changes nothing
 ///   writes nothing.
 /// - The view is one column narrower than the terminal: nothing is ever
 ///   written in the last column, so no terminal wraps or scrolls under us.
 /// - Typed characters are not echoed while the region exists (they would
 ///   land in it); ``finish()`` restores the terminal's settings.
-/// - ``finish()`` erases the region, shows the cursor and leaves it at the
-///   region's top, column 0: nothing is left behind.
+/// - Only a foreground job draws: when the terminal's foreground process
+///   group is not ours (`run … &`, Ctrl-Z then `bg`) the region is taken off
+///   as on ``suspend()`` and nothing is drawn, the cursor is left alone and
+///   the terminal's settings are not touched (that would stop us with
+///   SIGTTOU). The next frame in the foreground draws it all again; a view
+///   that does not animate is redrawn through the ``watchResize(_:)``
+///   handler once we are the foreground job again (``ForegroundWatch``).
+/// - A frame drawn for the old size after the terminal was resized would
+///   land on rows the terminal has rewrapped, so it is skipped; the resize
+///   (``refresh()``) redraws everything.
+/// - ``finish()`` erases the region, shows the cursor and leaves it where it
+///   was when the region came: nothing is left behind.
 public final class TerminalBackend: RenderBackend {
     private let fd: Int32
     private let regionRows: Int
     private let fixedTerminalSize: (cols: Int, rows: Int)?
     private let viewFlags: ViewFlags
     private let silenceInput: Bool
+    private let isForeground: @Sendable () -> Bool
     private var terminalSize: (cols: Int, rows: Int)
     private var encoder: TerminalFrameEncoder
     private var lastCanvas: Canvas?
     private var savedSettings: termios?
     private var resizeToken: UInt64?
+    private var redrawHandler: (@Sendable () -> Void)?
+    private var foregroundWatch: ForegroundWatch?
     private var broken = false
 
     /// How many write(2) batches were sent (one per frame that changed something).
@@ -43,12 +57,18 @@ public final class TerminalBackend: RenderBackend {
     ///   - terminalSize: a fixed terminal size; `nil` reads it from `fd`
     ///     (TIOCGWINSZ, else `COLUMNS`/`LINES`, else 80 × 24).
     ///   - silenceInput: turn echo off while the region exists.
+    ///   - isForeground: whether we may draw now, asked before every write
+    ///     (and, while a view waits in the background, from another thread);
+    ///     `nil` asks the terminal whether its foreground process group is
+    ///     ours (one ioctl). Tests pass their own.
     public init(fd: Int32 = STDERR_FILENO, regionRows: Int = 5, color: Bool, unicode: Bool,
-                interactive: Bool = false, terminalSize: (cols: Int, rows: Int)? = nil, silenceInput: Bool = true) {
+                interactive: Bool = false, terminalSize: (cols: Int, rows: Int)? = nil, silenceInput: Bool = true,
+                isForeground: (@Sendable () -> Bool)? = nil) {
         self.fd = fd
         self.regionRows = max(1, regionRows)
         self.fixedTerminalSize = terminalSize
         self.silenceInput = silenceInput
+        self.isForeground = isForeground ?? { TerminalShim.isForeground(fd) }
         var flags: ViewFlags = [.animated]
         if unicode { flags.insert(.unicode) }
         if interactive { flags.insert(.interactive) }
@@ -66,18 +86,27 @@ public final class TerminalBackend: RenderBackend {
 
     public func present(_ canvas: Canvas) {
         lastCanvas = canvas
+        guard isForeground() else { return leaveScreen() }
+        guard !resizedSinceRefresh() else { return }
         send(encoder.frame(canvas))
     }
 
     /// Does nothing: the frames show the progress.
     public func event(_ event: ProgressEvent) {}
 
+    /// Erases the region, writes `text` where the cursor was before the
+    /// region came (so it continues an unfinished line as it would without
+    /// us), and reserves and draws the region again below it.
     public func printAbove(_ text: String) {
         guard !text.isEmpty else { return }
-        var bytes = encoder.clearRegion()
-        bytes += Array(text.utf8)
-        if !text.hasSuffix("\n") { bytes.append(UInt8(ascii: "\n")) }
-        if let lastCanvas { bytes += encoder.frame(lastCanvas) }
+        var lines = Array(text.utf8)
+        if !text.hasSuffix("\n") { lines.append(UInt8(ascii: "\n")) }
+        guard isForeground() else {
+            leaveScreen()
+            return write(lines)
+        }
+        var bytes = encoder.clearRegion() + lines
+        if let lastCanvas, !resizedSinceRefresh() { bytes += encoder.frame(lastCanvas) }
         send(bytes)
     }
 
@@ -86,34 +115,70 @@ public final class TerminalBackend: RenderBackend {
         encoder.invalidate()
     }
 
+    /// `handler` is also called after SIGCONT (see ``ResizeSignal``: the
+    /// terminal may have changed while we were stopped) and when we become
+    /// the foreground job again while a view waits to be shown.
     public func watchResize(_ handler: @escaping @Sendable () -> Void) {
-        guard resizeToken == nil, fixedTerminalSize == nil else { return }
-        resizeToken = ResizeSignal.watch(handler)
+        guard redrawHandler == nil else { return }
+        redrawHandler = handler
+        if fixedTerminalSize == nil { resizeToken = ResizeSignal.watch(handler) }
     }
 
     public func suspend() {
+        guard isForeground() else { return leaveScreen() }
         send(encoder.clearRegion())
     }
 
     public func finish() {
         if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
         resizeToken = nil
-        send(encoder.clearRegion())
+        foregroundWatch?.cancel()
+        foregroundWatch = nil
         lastCanvas = nil
+        guard isForeground() else { return leaveScreen() }
+        send(encoder.clearRegion())
     }
 
+    /// In the foreground: writes `bytes`, with echo off exactly while the
+    /// region exists.
     private func send(_ bytes: [UInt8]) {
-        // Echo goes off with the region and comes back once it is gone.
         if encoder.isReserved, silenceInput, savedSettings == nil { savedSettings = TerminalShim.disableEcho(fd) }
-        if !bytes.isEmpty, !broken {
-            writeCount += 1
-            byteCount += bytes.count
-            broken = !TerminalShim.writeAll(fd, bytes)
-        }
+        write(bytes)
         if !encoder.isReserved, let settings = savedSettings {
             TerminalShim.restore(fd, settings)
             savedSettings = nil
         }
+    }
+
+    /// In the background: takes the region off if it is shown and writing
+    /// cannot stop us (TOSTOP off), else forgets it. Echo stays as it is:
+    /// setting it from the background would stop us; `savedSettings` is
+    /// restored once we are in the foreground without a region again.
+    private func leaveScreen() {
+        if encoder.isReserved {
+            if TerminalShim.allowsBackgroundWrites(fd) { write(encoder.clearRegion()) } else { encoder.forget() }
+        }
+        // Something to show: be told when it can be shown.
+        if let redrawHandler, let lastCanvas, !lastCanvas.isBlank, foregroundWatch?.isWaiting != true {
+            foregroundWatch = ForegroundWatch(isForeground: isForeground, then: redrawHandler)
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, !broken else { return }
+        writeCount += 1
+        byteCount += bytes.count
+        broken = !TerminalShim.writeAll(fd, bytes)
+    }
+
+    /// True when the terminal's size is no longer the one the region is laid
+    /// out for: SIGWINCH is on its way. Re-reads it and makes the next frame
+    /// a full redraw. Never true for a fixed size or a stream with no size.
+    private func resizedSinceRefresh() -> Bool {
+        guard fixedTerminalSize == nil, let current = TerminalShim.windowSize(fd),
+              current != terminalSize else { return false }
+        refresh()
+        return true
     }
 
     private static func readTerminalSize(fd: Int32, fixed: (cols: Int, rows: Int)?) -> (cols: Int, rows: Int) {

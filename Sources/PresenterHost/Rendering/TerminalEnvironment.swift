@@ -12,8 +12,10 @@ public enum TerminalEnvironment {
     }
 
     /// True when progress on a stream must be plain lines, not frames: the
-    /// stream is not a terminal, `TERM` is `dumb`, or `CI` is set (to anything).
+    /// stream is not a terminal, `TERM` is `dumb`, unset or empty (nothing
+    /// says the terminal understands escape codes), or `CI` is set (to anything).
     public static func wantsPlainLines(isTerminal: Bool, _ environment: [String: String]) -> Bool {
-        !isTerminal || environment["TERM"] == "dumb" || environment["CI"] != nil
+        let term = environment["TERM"] ?? ""
+        return !isTerminal || term.isEmpty || term == "dumb" || environment["CI"] != nil
     }
 }

@@ -1,15 +1,29 @@
 /// Turns canvases into the bytes that draw them in a region of rows at the
 /// bottom of a terminal, using relative cursor moves only.
 ///
-/// The region starts on the line the cursor is on when the first non-blank
-/// frame comes: it is reserved by writing newlines (scrolling the terminal
-/// when needed) and moving back up, and the cursor is hidden while it exists.
-/// Each frame is diffed cell by cell against what the region shows: only
-/// changed cells are written, a move is skipped when the next cell is where
-/// the cursor already is, SGR is written only when the style changes, and a
-/// row whose tail became blank is erased with one `EL`. Between frames the
-/// cursor stays where it last wrote and the style is the default one, so a
-/// frame where one narrow cell changed costs its bytes plus a backspace.
+/// The region goes below the line the cursor is on when the first non-blank
+/// frame comes, which is left as it is (it may hold a prompt's or a
+/// command's unfinished line). That spot is the *anchor*: room is made below
+/// it with `IND` (which scrolls when needed and keeps the column), the cursor
+/// comes back up to it and saves it with `DECSC` (`ESC 7`), and everything
+/// from it to the end of the screen is erased. The cursor is hidden while a
+/// region exists.
+///
+/// Every frame starts at the anchor and ends there with `DECRC` (`ESC 8`):
+/// between frames the cursor sits on the anchor, the one spot whose column we
+/// never need to know. Terminals that reflow lines on a resize (tmux, VTE,
+/// kitty, ...) carry the cursor along with its cell, so after a resize the
+/// cursor is still on the anchor even though the region's rows were
+/// rewrapped: the redraw erases from there, and ``clearRegion()`` leaves the
+/// cursor exactly where it was before the region came, with nothing of ours
+/// left on the screen.
+///
+/// Within a frame the canvas is diffed cell by cell against what the region
+/// shows: only changed cells are written, a move is skipped when the next
+/// cell is where the cursor already is, SGR is written only when the style
+/// changes, and a row whose tail became blank is erased with one `EL`. A
+/// frame where one narrow cell changed costs its bytes, the move to it
+/// (`CNL` + `CUF`) and the `DECRC`.
 ///
 /// Pure: it only builds bytes, the backend writes them.
 struct TerminalFrameEncoder {
@@ -17,10 +31,12 @@ struct TerminalFrameEncoder {
     let colorEnabled: Bool
     /// What the region shows now; `nil` while no region is reserved.
     private(set) var screen: Canvas?
-    private var cursorRow = 0
-    /// `nil` after a cluster whose width the terminal may see differently
-    /// (emoji): the next move in that row starts from column 0.
-    private var cursorCol: Int? = 0
+    /// The cursor's row in the region; -1 is the anchor's line.
+    private var cursorRow = -1
+    /// `nil` when the terminal's column is not known to us: on the anchor's
+    /// line, and after a cluster whose width the terminal may see
+    /// differently (emoji). The next move then goes through column 0.
+    private var cursorCol: Int?
     private var style = CellStyle.plain
     private var needsFullRedraw = false
     private var out: [UInt8] = []
@@ -35,50 +51,61 @@ struct TerminalFrameEncoder {
         out.removeAll(keepingCapacity: true)
         if screen == nil {
             guard !canvas.isBlank else { return [] }
-            reserve(canvas)
             emit("\u{1B}[?25l")
+            reserve(canvas)
         } else if needsFullRedraw || screen!.rows != canvas.rows || screen!.cols != canvas.cols {
-            // Start over from the region's top: erase it and reserve it again.
-            moveTo(row: 0, col: 0)
+            // The cursor is on the anchor, wherever a resize moved it: start
+            // over from there (reserve erases what the region showed).
             reserve(canvas)
         }
         needsFullRedraw = false
         drawDifferences(to: canvas)
-        if style != .plain { setStyle(.plain) }
+        if !out.isEmpty { returnToAnchor() }
         screen = canvas
         return out
     }
 
-    /// The bytes that remove the region, leave the cursor at its top (column
-    /// 0) in the default style and show the cursor again; empty when no
-    /// region is reserved.
+    /// The bytes that remove the region and show the cursor again, leaving it
+    /// on the anchor (where it was before the region came) in the default
+    /// style; empty when no region is reserved.
     mutating func clearRegion() -> [UInt8] {
         out.removeAll(keepingCapacity: true)
         guard screen != nil else { return [] }
-        moveTo(row: 0, col: 0)
-        if style != .plain { setStyle(.plain) }
+        // Between frames the cursor is on the anchor: erase from there.
         emit("\u{1B}[J\u{1B}[?25h")
         screen = nil
-        cursorRow = 0
-        cursorCol = 0
         return out
     }
 
-    /// Makes the next frame redraw every cell (after a resize).
+    /// Forgets the region without a byte written (it can no longer be
+    /// reached: the terminal went to another process group that stops us if
+    /// we write). The next frame reserves a new one.
+    mutating func forget() { screen = nil }
+
+    /// Makes the next frame erase the region and draw every cell again (after a resize).
     mutating func invalidate() { needsFullRedraw = screen != nil }
 
     // MARK: - Building a frame
 
-    /// Makes room for `canvas` from the cursor's line down and erases it;
-    /// what the region shows is then blank.
+    /// Makes room for `canvas` below the cursor's line, saves the cursor
+    /// there as the anchor and erases from it to the end of the screen; what
+    /// the region shows is then blank.
     private mutating func reserve(_ canvas: Canvas) {
-        emit("\r")
-        emit(String(repeating: "\n", count: max(0, canvas.rows - 1)))
-        if canvas.rows > 1 { csi(canvas.rows - 1, "A") }
-        emit("\u{1B}[J")
-        cursorRow = 0
-        cursorCol = 0
+        // IND keeps the column (a newline would lose it) and scrolls at the bottom.
+        emit(String(repeating: "\u{1B}D", count: canvas.rows))
+        csi(canvas.rows, "A")
+        emit("\u{1B}7\u{1B}[J")
+        cursorRow = -1
+        cursorCol = nil
         screen = Canvas(cols: canvas.cols, rows: canvas.rows)
+    }
+
+    /// Ends a frame: back on the anchor (DECRC), in the default style.
+    private mutating func returnToAnchor() {
+        if style != .plain { setStyle(.plain) }
+        emit("\u{1B}8")
+        cursorRow = -1
+        cursorCol = nil
     }
 
     private mutating func drawDifferences(to canvas: Canvas) {
@@ -112,7 +139,13 @@ struct TerminalFrameEncoder {
     /// when that is cheaper.
     private mutating func moveTo(row: Int, col: Int, over canvas: Canvas? = nil) {
         if row != cursorRow {
-            csi(abs(row - cursorRow), row > cursorRow ? "B" : "A")
+            if cursorCol == nil && row > cursorRow {
+                // Down and to column 0 in one (CNL): the column was unknown anyway.
+                csi(row - cursorRow, "E")
+                cursorCol = 0
+            } else {
+                csi(abs(row - cursorRow), row > cursorRow ? "B" : "A")
+            }
             cursorRow = row
         }
         guard let from = cursorCol else {

@@ -14,6 +14,24 @@ enum TerminalShim {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
+    /// False when `fd` is a terminal whose foreground process group is not
+    /// ours: we are a background job (`cmd &`, or after Ctrl-Z and `bg`) and
+    /// the terminal belongs to the shell or another job. True for a stream
+    /// that is not our controlling terminal (a pipe, a file). One ioctl.
+    static func isForeground(_ fd: Int32) -> Bool {
+        let group = tcgetpgrp(fd)
+        return group < 0 || group == getpgrp()
+    }
+
+    /// True when a background process may write to `fd` without being
+    /// stopped by SIGTTOU: `fd` is not a terminal, or its `TOSTOP` is off
+    /// (the default). Reading the settings is allowed in the background.
+    static func allowsBackgroundWrites(_ fd: Int32) -> Bool {
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return true }
+        return settings.c_lflag & tcflag_t(TOSTOP) == 0
+    }
+
     /// Writes all of `bytes` with as few write(2) calls as the kernel allows
     /// (one, normally), retrying on EINTR and partial writes, and waiting up
     /// to a second when a non-blocking `fd` is full. Returns false when the
@@ -39,10 +57,10 @@ enum TerminalShim {
     /// Turns off echo of typed characters on the terminal `fd` while a region
     /// is drawn (typed keys would land inside it and move the cursor the
     /// relative moves count on). Returns the settings to restore, or `nil`
-    /// when `fd` is not a terminal this process owns in the foreground (a
-    /// background job must not touch it: that would stop it with SIGTTOU).
+    /// when `fd` is not a terminal or we are a background job on it (which
+    /// must not touch it: that would stop us with SIGTTOU).
     static func disableEcho(_ fd: Int32) -> termios? {
-        guard isTerminal(fd), tcgetpgrp(fd) == getpgrp() else { return nil }
+        guard isTerminal(fd), isForeground(fd) else { return nil }
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else { return nil }
         let saved = settings

@@ -15,6 +15,15 @@
 #ifndef FIXTURE_VERSION
 #define FIXTURE_VERSION "1.0.0"
 #endif
+#ifndef FIXTURE_DESCRIPTION
+#define FIXTURE_DESCRIPTION "A fixture presenter for the loader tests."
+#endif
+#ifndef FIXTURE_AUTHOR
+#define FIXTURE_AUTHOR "presenter-host tests"
+#endif
+#ifndef FIXTURE_LICENSE
+#define FIXTURE_LICENSE "MIT"
+#endif
 #ifndef FIXTURE_EXTENDS
 #define FIXTURE_EXTENDS NULL
 #endif
@@ -48,9 +57,9 @@ static const presenter_descriptor descriptor = {
     .id = FIXTURE_ID,
     .name = FIXTURE_NAME,
     .version = FIXTURE_VERSION,
-    .description = "A fixture presenter for the loader tests.",
-    .author = "presenter-host tests",
-    .license = "MIT",
+    .description = FIXTURE_DESCRIPTION,
+    .author = FIXTURE_AUTHOR,
+    .license = FIXTURE_LICENSE,
     .extends = FIXTURE_EXTENDS,
     .capabilities = FIXTURE_CAPABILITIES,
     .show = show,

@@ -4,7 +4,19 @@ into a pyte screen (a VT100/xterm emulator), follows a script of steps and
 prints one JSON object with the screens it was asked for.
 
     pty_screen.py [--cols 80] [--rows 24] [--env K=V]... [--unset K]...
+                  [--job-control] [--watch TEXT]... [--raw FILE] [--fast-plain]
                   --steps JSON -- PROGRAM [ARG...]
+
+--job-control  runs PROGRAM as a shell runs a job: in a process group of its
+               own, made the terminal's foreground group, under a parent that
+               waits for it (so the group is not orphaned and SIGTSTP stops
+               it); the exit status is the parent's copy (128 + N for signal N).
+--watch TEXT   reports in "watched" whether TEXT was ever on the screen.
+--raw FILE     writes every byte read from the terminal to FILE.
+--fast-plain   feeds pyte only the last screenful of a chunk that is plain
+               text and lines (no escape or other control byte) scrolling
+               more than two screens: the screen is the same, and megabytes
+               of output take a moment instead of seconds.
 
 Steps (a JSON array, run in order; output is read all the while):
     {"wait_text": "Done", "timeout": 5}   until the text is on the screen
@@ -12,13 +24,15 @@ Steps (a JSON array, run in order; output is read all the while):
     {"sleep": 0.5}                        keep reading for that long
     {"snapshot": "name"}                  record the screen as "name"
     {"signal": "INT"}                     kill(2) the program (not its group)
+    {"signal_group": "TSTP"}              killpg(2) the program's process group
     {"keys": "\\u0003"}                   type into the terminal (^C: SIGINT
                                           from the terminal to the foreground group)
     {"wait_exit": 10}                     until the program exits
 
 Output: {"snapshots": {name: screen}, "final": screen after exit,
 "exit": {"code": N or null, "signal": N or null}, "errors": [...],
-"bytes": N, "sgr": [distinct SGR parameter strings], "sgr_color": bool}
+"bytes": N, "sgr": [distinct SGR parameter strings], "sgr_color": bool,
+"watched": {text: bool}}
 where a screen is {"lines": [...], "cursor": {"x", "y", "hidden"}}.
 A wait that times out adds to "errors", records the screen as
 "timeout", kills the program and skips the remaining steps.
@@ -38,16 +52,22 @@ import time
 import pyte
 
 COLOR_PARAMS = re.compile(r"^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$")
+PLAIN = re.compile(rb"[\x20-\x7e\r\n]*")
 
 
 def parse_args(argv):
-    options = {"cols": 80, "rows": 24, "env": {}, "unset": [], "steps": []}
+    options = {"cols": 80, "rows": 24, "env": {}, "unset": [], "steps": [], "job_control": False,
+               "watch": [], "raw": None, "fast_plain": False}
     index = 0
     while index < len(argv):
         arg = argv[index]
         if arg == "--":
             options["command"] = argv[index + 1:]
             return options
+        if arg in ("--job-control", "--fast-plain"):
+            options[arg[2:].replace("-", "_")] = True
+            index += 1
+            continue
         value = argv[index + 1]
         if arg == "--cols":
             options["cols"] = int(value)
@@ -58,6 +78,10 @@ def parse_args(argv):
             options["env"][key] = val
         elif arg == "--unset":
             options["unset"].append(value)
+        elif arg == "--watch":
+            options["watch"].append(value)
+        elif arg == "--raw":
+            options["raw"] = value
         elif arg == "--steps":
             options["steps"] = json.loads(value)
         else:
@@ -79,18 +103,45 @@ class Session:
         env.update(options["env"])
         for key in options["unset"]:
             env.pop(key, None)
+        self.watch = {text: False for text in options["watch"]}
+        self.fast_plain = options["fast_plain"]
+        self.raw_file = open(options["raw"], "wb") if options["raw"] else None
+        report_r, report_w = os.pipe()
         pid, fd = pty.fork()
         if pid == 0:
+            os.close(report_r)
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", self.rows, self.cols, 0, 0))
-            # As a login shell would start it: nothing blocked (a test runner's
-            # thread may have blocked everything, and masks are inherited).
-            signal.pthread_sigmask(signal.SIG_SETMASK, [])
-            try:
-                os.execvpe(options["command"][0], options["command"], env)
-            finally:
-                os._exit(127)
+            if options["job_control"]:
+                run_as_job(options["command"], env, report_w)
+            os.write(report_w, str(os.getpid()).encode())
+            os.close(report_w)
+            exec_program(options["command"], env)
+        os.close(report_w)
         self.pid, self.fd = pid, fd
+        # The program's pid (the job's, under --job-control), once it is known.
+        self.program = int(os.read(report_r, 32) or pid)
+        os.close(report_r)
         self.eof = False
+
+    def feed(self, data):
+        self.raw += data
+        if self.raw_file:
+            self.raw_file.write(data)
+        self.stream.feed(self.shortcut(data) if self.fast_plain else data)
+        for text in self.watch:
+            if not self.watch[text] and text in self.text():
+                self.watch[text] = True
+
+    def shortcut(self, data):
+        """What to feed for `data`: itself, or for plain text scrolling more
+        than two screens, enough line feeds to scroll the screen blank and
+        then the last screenful of lines, which leaves the same screen."""
+        if PLAIN.fullmatch(data) is None or data.count(b"\n") <= 2 * self.rows:
+            return data
+        start = len(data)
+        for _ in range(self.rows + 1):
+            start = data.rindex(b"\n", 0, start)
+        return b"\r" + b"\n" * (2 * self.rows) + data[start + 1:]
 
     def pump(self, seconds):
         """Reads output for up to `seconds` (returns early at end of output)."""
@@ -108,8 +159,7 @@ class Session:
                 if not data:
                     self.eof = True
                     return
-                self.raw += data
-                self.stream.feed(data)
+                self.feed(data)
             self.reap()
 
     def reap(self):
@@ -148,6 +198,42 @@ class Session:
         return self.status is not None
 
 
+def exec_program(command, env):
+    # As a login shell would start it: nothing blocked (a test runner's
+    # thread may have blocked everything, and masks are inherited).
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    try:
+        os.execvpe(command[0], command, env)
+    finally:
+        os._exit(127)
+
+
+def run_as_job(command, env, report_w):
+    """In the pty's session leader: starts the program as a job in its own
+    foreground process group, reports its pid, waits for it to end (not to
+    stop) and exits with its status."""
+    job = os.fork()
+    if job == 0:
+        os.close(report_w)
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGTTOU, signal.SIG_IGN)  # tcsetpgrp from the background
+        os.tcsetpgrp(0, os.getpid())
+        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+        exec_program(command, env)
+    try:
+        os.setpgid(job, job)
+    except OSError:  # the job did it first and has exec'd
+        pass
+    os.write(report_w, str(job).encode())
+    os.close(report_w)
+    while True:
+        _, status = os.waitpid(job, 0)
+        if os.WIFEXITED(status):
+            os._exit(os.WEXITSTATUS(status))
+        if os.WIFSIGNALED(status):
+            os._exit(128 + os.WTERMSIG(status))
+
+
 def main():
     options = parse_args(sys.argv[1:])
     session = Session(options)
@@ -170,7 +256,9 @@ def main():
             session.pump(0)
             snapshots[step["snapshot"]] = session.snapshot()
         elif "signal" in step:
-            os.kill(session.pid, getattr(signal, "SIG" + step["signal"]))
+            os.kill(session.program, getattr(signal, "SIG" + step["signal"]))
+        elif "signal_group" in step:
+            os.killpg(os.getpgid(session.program), getattr(signal, "SIG" + step["signal_group"]))
         elif "keys" in step:
             os.write(session.fd, step["keys"].encode())
         elif "wait_exit" in step:
@@ -196,7 +284,10 @@ def main():
         "bytes": len(session.raw),
         "sgr": sgr,
         "sgr_color": color,
+        "watched": session.watch,
     }))
+    if session.raw_file:
+        session.raw_file.close()
 
 
 if __name__ == "__main__":

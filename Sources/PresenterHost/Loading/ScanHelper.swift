@@ -1,0 +1,62 @@
+import Foundation
+import Glibc
+
+/// The scan helper: `presenter-host --scan-plugins PATH...`, started by
+/// `PluginScanner`, never by a user (the flag is not in `--help`).
+///
+/// It loads each file with the host's own loader (`PluginLibrary.load`), in
+/// order, and reports `begin`/`done` for each (`ScanProtocol`) on what was
+/// its stdout. Plugin code may print, so stdout is pointed at /dev/null once
+/// the report channel is saved. Its stdin is the parent's lifeline: when
+/// that pipe reaches end of file (the parent died), the helper exits, even
+/// while a plugin's constructor hangs.
+enum ScanHelper {
+    /// The hidden command-line flag that runs the helper.
+    static let flag = "--scan-plugins"
+
+    /// Scans `paths` and exits without running exit handlers or plugin
+    /// destructors (they might hang or crash after the last report).
+    static func run(_ paths: [String]) -> Never {
+        let channel = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard channel >= 0 else { _exit(70) }
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        if null >= 0 {
+            dup2(null, STDOUT_FILENO)
+            close(null)
+        }
+        watchLifeline()
+        send(.header(version: ScanProtocol.version), to: channel)
+        for (index, path) in paths.enumerated() {
+            send(.begin(index), to: channel)
+            do {
+                _ = try PluginLibrary.load(path)
+            } catch {
+                // A refusal is the in-process loader's to report; the helper only proves the file is safe to load.
+            }
+            send(.done(index), to: channel)
+        }
+        _exit(0)
+    }
+
+    /// Exits as soon as stdin reaches end of file.
+    private static func watchLifeline() {
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 0 || (count < 0 && errno != EINTR) { _exit(0) }
+            }
+        }
+    }
+
+    /// Writes one line; a parent that stopped reading ends the helper (SIGPIPE).
+    private static func send(_ line: ScanProtocol.Line, to channel: Int32) {
+        var bytes = Array((line.text + "\n").utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(channel, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { _exit(0) }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Glibc
+
+/// One running scan helper, seen from the host: spawned with the paths to
+/// load, read line by line with a deadline, and reaped.
+///
+/// The helper gets its own process group, so a Ctrl-C meant for the host
+/// (which `run` may trap) cannot kill it and blame a good file; its stdin is
+/// a lifeline pipe whose write end only the host holds, so it exits when the
+/// host dies; its stderr is /dev/null (ld.so's assertion text and plugin
+/// prints are not the host's output).
+final class ScanProcess {
+    /// How the helper ended.
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// What reading the next line gave.
+    enum Event: Equatable {
+        case line(Substring)
+        /// End of file: the helper closed its report channel (it ended).
+        case end
+        /// The deadline passed first.
+        case timeout
+    }
+
+    private let pid: pid_t
+    private let report: Int32
+    private let lifeline: Int32
+    private var buffer: [UInt8] = []
+    private var ending: Ending?
+
+    /// Starts `executable --scan-plugins paths...`; nil when it cannot be
+    /// started (no pipe, no such executable).
+    init?(executable: String, paths: [String]) {
+        var reportPipe: [Int32] = [-1, -1], lifelinePipe: [Int32] = [-1, -1]
+        guard Self.makePipe(&reportPipe) else { return nil }
+        guard Self.makePipe(&lifelinePipe) else {
+            reportPipe.forEach { close($0) }
+            return nil
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, lifelinePipe[0], STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, reportPipe[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let arguments = ["presenter-host", ScanHelper.flag] + paths
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        close(reportPipe[1])
+        close(lifelinePipe[0])
+        guard status == 0 else {
+            close(reportPipe[0])
+            close(lifelinePipe[1])
+            return nil
+        }
+        pid = child
+        report = reportPipe[0]
+        lifeline = lifelinePipe[1]
+    }
+
+    deinit {
+        _ = finish(waitingUpTo: 0)
+        close(report)
+        close(lifeline)
+    }
+
+    /// The next line, or `.end` / `.timeout`. `deadline` is on `now()`'s clock.
+    func next(before deadline: Double) -> Event {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return .line(Substring(line))
+            }
+            // A helper never writes a long line: anything else is not the protocol.
+            if buffer.count > 256 { return .line(Substring(String(decoding: buffer, as: UTF8.self))) }
+            let remaining = deadline - Self.now()
+            guard remaining > 0 else { return .timeout }
+            var poller = pollfd(fd: report, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(remaining * 1000 + 1, Double(Int32.max))))
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 { continue }  // the deadline check above ends the wait
+            var chunk = [UInt8](repeating: 0, count: 512)
+            let count = chunk.withUnsafeMutableBytes { read(report, $0.baseAddress, $0.count) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return .end }
+            buffer += chunk[..<count]
+        }
+    }
+
+    /// Waits up to `seconds` for the helper to end by itself, then kills it
+    /// (SIGKILL), and returns how it ended. Later calls return the same.
+    @discardableResult
+    func finish(waitingUpTo seconds: Double) -> Ending {
+        if let ending { return ending }
+        let deadline = Self.now() + seconds
+        var status: Int32 = 0
+        var result = waitpid(pid, &status, WNOHANG)
+        while result == 0 && Self.now() < deadline {
+            usleep(1000)
+            result = waitpid(pid, &status, WNOHANG)
+        }
+        if result == 0 {
+            kill(pid, SIGKILL)
+            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+        }
+        // Someone else reaped it (SIGCHLD ignored): nothing better to say than "it ended".
+        let ending: Ending = result < 0 ? .exited(0) : Self.decode(status)
+        self.ending = ending
+        return ending
+    }
+
+    /// A pipe whose ends are closed on exec (Glibc's Swift module has no pipe2).
+    private static func makePipe(_ fds: inout [Int32]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    /// A monotonic clock in seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import (macros).
+    private static func decode(_ status: Int32) -> Ending {
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    }
+}

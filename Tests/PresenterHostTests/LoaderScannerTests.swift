@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PresenterHost
+
+/// The out-of-process scan: files that kill or hang the process loading them
+/// are found by the helper (the built presenter-host) and never loaded here.
+/// Without it, any of these tests would take the test process down.
+@Suite struct LoaderScannerTests {
+    /// The helper the command line would use, with a short per-file timeout.
+    private let scanner = PluginScanner(executable: TestPaths.binary.path, timeout: 1)
+
+    /// Each hostile file, with the good ones around it, and the reason.
+    @Test(arguments: [
+        (Fixture.garbageEntryPoint, PluginLoadFailure.crashed(signal: SIGSEGV)),
+        (.garbageString, .crashed(signal: SIGSEGV)),
+        (.constructorAbort, .crashed(signal: SIGABRT)),
+        (.constructorExit, .exited(status: 3)),
+        (.constructorHang, .timedOut(seconds: 1)),
+        (.bitFlipCrash, .crashed(signal: SIGSEGV)),
+        (.bitFlipAssertion, .exited(status: 127)),  // ld.so: "Inconsistency detected", then exit(127)
+    ])
+    func aFileThatKillsItsLoaderIsReportedAndTheOthersLoad(fixture: Fixture, failure: PluginLoadFailure) throws {
+        // The hostile file sorts first: the scan must go on after it.
+        let directory = try FixtureBuilder.directory([.twoPresenters, fixture, .good])
+        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
+        #expect(Set(registry.plugins.map(\.id)) == ["fixture.good", "fixture.base", "fixture.derived"])
+        #expect(registry.errors == [PluginLoadError(path: directory.appendingPathComponent(fixture.fileName).path,
+                                                    failure: failure)])
+    }
+
+    @Test func everyHostileFileInOneDirectoryIsBlamedInTurn() throws {
+        // By name, libc++.so comes between the bit flips and the constructors:
+        // the blame must land on the right files across helper restarts.
+        let directory = try FixtureBuilder.directory(Fixture.hostile + [.cxx, .good, .noisy])
+        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
+        #expect(Set(registry.plugins.map(\.id)) == ["fixture.cxx", "fixture.good", "fixture.noisy"])
+        #expect(registry.errors.map { URL(fileURLWithPath: $0.path).lastPathComponent } == Fixture.hostile.map(\.fileName).sorted())
+    }
+
+    @Test func theReasonsSayWhatHappenedAndWhatToDo() {
+        #expect(PluginLoadFailure.crashed(signal: SIGSEGV).description
+            == "crashed while loading (SIGSEGV): the file is corrupt or not built for this ABI; remove or rebuild it")
+        #expect(PluginLoadFailure.timedOut(seconds: 5).description
+            == "did not finish loading within 5 s: a constructor or the entry point hangs; remove or rebuild it")
+        #expect(PluginLoadFailure.exited(status: 3).description.hasPrefix("ended the process while loading (exit status 3)"))
+        #expect(PluginLoadFailure.signalName(77) == "signal 77")
+    }
+
+    @Test func refusalsStillComeFromTheInProcessLoader() throws {
+        let directory = try FixtureBuilder.directory([.text, .missingName, .good])
+        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
+        #expect(registry.plugins.map(\.id) == ["fixture.good"])
+        #expect(registry.errors.map(\.failure) == [
+            .descriptor(index: nil, id: "fixture.no-name", .missingField("name")),
+            .notELF(looksLikeText: true),
+        ])
+    }
+
+    @Test func withoutAUsableHelperFilesAreLoadedInProcess() throws {
+        let directory = try FixtureBuilder.directory([.good, .text])
+        let missing = PluginScanner(executable: "/nonexistent/presenter-host", timeout: 1)
+        #expect(missing.scan([directory.appendingPathComponent("libgood.so").path]) == [:])
+        // /bin/true starts but never speaks the protocol.
+        let mute = PluginScanner(executable: "/bin/true", timeout: 1)
+        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: mute)
+        #expect(registry.plugins.map(\.id) == ["fixture.good"])
+        #expect(registry.errors.map(\.failure) == [.notELF(looksLikeText: true)])
+    }
+
+    @Test func theTimeoutComesFromTheEnvironment() {
+        #expect(PluginScanner(environment: [:]).timeout == PluginScanner.defaultTimeout)
+        #expect(PluginScanner(environment: ["PRESENTER_SCAN_TIMEOUT_MS": "250"]).timeout == 0.25)
+        for bad in ["0", "-5", "soon", ""] {
+            #expect(PluginScanner(environment: ["PRESENTER_SCAN_TIMEOUT_MS": bad]).timeout == PluginScanner.defaultTimeout)
+        }
+        #expect(PluginScanner(environment: [:]).executable == "/proc/self/exe")
+    }
+
+    @Test(arguments: ["presenter-host-scan 1", "begin 0", "done 12"])
+    func protocolLinesRoundTrip(text: String) throws {
+        let line = try #require(ScanProtocol.Line(Substring(text)))
+        #expect(line.text == text)
+    }
+
+    @Test(arguments: ["", "begin", "begin -1", "begin x", "done 1 2", "hello 1", "{\"not\": json"])
+    func anythingElseIsNotAProtocolLine(text: String) {
+        #expect(ScanProtocol.Line(Substring(text)) == nil)
+    }
+
+    /// The helper as the host starts it: its report is exactly the protocol,
+    /// whatever plugins print, and plugin output never reaches it.
+    @Test func theHelperReportsOnlyTheProtocol() throws {
+        let directory = try FixtureBuilder.directory([.noisy, .text])
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["--scan-plugins", directory.path + "/libnoisy.so", directory.path + "/libtext.so"]
+        let output = Pipe(), lifeline = Pipe()
+        process.standardOutput = output
+        process.standardInput = lifeline  // kept open: the helper exits when its stdin ends
+        try process.run()
+        let report = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try lifeline.fileHandleForWriting.close()
+        #expect(String(decoding: report, as: UTF8.self) == "presenter-host-scan 1\nbegin 0\ndone 0\nbegin 1\ndone 1\n")
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func theHelperExitsWhenTheHostGoesAway() throws {
+        let directory = try FixtureBuilder.directory([.constructorHang])
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["--scan-plugins", directory.path + "/" + Fixture.constructorHang.fileName]
+        let output = Pipe(), lifeline = Pipe()
+        process.standardOutput = output
+        process.standardInput = lifeline
+        try process.run()
+        // Wait until it is inside the hanging constructor, then cut the lifeline.
+        var report = Data()
+        while !String(decoding: report, as: UTF8.self).contains("begin 0\n") {
+            let chunk = output.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the helper ended before loading")
+            report += chunk
+        }
+        try lifeline.fileHandleForWriting.close()
+        let started = Date()
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 3)
+    }
+}
