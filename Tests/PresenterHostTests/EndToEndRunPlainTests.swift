@@ -178,6 +178,11 @@ struct EndToEndRunPlainTests {
         let result = try ProcessRunner.host(["run", "--working", "W", "--", script.path], environment: utf8)
         #expect(result.status == 127)
         #expect(result.stderr == "Error: \(script.path): cannot execute: its interpreter /no/such/shell (the #! line) was not found; fix the first line of the script\n")
+
+        try writeExecutable(Array("#!/bin/sh\r\necho hi\r\n".utf8), to: script)
+        let crlf = try ProcessRunner.host(["run", "--working", "W", "--", script.path], environment: utf8)
+        #expect(crlf.status == 127)
+        #expect(crlf.stderr == "Error: \(script.path): cannot execute: its #! line names '/bin/sh\\r' (Windows line endings); convert the script to Unix line endings\n")
     }
 
     @Test func binaryTheKernelRefusesIs126() throws {

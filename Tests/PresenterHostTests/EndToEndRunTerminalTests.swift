@@ -142,6 +142,18 @@ struct EndToEndRunTerminalTests {
         #expect(!run.final.cursor.hidden)
     }
 
+    @Test func nothingWakesWhileTheFailureMessageStands() throws {
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Working", "--failure", "It failed", "--", "sh", "-c", "sleep 0.6; exit 1"],
+            steps: [.waitText("It failed"), .sleep(0.3), .switches("start"), .sleep(2), .switches("end"),
+                    .waitExit(20)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 1)
+        let woken = try #require(run.switches["end"]) - (try #require(run.switches["start"]))
+        // Polling every 50 ms would wake a thread 40 times in these 2 s.
+        #expect(woken < 10, "the host's threads woke \(woken) times in 2 s with nothing to animate")
+    }
+
     @Test func timeoutEndsWithOneLineAndACleanScreen() throws {
         let run = try TerminalDriver.run(
             ["run", "--timeout", "0.8", "--working", "Waiting", "--", "sh", "-c", "sleep 8; echo x"],
@@ -259,7 +271,8 @@ struct EndToEndRunTerminalTests {
                                          steps: [.waitExit(10)])
         #expect(run.exit.code == 126)
         #expect(run.watched["Flash"] == false, "the box was drawn before the error")
-        #expect(run.final.nonEmptyLines == ["Error: \(blob.path): cannot execute: Exec format error; check that it is an executable file"])
+        // One line (wrapped by the 80-column terminal).
+        #expect(run.final.nonEmptyLines.joined() == "Error: \(blob.path): cannot execute: Exec format error; check that it is an executable file")
         #expect(!run.final.cursor.hidden)
 
         let script = dir.appendingPathComponent("script")
@@ -292,6 +305,8 @@ enum TerminalDriver {
         case signal(String)
         /// To the program's process group, as a shell's `kill -TSTP %1` or `fg` does.
         case signalGroup(String)
+        /// Records the context switches of the program's threads so far.
+        case switches(String)
         case keys(String)
         case waitExit(Double)
 
@@ -303,6 +318,7 @@ enum TerminalDriver {
             case .snapshot(let name): return ["snapshot": name]
             case .signal(let name): return ["signal": name]
             case .signalGroup(let name): return ["signal_group": name]
+            case .switches(let name): return ["switches": name]
             case .keys(let keys): return ["keys": keys]
             case .waitExit(let seconds): return ["wait_exit": seconds]
             }
@@ -330,9 +346,11 @@ enum TerminalDriver {
         var sgrColor: Bool
         /// For each `watch` text: whether it was ever on the screen.
         var watched: [String: Bool]
+        /// For each `.switches` step: the program's context switches by then.
+        var switches: [String: Int]
 
         enum CodingKeys: String, CodingKey {
-            case snapshots, final, exit, errors, bytes, sgr, watched
+            case snapshots, final, exit, errors, bytes, sgr, watched, switches
             case sgrColor = "sgr_color"
         }
     }

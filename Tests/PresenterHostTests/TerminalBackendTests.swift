@@ -499,6 +499,11 @@ struct TerminalBackendPseudoTerminalTests {
         #expect(!terminal.drain().isEmpty)
         foreground.isSet = false
         backend.present(hud())
+        #expect(terminal.drain().isEmpty)
+        foreground.isSet = true
+        backend.present(hud())
+        #expect(String(decoding: terminal.drain(), as: UTF8.self).hasPrefix("\u{1B}[?25l\u{1B}D"))
+        foreground.isSet = false
         backend.finish()
         #expect(terminal.drain().isEmpty)
     }

@@ -81,6 +81,19 @@ struct TerminalResizeTests {
         while runtime.sync({ backend.size.cols }) != 49 && Date() < deadline { usleep(10_000) }
         #expect(runtime.sync { backend.size } == (49, 5))
     }
+
+    @Test("SIGCONT calls the resize handler too (the window may have changed while we were stopped)")
+    func sigcont() throws {
+        let terminal = try PseudoTerminal(cols: 100, rows: 30)
+        let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
+        let called = SharedFlag(false)
+        backend.watchResize { called.isSet = true }
+        defer { backend.finish() }
+        kill(getpid(), SIGCONT)
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while !called.isSet && Date() < deadline { usleep(10_000) }
+        #expect(called.isSet)
+    }
 }
 
 /// A pseudo-terminal pair, so the code under test sees a real terminal.

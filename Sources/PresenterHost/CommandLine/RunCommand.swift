@@ -41,7 +41,7 @@ public enum RunCommand {
         let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment,
                                                      executablePath: nil)
         for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
-        let registry = PresenterRegistry.load(entries)
+        let registry = PresenterRegistry.load(entries, scanner: PluginScanner(environment: environment))
         guard registry.chain(for: presenter) != nil else {
             let ids = registry.plugins.map(\.id).sorted()
             let available = ids.isEmpty ? "none were found" : "available: " + ids.joined(separator: ", ")

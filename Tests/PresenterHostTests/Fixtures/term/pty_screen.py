@@ -25,6 +25,9 @@ Steps (a JSON array, run in order; output is read all the while):
     {"snapshot": "name"}                  record the screen as "name"
     {"signal": "INT"}                     kill(2) the program (not its group)
     {"signal_group": "TSTP"}              killpg(2) the program's process group
+    {"switches": "name"}                  record the context switches of all the
+                                          program's threads so far as "name"
+                                          (each wake-up of a thread is one)
     {"keys": "\\u0003"}                   type into the terminal (^C: SIGINT
                                           from the terminal to the foreground group)
     {"wait_exit": 10}                     until the program exits
@@ -32,7 +35,7 @@ Steps (a JSON array, run in order; output is read all the while):
 Output: {"snapshots": {name: screen}, "final": screen after exit,
 "exit": {"code": N or null, "signal": N or null}, "errors": [...],
 "bytes": N, "sgr": [distinct SGR parameter strings], "sgr_color": bool,
-"watched": {text: bool}}
+"watched": {text: bool}, "switches": {name: N}}
 where a screen is {"lines": [...], "cursor": {"x", "y", "hidden"}}.
 A wait that times out adds to "errors", records the screen as
 "timeout", kills the program and skips the remaining steps.
@@ -198,6 +201,17 @@ class Session:
         return self.status is not None
 
 
+def context_switches(pid):
+    """Voluntary + involuntary context switches of every thread of `pid`."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/status" % (pid, task)) as f:
+            for line in f:
+                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                    total += int(line.split()[1])
+    return total
+
+
 def exec_program(command, env):
     # As a login shell would start it: nothing blocked (a test runner's
     # thread may have blocked everything, and masks are inherited).
@@ -237,7 +251,7 @@ def run_as_job(command, env, report_w):
 def main():
     options = parse_args(sys.argv[1:])
     session = Session(options)
-    snapshots, errors = {}, []
+    snapshots, errors, switches = {}, [], {}
     for step in options["steps"]:
         ok = True
         if "wait_text" in step:
@@ -257,6 +271,9 @@ def main():
             snapshots[step["snapshot"]] = session.snapshot()
         elif "signal" in step:
             os.kill(session.program, getattr(signal, "SIG" + step["signal"]))
+        elif "switches" in step:
+            session.pump(0)
+            switches[step["switches"]] = context_switches(session.program)
         elif "signal_group" in step:
             os.killpg(os.getpgid(session.program), getattr(signal, "SIG" + step["signal_group"]))
         elif "keys" in step:
@@ -285,6 +302,7 @@ def main():
         "sgr": sgr,
         "sgr_color": color,
         "watched": session.watch,
+        "switches": switches,
     }))
     if session.raw_file:
         session.raw_file.close()

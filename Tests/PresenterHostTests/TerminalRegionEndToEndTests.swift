@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+/// The terminal region of `presenter-host run` in tmux, a real terminal that
+/// rewraps lines on a resize and runs a real shell with job control: the
+/// built binary runs in a session of 80 × 24 (a tmux server of its own per
+/// test) and the tests read the screen back with `capture-pane`.
+@Suite("run end to end: the terminal region in tmux", .enabled(if: TmuxSession.isAvailable, TmuxSession.missingNote))
+struct TerminalRegionEndToEndTests {
+    /// What only our region draws: the mbhud box, the spinner, the marks.
+    static func drawnByUs(_ line: String) -> Bool {
+        line.unicodeScalars.contains { "╭╮╰╯│─✔✖".unicodeScalars.contains($0) || (0x2800...0x28FF).contains($0.value) }
+    }
+
+    static var binary: String { TmuxSession.quoted(TestPaths.binary.path) }
+
+    @Test func anUnfinishedLineBeforeRunIsKept() throws {
+        let tmux = try TmuxSession(command: "printf 'Progress so far: '; \(Self.binary) run --working Working -- sleep 1; "
+                                   + "echo DONE; exec sleep 60")
+        defer { tmux.kill() }
+        // While the box is shown, the text is there above it.
+        let shown = try #require(tmux.waitFor { $0.contains { $0.contains("Working") } })
+        #expect(shown.first == "Progress so far:")
+        let screen = try #require(tmux.waitFor { $0.contains { $0.contains("DONE") } })
+        #expect(screen == ["Progress so far: DONE"], "left behind: \(screen)")
+        #expect(tmux.cursor().visible)
+    }
+
+    @Test func aBackgroundRunDrawsNothingAndLeavesThePromptClean() throws {
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        tmux.type("\(Self.binary) run --working Background -- sleep 2 &")
+        // Long enough for several frames, were any drawn.
+        usleep(700_000)
+        tmux.type("echo typed at the prompt")
+        let typed = try #require(tmux.waitFor { $0.contains("typed at the prompt") })
+        #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")
+        #expect(typed.contains("$ echo typed at the prompt"))
+        #expect(tmux.cursor().visible)
+        tmux.type("wait; echo END")
+        let screen = try #require(tmux.waitFor(timeout: 10) { $0.contains("END") && $0.last == "$" })
+        #expect(!screen.contains(where: Self.drawnByUs), "left behind: \(screen)")
+        #expect(tmux.cursor().visible)
+    }
+
+    @Test func ctrlZThenBgTakesTheRegionOffAndDrawsNothingMore() throws {
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        tmux.type("\(Self.binary) run --working Stopping -- sleep 2.5")
+        try #require(tmux.waitFor { $0.contains { $0.contains("Stopping") } } != nil)
+        tmux.keys("C-z")
+        try #require(tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil)
+        tmux.type("bg")
+        usleep(500_000)
+        tmux.type("echo typed at the prompt")
+        let typed = try #require(tmux.waitFor { $0.contains("typed at the prompt") })
+        #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")
+        #expect(tmux.cursor().visible)
+        tmux.type("wait; echo END")
+        let screen = try #require(tmux.waitFor(timeout: 10) { $0.contains("END") && $0.last == "$" })
+        #expect(!screen.contains(where: Self.drawnByUs), "left behind: \(screen)")
+        #expect(tmux.cursor().visible)
+    }
+
+    @Test func fgRedrawsAViewThatDoesNotAnimate() throws {
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        // The success message stands still for 1.5 s + 10 ms a character (2.5 s here).
+        let message = "Finished" + String(repeating: ".", count: 92)
+        tmux.type("\(Self.binary) run --working W --success \(message) -- sleep 0.3 &")
+        usleep(1_000_000)
+        tmux.type("fg")
+        let shown = try #require(tmux.waitFor(timeout: 5) { $0.contains { $0.contains("✔ Finished") } })
+        #expect(shown.contains { $0.contains("╭") })
+        let screen = try #require(tmux.waitFor(timeout: 10) { $0.last == "$" && !$0.contains(where: Self.drawnByUs) })
+        #expect(screen.filter { !$0.isEmpty }.last == "$")
+        #expect(tmux.cursor().visible)
+    }
+
+    @Test func shrinkingTheWindowLeavesNoDebris() throws {
+        let earlier = (1...10).map { "earlier output line \($0), long enough to wrap at forty columns" }
+        let tmux = try TmuxSession(command: "for i in $(seq 1 10); do echo \"earlier output line $i, long enough to wrap at forty columns\"; done; "
+                                   + "printf 'Progress so far: '; \(Self.binary) run --working 'Resizing the window' -- sleep 2; "
+                                   + "echo DONE; exec sleep 60")
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("Resizing") } } != nil)
+        tmux.run(["resize-window", "-t", "main", "-x", "40"])
+        // Redrawn at the new width: one whole box, no halves of the old one.
+        let redrawn = try #require(tmux.waitFor { lines in
+            lines.filter { $0.contains("╭") }.count == 1 && lines.filter(Self.drawnByUs).count == 3
+                && lines.allSatisfy { $0.count < 40 || !Self.drawnByUs($0) }
+        })
+        #expect(redrawn.contains("Progress so far:"))
+        let screen = try #require(tmux.waitFor(timeout: 10) { $0.contains { $0.contains("DONE") } })
+        #expect(!screen.contains(where: Self.drawnByUs), "left behind: \(screen)")
+        // The earlier output (some of it in the history now), whole, then our line, then nothing.
+        let all = tmux.capture(history: true)
+        #expect(!all.contains(where: Self.drawnByUs), "left behind in the history: \(all)")
+        let start = try #require(all.firstIndex(of: earlier[0]), "earlier output lost: \(all)")
+        #expect(Array(all[start...]) == earlier + ["Progress so far: DONE"], "stray or broken lines: \(all)")
+        #expect(tmux.cursor().visible)
+    }
+}
+
+/// A tmux server of its own (a unique socket, no configuration file) with
+/// one session, "main"; ``kill()`` ends the server and everything in it.
+final class TmuxSession {
+    static let executable: URL? = {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent("tmux")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    static var isAvailable: Bool { executable != nil }
+
+    static let missingNote: Comment =
+        "SKIPPED: the terminal region tests need tmux; install it (apt-get install tmux)"
+
+    /// bash with a prompt of `$ `, job control and no history file.
+    static let interactiveShell = "HISTFILE= PS1='$ ' exec bash --norc --noprofile -i"
+
+    /// `text` in single quotes for sh.
+    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    private let socket = "ph-region-\(UUID().uuidString.prefix(8))"
+
+    /// Starts the server and a detached session of `cols` × `rows` running
+    /// `command` (with sh), in a UTF-8 locale and without `CI`.
+    init(command: String, cols: Int = 80, rows: Int = 24) throws {
+        let result = run(["new-session", "-d", "-s", "main", "-x", String(cols), "-y", String(rows), command])
+        guard result.status == 0 else {
+            Issue.record("tmux new-session failed (\(result.status)): \(result.stderr)")
+            throw CocoaError(.executableLoad)
+        }
+    }
+
+    /// Runs a tmux command on this server.
+    @discardableResult
+    func run(_ arguments: [String]) -> ProcessResult {
+        let result = try? ProcessRunner.run(Self.executable!, ["-L", socket, "-f", "/dev/null", "-u"] + arguments,
+                                            environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"])
+        return result ?? ProcessResult(status: -1, stdout: "", stderr: "tmux did not run")
+    }
+
+    /// Types `text` and Enter.
+    func type(_ text: String) {
+        run(["send-keys", "-t", "main", "-l", text])
+        keys("Enter")
+    }
+
+    /// Sends tmux key names (`C-z`, `Enter`).
+    func keys(_ names: String...) { run(["send-keys", "-t", "main"] + names) }
+
+    /// The screen (or, with `history`, the history and the screen) as lines:
+    /// wrapped lines joined, trailing blanks and the empty rows at the bottom
+    /// removed.
+    func capture(history: Bool = false) -> [String] {
+        let result = run(["capture-pane", "-p", "-J", "-t", "main"] + (history ? ["-S", "-"] : []))
+        var lines = result.stdout.components(separatedBy: "\n")
+            .map { $0.replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+        while lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// Where the cursor is and whether it is shown.
+    func cursor() -> (x: Int, y: Int, visible: Bool) {
+        let fields = run(["display-message", "-p", "-t", "main", "#{cursor_x} #{cursor_y} #{cursor_flag}"])
+            .stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 3 else { return (-1, -1, false) }
+        return (fields[0], fields[1], fields[2] == 1)
+    }
+
+    /// Polls the screen (``capture(history:)``) every 50 ms until `done`
+    /// holds for it, and returns it; `nil` (and an issue) after `timeout` seconds.
+    func waitFor(timeout: Double = 10, _ done: ([String]) -> Bool) -> [String]? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        repeat {
+            let lines = capture()
+            if done(lines) { return lines }
+            usleep(50_000)
+        } while Date() < deadline
+        Issue.record("timed out after \(timeout) s; the screen: \(capture())")
+        return nil
+    }
+
+    /// Ends the server (and every process in it).
+    func kill() { run(["kill-server"]) }
+}
+
+/// Says loudly that the tmux tests were skipped.
+@Suite("run end to end: tmux available")
+struct TmuxAvailabilityTests {
+    @Test func tmuxIsAvailable() {
+        guard !TmuxSession.isAvailable else { return }
+        FileHandle.standardError.write(Data("""
+
+            ************************************************************************
+            WARNING: tmux is missing: the terminal region end-to-end tests (partial
+            line, background jobs, resize) were SKIPPED. Install tmux.
+            ************************************************************************
+
+            """.utf8))
+    }
+}
