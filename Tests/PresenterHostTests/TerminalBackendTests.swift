@@ -508,7 +508,7 @@ struct TerminalBackendPseudoTerminalTests {
         #expect(terminal.drain().isEmpty)
     }
 
-    @Test("a frame laid out for the old size after a resize is not drawn; after refresh everything is")
+    @Test("a frame or printAbove laid out for the old size after a resize draws no region; the next frame draws it all")
     func frameAfterResize() throws {
         let terminal = try PseudoTerminal(cols: 40, rows: 10)
         let backend = TerminalBackend(fd: terminal.follower, regionRows: 3, color: false, unicode: true, silenceInput: false)
@@ -520,11 +520,14 @@ struct TerminalBackendPseudoTerminalTests {
         backend.present(moved)
         #expect(terminal.drain().isEmpty)
         #expect(backend.size == (29, 3))
+        // Output still comes, after the old region is erased; the old canvas is not drawn again.
+        backend.printAbove("output\n")
+        #expect(String(decoding: terminal.drain(), as: UTF8.self) == "\u{1B}[J\u{1B}[?25houtput\r\n")
         var smaller = Canvas(cols: 29, rows: 3)
         smaller.drawBox(col: 2, row: 0, width: 20, height: 3)
         backend.present(smaller)
         let bytes = String(decoding: terminal.drain(), as: UTF8.self)
-        #expect(bytes.hasPrefix("\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(bytes.hasPrefix("\u{1B}[?25l\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
         backend.finish()
     }
 }

@@ -20,7 +20,9 @@ public protocol RenderBackend: AnyObject {
     /// Re-reads the size and redraws everything at the next frame (after SIGWINCH).
     func refresh()
     /// Starts watching for size changes, calling `handler` (from any thread)
-    /// after each. Backends without a size to watch ignore it.
+    /// after each, and whenever the view must be re-read and drawn again for
+    /// another reason (a terminal backend: after SIGCONT, and when it becomes
+    /// the foreground job again). Backends without a size to watch ignore it.
     func watchResize(_ handler: @escaping @Sendable () -> Void)
     /// Removes the view from the screen and restores the terminal for a
     /// while (job control); the next ``present(_:)`` draws it all again.

@@ -78,6 +78,8 @@ public final class TerminalBackend: RenderBackend {
         self.terminalSize = Self.readTerminalSize(fd: fd, fixed: terminalSize)
     }
 
+    deinit { foregroundWatch?.cancel() }
+
     public var size: (cols: Int, rows: Int) {
         (max(0, terminalSize.cols - 1), min(regionRows, max(1, terminalSize.rows - 1)))
     }
@@ -106,7 +108,10 @@ public final class TerminalBackend: RenderBackend {
             return write(lines)
         }
         var bytes = encoder.clearRegion() + lines
-        if let lastCanvas, !resizedSinceRefresh() { bytes += encoder.frame(lastCanvas) }
+        // A canvas laid out for another size waits for the next frame.
+        if let lastCanvas, !resizedSinceRefresh(), lastCanvas.cols == size.cols, lastCanvas.rows == size.rows {
+            bytes += encoder.frame(lastCanvas)
+        }
         send(bytes)
     }
 

@@ -11,12 +11,13 @@
 ///
 /// Every frame starts at the anchor and ends there with `DECRC` (`ESC 8`):
 /// between frames the cursor sits on the anchor, the one spot whose column we
-/// never need to know. Terminals that reflow lines on a resize (tmux, VTE,
-/// kitty, ...) carry the cursor along with its cell, so after a resize the
-/// cursor is still on the anchor even though the region's rows were
-/// rewrapped: the redraw erases from there, and ``clearRegion()`` leaves the
-/// cursor exactly where it was before the region came, with nothing of ours
-/// left on the screen.
+/// never need to know. Terminals that rewrap lines on a resize carry the
+/// cursor along with its cell (tmux does; it leaves the `DECSC` position as
+/// it was, so that is not trusted after a resize), so the cursor is still on
+/// the anchor even though the region's rows were rewrapped: the redraw
+/// erases from there and saves the anchor again, and ``clearRegion()``
+/// leaves the cursor exactly where it was before the region came, with
+/// nothing of ours left on the screen.
 ///
 /// Within a frame the canvas is diffed cell by cell against what the region
 /// shows: only changed cells are written, a move is skipped when the next

@@ -40,6 +40,7 @@ where a screen is {"lines": [...], "cursor": {"x", "y", "hidden"}}.
 A wait that times out adds to "errors", records the screen as
 "timeout", kills the program and skips the remaining steps.
 """
+import copy
 import fcntl
 import json
 import os
@@ -93,10 +94,22 @@ def parse_args(argv):
     sys.exit("pty_screen.py: missing -- PROGRAM")
 
 
+class Screen(pyte.Screen):
+    """pyte's screen with one saved cursor, as in xterm, tmux and kitty: pyte
+    keeps a stack that DECRC pops, so a second DECRC (ESC 8) would send the
+    cursor home; the host returns to its saved anchor after every frame."""
+
+    def restore_cursor(self):
+        if self.savepoints:
+            top = self.savepoints[-1]
+            self.savepoints.append(top._replace(cursor=copy.copy(top.cursor)))
+        super().restore_cursor()
+
+
 class Session:
     def __init__(self, options):
         self.cols, self.rows = options["cols"], options["rows"]
-        self.screen = pyte.Screen(self.cols, self.rows)
+        self.screen = Screen(self.cols, self.rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         self.status = None
