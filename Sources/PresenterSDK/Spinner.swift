@@ -28,6 +28,9 @@ public struct Spinner: Sendable {
     /// When the frame shown at `now` changes: the time to ask a frame for.
     public func nextChange(after now: UInt64, since start: UInt64) -> UInt64 {
         let elapsed = now &- min(start, now)
-        return start + (elapsed / interval + 1) * interval
+        // Saturating, so a clock near UInt64.max cannot trap inside a plugin.
+        let (step, overflowA) = (elapsed / interval + 1).multipliedReportingOverflow(by: interval)
+        let (next, overflowB) = start.addingReportingOverflow(step)
+        return overflowA || overflowB ? .max : next
     }
 }

@@ -142,6 +142,20 @@ struct EndToEndRunTerminalTests {
         #expect(!run.final.cursor.hidden)
     }
 
+    @Test func ctrlZAtOnceStopsTheHostBeforeItDrawsAgain() throws {
+        // The stop right after the first frame, several times: the host must
+        // not run on (and redraw) between clearing the region and stopping.
+        for _ in 0..<5 {
+            let run = try TerminalDriver.run(
+                ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.05"], jobControl: true,
+                steps: [.waitText("Working"), .signalGroup("TSTP"), .waitGone("Working", timeout: 2), .sleep(0.2),
+                        .snapshot("stopped"), .signalGroup("CONT"), .waitExit(10)])
+            #expect(run.errors == [])
+            #expect(run.snapshots["stopped"]?.isBlank == true)
+            #expect(run.exit.code == 0)
+        }
+    }
+
     @Test func nothingWakesWhileTheFailureMessageStands() throws {
         let run = try TerminalDriver.run(
             ["run", "--working", "Working", "--failure", "It failed", "--", "sh", "-c", "sleep 0.6; exit 1"],

@@ -230,7 +230,11 @@ final class RunSession {
         // and continue what we stopped when we are continued.
         let forward = !event.fromTerminal
         if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
-        kill(getpid(), SIGSTOP)
+        // raise, not kill(getpid()): a signal to the process may be taken by
+        // another thread, and this one would run on (and draw again) for a
+        // moment before the stop reaches it; one to this thread stops it
+        // before raise returns.
+        raise(SIGSTOP)
         runtime.resume()
         if forward { condition.withLock { _ = child?.sendToTree(SIGCONT, freeze: false) } }
     }

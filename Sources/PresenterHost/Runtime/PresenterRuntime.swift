@@ -368,7 +368,9 @@ public final class PresenterRuntime: @unchecked Sendable {
             return
         }
         let now = clock.now()
-        thread.setWakeup(MonotonicClock().now() + (due > now ? due - now : 0))
+        // Saturating: a plugin may ask for a frame at UINT64_MAX ("never, really").
+        let (wakeup, overflow) = MonotonicClock().now().addingReportingOverflow(due > now ? due - now : 0)
+        thread.setWakeup(overflow ? .max : wakeup)
     }
 
     private func updateSettled() {

@@ -299,6 +299,11 @@ def main():
             snapshots["timeout"] = session.snapshot()
             break
     if not session.wait_exit(0 if errors else 20):
+        if session.program != session.pid:  # a job: its whole group, stopped or not
+            try:
+                os.killpg(session.program, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         os.kill(session.pid, signal.SIGKILL)
         session.wait_exit(5)
         errors.append("the program did not exit; killed")
