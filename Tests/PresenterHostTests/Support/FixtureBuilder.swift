@@ -292,7 +292,7 @@ enum FixtureBuilder {
     /// byte order, or with one bit of their dynamic section flipped.
     private static func deriveFiles(into output: URL) throws {
         let good = try Data(contentsOf: output.appendingPathComponent(Fixture.good.fileName))
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let noise = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
         var foreign = good
         foreign[18] = otherMachine  // e_machine, a little-endian u16 below 256
@@ -349,18 +349,5 @@ enum FixtureBuilder {
         private var messages: [String] = []
         func append(_ message: String) { lock.lock(); messages.append(message); lock.unlock() }
         var first: String? { lock.lock(); defer { lock.unlock() }; return messages.first }
-    }
-}
-
-/// A tiny deterministic generator, so the "random bytes" fixture is the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
