@@ -31,6 +31,9 @@ public final class SignalTrap {
     private let readFD: Int32
     private let writeFD: Int32
     private let source: DispatchSourceRead
+    /// Set by the first ``cancel()``: a second must not close descriptor
+    /// numbers that may belong to someone else by then.
+    private var cancelled = false
     private let queue: DispatchQueue
     private let drain: () -> Void
 
@@ -83,6 +86,8 @@ public final class SignalTrap {
 
     /// Puts the previous dispositions back and stops the events.
     public func cancel() {
+        guard !cancelled else { return }
+        cancelled = true
         for signal in signals {
             if var old = previous[signal] { sigaction(signal, &old, nil) }
         }
