@@ -24,11 +24,15 @@ public final class OutputPump {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [unowned self] in self.drain() }
+        // libdispatch may still watch the descriptor until the source's
+        // cancellation is done: close it only then, or a reused number can
+        // send its manager thread into freed memory.
+        source.setCancelHandler { _ = Glibc.close(fd) }
         source.resume()
     }
 
-    /// Reads what is left, stops, closes the pipe. Returns when the sink has
-    /// seen every byte the child wrote.
+    /// Reads what is left and stops (the pipe is closed once libdispatch lets
+    /// go of it). Returns when the sink has seen every byte the child wrote.
     public func finish() {
         queue.sync {
             drain()
@@ -56,7 +60,6 @@ public final class OutputPump {
     private func close() {
         guard open else { return }
         open = false
-        source.cancel()
-        _ = Glibc.close(fd)
+        source.cancel()  // its cancel handler closes fd
     }
 }

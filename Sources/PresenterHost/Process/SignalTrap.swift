@@ -56,6 +56,10 @@ public final class SignalTrap {
         }
         source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: queue)
         source.setEventHandler(handler: drain)
+        // libdispatch may still watch the descriptor until the source's
+        // cancellation is done: close it only then, or a reused number can
+        // send its manager thread into freed memory.
+        source.setCancelHandler { close(readFD) }
         source.resume()
 
         signalPipeWriteFD = writeFD
@@ -93,8 +97,7 @@ public final class SignalTrap {
         }
         previous = [:]
         signalPipeWriteFD = -1
-        source.cancel()
-        close(readFD)
+        source.cancel()  // its cancel handler closes readFD
         close(writeFD)
     }
 
