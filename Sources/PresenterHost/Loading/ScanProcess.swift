@@ -10,10 +10,7 @@ import Glibc
 /// prints are not the host's output).
 final class ScanProcess {
     /// How the helper ended.
-    enum Ending: Equatable {
-        case exited(Int32)
-        case signaled(Int32)
-    }
+    typealias Ending = ChildProcess.Termination
 
     /// What reading the next line gave.
     enum Event: Equatable {
@@ -34,8 +31,8 @@ final class ScanProcess {
     /// started (no pipe, no such executable).
     init?(executable: String, paths: [String]) {
         var reportPipe: [Int32] = [-1, -1], lifelinePipe: [Int32] = [-1, -1]
-        guard Self.makePipe(&reportPipe) else { return nil }
-        guard Self.makePipe(&lifelinePipe) else {
+        guard makePipe(&reportPipe) else { return nil }
+        guard makePipe(&lifelinePipe) else {
             reportPipe.forEach { close($0) }
             return nil
         }
@@ -121,16 +118,9 @@ final class ScanProcess {
             repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
         }
         // Someone else reaped it (SIGCHLD ignored): nothing better to say than "it ended".
-        let ending: Ending = result < 0 ? .exited(0) : Self.decode(status)
+        let ending: Ending = result < 0 ? .exited(0) : Ending(waitStatus: status)
         self.ending = ending
         return ending
-    }
-
-    /// A pipe whose ends are closed on exec (Glibc's Swift module has no pipe2).
-    private static func makePipe(_ fds: inout [Int32]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return true
     }
 
     /// A monotonic clock in seconds.
@@ -138,11 +128,5 @@ final class ScanProcess {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    /// WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import (macros).
-    private static func decode(_ status: Int32) -> Ending {
-        let signal = status & 0x7f
-        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
     }
 }

@@ -26,6 +26,13 @@ public final class ChildProcess {
         /// A signal killed it.
         case signaled(Int32)
 
+        /// Decodes a status from waitpid(2) (WIFEXITED / WTERMSIG are macros
+        /// Swift cannot import).
+        init(waitStatus status: Int32) {
+            let signal = status & 0x7f
+            self = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+        }
+
         /// The status a shell would report: the exit status, or 128 + the signal.
         public var shellStatus: Int32 {
             switch self {
@@ -246,23 +253,6 @@ public final class ChildProcess {
             // EINTR: a signal arrived; anything else cannot happen for our own child.
             if errno != EINTR { return .exited(ExitCode.software.rawValue) }
         }
-        let low = status & 0x7f
-        // WIFEXITED / WTERMSIG are macros Swift cannot import.
-        return low == 0 ? .exited((status >> 8) & 0xff) : .signaled(low)
+        return Termination(waitStatus: status)
     }
-}
-
-/// `pipe` with both ends close-on-exec (glibc's pipe2 is not visible to Swift).
-func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
-    guard pipe(&fds) == 0 else { return false }
-    for fd in fds {
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    }
-    return true
-}
-
-/// strerror's text for an errno value.
-func errnoText(_ code: Int32) -> String {
-    String(cString: strerror(code))
 }

@@ -37,11 +37,7 @@ enum ResizeSignal {
 
     private static func install() -> Bool {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return false }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
+        guard makePipe(&fds, nonBlocking: true) else { return false }
         let readFD = fds[0]
         resizePipeWriteFD = fds[1]
         let reader = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: .global())
