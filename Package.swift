@@ -17,8 +17,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "PresenterABI"),
+        // Linux calls Swift's Glibc module does not import (pipe2, closefrom
+        // in posix_spawn, PR_SET_PDEATHSIG...): the host's own, not the ABI.
+        .target(name: "SystemShims"),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
-        .target(name: "PresenterHost", dependencies: ["PresenterABI"]),
+        .target(name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims"]),
         .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
         .target(name: "MBHud", dependencies: ["PresenterSDK"], path: "Plugins/MBHud"),
         .target(name: "NetActivity", dependencies: ["PresenterSDK"], path: "Plugins/NetActivity"),

@@ -44,7 +44,7 @@ import Testing
         #expect(PluginLoadFailure.timedOut(seconds: 5).description
             == "did not finish loading within 5 s: a constructor or the entry point hangs; remove or rebuild it")
         #expect(PluginLoadFailure.exited(status: 3).description.hasPrefix("ended the process while loading (exit status 3)"))
-        #expect(PluginLoadFailure.signalName(77) == "signal 77")
+        #expect(SignalName.of(77) == "signal 77")
     }
 
     @Test func refusalsStillComeFromTheInProcessLoader() throws {

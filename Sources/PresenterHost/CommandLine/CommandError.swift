@@ -8,6 +8,8 @@ public enum CommandError: Error, Equatable, Sendable {
     case dataError(String)
     /// An input file that does not exist or cannot be read.
     case noInput(String)
+    /// An output file that cannot be created or written.
+    case cannotCreate(String)
     /// The command given to `run` was not found.
     case commandNotFound(String)
     /// The command given to `run` cannot be executed.
@@ -18,7 +20,7 @@ public enum CommandError: Error, Equatable, Sendable {
     /// The line shown to the user, without the `Error: ` prefix.
     public var message: String {
         switch self {
-        case .usage(let m), .dataError(let m), .noInput(let m), .commandNotFound(let m),
+        case .usage(let m), .dataError(let m), .noInput(let m), .cannotCreate(let m), .commandNotFound(let m),
              .cannotExecute(let m), .failure(let m):
             return m
         }
@@ -30,6 +32,7 @@ public enum CommandError: Error, Equatable, Sendable {
         case .usage: return .usage
         case .dataError: return .dataError
         case .noInput: return .noInput
+        case .cannotCreate: return .cannotCreate
         case .commandNotFound: return .commandNotFound
         case .cannotExecute: return .cannotExecute
         case .failure: return .failure

@@ -11,6 +11,8 @@ public enum ExitCode: Int32, Sendable {
     case noInput = 66
     /// An internal error: EX_SOFTWARE.
     case software = 70
+    /// An output file that cannot be created or written (`--log`): EX_CANTCREAT.
+    case cannotCreate = 73
     /// `run --timeout` expired (as timeout(1)).
     case timedOut = 124
     /// The command exists but cannot be executed.

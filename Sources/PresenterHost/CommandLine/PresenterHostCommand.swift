@@ -16,6 +16,8 @@ public enum PresenterHostCommand {
     public static func main(_ arguments: [String]) -> Int32 {
         // The scan helper (see PluginScanner): internal, so not in --help.
         if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
+        // The presenter process (see PresenterProcess): internal too.
+        if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + seeHelp)
             return ExitCode.usage.rawValue

@@ -25,11 +25,12 @@ public enum RunCommand {
         do {
             let environment = ProcessInfo.processInfo.environment
             let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
+            let log = try RunLog(verbose: options.verbose, path: options.logFile)
             let registry = try loadRegistry(pluginDirs: pluginDirs + options.pluginDirs, presenter: options.presenter,
                                             environment: environment)
             let session = RunSession(options: options, view: RunView(options: options, file: file),
                                      environment: environment)
-            return try session.run(registry: registry)
+            return try session.run(registry: registry, log: log)
         } catch {
             return report(error, withUsage: false)
         }
@@ -45,7 +46,8 @@ public enum RunCommand {
         guard registry.chain(for: presenter) != nil else {
             let ids = registry.plugins.map(\.id).sorted()
             let available = ids.isEmpty ? "none were found" : "available: " + ids.joined(separator: ", ")
-            let broken = registry.errors.isEmpty ? "" : "; \(registry.errors.count) plugin file(s) failed to load"
+            let files = Set(registry.errors.map(\.path)).count
+            let broken = files == 0 ? "" : "; \(files) plugin file\(files == 1 ? "" : "s") failed to load"
             throw .usage("no presenter '\(presenter)' (\(available)\(broken)); see presenter-host --list")
         }
         return registry

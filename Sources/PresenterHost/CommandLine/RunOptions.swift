@@ -26,6 +26,14 @@ public struct RunOptions: Equatable, Sendable {
     public var minShow = 0.5
     /// `--grace`, in seconds.
     public var grace = 0.0
+    /// `--hook-timeout`, in seconds: how long a presenter's hook may take.
+    public var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
+    /// `--in-process`: run the presenter in this process (for debugging a plugin).
+    public var inProcess = false
+    /// `-v`, `--verbose`: the presenters' log and the host's decisions about them on stderr.
+    public var verbose = false
+    /// `--log`: a file that gets the same log, with timestamps.
+    public var logFile: String?
     /// The command and its arguments; never empty after parsing.
     public var command: [String] = []
 
@@ -64,6 +72,13 @@ public struct RunOptions: Equatable, Sendable {
                                  at most 86400).
           --grace <seconds>      Show nothing if <command> ends within <seconds> (default: 0;
                                  at most 86400).
+          --hook-timeout <seconds>
+                                 How long a presenter's hook may take before the presenter
+                                 is stopped and plain lines take over (default: 0.25; at most 60).
+          --in-process           Run the presenter inside presenter-host instead of its own
+                                 sandboxed process (to debug a plugin under gdb).
+          -v, --verbose          Show the presenter's log and what the host did about it.
+          --log <file>           Append the same log to <file>, with timestamps.
           -h, --help             Show this help.
 
         The command starts at '--' or at the first argument that is not an option.
@@ -137,9 +152,19 @@ public struct RunOptions: Equatable, Sendable {
             case "--grace":
                 options.grace = try seconds(flag, try value(flag, inline: inline), allowZero: true,
                                             longest: longestHold, longestName: "1 day")
-            case "--show-output":
-                if inline != nil { throw .usage("--show-output takes no value") }
-                options.showOutput = true
+            case "--show-output", "--in-process", "-v", "--verbose":
+                if inline != nil { throw .usage("\(flag) takes no value") }
+                switch flag {
+                case "--show-output": options.showOutput = true
+                case "--in-process": options.inProcess = true
+                default: options.verbose = true
+                }
+            case "--hook-timeout":
+                options.hookTimeout = try seconds(flag, try value(flag, inline: inline), allowZero: false,
+                                                  longest: longestHookTimeout, longestName: "1 minute")
+            case "--log":
+                options.logFile = try value(flag, inline: inline)
+                if options.logFile!.isEmpty { throw .usage("--log needs a file") }
             case "--color":
                 let text = try value(flag, inline: inline)
                 guard let choice = ColorMode(rawValue: text) else {
@@ -168,6 +193,9 @@ public struct RunOptions: Equatable, Sendable {
     /// The longest `--min-show` and `--grace`, in seconds (1 day): more is
     /// surely a mistake, and presenters get milliseconds that fit any integer.
     public static let longestHold: Double = 86_400
+    /// The longest `--hook-timeout`, in seconds: a hook that takes longer
+    /// than a minute is not drawing progress.
+    public static let longestHookTimeout: Double = 60
     /// The longest `--timeout`, in seconds (30 days).
     public static let longestTimeout: Double = 2_592_000
 

@@ -33,8 +33,11 @@ import Foundation
 final class RunSession {
     /// How long `CMD` gets between SIGTERM and SIGKILL after `--timeout`.
     static let killGrace: TimeInterval = 2
-    /// The longest wait for the presenter's last message to be seen.
-    static let settleLimit: TimeInterval = 15
+    /// How long the presenter's outcome (the success or failure message)
+    /// may stay once it shows, in seconds: after the command ends, `run`
+    /// waits at most `--min-show` + this for the presenter to be done, then
+    /// ends whatever is drawn. Presenters get it as the `outcome-limit-ms` option.
+    static let outcomeLimit: Double = 5
     /// The interactor type presenters are told about.
     static let interactorType = "CommandInteractor"
 
@@ -53,6 +56,8 @@ final class RunSession {
     private var cutShort = false
     /// The presenter showed its last message (or gave up waiting).
     private var settled = false
+    /// The presenter was done before the outcome bound.
+    private var settledInTime = false
     private var timedOut = false
     /// What the timeout's SIGTERM reached, and when.
     private var terminated = ProcessTree.empty
@@ -65,7 +70,8 @@ final class RunSession {
     }
 
     /// Runs the command under the presenter; returns the exit status.
-    func run(registry: PresenterRegistry) throws(CommandError) -> Int32 {
+    /// `log` gets the presenter log (`--verbose`, `--log`).
+    func run(registry: PresenterRegistry, log: RunLog) throws(CommandError) -> Int32 {
         // A command that cannot start (missing, not executable, a #! line
         // naming a missing interpreter) is reported before anything is shown.
         let executable: String
@@ -77,31 +83,48 @@ final class RunSession {
         let mode = BackendFactory.mode(for: STDERR_FILENO, environment: environment)
         let backend = BackendFactory.make(for: STDERR_FILENO, environment: environment,
                                           colorMode: options.color, interactive: false)
-        let runtime = PresenterRuntime(registry: registry, backend: backend, options: pluginOptions)
-        let screenlet: Screenlet
-        do {
-            screenlet = try runtime.attach(view)
-        } catch {
-            runtime.shutdown()
-            throw .failure("\(error)")
-        }
+        let isolation: PresenterRuntime.Isolation = options.inProcess
+            ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
+        let unicode = TerminalEnvironment.isUnicode(environment)
+        let runtime = PresenterRuntime(
+            registry: registry, backend: backend, options: pluginOptions, isolation: isolation,
+            log: log.isEnabled ? { log.write($0) } : nil,
+            onPresenterFailure: { failure, current in Self.fallBack(after: failure, from: current, unicode: unicode, log: log) })
+        if mode == .terminal { log.show(above: runtime) }
+        defer { log.flush() }
 
         // A closed stdout or stderr must not kill the host before it has
         // restored the terminal; the child gets SIGPIPE's default back.
         signal(SIGPIPE, SIG_IGN)
-        if mode == .terminal { SignalTrap.installCursorRescue(fd: STDERR_FILENO) }
+        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil)
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
             if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
         }
         defer { trap.cancel() }
 
         // Plain mode: the working line is out before the command can print.
-        // Terminal mode: the presenter appears once the command has started
-        // (its output waits in the pipe meanwhile), so a command that cannot
-        // start never flashes a box before its error.
-        let perform = { screenlet.perform(action: self.options.action, interactorType: Self.interactorType) }
-        let early = mode == .terminal ? nil : perform()
-        runtime.sync {}
+        // Terminal mode: the command starts first, then the presenter (its
+        // process starts meanwhile), which appears once the command has
+        // started (its output waits in the pipe meanwhile), so a command
+        // that cannot start never flashes a box before its error.
+        let attach = { () throws(CommandError) -> Screenlet in
+            do throws(RuntimeError) {
+                return try runtime.attach(self.view)
+            } catch {
+                runtime.shutdown()
+                throw .failure("\(error)")
+            }
+        }
+        let perform = { (screenlet: Screenlet) in
+            screenlet.perform(action: self.options.action, interactorType: Self.interactorType)
+        }
+        var early: InteractorHandle?
+        if mode == .plain {
+            let handle = perform(try attach())
+            // Only the line: a hook that is slow to answer must not hold the command back.
+            handle.waitUntilAnnounced()
+            early = handle
+        }
         let capture = mode == .terminal
         let child: ChildProcess
         do {
@@ -114,18 +137,34 @@ final class RunSession {
             runtime.shutdown()
             throw Self.commandError(error)
         }
-        let handle = early ?? perform()
+        CrashRescue.setCommand(child.pid)
         condition.withLock {
             self.child = child
             // A signal that came before the child existed is forwarded now.
             if let signal = interruption { child.sendToTree(signal, freeze: false) }
         }
-
+        // The command's output flows, and its timeout runs, from its start,
+        // whatever the presenter takes to start.
         let output = OutputSink(showOutput: options.showOutput, runtime: runtime)
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
+        let handle: InteractorHandle
+        if let early {
+            handle = early
+        } else {
+            do throws(CommandError) {
+                handle = perform(try attach())
+            } catch {
+                // Never leave the command running on its own.
+                child.sendToTree(SIGKILL, freeze: true)
+                _ = child.wait()
+                throw error
+            }
+        }
+
 
         let termination = child.wait()
+        CrashRescue.setCommand(0)
         // A Ctrl-C that ended the command reached the host as it reached the
         // command: handle it as one that came while the command ran.
         trap.flush()
@@ -139,7 +178,7 @@ final class RunSession {
         let status: Int32
         if let signal = interruptedBy {
             handle.fail(InteractorError(code: Int64(128 + signal), domain: "signal",
-                                        message: "interrupted by \(Self.signalName(signal))"))
+                                        message: "interrupted by \(SignalName.of(signal))"))
             status = 128 + signal
         } else if didTimeOut {
             handle.fail(InteractorError(code: Int64(ExitCode.timedOut.rawValue), domain: "timeout",
@@ -154,8 +193,15 @@ final class RunSession {
             status = termination.shellStatus
         }
         // Let the check mark or the failure message be seen, unless the
-        // user asked to stop. Plain lines are printed at once: no waiting.
-        if interruptedBy == nil && mode == .terminal { settle(runtime) }
+        // user asked to stop, for at most the outcome bound. Plain lines
+        // are printed at once: no waiting.
+        if interruptedBy == nil && mode == .terminal {
+            let bound = options.minShow + Self.outcomeLimit
+            if !settle(runtime, within: bound) {
+                log.write(PresenterLogEntry(level: .warning, presenterId: options.presenter,
+                                            message: "still drawing \(Self.seconds(bound)) after the command ended; ending the run"))
+            }
+        }
         runtime.shutdown()
 
         if status != 0 {
@@ -174,6 +220,7 @@ final class RunSession {
     private var pluginOptions: [String: String] {
         [
             "failure-hold-ms": "3000",
+            "outcome-limit-ms": Self.milliseconds(Self.outcomeLimit),
             "min-show-ms": Self.milliseconds(options.minShow),
             "grace-ms": Self.milliseconds(options.grace),
         ]
@@ -186,22 +233,25 @@ final class RunSession {
         return String(Int((bounded * 1000).rounded()))
     }
 
-    /// Waits until the presenter has shown its last message or a signal cuts
-    /// it short. The runtime's wait blocks on the runtime's own condition, so
-    /// a helper waits there and signals ours, which a signal also signals:
-    /// this thread sleeps until either happens (no polling while the final
-    /// message stands). The helper returns at the latest when the runtime
-    /// shuts down.
-    private func settle(_ runtime: PresenterRuntime) {
+    /// Waits until the presenter has shown its last message, a signal cuts
+    /// it short, or `seconds` have passed; false when the presenter was
+    /// still drawing then. The runtime's wait blocks on the runtime's own
+    /// condition, so a helper waits there and signals ours, which a signal
+    /// also signals: this thread sleeps until either happens (no polling
+    /// while the final message stands). The helper returns at the latest
+    /// when the runtime shuts down.
+    private func settle(_ runtime: PresenterRuntime, within seconds: Double) -> Bool {
         DispatchQueue.global().async { [self] in
-            _ = runtime.waitUntilSettled(timeout: Self.settleLimit)
+            let done = runtime.waitUntilSettled(timeout: seconds)
             condition.withLock {
+                settledInTime = done
                 settled = true
                 condition.broadcast()
             }
         }
-        condition.withLock {
+        return condition.withLock {
             while !settled && !cutShort { condition.wait() }
+            return settledInTime || cutShort
         }
     }
 
@@ -282,6 +332,19 @@ final class RunSession {
         for member in members where member.isSameProcess { _ = kill(member.pid, SIGKILL) }
     }
 
+    /// A presenter failed for good: the terminal region is taken off (the
+    /// cursor and echo restored), one line says what happened, and plain
+    /// lines take over. The command is not touched.
+    private static func fallBack(after failure: PresenterFailure, from current: RenderBackend, unicode: Bool,
+                                 log: RunLog) -> RenderBackend {
+        current.finish()
+        let plain = current as? PlainBackend
+        let line = "presenter-host: \(failure); " + (plain == nil ? "going on with plain progress lines" : "going on without it")
+        PresenterHostCommand.writeStandardError(line + "\n")
+        log.record(line)
+        return plain ?? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
+    }
+
     private static func commandError(_ error: ChildProcess.SpawnError) -> CommandError {
         switch error {
         case .notFound(let command) where command.contains("/"):
@@ -303,18 +366,8 @@ final class RunSession {
     private static func describe(_ termination: ChildProcess.Termination) -> String {
         switch termination {
         case .exited(let status): return "exit status \(status)"
-        case .signaled(let signal): return "killed by \(signalName(signal))"
+        case .signaled(let signal): return "killed by \(SignalName.of(signal))"
         }
-    }
-
-    /// "SIGINT", or "signal 34" for one without a common name.
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
-            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
-        ]
-        return names[signal] ?? "signal \(signal)"
     }
 
     /// "2 s", "0.5 s".

@@ -158,7 +158,7 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .tooManyPresenters(let limit):
             return "entry point returned more than \(limit) presenters; it must return NULL after the last one"
         case .crashed(let signal):
-            return "crashed while loading (\(Self.signalName(signal))): the file is corrupt or not built for this ABI; remove or rebuild it"
+            return "crashed while loading (\(SignalName.of(signal))): the file is corrupt or not built for this ABI; remove or rebuild it"
         case .exited(let status):
             return "ended the process while loading (exit status \(status)): the file is corrupt or a constructor calls exit; remove or rebuild it"
         case .timedOut(let seconds):
@@ -181,16 +181,6 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .extensionCycle(let id, let cycle):
             return "presenter '\(id)' is in an extension cycle (\(cycle.joined(separator: " -> "))); make one of them extend another presenter or none"
         }
-    }
-
-    /// `SIGSEGV` for 11, and so on; `signal N` for one without a name.
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
-            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGSYS: "SIGSYS",
-        ]
-        return names[signal] ?? "signal \(signal)"
     }
 
     /// `5 s`, `0.5 s`.

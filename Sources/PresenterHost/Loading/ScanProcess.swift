@@ -36,32 +36,15 @@ final class ScanProcess {
             reportPipe.forEach { close($0) }
             return nil
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, lifelinePipe[0], STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, reportPipe[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let arguments = ["presenter-host", ScanHelper.flag] + paths
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        var options = Spawn.Options()
+        options.descriptors = [STDIN_FILENO: .descriptor(lifelinePipe[0]), STDOUT_FILENO: .descriptor(reportPipe[1]),
+                               STDERR_FILENO: .null(O_WRONLY)]
+        options.closeOthers = true
+        options.newProcessGroup = true
+        let spawned = Spawn.start(executable, ["presenter-host", ScanHelper.flag] + paths, options)
         close(reportPipe[1])
         close(lifelinePipe[0])
-        guard status == 0 else {
+        guard case .success(let child) = spawned else {
             close(reportPipe[0])
             close(lifelinePipe[1])
             return nil
@@ -106,19 +89,7 @@ final class ScanProcess {
     @discardableResult
     func finish(waitingUpTo seconds: Double) -> Ending {
         if let ending { return ending }
-        let deadline = Self.now() + seconds
-        var status: Int32 = 0
-        var result = waitpid(pid, &status, WNOHANG)
-        while result == 0 && Self.now() < deadline {
-            usleep(1000)
-            result = waitpid(pid, &status, WNOHANG)
-        }
-        if result == 0 {
-            kill(pid, SIGKILL)
-            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
-        }
-        // Someone else reaped it (SIGCHLD ignored): nothing better to say than "it ended".
-        let ending: Ending = result < 0 ? .exited(0) : Ending(waitStatus: status)
+        let ending = ProcessExit.end(pid, waitingUpTo: seconds).0
         self.ending = ending
         return ending
     }

@@ -1,3 +1,4 @@
+import SystemShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -69,9 +70,8 @@ public final class CapturedOutput {
     /// A temporary file that is already unlinked, so it vanishes with the process.
     private static func makeSpillFile() -> Int32? {
         var template = Array("\(temporaryDirectory)/presenter-host-output-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { ph_mkstemp_cloexec($0.baseAddress!) }
         guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return fd
     }

@@ -165,34 +165,18 @@ public final class ChildProcess {
             }
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears FD_CLOEXEC on the copy; the originals close on exec.
-        if captureStdout { posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], STDOUT_FILENO) }
-        if captureStderr { posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], STDERR_FILENO) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGWINCH, SIGTTOU, SIGTTIN, SIGTSTP] {
-            sigaddset(&defaults, signal)
-        }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var options = Spawn.Options()
+        if captureStdout { options.descriptors[STDOUT_FILENO] = .descriptor(pipeFDs[1]) }
+        if captureStderr { options.descriptors[STDERR_FILENO] = .descriptor(pipeFDs[1]) }
+        // What the host traps or ignores acts on the command as under a shell;
+        // a signal the host's own caller ignored for it stays ignored.
+        options.defaultSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGWINCH, SIGTTOU, SIGTTIN, SIGTSTP]
 
         func start(_ path: String, _ words: [String]) -> (pid_t, Int32) {
-            var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
-            argv.append(nil)
-            defer { for pointer in argv { free(pointer) } }
-            var pid: pid_t = 0
-            let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-            return (pid, result)
+            switch Spawn.start(path, words, options) {
+            case .success(let pid): return (pid, 0)
+            case .failure(let failure): return (0, failure.errno)
+            }
         }
         var (pid, result) = start(executable, arguments)
         if result == ENOEXEC && !looksBinary(executable) {

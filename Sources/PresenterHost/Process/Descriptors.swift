@@ -1,15 +1,17 @@
+import SystemShims
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `pipe` with both ends close-on-exec (glibc's pipe2 is not visible to Swift).
+/// A pipe whose ends are close-on-exec from their creation (`pipe2`), so no
+/// process that another thread spawns meanwhile can inherit them.
 func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
-    guard pipe(&fds) == 0 else { return false }
-    for fd in fds {
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    }
-    return true
+    fds.withUnsafeMutableBufferPointer { ph_pipe_cloexec($0.baseAddress, nonBlocking ? 1 : 0) } == 0
+}
+
+/// A connected pair of Unix stream sockets, close-on-exec from their creation.
+func makeSocketPair(_ fds: inout [Int32]) -> Bool {
+    fds.withUnsafeMutableBufferPointer { ph_socketpair_cloexec($0.baseAddress) } == 0
 }
 
 /// strerror's text for an errno value.

@@ -100,21 +100,6 @@ public final class SignalTrap {
         source.cancel()  // its cancel handler closes readFD
         close(writeFD)
     }
-
-    /// Installs a last-resort handler for crashes (SIGSEGV, SIGBUS, SIGILL,
-    /// SIGTRAP, SIGFPE, SIGABRT) that makes the cursor visible again on
-    /// `fd` and then hands the signal to the handler that was there before
-    /// (Swift's backtracer, or the default action).
-    public static func installCursorRescue(fd: Int32) {
-        rescueFD = fd
-        for signal in crashSignals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_sigaction = rescueCursor
-            action.sa_flags = SA_SIGINFO
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, crashPrevious + Int(signal))
-        }
-    }
 }
 
 /// `SI_KERNEL` (not imported: it is an enum constant in glibc's headers).
@@ -130,25 +115,4 @@ private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
     var record: (Int32, Int32) = (signal, info?.pointee.si_code ?? 0)
     _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD, $0.baseAddress, $0.count) }
     errno = savedErrno
-}
-
-private let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
-private var rescueFD: Int32 = 2
-/// Indexed by signal number; filled before the handler can run. Raw memory,
-/// so the handler reads it without any Swift runtime call.
-private let crashPrevious: UnsafeMutablePointer<sigaction> = {
-    let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
-    table.initialize(repeating: sigaction(), count: 65)
-    return table
-}()
-
-/// The crash handler: shows the cursor, restores the previous handler and
-/// re-raises, so the crash is reported as it would have been. Async-signal-safe.
-private let rescueCursor: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-    signal, _, _ in
-    var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)  // ESC [ ? 2 5 h
-    _ = withUnsafeBytes(of: &showCursor) { write(rescueFD, $0.baseAddress, $0.count) }
-    _ = sigaction(signal, crashPrevious + Int(signal), nil)
-    // Blocked while this handler runs; delivered to the previous handler on return.
-    raise(signal)
 }

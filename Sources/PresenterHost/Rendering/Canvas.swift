@@ -59,7 +59,7 @@ public struct Canvas: Equatable, Sendable {
     public mutating func drawText(_ text: String, col: Int, row: Int, maxColumns: Int,
                                   style: CellStyle = .plain, ellipsis: String = DisplayWidth.unicodeEllipsis) -> Int {
         guard maxColumns > 0 else { return 0 }
-        let visible = text.contains(where: Self.isControl) ? String(text.filter { !Self.isControl($0) }) : text
+        let visible = Self.withoutControls(text)
         let cut = DisplayWidth.truncate(visible, toColumns: maxColumns, ellipsis: ellipsis)
         var x = col
         for character in cut {
@@ -79,8 +79,9 @@ public struct Canvas: Equatable, Sendable {
         guard width >= 2, height >= 2 else { return }
         let (topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical) =
             unicode ? ("╭", "╮", "╰", "╯", "─", "│") : ("+", "+", "+", "+", "-", "|")
-        for y in row..<(row + height) {
-            for x in col..<(col + width) {
+        // Only the cells inside the canvas: a box may be far larger than it.
+        for y in max(row, 0)..<max(min(row + height, rows), max(row, 0)) {
+            for x in max(col, 0)..<max(min(col + width, cols), max(col, 0)) {
                 let top = y == row, bottom = y == row + height - 1
                 let left = x == col, right = x == col + width - 1
                 let glyph: String
@@ -132,6 +133,12 @@ public struct Canvas: Equatable, Sendable {
         } else if col + 1 < cols, cells[index + 1].isContinuation {
             cells[index + 1] = .blank
         }
+    }
+
+    /// `text` without its control characters (C0, DEL, C1), which never
+    /// reach a canvas.
+    static func withoutControls(_ text: String) -> String {
+        text.contains(where: isControl) ? String(text.filter { !isControl($0) }) : text
     }
 
     private static func isControl(_ character: Character) -> Bool {

@@ -26,8 +26,8 @@ public final class InteractorHandle: @unchecked Sendable {
 
     /// Presenter thread: show was called, so hide must be.
     var shown = false
-    private let typeCString: UnsafeMutablePointer<CChar>
-    private let actionCString: UnsafeMutablePointer<CChar>
+    /// Signalled once the backend was told it started (or it never will be).
+    private let announcement = DispatchSemaphore(value: 0)
 
     init(action: String, interactorType: String, messages: ProgressMessages, screenlet: Screenlet) {
         id = Self.nextId()
@@ -35,13 +35,6 @@ public final class InteractorHandle: @unchecked Sendable {
         self.interactorType = interactorType
         self.messages = messages
         self.screenlet = screenlet
-        typeCString = strdup(interactorType)
-        actionCString = strdup(action)
-    }
-
-    deinit {
-        free(typeCString)
-        free(actionCString)
     }
 
     /// True once it succeeded or failed.
@@ -72,6 +65,19 @@ public final class InteractorHandle: @unchecked Sendable {
         screenlet.runtime.enqueue { [self] in screenlet.ended(self, error: error) }
     }
 
+    /// Waits until the runtime has told its backend that it started (a
+    /// plain-lines backend has printed the working line), without waiting
+    /// for the presenter's show hook. Returns at once when it never will be.
+    func waitUntilAnnounced() {
+        announcement.wait()
+        announcement.signal()
+    }
+
+    /// Lets ``waitUntilAnnounced()`` return (presenter thread, or when it never starts).
+    func announced() {
+        announcement.signal()
+    }
+
     /// Marks it ended; false when it already was.
     func markEnded() -> Bool {
         lock.withLock {
@@ -86,12 +92,9 @@ public final class InteractorHandle: @unchecked Sendable {
         lock.withLock { progressQueued = false }
     }
 
-    /// Calls `body` with the `presenter_interactor` describing it now.
-    func withInteractor<T>(_ body: (UnsafePointer<presenter_interactor>) -> T) -> T {
-        var interactor = presenter_interactor(
-            struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-            type_name: typeCString, action: actionCString, id: id, progress: lock.withLock { fraction })
-        return withUnsafePointer(to: &interactor, body)
+    /// What presenters are told of it now.
+    var snapshot: InteractorSnapshot {
+        InteractorSnapshot(id: id, type: interactorType, action: action, progress: lock.withLock { fraction })
     }
 
     private static let counterLock = NSLock()

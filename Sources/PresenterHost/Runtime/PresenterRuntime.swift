@@ -1,9 +1,9 @@
 import Foundation
 import PresenterABI
 
-/// The host's runtime: attaches screenlet views to presenter plugins, runs
-/// every hook on one presenter thread, schedules frames and hands them to a
-/// render backend.
+/// The host's runtime: attaches screenlet views to presenter plugins, tells
+/// the presenters about their views' interactors on one presenter thread,
+/// schedules frames and hands them to a render backend.
 ///
 /// ```swift
 /// let runtime = PresenterRuntime(registry: registry, backend: BackendFactory.make())
@@ -15,22 +15,44 @@ import PresenterABI
 /// runtime.shutdown()                                   // destroys instances, restores the terminal
 /// ```
 ///
+/// Where plugins run (``Isolation``): in this process, trusted (the
+/// default), or in a presenter process, where a crash, an exit or a hang of
+/// a plugin ends only that process: the runtime then takes the presenter off
+/// its views and goes on without it (``PresenterFailure``).
+///
 /// Frames: the runtime renders at once after every show, hide and key (and
 /// after attach, resize and ``Screenlet/setNeedsDisplay()``); progress
 /// reports and `request_frame` get a frame at the time asked, but never
 /// closer than `1/maxFramesPerSecond` to the previous frame. Without a
-/// request nothing ticks. A frame clears the canvas, lets each view draw its
-/// content and its presenter paint over it (in attach order; every view
-/// covers the whole backend area), then presents it.
+/// request nothing ticks. A frame clears the canvas and, for each view in
+/// attach order (every view covers the whole backend area), lets the view
+/// draw its content and paints its presenter's picture over it, then
+/// presents it. A presenter's render hook runs only after one of its hooks
+/// (show, hide, progress, key), when the view's size changed, or at a time
+/// it asked for: never before any of these; the frames in between reuse
+/// what it drew last.
 ///
 /// Tests use a ``ManualClock``: then nothing renders on a timer, and
 /// ``advance(by:)`` / ``advance(to:)`` move the clock and render the frames
 /// that fall due on the way, before returning.
 public final class PresenterRuntime: @unchecked Sendable {
+    /// Where the presenters' hooks run.
+    public enum Isolation: Sendable {
+        /// In this process, on the presenter thread. The plugins are trusted:
+        /// a crash in a hook is a crash of this process, a hook that never
+        /// returns stops every view's drawing.
+        case inProcess
+        /// In a presenter process (a `presenter-host` binary in an internal
+        /// mode): a plugin that crashes, exits, hangs or breaks the protocol
+        /// ends that process only; see ``PresenterProcess``.
+        case presenterProcess(PresenterProcess.Configuration)
+    }
+
     /// Where the presenters come from.
     public let registry: PresenterRegistry
-    /// Where frames go. Called on the presenter thread only.
-    public let backend: RenderBackend
+    /// Where frames go: the backend given to init until a presenter fails
+    /// and `onPresenterFailure` replaces it. Presenter thread only.
+    public private(set) var backend: RenderBackend
     /// Options for plugins (`option` host service): "<presenterId>.<key>" is
     /// looked up first, then "<key>".
     public let options: [String: String]
@@ -41,18 +63,23 @@ public final class PresenterRuntime: @unchecked Sendable {
 
     let thread: PresenterThread
     private let logSink: ((PresenterLogEntry) -> Void)?
+    private let logLock = NSLock()
+    private let onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)?
 
     // Presenter thread only.
-    var canvas: Canvas
-    var screenlets: [Screenlet] = []
+    private var engine: PresenterEngine!
+    /// False once the engine failed: no presenter runs any more.
+    private var engineAlive = true
+    private var geometry: ViewGeometry
+    private var canvas: Canvas
+    private var screenlets: [Screenlet] = []
+    private var nextViewID: ViewID = 1
     var inFlight = 0
     var needsRender = false
     /// Between ``suspend()`` and ``resume()``: nothing is drawn.
     private var suspended = false
     /// Whether frames may be drawn now (presenter thread only).
     private var isDrawing: Bool { !suspended && !isShutDown }
-    /// Draw calls by presenters in the frame being rendered.
-    var drawCount = 0
     private var drewInLastFrame = false
     /// A capped frame asked for by a progress report.
     private var progressFrameRequest: UInt64?
@@ -70,27 +97,55 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///   - options: plugin options (see ``options``).
     ///   - clock: ``MonotonicClock`` in real use, ``ManualClock`` in tests.
     ///   - maxFramesPerSecond: the cap for requested frames.
-    ///   - log: receives plugin log lines and hook failures, on the presenter
-    ///     thread (call ``printAbove(_:)`` from it to show them above a
-    ///     terminal region); `nil` drops them.
+    ///   - isolation: where the plugins' hooks run (in this process by default).
+    ///   - log: receives plugin log lines, hook failures and presenter
+    ///     failures, one call at a time, on the presenter thread (or, for
+    ///     what a presenter process printed, on a thread of its own); call
+    ///     ``printAbove(_:)`` from it to show them above a terminal region;
+    ///     `nil` drops them.
+    ///   - onPresenterFailure: when a presenter fails for good (its process
+    ///     crashed, exited, hung or broke the protocol, or its create failed),
+    ///     called on the presenter thread with the failure and the current
+    ///     backend; returns the backend to go on with (the same one, or, for
+    ///     `run`, plain lines once the terminal one is finished). Without it a
+    ///     failed create throws from ``attach(_:)``, and after any other
+    ///     failure the views go on without their presenters on the same backend.
     public init(registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
-                clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20,
-                log: ((PresenterLogEntry) -> Void)? = nil) {
+                clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, isolation: Isolation = .inProcess,
+                log: ((PresenterLogEntry) -> Void)? = nil,
+                onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil) {
         self.registry = registry
         self.backend = backend
         self.options = options
         self.clock = clock
         self.maxFramesPerSecond = maxFramesPerSecond
         logSink = log
+        self.onPresenterFailure = onPresenterFailure
         scheduler = FrameScheduler(maxFramesPerSecond: maxFramesPerSecond)
         canvas = Canvas(cols: backend.size.cols, rows: backend.size.rows)
+        geometry = Self.geometry(of: backend)
         weak var weakSelf: PresenterRuntime?
         thread = PresenterThread(name: "presenter",
                                  afterJobs: { weakSelf?.afterJobs() },
                                  onWake: { weakSelf?.timerFired() })
         weakSelf = self
+        let delegate = EngineDelegate(runtime: self)
+        switch isolation {
+        case .inProcess:
+            engine = LocalPresenterEngine(options: options, clock: clock, geometry: geometry,
+                                          isEngineThread: { [thread] in thread.isCurrent })
+        case .presenterProcess(let configuration):
+            let runtime = WeakRuntime(self)
+            engine = PresenterProcess(configuration: configuration, options: options, clock: clock,
+                                      geometry: geometry, output: { runtime.value?.log($0) })
+        }
+        engine.delegate = delegate
+        engineDelegate = delegate
         backend.watchResize { [weak self] in self?.resize() }
     }
+
+    /// Keeps the engine's (weak) delegate alive.
+    private var engineDelegate: EngineDelegate?
 
     // MARK: - Views
 
@@ -99,26 +154,29 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///
     /// - Throws: ``RuntimeError/unknownPresenter(id:)`` when no presenter
     ///   has the id the view chose; ``RuntimeError/createFailed(presenterId:status:message:)``
-    ///   when a create hook failed (the instances created so far are
-    ///   destroyed again); ``RuntimeError/shutDown``.
+    ///   when a create hook failed and the runtime has no `onPresenterFailure`
+    ///   (the instances created so far are destroyed again; with one, the
+    ///   view is attached without its presenter); ``RuntimeError/shutDown``.
     public func attach(_ view: ScreenletView) throws(RuntimeError) -> Screenlet {
         let id = view.createProgressPresenter()
         guard let chain = registry.chain(for: id) else { throw .unknownPresenter(id: id) }
-        let screenlet = Screenlet(view: view, presenterId: id, runtime: self)
         let result: Result<Screenlet, RuntimeError> = countedSync {
             guard !isShutDown else { return .failure(.shutDown) }
-            var created: [PresenterInstance] = []
-            for plugin in chain.reversed() {
-                let instance = PresenterInstance(plugin: plugin, base: created.last, runtime: self)
-                do throws(RuntimeError) {
-                    try instance.create()
+            let screenlet = Screenlet(view: view, presenterId: id, viewID: nextViewID, runtime: self)
+            nextViewID += 1
+            if engineAlive {
+                do throws(PresenterFailure) {
+                    try engine.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
+                    screenlet.hasPresenter = true
                 } catch {
-                    for made in created.reversed() { made.destroy() }
-                    return .failure(error)
+                    if case .createFailed(let status, let message) = error.reason, onPresenterFailure == nil {
+                        return .failure(.createFailed(presenterId: error.presenterId, status: status, message: message))
+                    }
+                    screenlets.append(screenlet)
+                    presenterFailed(error)
+                    return .success(screenlet)
                 }
-                created.append(instance)
             }
-            screenlet.top = created.last
             screenlets.append(screenlet)
             needsRender = true
             return .success(screenlet)
@@ -145,7 +203,6 @@ public final class PresenterRuntime: @unchecked Sendable {
         }
     }
 
-    /// Shows `text` (e.g. a command's output) above the view, in order with frames.
     /// Takes the view off the screen and gives the terminal back (job
     /// control: before the process stops on Ctrl-Z). Presenters keep their
     /// state; nothing is drawn until ``resume()``. Returns once the screen is
@@ -168,6 +225,7 @@ public final class PresenterRuntime: @unchecked Sendable {
         }
     }
 
+    /// Shows `text` (e.g. a command's output) above the view, in order with frames.
     public func printAbove(_ text: String) {
         enqueue { [self] in backend.printAbove(text) }
     }
@@ -209,9 +267,9 @@ public final class PresenterRuntime: @unchecked Sendable {
 
     /// Ends interactors still in flight (their presenters get the hide they
     /// are owed: no message, a "cancelled" failure), destroys every instance
-    /// (each view's presenter first, then its bases), calls the backend's
-    /// `finish()` and stops the presenter thread. Later calls do nothing;
-    /// later performs and ends are ignored.
+    /// (each view's presenter first, then its bases), ends the presenter
+    /// process, calls the backend's `finish()` and stops the presenter
+    /// thread. Later calls do nothing; later performs and ends are ignored.
     public func shutdown() {
         let first: Bool = settledCondition.withLock {
             defer { shutDown = true }
@@ -221,9 +279,12 @@ public final class PresenterRuntime: @unchecked Sendable {
         thread.sync {
             for screenlet in screenlets.reversed() {
                 screenlet.cancelAll()
-                screenlet.destroy()
+                if screenlet.hasPresenter {
+                    callEngine(default: ()) { engine throws(PresenterFailure) in try engine.detach(screenlet.viewID) }
+                }
             }
             screenlets.removeAll()
+            engine.close()
             backend.finish()
         }
         thread.stop()
@@ -257,7 +318,20 @@ public final class PresenterRuntime: @unchecked Sendable {
         updateSettled()
     }
 
-    // MARK: - Presenter thread internals
+    // MARK: - For screenlets (presenter thread)
+
+    /// Runs `body` with the engine, unless no presenter runs any more; a
+    /// failure of the engine takes the presenters off (``presenterFailed(_:)``)
+    /// and gives `fallback`.
+    func callEngine<T>(default fallback: T, _ body: (PresenterEngine) throws(PresenterFailure) -> T) -> T {
+        guard engineAlive else { return fallback }
+        do throws(PresenterFailure) {
+            return try body(engine)
+        } catch {
+            presenterFailed(error)
+            return fallback
+        }
+    }
 
     /// Queues `job` for the presenter thread; false (job dropped) after shutdown.
     /// Accepting and queueing happen under one lock with shutdown's flag, so
@@ -282,14 +356,42 @@ public final class PresenterRuntime: @unchecked Sendable {
     }
 
     /// Logs a failed hook.
-    func report(_ outcome: PresenterInstance.Outcome) {
+    func report(_ outcome: HookOutcome) {
         guard outcome.failed else { return }
         log(PresenterLogEntry(level: .error, presenterId: outcome.presenterId,
                               message: "\(outcome.hook) failed (status \(outcome.status))"
                                 + (outcome.message.map { ": \($0)" } ?? "")))
     }
 
-    func log(_ entry: PresenterLogEntry) { logSink?(entry) }
+    /// Gives `entry` to the log sink, one entry at a time. Any thread.
+    func log(_ entry: PresenterLogEntry) {
+        guard let logSink else { return }
+        logLock.withLock { logSink(entry) }
+    }
+
+    // MARK: - Presenter thread internals
+
+    /// The presenters cannot run any more: takes them off every view, ends
+    /// the engine, logs why, and lets `onPresenterFailure` choose the backend
+    /// to go on with (it reports the failure; without it the log gets it).
+    /// Interactors already shown are announced again to a new backend (plain
+    /// lines then show what is still running).
+    private func presenterFailed(_ failure: PresenterFailure) {
+        guard engineAlive else { return }
+        engineAlive = false
+        engine.close()
+        for screenlet in screenlets { screenlet.presenterGone() }
+        if let onPresenterFailure {
+            let previous = backend
+            backend = onPresenterFailure(failure, previous)
+            if backend !== previous {
+                for screenlet in screenlets { screenlet.announceShown() }
+            }
+        } else {
+            log(PresenterLogEntry(level: .error, presenterId: failure.presenterId, message: failure.description))
+        }
+        needsRender = true
+    }
 
     /// Runs `body` on the presenter thread, counted as a pending job like
     /// ``enqueue(_:)`` so that no one sees the runtime settled before the
@@ -321,40 +423,58 @@ public final class PresenterRuntime: @unchecked Sendable {
         updateSettled()
     }
 
-    /// Renders one frame now.
+    /// Renders one frame now: the presenters that are due render, then each
+    /// view draws and its presenter's last picture goes over it.
     private func renderFrame() {
         let now = clock.now()
+        updateGeometry()
+        if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
+        let requests = engineAlive ? engine.frameRequests : [:]
+        for screenlet in screenlets {
+            if let request = screenlet.viewFrameRequest, request <= now { screenlet.viewFrameRequest = nil }
+            let asked = requests[screenlet.viewID].map { $0 <= now } ?? false
+            if screenlet.hasPresenter && (screenlet.presenterDue || asked) {
+                screenlet.presenterDue = false
+                screenlet.overlay = callEngine(default: []) { engine throws(PresenterFailure) in
+                    try engine.render(screenlet.viewID, at: now)
+                }
+            }
+        }
         let size = backend.size
         if canvas.cols != size.cols || canvas.rows != size.rows {
             canvas = Canvas(cols: size.cols, rows: size.rows)
         } else {
             canvas.clear()
         }
-        // Requests up to now are served by this frame; those made while
-        // rendering are for the next.
-        if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
-        for screenlet in screenlets {
-            if let request = screenlet.viewFrameRequest, request <= now { screenlet.viewFrameRequest = nil }
-            for instance in screenlet.top.chain {
-                if let request = instance.frameRequest, request <= now { instance.frameRequest = nil }
-            }
-        }
-        drawCount = 0
         let flags = backend.flags
-        for screenlet in screenlets { screenlet.render(at: now, flags: flags) }
-        drewInLastFrame = drawCount > 0
+        for screenlet in screenlets { screenlet.draw(on: &canvas, at: now, flags: flags) }
+        drewInLastFrame = screenlets.contains { !$0.overlay.isEmpty }
         needsRender = false
         scheduler.rendered(at: now)
         backend.present(canvas)
     }
 
+    /// Tells the engine when the backend's size or flags changed; every
+    /// presenter then renders again for the new size.
+    private func updateGeometry() {
+        let current = Self.geometry(of: backend)
+        guard current != geometry else { return }
+        geometry = current
+        guard engineAlive else { return }
+        callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
+        for screenlet in screenlets { screenlet.presenterDue = true }
+    }
+
+    private static func geometry(of backend: RenderBackend) -> ViewGeometry {
+        ViewGeometry(cols: backend.size.cols, rows: backend.size.rows, flags: backend.flags.abiValue)
+    }
+
     /// The earliest frame anyone asked for.
     private func earliestRequest() -> UInt64? {
         var earliest = progressFrameRequest
-        for screenlet in screenlets {
-            for request in [screenlet.viewFrameRequest] + screenlet.top.chain.map(\.frameRequest) {
-                if let request { earliest = min(earliest ?? request, request) }
-            }
+        let presenterRequests = engineAlive ? Array(engine.frameRequests.values) : []
+        for request in presenterRequests + screenlets.compactMap(\.viewFrameRequest) {
+            earliest = min(earliest ?? request, request)
         }
         return earliest
     }
@@ -379,5 +499,33 @@ public final class PresenterRuntime: @unchecked Sendable {
             settled = quiet && pendingJobs == 0
             if settled { settledCondition.broadcast() }
         }
+    }
+
+    /// The screenlet of `view`, on the presenter thread.
+    fileprivate func screenlet(_ view: ViewID) -> Screenlet? {
+        screenlets.first { $0.viewID == view }
+    }
+}
+
+/// A weak reference to a runtime that any thread may read.
+private final class WeakRuntime: @unchecked Sendable {
+    weak var value: PresenterRuntime?
+    init(_ value: PresenterRuntime) { self.value = value }
+}
+
+/// Receives what presenters do during engine calls, for the runtime (which
+/// keeps its engine-facing methods out of its public face).
+private final class EngineDelegate: PresenterEngineDelegate {
+    unowned let runtime: PresenterRuntime
+
+    init(runtime: PresenterRuntime) { self.runtime = runtime }
+
+    func engine(view: ViewID, element: String, operation: Int32) {
+        guard let screenlet = runtime.screenlet(view), screenlet.view.elements[element]?.apply(operation) == true else { return }
+        runtime.needsRender = true
+    }
+
+    func engine(log entry: PresenterLogEntry) {
+        runtime.log(entry)
     }
 }

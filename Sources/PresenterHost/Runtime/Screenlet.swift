@@ -1,5 +1,3 @@
-import PresenterABI
-
 /// A view attached to a ``PresenterRuntime`` with its presenter instance
 /// chain: where actions are performed. Created by
 /// ``PresenterRuntime/attach(_:)``.
@@ -24,19 +22,26 @@ public final class Screenlet: @unchecked Sendable {
     /// The id of its presenter (what the view's `createProgressPresenter` chose).
     public let presenterId: String
     let runtime: PresenterRuntime
+    /// The view's name in the runtime's engine.
+    let viewID: ViewID
 
     // Presenter thread only, from here on.
-    /// The top instance of the chain (set by the runtime right after init).
-    var top: PresenterInstance!
-    lazy var viewHandle = PresenterViewHandle(screenlet: self)
+    /// The presenter's instances exist (false once the presenter failed, or
+    /// when the view was attached without it).
+    var hasPresenter = false
+    /// What the presenter drew at its last render, painted over the view at every frame.
+    var overlay: [DrawOperation] = []
+    /// One of the presenter's hooks ran since its last render.
+    var presenterDue = false
     /// Interactors started and not yet ended, in start order.
     private var active: [InteractorHandle] = []
     /// When the view asked for its next frame (``ScreenletView/draw(in:at:flags:)``).
     var viewFrameRequest: UInt64?
 
-    init(view: ScreenletView, presenterId: String, runtime: PresenterRuntime) {
+    init(view: ScreenletView, presenterId: String, viewID: ViewID, runtime: PresenterRuntime) {
         self.view = view
         self.presenterId = presenterId
+        self.viewID = viewID
         self.runtime = runtime
     }
 
@@ -47,7 +52,10 @@ public final class Screenlet: @unchecked Sendable {
         let table = view.progressMessages
         let messages = table[action] ?? table[ScreenletView.defaultAction] ?? [:]
         let handle = InteractorHandle(action: action, interactorType: interactorType, messages: messages, screenlet: self)
-        if !runtime.enqueue({ [self] in started(handle) }) { _ = handle.markEnded() }
+        if !runtime.enqueue({ [self] in started(handle) }) {
+            _ = handle.markEnded()
+            handle.announced()
+        }
         return handle
     }
 
@@ -59,24 +67,22 @@ public final class Screenlet: @unchecked Sendable {
     // MARK: - Presenter thread
 
     private func started(_ handle: InteractorHandle) {
+        defer { handle.announced() }
         active.append(handle)
         runtime.inFlight += 1
         // No working message: neither show nor hide, and no plain lines either.
         guard let working = handle.messages[.working] else { return }
         runtime.backend.event(.started(action: handle.action, message: working))
+        handle.announced()
         handle.shown = true
-        let outcome = viewHandle.during(.hook) { view in
-            working.withCString { message in handle.withInteractor { top.show(view, message, $0) } }
-        }
-        runtime.report(outcome)
+        hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot) }
         runtime.needsRender = true
     }
 
     func progressed(_ handle: InteractorHandle) {
         handle.progressDelivered()
         guard handle.shown, active.contains(where: { $0 === handle }) else { return }
-        let outcome = viewHandle.during(.hook) { view in handle.withInteractor { top.progress(view, $0) } }
-        runtime.report(outcome)
+        hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: handle.snapshot) }
         runtime.requestCappedFrame()
     }
 
@@ -87,40 +93,54 @@ public final class Screenlet: @unchecked Sendable {
         let message = error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
         guard handle.shown else { return }
-        runtime.report(hide(handle, message: message, error: error))
+        hook { engine throws(PresenterFailure) in
+            try engine.hide(viewID, message: message, interactor: handle.snapshot, failure: error)
+        }
         runtime.needsRender = true
         runtime.backend.event(.finished(action: handle.action, message: message, error: error))
     }
 
-    private func hide(_ handle: InteractorHandle, message: String?, error: InteractorError?) -> PresenterInstance.Outcome {
-        viewHandle.during(.hook) { view in
-            withOptionalCString(message) { message in
-                handle.withInteractor { interactor in
-                    guard let error else { return top.hide(view, message, interactor, nil) }
-                    return error.domain.withCString { domain in
-                        error.message.withCString { text in
-                            var failure = presenter_failure(struct_size: UInt32(MemoryLayout<presenter_failure>.size),
-                                                            reserved: 0, code: error.code, domain: domain, message: text)
-                            return top.hide(view, message, interactor, &failure)
-                        }
-                    }
-                }
-            }
-        }
+    /// Runs a status-returning hook of the presenter, if it still runs, logs
+    /// a failing status, and has the presenter render at the next frame.
+    private func hook(_ body: (PresenterEngine) throws(PresenterFailure) -> HookOutcome) {
+        guard hasPresenter else { return }
+        runtime.report(runtime.callEngine(default: .ok, body))
+        presenterDue = hasPresenter
     }
 
-    /// Paints the view, then its presenter over it.
-    func render(at now: UInt64, flags: ViewFlags) {
-        if let next = view.draw(in: &runtime.canvas, at: now, flags: flags) {
+    /// Draws the view, then its presenter's picture over it.
+    func draw(on canvas: inout Canvas, at now: UInt64, flags: ViewFlags) {
+        if let next = view.draw(in: &canvas, at: now, flags: flags) {
             viewFrameRequest = min(viewFrameRequest ?? next, next)
         }
-        viewHandle.during(.render) { top.render($0, now) }
+        let unicode = flags.contains(.unicode)
+        for operation in overlay { operation.draw(on: &canvas, unicode: unicode) }
     }
 
     /// Offers a key to the presenter, then to the view; true when one used it.
     func key(_ code: UInt32) -> Bool {
-        if viewHandle.during(.hook, { top.key($0, code) }) != 0 { return true }
+        if hasPresenter {
+            let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in try engine.key(viewID, code: code) }
+            presenterDue = hasPresenter
+            if used { return true }
+        }
         return view.handleKey(code)
+    }
+
+    /// The presenter failed: nothing of it is drawn or called any more.
+    func presenterGone() {
+        hasPresenter = false
+        presenterDue = false
+        overlay = []
+    }
+
+    /// Tells the backend again about every interactor shown and still
+    /// running (after the runtime moved to another backend).
+    func announceShown() {
+        for handle in active where handle.shown {
+            guard let working = handle.messages[.working] else { continue }
+            runtime.backend.event(.started(action: handle.action, message: working))
+        }
     }
 
     /// Ends every interactor still running (shutdown): shown ones get their
@@ -130,19 +150,12 @@ public final class Screenlet: @unchecked Sendable {
         for handle in active {
             _ = handle.markEnded()
             runtime.inFlight -= 1
-            if handle.shown { runtime.report(hide(handle, message: nil, error: cancelled)) }
+            if handle.shown {
+                hook { engine throws(PresenterFailure) in
+                    try engine.hide(viewID, message: nil, interactor: handle.snapshot, failure: cancelled)
+                }
+            }
         }
         active.removeAll()
     }
-
-    /// Destroys the chain: this presenter's instance first, then its bases.
-    func destroy() {
-        for instance in top.chain { instance.destroy() }
-    }
-}
-
-/// Calls `body` with `text` as a C string, or with NULL.
-func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-    guard let text else { return body(nil) }
-    return text.withCString(body)
 }

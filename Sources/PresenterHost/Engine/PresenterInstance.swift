@@ -7,12 +7,12 @@ import PresenterABI
 /// instance of its base (and so on): the chain. Hook calls resolve a NULL
 /// hook to the nearest base that has one, called on that base's own
 /// instance; `base_*` services start the same search one level down.
-/// Presenter thread only.
+/// The engine's thread only.
 final class PresenterInstance {
     let plugin: PresenterPlugin
     /// The instance of the presenter this one extends.
     let base: PresenterInstance?
-    unowned let runtime: PresenterRuntime
+    unowned let engine: LocalPresenterEngine
     /// The plugin's state, as its create set it.
     private(set) var state: UnsafeMutableRawPointer?
     /// The message of the last set_error since the current hook began.
@@ -23,10 +23,10 @@ final class PresenterInstance {
     private var optionValues: [String: UnsafeMutablePointer<CChar>] = [:]
     private var alive = false
 
-    init(plugin: PresenterPlugin, base: PresenterInstance?, runtime: PresenterRuntime) {
+    init(plugin: PresenterPlugin, base: PresenterInstance?, engine: LocalPresenterEngine) {
         self.plugin = plugin
         self.base = base
-        self.runtime = runtime
+        self.engine = engine
     }
 
     /// The `presenter_context *` plugins get for this instance.
@@ -47,14 +47,15 @@ final class PresenterInstance {
     // MARK: - Lifecycle
 
     /// Runs the plugin's create (a presenter without one keeps no state).
-    func create() throws(RuntimeError) {
+    func create() throws(PresenterFailure) {
         lastError = nil
         if let create = plugin.hooks.create {
             var newState: UnsafeMutableRawPointer?
-            let status = create(plugin.descriptor?.pointer, HostServices.table, context, &newState)
+            let status = engine.inHook { create(plugin.descriptor?.pointer, HostServices.table, context, &newState) }
             guard status == PRESENTER_OK else {
                 releaseOptions()
-                throw .createFailed(presenterId: plugin.id, status: status, message: lastError)
+                throw PresenterFailure(presenterId: plugin.id, hook: "create",
+                                       reason: .createFailed(status: status, message: lastError))
             }
             state = newState
         }
@@ -65,7 +66,7 @@ final class PresenterInstance {
     func destroy() {
         guard alive else { return }
         alive = false
-        plugin.hooks.destroy?(state)
+        if let destroy = plugin.hooks.destroy { engine.inHook { destroy(state) } }
         state = nil
         releaseOptions()
     }
@@ -75,7 +76,7 @@ final class PresenterInstance {
     /// The value of `key` for this presenter: "<id>.<key>" first, then "<key>".
     func option(_ key: String) -> UnsafePointer<CChar>? {
         if let kept = optionValues[key] { return UnsafePointer(kept) }
-        guard let value = runtime.options["\(plugin.id).\(key)"] ?? runtime.options[key],
+        guard let value = engine.options["\(plugin.id).\(key)"] ?? engine.options[key],
               let copy = strdup(value) else { return nil }
         optionValues[key] = copy
         return UnsafePointer(copy)
@@ -98,45 +99,35 @@ final class PresenterInstance {
         return nil
     }
 
-    func show(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>) -> Outcome {
+    func show(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
         guard let (instance, hook) = resolve(\.show) else { return .ok }
         return instance.call("show") { hook(instance.state, view, message, interactor) }
     }
 
     func hide(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>,
-              _ failure: UnsafePointer<presenter_failure>?) -> Outcome {
+              _ failure: UnsafePointer<presenter_failure>?) -> HookOutcome {
         guard let (instance, hook) = resolve(\.hide) else { return .ok }
         return instance.call("hide") { hook(instance.state, view, message, interactor, failure) }
     }
 
-    func progress(_ view: OpaquePointer, _ interactor: UnsafePointer<presenter_interactor>) -> Outcome {
+    func progress(_ view: OpaquePointer, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
         guard let (instance, hook) = resolve(\.progress) else { return .ok }
         return instance.call("progress") { hook(instance.state, view, interactor) }
     }
 
     func render(_ view: OpaquePointer, _ now: UInt64) {
         guard let (instance, hook) = resolve(\.render) else { return }
-        hook(instance.state, view, now)
+        engine.inHook { hook(instance.state, view, now) }
     }
 
     func key(_ view: OpaquePointer, _ code: UInt32) -> Int32 {
         guard let (instance, hook) = resolve(\.key) else { return 0 }
-        return hook(instance.state, view, code)
+        return engine.inHook { hook(instance.state, view, code) }
     }
 
-    /// What a status-returning hook did: its status and the message it set.
-    struct Outcome {
-        var status: presenter_status
-        var hook: String
-        var presenterId: String
-        var message: String?
-        static let ok = Outcome(status: PRESENTER_OK, hook: "", presenterId: "", message: nil)
-        var failed: Bool { status != PRESENTER_OK }
-    }
-
-    private func call(_ name: String, _ body: () -> presenter_status) -> Outcome {
+    private func call(_ name: String, _ body: () -> presenter_status) -> HookOutcome {
         lastError = nil
-        let status = body()
-        return Outcome(status: status, hook: name, presenterId: plugin.id, message: status == PRESENTER_OK ? nil : lastError)
+        let status = engine.inHook(body)
+        return HookOutcome(status: status, hook: name, presenterId: plugin.id, message: status == PRESENTER_OK ? nil : lastError)
     }
 }

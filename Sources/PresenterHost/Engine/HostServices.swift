@@ -1,13 +1,15 @@
+import Glibc
 import PresenterABI
 
 /// The `presenter_host` table given to every plugin: one static table for
 /// the process, its functions plain C functions that find the host objects
 /// behind the opaque pointers (``PresenterInstance`` for a context,
-/// ``PresenterViewHandle`` for a view).
+/// ``EngineView`` for a view).
 ///
-/// Every service checks that it runs on the presenter thread inside a hook
+/// Every service checks that it runs inside a hook, on the engine's thread,
 /// and otherwise does nothing (returning 0, NULL or an error status), so a
-/// misbehaving plugin cannot race the host.
+/// plugin's own threads, or a pointer kept past its call, cannot race the
+/// host.
 enum HostServices {
     /// The table; valid for the life of the process.
     static let table: UnsafePointer<presenter_host> = {
@@ -15,6 +17,9 @@ enum HostServices {
         table.initialize(to: makeTable())
         return UnsafePointer(table)
     }()
+
+    /// The longest log line kept, in bytes (a presenter process sends each one to the host).
+    static let maxLogBytes = 4096
 
     private static func makeTable() -> presenter_host {
         var host = presenter_host()
@@ -24,14 +29,18 @@ enum HostServices {
 
         host.log = { context, level, message in
             guard let instance = HostServices.instance(context), let message else { return }
-            instance.runtime.log(PresenterLogEntry(level: .init(abi: level), presenterId: instance.plugin.id,
-                                                   message: String(cString: message)))
+            let text = String(decoding: UnsafeRawBufferPointer(start: message, count: strnlen(message, HostServices.maxLogBytes)),
+                              as: UTF8.self)
+            instance.engine.delegate?.engine(log: PresenterLogEntry(level: .init(abi: level), presenterId: instance.plugin.id,
+                                                                    message: text))
         }
         host.set_error = { context, message in
-            HostServices.instance(context)?.lastError = message.map { String(cString: $0) }
+            HostServices.instance(context)?.lastError = message.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: strnlen($0, HostServices.maxLogBytes)), as: UTF8.self)
+            }
         }
         host.now_ns = { context in
-            HostServices.instance(context)?.runtime.clock.now() ?? 0
+            HostServices.instance(context)?.engine.clock.now() ?? 0
         }
         host.request_frame = { context, time in
             guard let instance = HostServices.instance(context) else { return }
@@ -67,45 +76,39 @@ enum HostServices {
         }
 
         host.view_size = { view, cols, rows in
-            let size = HostServices.handle(view)?.screenlet.runtime.backend.size ?? (cols: 0, rows: 0)
-            cols?.pointee = UInt32(size.cols)
-            rows?.pointee = UInt32(size.rows)
+            let geometry = HostServices.view(view)?.engine.geometry
+            cols?.pointee = UInt32(geometry?.cols ?? 0)
+            rows?.pointee = UInt32(geometry?.rows ?? 0)
         }
         host.view_flags = { view in
-            HostServices.handle(view)?.screenlet.runtime.backend.flags.abiValue ?? 0
+            HostServices.view(view)?.engine.geometry.flags ?? 0
         }
         host.text_width = { view, text in
-            guard HostServices.handle(view) != nil, let text else { return 0 }
+            guard HostServices.view(view) != nil, let text else { return 0 }
             return UInt32(DisplayWidth.of(String(cString: text)))
         }
         host.draw_text = { view, col, row, maxCols, text, style in
-            guard let handle = HostServices.handle(view), handle.phase == .render, let text else { return 0 }
-            let runtime = handle.screenlet.runtime
-            let unicode = runtime.backend.flags.contains(.unicode)
-            runtime.drawCount += 1
-            return UInt32(runtime.canvas.drawText(
-                String(cString: text), col: Int(col), row: Int(row), maxColumns: Int(min(maxCols, UInt32(Int32.max))),
-                style: CellStyle(rawValue: style),
-                ellipsis: unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis))
+            guard let view = HostServices.view(view), view.phase == .render, let text else { return 0 }
+            return UInt32(view.engine.recordText(String(cString: text), col: col, row: row, maxColumns: maxCols, style: style))
         }
         host.draw_box = { view, col, row, cols, rows, style in
-            guard let handle = HostServices.handle(view), handle.phase == .render else { return }
-            let runtime = handle.screenlet.runtime
-            runtime.drawCount += 1
-            runtime.canvas.drawBox(col: Int(col), row: Int(row), width: Int(min(cols, 0xFFFF)), height: Int(min(rows, 0xFFFF)),
-                                   style: CellStyle(rawValue: style), unicode: runtime.backend.flags.contains(.unicode))
+            guard let view = HostServices.view(view), view.phase == .render else { return }
+            view.engine.recordBox(col: col, row: row, cols: cols, rows: rows, style: style)
         }
         host.element = { view, name, operation in
-            guard let handle = HostServices.handle(view), let name else { return PRESENTER_ERR_INVALID }
-            guard let element = handle.screenlet.view.elements[String(cString: name)] else { return PRESENTER_ERR_NOT_FOUND }
-            return element.apply(operation) ? PRESENTER_OK : PRESENTER_ERR_INVALID
+            guard let view = HostServices.view(view), let name else { return PRESENTER_ERR_INVALID }
+            let element = String(cString: name)
+            guard view.elements.contains(element) else { return PRESENTER_ERR_NOT_FOUND }
+            guard (PRESENTER_ELEMENT_HIDE...PRESENTER_ELEMENT_STOP_ANIMATING).contains(operation) else { return PRESENTER_ERR_INVALID }
+            view.engine.delegate?.engine(view: view.id, element: element, operation: operation)
+            return PRESENTER_OK
         }
         return host
     }
 
-    /// The instance behind `context`, when called on the presenter thread.
+    /// The instance behind `context`, when called inside a hook on the engine's thread.
     private static func instance(_ context: OpaquePointer?) -> PresenterInstance? {
-        guard let instance = PresenterInstance.from(context), instance.runtime.thread.isCurrent else { return nil }
+        guard let instance = PresenterInstance.from(context), instance.engine.isInHook else { return nil }
         return instance
     }
 
@@ -115,16 +118,15 @@ enum HostServices {
         return (instance, base)
     }
 
-    /// The view handle behind `view`, when called inside a hook on the presenter thread.
-    private static func handle(_ view: OpaquePointer?) -> PresenterViewHandle? {
-        guard let handle = PresenterViewHandle.from(view), handle.phase != .outside,
-              handle.screenlet.runtime.thread.isCurrent else { return nil }
-        return handle
+    /// The view behind `view`, when called inside a hook on the engine's thread.
+    private static func view(_ view: OpaquePointer?) -> EngineView? {
+        guard let record = EngineView.from(view), record.engine.isInHook, record.phase != .outside else { return nil }
+        return record
     }
 
     /// Returns a base hook's status to the presenter that called it, and its
     /// error message as that presenter's, unless that presenter sets its own.
-    private static func relay(_ outcome: PresenterInstance.Outcome, to caller: PresenterInstance) -> presenter_status {
+    private static func relay(_ outcome: HookOutcome, to caller: PresenterInstance) -> presenter_status {
         if outcome.failed, let message = outcome.message { caller.lastError = message }
         return outcome.status
     }

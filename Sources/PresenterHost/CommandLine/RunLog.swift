@@ -1,0 +1,98 @@
+import Foundation
+
+/// The presenter log of one `run`: the presenters' log lines, what their
+/// process printed, and the host's decisions about them (a failing hook,
+/// the watchdog, the move to plain lines).
+///
+/// With `--verbose` each entry is a line on stderr (above the region in a
+/// terminal, so it never tears it); with `--log FILE` it is appended to the
+/// file with a timestamp and without control characters. Without either,
+/// nothing is kept. Any thread; entries are written one at a time.
+final class RunLog: @unchecked Sendable {
+    private let verbose: Bool
+    private let file: Int32
+    private let lock = NSLock()
+    /// Where verbose lines go while the presenter is on screen.
+    private weak var runtime: PresenterRuntime?
+    /// Lines that came once the runtime was shutting down, written after it.
+    private var held: [String] = []
+
+    /// A log for `--verbose` and `--log path`.
+    /// - Throws: `.cannotCreate` naming the file when it cannot be opened.
+    init(verbose: Bool, path: String?) throws(CommandError) {
+        self.verbose = verbose
+        guard let path else {
+            file = -1
+            return
+        }
+        file = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o644)
+        guard file >= 0 else {
+            throw .cannotCreate("--log \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(errno))); give a file in a directory you can write")
+        }
+    }
+
+    deinit {
+        if file >= 0 { close(file) }
+    }
+
+    /// True when entries go anywhere.
+    var isEnabled: Bool { verbose || file >= 0 }
+
+    /// From now on, verbose lines go above `runtime`'s region.
+    func show(above runtime: PresenterRuntime) {
+        lock.withLock { self.runtime = runtime }
+    }
+
+    /// Records `entry`.
+    func write(_ entry: PresenterLogEntry) {
+        guard isEnabled else { return }
+        lock.withLock {
+            if file >= 0 { _ = writeAll(file, Array((Self.timestamp() + " " + Self.fileLine(entry) + "\n").utf8)) }
+            guard verbose else { return }
+            if let runtime, !runtime.isShutDown {
+                runtime.printAbove(entry.line + "\n")
+            } else if runtime != nil {
+                held.append(entry.line)
+            } else {
+                PresenterHostCommand.writeStandardError(entry.line + "\n")
+            }
+        }
+    }
+
+    /// Records a line already shown on stderr (a presenter's failure) in the
+    /// log file only.
+    func record(_ line: String) {
+        guard file >= 0 else { return }
+        lock.withLock { _ = writeAll(file, Array((Self.timestamp() + " " + PrintableText.escaping(line) + "\n").utf8)) }
+    }
+
+    /// Writes what came while the runtime was shutting down: call it once
+    /// the runtime is shut down (the region is gone by then).
+    func flush() {
+        let lines: [String] = lock.withLock {
+            defer { held = [] }
+            runtime = nil
+            return held
+        }
+        for line in lines { PresenterHostCommand.writeStandardError(line + "\n") }
+    }
+
+    /// The entry as the file gets it: control and bidirectional formatting
+    /// characters shown as escapes.
+    static func fileLine(_ entry: PresenterLogEntry) -> String {
+        "presenter-host: " + (entry.presenterId.map { "\(PrintableText.escaping($0)): " } ?? "")
+            + "\(entry.level): " + PrintableText.escaping(entry.message)
+    }
+
+    /// Now in UTC, to the millisecond: `2026-11-30T22:12:07.123Z`.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
+                      Int(now.tv_nsec / 1_000_000))
+    }
+}

@@ -1,0 +1,71 @@
+import PresenterABI
+
+/// One `draw_text` or `draw_box` call of a render, as recorded by the engine
+/// that ran it: what a presenter drew, which the runtime paints over the
+/// view's own content. A presenter process sends these instead of cells, so
+/// its picture composes with the view exactly as a presenter in the host's
+/// own process would draw.
+///
+/// A recorded text is already cut (`max_cols`, with the ellipsis) and
+/// trimmed to the view (characters that fall wholly outside it are dropped),
+/// so its size is bounded by the view's width, not by what the plugin passed.
+enum DrawOperation: Equatable, Sendable {
+    case text(col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, text: String)
+    case box(col: Int32, row: Int32, cols: UInt32, rows: UInt32, style: UInt32)
+
+    /// The most operations one render keeps; later draws are dropped.
+    static let maxPerRender = 4096
+    /// The most UTF-8 bytes of one recorded text (a cluster of ten thousand
+    /// combining marks is one column wide).
+    static let maxTextBytes = 4096
+
+    /// Paints the operation on `canvas` as the drawing services define it.
+    func draw(on canvas: inout Canvas, unicode: Bool) {
+        switch self {
+        case let .text(col, row, maxColumns, style, text):
+            canvas.drawText(text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
+                            style: CellStyle(rawValue: style),
+                            ellipsis: unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+        case let .box(col, row, cols, rows, style):
+            canvas.drawBox(col: Int(col), row: Int(row), width: Int(min(cols, 0xFFFF)), height: Int(min(rows, 0xFFFF)),
+                           style: CellStyle(rawValue: style), unicode: unicode)
+        }
+    }
+
+    /// Records `draw_text(col, row, maxColumns, text, style)` on a view of
+    /// `geometry`: the operation (nil when nothing of it can show) and the
+    /// columns the cut text takes, which the service returns.
+    static func text(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32,
+                     geometry: ViewGeometry) -> (DrawOperation?, Int) {
+        guard maxColumns > 0 else { return (nil, 0) }
+        let visible = Canvas.withoutControls(text)
+        let cut = DisplayWidth.truncate(visible, toColumns: Int(min(maxColumns, UInt32(Int32.max))),
+                                        ellipsis: geometry.isUnicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+        // Walk the cut text as the canvas would, keeping the clusters that
+        // land at least partly inside the view.
+        var x = Int(col)
+        var kept = ""
+        var keptBytes = 0
+        var start: Int?
+        var keptWidth = 0
+        var full = false
+        for character in cut {
+            let width = DisplayWidth.of(character)
+            guard width > 0 else { continue }
+            defer { x += width }
+            guard !full, x + width > 0, x < geometry.cols else { continue }
+            let bytes = character.utf8.count
+            guard keptBytes + bytes <= maxTextBytes else {
+                full = true  // the rest is dropped, never a gap
+                continue
+            }
+            if start == nil { start = x }
+            kept.append(character)
+            keptBytes += bytes
+            keptWidth = x + width - start!
+        }
+        let drawn = x - Int(col)
+        guard let start, row >= 0, Int(row) < geometry.rows else { return (nil, drawn) }
+        return (.text(col: Int32(start), row: row, maxColumns: UInt32(keptWidth), style: style, text: kept), drawn)
+    }
+}

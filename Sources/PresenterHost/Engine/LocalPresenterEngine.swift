@@ -1,0 +1,170 @@
+import PresenterABI
+
+/// Runs presenter instances in this process: creates their chains, calls
+/// their hooks and serves the host services they call, recording what they
+/// draw. It trusts its plugins: a crash in a hook is a crash of this process.
+///
+/// Used by ``PresenterRuntime`` in its in-process mode (the library's
+/// default, `run --in-process`) and by the presenter process, which serves
+/// a ``PresenterProcess`` with it.
+///
+/// Every method runs on the one thread that `isEngineThread` names; host
+/// services called on any other thread, or outside a hook, do nothing.
+final class LocalPresenterEngine: PresenterEngine {
+    /// Options for the `option` host service ("<presenterId>.<key>" first, then "<key>").
+    let options: [String: String]
+    /// The clock of `now_ns`.
+    let clock: HostClock
+    weak var delegate: PresenterEngineDelegate?
+    private let isEngineThread: () -> Bool
+    private var views: [ViewID: EngineView] = [:]
+    private(set) var geometry: ViewGeometry
+    /// Hooks running now (a base_* call nests one in another).
+    private var hookDepth = 0
+    /// What the render in progress drew.
+    private var recording: [DrawOperation] = []
+
+    init(options: [String: String], clock: HostClock, geometry: ViewGeometry, isEngineThread: @escaping () -> Bool) {
+        self.options = options
+        self.clock = clock
+        self.geometry = geometry
+        self.isEngineThread = isEngineThread
+    }
+
+    // MARK: - PresenterEngine
+
+    func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
+        let record = EngineView(id: view, engine: self, elements: Set(elements))
+        var created: [PresenterInstance] = []
+        for plugin in chain.reversed() {
+            let instance = PresenterInstance(plugin: plugin, base: created.last, engine: self)
+            do throws(PresenterFailure) {
+                try instance.create()
+            } catch {
+                for made in created.reversed() { made.destroy() }
+                throw error
+            }
+            created.append(instance)
+        }
+        record.top = created.last
+        views[view] = record
+    }
+
+    func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) -> HookOutcome {
+        guard let record = views[view] else { return .ok }
+        return record.during(.hook) { pointer in
+            message.withCString { text in interactor.withInteractor { record.top.show(pointer, text, $0) } }
+        }
+    }
+
+    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot, failure: InteractorError?) -> HookOutcome {
+        guard let record = views[view] else { return .ok }
+        return record.during(.hook) { pointer in
+            withOptionalCString(message) { text in
+                interactor.withInteractor { info in
+                    guard let failure else { return record.top.hide(pointer, text, info, nil) }
+                    return failure.domain.withCString { domain in
+                        failure.message.withCString { description in
+                            var value = presenter_failure(struct_size: UInt32(MemoryLayout<presenter_failure>.size),
+                                                          reserved: 0, code: failure.code, domain: domain,
+                                                          message: description)
+                            return record.top.hide(pointer, text, info, &value)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func progress(_ view: ViewID, interactor: InteractorSnapshot) -> HookOutcome {
+        guard let record = views[view] else { return .ok }
+        return record.during(.hook) { pointer in interactor.withInteractor { record.top.progress(pointer, $0) } }
+    }
+
+    func render(_ view: ViewID, at now: UInt64) -> [DrawOperation] {
+        guard let record = views[view] else { return [] }
+        // Requests up to now are served by this frame; those made while
+        // rendering are for the next.
+        for instance in record.top.chain {
+            if let request = instance.frameRequest, request <= now { instance.frameRequest = nil }
+        }
+        recording = []
+        record.during(.render) { record.top.render($0, now) }
+        defer { recording = [] }
+        return recording
+    }
+
+    func key(_ view: ViewID, code: UInt32) -> Bool {
+        guard let record = views[view] else { return false }
+        return record.during(.hook) { record.top.key($0, code) } != 0
+    }
+
+    func setGeometry(_ geometry: ViewGeometry) {
+        self.geometry = geometry
+    }
+
+    func detach(_ view: ViewID) {
+        guard let record = views.removeValue(forKey: view) else { return }
+        for instance in record.top.chain { instance.destroy() }
+    }
+
+    var frameRequests: [ViewID: UInt64] {
+        var requests: [ViewID: UInt64] = [:]
+        for (id, record) in views {
+            for request in record.top.chain.compactMap(\.frameRequest) {
+                requests[id] = min(requests[id] ?? request, request)
+            }
+        }
+        return requests
+    }
+
+    func close() {}
+
+    // MARK: - For the host services
+
+    /// True on the engine's thread while a hook runs: the only time a host
+    /// service may act.
+    var isInHook: Bool { isEngineThread() && hookDepth > 0 }
+
+    /// Runs a plugin hook, counted so services know they are inside one.
+    func inHook<T>(_ body: () -> T) -> T {
+        hookDepth += 1
+        defer { hookDepth -= 1 }
+        return body()
+    }
+
+    /// Records a draw_text of the render in progress; returns the columns
+    /// the cut text takes.
+    func recordText(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32) -> Int {
+        let (operation, width) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: style,
+                                                    geometry: geometry)
+        if let operation, recording.count < DrawOperation.maxPerRender { recording.append(operation) }
+        return width
+    }
+
+    /// Records a draw_box of the render in progress.
+    func recordBox(col: Int32, row: Int32, cols: UInt32, rows: UInt32, style: UInt32) {
+        guard cols >= 2, rows >= 2, recording.count < DrawOperation.maxPerRender else { return }
+        recording.append(.box(col: col, row: row, cols: cols, rows: rows, style: style))
+    }
+}
+
+extension InteractorSnapshot {
+    /// Calls `body` with the `presenter_interactor` it describes (valid during the call).
+    func withInteractor<T>(_ body: (UnsafePointer<presenter_interactor>) -> T) -> T {
+        type.withCString { typeName in
+            action.withCString { actionName in
+                var interactor = presenter_interactor(
+                    struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
+                    type_name: typeName, action: actionName, id: id, progress: progress)
+                return withUnsafePointer(to: &interactor, body)
+            }
+        }
+    }
+}
+
+/// Calls `body` with `text` as a C string, or with NULL.
+func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString(body)
+}

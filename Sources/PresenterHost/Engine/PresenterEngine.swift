@@ -1,0 +1,88 @@
+import PresenterABI
+
+/// Names one attached view between the runtime and an engine.
+typealias ViewID = UInt32
+
+/// Where presenter instances live and their hooks run: in this process
+/// (``LocalPresenterEngine``, which trusts its plugins) or in a presenter
+/// process (``PresenterProcess``, which contains them).
+///
+/// The runtime calls it on its presenter thread only, one call at a time.
+/// Each call returns once the hooks it stands for have returned. A call
+/// throws only when the engine is gone for good (its process crashed,
+/// exited, hung or broke the protocol); a hook that returns an error status
+/// is an ``HookOutcome``, not a throw.
+protocol PresenterEngine: AnyObject {
+    /// Hears of element operations and log lines during the calls.
+    var delegate: PresenterEngineDelegate? { get set }
+
+    /// Creates the instance chain of `view`, bases first; `chain` is
+    /// `[presenter, its base, ...]` as the registry gives it. A create that
+    /// fails throws with ``PresenterFailure/Reason/createFailed(status:message:)``
+    /// (the instances made so far are destroyed again).
+    func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure)
+    /// An interactor of `view` started (show hook).
+    func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome
+    /// An interactor of `view` ended (hide hook); `failure` is nil on success.
+    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot,
+              failure: InteractorError?) throws(PresenterFailure) -> HookOutcome
+    /// A shown interactor of `view` reported progress (progress hook).
+    func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome
+    /// Renders `view`'s presenter at `now` and returns what it drew.
+    func render(_ view: ViewID, at now: UInt64) throws(PresenterFailure) -> [DrawOperation]
+    /// Offers a key to `view`'s presenter; true when it used it.
+    func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool
+    /// The size and flags every view has from now on (one region: all views share it).
+    func setGeometry(_ geometry: ViewGeometry) throws(PresenterFailure)
+    /// Destroys `view`'s instance chain, its presenter first.
+    func detach(_ view: ViewID) throws(PresenterFailure)
+    /// For each view whose presenters asked for a frame they have not had
+    /// yet, the earliest time asked (on the clock of `now_ns`).
+    var frameRequests: [ViewID: UInt64] { get }
+    /// Ends the engine (a presenter process exits). Instances not detached
+    /// are not destroyed. Later calls do nothing.
+    func close()
+}
+
+/// Hears what presenters do during an engine call, on the runtime's thread.
+protocol PresenterEngineDelegate: AnyObject {
+    /// A presenter applied a `PRESENTER_ELEMENT_*` operation to a named
+    /// element of `view` (the engine checked the name and the operation).
+    func engine(view: ViewID, element: String, operation: Int32)
+    /// A presenter logged a line (or, for a presenter process, printed one).
+    func engine(log entry: PresenterLogEntry)
+}
+
+/// The size and flags of a view, as `view_size` and `view_flags` give them.
+struct ViewGeometry: Equatable, Sendable {
+    var cols: Int
+    var rows: Int
+    /// `PRESENTER_VIEW_*` bits.
+    var flags: UInt32
+
+    var isUnicode: Bool { flags & UInt32(PRESENTER_VIEW_UNICODE) != 0 }
+}
+
+/// What a presenter is told of an interactor (`presenter_interactor`).
+struct InteractorSnapshot: Equatable, Sendable {
+    var id: UInt64
+    var type: String
+    var action: String
+    /// In [0, 1], or negative when unknown.
+    var progress: Double
+}
+
+/// What a status-returning hook did: its status and the message it set.
+struct HookOutcome: Equatable, Sendable {
+    var status: presenter_status
+    /// The hook's name ("show").
+    var hook: String
+    /// The presenter whose hook ran (a base, for an inherited hook).
+    var presenterId: String
+    /// What the hook passed to set_error, for a failing status.
+    var message: String?
+
+    /// No hook ran, or it succeeded.
+    static let ok = HookOutcome(status: PRESENTER_OK, hook: "", presenterId: "", message: nil)
+    var failed: Bool { status != PRESENTER_OK }
+}

@@ -1,0 +1,115 @@
+import SystemShims
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place the host starts a process (`posix_spawn`): the command of
+/// `run`, the scan helper and the presenter process.
+///
+/// Every descriptor the host opens is close-on-exec from its creation, so a
+/// child gets exactly what its ``Options`` name: the descriptors given in
+/// `descriptors`, and, unless `closeOthers` is set, whatever the host itself
+/// inherited (a `run` command must get the descriptors its caller opened for
+/// it, `3>file`). The helpers the host starts for itself set `closeOthers`.
+struct Spawn {
+    /// Where a descriptor of the child comes from.
+    enum Source: Equatable {
+        /// A copy of this descriptor of the host.
+        case descriptor(Int32)
+        /// `/dev/null`, opened with these flags.
+        case null(Int32)
+    }
+
+    /// How to start the child.
+    struct Options {
+        /// The child's descriptors that are set up, by number.
+        var descriptors: [Int32: Source] = [:]
+        /// Closes every descriptor above the highest one in `descriptors`
+        /// (and 0...2 not named there are kept as inherited).
+        var closeOthers = false
+        /// The child leads a new process group.
+        var newProcessGroup = false
+        /// The child leads a new session: no controlling terminal, and no
+        /// signal the terminal sends reaches it.
+        var newSession = false
+        /// Signals reset to their default action in the child; `nil` resets
+        /// every signal (the helpers), a list only those (the command keeps
+        /// a SIG_IGN its caller set for it, as a shell's child would).
+        var defaultSignals: [Int32]? = nil
+        /// The environment; `nil` passes the host's.
+        var environment: [String]? = nil
+    }
+
+    /// The first of the numbers the child's descriptors pass through.
+    private static let spare: Int32 = 900
+
+    /// Starts `path` with `arguments` (its name first) and returns its pid,
+    /// or the errno `posix_spawn` gave.
+    static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, SpawnFailure> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Every source goes to a spare number first, then to its target: the
+        // order is then free (a source may be a target's number, 0 when the
+        // host was started with stdin closed), and dup2 clears FD_CLOEXEC on
+        // each copy, also for a source already at its target number.
+        let sorted = options.descriptors.sorted { $0.key < $1.key }
+        for (index, (_, source)) in sorted.enumerated() {
+            if case .descriptor(let fd) = source { posix_spawn_file_actions_adddup2(&actions, fd, Self.spare + Int32(index)) }
+        }
+        for (index, (target, source)) in sorted.enumerated() {
+            switch source {
+            case .descriptor:
+                posix_spawn_file_actions_adddup2(&actions, Self.spare + Int32(index), target)
+                posix_spawn_file_actions_addclose(&actions, Self.spare + Int32(index))
+            case .null(let flags):
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", flags, 0)
+            }
+        }
+        if options.closeOthers {
+            ph_spawn_add_close_from(&actions, (options.descriptors.keys.max() ?? 2) + 1)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        if let signals = options.defaultSignals {
+            sigemptyset(&defaults)
+            for signal in signals { sigaddset(&defaults, signal) }
+        } else {
+            sigfillset(&defaults)
+        }
+        // The caller's thread may block signals (a dispatch thread blocks
+        // them all); the child starts with none blocked, as from a shell.
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var flags = Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if options.newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int16(POSIX_SPAWN_SETPGROUP)
+        }
+        if options.newSession { flags |= ph_spawn_setsid_flag() }
+        posix_spawnattr_setflags(&attributes, flags)
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status: Int32
+        if let environment = options.environment {
+            let envp = environment.map { strdup($0) } + [nil]
+            defer { envp.forEach { free($0) } }
+            status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        } else {
+            status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        }
+        return status == 0 ? .success(pid) : .failure(SpawnFailure(errno: status))
+    }
+}
+
+/// The errno of a failed `posix_spawn`.
+struct SpawnFailure: Error, Equatable {
+    let errno: Int32
+}

@@ -1,0 +1,497 @@
+import Foundation
+import PresenterABI
+import SystemShims
+
+/// Presenters in a presenter process: the host's side of the sandbox.
+///
+/// The process is this very program (`presenter-host`) run with an internal
+/// flag (``PresenterProcessServer``), started on the first call: in a new
+/// session (no controlling terminal: `/dev/tty` cannot be opened, no signal
+/// the terminal sends reaches it), with stdin from `/dev/null`, stdout and
+/// stderr on a pipe the host reads into the presenter log, the channel on
+/// descriptor 3 and no other descriptor, Swift's crash reporter off, and a
+/// parent-death signal, so it never outlives the host. It loads the plugins
+/// (already vetted by the scan helper), runs every hook on its one thread
+/// with a ``LocalPresenterEngine``, and answers over the presenter protocol
+/// (``PresenterMessage``): what it drew comes back as drawing operations,
+/// and only the host touches the terminal.
+///
+/// Every request must be answered within a budget (``Configuration/hookTimeout``,
+/// 250 ms by default; starting and loading get ``Configuration/startTimeout``).
+/// A process that crashes, exits, does not answer in time, or sends
+/// anything the protocol does not allow is killed and reaped, and the call
+/// throws a ``PresenterFailure``: from then on every call throws it again.
+public final class PresenterProcess: PresenterEngine {
+    /// How the presenter process is started and how long it may take.
+    public struct Configuration: Sendable, Equatable {
+        /// The `presenter-host` binary to run (this process's own by default).
+        public var executable: String
+        /// How long a hook may take to answer, in seconds.
+        public var hookTimeout: Double
+        /// How long starting the process and loading a plugin may take, in seconds.
+        public var startTimeout: Double
+
+        /// The default budget of a hook: 250 ms.
+        public static let defaultHookTimeout = 0.25
+        /// The default budget of starting and loading: 5 s, as the scan helper's.
+        public static let defaultStartTimeout = 5.0
+
+        public init(executable: String = "/proc/self/exe", hookTimeout: Double = defaultHookTimeout,
+                    startTimeout: Double = defaultStartTimeout) {
+            self.executable = executable
+            self.hookTimeout = hookTimeout
+            self.startTimeout = startTimeout
+        }
+    }
+
+    /// The most bytes of one line the process prints that reach the log.
+    static let maxOutputLine = 4096
+
+    weak var delegate: PresenterEngineDelegate?
+    private let configuration: Configuration
+    private let options: [String: String]
+    private let clock: HostClock
+    /// Requests carry the host's time when its clock is not the system's
+    /// monotonic one (a test's ``ManualClock``), so `now_ns` agrees with it.
+    private let pinsClock: Bool
+    private var geometry: ViewGeometry
+    private let output: @Sendable (PresenterLogEntry) -> Void
+
+    private enum State {
+        case idle
+        case running(Running)
+        case failed(PresenterFailure)
+        case closed
+    }
+    private struct Running {
+        let pid: pid_t
+        let channel: Int32
+        let pump: OutputPump
+    }
+    /// A request sent and not answered yet.
+    private struct Pending {
+        let sequence: UInt32
+        /// The hook it runs, for naming a failure ("start": the hello).
+        let hook: String?
+        /// Seconds it may take once the process is free to work on it.
+        let budget: Double
+        let sentAt: Double
+        /// An attach's view and presenter: its result is checked when it comes.
+        let attached: (view: ViewID, presenter: String)?
+    }
+    private var state = State.idle
+    private var sequence: UInt32 = 0
+    private var incoming = FrameBuffer()
+    /// Requests in flight, oldest first (the process answers in order).
+    private var pending: [Pending] = []
+    private var awaitingHello = false
+    /// When the process last finished a request (or started): the oldest
+    /// pending request's budget runs from then, or from when it was sent.
+    private var lastAnswer = 0.0
+    private var loadedPaths = Set<String>()
+    /// The presenter each attached view chose, for naming it in failures.
+    private var viewPresenters: [ViewID: String] = [:]
+    /// The presenter named when a failure is about no view in particular.
+    private var currentPresenter = "presenter"
+    private(set) var frameRequests: [ViewID: UInt64] = [:]
+
+    init(configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
+         output: @escaping @Sendable (PresenterLogEntry) -> Void) {
+        self.configuration = configuration
+        self.options = options
+        self.clock = clock
+        pinsClock = !(clock is MonotonicClock)
+        self.geometry = geometry
+        self.output = output
+    }
+
+    deinit { close() }
+
+    // MARK: - PresenterEngine
+
+    /// Sends the loading of the chain's files and the attach, and returns
+    /// without waiting: the process starts, loads and creates meanwhile,
+    /// and a failure of any of it throws from the next call that waits.
+    func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
+        guard let top = chain.first else { return }
+        currentPresenter = top.id
+        var paths: [String] = []
+        for path in chain.map(\.path) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
+        if !paths.isEmpty {
+            _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout)
+            loadedPaths.formUnion(paths)
+        }
+        let references = chain.map { PresenterMessage.PresenterRef(path: $0.path, id: $0.id) }
+        viewPresenters[view] = top.id
+        _ = try submit(.attach(view: view, chain: references, elements: elements), hook: "create",
+                       budget: configuration.hookTimeout, attached: (view, top.id))
+    }
+
+    func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
+        try outcome(of: .show(view: view, message: message, interactor: interactor), view: view, hook: "show")
+    }
+
+    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot,
+              failure: InteractorError?) throws(PresenterFailure) -> HookOutcome {
+        try outcome(of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: "hide")
+    }
+
+    func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
+        try outcome(of: .progress(view: view, interactor: interactor), view: view, hook: "progress")
+    }
+
+    func render(_ view: ViewID, at now: UInt64) throws(PresenterFailure) -> [DrawOperation] {
+        name(view)
+        guard case .drawing(let operations) = try call(.render(view: view, now: now), hook: "render") else {
+            throw violation("render", "answered render with something else than a drawing")
+        }
+        guard operations.count <= DrawOperation.maxPerRender else {
+            throw violation("render", "drew \(operations.count) things, more than \(DrawOperation.maxPerRender)")
+        }
+        return operations
+    }
+
+    func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
+        name(view)
+        guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: "key") else {
+            throw violation("key", "answered key with something else than yes or no")
+        }
+        return used
+    }
+
+    func setGeometry(_ geometry: ViewGeometry) throws(PresenterFailure) {
+        self.geometry = geometry
+        guard case .running = state else { return }  // configure sends it at the start
+        try expectDone(.geometry(geometry), hook: nil)
+    }
+
+    func detach(_ view: ViewID) throws(PresenterFailure) {
+        name(view)
+        try expectDone(.detach(view: view), hook: "destroy")
+        viewPresenters[view] = nil
+    }
+
+    /// Closes the channel (the process then exits at once), waits for it up
+    /// to the hook budget, kills it if it is still there, reaps it, and
+    /// reads what it printed last.
+    func close() {
+        guard case .running(let running) = state else {
+            if case .idle = state { state = .closed }
+            return
+        }
+        state = .closed
+        shutdownChannel(running, waitingUpTo: configuration.hookTimeout)
+    }
+
+    // MARK: - Calls
+
+    private func outcome(of request: PresenterMessage.Request, view: ViewID, hook: String) throws(PresenterFailure) -> HookOutcome {
+        name(view)
+        guard case .outcome(let outcome) = try call(request, hook: hook) else {
+            throw violation(hook, "answered \(hook) with something else than a status")
+        }
+        return outcome
+    }
+
+    private func expectDone(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure) {
+        guard case .done = try call(request, hook: hook) else {
+            throw violation(hook, "answered with something else than done")
+        }
+    }
+
+    /// Names `view`'s presenter in failures from now on.
+    private func name(_ view: ViewID) {
+        if let presenter = viewPresenters[view] { currentPresenter = presenter }
+    }
+
+    /// Sends `request` and waits for its reply (and those before it).
+    private func call(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure) -> PresenterMessage.Result {
+        try awaitReply(try submit(request, hook: hook, budget: configuration.hookTimeout))
+    }
+
+    /// Sends `request`, starting the process first if need be, and returns
+    /// its number; the reply is waited for by ``awaitReply(_:)``.
+    private func submit(_ request: PresenterMessage.Request, hook: String?, budget: Double,
+                        attached: (view: ViewID, presenter: String)? = nil) throws(PresenterFailure) -> UInt32 {
+        let running = try started()
+        if pending.isEmpty && !awaitingHello {
+            // Anything waiting now came between requests: the process ended
+            // (or spoke out of turn) while it had nothing to do.
+            try receiveAvailable(running)
+        }
+        sequence &+= 1
+        let body = PresenterMessage.encode(request, sequence: sequence, clock: pinsClock ? max(1, clock.now()) : 0)
+        let now = Self.now()
+        if pending.isEmpty && !awaitingHello { lastAnswer = now }
+        pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, attached: attached))
+        try send(MessageCoding.frame(body), to: running, hook: hook)
+        return sequence
+    }
+
+    /// Handles what the process sends until the reply to request `number`
+    /// has come, and returns its result. Replies to earlier requests (the
+    /// start, loading, attach) are checked on the way.
+    private func awaitReply(_ number: UInt32) throws(PresenterFailure) -> PresenterMessage.Result {
+        let running = try started()
+        while true {
+            let head = pending.first
+            let (hook, budget) = awaitingHello ? ("start", configuration.startTimeout) : (head?.hook, head?.budget ?? 0)
+            let deadline = max(head?.sentAt ?? lastAnswer, lastAnswer) + budget
+            guard let message = try next(running, until: deadline, hook: hook) else { continue }
+            if awaitingHello {
+                guard case .notice(.hello(let version)) = message else { throw violation("start", "did not say hello first") }
+                guard version == PresenterMessage.version else {
+                    throw violation("start", "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
+                }
+                awaitingHello = false
+                lastAnswer = Self.now()
+                continue
+            }
+            switch message {
+            case .notice(.log(let entry)):
+                var entry = entry
+                entry.presenterId = entry.presenterId.map { String($0.prefix(Int(PRESENTER_ID_MAX))) } ?? currentPresenter
+                delegate?.engine(log: entry)
+            case .notice(.element(let view, let name, let operation)):
+                guard head != nil, viewPresenters[view] != nil else {
+                    throw violation(hook, "changed an element of view \(view) outside a hook of that view")
+                }
+                delegate?.engine(view: view, element: name, operation: operation)
+            case .notice(.hello):
+                throw violation(hook, "said hello twice")
+            case .reply(let reply):
+                guard let head, reply.sequence == head.sequence else {
+                    throw violation(hook, "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due")
+                }
+                pending.removeFirst()
+                lastAnswer = Self.now()
+                for view in reply.frameRequests.keys where viewPresenters[view] == nil {
+                    throw violation(hook, "asked for a frame for view \(view), which it does not have")
+                }
+                frameRequests = reply.frameRequests
+                try check(reply.result, of: head)
+                if head.sequence == number { return reply.result }
+            }
+        }
+    }
+
+    /// Throws for an earlier request whose result means the presenter
+    /// cannot go on (a file that did not load, a failed create).
+    private func check(_ result: PresenterMessage.Result, of request: Pending) throws(PresenterFailure) {
+        switch result {
+        case .refused(let reason):
+            throw fail(hook: nil, .couldNotStart(reason))
+        case let .createFailed(presenterId, status, message):
+            currentPresenter = presenterId
+            throw fail(hook: "create", .createFailed(status: status, message: message))
+        case .done:
+            return
+        default:
+            guard request.attached == nil && request.hook != "load" else {
+                throw violation(request.hook, "answered with something else than done")
+            }
+        }
+    }
+
+    /// The running process, started now if need be (without waiting for
+    /// it: its hello is checked with the first reply); throws the failure
+    /// that ended it before.
+    private func started() throws(PresenterFailure) -> Running {
+        switch state {
+        case .running(let running): return running
+        case .failed(let failure): throw failure
+        case .closed: throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart("it was closed"))
+        case .idle: break
+        }
+        var channel: [Int32] = [-1, -1], log: [Int32] = [-1, -1]
+        guard makeSocketPair(&channel) else { throw fail(hook: nil, .couldNotStart("no socket: \(errnoText(errno))")) }
+        guard makePipe(&log) else {
+            channel.forEach { _ = Glibc.close($0) }
+            throw fail(hook: nil, .couldNotStart("no pipe: \(errnoText(errno))"))
+        }
+        var options = Spawn.Options()
+        options.descriptors = [STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(log[1]),
+                               STDERR_FILENO: .descriptor(log[1]), PresenterProcessServer.channel: .descriptor(channel[1])]
+        options.closeOthers = true
+        options.newSession = true
+        options.environment = Self.environment()
+        let spawned = Spawn.start(configuration.executable,
+                                  ["presenter-host", PresenterProcessServer.flag, String(getpid())], options)
+        _ = Glibc.close(channel[1])
+        _ = Glibc.close(log[1])
+        guard case .success(let pid) = spawned else {
+            _ = Glibc.close(channel[0])
+            _ = Glibc.close(log[0])
+            var reason = "cannot run \(configuration.executable)"
+            if case .failure(let failure) = spawned { reason += ": \(errnoText(failure.errno))" }
+            throw fail(hook: nil, .couldNotStart(reason))
+        }
+        _ = fcntl(channel[0], F_SETFL, fcntl(channel[0], F_GETFL) | O_NONBLOCK)
+        let presenter = currentPresenter
+        var lines = BoundedLines(limit: Self.maxOutputLine)
+        let output = self.output
+        let pump = OutputPump(fd: log[0]) { bytes in
+            for line in lines.append(bytes) {
+                output(PresenterLogEntry(level: .warning, presenterId: presenter, message: "printed: " + line))
+            }
+        }
+        let running = Running(pid: pid, channel: channel[0], pump: pump)
+        state = .running(running)
+        awaitingHello = true
+        lastAnswer = Self.now()
+        sequence &+= 1
+        let body = PresenterMessage.encode(.configure(options: self.options, geometry: geometry), sequence: sequence,
+                                           clock: pinsClock ? max(1, clock.now()) : 0)
+        pending.append(Pending(sequence: sequence, hook: "start", budget: configuration.startTimeout, sentAt: lastAnswer,
+                               attached: nil))
+        try send(MessageCoding.frame(body), to: running, hook: "start")
+        return running
+    }
+
+    /// The host's environment, with Swift's crash reporter off: a crash of
+    /// the presenter process must end it at once, without a report or a
+    /// prompt that waits for a key.
+    private static func environment() -> [String] {
+        ProcessInfo.processInfo.environment.filter { $0.key != "SWIFT_BACKTRACE" }.map { "\($0.key)=\($0.value)" }
+            + ["SWIFT_BACKTRACE=enable=no"]
+    }
+
+    /// Reads what is there without waiting; with nothing in flight, any
+    /// message is out of turn, and the end of the channel means the process
+    /// ended between hooks.
+    private func receiveAvailable(_ running: Running) throws(PresenterFailure) {
+        if try next(running, until: nil, hook: nil) != nil {
+            throw violation(nil, "spoke when nothing was asked")
+        }
+    }
+
+    /// The next message, waiting for it until `deadline` (nil: only if one
+    /// is there already; then nil when none is). Throws when the process
+    /// ended, ran out of time or sent bytes that are not a message.
+    private func next(_ running: Running, until deadline: Double?, hook: String?) throws(PresenterFailure) -> PresenterMessage.Incoming? {
+        while true {
+            do throws(MessageError) {
+                if let body = try incoming.next() { return try PresenterMessage.decodeIncoming(body) }
+            } catch {
+                throw violation(hook, error.description)
+            }
+            let remaining = deadline.map { $0 - Self.now() } ?? 0
+            if deadline != nil && remaining <= 0 { throw hung(hook) }
+            var poller = pollfd(fd: running.channel, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(max(remaining, 0) * 1000 + 1, Double(Int32.max))))
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                if deadline == nil { return nil }
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(running.channel, $0.baseAddress, $0.count, 0) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { throw ended(hook) }
+            chunk.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
+    /// Writes `bytes` to the channel. Requests are small and the process
+    /// reads them as it goes; one that stopped reading runs out of its
+    /// budget while the host waits for its reply, so a full channel waits
+    /// at most the hook budget.
+    private func send(_ bytes: [UInt8], to running: Running, hook: String?) throws(PresenterFailure) {
+        let deadline = Self.now() + configuration.hookTimeout
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(running.channel, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written < 0 && errno == EAGAIN else { throw ended(hook) }
+            let remaining = deadline - Self.now()
+            guard remaining > 0 else { throw hung(hook) }
+            var poller = pollfd(fd: running.channel, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&poller, 1, Int32(remaining * 1000 + 1))
+        }
+    }
+
+    // MARK: - Failures
+
+    /// The channel reached its end: the process ended, or closed it (then it
+    /// is killed after a moment, for breaking the protocol).
+    private func ended(_ hook: String?) -> PresenterFailure {
+        guard case .running(let running) = state else { return fail(hook: hook, .couldNotStart("it was closed")) }
+        let (termination, killed) = ProcessExit.end(running.pid, waitingUpTo: 1)
+        let reason: PresenterFailure.Reason
+        if killed {
+            reason = .protocolViolation("closed its connection to the host")
+        } else {
+            switch termination {
+            case .signaled(let signal): reason = .crashed(signal: signal)
+            case .exited(let status): reason = .exited(status: status)
+            }
+        }
+        return fail(hook: hook, reason, reaped: true)
+    }
+
+    private func hung(_ hook: String?) -> PresenterFailure {
+        let budget = hook == "start" || hook == "load" ? configuration.startTimeout : configuration.hookTimeout
+        return fail(hook: hook, .hung(milliseconds: Int((budget * 1000).rounded())))
+    }
+
+    private func violation(_ hook: String?, _ detail: String) -> PresenterFailure {
+        fail(hook: hook, .protocolViolation(detail))
+    }
+
+    /// Records `reason` as the end of the process, killing and reaping it
+    /// unless that was done, and returns the failure to throw.
+    private func fail(hook: String?, _ reason: PresenterFailure.Reason, reaped: Bool = false) -> PresenterFailure {
+        let failure = PresenterFailure(presenterId: currentPresenter, hook: hook, reason: reason)
+        if case .running(let running) = state {
+            if !reaped { kill(running.pid, SIGKILL) }
+            shutdownChannel(running, waitingUpTo: 0)
+        }
+        state = .failed(failure)
+        pending = []
+        return failure
+    }
+
+    /// Closes the channel, ends the process (killing it after `seconds`),
+    /// and drains what it printed.
+    private func shutdownChannel(_ running: Running, waitingUpTo seconds: Double) {
+        _ = Glibc.close(running.channel)
+        _ = ProcessExit.end(running.pid, waitingUpTo: seconds)
+        running.pump.finish()
+    }
+
+    private static func now() -> Double {
+        Double(MonotonicClock().now()) / 1e9
+    }
+}
+
+/// Cuts what a presenter process prints into lines of at most `limit` bytes
+/// (a longer one is cut and marked), keeping at most one partial line.
+private struct BoundedLines {
+    let limit: Int
+    private var pending: [UInt8] = []
+    private var cut = false
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func append(_ bytes: [UInt8]) -> [String] {
+        var lines: [String] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                lines.append(String(decoding: pending, as: UTF8.self) + (cut ? " [cut]" : ""))
+                pending.removeAll(keepingCapacity: true)
+                cut = false
+            } else if pending.count < limit {
+                pending.append(byte)
+            } else {
+                cut = true
+            }
+        }
+        return lines
+    }
+}

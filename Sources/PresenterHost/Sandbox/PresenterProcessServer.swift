@@ -1,0 +1,161 @@
+import Foundation
+import SystemShims
+
+/// The presenter process: `presenter-host --presenter-process HOSTPID`,
+/// started by ``PresenterProcess``, never by a user (the flag is not in
+/// `--help`).
+///
+/// It serves the presenter protocol on descriptor 3 with a
+/// ``LocalPresenterEngine`` whose hooks run on this process's main thread,
+/// one request at a time, and exits when the host closes the channel or
+/// dies (its parent-death signal, set first thing, is SIGKILL). Its address
+/// space is capped at ``memoryLimit``, so a plugin that allocates without
+/// end fails here instead of taking the machine's memory from the command.
+enum PresenterProcessServer {
+    /// The hidden command-line flag that runs it.
+    static let flag = "--presenter-process"
+    /// The descriptor the channel to the host is on.
+    static let channel: Int32 = 3
+    /// The most address space the presenter process may use: 2 GiB.
+    static let memoryLimit: rlim_t = 2 << 30
+
+    /// Serves the host until it closes the channel, then exits without
+    /// running exit handlers or plugin destructors.
+    static func run(_ arguments: [String]) -> Never {
+        // Dies with the host; if the host is already gone, the parent is not it.
+        _ = ph_set_parent_death_signal(SIGKILL)
+        if let host = arguments.first.flatMap({ pid_t($0) }), getppid() != host { _exit(0) }
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
+            limit.rlim_cur = memoryLimit
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+        }
+        let server = Server()
+        server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version)))
+        server.serve()
+        _exit(0)
+    }
+}
+
+/// The state of the presenter process: its engine, the plugins it loaded,
+/// and the channel's unread bytes. Main thread only.
+private final class Server: PresenterEngineDelegate {
+    private var engine: LocalPresenterEngine?
+    private let clock = PinnedClock()
+    private var loaded: [String: [PresenterPlugin]] = [:]
+    private var incoming = FrameBuffer()
+    private let mainThread = pthread_self()
+
+    /// Reads requests and answers each, until the host closes the channel.
+    func serve() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            do throws(MessageError) {
+                while let body = try incoming.next() {
+                    let (request, sequence, time) = try PresenterMessage.decodeRequest(body)
+                    clock.pinned = time
+                    let result = handle(request)
+                    clock.pinned = 0
+                    send(PresenterMessage.encode(PresenterMessage.Reply(
+                        sequence: sequence, result: result, frameRequests: engine?.frameRequests ?? [:])))
+                }
+            } catch {
+                _exit(70)  // the host is ours: a bad request means a bug, not an attack
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(PresenterProcessServer.channel, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            chunk.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
+    private func handle(_ request: PresenterMessage.Request) -> PresenterMessage.Result {
+        if case let .configure(options, geometry) = request {
+            let engine = LocalPresenterEngine(options: options, clock: clock, geometry: geometry,
+                                              isEngineThread: { [mainThread] in pthread_equal(mainThread, pthread_self()) != 0 })
+            engine.delegate = self
+            self.engine = engine
+            return .done
+        }
+        guard let engine else { _exit(70) }
+        switch request {
+        case .configure:
+            return .done
+        case .load(let paths):
+            for path in paths where loaded[path] == nil {
+                do throws(PluginLoadFailure) {
+                    loaded[path] = try PluginLibrary.load(path).compactMap { try? $0.get() }
+                } catch {
+                    return .refused(PluginLoadError(path: path, failure: error).description)
+                }
+            }
+            return .done
+        case let .attach(view, chain, elements):
+            var plugins: [PresenterPlugin] = []
+            for reference in chain {
+                guard let plugin = loaded[reference.path]?.first(where: { $0.id == reference.id }) else {
+                    return .refused("\(reference.path) has no usable presenter '\(reference.id)'")
+                }
+                plugins.append(plugin)
+            }
+            do throws(PresenterFailure) {
+                try engine.attach(view, chain: plugins, elements: elements)
+                return .done
+            } catch {
+                guard case let .createFailed(status, message) = error.reason else { return .refused(error.description) }
+                return .createFailed(presenterId: error.presenterId, status: status, message: message)
+            }
+        case let .show(view, message, interactor):
+            return .outcome(engine.show(view, message: message, interactor: interactor))
+        case let .hide(view, message, interactor, failure):
+            return .outcome(engine.hide(view, message: message, interactor: interactor, failure: failure))
+        case let .progress(view, interactor):
+            return .outcome(engine.progress(view, interactor: interactor))
+        case let .render(view, now):
+            return .drawing(engine.render(view, at: now))
+        case let .key(view, code):
+            return .keyUsed(engine.key(view, code: code))
+        case .geometry(let geometry):
+            engine.setGeometry(geometry)
+            return .done
+        case .detach(let view):
+            engine.detach(view)
+            return .done
+        }
+    }
+
+    // MARK: - PresenterEngineDelegate
+
+    func engine(view: ViewID, element: String, operation: Int32) {
+        send(PresenterMessage.encode(.element(view: view, name: element, operation: operation)))
+    }
+
+    func engine(log entry: PresenterLogEntry) {
+        send(PresenterMessage.encode(.log(entry)))
+    }
+
+    /// Writes one message; a host that stopped reading is gone: exit.
+    func send(_ body: [UInt8]) {
+        let frame = MessageCoding.frame(body)
+        var offset = 0
+        while offset < frame.count {
+            let written = frame.withUnsafeBytes {
+                Glibc.send(PresenterProcessServer.channel, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { _exit(0) }
+            offset += written
+        }
+    }
+}
+
+/// The clock of `now_ns` in the presenter process: the system's monotonic
+/// clock (the host's too), or, while a request pins it, the host's time
+/// (a test's manual clock).
+private final class PinnedClock: HostClock, @unchecked Sendable {
+    /// The host's time for the request in progress, 0 for none. Main thread only.
+    var pinned: UInt64 = 0
+    private let monotonic = MonotonicClock()
+
+    func now() -> UInt64 { pinned != 0 ? pinned : monotonic.now() }
+}

@@ -1,0 +1,42 @@
+/*
+ * system_shims.h -- the few Linux calls the host needs that Swift's Glibc
+ * module does not import (they sit behind _GNU_SOURCE or are macros), and
+ * the async-signal-safe part of the host's crash handler. Internal to
+ * presenter-host: not part of the plugin ABI.
+ */
+#ifndef PRESENTER_HOST_SYSTEM_SHIMS_H
+#define PRESENTER_HOST_SYSTEM_SHIMS_H
+
+#include <spawn.h>
+#include <sys/types.h>
+
+/** pipe2(fds, O_CLOEXEC [| O_NONBLOCK]): both ends close-on-exec from birth. */
+int ph_pipe_cloexec(int fds[2], int nonblocking);
+
+/** socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0). */
+int ph_socketpair_cloexec(int fds[2]);
+
+/** mkostemp(template, O_CLOEXEC). */
+int ph_mkstemp_cloexec(char *path_template);
+
+/** posix_spawn_file_actions_addclosefrom_np(actions, from): the child closes
+ *  every descriptor from `from` up, after the other actions. */
+int ph_spawn_add_close_from(posix_spawn_file_actions_t *actions, int from);
+
+/** POSIX_SPAWN_SETSID: the child starts a new session (no controlling terminal). */
+short ph_spawn_setsid_flag(void);
+
+/** prctl(PR_SET_PDEATHSIG, signal): `signal` when the thread that started
+ *  this process ends. */
+int ph_set_parent_death_signal(int signal);
+
+/** pidfd_open(pid, 0): a descriptor (close-on-exec) that polls readable
+ *  once the process has ended; -1 where the kernel has no pidfd. */
+int ph_pidfd_open(pid_t pid);
+
+/** Sends `signal` to every descendant of `root`, the deepest first, reading
+ *  /proc with system calls only: async-signal-safe, for a crash handler.
+ *  Returns how many processes it signalled. */
+int ph_signal_descendants(pid_t root, int signal);
+
+#endif

@@ -1,0 +1,220 @@
+/*
+ * A presenter that misbehaves on purpose, as a careless or hostile third
+ * party's might: the sandbox tests run `presenter-host run` with it and check
+ * that the command, its output, its timing and the terminal come out as
+ * they would without it.
+ *
+ * It behaves like a small HUD (a box with the working message, a spinner
+ * frame every 100 ms while shown) until one hook does what the environment
+ * variable FIXTURE_MISBEHAVE says, "WHAT:HOOK":
+ *   WHAT  crash (SIGSEGV), abort, exit (_exit(3)), sleep (FIXTURE_SLEEP_MS,
+ *         default 1000, then goes on), hang (never returns), spin (a busy
+ *         loop), print (1 MiB to stdout and 1 MiB to stderr, then goes on),
+ *         tty (writes to /dev/tty, then goes on), thread (starts a thread that
+ *         calls host services with kept pointers, then goes on), alloc
+ *         (allocates and touches memory without end), fail (returns
+ *         PRESENTER_ERR_FAILED with a set_error message)
+ *   HOOK  create, destroy, show, hide, progress, render, key
+ * FIXTURE_PIDFILE, when set, gets the presenter's process id at create.
+ * Reading the environment in a hook is allowed; the constructor and the
+ * entry point stay free of side effects, as the ABI asks.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "presenter_abi.h"
+
+typedef struct state {
+    const presenter_host *host;
+    presenter_context *ctx;
+    char message[256];
+    int shown;
+} state;
+
+static int is(const char *what, const char *hook) {
+    const char *setting = getenv("FIXTURE_MISBEHAVE");
+    if (setting == NULL) return 0;
+    size_t length = strlen(what);
+    return strncmp(setting, what, length) == 0 && setting[length] == ':' && strcmp(setting + length + 1, hook) == 0;
+}
+
+static void *service_caller(void *argument) {
+    state *self = argument;
+    /* Host services from a thread of our own, outside any hook: the host must ignore them. */
+    for (int i = 0; i < 2000; i++) {
+        self->host->log(self->ctx, PRESENTER_LOG_ERROR, "from another thread");
+        self->host->request_frame(self->ctx, 0);
+        self->host->set_error(self->ctx, "from another thread");
+        (void)self->host->option(self->ctx, "min-show-ms");
+        (void)self->host->now_ns(self->ctx);
+        usleep(500);
+    }
+    return NULL;
+}
+
+static void print_a_lot(void) {
+    static char line[1024];
+    memset(line, 'x', sizeof line - 1);
+    line[sizeof line - 1] = '\n';
+    for (int i = 0; i < 1024; i++) {
+        if (write(STDOUT_FILENO, line, sizeof line) < 0) break;
+        if (write(STDERR_FILENO, line, sizeof line) < 0) break;
+    }
+    printf("buffered output that never reaches the command's stdout\n");
+    fflush(stdout);
+}
+
+/* Does what FIXTURE_MISBEHAVE asks of `hook`; returns 1 when the hook must fail. */
+static int misbehave(state *self, const char *hook) {
+    if (is("crash", hook)) {
+        volatile int *nowhere = NULL;
+        *nowhere = 1;
+    }
+    if (is("abort", hook)) abort();
+    if (is("exit", hook)) _exit(3);
+    if (is("sleep", hook)) {
+        const char *ms = getenv("FIXTURE_SLEEP_MS");
+        long wait = ms ? strtol(ms, NULL, 10) : 1000;
+        struct timespec time = {wait / 1000, (wait % 1000) * 1000000L};
+        nanosleep(&time, NULL);
+    }
+    if (is("hang", hook)) {
+        for (;;) pause();
+    }
+    if (is("spin", hook)) {
+        for (volatile unsigned long i = 0;; i++) {
+        }
+    }
+    if (is("print", hook)) print_a_lot();
+    if (is("tty", hook)) {
+        int tty = open("/dev/tty", O_WRONLY | O_CLOEXEC);
+        if (tty >= 0) {
+            (void)write(tty, "WRITTEN-TO-THE-TTY\n", 19);
+            close(tty);
+        }
+    }
+    if (is("thread", hook) && self != NULL) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, service_caller, self) == 0) pthread_detach(thread);
+    }
+    if (is("alloc", hook)) {
+        for (;;) {
+            char *block = malloc(64 << 20);
+            if (block == NULL) continue;
+            memset(block, 1, 64 << 20);
+        }
+    }
+    if (is("fail", hook)) {
+        if (self != NULL) self->host->set_error(self->ctx, "refusing on purpose");
+        return 1;
+    }
+    return 0;
+}
+
+static presenter_status m_create(const presenter_descriptor *descriptor, const presenter_host *host,
+                                 presenter_context *ctx, void **instance) {
+    (void)descriptor;
+    const char *pidfile = getenv("FIXTURE_PIDFILE");
+    if (pidfile != NULL) {
+        FILE *file = fopen(pidfile, "w");
+        if (file != NULL) {
+            fprintf(file, "%d\n", (int)getpid());
+            fclose(file);
+        }
+    }
+    state *self = calloc(1, sizeof *self);
+    if (self == NULL) return PRESENTER_ERR_NO_MEMORY;
+    self->host = host;
+    self->ctx = ctx;
+    *instance = self;
+    if (misbehave(self, "create")) {
+        host->set_error(ctx, "refusing on purpose");
+        free(self);
+        return PRESENTER_ERR_FAILED;
+    }
+    return PRESENTER_OK;
+}
+
+static void m_destroy(void *instance) {
+    (void)misbehave(instance, "destroy");
+    free(instance);
+}
+
+static presenter_status m_show(void *instance, presenter_view *view, const char *message,
+                               const presenter_interactor *interactor) {
+    (void)view;
+    (void)interactor;
+    state *self = instance;
+    snprintf(self->message, sizeof self->message, "%s", message);
+    self->shown++;
+    return misbehave(self, "show") ? PRESENTER_ERR_FAILED : PRESENTER_OK;
+}
+
+static presenter_status m_hide(void *instance, presenter_view *view, const char *message,
+                               const presenter_interactor *interactor, const presenter_failure *failure) {
+    (void)view;
+    (void)message;
+    (void)interactor;
+    (void)failure;
+    state *self = instance;
+    if (self->shown > 0) self->shown--;
+    return misbehave(self, "hide") ? PRESENTER_ERR_FAILED : PRESENTER_OK;
+}
+
+static presenter_status m_progress(void *instance, presenter_view *view, const presenter_interactor *interactor) {
+    (void)view;
+    (void)interactor;
+    return misbehave(instance, "progress") ? PRESENTER_ERR_FAILED : PRESENTER_OK;
+}
+
+static void m_render(void *instance, presenter_view *view, uint64_t now_ns) {
+    state *self = instance;
+    (void)misbehave(self, "render");
+    if (self->shown == 0) return;
+    const presenter_host *host = self->host;
+    uint32_t cols = 0, rows = 0;
+    host->view_size(view, &cols, &rows);
+    uint32_t width = host->text_width(view, self->message) + 6;
+    if (width > cols) width = cols;
+    int32_t col = (int32_t)((cols - width) / 2);
+    host->draw_box(view, col, 1, width, 3, PRESENTER_COLOR_DEFAULT);
+    static const char *const frames[] = {"|", "/", "-", "\\"};
+    host->draw_text(view, col + 2, 2, 1, frames[(now_ns / 100000000u) % 4], PRESENTER_STYLE_BOLD);
+    host->draw_text(view, col + 4, 2, width > 6 ? width - 6 : 0, self->message, PRESENTER_COLOR_DEFAULT);
+    host->request_frame(self->ctx, now_ns + 100000000u);
+}
+
+static int32_t m_key(void *instance, presenter_view *view, uint32_t key) {
+    (void)view;
+    (void)key;
+    (void)misbehave(instance, "key");
+    return 0;
+}
+
+static const presenter_descriptor descriptor = {
+    .struct_size = sizeof(presenter_descriptor),
+    .abi_major = PRESENTER_ABI_MAJOR,
+    .abi_minor = PRESENTER_ABI_MINOR,
+    .id = "fixture.misbehaving",
+    .name = "Misbehaving",
+    .version = "1.0.0",
+    .description = "Misbehaves in the hook FIXTURE_MISBEHAVE names",
+    .capabilities = PRESENTER_CAP_MESSAGES,
+    .create = m_create,
+    .destroy = m_destroy,
+    .show = m_show,
+    .hide = m_hide,
+    .progress = m_progress,
+    .render = m_render,
+    .key = m_key,
+};
+
+const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
+    return index == 0 ? &descriptor : NULL;
+}
