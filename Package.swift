@@ -30,7 +30,7 @@ let package = Package(
                 path: "Examples/SwiftExamplePresenter"),
         .testTarget(
             name: "PresenterHostTests",
-            dependencies: ["PresenterHost", "PresenterABI"],
+            dependencies: ["PresenterHost", "PresenterABI", "SystemShims"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -13,6 +13,9 @@ struct HUDSession {
         var minShow: UInt64
         var grace: UInt64
         var failureHold: UInt64
+        /// The longest an outcome stays once it shows (the host ends the
+        /// view after it); ``longest`` when the host sets none.
+        var outcomeLimit: UInt64 = HUDSession.longest
     }
 
     /// A running interactor.
@@ -102,11 +105,13 @@ struct HUDSession {
         if let failureText {
             let outcome = HUDContent(failure: message, failureText: failureText)
             ending = Ending(job: job, outcome: outcome, from: from,
-                            until: holdUntilKey ? nil : from.adding(options.failureHold))
+                            until: holdUntilKey ? nil : from.adding(min(options.failureHold, options.outcomeLimit)))
         } else {
-            // As the original: 1.5 s plus 10 ms for each character of the message.
+            // As the original: 1.5 s plus 10 ms for each character of the
+            // message, within the host's limit.
             let readingTime = 1_500_000_000 + 10_000_000 * UInt64(min(message.count, 1 << 30))
-            ending = Ending(job: job, outcome: HUDContent(success: message), from: from, until: from.adding(readingTime))
+            ending = Ending(job: job, outcome: HUDContent(success: message), from: from,
+                            until: from.adding(min(readingTime, options.outcomeLimit)))
         }
     }
 

@@ -6,7 +6,8 @@ import PresenterSDK
 ///
 /// Options (milliseconds): "min-show-ms" (default 500), "grace-ms" (default 0),
 /// "failure-hold-ms" (default 3000; how long a failure shows in a view that
-/// takes no keys).
+/// takes no keys), "outcome-limit-ms" (the host's limit on how long an
+/// outcome may show; none by default).
 final class MBHudPresenter: Presenter {
     static let info = PresenterInfo(
         id: "mbhud", name: "MB HUD", version: "1.0.0",
@@ -24,7 +25,9 @@ final class MBHudPresenter: Presenter {
         session = HUDSession(options: HUDSession.Options(
             minShow: duration("min-show-ms", 500),
             grace: duration("grace-ms", 0),
-            failureHold: duration("failure-hold-ms", 3000)))
+            failureHold: duration("failure-hold-ms", 3000),
+            outcomeLimit: host.option("outcome-limit-ms") == nil
+                ? HUDSession.longest : duration("outcome-limit-ms", 0)))
     }
 
     func show(view: View, message: String, interactor: InteractorInfo) throws {

@@ -228,6 +228,17 @@ struct EndToEndRunPlainTests {
         #expect(result.stderr == "Error: no presenter 'nope' (available: addbookmark, mbhud, netactivity); see presenter-host --list\n")
     }
 
+    @Test func theFilesThatFailedToLoadAreCountedOnceEach() throws {
+        // The second copy of a two-presenter library is refused twice (both
+        // ids are shadowed), a text file once: two files.
+        let first = try FixtureBuilder.directory([.twoPresenters])
+        let second = try FixtureBuilder.directory([.twoPresenters, .text])
+        let result = try ProcessRunner.host(["--plugin-dir", first.path, "--plugin-dir", second.path,
+                                             "run", "--presenter", "nope", "--", "true"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: no presenter 'nope' (available: addbookmark, fixture.base, fixture.derived, mbhud, netactivity; 2 plugin files failed to load); see presenter-host --list\n")
+    }
+
     @Test func messagesFileErrors() throws {
         let dir = TestPaths.temporaryDirectory("runmsg")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -273,22 +284,11 @@ struct EndToEndRunPlainTests {
 
 /// The host started in the background so a test can signal it.
 private final class SignalledHost {
-    private let process = Process()
-    private let errPipe = Pipe()
-    private let outPipe = Pipe()
+    private let process: TestProcess
 
     /// Nothing reads the host's output before ``finish()``.
     init(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = TestPaths.binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["CI"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardError = errPipe
-        process.standardOutput = outPipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try TestProcess(TestPaths.binary, arguments, environment: environment, stdin: .null)
     }
 
     /// Waits (up to 10 s) for `path` to hold a pid.
@@ -305,14 +305,12 @@ private final class SignalledHost {
     }
 
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     func finish() -> ProcessResult {
-        let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+        let (out, err) = process.communicate()
+        return ProcessResult(status: process.wait(), stdout: String(decoding: out, as: UTF8.self),
                              stderr: String(decoding: err, as: UTF8.self))
     }
 }

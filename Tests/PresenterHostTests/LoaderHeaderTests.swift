@@ -12,8 +12,12 @@ import Testing
     @Test(arguments: [("cc", "c", ["-std=c11"]), ("c++", "cpp", ["-std=c++17"])])
     func theHeaderCompilesCleanly(compiler: String, suffix: String, standard: [String]) throws {
         let source = TestPaths.temporaryDirectory("header").appendingPathComponent("include_only.\(suffix)")
-        try "#include \"presenter_abi.h\"\nconst presenter_descriptor *f(presenter_descriptor_fn fn) { return fn(0); }\n"
-            .write(to: source, atomically: true, encoding: .utf8)
+        // NULL too: the entry point returns it, so the header brings its definition.
+        try """
+            #include "presenter_abi.h"
+            const presenter_descriptor *f(presenter_descriptor_fn fn) { return fn(0) ? fn(0) : NULL; }
+
+            """.write(to: source, atomically: true, encoding: .utf8)
         let arguments = [compiler] + standard + ["-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only",
                                                  "-I", TestPaths.abiInclude.path, source.path]
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments)

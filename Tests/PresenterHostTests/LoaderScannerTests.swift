@@ -92,39 +92,32 @@ import Testing
     /// whatever plugins print, and plugin output never reaches it.
     @Test func theHelperReportsOnlyTheProtocol() throws {
         let directory = try FixtureBuilder.directory([.noisy, .text])
-        let process = Process()
-        process.executableURL = TestPaths.binary
-        process.arguments = ["--scan-plugins", directory.path + "/libnoisy.so", directory.path + "/libtext.so"]
-        let output = Pipe(), lifeline = Pipe()
-        process.standardOutput = output
-        process.standardInput = lifeline  // kept open: the helper exits when its stdin ends
-        try process.run()
-        let report = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try lifeline.fileHandleForWriting.close()
+        // stdin is the lifeline, kept open: the helper exits when its stdin ends.
+        let process = try TestProcess(
+            TestPaths.binary, ["--scan-plugins", directory.path + "/libnoisy.so", directory.path + "/libtext.so"],
+            stderr: .inherit)
+        let report = process.communicate().stdout
+        let status = process.wait()
+        process.closeInput()
         #expect(String(decoding: report, as: UTF8.self) == "presenter-host-scan 1\nbegin 0\ndone 0\nbegin 1\ndone 1\n")
-        #expect(process.terminationStatus == 0)
+        #expect(status == 0)
     }
 
     @Test func theHelperExitsWhenTheHostGoesAway() throws {
         let directory = try FixtureBuilder.directory([.constructorHang])
-        let process = Process()
-        process.executableURL = TestPaths.binary
-        process.arguments = ["--scan-plugins", directory.path + "/" + Fixture.constructorHang.fileName]
-        let output = Pipe(), lifeline = Pipe()
-        process.standardOutput = output
-        process.standardInput = lifeline
-        try process.run()
-        // Wait until it is inside the hanging constructor, then cut the lifeline.
-        var report = Data()
+        let process = try TestProcess(
+            TestPaths.binary, ["--scan-plugins", directory.path + "/" + Fixture.constructorHang.fileName],
+            stderr: .inherit)
+        // Wait until it is inside the hanging constructor, then cut the lifeline (its stdin).
+        var report: [UInt8] = []
         while !String(decoding: report, as: UTF8.self).contains("begin 0\n") {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.readAvailable()
             try #require(!chunk.isEmpty, "the helper ended before loading")
             report += chunk
         }
-        try lifeline.fileHandleForWriting.close()
+        process.closeInput()
         let started = Date()
-        process.waitUntilExit()
+        process.wait()
         #expect(Date().timeIntervalSince(started) < 3)
     }
 }

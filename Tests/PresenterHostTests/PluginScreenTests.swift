@@ -4,7 +4,24 @@ import Testing
 
 // Exact-screen tests: the real plugin libraries run in the real runtime on a
 // manual clock, drawing on a TestBackend (40 × 5 cells unless said). Each
-// test asserts the lines of the view in every state of the presenter.
+// test asserts the lines of the view in every state of the presenter, with
+// the presenter in this process and in a presenter process (the built
+// binary): the picture is the same either way.
+
+/// Where a screen test runs its presenter.
+enum Isolation: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inProcess = "in process", presenterProcess = "in a presenter process"
+    var testDescription: String { rawValue }
+
+    var runtime: PresenterRuntime.Isolation {
+        switch self {
+        case .inProcess: return .inProcess
+        case .presenterProcess:
+            // A generous budget: these tests are about pictures, and a loaded CI machine is slow.
+            return .presenterProcess(PresenterProcess.Configuration(executable: TestPaths.binary.path, hookTimeout: 10))
+        }
+    }
+}
 
 /// A screen for these tests: its presenter, its messages, and Add Bookmark's
 /// two elements, which it draws on its first row when they are visible.
@@ -43,11 +60,12 @@ private struct Screen {
     let screenlet: Screenlet
 
     /// `folder` holds the plugin libraries to load (by default the build's products).
-    init(_ presenter: String, flags: ViewFlags = [.unicode, .animated], options: [String: String] = [:],
+    init(_ presenter: String, _ isolation: Isolation, flags: ViewFlags = [.unicode, .animated], options: [String: String] = [:],
          elements: [String: ViewElement] = [:], folder: URL = TestPaths.products) throws {
         let registry = PresenterRegistry.load([SearchPathEntry(path: folder.path, origin: .flag)])
         backend = TestBackend(cols: 40, rows: 5, flags: flags)
-        runtime = PresenterRuntime(registry: registry, backend: backend, options: options, clock: ManualClock())
+        runtime = PresenterRuntime(registry: registry, backend: backend, options: options, clock: ManualClock(),
+                                   isolation: isolation.runtime)
         screenlet = try runtime.attach(ScreenView(presenter, elements: elements))
     }
 
@@ -69,8 +87,9 @@ private struct Screen {
 @Suite struct PluginScreenTests {
     private static let blank = ["", "", "", "", ""]
 
-    @Test func mbhudWorkingThenSuccess() throws {
-        let screen = try Screen("mbhud")
+    @Test(arguments: Isolation.allCases)
+    func mbhudWorkingThenSuccess(_ isolation: Isolation) throws {
+        let screen = try Screen("mbhud", isolation)
         defer { screen.runtime.shutdown() }
         let action = screen.perform("add-bookmark")
         #expect(screen.lines == [
@@ -97,8 +116,9 @@ private struct Screen {
         #expect(screen.isSettled())
     }
 
-    @Test func mbhudFailureWithTheErrorTextHeldForFailureHoldTime() throws {
-        let screen = try Screen("mbhud")
+    @Test(arguments: Isolation.allCases)
+    func mbhudFailureWithTheErrorTextHeldForFailureHoldTime(_ isolation: Isolation) throws {
+        let screen = try Screen("mbhud", isolation)
         defer { screen.runtime.shutdown() }
         let action = screen.perform("add-bookmark")
         screen.runtime.advance(by: 0.5)
@@ -116,8 +136,9 @@ private struct Screen {
         #expect(screen.isSettled())
     }
 
-    @Test func mbhudFailureWaitsForAKeyInAnInteractiveView() throws {
-        let screen = try Screen("mbhud", flags: [.unicode, .animated, .interactive])
+    @Test(arguments: Isolation.allCases)
+    func mbhudFailureWaitsForAKeyInAnInteractiveView(_ isolation: Isolation) throws {
+        let screen = try Screen("mbhud", isolation, flags: [.unicode, .animated, .interactive])
         defer { screen.runtime.shutdown() }
         let action = screen.perform("add-bookmark")
         screen.runtime.advance(by: 0.5)
@@ -134,8 +155,9 @@ private struct Screen {
         #expect(screen.isSettled())
     }
 
-    @Test func mbhudDetailsLineEmptyMessageAndAscii() throws {
-        let screen = try Screen("mbhud")
+    @Test(arguments: Isolation.allCases)
+    func mbhudDetailsLineEmptyMessageAndAscii(_ isolation: Isolation) throws {
+        let screen = try Screen("mbhud", isolation)
         defer { screen.runtime.shutdown() }
         let sync = screen.perform("sync")
         #expect(screen.lines == [
@@ -149,15 +171,16 @@ private struct Screen {
         sync.succeed()
         #expect(screen.isSettled())  // no success message: hides at once
 
-        let ascii = try Screen("mbhud", flags: [.animated])
+        let ascii = try Screen("mbhud", isolation, flags: [.animated])
         defer { ascii.runtime.shutdown() }
         _ = ascii.perform("quiet")
         ascii.runtime.advance(by: 0.08)
         #expect(ascii.lines == ["", "                 +---+", "                 | \\ |", "                 +---+", ""])
     }
 
-    @Test func mbhudDeterminateProgressAndConcurrentCount() throws {
-        let screen = try Screen("mbhud")
+    @Test(arguments: Isolation.allCases)
+    func mbhudDeterminateProgressAndConcurrentCount(_ isolation: Isolation) throws {
+        let screen = try Screen("mbhud", isolation)
         defer { screen.runtime.shutdown() }
         let upload = screen.perform("upload")
         upload.reportProgress(0.5)
@@ -176,8 +199,9 @@ private struct Screen {
         #expect(screen.lines[2] == "             │ ✔ Uploaded │")
     }
 
-    @Test func mbhudGraceTimeHidesFastActionsEntirely() throws {
-        let screen = try Screen("mbhud", options: ["grace-ms": "300"])
+    @Test(arguments: Isolation.allCases)
+    func mbhudGraceTimeHidesFastActionsEntirely(_ isolation: Isolation) throws {
+        let screen = try Screen("mbhud", isolation, options: ["grace-ms": "300"])
         defer { screen.runtime.shutdown() }
         let action = screen.perform("add-bookmark")
         #expect(screen.lines == Self.blank)
@@ -189,12 +213,13 @@ private struct Screen {
         #expect(screen.isSettled())
     }
 
-    @Test func netActivityIndicatorAtTopRightWhileAnyActionRuns() throws {
+    @Test(arguments: Isolation.allCases)
+    func netActivityIndicatorAtTopRightWhileAnyActionRuns(_ isolation: Isolation) throws {
         // A private copy: the plugin's counter is shared by every instance in the process.
         let folder = TestPaths.temporaryDirectory("netactivity")
         try FileManager.default.copyItem(at: TestPaths.library("NetActivity"),
                                          to: folder.appendingPathComponent("libNetActivity.so"))
-        let screen = try Screen("netactivity", folder: folder)
+        let screen = try Screen("netactivity", isolation, folder: folder)
         defer { screen.runtime.shutdown() }
         let first = screen.perform("add-bookmark")
         let second = screen.perform("get-title", "GetWebTitleInteractor")
@@ -207,10 +232,11 @@ private struct Screen {
         #expect(screen.isSettled())
     }
 
-    @Test func addBookmarkSwapsTheButtonForTheIndicatorAndInheritsTheHUD() throws {
+    @Test(arguments: Isolation.allCases)
+    func addBookmarkSwapsTheButtonForTheIndicatorAndInheritsTheHUD(_ isolation: Isolation) throws {
         let elements = ["get-title-button": ViewElement(),
                         "activity-indicator": ViewElement(hidesWhenStopped: true)]
-        let screen = try Screen("addbookmark", elements: elements)
+        let screen = try Screen("addbookmark", isolation, elements: elements)
         defer { screen.runtime.shutdown() }
         #expect(screen.lines == ["[Get title]", "", "", "", ""])
         let title = screen.perform("get-title", "GetWebTitleInteractor")
@@ -233,10 +259,11 @@ private struct Screen {
         #expect(screen.lines == ["[Get title]", "", "", "", ""])
     }
 
-    @Test func addBookmarkConcurrentTitleFetchesNeverHideEachOther() throws {
+    @Test(arguments: Isolation.allCases)
+    func addBookmarkConcurrentTitleFetchesNeverHideEachOther(_ isolation: Isolation) throws {
         let elements = ["get-title-button": ViewElement(),
                         "activity-indicator": ViewElement(hidesWhenStopped: true)]
-        let screen = try Screen("addbookmark", elements: elements)
+        let screen = try Screen("addbookmark", isolation, elements: elements)
         defer { screen.runtime.shutdown() }
         let first = screen.perform("get-title", "GetWebTitleInteractor")
         let second = screen.perform("get-title", "GetWebTitleInteractor")
@@ -247,8 +274,9 @@ private struct Screen {
         #expect(screen.lines[0] == "[Get title]")
     }
 
-    @Test func swiftExampleStatusLineOnTheBottomRow() throws {
-        let screen = try Screen("swift-example")
+    @Test(arguments: Isolation.allCases)
+    func swiftExampleStatusLineOnTheBottomRow(_ isolation: Isolation) throws {
+        let screen = try Screen("swift-example", isolation)
         defer { screen.runtime.shutdown() }
         let action = screen.perform("add-bookmark")
         #expect(screen.lines == ["", "", "", "", "⠋ Saving bookmark..."])

@@ -33,7 +33,22 @@ struct RunOptionsTests {
         #expect(options.pluginDirs.isEmpty)
         #expect(options.minShow == 0.5)
         #expect(options.grace == 0)
+        #expect(options.hookTimeout == 0.25)
+        #expect(!options.inProcess && !options.verbose && options.logFile == nil)
         #expect(options.command == ["sleep", "2"])
+    }
+
+    @Test func theSandboxAndLogFlags() throws {
+        let options = try parse(["--hook-timeout", "1.5", "--in-process", "-v", "--log", "run.log", "--", "make"])
+        #expect(options.hookTimeout == 1.5)
+        #expect(options.inProcess && options.verbose)
+        #expect(options.logFile == "run.log")
+        #expect(try parse(["--verbose", "--hook-timeout=60", "--log=x", "true"]).hookTimeout == 60)
+        #expect(usageError(["--hook-timeout", "0", "true"]) == "--hook-timeout: '0' is not a positive number of seconds")
+        #expect(usageError(["--hook-timeout", "61", "true"]) == "--hook-timeout: '61' is too long; give at most 60 seconds (1 minute)")
+        #expect(usageError(["--in-process=yes", "true"]) == "--in-process takes no value")
+        #expect(usageError(["--log", "", "true"]) == "--log needs a file")
+        #expect(RunOptions.usage.contains("--hook-timeout") && RunOptions.usage.contains("--in-process"))
     }
 
     @Test func everyFlag() throws {

@@ -150,4 +150,63 @@ struct RuntimeFrameTests {
         #expect(backend.frameCount == frames + 1)
         runtime.shutdown()
     }
+
+    @Test("render is never called before a show, and frames of the view alone reuse the presenter's last drawing")
+    func noRenderBeforeShow() throws {
+        final class Counter: ScreenletView, @unchecked Sendable {
+            override func createProgressPresenter() -> String { "p" }
+        }
+        let recorder = Recorder(["p": PresenterScript(text: "HUD")])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend)
+        let screenlet = try runtime.attach(Counter(progressMessages: messages))
+        runtime.advance(by: 1)
+        screenlet.setNeedsDisplay()
+        runtime.resize()
+        runtime.sync {}
+        #expect(recorder.renderTimes.isEmpty)
+        _ = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        #expect(recorder.renderTimes.count == 1)
+        screenlet.setNeedsDisplay()
+        runtime.sync {}
+        #expect(recorder.renderTimes.count == 1)
+        #expect(backend.lines.first == "HUD")
+        runtime.shutdown()
+    }
+
+    @Test("a change of the view's size makes its presenter render again; a resize without one does not")
+    func renderAfterASizeChange() throws {
+        let recorder = Recorder(["p": PresenterScript(text: "HUD")])
+        let backend = ResizableBackend(cols: 40, rows: 5)
+        let runtime = recorder.runtime(backend: backend)
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        _ = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        let renders = recorder.renderTimes.count
+        runtime.resize()
+        runtime.sync {}
+        #expect(recorder.renderTimes.count == renders)
+        backend.size = (cols: 60, rows: 5)
+        runtime.resize()
+        runtime.sync {}
+        #expect(recorder.renderTimes.count == renders + 1)
+        runtime.shutdown()
+    }
+}
+
+/// A backend whose size a test sets (the runtime reads it before each frame).
+private final class ResizableBackend: RenderBackend, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _size: (cols: Int, rows: Int)
+    init(cols: Int, rows: Int) { _size = (cols, rows) }
+    var size: (cols: Int, rows: Int) {
+        get { lock.withLock { _size } }
+        set { lock.withLock { _size = newValue } }
+    }
+    var flags: ViewFlags { [.unicode, .animated] }
+    func present(_ canvas: Canvas) {}
+    func event(_ event: ProgressEvent) {}
+    func printAbove(_ text: String) {}
+    func finish() {}
 }

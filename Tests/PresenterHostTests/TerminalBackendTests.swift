@@ -1,5 +1,5 @@
 import Foundation
-import PresenterHost
+@testable import PresenterHost
 import Testing
 
 /// A small terminal emulator for the sequences the host writes, so tests can
@@ -112,7 +112,8 @@ final class OutputPipe {
     let readEnd: Int32, writeEnd: Int32
     init() {
         var fds: [Int32] = [0, 0]
-        pipe(&fds)
+        // Close-on-exec, so no child another test starts meanwhile holds it.
+        precondition(makePipe(&fds), "cannot create a pipe")
         readEnd = fds[0]
         writeEnd = fds[1]
         _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)

@@ -32,15 +32,28 @@
  *   twice, in two processes, on any thread, and also for `--list`: they MUST
  *   be cheap and free of side effects (no files, no output, no threads).
  *
+ * The rule
+ *   A presenter decides how progress looks, and nothing else. The host runs
+ *   presenters in a presenter process of their own (the presenter-host binary
+ *   in an internal mode): no terminal, stdin from /dev/null, stdout and
+ *   stderr into the host's log, at most 2 GiB of address space, killed when
+ *   the host ends. If a presenter crashes, exits, breaks this contract or
+ *   does not return from a hook within the host's budget (250 ms unless the
+ *   user says otherwise), the host kills that process and goes on without
+ *   it: the work it was showing is never affected. (A program that embeds
+ *   the host as a library may run presenters in its own process; it then
+ *   trusts them.)
+ *
  * Threading
  *   The host calls every hook of a view's presenter on one thread (the
  *   presenter thread), one call at a time, never concurrently. Host services
- *   MUST be called only from inside a hook, on the thread that called it.
- *   A hook MUST NOT block (no I/O waits, no sleeps, no locks held by other
- *   threads): it delays every view's drawing. A hook MUST NOT keep a pointer
- *   it was given past the call unless the field says it may.
- *   Plugins MUST NOT write to stdout, stderr or the terminal: they draw on
- *   the view's canvas and log through presenter_host.log.
+ *   MUST be called only from inside a hook, on the thread that called it;
+ *   elsewhere they do nothing. A hook MUST NOT block (no I/O waits, no
+ *   sleeps, no locks held by other threads): it delays every view's drawing,
+ *   and one that takes longer than the budget ends the presenter. A hook
+ *   MUST NOT keep a pointer it was given past the call unless the field says
+ *   it may. Plugins MUST NOT write to stdout, stderr or the terminal: they
+ *   draw on the view's canvas and log through presenter_host.log.
  *
  * Errors
  *   Hooks that can fail return a presenter_status. Before returning a status
@@ -51,6 +64,7 @@
 #ifndef PRESENTER_ABI_H
 #define PRESENTER_ABI_H
 
+#include <stddef.h> /* NULL: the entry point returns it after the last presenter */
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -221,8 +235,9 @@ typedef struct presenter_host {
 
     /* --- this instance ------------------------------------------------- */
 
-    /** Writes message to the host's log (shown with --verbose). The host
-     *  copies message. */
+    /** Writes message to the host's log: `presenter-host run` shows it with
+     *  --verbose (-v) and writes it to the file of --log. The host copies
+     *  message (at most its first 4096 bytes). */
     void (*log)(presenter_context *ctx, int32_t level, const char *message);
     /** Sets the message that goes with the failing status the current hook
      *  is about to return. The host copies message; the last call wins. */
@@ -237,8 +252,8 @@ typedef struct presenter_host {
      *  key, so those need not ask. */
     void (*request_frame)(presenter_context *ctx, uint64_t at_ns);
     /** The value of a configuration option for this presenter, such as
-     *  "min-show-ms", "grace-ms" or "failure-hold-ms" (docs/ABI.md lists the
-     *  ones the host sets), or NULL when unset. The string is owned by the
+     *  "min-show-ms", "grace-ms", "failure-hold-ms" or "outcome-limit-ms"
+     *  (docs/ABI.md lists the ones the host sets), or NULL when unset. The string is owned by the
      *  host and valid until destroy. */
     const char *(*option)(presenter_context *ctx, const char *key);
 
@@ -401,12 +416,20 @@ typedef struct presenter_descriptor {
     presenter_status (*progress)(void *instance, presenter_view *view,
                                  const presenter_interactor *interactor);
     /**
-     * Paints the presenter's current state. The host clears the view's
-     * overlay before each frame, so render draws everything it shows each
-     * time. now_ns is the frame's time on the clock of now_ns. Called after
-     * every show, hide, progress and key, and at the times asked for with
-     * request_frame; never otherwise. The drawing services work only here.
+     * Paints the presenter's current state. What it draws replaces what the
+     * last render drew, so render draws everything it shows each time;
+     * drawing nothing hides the presenter. now_ns is the frame's time on the
+     * clock of now_ns. Called after every show, hide, progress and key, when
+     * the view's size changes, and at the times asked for with
+     * request_frame; never otherwise (so never before the first of these).
+     * Between renders the host keeps showing what the last one drew. The
+     * drawing services work only here.
      * MAY be NULL (inherited, else the presenter draws nothing).
+     *
+     * Done: a presenter is done (its outcome shown) when a render draws
+     * nothing and asks for no further frame. Once the work it shows has
+     * ended, the host waits for that at most the "outcome-limit-ms" option
+     * after the "min-show-ms" one, then takes the view away whatever it shows.
      */
     void (*render)(void *instance, presenter_view *view, uint64_t now_ns);
     /**

@@ -87,7 +87,11 @@ public struct RunOptions: Equatable, Sendable {
         --timeout; 126 <command> cannot be executed; 127 <command> not found;
         129, 130, 131, 143 when interrupted by SIGHUP, SIGINT, SIGQUIT, SIGTERM;
         64 bad option or unknown presenter; 65 bad messages file; 66 unreadable
-        messages file.
+        messages file; 73 --log file that cannot be written.
+
+        The presenter runs in a sandboxed process of its own: if it crashes, hangs
+        or misbehaves, it is stopped and plain progress lines take over; the
+        command is never affected.
         """
 
     /// Parses the arguments that follow `run`. The command starts after `--`

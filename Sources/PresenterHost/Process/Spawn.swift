@@ -24,8 +24,9 @@ struct Spawn {
     struct Options {
         /// The child's descriptors that are set up, by number.
         var descriptors: [Int32: Source] = [:]
-        /// Closes every descriptor above the highest one in `descriptors`
-        /// (and 0...2 not named there are kept as inherited).
+        /// Closes every descriptor above the highest one in `descriptors`;
+        /// name every number up to it (the helpers name 0 to 3), as one not
+        /// named below it is kept as inherited.
         var closeOthers = false
         /// The child leads a new process group.
         var newProcessGroup = false

@@ -30,6 +30,8 @@ public final class PresenterProcess: PresenterEngine {
         public var hookTimeout: Double
         /// How long starting the process and loading a plugin may take, in seconds.
         public var startTimeout: Double
+        /// Variables the process gets besides (or instead of) the host's.
+        public var environment: [String: String]
 
         /// The default budget of a hook: 250 ms.
         public static let defaultHookTimeout = 0.25
@@ -37,10 +39,11 @@ public final class PresenterProcess: PresenterEngine {
         public static let defaultStartTimeout = 5.0
 
         public init(executable: String = "/proc/self/exe", hookTimeout: Double = defaultHookTimeout,
-                    startTimeout: Double = defaultStartTimeout) {
+                    startTimeout: Double = defaultStartTimeout, environment: [String: String] = [:]) {
             self.executable = executable
             self.hookTimeout = hookTimeout
             self.startTimeout = startTimeout
+            self.environment = environment
         }
     }
 
@@ -82,6 +85,7 @@ public final class PresenterProcess: PresenterEngine {
     private var state = State.idle
     private var sequence: UInt32 = 0
     private var incoming = FrameBuffer()
+    private var receiveBuffer = [UInt8](repeating: 0, count: 65536)
     /// Requests in flight, oldest first (the process answers in order).
     private var pending: [Pending] = []
     private var awaitingHello = false
@@ -314,7 +318,7 @@ public final class PresenterProcess: PresenterEngine {
                                STDERR_FILENO: .descriptor(log[1]), PresenterProcessServer.channel: .descriptor(channel[1])]
         options.closeOthers = true
         options.newSession = true
-        options.environment = Self.environment()
+        options.environment = Self.environment(adding: configuration.environment)
         let spawned = Spawn.start(configuration.executable,
                                   ["presenter-host", PresenterProcessServer.flag, String(getpid())], options)
         _ = Glibc.close(channel[1])
@@ -348,12 +352,13 @@ public final class PresenterProcess: PresenterEngine {
         return running
     }
 
-    /// The host's environment, with Swift's crash reporter off: a crash of
-    /// the presenter process must end it at once, without a report or a
-    /// prompt that waits for a key.
-    private static func environment() -> [String] {
-        ProcessInfo.processInfo.environment.filter { $0.key != "SWIFT_BACKTRACE" }.map { "\($0.key)=\($0.value)" }
-            + ["SWIFT_BACKTRACE=enable=no"]
+    /// The host's environment with `extra`, and Swift's crash reporter
+    /// off: a crash of the presenter process must end it at once, without
+    /// a report or a prompt that waits for a key.
+    private static func environment(adding extra: [String: String]) -> [String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment.map { "\($0.key)=\($0.value)" }
     }
 
     /// Reads what is there without waiting; with nothing in flight, any
@@ -375,20 +380,21 @@ public final class PresenterProcess: PresenterEngine {
             } catch {
                 throw violation(hook, error.description)
             }
-            let remaining = deadline.map { $0 - Self.now() } ?? 0
-            if deadline != nil && remaining <= 0 { throw hung(hook) }
+            // Past the deadline, what is there already still counts: the host
+            // may have been stopped (SIGSTOP) while the answer came.
+            let remaining = deadline.map { max(0, $0 - Self.now()) } ?? 0
             var poller = pollfd(fd: running.channel, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(max(remaining, 0) * 1000 + 1, Double(Int32.max))))
+            let ready = poll(&poller, 1, remaining > 0 ? Int32(min(remaining * 1000 + 1, Double(Int32.max))) : 0)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 if deadline == nil { return nil }
+                if remaining <= 0 { throw hung(hook) }
                 continue
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(running.channel, $0.baseAddress, $0.count, 0) }
+            let count = receiveBuffer.withUnsafeMutableBytes { recv(running.channel, $0.baseAddress, $0.count, 0) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { throw ended(hook) }
-            chunk.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            receiveBuffer.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
 
@@ -481,16 +487,18 @@ private struct BoundedLines {
 
     mutating func append(_ bytes: [UInt8]) -> [String] {
         var lines: [String] = []
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                lines.append(String(decoding: pending, as: UTF8.self) + (cut ? " [cut]" : ""))
-                pending.removeAll(keepingCapacity: true)
-                cut = false
-            } else if pending.count < limit {
-                pending.append(byte)
-            } else {
-                cut = true
-            }
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
+            let piece = rest[..<(newline ?? rest.endIndex)]
+            let room = max(0, limit - pending.count)
+            pending.append(contentsOf: piece.prefix(room))
+            if piece.count > room { cut = true }
+            guard let newline else { break }
+            lines.append(String(decoding: pending, as: UTF8.self) + (cut ? " [cut]" : ""))
+            pending.removeAll(keepingCapacity: true)
+            cut = false
+            rest = rest[(newline + 1)...]
         }
         return lines
     }

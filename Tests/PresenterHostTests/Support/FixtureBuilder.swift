@@ -32,6 +32,8 @@ enum Fixture: String, CaseIterable, Sendable {
     case garbageEntryPoint = "garbage-entry-point", garbageString = "garbage-string"
     case constructorAbort = "constructor-abort", constructorExit = "constructor-exit", constructorHang = "constructor-hang"
     case bitFlipCrash = "bit-flip-crash", bitFlipAssertion = "bit-flip-assertion"
+    // A good plugin that misbehaves at run time as FIXTURE_MISBEHAVE says (see misbehaving.c).
+    case misbehaving
 
     /// Files that crash, end or hang whatever process loads them: the test
     /// process must load them only through a `PluginScanner`.
@@ -39,7 +41,7 @@ enum Fixture: String, CaseIterable, Sendable {
                                      .constructorHang, .bitFlipCrash, .bitFlipAssertion]
 
     /// Good plugins, each loading without an error on its own.
-    static let usable: [Fixture] = [.good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo]
+    static let usable: [Fixture] = [.good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
     /// `lib<0xFF>.so` on disk; this is how the host shows it.
@@ -102,6 +104,7 @@ enum Fixture: String, CaseIterable, Sendable {
             return presenter("-DFIXTURE_ID=\"fixture.child-of-newer\"", "-DFIXTURE_EXTENDS=\"fixture.newer-minor\"")
         case .fakeMBHud:
             return presenter("-DFIXTURE_ID=\"mbhud\"", "-DFIXTURE_NAME=\"Fake HUD\"", "-DFIXTURE_EXTENDS=\"fixture.no-such-base\"")
+        case .misbehaving: return Compilation(source: "misbehaving.c", flags: ["-lpthread"])
         case .garbageEntryPoint: return hostile("ENTRY_POINTER")
         case .garbageString: return hostile("STRING_POINTER")
         case .constructorAbort: return hostile("CONSTRUCTOR_ABORT")

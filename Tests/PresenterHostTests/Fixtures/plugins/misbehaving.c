@@ -13,12 +13,20 @@
  *         tty (writes to /dev/tty, then goes on), thread (starts a thread that
  *         calls host services with kept pointers, then goes on), alloc
  *         (allocates and touches memory without end), fail (returns
- *         PRESENTER_ERR_FAILED with a set_error message)
+ *         PRESENTER_ERR_FAILED with a set_error message), linger (hide:
+ *         keeps drawing for ever, as if the interactor still ran)
  *   HOOK  create, destroy, show, hide, progress, render, key
- * FIXTURE_PIDFILE, when set, gets the presenter's process id at create.
+ * FIXTURE_PIDFILE, when set, gets the presenter's process id at create;
+ * FIXTURE_REPORTFILE, the world as create sees it, one "key=value" a line:
+ * fds (the open descriptors), stdin (where descriptor 0 leads), leader (1
+ * when the process leads its session), tty (the errno of opening /dev/tty,
+ * 0 when it opened), backtrace (SWIFT_BACKTRACE), parent (the parent's pid).
+ * Every show logs "showing <message>" through the host.
  * Reading the environment in a hook is allowed; the constructor and the
  * entry point stay free of side effects, as the ABI asks.
  */
+#define _GNU_SOURCE /* usleep, nanosleep with -std=c11 */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -117,6 +125,31 @@ static int misbehave(state *self, const char *hook) {
     return 0;
 }
 
+static void report_world(const char *path) {
+    FILE *file = fopen(path, "w");
+    if (file == NULL) return;
+    fprintf(file, "fds=");
+    for (int fd = 0, first = 1; fd < 1024; fd++) {
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        char target[256];
+        if (readlink(link, target, sizeof target) < 0) continue;
+        if (fd == fileno(file)) continue;
+        fprintf(file, first ? "%d" : ",%d", fd);
+        first = 0;
+    }
+    char target[256] = "";
+    ssize_t length = readlink("/proc/self/fd/0", target, sizeof target - 1);
+    if (length >= 0) target[length] = '\0';
+    fprintf(file, "\nstdin=%s\nleader=%d\n", target, getsid(0) == getpid());
+    int tty = open("/dev/tty", O_RDWR | O_CLOEXEC);
+    fprintf(file, "tty=%d\n", tty >= 0 ? 0 : errno);
+    if (tty >= 0) close(tty);
+    const char *backtrace = getenv("SWIFT_BACKTRACE");
+    fprintf(file, "backtrace=%s\nparent=%d\n", backtrace ? backtrace : "", (int)getppid());
+    fclose(file);
+}
+
 static presenter_status m_create(const presenter_descriptor *descriptor, const presenter_host *host,
                                  presenter_context *ctx, void **instance) {
     (void)descriptor;
@@ -128,6 +161,8 @@ static presenter_status m_create(const presenter_descriptor *descriptor, const p
             fclose(file);
         }
     }
+    const char *reportfile = getenv("FIXTURE_REPORTFILE");
+    if (reportfile != NULL) report_world(reportfile);
     state *self = calloc(1, sizeof *self);
     if (self == NULL) return PRESENTER_ERR_NO_MEMORY;
     self->host = host;
@@ -153,6 +188,9 @@ static presenter_status m_show(void *instance, presenter_view *view, const char 
     state *self = instance;
     snprintf(self->message, sizeof self->message, "%s", message);
     self->shown++;
+    char line[300];
+    snprintf(line, sizeof line, "showing %s", message);
+    self->host->log(self->ctx, PRESENTER_LOG_INFO, line);
     return misbehave(self, "show") ? PRESENTER_ERR_FAILED : PRESENTER_OK;
 }
 
@@ -163,7 +201,7 @@ static presenter_status m_hide(void *instance, presenter_view *view, const char 
     (void)interactor;
     (void)failure;
     state *self = instance;
-    if (self->shown > 0) self->shown--;
+    if (self->shown > 0 && !is("linger", "hide")) self->shown--;
     return misbehave(self, "hide") ? PRESENTER_ERR_FAILED : PRESENTER_OK;
 }
 

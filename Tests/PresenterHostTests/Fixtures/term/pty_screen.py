@@ -35,7 +35,9 @@ Steps (a JSON array, run in order; output is read all the while):
 Output: {"snapshots": {name: screen}, "final": screen after exit,
 "exit": {"code": N or null, "signal": N or null}, "errors": [...],
 "bytes": N, "sgr": [distinct SGR parameter strings], "sgr_color": bool,
-"watched": {text: bool}, "switches": {name: N}}
+"watched": {text: bool}, "switches": {name: N}, "echo": bool}
+where "echo" says whether the terminal echoes typed characters once the
+program has exited (read through the master: both ends share the settings).
 where a screen is {"lines": [...], "cursor": {"x", "y", "hidden"}}.
 A wait that times out adds to "errors", records the screen as
 "timeout", kills the program and skips the remaining steps.
@@ -308,6 +310,10 @@ def main():
         session.wait_exit(5)
         errors.append("the program did not exit; killed")
     status = session.status
+    try:
+        echo = bool(termios.tcgetattr(session.fd)[3] & termios.ECHO)
+    except termios.error:
+        echo = None
     sgr = sorted({m.decode() for m in re.findall(rb"\x1b\[([0-9;:]*)m", bytes(session.raw))})
     color = any(COLOR_PARAMS.match(p) for params in sgr for p in re.split("[;:]", params))
     print(json.dumps({
@@ -321,6 +327,7 @@ def main():
         "sgr_color": color,
         "watched": session.watch,
         "switches": switches,
+        "echo": echo,
     }))
     if session.raw_file:
         session.raw_file.close()

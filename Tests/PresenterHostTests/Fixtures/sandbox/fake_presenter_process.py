@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""A stand-in for the presenter process that breaks the presenter protocol
+on purpose, for the host's tests (PresenterProcess.Configuration.executable
+points here). It speaks the protocol of Sources/PresenterHost/Sandbox/
+PresenterMessage.swift correctly, except where FAKE_SCENARIO says:
+
+  garbage-on-render      a frame whose body is no message
+  oversized-on-render    a frame that announces 2 MiB
+  wrong-sequence-on-show a reply numbered as no request was
+  duplicate-reply-on-show  the show's reply twice
+  bad-hello              hello with protocol version 99
+  no-hello               a reply before any hello
+  close-channel          closes its channel after the first reply, and stays
+  unknown-view-on-show   asks for a frame for a view it was never given
+  trailing-bytes-on-show bytes after the end of the show's reply
+  too-many-on-render     5000 drawing operations
+  element-on-render      an element operation for a view it does not have
+
+FAKE_PIDFILE, when set, gets its process id. Arguments: --presenter-process PID.
+"""
+import os
+import struct
+import sys
+import time
+
+CHANNEL = 3
+scenario = os.environ.get("FAKE_SCENARIO", "")
+if os.environ.get("FAKE_PIDFILE"):
+    with open(os.environ["FAKE_PIDFILE"], "w") as f:
+        f.write("%d\n" % os.getpid())
+
+
+def send(body):
+    os.write(CHANNEL, struct.pack("<I", len(body)) + body)
+
+
+def string(text):
+    data = text.encode()
+    return struct.pack("<I", len(data)) + data
+
+
+def reply(sequence, result, requests=b"\0\0\0\0"):
+    send(bytes([103]) + struct.pack("<I", sequence) + result + requests)
+
+
+def read_exactly(count):
+    data = b""
+    while len(data) < count:
+        chunk = os.read(CHANNEL, count - len(data))
+        if not chunk:
+            sys.exit(0)
+        data += chunk
+    return data
+
+
+DONE = bytes([0])
+OUTCOME = bytes([3]) + struct.pack("<i", 0) + string("") + string("") + b"\0"
+DRAWING = bytes([4]) + struct.pack("<I", 0)
+KEY = bytes([5, 0])
+
+if scenario == "no-hello":
+    reply(1, DONE)
+else:
+    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 1))
+
+while True:
+    length = struct.unpack("<I", read_exactly(4))[0]
+    body = read_exactly(length)
+    kind, sequence = body[0], struct.unpack("<I", body[1:5])[0]
+    if kind == 7 and scenario == "garbage-on-render":
+        send(b"\xfe" * 10)
+    elif kind == 7 and scenario == "oversized-on-render":
+        os.write(CHANNEL, struct.pack("<I", 2 << 20) + b"\0" * 64)
+    elif kind == 7 and scenario == "too-many-on-render":
+        operation = bytes([1]) + struct.pack("<iiIII", 0, 0, 2, 2, 0)
+        reply(sequence, bytes([4]) + struct.pack("<I", 5000) + operation * 5000)
+    elif kind == 7 and scenario == "element-on-render":
+        send(bytes([102]) + struct.pack("<I", 999) + string("get-title-button") + struct.pack("<i", 1))
+        reply(sequence, DRAWING)
+    elif kind == 4 and scenario == "wrong-sequence-on-show":
+        reply(sequence + 5, OUTCOME)
+    elif kind == 4 and scenario == "unknown-view-on-show":
+        reply(sequence, OUTCOME, struct.pack("<I", 1) + struct.pack("<IQ", 999, 0))
+    elif kind == 4 and scenario == "trailing-bytes-on-show":
+        send(bytes([103]) + struct.pack("<I", sequence) + OUTCOME + b"\0\0\0\0" + b"extra")
+    else:
+        result = {4: OUTCOME, 5: OUTCOME, 6: OUTCOME, 7: DRAWING, 8: KEY}.get(kind, DONE)
+        reply(sequence, result)
+        if kind == 4 and scenario == "duplicate-reply-on-show":
+            reply(sequence, result)
+        if scenario == "close-channel":
+            os.close(CHANNEL)
+            time.sleep(30)

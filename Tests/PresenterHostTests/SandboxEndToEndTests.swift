@@ -1,0 +1,312 @@
+import Foundation
+import SystemShims
+import Testing
+
+/// A presenter decides how progress looks, and nothing else: the built
+/// binary runs a command under the misbehaving fixture presenter (a real
+/// `.so` in a real presenter process), in plain mode and in a terminal
+/// (pyte), and the command's status, its stdout bytes, the run's duration,
+/// the processes left, the terminal's state and the one line on stderr are
+/// checked for every misbehaviour.
+@Suite("The sandbox: misbehaving presenters, end to end")
+struct SandboxEndToEndTests {
+    /// One misbehaviour (`FIXTURE_MISBEHAVE`) and what `run` says of it after
+    /// "presenter 'fixture.misbehaving' " (nil: nothing, the presenter goes on).
+    struct Case: CustomTestStringConvertible, Sendable {
+        let setting: String
+        let reason: String?
+        var testDescription: String { setting }
+    }
+
+    static let cases: [Case] = [
+        Case(setting: "crash:create", reason: "crashed in create (SIGSEGV)"),
+        Case(setting: "crash:show", reason: "crashed in show (SIGSEGV)"),
+        Case(setting: "crash:hide", reason: "crashed in hide (SIGSEGV)"),
+        Case(setting: "crash:render", reason: "crashed in render (SIGSEGV)"),
+        Case(setting: "crash:destroy", reason: "crashed in destroy (SIGSEGV)"),
+        Case(setting: "abort:render", reason: "crashed in render (SIGABRT)"),
+        Case(setting: "exit:show", reason: "ended its process in show (exit status 3)"),
+        Case(setting: "sleep:show", reason: "did not answer show within 250 ms"),
+        Case(setting: "hang:render", reason: "did not answer render within 250 ms"),
+        Case(setting: "spin:hide", reason: "did not answer hide within 250 ms"),
+        Case(setting: "alloc:show", reason: "did not answer show within 250 ms"),
+        Case(setting: "fail:create", reason: "failed to start (create returned 1): refusing on purpose"),
+        Case(setting: "print:show", reason: nil),
+        Case(setting: "tty:show", reason: nil),
+        Case(setting: "thread:show", reason: nil),
+    ]
+
+    /// The command: its pid to a file, known bytes on stdout around a
+    /// second's sleep, then status 3.
+    static let command = ["sh", "-c", "echo $$ > \"$COMMAND_PIDFILE\"; printf 'line one\\nline two\\n'; sleep 1; printf 'no newline'; exit 3"]
+    static let expectedStdout = "line one\nline two\nno newline"
+    /// How long the command takes, and the most `run` may add to it: the
+    /// hook budget, the presenter's start, and room for a loaded machine.
+    static let commandSeconds = 1.0
+    static let slack = 1.5
+
+    @Test(arguments: cases)
+    func plainMode(_ misbehaviour: Case) throws {
+        let files = try Files()
+        let started = Date()
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
+                                           ["-c", "exec \"$0\" \"$@\" > \"$STDOUT_FILE\"", TestPaths.binary.path]
+                                           + files.runArguments + Self.command,
+                                           environment: files.environment(misbehaviour.setting))
+        let duration = Date().timeIntervalSince(started)
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(try files.stdout() == Self.expectedStdout)
+        #expect(duration >= Self.commandSeconds && duration < Self.commandSeconds + Self.slack, "took \(duration) s")
+        try files.expectNothingLeft()
+        // The working line, the one line about the presenter, the outcome.
+        var lines = ["Working", "✖ Failed: exit status 3"]
+        if let reason = misbehaviour.reason {
+            let line = "presenter-host: presenter 'fixture.misbehaving' \(reason); going on without it"
+            lines.insert(line, at: misbehaviour.setting.hasSuffix(":destroy") ? 2 : 1)
+        }
+        #expect(result.stderr == lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote), arguments: cases)
+    func terminalMode(_ misbehaviour: Case) throws {
+        let files = try Files()
+        let started = Date()
+        let run = try TerminalDriver.run(files.runArguments + Self.command, environment: files.environment(misbehaviour.setting),
+                                         cols: 200, stdoutTo: files.stdoutPath, rawFile: files.rawPath,
+                                         steps: [.waitExit(20)])
+        let duration = Date().timeIntervalSince(started)
+        #expect(run.errors == [])
+        #expect(run.exit.code == 3)
+        #expect(try files.stdout() == Self.expectedStdout)
+        // The driver itself (Python, pyte) takes a moment to start and stop.
+        #expect(duration >= Self.commandSeconds && duration < Self.commandSeconds + Self.slack + 1, "took \(duration) s")
+        try files.expectNothingLeft()
+        #expect(!run.final.cursor.hidden)
+        #expect(run.echo == true)
+        let screen = run.final.lines.joined(separator: "\n")
+        #expect(!screen.contains { "╭╮╰╯│─".contains($0) }, "the region was left behind:\n\(screen)")
+        let raw = try Data(contentsOf: URL(fileURLWithPath: files.rawPath))
+        #expect(raw.range(of: Data("WRITTEN-TO-THE-TTY".utf8)) == nil)
+        #expect(raw.range(of: Data(String(repeating: "x", count: 64).utf8)) == nil)
+        if let reason = misbehaviour.reason {
+            let line = "presenter-host: presenter 'fixture.misbehaving' \(reason); going on with plain progress lines"
+            #expect(run.final.lines.filter { $0 == line }.count == 1, "\(screen)")
+            #expect(run.final.lines.contains("✖ Failed: exit status 3") || misbehaviour.setting.hasSuffix(":destroy"))
+        } else {
+            #expect(!screen.contains("presenter-host"), "\(screen)")
+        }
+    }
+
+    @Test func theHookBudgetIsTheUsersToSet() throws {
+        let files = try Files()
+        var environment = files.environment("sleep:show")
+        environment["FIXTURE_SLEEP_MS"] = "600"
+        let patient = try ProcessRunner.host(files.runArguments(extra: ["--hook-timeout", "3"]) + Self.command,
+                                             environment: environment)
+        #expect(patient.status == 3)
+        #expect(!patient.stderr.contains("presenter-host:"), "\(patient.stderr)")
+        let strict = try ProcessRunner.host(files.runArguments(extra: ["--hook-timeout", "0.1"]) + Self.command,
+                                            environment: environment)
+        #expect(strict.stderr.contains("presenter 'fixture.misbehaving' did not answer show within 100 ms; going on without it"))
+    }
+
+    @Test func thePresenterProcessHasNoTerminalNoInputAndOnlyItsChannel() throws {
+        let files = try Files()
+        let report = files.directory.appendingPathComponent("world").path
+        var environment = files.environment("none:none")
+        environment["FIXTURE_REPORTFILE"] = report
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
+                                           ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                                           + files.runArguments + ["true"],
+                                           environment: environment.merging(["HOST_PIDFILE": files.hostPidPath]) { $1 })
+        #expect(result.status == 0)
+        let world = try String(contentsOfFile: report, encoding: .utf8)
+        let host = try files.pid(files.hostPidPath)
+        #expect(world == """
+            fds=0,1,2,3
+            stdin=/dev/null
+            leader=1
+            tty=\(ENXIO)
+            backtrace=enable=no
+            parent=\(host)
+
+            """)
+        #expect(try files.pid(files.presenterPidPath) != host)
+    }
+
+    @Test func inProcessRunsThePresenterInTheHost() throws {
+        let files = try Files()
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
+                                           ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                                           + files.runArguments(extra: ["--in-process"]) + ["true"],
+                                           environment: files.environment("none:none").merging(["HOST_PIDFILE": files.hostPidPath]) { $1 })
+        #expect(result.status == 0)
+        #expect(try files.pid(files.presenterPidPath) == (try files.pid(files.hostPidPath)))
+    }
+
+    @Test func theCommandGetsTheDescriptorsItsCallerGaveAndNoneOfTheHosts() throws {
+        // fd 7 is the caller's, for the command; the host's own (pipes, the
+        // presenter's channel, the signal pipe) must not reach it. A simple
+        // command, no pipeline: a shell holds a pipeline's pipes while it runs.
+        let list = "ls /proc/$$/fd"
+        func descriptors(_ output: String) -> [Int] { output.split(separator: "\n").compactMap { Int($0) }.sorted() }
+        let direct = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec 7>/dev/null; sh -c \"$0\"", list])
+        let files = try Files()
+        let underRun = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
+                                             ["-c", "exec 7>/dev/null; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                                             + files.runArguments + ["sh", "-c", list],
+                                             environment: files.environment("none:none"))
+        #expect(descriptors(direct.stdout) == [0, 1, 2, 7])
+        #expect(descriptors(underRun.stdout) == [0, 1, 2, 7])
+    }
+
+    @Test func verboseShowsThePresentersLogAndTheHostsDecisions() throws {
+        let files = try Files()
+        let printing = try ProcessRunner.host(files.runArguments(extra: ["-v", "--hook-timeout", "10"]) + ["true"], environment: files.environment("print:show"))
+        #expect(printing.status == 0)
+        let lines = printing.stderr.split(separator: "\n")
+        #expect(lines.contains("presenter-host: fixture.misbehaving: info: showing Working"))
+        // Each line the plugin printed is a log line; 1 MiB on stdout and stderr, in 1 KiB lines.
+        let printed = lines.filter { $0.hasPrefix("presenter-host: fixture.misbehaving: warning: printed: xxxx") }
+        #expect(printed.count == 2048, "\(printed.count) printed lines")
+        #expect(lines.contains("presenter-host: fixture.misbehaving: warning: printed: buffered output that never reaches the command's stdout"))
+
+        let failing = try ProcessRunner.host(files.runArguments(extra: ["--verbose"]) + ["true"], environment: files.environment("fail:show"))
+        #expect(failing.stderr.contains("presenter-host: fixture.misbehaving: error: show failed (status 1): refusing on purpose\n"))
+        let quiet = try ProcessRunner.host(files.runArguments + ["true"], environment: files.environment("fail:show"))
+        #expect(quiet.stderr == "Working\n")
+    }
+
+    @Test func theLogFileHasTimestampsAndNoControlCharacters() throws {
+        let files = try Files()
+        let log = files.directory.appendingPathComponent("presenter.log").path
+        let result = try ProcessRunner.host(["--plugin-dir", files.plugins.path, "run", "--presenter", "fixture.misbehaving",
+                                             "--working", "red \u{1B}[31malert", "--log", log, "--", "true"],
+                                            environment: files.environment("crash:hide"))
+        #expect(result.status == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let stamp = try NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z presenter-host: ")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect(stamp.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil, "\(line)")
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(line.debugDescription)")
+        }
+        #expect(lines.contains { $0.hasSuffix("presenter-host: fixture.misbehaving: info: showing red \\x1B[31malert") })
+        #expect(lines.contains { $0.hasSuffix("presenter-host: presenter 'fixture.misbehaving' crashed in hide (SIGSEGV); going on without it") })
+        // Not on stderr without -v, but for the one line.
+        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host:") }.count == 1)
+    }
+
+    @Test func aLogFileThatCannotBeWrittenIsAnErrorBeforeAnythingRuns() throws {
+        let files = try Files()
+        let marker = files.directory.appendingPathComponent("ran").path
+        let result = try ProcessRunner.host(files.runArguments(extra: ["--log", "/nonexistent/dir/log"]) + ["touch", marker],
+                                            environment: files.environment("none:none"))
+        #expect(result.status == 73)
+        #expect(result.stderr == "Error: --log /nonexistent/dir/log: cannot open it for writing (No such file or directory); give a file in a directory you can write\n")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+    func aPresenterThatNeverStopsDrawingEndsWithinTheOutcomeBound() throws {
+        let files = try Files()
+        let started = Date()
+        let run = try TerminalDriver.run(files.runArguments(extra: ["--min-show", "0", "-v"]) + ["true"],
+                                         environment: files.environment("linger:hide"), cols: 200,
+                                         steps: [.waitText("Working"), .waitExit(20)])
+        let duration = Date().timeIntervalSince(started)
+        #expect(run.exit.code == 0)
+        // --min-show 0 + the 5 s outcome limit, not for ever (nor 15 s).
+        #expect(duration >= 5 && duration < 5 + Self.slack + 1, "took \(duration) s")
+        #expect(run.final.lines.contains(
+            "presenter-host: fixture.misbehaving: warning: still drawing 5 s after the command ended; ending the run"))
+        #expect(!run.final.lines.joined().contains { "╭╮╰╯│".contains($0) })
+        #expect(!run.final.cursor.hidden)
+        try files.expectNothingLeft()
+    }
+
+    @Test(arguments: [true, false])
+    func aCrashOfTheHostRestoresTheTerminalAndHangsUpTheCommand(terminal: Bool) throws {
+        let files = try Files()
+        // The command would run for a minute; its pid file says when it started.
+        let arguments = files.runArguments + ["sh", "-c", "echo $$ > \"$COMMAND_PIDFILE\"; sleep 60"]
+        let environment = files.environment("none:none").merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        if terminal {
+            guard TerminalDriver.isAvailable else { return }
+            let run = try TerminalDriver.run(arguments, environment: environment, cols: 200,
+                                             steps: [.waitText("Working"), .signal("SEGV"), .waitExit(10)])
+            #expect(run.errors == [])
+            #expect(run.exit.code == Int(128 + SIGSEGV) || run.exit.signal == Int(SIGSEGV))
+            #expect(!run.final.cursor.hidden)
+            #expect(run.echo == true)
+        } else {
+            let host = files.directory.appendingPathComponent("host.pid").path
+            // In the background so the test can signal it: once the command runs, SIGSEGV to the host.
+            let script = """
+                "$0" "$@" 2>/dev/null & host=$!
+                while [ ! -s "$COMMAND_PIDFILE" ]; do sleep 0.05; done
+                kill -SEGV $host; wait $host; echo "status $?"
+                """
+            let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, TestPaths.binary.path] + arguments,
+                                               environment: environment.merging(["HOST_PIDFILE": host]) { $1 })
+            #expect(result.stdout == "status \(128 + SIGSEGV)\n")
+        }
+        try files.expectNothingLeft()
+    }
+
+    /// The temporary files of one run: a plugin folder holding the fixture,
+    /// the pid files and the command's redirected stdout.
+    struct Files {
+        let directory = TestPaths.temporaryDirectory("sandbox")
+        let plugins: URL
+        var stdoutPath: String { directory.appendingPathComponent("stdout").path }
+        var rawPath: String { directory.appendingPathComponent("raw").path }
+        var presenterPidPath: String { directory.appendingPathComponent("presenter.pid").path }
+        var commandPidPath: String { directory.appendingPathComponent("command.pid").path }
+        var hostPidPath: String { directory.appendingPathComponent("host.pid").path }
+
+        init() throws {
+            plugins = try FixtureBuilder.directory([.misbehaving])
+        }
+
+        var runArguments: [String] { runArguments(extra: []) }
+
+        func runArguments(extra: [String]) -> [String] {
+            ["--plugin-dir", plugins.path, "run", "--presenter", "fixture.misbehaving", "--working", "Working",
+             "--failure", "Failed"] + extra + ["--"]
+        }
+
+        func environment(_ misbehaviour: String) -> [String: String] {
+            ["FIXTURE_MISBEHAVE": misbehaviour, "FIXTURE_PIDFILE": presenterPidPath, "COMMAND_PIDFILE": commandPidPath,
+             "STDOUT_FILE": stdoutPath]
+        }
+
+        func stdout() throws -> String {
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: stdoutPath)), as: UTF8.self)
+        }
+
+        func pid(_ path: String) throws -> pid_t {
+            let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            return try #require(pid_t(text), "no pid in \(path): \(text)")
+        }
+
+        /// The presenter process and the command have ended. After a normal
+        /// run the host reaped them before it exited; after a crash of the
+        /// host they die of its parent-death signal and of the hang-up, a
+        /// moment later, so this waits (on a pidfd, up to 2 s) for their end.
+        func expectNothingLeft() throws {
+            for path in [presenterPidPath, commandPidPath] where FileManager.default.fileExists(atPath: path) {
+                let pid = try pid(path)
+                #expect(Self.hasEnded(pid), "process \(pid) (\(path)) is still running")
+            }
+        }
+
+        private static func hasEnded(_ pid: pid_t) -> Bool {
+            let pidfd = ph_pidfd_open(pid)
+            guard pidfd >= 0 else { return errno == ESRCH }
+            defer { close(pidfd) }
+            var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+            return poll(&waiter, 1, 2000) == 1
+        }
+    }
+}

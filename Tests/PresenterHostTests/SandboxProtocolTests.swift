@@ -1,0 +1,164 @@
+import Foundation
+import PresenterABI
+@testable import PresenterHost
+import Testing
+
+/// The presenter protocol's bytes, and the drawing that crosses it.
+@Suite("The sandbox: protocol and drawing")
+struct SandboxProtocolTests {
+    static let interactor = InteractorSnapshot(id: 7, type: "GetWebTitleInteractor", action: "get-title", progress: 0.25)
+    static let geometry = ViewGeometry(cols: 79, rows: 5, flags: 0x5)
+
+    static let requests: [PresenterMessage.Request] = [
+        .configure(options: ["min-show-ms": "500", "grace-ms": "0"], geometry: geometry),
+        .load(paths: ["/a/libMBHud.so", "/b/lib é.so"]),
+        .attach(view: 3, chain: [.init(path: "/a/libAddBookmark.so", id: "addbookmark"), .init(path: "/a/libMBHud.so", id: "mbhud")],
+                elements: ["get-title-button", "activity-indicator"]),
+        .show(view: 3, message: "Saving bookmark...", interactor: interactor),
+        .hide(view: 3, message: nil, interactor: interactor, failure: nil),
+        .hide(view: 3, message: "✖ An error", interactor: interactor,
+              failure: InteractorError(code: -3, domain: "http", message: "HTTP 500", isValidation: true)),
+        .progress(view: 3, interactor: interactor),
+        .render(view: 3, now: .max),
+        .key(view: 3, code: 0x1F600),
+        .geometry(geometry),
+        .detach(view: 3),
+    ]
+
+    @Test func everyRequestComesBackAsItWasSent() throws {
+        for (index, request) in Self.requests.enumerated() {
+            let body = PresenterMessage.encode(request, sequence: UInt32(index + 1), clock: 42)
+            let (decoded, sequence, clock) = try PresenterMessage.decodeRequest(body)
+            #expect(decoded == request)
+            #expect(sequence == UInt32(index + 1) && clock == 42)
+        }
+    }
+
+    static let incoming: [PresenterMessage.Incoming] = [
+        .notice(.hello(version: PresenterMessage.version)),
+        .notice(.log(PresenterLogEntry(level: .warning, presenterId: "mbhud", message: "no room"))),
+        .notice(.log(PresenterLogEntry(level: .debug, presenterId: nil, message: ""))),
+        .notice(.element(view: 1, name: "activity-indicator", operation: PRESENTER_ELEMENT_START_ANIMATING)),
+        .reply(.init(sequence: 1, result: .done, frameRequests: [:])),
+        .reply(.init(sequence: 2, result: .refused("cannot load"), frameRequests: [1: 5, 2: .max])),
+        .reply(.init(sequence: 3, result: .createFailed(presenterId: "tp", status: 4, message: nil), frameRequests: [:])),
+        .reply(.init(sequence: 4, result: .outcome(HookOutcome(status: 1, hook: "show", presenterId: "mbhud", message: "x")),
+                     frameRequests: [3: 100])),
+        .reply(.init(sequence: 5, result: .drawing([.box(col: -1, row: 0, cols: 20, rows: 3, style: 0x16),
+                                                     .text(col: 2, row: 1, maxColumns: 9, style: 0, text: "⠋ 日本")]),
+                     frameRequests: [:])),
+        .reply(.init(sequence: 6, result: .keyUsed(true), frameRequests: [:])),
+    ]
+
+    @Test func everyMessageOfThePresenterProcessComesBackAsItWasSent() throws {
+        for message in Self.incoming {
+            let body: [UInt8]
+            switch message {
+            case .notice(let notice): body = PresenterMessage.encode(notice)
+            case .reply(let reply): body = PresenterMessage.encode(reply)
+            }
+            #expect(try PresenterMessage.decodeIncoming(body) == message)
+        }
+    }
+
+    @Test func framesArriveWholeHoweverTheBytesAreCut() throws {
+        let bodies = Self.incoming.compactMap { message -> [UInt8]? in
+            guard case .reply(let reply) = message else { return nil }
+            return PresenterMessage.encode(reply)
+        }
+        let stream = bodies.flatMap(MessageCoding.frame)
+        for chunk in [1, 3, 7, 64, stream.count] {
+            var buffer = FrameBuffer()
+            var received: [[UInt8]] = []
+            var offset = 0
+            while offset < stream.count {
+                let end = min(offset + chunk, stream.count)
+                stream[offset..<end].withUnsafeBytes { buffer.append($0) }
+                while let body = try buffer.next() { received.append(body) }
+                offset = end
+            }
+            #expect(received == bodies, "chunks of \(chunk)")
+            #expect(buffer.isEmpty)
+        }
+    }
+
+    @Test func aFrameLongerThanAllowedIsRefusedBeforeItArrives() {
+        var buffer = FrameBuffer()
+        ([0x01, 0x00, 0x10, 0x00] as [UInt8]).withUnsafeBytes { buffer.append($0) }  // 1 MiB + 1
+        #expect(throws: MessageError("a message of 1048577 bytes, more than the 1048576 allowed")) { try buffer.next() }
+    }
+
+    @Test func everyCutShortMessageIsAnErrorNeverACrash() throws {
+        // Every prefix of every valid message, and every message with a byte
+        // too many, fails to decode with an error.
+        for message in Self.incoming {
+            let body: [UInt8]
+            switch message {
+            case .notice(let notice): body = PresenterMessage.encode(notice)
+            case .reply(let reply): body = PresenterMessage.encode(reply)
+            }
+            for length in 0..<body.count {
+                #expect(throws: MessageError.self) { try PresenterMessage.decodeIncoming(Array(body.prefix(length))) }
+            }
+            #expect(throws: MessageError("1 bytes after the end of a message")) { try PresenterMessage.decodeIncoming(body + [0]) }
+        }
+        // A count that the bytes left cannot hold fails at once, without allocating for it.
+        var writer = MessageWriter()
+        writer.u8(103); writer.u32(1); writer.u8(4); writer.u32(.max)
+        #expect(throws: MessageError("a list of 4294967295 items in a message too short for it")) {
+            try PresenterMessage.decodeIncoming(writer.bytes)
+        }
+    }
+
+    @Test func randomBytesAreRefusedOrDecodedNeverACrash() {
+        var generator = SeededGenerator(seed: 6)
+        var decoded = 0
+        for _ in 0..<20_000 {
+            let length = Int(generator.next() % 64)
+            var bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            if !bytes.isEmpty { bytes[0] = [100, 101, 102, 103][Int(generator.next() % 4)] }
+            if (try? PresenterMessage.decodeIncoming(bytes)) != nil { decoded += 1 }
+        }
+        #expect(decoded > 0)  // some random bytes are valid messages: the decoder was exercised past the kind
+    }
+
+    /// Recording a text and replaying it draws exactly what drawing it
+    /// directly draws, and the service returns the same width, for
+    /// random text (wide, combining, control characters) at random places.
+    @Test func aRecordedTextDrawsWhatTheTextDrawsDirectly() {
+        var generator = SeededGenerator(seed: 11)
+        let pieces = ["a", "Z", " ", "日", "本", "🎉", "👨‍👩‍👧", "e\u{301}", "\u{1B}", "\n", "…", "ｗ", "\u{200D}", "🇫🇷", "x"]
+        for round in 0..<3_000 {
+            let text = (0..<Int(generator.next() % 30)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let col = Int32(Int(generator.next() % 120) - 40)
+            let row = Int32(Int(generator.next() % 8) - 2)
+            let maxColumns = [UInt32.max, 0, 1, 2, 3, 10, 80][Int(generator.next() % 7)]
+            let unicode = round % 2 == 0
+            let geometry = ViewGeometry(cols: 40, rows: 5, flags: unicode ? UInt32(PRESENTER_VIEW_UNICODE) : 0)
+            let ellipsis = unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis
+            var direct = Canvas(cols: 40, rows: 5)
+            let width = direct.drawText(text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
+                                        ellipsis: ellipsis)
+            let (operation, recordedWidth) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: 0,
+                                                                geometry: geometry)
+            var replayed = Canvas(cols: 40, rows: 5)
+            operation?.draw(on: &replayed, unicode: unicode)
+            #expect(replayed == direct, "\(text.debugDescription) at \(col),\(row) in \(maxColumns)")
+            #expect(recordedWidth == width)
+            if case .text(_, _, _, _, let kept)? = operation { #expect(DisplayWidth.of(kept) <= 42 as Int) }
+        }
+    }
+
+    @Test func aHugeBoxIsClippedAtOnce() {
+        var canvas = Canvas(cols: 80, rows: 5)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            DrawOperation.box(col: -30_000, row: -30_000, cols: .max, rows: .max, style: 0).draw(on: &canvas, unicode: true)
+        }
+        #expect(elapsed < .seconds(1))
+        let blank = canvas.lines().allSatisfy { $0.isEmpty }
+        #expect(blank)  // all of it inside the box, blanked
+        DrawOperation.box(col: 70, row: 3, cols: 100, rows: 100, style: 0).draw(on: &canvas, unicode: true)
+        #expect(canvas.lines()[3].hasSuffix("╭─────────"))
+    }
+}
