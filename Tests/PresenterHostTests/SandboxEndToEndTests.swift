@@ -228,8 +228,10 @@ struct SandboxEndToEndTests {
     @Test(arguments: [true, false])
     func aCrashOfTheHostRestoresTheTerminalAndHangsUpTheCommand(terminal: Bool) throws {
         let files = try Files()
-        // The command would run for a minute; its pid file says when it started.
-        let arguments = files.runArguments + ["sh", "-c", "echo $$ > \"$COMMAND_PIDFILE\"; sleep 60"]
+        // The command would run for a minute, in a grandchild of the host
+        // (whose pid is the command's pid file): a hang-up of the command
+        // alone would leave it running.
+        let arguments = files.runArguments + ["sh", "-c", "sleep 60 & echo $! > \"$COMMAND_PIDFILE\"; wait"]
         let environment = files.environment("none:none").merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         if terminal {
             guard TerminalDriver.isAvailable else { return }
@@ -242,8 +244,9 @@ struct SandboxEndToEndTests {
         } else {
             let host = files.directory.appendingPathComponent("host.pid").path
             // In the background so the test can signal it: once the command runs, SIGSEGV to the host.
+            // Its output away from the test's pipes, which a survivor would hold open.
             let script = """
-                "$0" "$@" 2>/dev/null & host=$!
+                "$0" "$@" >/dev/null 2>&1 & host=$!
                 while [ ! -s "$COMMAND_PIDFILE" ]; do sleep 0.05; done
                 kill -SEGV $host; wait $host; echo "status $?"
                 """

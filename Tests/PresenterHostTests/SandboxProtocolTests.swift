@@ -127,7 +127,8 @@ struct SandboxProtocolTests {
     /// random text (wide, combining, control characters) at random places.
     @Test func aRecordedTextDrawsWhatTheTextDrawsDirectly() {
         var generator = SeededGenerator(seed: 11)
-        let pieces = ["a", "Z", " ", "日", "本", "🎉", "👨‍👩‍👧", "e\u{301}", "\u{1B}", "\n", "…", "ｗ", "\u{200D}", "🇫🇷", "x"]
+        let pieces = ["a", "Z", " ", "日", "本", "🎉", "👨‍👩‍👧", "e\u{301}", "\u{1B}", "\n", "…", "ｗ", "\u{200D}", "🇫🇷", "x",
+                      "\u{200B}", "🏽", "🇯", "🇵", "\u{FFFD}", "\u{301}"]
         for round in 0..<3_000 {
             let text = (0..<Int(generator.next() % 30)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
             let col = Int32(Int(generator.next() % 120) - 40)

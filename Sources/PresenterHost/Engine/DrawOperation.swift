@@ -41,31 +41,34 @@ enum DrawOperation: Equatable, Sendable {
         let visible = Canvas.withoutControls(text)
         let cut = DisplayWidth.truncate(visible, toColumns: Int(min(maxColumns, UInt32(Int32.max))),
                                         ellipsis: geometry.isUnicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
-        // Walk the cut text as the canvas would, keeping the clusters that
-        // land at least partly inside the view.
+        // Walk the cut text as the canvas would, and keep the stretch of it
+        // from the first cluster that lands at least partly inside the view
+        // to the last: a slice of the cut text, so its clusters stay the ones
+        // the canvas would draw (rebuilding it cluster by cluster could join
+        // neighbours of a dropped zero-width one into a new cluster).
         var x = Int(col)
-        var kept = ""
-        var keptBytes = 0
-        var start: Int?
+        var start: (index: String.Index, x: Int)?
+        var end = cut.startIndex
         var keptWidth = 0
         var full = false
-        for character in cut {
+        for index in cut.indices {
+            let character = cut[index]
             let width = DisplayWidth.of(character)
             guard width > 0 else { continue }
             defer { x += width }
             guard !full, x + width > 0, x < geometry.cols else { continue }
-            let bytes = character.utf8.count
-            guard keptBytes + bytes <= maxTextBytes else {
+            let next = cut.index(after: index)
+            if cut.utf8.distance(from: start?.index ?? index, to: next) > maxTextBytes {
                 full = true  // the rest is dropped, never a gap
                 continue
             }
-            if start == nil { start = x }
-            kept.append(character)
-            keptBytes += bytes
-            keptWidth = x + width - start!
+            if start == nil { start = (index, x) }
+            end = next
+            keptWidth = x + width - start!.x
         }
         let drawn = x - Int(col)
         guard let start, row >= 0, Int(row) < geometry.rows else { return (nil, drawn) }
-        return (.text(col: Int32(start), row: row, maxColumns: UInt32(keptWidth), style: style, text: kept), drawn)
+        return (.text(col: Int32(start.x), row: row, maxColumns: UInt32(keptWidth), style: style,
+                      text: String(cut[start.index..<end])), drawn)
     }
 }

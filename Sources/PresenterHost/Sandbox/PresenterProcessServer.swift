@@ -25,6 +25,9 @@ enum PresenterProcessServer {
         // Dies with the host; if the host is already gone, the parent is not it.
         _ = ph_set_parent_death_signal(SIGKILL)
         if let host = arguments.first.flatMap({ pid_t($0) }), getppid() != host { _exit(0) }
+        // Started as /proc/self/exe (so an upgrade of the binary on disk
+        // cannot mix versions): named as what it is for ps and top.
+        _ = ph_set_process_name("presenter-host")
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
             limit.rlim_cur = memoryLimit

@@ -30,6 +30,9 @@ short ph_spawn_setsid_flag(void);
  *  this process ends. */
 int ph_set_parent_death_signal(int signal);
 
+/** prctl(PR_SET_NAME, name): the name ps and top show (at most 15 bytes). */
+int ph_set_process_name(const char *name);
+
 /** pidfd_open(pid, 0): a descriptor (close-on-exec) that polls readable
  *  once the process has ended; -1 where the kernel has no pidfd. */
 int ph_pidfd_open(pid_t pid);
