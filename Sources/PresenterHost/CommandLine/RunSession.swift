@@ -30,6 +30,14 @@ import Foundation
 /// `--timeout`: SIGTERM to `CMD`'s tree (stopped while it is read, so
 /// nothing forks unseen), SIGKILL `killGrace` later to what is left of it,
 /// including processes that outlived `CMD`; exit 124.
+///
+/// The presenter runs in a presenter process (``PresenterProcess``; in the
+/// host with `--in-process`), which starts while `CMD` does. When it fails
+/// (crash, exit, a hook past `--hook-timeout`, a broken protocol, a failed
+/// create), the region is taken off, one line says why, and plain lines
+/// take over (``fallBack(after:from:unicode:log:)``); `CMD` is not touched.
+/// If the host itself crashes, ``CrashRescue`` restores the terminal and
+/// hangs up `CMD`.
 final class RunSession {
     /// How long `CMD` gets between SIGTERM and SIGKILL after `--timeout`.
     static let killGrace: TimeInterval = 2

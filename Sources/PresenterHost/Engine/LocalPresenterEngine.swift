@@ -85,8 +85,10 @@ final class LocalPresenterEngine: PresenterEngine {
         guard let record = views[view] else { return [] }
         // Requests up to now are served by this frame; those made while
         // rendering are for the next.
-        for instance in record.top.chain {
-            if let request = instance.frameRequest, request <= now { instance.frameRequest = nil }
+        var instance: PresenterInstance? = record.top
+        while let current = instance {
+            if let request = current.frameRequest, request <= now { current.frameRequest = nil }
+            instance = current.base
         }
         recording = []
         record.during(.render) { record.top.render($0, now) }
@@ -111,8 +113,10 @@ final class LocalPresenterEngine: PresenterEngine {
     var frameRequests: [ViewID: UInt64] {
         var requests: [ViewID: UInt64] = [:]
         for (id, record) in views {
-            for request in record.top.chain.compactMap(\.frameRequest) {
-                requests[id] = min(requests[id] ?? request, request)
+            var instance: PresenterInstance? = record.top
+            while let current = instance {
+                if let request = current.frameRequest { requests[id] = min(requests[id] ?? request, request) }
+                instance = current.base
             }
         }
         return requests

@@ -90,38 +90,40 @@ final class PresenterInstance {
     // MARK: - Hooks, with NULL resolved to the nearest base
 
     /// The nearest instance, from this one down, whose plugin has the hook.
-    private func resolve<Hook>(_ hook: KeyPath<PresenterPlugin.Hooks, Hook?>) -> (PresenterInstance, Hook)? {
+    /// (A closure, not a key path: projecting a key path costs more than
+    /// the hook call it finds, at every frame.)
+    private func resolve<Hook>(_ hook: (PresenterPlugin.Hooks) -> Hook?) -> (PresenterInstance, Hook)? {
         var current: PresenterInstance? = self
         while let instance = current {
-            if let function = instance.plugin.hooks[keyPath: hook] { return (instance, function) }
+            if let function = hook(instance.plugin.hooks) { return (instance, function) }
             current = instance.base
         }
         return nil
     }
 
     func show(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
-        guard let (instance, hook) = resolve(\.show) else { return .ok }
+        guard let (instance, hook) = resolve({ $0.show }) else { return .ok }
         return instance.call("show") { hook(instance.state, view, message, interactor) }
     }
 
     func hide(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>,
               _ failure: UnsafePointer<presenter_failure>?) -> HookOutcome {
-        guard let (instance, hook) = resolve(\.hide) else { return .ok }
+        guard let (instance, hook) = resolve({ $0.hide }) else { return .ok }
         return instance.call("hide") { hook(instance.state, view, message, interactor, failure) }
     }
 
     func progress(_ view: OpaquePointer, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
-        guard let (instance, hook) = resolve(\.progress) else { return .ok }
+        guard let (instance, hook) = resolve({ $0.progress }) else { return .ok }
         return instance.call("progress") { hook(instance.state, view, interactor) }
     }
 
     func render(_ view: OpaquePointer, _ now: UInt64) {
-        guard let (instance, hook) = resolve(\.render) else { return }
+        guard let (instance, hook) = resolve({ $0.render }) else { return }
         engine.inHook { hook(instance.state, view, now) }
     }
 
     func key(_ view: OpaquePointer, _ code: UInt32) -> Int32 {
-        guard let (instance, hook) = resolve(\.key) else { return 0 }
+        guard let (instance, hook) = resolve({ $0.key }) else { return 0 }
         return engine.inHook { hook(instance.state, view, code) }
     }
 
