@@ -225,6 +225,25 @@ struct SandboxEndToEndTests {
         try files.expectNothingLeft()
     }
 
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+    func ctrlCEndsARunWhosePresenterHungAtOnce() throws {
+        // Before the sandbox a render that slept held Ctrl-C for as long as it
+        // slept; now the presenter is gone after the budget and Ctrl-C acts at once.
+        let files = try Files()
+        var environment = files.environment("sleep:render")
+        environment["FIXTURE_SLEEP_MS"] = "30000"
+        let started = Date()
+        let run = try TerminalDriver.run(files.runArguments + ["sleep", "30"], environment: environment, cols: 200,
+                                         steps: [.waitText("Working"), .keys("\u{03}"), .waitExit(10)])
+        let duration = Date().timeIntervalSince(started)
+        #expect(run.errors == [])
+        #expect(run.exit.code == 130)
+        #expect(duration < 0.25 + Self.slack + 1, "took \(duration) s")
+        #expect(!run.final.cursor.hidden)
+        #expect(run.echo == true)
+        try files.expectNothingLeft()
+    }
+
     @Test(arguments: [true, false])
     func aCrashOfTheHostRestoresTheTerminalAndHangsUpTheCommand(terminal: Bool) throws {
         let files = try Files()
