@@ -100,7 +100,7 @@ static pid_t ph_parent_of(pid_t pid) {
     return (pid_t)parent;
 }
 
-int ph_signal_descendants(pid_t root, int signal) {
+int ph_signal_descendants(pid_t root, int first, int second) {
     int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir < 0) return 0;
     size_t count = 0;
@@ -143,7 +143,14 @@ int ph_signal_descendants(pid_t root, int signal) {
     int signalled = 0;
     for (int level = deepest; level >= 1; level--) {
         for (size_t i = 0; i < count; i++) {
-            if (ph_depths[i] == level && kill(ph_pids[i], signal) == 0) signalled++;
+            if (ph_depths[i] == level && kill(ph_pids[i], first) == 0) signalled++;
+        }
+    }
+    if (second != 0) {
+        for (int level = deepest; level >= 1; level--) {
+            for (size_t i = 0; i < count; i++) {
+                if (ph_depths[i] == level) (void)kill(ph_pids[i], second);
+            }
         }
     }
     return signalled;

@@ -155,6 +155,10 @@ struct SandboxRuntimeTests {
         Violation(scenario: "bad-hello", hook: "start", reason: .protocolViolation("speaks presenter protocol 99, this host 1")),
         Violation(scenario: "no-hello", hook: "start", reason: .protocolViolation("did not say hello first")),
         Violation(scenario: "close-channel", hook: "load", reason: .protocolViolation("closed its connection to the host")),
+        // Its words reach the user's terminal: never an escape sequence.
+        Violation(scenario: "evil-create-failed", hook: "create",
+                  reason: .protocolViolation("named a presenter it was not given")),
+        Violation(scenario: "evil-refused", hook: nil, reason: .couldNotStart("\\x1B[41mEVIL\\x1B[0m\\x1B[?25l")),
     ]
 
     @Test(arguments: violations)

@@ -45,7 +45,8 @@ struct SpawnTests {
         // Two pipes whose write ends swap places: 1000 spare numbers later, each lands where asked.
         var first: [Int32] = [-1, -1], second: [Int32] = [-1, -1]
         #expect(makePipe(&first) && makePipe(&second))
-        defer { (first + second).forEach { close($0) } }
+        // The read ends here; the write ends are closed below, once each.
+        defer { [first[0], second[0]].forEach { close($0) } }
         var options = Spawn.Options()
         options.descriptors = [first[1]: .descriptor(second[1]), second[1]: .descriptor(first[1])]
         options.closeOthers = false

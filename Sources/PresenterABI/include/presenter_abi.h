@@ -40,9 +40,10 @@
  *   the host ends. If a presenter crashes, exits, breaks this contract or
  *   does not return from a hook within the host's budget (250 ms unless the
  *   user says otherwise), the host kills that process and goes on without
- *   it: the work it was showing is never affected. (A program that embeds
- *   the host as a library may run presenters in its own process; it then
- *   trusts them.)
+ *   it: the work it was showing is never affected. This contains faults,
+ *   not malice: the presenter process runs with the user's rights. (A
+ *   program that embeds the host as a library may run presenters in its
+ *   own process; it then trusts them.)
  *
  * Threading
  *   The host calls every hook of a view's presenter on one thread (the

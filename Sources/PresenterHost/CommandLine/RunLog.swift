@@ -49,10 +49,9 @@ final class RunLog: @unchecked Sendable {
         lock.withLock {
             if file >= 0 { _ = writeAll(file, Array((Self.timestamp() + " " + Self.fileLine(entry) + "\n").utf8)) }
             guard verbose else { return }
-            if let runtime, !runtime.isShutDown {
-                runtime.printAbove(entry.line + "\n")
-            } else if runtime != nil {
-                held.append(entry.line)
+            if let runtime {
+                // Refused once the runtime is shutting down: written after it.
+                if !runtime.printAbove(entry.line + "\n") { held.append(entry.line) }
             } else {
                 PresenterHostCommand.writeStandardError(entry.line + "\n")
             }

@@ -173,6 +173,8 @@ final class RunSession {
 
         let termination = child.wait()
         CrashRescue.setCommand(0)
+        // A presenter still starting must not hold the end of the run.
+        runtime.hurryPresenters()
         // A Ctrl-C that ended the command reached the host as it reached the
         // command: handle it as one that came while the command ran.
         trap.flush()
@@ -283,11 +285,12 @@ final class RunSession {
     /// region, cursor shown, echo on), stops the host as the shell expects,
     /// and draws the view again once it is continued (`fg`, `bg`).
     private func suspend(_ runtime: PresenterRuntime, for event: SignalTrap.Event) {
-        runtime.suspend()
-        // From the terminal, the command was stopped with us; else pass it on,
-        // and continue what we stopped when we are continued.
+        // From the terminal, the command was stopped with us; else pass it on
+        // first (the presenter must not delay the command's stop), and
+        // continue what we stopped when we are continued.
         let forward = !event.fromTerminal
         if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
+        runtime.suspend()
         // raise, not kill(getpid()): a signal to the process may be taken by
         // another thread, and this one would run on (and draw again) for a
         // moment before the stop reaches it; one to this thread stops it

@@ -18,6 +18,9 @@ enum DrawOperation: Equatable, Sendable {
     /// The most UTF-8 bytes of one recorded text (a cluster of ten thousand
     /// combining marks is one column wide).
     static let maxTextBytes = 4096
+    /// The most UTF-8 bytes of text one render keeps, so that its drawing
+    /// always fits a message of the presenter protocol (1 MiB).
+    static let maxBytesPerRender = 512 << 10
 
     /// Paints the operation on `canvas` as the drawing services define it.
     func draw(on canvas: inout Canvas, unicode: Bool) {

@@ -21,8 +21,9 @@ final class LocalPresenterEngine: PresenterEngine {
     private(set) var geometry: ViewGeometry
     /// Hooks running now (a base_* call nests one in another).
     private var hookDepth = 0
-    /// What the render in progress drew.
+    /// What the render in progress drew, and the bytes of its texts.
     private var recording: [DrawOperation] = []
+    private var recordedBytes = 0
 
     init(options: [String: String], clock: HostClock, geometry: ViewGeometry, isEngineThread: @escaping () -> Bool) {
         self.options = options
@@ -91,6 +92,7 @@ final class LocalPresenterEngine: PresenterEngine {
             instance = current.base
         }
         recording = []
+        recordedBytes = 0
         record.during(.render) { record.top.render($0, now) }
         defer { recording = [] }
         return recording
@@ -124,6 +126,9 @@ final class LocalPresenterEngine: PresenterEngine {
 
     func close() {}
 
+    /// Nothing waits: hooks run in this process.
+    func hurry() {}
+
     // MARK: - For the host services
 
     /// True on the engine's thread while a hook runs: the only time a host
@@ -142,7 +147,11 @@ final class LocalPresenterEngine: PresenterEngine {
     func recordText(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32) -> Int {
         let (operation, width) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: style,
                                                     geometry: geometry)
-        if let operation, recording.count < DrawOperation.maxPerRender { recording.append(operation) }
+        if case .text(_, _, _, _, let kept)? = operation, recording.count < DrawOperation.maxPerRender,
+           recordedBytes + kept.utf8.count <= DrawOperation.maxBytesPerRender {
+            recordedBytes += kept.utf8.count
+            recording.append(operation!)
+        }
         return width
     }
 

@@ -42,6 +42,10 @@ protocol PresenterEngine: AnyObject {
     /// Ends the engine (a presenter process exits). Instances not detached
     /// are not destroyed. Later calls do nothing.
     func close()
+    /// The run is ending: whatever the engine still waits for gets at most
+    /// one hook budget from now (a presenter process still starting or
+    /// loading). Any thread, unlike the other methods.
+    func hurry()
 }
 
 /// Hears what presenters do during an engine call, on the runtime's thread.

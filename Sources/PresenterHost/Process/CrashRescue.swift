@@ -84,9 +84,8 @@ extension CrashRescue {
             sigaction(SIGHUP, &ignore, nil)
             // What a closed terminal does: SIGHUP (and SIGCONT, for a stopped
             // one) to the command's tree, and to our process group when we lead it.
-            _ = ph_signal_descendants(command, SIGHUP)
+            _ = ph_signal_descendants(command, SIGHUP, SIGCONT)
             _ = kill(command, SIGHUP)
-            _ = ph_signal_descendants(command, SIGCONT)
             _ = kill(command, SIGCONT)
             if getpgrp() == getpid() {
                 _ = killpg(getpgrp(), SIGHUP)

@@ -6,17 +6,36 @@ import Glibc
 /// Waiting, with a time limit, for a helper process the host started (the
 /// scan helper, the presenter process) to end, and reaping it.
 enum ProcessExit {
-    /// Waits up to `seconds` for `pid` to end and reaps it; `nil` when it
-    /// is still running then. Sleeps in `poll` on a pidfd, so it wakes the
-    /// moment the process ends (a short sleep loop where there is no pidfd).
-    static func wait(_ pid: pid_t, upTo seconds: Double) -> ChildProcess.Termination? {
-        if let ended = reap(pid) { return ended }
+    /// Waits up to `seconds` for `pid` to end, then kills it (SIGKILL), and
+    /// reaps it. Returns how it ended, and whether it had to be killed.
+    /// With `group`, whatever is left in its process group (which it leads:
+    /// what a plugin started) is killed too, before the leader is reaped so
+    /// that the group's number cannot have been reused.
+    static func end(_ pid: pid_t, waitingUpTo seconds: Double, group: Bool = false) -> (ChildProcess.Termination, killed: Bool) {
+        var killed = false
+        if !waitForExit(pid, upTo: seconds) {
+            kill(pid, SIGKILL)
+            killed = true
+            // A process stuck in the kernel may take a moment to die; one that
+            // never does is left to init rather than hang the host.
+            _ = waitForExit(pid, upTo: 2)
+        }
+        if group { kill(-pid, SIGKILL) }
+        return (reap(pid) ?? .signaled(SIGKILL), killed)
+    }
+
+    /// Waits up to `seconds` for `pid` to end, without reaping it (it stays
+    /// a zombie, its pid and group number ours). Sleeps in `poll` on a pidfd,
+    /// so it wakes the moment the process ends (a short sleep loop where
+    /// there is no pidfd).
+    private static func waitForExit(_ pid: pid_t, upTo seconds: Double) -> Bool {
+        if hasExited(pid) { return true }
         let deadline = MonotonicClock().now() &+ UInt64(max(0, seconds) * 1e9)
         let pidfd = ph_pidfd_open(pid)
         defer { if pidfd >= 0 { close(pidfd) } }
         while true {
             let now = MonotonicClock().now()
-            guard now < deadline else { return reap(pid) }
+            guard now < deadline else { return hasExited(pid) }
             let milliseconds = Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
             if pidfd >= 0 {
                 var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
@@ -24,18 +43,17 @@ enum ProcessExit {
             } else {
                 usleep(UInt32(min(milliseconds, 2)) * 1000)
             }
-            if let ended = reap(pid) { return ended }
+            if hasExited(pid) { return true }
         }
     }
 
-    /// Waits up to `seconds`, then kills `pid` (SIGKILL) and reaps it.
-    /// Returns how it ended, and whether it had to be killed.
-    static func end(_ pid: pid_t, waitingUpTo seconds: Double) -> (ChildProcess.Termination, killed: Bool) {
-        if let ended = wait(pid, upTo: seconds) { return (ended, false) }
-        kill(pid, SIGKILL)
-        // A process stuck in the kernel may take a moment to die; one that
-        // never does is left to init rather than hang the host.
-        return (wait(pid, upTo: 2) ?? .signaled(SIGKILL), true)
+    /// True once `pid` has ended (or is not our child any more).
+    private static func hasExited(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == -1 {
+            if errno != EINTR { return true }
+        }
+        return info._sifields._sigchld.si_pid == pid
     }
 
     /// Reaps `pid` if it has ended. A pid someone else reaped (SIGCHLD

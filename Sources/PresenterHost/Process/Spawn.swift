@@ -41,34 +41,40 @@ struct Spawn {
         var environment: [String]? = nil
     }
 
-    /// The first of the numbers the child's descriptors pass through.
-    private static let spare: Int32 = 900
-
     /// Starts `path` with `arguments` (its name first) and returns its pid,
-    /// or the errno `posix_spawn` gave.
+    /// or the errno `posix_spawn` (or setting it up) gave.
     static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, SpawnFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // Every source goes to a spare number first, then to its target: the
-        // order is then free (a source may be a target's number, 0 when the
-        // host was started with stdin closed), and dup2 clears FD_CLOEXEC on
-        // each copy, also for a source already at its target number.
-        let sorted = options.descriptors.sorted { $0.key < $1.key }
-        for (index, (_, source)) in sorted.enumerated() {
-            if case .descriptor(let fd) = source { posix_spawn_file_actions_adddup2(&actions, fd, Self.spare + Int32(index)) }
-        }
-        for (index, (target, source)) in sorted.enumerated() {
+        // A source at or below the highest target number could be taken by
+        // an earlier dup2 (or be its own target, where dup2 would keep
+        // FD_CLOEXEC): such a source first gets a copy above every target,
+        // close-on-exec, closed again here once the child exists. Then
+        // every dup2 lands where asked, in any order, with no fixed spare
+        // number that a low RLIMIT_NOFILE would refuse.
+        let highest = options.descriptors.keys.max() ?? 2
+        var copies: [Int32] = []
+        defer { copies.forEach { _ = close($0) } }
+        var status: Int32 = 0
+        for (target, source) in options.descriptors.sorted(by: { $0.key < $1.key }) {
             switch source {
-            case .descriptor:
-                posix_spawn_file_actions_adddup2(&actions, Self.spare + Int32(index), target)
-                posix_spawn_file_actions_addclose(&actions, Self.spare + Int32(index))
+            case .descriptor(var fd):
+                if fd <= highest {
+                    let copy = fcntl(fd, F_DUPFD_CLOEXEC, highest + 1)
+                    guard copy >= 0 else { return .failure(SpawnFailure(errno: errno)) }
+                    copies.append(copy)
+                    fd = copy
+                }
+                status = posix_spawn_file_actions_adddup2(&actions, fd, target)
             case .null(let flags):
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", flags, 0)
+                status = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", flags, 0)
             }
+            guard status == 0 else { return .failure(SpawnFailure(errno: status)) }
         }
         if options.closeOthers {
-            ph_spawn_add_close_from(&actions, (options.descriptors.keys.max() ?? 2) + 1)
+            status = ph_spawn_add_close_from(&actions, highest + 1)
+            guard status == 0 else { return .failure(SpawnFailure(errno: status)) }
         }
 
         var attributes = posix_spawnattr_t()
@@ -98,7 +104,6 @@ struct Spawn {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status: Int32
         if let environment = options.environment {
             let envp = environment.map { strdup($0) } + [nil]
             defer { envp.forEach { free($0) } }

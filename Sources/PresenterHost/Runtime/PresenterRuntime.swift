@@ -107,9 +107,11 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///     crashed, exited, hung or broke the protocol, or its create failed),
     ///     called on the presenter thread with the failure and the current
     ///     backend; returns the backend to go on with (the same one, or, for
-    ///     `run`, plain lines once the terminal one is finished). Without it a
-    ///     failed create throws from ``attach(_:)``, and after any other
-    ///     failure the views go on without their presenters on the same backend.
+    ///     `run`, plain lines once the terminal one is finished). Without it,
+    ///     in-process, a failed create throws from ``attach(_:)``; after any
+    ///     other failure (and, with a presenter process, after a failed
+    ///     create, which the next call reports: attach does not wait for the
+    ///     process) the views go on without their presenters on the same backend.
     public init(registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
                 clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, isolation: Isolation = .inProcess,
                 log: ((PresenterLogEntry) -> Void)? = nil,
@@ -141,11 +143,14 @@ public final class PresenterRuntime: @unchecked Sendable {
         }
         engine.delegate = delegate
         engineDelegate = delegate
+        hurryEngine = { [engine] in engine?.hurry() }
         backend.watchResize { [weak self] in self?.resize() }
     }
 
     /// Keeps the engine's (weak) delegate alive.
     private var engineDelegate: EngineDelegate?
+    /// The engine's ``PresenterEngine/hurry()``, for any thread.
+    private var hurryEngine: () -> Void = {}
 
     // MARK: - Views
 
@@ -154,9 +159,11 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///
     /// - Throws: ``RuntimeError/unknownPresenter(id:)`` when no presenter
     ///   has the id the view chose; ``RuntimeError/createFailed(presenterId:status:message:)``
-    ///   when a create hook failed and the runtime has no `onPresenterFailure`
-    ///   (the instances created so far are destroyed again; with one, the
-    ///   view is attached without its presenter); ``RuntimeError/shutDown``.
+    ///   when, in process, a create hook failed and the runtime has no
+    ///   `onPresenterFailure` (the instances created so far are destroyed
+    ///   again; with one, the view is attached without its presenter; with a
+    ///   presenter process, attach does not wait for the creates, and a
+    ///   failed one is reported by the next call); ``RuntimeError/shutDown``.
     public func attach(_ view: ScreenletView) throws(RuntimeError) -> Screenlet {
         let id = view.createProgressPresenter()
         guard let chain = registry.chain(for: id) else { throw .unknownPresenter(id: id) }
@@ -225,8 +232,10 @@ public final class PresenterRuntime: @unchecked Sendable {
         }
     }
 
-    /// Shows `text` (e.g. a command's output) above the view, in order with frames.
-    public func printAbove(_ text: String) {
+    /// Shows `text` (e.g. a command's output) above the view, in order with
+    /// frames. Returns false, and prints nothing, once the runtime is shut down.
+    @discardableResult
+    public func printAbove(_ text: String) -> Bool {
         enqueue { [self] in backend.printAbove(text) }
     }
 
@@ -241,6 +250,14 @@ public final class PresenterRuntime: @unchecked Sendable {
     }
 
     // MARK: - Settling and shutting down
+
+    /// The work the presenters show is over (the command ended, or was
+    /// interrupted): a presenter process still starting or loading gets at
+    /// most one hook budget from now, so it cannot hold the end of the run.
+    /// ``shutdown()`` does it too. Any thread.
+    public func hurryPresenters() {
+        hurryEngine()
+    }
 
     /// Waits until no interactor is in flight, nothing is queued, and the
     /// last frame had no presenter draw anything and no one ask for another
@@ -276,6 +293,7 @@ public final class PresenterRuntime: @unchecked Sendable {
             return !shutDown
         }
         guard first else { return }
+        hurryPresenters()
         thread.sync {
             for screenlet in screenlets.reversed() {
                 screenlet.cancelAll()

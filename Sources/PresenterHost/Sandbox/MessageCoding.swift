@@ -5,9 +5,9 @@
 /// body. A length over ``maxBody`` (or a body that does not decode to a
 /// message, or bytes left over after one) is a protocol violation.
 enum MessageCoding {
-    /// The largest body either side accepts: 1 MiB. A render's drawing is
-    /// bounded far below it (``DrawOperation/maxPerRender`` operations of at
-    /// most ``DrawOperation/maxTextBytes``... trimmed to the view).
+    /// The largest body either side accepts: 1 MiB. A render's drawing stays
+    /// below it: at most ``DrawOperation/maxPerRender`` operations and
+    /// ``DrawOperation/maxBytesPerRender`` bytes of text.
     static let maxBody = 1 << 20
 
     /// `body` with its length in front.

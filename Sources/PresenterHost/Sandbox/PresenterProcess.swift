@@ -49,6 +49,14 @@ public final class PresenterProcess: PresenterEngine {
 
     /// The most bytes of one line the process prints that reach the log.
     static let maxOutputLine = 4096
+    /// The most lines the process may print into the log; the rest are
+    /// counted and dropped (a plugin printing in a loop cannot flood the host).
+    static let maxOutputLines = 10_000
+    /// The most log lines and element operations one request may bring: a
+    /// hook that logs in a loop breaks the protocol rather than the host.
+    static let maxNoticesPerRequest = 256
+    /// The longest reason the process may give for a refusal.
+    static let maxReasonBytes = 512
 
     weak var delegate: PresenterEngineDelegate?
     private let configuration: Configuration
@@ -70,6 +78,7 @@ public final class PresenterProcess: PresenterEngine {
         let pid: pid_t
         let channel: Int32
         let pump: OutputPump
+        let printed: PrintedLines
     }
     /// A request sent and not answered yet.
     private struct Pending {
@@ -97,7 +106,17 @@ public final class PresenterProcess: PresenterEngine {
     private var viewPresenters: [ViewID: String] = [:]
     /// The presenter named when a failure is about no view in particular.
     private var currentPresenter = "presenter"
+    /// Every presenter id the process was given (in attach chains): the
+    /// only ids it may name.
+    private var knownPresenters = Set<String>()
+    /// Log lines and element operations since the last reply.
+    private var notices = 0
     private(set) var frameRequests: [ViewID: UInt64] = [:]
+    /// From when the run is ending (``hurry()``), read by the wait on
+    /// another thread; the start and the loading then get only the hook
+    /// budget from that moment.
+    private let hurryLock = NSLock()
+    private var hurriedAt: Double?
 
     init(configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
          output: @escaping @Sendable (PresenterLogEntry) -> Void) {
@@ -127,6 +146,7 @@ public final class PresenterProcess: PresenterEngine {
         }
         let references = chain.map { PresenterMessage.PresenterRef(path: $0.path, id: $0.id) }
         viewPresenters[view] = top.id
+        knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(.attach(view: view, chain: references, elements: elements), hook: "create",
                        budget: configuration.hookTimeout, attached: (view, top.id))
     }
@@ -151,6 +171,9 @@ public final class PresenterProcess: PresenterEngine {
         }
         guard operations.count <= DrawOperation.maxPerRender else {
             throw violation("render", "drew \(operations.count) things, more than \(DrawOperation.maxPerRender)")
+        }
+        for case .text(_, _, _, _, let text) in operations where text.utf8.count > DrawOperation.maxTextBytes {
+            throw violation("render", "drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)")
         }
         return operations
     }
@@ -183,8 +206,13 @@ public final class PresenterProcess: PresenterEngine {
             if case .idle = state { state = .closed }
             return
         }
-        state = .closed
-        shutdownChannel(running, waitingUpTo: configuration.hookTimeout)
+        end(running, waitingUpTo: configuration.hookTimeout)
+    }
+
+    /// The run is ending: from now on, a start or a loading still under way
+    /// gets only the hook budget. Any thread.
+    func hurry() {
+        hurryLock.withLock { hurriedAt = hurriedAt ?? Self.now() }
     }
 
     // MARK: - Calls
@@ -240,8 +268,16 @@ public final class PresenterProcess: PresenterEngine {
         while true {
             let head = pending.first
             let (hook, budget) = awaitingHello ? ("start", configuration.startTimeout) : (head?.hook, head?.budget ?? 0)
-            let deadline = max(head?.sentAt ?? lastAnswer, lastAnswer) + budget
-            guard let message = try next(running, until: deadline, hook: hook) else { continue }
+            let since = max(head?.sentAt ?? lastAnswer, lastAnswer)
+            // Starting and loading get more than a hook, but not once the run
+            // is ending: ``hurry()`` may come from another thread meanwhile,
+            // so such a wait looks again every 50 ms.
+            let long = budget > configuration.hookTimeout
+            let deadline = { [self] () -> Double in
+                guard long, let hurriedAt = hurryLock.withLock({ hurriedAt }) else { return since + budget }
+                return min(since + budget, hurriedAt + configuration.hookTimeout)
+            }
+            guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
             if awaitingHello {
                 guard case .notice(.hello(let version)) = message else { throw violation("start", "did not say hello first") }
                 guard version == PresenterMessage.version else {
@@ -251,10 +287,21 @@ public final class PresenterProcess: PresenterEngine {
                 lastAnswer = Self.now()
                 continue
             }
+            if case .notice = message {
+                // A hook that logs in a loop must not keep the host reading past its budget.
+                notices += 1
+                guard notices <= Self.maxNoticesPerRequest else {
+                    throw violation(hook, "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook")
+                }
+                guard Self.now() <= deadline() else { throw hung(hook) }
+            }
             switch message {
-            case .notice(.log(let entry)):
-                var entry = entry
-                entry.presenterId = entry.presenterId.map { String($0.prefix(Int(PRESENTER_ID_MAX))) } ?? currentPresenter
+            case .notice(.log(var entry)):
+                guard entry.presenterId.map(knownPresenters.contains) ?? true else {
+                    throw violation(hook, "logged as a presenter it was not given")
+                }
+                entry.presenterId = entry.presenterId ?? currentPresenter
+                entry.message = Self.cut(entry.message, to: HostServices.maxLogBytes)
                 delegate?.engine(log: entry)
             case .notice(.element(let view, let name, let operation)):
                 guard head != nil, viewPresenters[view] != nil else {
@@ -268,6 +315,7 @@ public final class PresenterProcess: PresenterEngine {
                     throw violation(hook, "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due")
                 }
                 pending.removeFirst()
+                notices = 0
                 lastAnswer = Self.now()
                 for view in reply.frameRequests.keys where viewPresenters[view] == nil {
                     throw violation(hook, "asked for a frame for view \(view), which it does not have")
@@ -279,21 +327,38 @@ public final class PresenterProcess: PresenterEngine {
         }
     }
 
+    /// `text` cut to at most `bytes` bytes of UTF-8, at a character's end.
+    private static func cut(_ text: String, to bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: bytes)
+        while end > text.startIndex && !text.unicodeScalars.indices.contains(end) { end = text.utf8.index(before: end) }
+        return String(text[..<end])
+    }
+
     /// Throws for an earlier request whose result means the presenter
     /// cannot go on (a file that did not load, a failed create).
     private func check(_ result: PresenterMessage.Result, of request: Pending) throws(PresenterFailure) {
         switch result {
         case .refused(let reason):
-            throw fail(hook: nil, .couldNotStart(reason))
+            // Its words reach the user's terminal: one line, escaped, bounded.
+            throw fail(hook: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
         case let .createFailed(presenterId, status, message):
-            currentPresenter = presenterId
-            throw fail(hook: "create", .createFailed(status: status, message: message))
-        case .done:
-            return
-        default:
-            guard request.attached == nil && request.hook != "load" else {
-                throw violation(request.hook, "answered with something else than done")
+            guard request.attached != nil, knownPresenters.contains(presenterId) else {
+                throw violation(request.hook, "named a presenter it was not given")
             }
+            currentPresenter = presenterId
+            throw fail(hook: "create", .createFailed(status: status, message: message.map { Self.cut($0, to: HostServices.maxLogBytes) }))
+        case .outcome(let outcome):
+            guard ["", "show", "hide", "progress"].contains(outcome.hook),
+                  outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId) else {
+                throw violation(request.hook, "answered for a hook or presenter it was not asked about")
+            }
+        case .done, .drawing, .keyUsed:
+            break
+        }
+        if case .done = result { return }
+        guard request.attached == nil && request.hook != "load" && request.hook != "start" else {
+            throw violation(request.hook, "answered with something else than done")
         }
     }
 
@@ -331,15 +396,9 @@ public final class PresenterProcess: PresenterEngine {
             throw fail(hook: nil, .couldNotStart(reason))
         }
         _ = fcntl(channel[0], F_SETFL, fcntl(channel[0], F_GETFL) | O_NONBLOCK)
-        let presenter = currentPresenter
-        var lines = BoundedLines(limit: Self.maxOutputLine)
-        let output = self.output
-        let pump = OutputPump(fd: log[0]) { bytes in
-            for line in lines.append(bytes) {
-                output(PresenterLogEntry(level: .warning, presenterId: presenter, message: "printed: " + line))
-            }
-        }
-        let running = Running(pid: pid, channel: channel[0], pump: pump)
+        let printed = PrintedLines(presenterId: currentPresenter, output: output)
+        let pump = OutputPump(fd: log[0]) { printed.append($0) }
+        let running = Running(pid: pid, channel: channel[0], pump: pump, printed: printed)
         state = .running(running)
         awaitingHello = true
         lastAnswer = Self.now()
@@ -371,9 +430,11 @@ public final class PresenterProcess: PresenterEngine {
     }
 
     /// The next message, waiting for it until `deadline` (nil: only if one
-    /// is there already; then nil when none is). Throws when the process
-    /// ended, ran out of time or sent bytes that are not a message.
-    private func next(_ running: Running, until deadline: Double?, hook: String?) throws(PresenterFailure) -> PresenterMessage.Incoming? {
+    /// is there already; then nil when none is), in waits of at most 50 ms
+    /// with `slices` (the deadline may move meanwhile). Throws when the
+    /// process ended, ran out of time or sent bytes that are not a message.
+    private func next(_ running: Running, until deadline: (() -> Double)?, slices: Bool = false,
+                      hook: String?) throws(PresenterFailure) -> PresenterMessage.Incoming? {
         while true {
             do throws(MessageError) {
                 if let body = try incoming.next() { return try PresenterMessage.decodeIncoming(body) }
@@ -382,9 +443,10 @@ public final class PresenterProcess: PresenterEngine {
             }
             // Past the deadline, what is there already still counts: the host
             // may have been stopped (SIGSTOP) while the answer came.
-            let remaining = deadline.map { max(0, $0 - Self.now()) } ?? 0
+            let remaining = deadline.map { max(0, $0() - Self.now()) } ?? 0
+            let wait = slices ? min(remaining, 0.05) : remaining
             var poller = pollfd(fd: running.channel, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, remaining > 0 ? Int32(min(remaining * 1000 + 1, Double(Int32.max))) : 0)
+            let ready = poll(&poller, 1, wait > 0 ? Int32(min(wait * 1000 + 1, Double(Int32.max))) : 0)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 if deadline == nil { return nil }
@@ -414,9 +476,14 @@ public final class PresenterProcess: PresenterEngine {
                 continue
             }
             if written < 0 && errno == EINTR { continue }
+            // The process is gone: the replies it sent first, and the end of
+            // the channel after them, are read by the next wait, which so
+            // blames the request it died on, not this later one.
+            if written < 0 && (errno == EPIPE || errno == ECONNRESET) { return }
             guard written < 0 && errno == EAGAIN else { throw ended(hook) }
             let remaining = deadline - Self.now()
-            guard remaining > 0 else { throw hung(hook) }
+            // It stopped reading while busy with its oldest request.
+            guard remaining > 0 else { throw hung(pending.first?.hook ?? hook) }
             var poller = pollfd(fd: running.channel, events: Int16(POLLOUT), revents: 0)
             _ = poll(&poller, 1, Int32(remaining * 1000 + 1))
         }
@@ -425,10 +492,10 @@ public final class PresenterProcess: PresenterEngine {
     // MARK: - Failures
 
     /// The channel reached its end: the process ended, or closed it (then it
-    /// is killed after a moment, for breaking the protocol).
+    /// is killed after the hook budget, for breaking the protocol).
     private func ended(_ hook: String?) -> PresenterFailure {
         guard case .running(let running) = state else { return fail(hook: hook, .couldNotStart("it was closed")) }
-        let (termination, killed) = ProcessExit.end(running.pid, waitingUpTo: 1)
+        let (termination, killed) = end(running, waitingUpTo: configuration.hookTimeout)
         let reason: PresenterFailure.Reason
         if killed {
             reason = .protocolViolation("closed its connection to the host")
@@ -438,11 +505,12 @@ public final class PresenterProcess: PresenterEngine {
             case .exited(let status): reason = .exited(status: status)
             }
         }
-        return fail(hook: hook, reason, reaped: true)
+        return fail(hook: hook, reason)
     }
 
     private func hung(_ hook: String?) -> PresenterFailure {
-        let budget = hook == "start" || hook == "load" ? configuration.startTimeout : configuration.hookTimeout
+        let long = (hook == "start" || hook == "load") && hurryLock.withLock({ hurriedAt }) == nil
+        let budget = long ? configuration.startTimeout : configuration.hookTimeout
         return fail(hook: hook, .hung(milliseconds: Int((budget * 1000).rounded())))
     }
 
@@ -451,24 +519,26 @@ public final class PresenterProcess: PresenterEngine {
     }
 
     /// Records `reason` as the end of the process, killing and reaping it
-    /// unless that was done, and returns the failure to throw.
-    private func fail(hook: String?, _ reason: PresenterFailure.Reason, reaped: Bool = false) -> PresenterFailure {
+    /// (at once) unless that was done, and returns the failure to throw.
+    private func fail(hook: String?, _ reason: PresenterFailure.Reason) -> PresenterFailure {
         let failure = PresenterFailure(presenterId: currentPresenter, hook: hook, reason: reason)
-        if case .running(let running) = state {
-            if !reaped { kill(running.pid, SIGKILL) }
-            shutdownChannel(running, waitingUpTo: 0)
-        }
+        if case .running(let running) = state { end(running, waitingUpTo: 0) }
         state = .failed(failure)
         pending = []
         return failure
     }
 
-    /// Closes the channel, ends the process (killing it after `seconds`),
-    /// and drains what it printed.
-    private func shutdownChannel(_ running: Running, waitingUpTo seconds: Double) {
+    /// Closes the channel (the process exits when it reads its end), waits
+    /// up to `seconds` for it, kills it and what it started (its process
+    /// group) if need be, reaps it, and drains what it printed.
+    @discardableResult
+    private func end(_ running: Running, waitingUpTo seconds: Double) -> (ChildProcess.Termination, killed: Bool) {
+        state = .closed
         _ = Glibc.close(running.channel)
-        _ = ProcessExit.end(running.pid, waitingUpTo: seconds)
+        let ending = ProcessExit.end(running.pid, waitingUpTo: seconds, group: true)
         running.pump.finish()
+        running.printed.finish()
+        return ending
     }
 
     private static func now() -> Double {
@@ -476,30 +546,59 @@ public final class PresenterProcess: PresenterEngine {
     }
 }
 
-/// Cuts what a presenter process prints into lines of at most `limit` bytes
-/// (a longer one is cut and marked), keeping at most one partial line.
-private struct BoundedLines {
-    let limit: Int
+/// What a presenter process prints, as log entries: cut into lines of at
+/// most ``PresenterProcess/maxOutputLine`` bytes (a longer one is cut and
+/// marked), at most ``PresenterProcess/maxOutputLines`` of them (the rest
+/// counted), one partial line kept. Fed on the output pump's queue;
+/// ``finish()`` after the pump finished.
+private final class PrintedLines: @unchecked Sendable {
+    private let presenterId: String
+    private let output: @Sendable (PresenterLogEntry) -> Void
     private var pending: [UInt8] = []
     private var cut = false
+    private var lines = 0
+    private var dropped = 0
 
-    init(limit: Int) { self.limit = limit }
+    init(presenterId: String, output: @escaping @Sendable (PresenterLogEntry) -> Void) {
+        self.presenterId = presenterId
+        self.output = output
+    }
 
-    mutating func append(_ bytes: [UInt8]) -> [String] {
-        var lines: [String] = []
+    func append(_ bytes: [UInt8]) {
         var rest = bytes[...]
         while !rest.isEmpty {
             let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
             let piece = rest[..<(newline ?? rest.endIndex)]
-            let room = max(0, limit - pending.count)
+            let room = max(0, PresenterProcess.maxOutputLine - pending.count)
             pending.append(contentsOf: piece.prefix(room))
             if piece.count > room { cut = true }
             guard let newline else { break }
-            lines.append(String(decoding: pending, as: UTF8.self) + (cut ? " [cut]" : ""))
-            pending.removeAll(keepingCapacity: true)
-            cut = false
+            emit()
             rest = rest[(newline + 1)...]
         }
-        return lines
+    }
+
+    /// The last line, if it had no newline, and the count of those dropped.
+    func finish() {
+        if !pending.isEmpty { emit() }
+        if dropped > 0 {
+            output(PresenterLogEntry(level: .warning, presenterId: presenterId,
+                                     message: "printed \(dropped) more lines, not shown"))
+            dropped = 0
+        }
+    }
+
+    private func emit() {
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            cut = false
+        }
+        guard lines < PresenterProcess.maxOutputLines else {
+            dropped += 1
+            return
+        }
+        lines += 1
+        output(PresenterLogEntry(level: .warning, presenterId: presenterId,
+                                 message: "printed: " + String(decoding: pending, as: UTF8.self) + (cut ? " [cut]" : "")))
     }
 }

@@ -28,9 +28,14 @@ enum PresenterProcessServer {
         // Started as /proc/self/exe (so an upgrade of the binary on disk
         // cannot mix versions): named as what it is for ps and top.
         _ = ph_set_process_name("presenter-host")
+        // The channel is ours alone: a process a plugin starts must not hold
+        // it (the host would then miss this process's end).
+        _ = fcntl(PresenterProcessServer.channel, F_SETFD, FD_CLOEXEC)
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
+            // The hard limit too, so a plugin cannot raise it again.
             limit.rlim_cur = memoryLimit
+            limit.rlim_max = min(limit.rlim_max, memoryLimit)
             _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
         }
         let server = Server()

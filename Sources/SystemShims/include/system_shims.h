@@ -37,9 +37,10 @@ int ph_set_process_name(const char *name);
  *  once the process has ended; -1 where the kernel has no pidfd. */
 int ph_pidfd_open(pid_t pid);
 
-/** Sends `signal` to every descendant of `root`, the deepest first, reading
- *  /proc with system calls only: async-signal-safe, for a crash handler.
- *  Returns how many processes it signalled. */
-int ph_signal_descendants(pid_t root, int signal);
+/** Sends `first`, then `second` (0: none), to every descendant of `root`,
+ *  the deepest first, as found in one pass over /proc with system calls
+ *  only: async-signal-safe, for a crash handler. Returns how many processes
+ *  it signalled. */
+int ph_signal_descendants(pid_t root, int first, int second);
 
 #endif

@@ -21,7 +21,10 @@
  * fds (the open descriptors), stdin (where descriptor 0 leads), leader (1
  * when the process leads its session), tty (the errno of opening /dev/tty,
  * 0 when it opened), backtrace (SWIFT_BACKTRACE), parent (the parent's pid).
- * Every show logs "showing <message>" through the host.
+ * Every show logs "showing <message>" through the host. FIXTURE_SKIP=N lets
+ * the first N calls of the hook behave. FIXTURE_SLOW_LOAD_MS makes the
+ * library's constructor sleep, in the presenter process only (the one that
+ * leads its session), so the scan and the host's own loading stay fast.
  * Reading the environment in a hook is allowed; the constructor and the
  * entry point stay free of side effects, as the ABI asks.
  */
@@ -45,11 +48,26 @@ typedef struct state {
     int shown;
 } state;
 
+__attribute__((constructor)) static void slow_load(void) {
+    const char *ms = getenv("FIXTURE_SLOW_LOAD_MS");
+    if (ms == NULL || getsid(0) != getpid()) return;
+    long wait = strtol(ms, NULL, 10);
+    struct timespec time = {wait / 1000, (wait % 1000) * 1000000L};
+    nanosleep(&time, NULL);
+}
+
 static int is(const char *what, const char *hook) {
     const char *setting = getenv("FIXTURE_MISBEHAVE");
     if (setting == NULL) return 0;
     size_t length = strlen(what);
     return strncmp(setting, what, length) == 0 && setting[length] == ':' && strcmp(setting + length + 1, hook) == 0;
+}
+
+/* True when this call of the hook is past the FIXTURE_SKIP first ones. */
+static int due(void) {
+    static long calls;
+    const char *skip = getenv("FIXTURE_SKIP");
+    return ++calls > (skip ? strtol(skip, NULL, 10) : 0);
 }
 
 static void *service_caller(void *argument) {
@@ -80,6 +98,25 @@ static void print_a_lot(void) {
 
 /* Does what FIXTURE_MISBEHAVE asks of `hook`; returns 1 when the hook must fail. */
 static int misbehave(state *self, const char *hook) {
+    const char *setting = getenv("FIXTURE_MISBEHAVE");
+    const char *colon = setting ? strchr(setting, ':') : NULL;
+    if (colon == NULL || strcmp(colon + 1, hook) != 0 || !due()) return 0;
+    if (is("logflood", hook) && self != NULL) {
+        for (;;) self->host->log(self->ctx, PRESENTER_LOG_DEBUG, "flooding the log");
+    }
+    if (is("fork", hook)) {
+        pid_t child = fork();
+        if (child == 0) {
+            sleep(60);
+            _exit(0);
+        }
+        const char *pidfile = getenv("FIXTURE_CHILD_PIDFILE");
+        FILE *file = pidfile ? fopen(pidfile, "w") : NULL;
+        if (file != NULL) {
+            fprintf(file, "%d\n", (int)child);
+            fclose(file);
+        }
+    }
     if (is("crash", hook)) {
         volatile int *nowhere = NULL;
         *nowhere = 1;

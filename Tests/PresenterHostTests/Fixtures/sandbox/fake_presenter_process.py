@@ -15,6 +15,9 @@ PresenterMessage.swift correctly, except where FAKE_SCENARIO says:
   trailing-bytes-on-show bytes after the end of the show's reply
   too-many-on-render     5000 drawing operations
   element-on-render      an element operation for a view it does not have
+  evil-create-failed     a failed create in the name of a presenter it was
+                         not given, made of escape sequences
+  evil-refused           refuses to load, with escape sequences in its reason
 
 FAKE_PIDFILE, when set, gets its process id. Arguments: --presenter-process PID.
 """
@@ -77,6 +80,10 @@ while True:
     elif kind == 7 and scenario == "element-on-render":
         send(bytes([102]) + struct.pack("<I", 999) + string("get-title-button") + struct.pack("<i", 1))
         reply(sequence, DRAWING)
+    elif kind == 3 and scenario == "evil-create-failed":
+        reply(sequence, bytes([2]) + string("\x1b]0;PWNED\x07\x1b[?25l") + struct.pack("<i", 1) + b"\0")
+    elif kind == 2 and scenario == "evil-refused":
+        reply(sequence, bytes([1]) + string("\x1b[41mEVIL\x1b[0m\x1b[?25l"))
     elif kind == 4 and scenario == "wrong-sequence-on-show":
         reply(sequence + 5, OUTCOME)
     elif kind == 4 and scenario == "unknown-view-on-show":
