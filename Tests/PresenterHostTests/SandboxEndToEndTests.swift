@@ -350,9 +350,11 @@ struct SandboxEndToEndTests {
              "--failure", "Failed"] + extra + ["--"]
         }
 
+        /// The fixture's settings, and a UTF-8 locale whatever the caller's
+        /// (the plain lines' marks are ✔ and ✖ only with one; CI has none).
         func environment(_ misbehaviour: String) -> [String: String] {
             ["FIXTURE_MISBEHAVE": misbehaviour, "FIXTURE_PIDFILE": presenterPidPath, "COMMAND_PIDFILE": commandPidPath,
-             "STDOUT_FILE": stdoutPath]
+             "STDOUT_FILE": stdoutPath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
         }
 
         func stdout() throws -> String {
