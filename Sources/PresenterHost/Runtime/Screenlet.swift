@@ -67,11 +67,10 @@ public final class Screenlet: @unchecked Sendable {
     // MARK: - Presenter thread
 
     private func started(_ handle: InteractorHandle) {
-        defer { handle.announced() }
         active.append(handle)
         runtime.inFlight += 1
         // No working message: neither show nor hide, and no plain lines either.
-        guard let working = handle.messages[.working] else { return }
+        guard let working = handle.messages[.working] else { return handle.announced() }
         runtime.backend.event(.started(action: handle.action, message: working))
         handle.announced()
         handle.shown = true

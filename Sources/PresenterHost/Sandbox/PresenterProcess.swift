@@ -88,8 +88,8 @@ public final class PresenterProcess: PresenterEngine {
         /// Seconds it may take once the process is free to work on it.
         let budget: Double
         let sentAt: Double
-        /// An attach's view and presenter: its result is checked when it comes.
-        let attached: (view: ViewID, presenter: String)?
+        /// An attach, whose result is checked when it comes.
+        let isAttach: Bool
     }
     private var state = State.idle
     private var sequence: UInt32 = 0
@@ -148,7 +148,7 @@ public final class PresenterProcess: PresenterEngine {
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(.attach(view: view, chain: references, elements: elements), hook: "create",
-                       budget: configuration.hookTimeout, attached: (view, top.id))
+                       budget: configuration.hookTimeout, isAttach: true)
     }
 
     func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
@@ -244,7 +244,7 @@ public final class PresenterProcess: PresenterEngine {
     /// Sends `request`, starting the process first if need be, and returns
     /// its number; the reply is waited for by ``awaitReply(_:)``.
     private func submit(_ request: PresenterMessage.Request, hook: String?, budget: Double,
-                        attached: (view: ViewID, presenter: String)? = nil) throws(PresenterFailure) -> UInt32 {
+                        isAttach: Bool = false) throws(PresenterFailure) -> UInt32 {
         let running = try started()
         if pending.isEmpty && !awaitingHello {
             // Anything waiting now came between requests: the process ended
@@ -255,7 +255,7 @@ public final class PresenterProcess: PresenterEngine {
         let body = PresenterMessage.encode(request, sequence: sequence, clock: pinsClock ? max(1, clock.now()) : 0)
         let now = Self.now()
         if pending.isEmpty && !awaitingHello { lastAnswer = now }
-        pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, attached: attached))
+        pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach))
         try send(MessageCoding.frame(body), to: running, hook: hook)
         return sequence
     }
@@ -343,7 +343,7 @@ public final class PresenterProcess: PresenterEngine {
             // Its words reach the user's terminal: one line, escaped, bounded.
             throw fail(hook: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
         case let .createFailed(presenterId, status, message):
-            guard request.attached != nil, knownPresenters.contains(presenterId) else {
+            guard request.isAttach, knownPresenters.contains(presenterId) else {
                 throw violation(request.hook, "named a presenter it was not given")
             }
             currentPresenter = presenterId
@@ -357,7 +357,7 @@ public final class PresenterProcess: PresenterEngine {
             break
         }
         if case .done = result { return }
-        guard request.attached == nil && request.hook != "load" && request.hook != "start" else {
+        guard !request.isAttach && request.hook != "load" && request.hook != "start" else {
             throw violation(request.hook, "answered with something else than done")
         }
     }
@@ -406,7 +406,7 @@ public final class PresenterProcess: PresenterEngine {
         let body = PresenterMessage.encode(.configure(options: self.options, geometry: geometry), sequence: sequence,
                                            clock: pinsClock ? max(1, clock.now()) : 0)
         pending.append(Pending(sequence: sequence, hook: "start", budget: configuration.startTimeout, sentAt: lastAnswer,
-                               attached: nil))
+                               isAttach: false))
         try send(MessageCoding.frame(body), to: running, hook: "start")
         return running
     }
