@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small strict JSON (RFC 8259) reader that remembers where each value
 /// starts, so a data-file error can name its line and column; Foundation's
 /// JSONSerialization only gives a byte offset, and not for every error.
@@ -56,6 +58,30 @@ struct JSONReader {
             throw reader.error("unexpected \(reader.describeCurrent()) after the JSON value")
         }
         return node
+    }
+
+    /// Escapes a key as a JSON Pointer token (`~` → `~0`, `/` → `~1`).
+    static func pointerToken(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// The line and column of the first byte that is not valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+        // Decode scalar by scalar to find where it breaks.
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var line = 1, column = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            case .emptyInput:
+                return nil
+            case .error:
+                return (line, column)
+            }
+        }
     }
 
     private let bytes: [UInt8]

@@ -162,9 +162,4 @@ enum ListCommand {
 
 private extension String {
     func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
-
-    /// The text followed by spaces up to `columns` display columns.
-    func padded(toColumns columns: Int) -> String {
-        self + String(repeating: " ", count: max(0, columns - DisplayWidth.of(self)))
-    }
 }

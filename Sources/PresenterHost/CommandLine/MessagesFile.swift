@@ -49,7 +49,7 @@ public struct MessagesFile: Equatable, Sendable {
 
     /// Parses `bytes`; `name` is the file name used in error messages.
     public static func parse(_ bytes: [UInt8], name: String) throws(CommandError) -> MessagesFile {
-        if let bad = firstInvalidUTF8(bytes) {
+        if let bad = JSONReader.firstInvalidUTF8(bytes) {
             throw .dataError("\(name):\(bad.line):\(bad.column): not valid UTF-8 text; save the file as UTF-8")
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {
@@ -66,7 +66,7 @@ public struct MessagesFile: Equatable, Sendable {
         }
         var actions: [String: Messages] = [:]
         for action in actionMembers {
-            let actionPath = "/" + pointerToken(action.key)
+            let actionPath = "/" + JSONReader.pointerToken(action.key)
             guard actions[action.key] == nil else {
                 throw .dataError("\(name): \(actionPath): action '\(action.key)' appears twice")
             }
@@ -76,7 +76,7 @@ public struct MessagesFile: Equatable, Sendable {
             var messages = Messages()
             var seen: Set<String> = []
             for status in statusMembers {
-                let path = actionPath + "/" + pointerToken(status.key)
+                let path = actionPath + "/" + JSONReader.pointerToken(status.key)
                 guard statuses.contains(status.key) else {
                     throw .dataError("\(name): \(path): unknown status '\(status.key)' (expected \(statuses.joined(separator: ", ")))")
                 }
@@ -97,30 +97,6 @@ public struct MessagesFile: Equatable, Sendable {
         return MessagesFile(actions: actions)
     }
 
-    /// Escapes a key as a JSON Pointer token (`~` → `~0`, `/` → `~1`).
-    private static func pointerToken(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    /// The line and column of the first byte that is not valid UTF-8.
-    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
-        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
-        // Decode scalar by scalar to find where it breaks.
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var line = 1, column = 1
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
-            case .emptyInput:
-                return nil
-            case .error:
-                return (line, column)
-            }
-        }
-    }
-
     /// The whole file, or `nil` with errno set.
     private static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -132,16 +108,6 @@ public struct MessagesFile: Equatable, Sendable {
             errno = EISDIR
             return nil
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { return bytes }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            bytes.append(contentsOf: buffer[..<n])
-        }
+        return readAll(fd)
     }
 }

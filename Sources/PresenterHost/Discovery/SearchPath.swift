@@ -75,7 +75,7 @@ public enum SearchPath {
 
     /// `$XDG_DATA_HOME` when absolute (the XDG spec says to ignore a relative
     /// one), else `$HOME/.local/share`, else nothing.
-    private static func userDataHome(_ environment: [String: String]) -> String? {
+    static func userDataHome(_ environment: [String: String]) -> String? {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return trimmed(xdg) }
         if let home = environment["HOME"], home.hasPrefix("/") { return trimmed(home) + "/.local/share" }
         return nil
@@ -107,12 +107,14 @@ public enum SearchPath {
         return String(path)
     }
 
-    private static func parent(of path: String) -> String {
+    /// The folder part of `path` (`.` for a bare name, `/` for the root).
+    static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    private static func lastComponent(of path: String) -> Substring {
+    /// The last name in `path` (trailing slashes ignored).
+    static func lastComponent(of path: String) -> Substring {
         path.split(separator: "/").last ?? ""
     }
 }

@@ -18,3 +18,18 @@ func makeSocketPair(_ fds: inout [Int32]) -> Bool {
 func errnoText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
+
+/// Everything `fd` reads until end of file, or `nil` with errno set.
+func readAll(_ fd: Int32) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n == 0 { return bytes }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return nil
+        }
+        bytes.append(contentsOf: buffer[..<n])
+    }
+}

@@ -83,3 +83,11 @@ public enum DisplayWidth {
         return wideRanges.contains { $0.contains(value) }
     }
 }
+
+extension String {
+    /// The text followed by spaces up to `columns` display columns (for
+    /// tables whose columns line up on screen).
+    func padded(toColumns columns: Int) -> String {
+        self + String(repeating: " ", count: max(0, columns - DisplayWidth.of(self)))
+    }
+}
