@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The system calls behind the bookmark store's promises: a save is atomic
+/// and durable (a new file beside the old one, written, synced, renamed over
+/// it, the folder synced), writers take turns (an advisory lock), and the
+/// file keeps its permissions. Every descriptor is close-on-exec from its
+/// creation, as everywhere in the host (Process/Descriptors.swift).
+enum BookmarkStoreFile {
+    /// A store file as read: its bytes and what a replacement must keep.
+    struct Contents {
+        var bytes: [UInt8]
+        /// Permission bits (`st_mode & 07777`).
+        var mode: mode_t
+        var owner: uid_t
+        var group: gid_t
+    }
+
+    /// The file at `path`, or `nil` when there is none (nor a folder for it).
+    static func read(_ path: String) throws(BookmarkStoreError) -> Contents? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw unreadable(path, errno)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw unreadable(path, errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw BookmarkStoreError(.unreadable, "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS")
+        }
+        guard let bytes = readAll(fd) else { throw unreadable(path, errno) }
+        return Contents(bytes: bytes, mode: info.st_mode & 0o7777, owner: info.st_uid, group: info.st_gid)
+    }
+
+    private static func unreadable(_ path: String, _ code: Int32) -> BookmarkStoreError {
+        BookmarkStoreError(.unreadable, "\(path): cannot read the bookmark store: \(errnoText(code)); check the file's and its folders' permissions")
+    }
+
+    /// The file a save must replace: `path`, or what it links to when it is
+    /// a symbolic link (renaming over the link would turn it into a file).
+    static func target(of path: String) throws(BookmarkStoreError) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw BookmarkStoreError(.unwritable, "\(path): the bookmark store is a symbolic link that cannot be followed: \(errnoText(errno)); fix the link or give the file itself")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Creates `directory` and any missing parents, private to the user
+    /// (0700, as the XDG base directory specification asks).
+    static func makeDirectories(_ directory: String) throws(BookmarkStoreError) {
+        var info = stat()
+        if stat(directory, &info) == 0 { return }
+        let parentDirectory = SearchPath.parent(of: directory)
+        if parentDirectory != directory { try makeDirectories(parentDirectory) }
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw BookmarkStoreError(.unwritable, "\(directory): cannot create the bookmark store's folder: \(errnoText(errno)); create it or choose another store with --store")
+        }
+    }
+
+    /// Waits for and takes the exclusive lock of the store at `path`: `flock`
+    /// on `path.lock`, a file that is never replaced (the store itself is, by
+    /// each rename, so a lock on it would guard an inode no longer in use).
+    /// Returns the descriptor; closing it releases the lock, as does the
+    /// end of the process however it ends.
+    static func lock(_ path: String) throws(BookmarkStoreError) -> Int32 {
+        let lockPath = path + ".lock"
+        let fd = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC, 0o666)
+        guard fd >= 0 else {
+            throw BookmarkStoreError(.unwritable, "\(lockPath): cannot open the bookmark store's lock file: \(errnoText(errno)); check that the folder is writable (the store was not changed)")
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(fd)
+            throw BookmarkStoreError(.unwritable, "\(lockPath): cannot lock the bookmark store: \(errnoText(code)); the store was not changed")
+        }
+        return fd
+    }
+
+    /// The prefix of the temporary files a save writes beside `path`.
+    static func temporaryPrefix(of path: String) -> String {
+        SearchPath.parent(of: path) + "/." + SearchPath.lastComponent(of: path) + ".tmp-"
+    }
+
+    /// Removes the temporary files of saves that were killed before their
+    /// rename. Only while holding the lock: then no save is under way.
+    static func removeStaleTemporaries(of path: String) {
+        let prefix = temporaryPrefix(of: path)
+        let directory = SearchPath.parent(of: path)
+        let namePrefix = String(prefix.dropFirst(directory.count + 1))
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(namePrefix) {
+            unlink(directory + "/" + name)
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes`, atomically and durably: a
+    /// crash at any instant leaves the old file or the new one, and once
+    /// this returns the new one survives a crash. The new file gets the
+    /// old one's permissions and, where allowed, its owner; a new store gets
+    /// 0666 less the umask, as any new file.
+    static func replace(_ path: String, with bytes: [UInt8], keeping old: Contents?) throws(BookmarkStoreError) {
+        let directory = SearchPath.parent(of: path)
+        func failure(_ code: Int32) -> BookmarkStoreError {
+            BookmarkStoreError(.unwritable, "\(directory): cannot save the bookmark store: \(errnoText(code)); the store was not changed")
+        }
+        // Not mkostemp: its files are 0600, and a new store must get the
+        // umask's permissions, which only the kernel's open applies.
+        var temporary = ""
+        var fd: Int32 = -1
+        while fd < 0 {
+            temporary = temporaryPrefix(of: path) + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd < 0 && errno != EEXIST { throw failure(errno) }
+        }
+        var written = false
+        defer {
+            if fd >= 0 { close(fd) }
+            if !written { unlink(temporary) }
+        }
+        if let old {
+            // Another user's store (written by root, say): keep its owner
+            // when allowed; otherwise the file is ours, as any file we write.
+            if old.owner != geteuid() || old.group != getegid() { _ = fchown(fd, old.owner, old.group) }
+            guard fchmod(fd, old.mode) == 0 else { throw failure(errno) }
+        }
+        guard writeAll(fd, bytes), fsync(fd) == 0 else { throw failure(errno) }
+        let closed = close(fd)
+        fd = -1
+        guard closed == 0 else { throw failure(errno) }
+        guard rename(temporary, path) == 0 else { throw failure(errno) }
+        written = true
+        // The rename is only durable once the folder's entry is on disk.
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let synced = folder >= 0 && fsync(folder) == 0
+        let code = errno
+        if folder >= 0 { close(folder) }
+        guard synced else {
+            throw BookmarkStoreError(.unwritable, "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(code)); a crash now could lose the change")
+        }
+    }
+}
