@@ -9,6 +9,7 @@ public enum PresenterHostCommand {
         case version
         case list(pluginDirs: [String], verbose: Bool, json: Bool)
         case run(arguments: [String], pluginDirs: [String])
+        case bookmarks(arguments: [String])
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -34,6 +35,8 @@ public enum PresenterHostCommand {
                 return ListCommand.execute(pluginDirs: pluginDirs, verbose: verbose, json: json)
             case let .run(runArguments, pluginDirs):
                 return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
+            case .bookmarks(let bookmarksArguments):
+                return BookmarksCommand.execute(bookmarksArguments)
             }
         } catch {
             return report(error)
@@ -73,6 +76,11 @@ public enum PresenterHostCommand {
                     throw .usage("'\(flag)' cannot be combined with 'run'; put run's options after 'run'")
                 }
                 return .run(arguments: Array(arguments[index...]), pluginDirs: pluginDirs)
+            case "bookmarks":
+                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : !pluginDirs.isEmpty ? "--plugin-dir" : nil {
+                    throw .usage("'\(flag)' cannot come before 'bookmarks'; put bookmarks' options after it")
+                }
+                return .bookmarks(arguments: Array(arguments[index...]))
             case _ where argument.hasPrefix("-") && argument != "-":
                 throw .usage("Unknown option '\(argument)'")
             default:

@@ -13,6 +13,7 @@ enum Usage {
     static let synopsis = """
         Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]
                presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
+               presenter-host bookmarks [--json] [--store <file>]
                presenter-host --help | --version
 
         """
@@ -27,6 +28,10 @@ enum Usage {
           --list, list        List the presenters found, then (on stderr) the plugin
                               files that failed to load and why.
           run                 Run a command under a presenter. See 'presenter-host run --help'.
+          bookmarks           List the bookmarks the Add Bookmark screen saved (--json for
+                              scripts, --store <file> for another store than the default
+                              $XDG_DATA_HOME/presenter-host/bookmarks.json or $\(BookmarkStore.environmentVariable)).
+                              See 'presenter-host bookmarks --help'.
 
         Options:
           --plugin-dir <dir>  Look for plugins in <dir> first. Repeatable.
