@@ -211,6 +211,18 @@ struct BookmarkStoreTests {
                 == ["bookmarks.json", "bookmarks.json.lock"])
     }
 
+    /// A torn file (what a non-atomic writer could leave) is never read as
+    /// a shorter store: every strict prefix of a store is an error.
+    @Test func everyTruncatedStoreIsAnError() throws {
+        var document = BookmarkDocument()
+        for index in 0..<3 { _ = document.add(Bookmark(url: "https://\(index)", title: "T \(index) é"), added: "2026-01-01T00:00:00Z") }
+        let bytes = document.encoded()
+        #expect(try BookmarkDocument.parse(bytes, path: "s") == document)
+        for length in 0..<bytes.count where !bytes[length...].allSatisfy({ $0 == 0x0a }) {
+            #expect(throws: BookmarkStoreError.self) { try BookmarkDocument.parse(Array(bytes[..<length]), path: "s") }
+        }
+    }
+
     @Test func aFolderInPlaceOfTheStoreCannotBeRead() throws {
         let dir = TestPaths.temporaryDirectory("bm")
         let path = dir.path + "/bookmarks.json"
