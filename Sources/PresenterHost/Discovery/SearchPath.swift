@@ -93,7 +93,8 @@ public enum SearchPath {
         return String(cString: buffer)
     }
 
-    private static func readExecutableLink() -> String? {
+    /// The running executable's path (`/proc/self/exe`'s target), if it can be read.
+    static func readExecutableLink() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
@@ -107,7 +108,8 @@ public enum SearchPath {
         return String(path)
     }
 
-    private static func parent(of path: String) -> String {
+    /// The folder holding `path` ("." for a bare name, "/" for a top-level one).
+    static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
