@@ -7,6 +7,8 @@ let package = Package(
     name: "presenter-host",
     products: [
         .executable(name: "presenter-host", targets: ["presenter-host"]),
+        // The HTTP GET of add-bookmark's get-title, spawned by presenter-host.
+        .executable(name: "presenter-host-fetch", targets: ["presenter-host-fetch"]),
         .library(name: "PresenterHost", targets: ["PresenterHost"]),
         .library(name: "PresenterSDK", targets: ["PresenterSDK"]),
         .library(name: "MBHud", type: .dynamic, targets: ["MBHud"]),
@@ -23,6 +25,10 @@ let package = Package(
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
         .target(name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims"]),
         .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
+        // The only target that imports FoundationNetworking (libcurl and some
+        // 30 more libraries, which would nearly double presenter-host's
+        // start-up): presenter-host spawns it per fetch.
+        .executableTarget(name: "presenter-host-fetch", dependencies: ["SystemShims"]),
         .target(name: "MBHud", dependencies: ["PresenterSDK"], path: "Plugins/MBHud"),
         .target(name: "NetActivity", dependencies: ["PresenterSDK"], path: "Plugins/NetActivity"),
         .target(name: "AddBookmark", dependencies: ["PresenterSDK"], path: "Plugins/AddBookmark"),

@@ -93,7 +93,8 @@ public enum SearchPath {
         return String(cString: buffer)
     }
 
-    private static func readExecutableLink() -> String? {
+    /// The running executable's path (`/proc/self/exe`'s target), if it can be read.
+    static func readExecutableLink() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Get-title's rules: which URLs are fetched, and what a fetch's reply
+/// means (a title, or a precise reason). The fetch itself is
+/// ``WebTitleFetch``.
+public enum WebTitle {
+    /// Redirects followed before giving up.
+    static let maxRedirects = 5
+    /// The most bytes of a page read: 1 MiB.
+    static let maxBytes = 1 << 20
+
+    /// What the user typed, as the URL to fetch: trimmed; no scheme → "https://" + it;
+    /// only http/https (else throws); no host → throws.
+    ///
+    /// "example.com:8080/x" has no scheme (a port follows the colon) and
+    /// becomes "https://example.com:8080/x"; "mailto:x@y" has one, and is
+    /// refused.
+    public static func normalizedURL(_ text: String) throws(WebTitleError) -> String {
+        let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !typed.isEmpty else { throw .emptyURL }
+        let url: String
+        if typed.hasPrefix("//") {
+            url = "https:" + typed
+        } else {
+            url = hasScheme(typed) ? typed : "https://" + typed
+        }
+        guard let components = URLComponents(string: url), URL(string: url) != nil else { throw .invalidURL(typed) }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .notHTTP(typed)
+        }
+        guard let host = components.host, !host.isEmpty else { throw .noHost(typed) }
+        return url
+    }
+
+    /// Whether `text` starts with a scheme ("name:"), and not with a host
+    /// and port ("localhost:8080", "example.com:80/path").
+    private static func hasScheme(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else {
+            return false
+        }
+        let name = text[..<colon]
+        guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+            return false
+        }
+        let rest = text[text.index(after: colon)...]
+        let port = rest.prefix(while: { $0.isASCII && $0.isNumber })
+        let isPort = !port.isEmpty && (port.endIndex == rest.endIndex || "/?#".contains(rest[port.endIndex]))
+        return !isPort
+    }
+
+    /// What a reply from presenter-host-fetch for `url` means.
+    static func title(from reply: WebTitleReply, url: String, timeout: Double) -> Result<String, WebTitleError> {
+        switch reply {
+        case .failure(let kind, let detail):
+            let components = URLComponents(string: url)
+            let host = components?.host ?? url
+            switch kind {
+            case "timeout": return .failure(.timeout(timeout))
+            case "redirects": return .failure(.redirects(Int(detail) ?? maxRedirects))
+            case "resolve": return .failure(.resolve(host))
+            case "connect":
+                let port = components?.port ?? (components?.scheme?.lowercased() == "http" ? 80 : 443)
+                return .failure(.connect("\(host):\(port)"))
+            case "tls": return .failure(.tls(host, detail))
+            case "scheme": return .failure(.redirectScheme(detail))
+            default: return .failure(.other(url, detail))
+            }
+        case .response(let response):
+            guard (200..<300).contains(response.status) else { return .failure(.http(response.status, from: response.url)) }
+            let type = MediaType(response.contentType)
+            guard type.isHTML else { return .failure(.notHTML(type.essence)) }
+            if let title = TitleExtractor.title(in: response.body, contentType: type, complete: response.end == .complete) {
+                return title.isEmpty ? .failure(.emptyTitle) : .success(title)
+            }
+            switch response.end {
+            case .complete: return .failure(.noTitle)
+            case .limit: return .failure(.noTitleInFirst(bytes: maxBytes))
+            case .timeout: return .failure(.timeout(timeout))
+            case .cut: return .failure(.cut)
+            }
+        }
+    }
+
+    /// Seconds as a person writes them: "10", "0.5".
+    static func format(seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,61 @@
+/// Why a title could not be had, as one precise line:
+/// "HTTP 404 from http://…", "no <title> in the page", "not HTML (application/json)",
+/// "more than 5 redirects", "no answer within 10 s", "cannot resolve host …",
+/// "cannot connect to …", "only http and https URLs …", "cancelled".
+public struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The reason, one line (what came from the network is escaped).
+    public let reason: String
+    public var description: String { reason }
+
+    /// An error with `reason`, made one line (controls escaped).
+    public init(reason: String) {
+        self.reason = PrintableText.escaping(reason)
+    }
+}
+
+/// Every reason get-title gives, in one place.
+extension WebTitleError {
+    static let emptyURL = WebTitleError(reason: "URL cannot be empty")
+    static func notHTTP(_ url: String) -> WebTitleError {
+        WebTitleError(reason: "only http and https URLs can be fetched, not '\(url)'")
+    }
+    static func noHost(_ url: String) -> WebTitleError { WebTitleError(reason: "no host name in the URL '\(url)'") }
+    static func invalidURL(_ url: String) -> WebTitleError { WebTitleError(reason: "'\(url)' is not a valid URL") }
+
+    static func http(_ status: Int, from url: String) -> WebTitleError {
+        WebTitleError(reason: "HTTP \(status) from \(url)")
+    }
+    static func notHTML(_ essence: String) -> WebTitleError { WebTitleError(reason: "not HTML (\(essence))") }
+    static let noTitle = WebTitleError(reason: "no <title> in the page")
+    static let emptyTitle = WebTitleError(reason: "the page's <title> is empty")
+    static func noTitleInFirst(bytes: Int) -> WebTitleError {
+        WebTitleError(reason: "no <title> in the first \(bytes >> 20) MiB of the page")
+    }
+    static let cut = WebTitleError(reason: "the connection ended before the page's <title>")
+    static func redirects(_ limit: Int) -> WebTitleError { WebTitleError(reason: "more than \(limit) redirects") }
+    static func redirectScheme(_ url: String) -> WebTitleError {
+        WebTitleError(reason: "redirected to '\(url)': only http and https URLs can be fetched")
+    }
+    static func timeout(_ seconds: Double) -> WebTitleError {
+        WebTitleError(reason: "no answer within \(WebTitle.format(seconds: seconds)) s")
+    }
+    static func resolve(_ host: String) -> WebTitleError { WebTitleError(reason: "cannot resolve host \(host)") }
+    static func connect(_ hostAndPort: String) -> WebTitleError {
+        WebTitleError(reason: "cannot connect to \(hostAndPort)")
+    }
+    static func tls(_ host: String, _ detail: String) -> WebTitleError {
+        WebTitleError(reason: "no secure connection to \(host): \(detail)")
+    }
+    static func other(_ url: String, _ detail: String) -> WebTitleError {
+        WebTitleError(reason: "cannot fetch \(url): \(detail)")
+    }
+    static let cancelled = WebTitleError(reason: "cancelled")
+
+    static func fetcherMissing(_ paths: [String]) -> WebTitleError {
+        WebTitleError(reason: "cannot find presenter-host-fetch (looked for \(paths.joined(separator: " and "))); "
+                      + "install it with presenter-host")
+    }
+    static func fetcherFailed(_ path: String, _ what: String) -> WebTitleError {
+        WebTitleError(reason: "\(path) \(what)")
+    }
+}

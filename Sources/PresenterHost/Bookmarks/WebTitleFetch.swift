@@ -1,0 +1,181 @@
+import Foundation
+
+/// One title fetch (blocking `run()` on any thread; `cancel()` from another).
+///
+/// `run()` spawns presenter-host-fetch (the only program that links
+/// FoundationNetworking; see docs/ARCHITECTURE.md, "Get-title") with the
+/// URL, reads its reply (``WebTitleReply``) and finds the title in the page
+/// (``WebTitle/title(from:url:timeout:)``). The fetcher enforces the
+/// timeout (connecting included) itself; the host kills it (SIGKILL) if it
+/// has not answered ``killGrace`` seconds after, so a fetch never outlasts
+/// its timeout by more. `cancel()` kills it at once: `run()` then returns
+/// "cancelled".
+public final class WebTitleFetch: @unchecked Sendable {
+    /// The timeout when none is given, in seconds.
+    public static let defaultTimeout: Double = 10
+    /// How long past the timeout a fetcher that has not answered lives: its
+    /// start-up and the writing of its reply.
+    static let killGrace: Double = 1
+    /// The most reply bytes read: the page's and the reply's lines.
+    static let maxReplyBytes = WebTitle.maxBytes + 64 * 1024
+
+    /// The URL as given (normalized when the fetch runs).
+    public let url: String
+    /// The connect and total timeout, in seconds.
+    public let timeout: Double
+    private let environment: [String: String]
+    private let fetcher: String?
+
+    private let lock = NSLock()
+    /// The fetcher while it may be killed: set before it is reaped.
+    private var pid: pid_t?
+    private var cancelled = false
+    private var result: Result<String, WebTitleError>?
+
+    /// `fetcher`: path of presenter-host-fetch; nil = next to /proc/self/exe
+    /// (then <dir>/../libexec/presenter-host/presenter-host-fetch).
+    /// `environment` is the fetcher's: its proxy variables (http_proxy,
+    /// https_proxy, ALL_PROXY, NO_PROXY) apply as curl applies them.
+    public init(url: String, timeout: Double = defaultTimeout,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                fetcher: String? = nil) {
+        self.url = url
+        self.timeout = timeout
+        self.environment = environment
+        self.fetcher = fetcher
+    }
+
+    /// Fetches the page and returns its title, or why there is none. Blocks
+    /// for at most the timeout plus ``killGrace``. A second call returns the
+    /// first call's result.
+    public func run() -> Result<String, WebTitleError> {
+        let earlier: Result<String, WebTitleError>? = lock.withLock {
+            cancelled ? .failure(.cancelled) : result
+        }
+        if let earlier { return earlier }
+        let fetched = fetch()
+        return lock.withLock {
+            let final = cancelled ? .failure(.cancelled) : fetched
+            result = final
+            return final
+        }
+    }
+
+    /// Stops the fetch: kills the fetcher; `run()` returns "cancelled".
+    /// Safe from any thread, before, during or after `run()`.
+    public func cancel() {
+        lock.withLock {
+            cancelled = true
+            if let pid { kill(pid, SIGKILL) }
+        }
+    }
+
+    private func fetch() -> Result<String, WebTitleError> {
+        let target: String
+        do {
+            target = try WebTitle.normalizedURL(url)
+        } catch {
+            return .failure(error)
+        }
+        guard timeout > 0 && timeout <= 86_400 else {
+            return .failure(WebTitleError(reason: "the timeout must be from 0 to 86400 seconds, not \(timeout)"))
+        }
+        let path: String
+        switch Self.locateFetcher(fetcher) {
+        case .success(let found): path = found
+        case .failure(let error): return .failure(error)
+        }
+        var pipe: [Int32] = [-1, -1]
+        guard makePipe(&pipe) else { return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(errno))")) }
+        defer { close(pipe[0]) }
+        var options = Spawn.Options()
+        options.descriptors = [STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(pipe[1]),
+                               STDERR_FILENO: .null(O_WRONLY)]
+        options.closeOthers = true
+        // A Ctrl-C meant for the host is the host's to act on (cancel).
+        options.newProcessGroup = true
+        options.environment = environment.map { "\($0.key)=\($0.value)" }
+        let arguments = ["presenter-host-fetch", "--parent", String(getpid()), "--timeout", String(timeout),
+                         "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
+                         "--", target]
+        let spawned = Spawn.start(path, arguments, options)
+        close(pipe[1])
+        guard case .success(let child) = spawned else {
+            if case .failure(let failure) = spawned {
+                return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.errno))"))
+            }
+            return .failure(.fetcherFailed(path, "cannot be started"))
+        }
+        lock.withLock {
+            pid = child
+            if cancelled { kill(child, SIGKILL) }
+        }
+        let deadline = MonotonicClock().now() &+ UInt64((timeout + Self.killGrace) * 1e9)
+        let (reply, ending) = Self.read(pipe[0], before: deadline)
+        lock.withLock { pid = nil }
+        if ending != .endOfFile { kill(child, SIGKILL) }
+        let termination = ProcessExit.end(child, waitingUpTo: 1).0
+        switch ending {
+        case .deadline:
+            return .failure(.timeout(timeout))
+        case .tooLong:
+            return .failure(.fetcherFailed(path, "sent more than \(Self.maxReplyBytes) bytes"))
+        case .endOfFile:
+            if reply.isEmpty && termination != .exited(0) {
+                return .failure(.fetcherFailed(path, "ended (\(Self.describe(termination))) without answering"))
+            }
+            do {
+                let decoded = try WebTitleReply.decode(reply, maxBody: WebTitle.maxBytes)
+                return WebTitle.title(from: decoded, url: target, timeout: timeout)
+            } catch {
+                return .failure(.fetcherFailed(path, "sent a reply that cannot be read: \(error)"))
+            }
+        }
+    }
+
+    /// How reading a reply ended.
+    private enum Ending {
+        case endOfFile, deadline, tooLong
+    }
+
+    /// Everything the fetcher writes, until it closes its stdout (it ended),
+    /// the deadline (on MonotonicClock) or ``maxReplyBytes``.
+    private static func read(_ fd: Int32, before deadline: UInt64) -> ([UInt8], Ending) {
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let now = MonotonicClock().now()
+            guard now < deadline else { return (reply, .deadline) }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min((deadline - now) / 1_000_000 + 1, 60_000)))
+            if ready <= 0 { continue }  // EINTR or the wait's end: the deadline check decides
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return (reply, .endOfFile) }
+            reply += chunk[..<count]
+            if reply.count > maxReplyBytes { return (reply, .tooLong) }
+        }
+    }
+
+    private static func describe(_ termination: ChildProcess.Termination) -> String {
+        switch termination {
+        case .exited(let status): return "exit status \(status)"
+        case .signaled(let signal): return SignalName.of(signal)
+        }
+    }
+
+    /// The fetcher to run: `explicit`, else presenter-host-fetch next to
+    /// the running executable, else in its prefix's libexec/presenter-host.
+    static func locateFetcher(_ explicit: String?) -> Result<String, WebTitleError> {
+        var candidates: [String] = []
+        if let explicit {
+            candidates = [explicit]
+        } else if let executable = SearchPath.readExecutableLink() {
+            let folder = SearchPath.parent(of: executable)
+            candidates = [folder + "/presenter-host-fetch",
+                          SearchPath.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch"]
+        }
+        if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return .success(found) }
+        return .failure(.fetcherMissing(candidates))
+    }
+}

@@ -1,0 +1,224 @@
+// presenter-host-fetch: one HTTP(S) GET with URLSession, for add-bookmark's
+// get-title. A process of its own because FoundationNetworking (libcurl and
+// some 30 more shared libraries) nearly doubles a program's start-up:
+// presenter-host never links it, and spawns this per fetch (which also keeps
+// libcurl out of the host and makes a cancel a kill).
+//
+//   presenter-host-fetch --parent PID --timeout SECONDS --max-bytes N --max-redirects R -- URL
+//
+// It writes one reply on stdout, in the format the host's WebTitleReply
+// reads (docs/ARCHITECTURE.md, "Get-title"), and exits 0; a usage error
+// exits 64 with a line on stderr. It sends the bytes of the page, not a
+// title: the host decides what they mean (status, type, charset, title).
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SystemShims
+
+/// The reply format's version: the first line is "presenter-host-fetch reply 1".
+let replyVersion = 1
+/// The longest text put on one reply line (a URL, a Content-Type, a reason).
+let maxLineBytes = 4096
+
+/// The command line, checked strictly (only presenter-host starts this).
+struct Arguments {
+    var parent: pid_t = 0
+    var timeout: Double = 0
+    var maxBytes = 0
+    var maxRedirects = 0
+    var url: URL
+
+    init(_ arguments: [String]) throws(UsageError) {
+        var values: [String: String] = [:]
+        var rest = arguments[...]
+        while let flag = rest.first, flag != "--" {
+            guard ["--parent", "--timeout", "--max-bytes", "--max-redirects"].contains(flag), rest.count >= 2 else {
+                throw UsageError("unknown or incomplete option '\(flag)'")
+            }
+            values[flag] = rest[rest.startIndex + 1]
+            rest = rest.dropFirst(2)
+        }
+        guard rest.first == "--", rest.count == 2, let url = URL(string: rest[rest.startIndex + 1]),
+              ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw UsageError("expected '-- URL' with an http or https URL last")
+        }
+        self.url = url
+        guard let parent = values["--parent"].flatMap({ pid_t($0) }), parent > 0,
+              let timeout = values["--timeout"].flatMap({ Double($0) }), timeout > 0, timeout.isFinite,
+              let maxBytes = values["--max-bytes"].flatMap({ Int($0) }), maxBytes > 0,
+              let maxRedirects = values["--max-redirects"].flatMap({ Int($0) }), maxRedirects >= 0 else {
+            throw UsageError("--parent, --timeout, --max-bytes and --max-redirects each need a positive number")
+        }
+        (self.parent, self.timeout, self.maxBytes, self.maxRedirects) = (parent, timeout, maxBytes, maxRedirects)
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// How the transfer ended, as the reply says it.
+enum Outcome {
+    /// A response: its body so far and why it stopped.
+    case response(end: String)
+    /// No response: a failure kind and its detail.
+    case failure(kind: String, detail: String)
+}
+
+/// One GET, driven by URLSession's delegate calls (on its serial delegate
+/// queue) and by the total-time timer (on another queue): whichever ends it
+/// first writes the reply and exits the process.
+final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let arguments: Arguments
+    private let lock = NSLock()
+    private var finished = false
+    private var redirects = 0
+    private var response: HTTPURLResponse?
+    private var body = Data()
+
+    init(_ arguments: Arguments) {
+        self.arguments = arguments
+    }
+
+    /// Whether the response's head has come.
+    private var answered: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return response != nil
+    }
+
+    func start() {
+        let configuration = URLSessionConfiguration.ephemeral
+        // URLSession's request timeout is an idle timer (no byte for that
+        // long, connecting included) in whole seconds; the total time is
+        // this process's own timer below, to the millisecond.
+        configuration.timeoutIntervalForRequest = max(1, arguments.timeout.rounded(.up))
+        configuration.httpAdditionalHeaders = ["Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"]
+        // No proxy is set here: libcurl then reads http_proxy, https_proxy,
+        // ALL_PROXY and NO_PROXY from the environment itself, as curl does.
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        var request = URLRequest(url: arguments.url)
+        request.timeoutInterval = configuration.timeoutIntervalForRequest
+        session.dataTask(with: request).resume()
+        DispatchQueue.global().asyncAfter(deadline: .now() + arguments.timeout) {
+            self.finish(self.answered ? .response(end: "timeout") : .failure(kind: "timeout", detail: ""))
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        lock.lock()
+        redirects += 1
+        let count = redirects
+        lock.unlock()
+        guard count <= arguments.maxRedirects else {
+            completionHandler(nil)
+            return finish(.failure(kind: "redirects", detail: String(arguments.maxRedirects)))
+        }
+        guard let target = request.url, ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
+            completionHandler(nil)
+            return finish(.failure(kind: "scheme", detail: request.url?.absoluteString ?? ""))
+        }
+        completionHandler(request)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        lock.lock()
+        self.response = response as? HTTPURLResponse
+        lock.unlock()
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        let room = arguments.maxBytes - body.count
+        body.append(data.prefix(max(0, room)))
+        let full = data.count >= room
+        lock.unlock()
+        if full { finish(.response(end: "limit")) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let error = error as? URLError else {
+            return finish(error == nil ? .response(end: "complete") : .failure(kind: "other", detail: "\(error!)"))
+        }
+        let answered = self.answered
+        if answered && error.code != .timedOut { return finish(.response(end: "cut")) }
+        switch error.code {
+        case .timedOut: finish(answered ? .response(end: "timeout") : .failure(kind: "timeout", detail: ""))
+        case .cannotFindHost, .dnsLookupFailed: finish(.failure(kind: "resolve", detail: ""))
+        case .cannotConnectToHost, .notConnectedToInternet, .networkConnectionLost:
+            finish(.failure(kind: "connect", detail: ""))
+        case .httpTooManyRedirects: finish(.failure(kind: "redirects", detail: String(arguments.maxRedirects)))
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected:
+            finish(.failure(kind: "tls", detail: error.localizedDescription))
+        case .cancelled: break  // ours: finish has run
+        default: finish(.failure(kind: "other", detail: error.localizedDescription))
+        }
+    }
+
+    /// Writes the reply and exits; only the first call does anything.
+    func finish(_ outcome: Outcome) {
+        lock.lock()
+        guard !finished else { return lock.unlock() }
+        finished = true
+        var reply = "presenter-host-fetch reply \(replyVersion)\n"
+        var bytes = Data()
+        switch outcome {
+        case .failure(let kind, let detail):
+            reply += "failure \(kind)" + (detail.isEmpty ? "" : " " + oneLine(detail)) + "\n"
+        case .response(let end):
+            let response = self.response
+            reply += "status \(response?.statusCode ?? 0)\n"
+            reply += "url \(oneLine(response?.url?.absoluteString ?? arguments.url.absoluteString))\n"
+            reply += "content-type \(oneLine(response?.value(forHTTPHeaderField: "Content-Type") ?? ""))\n"
+            reply += "redirects \(redirects)\n"
+            reply += "body \(body.count) \(end)\n"
+            bytes = body
+        }
+        writeAll(Data(reply.utf8) + bytes)
+        // Not exit(): URLSession's threads may be inside libcurl.
+        _exit(0)
+    }
+}
+
+/// `text` on one line of at most maxLineBytes: controls become spaces.
+func oneLine(_ text: String) -> String {
+    var line = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    while line.utf8.count > maxLineBytes { line.removeLast() }
+    return line
+}
+
+func writeAll(_ data: Data) {
+    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }  // the host is gone
+            offset += written
+        }
+    }
+}
+
+let arguments: Arguments
+do {
+    arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("presenter-host-fetch: \(error.message) (it is started by presenter-host, not by hand)\n".utf8))
+    exit(64)
+}
+// Dies with the host (SIGKILL when the thread that spawned it ends); if the
+// host is already gone, the parent is not it.
+_ = ph_set_parent_death_signal(SIGKILL)
+if getppid() != arguments.parent { _exit(0) }
+signal(SIGPIPE, SIG_IGN)
+let fetch = Fetch(arguments)
+fetch.start()
+dispatchMain()
