@@ -6,6 +6,9 @@ import PresenterSDK
 /// the HUD (the "super" call). It implements only show and hide: render, key
 /// and progress stay NULL, so the host runs the HUD's own.
 ///
+/// A fetch that fails shows its failure message in the HUD, as any other
+/// action's would.
+///
 /// Several title fetches may run at once: the indicator stays until the last
 /// of them ends, so one never hides another's progress.
 final class AddBookmarkPresenter: Presenter {
@@ -40,8 +43,16 @@ final class AddBookmarkPresenter: Presenter {
             return try host.baseHide(view: view, message: message, interactor: interactor, failure: failure)
         }
         titleFetches.remove(interactor.id)
-        guard titleFetches.isEmpty else { return }  // another fetch still runs
-        try apply([(Self.indicator, .stopAnimating), (Self.button, .show)], on: view)
+        if titleFetches.isEmpty {  // else another fetch still runs
+            try apply([(Self.indicator, .stopAnimating), (Self.button, .show)], on: view)
+        }
+        // The original shows nothing when the title cannot be had (one of
+        // its known defects): the HUD shows the failure, and in an
+        // interactive view waits for a key, as for any other action.
+        if failure != nil, let message, !message.isEmpty {
+            try host.baseShow(view: view, message: "", interactor: interactor)
+            try host.baseHide(view: view, message: message, interactor: interactor, failure: failure)
+        }
     }
 
     /// Applies every operation even when one fails, so that the button comes

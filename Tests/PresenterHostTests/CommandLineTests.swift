@@ -31,7 +31,7 @@ import Testing
         (["--json"], "'--json' needs '--list'"),
         (["-v"], "'--verbose' needs '--list'"),
         (["--plugin-dir", "x"], "Missing command: use '--list' or 'run'"),
-        (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
+        (["--list", "run"], "'--list' cannot be combined with 'run'; put its options after 'run'"),
     ])
     func usageErrorsNameTheProblem(arguments: [String], message: String) {
         #expect(throws: CommandError.usage(message)) { try PresenterHostCommand.parse(arguments) }

@@ -34,6 +34,19 @@ import Testing
                                action: "get-title", failure: (1, "http", "HTTP 404")) == PRESENTER_OK)
         #expect(view.elementCalls.suffix(2) == ["activity-indicator \(PRESENTER_ELEMENT_STOP_ANIMATING)",
                                                 "get-title-button \(PRESENTER_ELEMENT_SHOW)"])
+        // The failure shows in the HUD (the base), as any other action's:
+        // shown with no text, then hidden with the message and the failure.
+        #expect(presenter.host.baseCalls == ["show  GetWebTitleInteractor:get-title:1:-1.0",
+                                             "hide An error occurred retrieving the title GetWebTitleInteractor:get-title:1:-1.0 1:http:HTTP 404"])
+    }
+
+    @Test func aTitleFetchThatSucceedsOrHasNoFailureMessageNeverReachesTheHUD() throws {
+        let (presenter, view) = try screen(elements: Self.bothElements)
+        presenter.show(view, "", id: 1, type: "GetWebTitleInteractor", action: "get-title")
+        presenter.hide(view, nil, id: 1, type: "GetWebTitleInteractor", action: "get-title")
+        presenter.show(view, "", id: 2, type: "GetWebTitleInteractor", action: "get-title")
+        presenter.hide(view, nil, id: 2, type: "GetWebTitleInteractor", action: "get-title", failure: (1, "http", "HTTP 404"))
+        #expect(view.elementCalls.count == 8)
         #expect(presenter.host.baseCalls == [])
     }
 

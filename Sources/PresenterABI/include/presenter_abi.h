@@ -203,6 +203,25 @@ typedef struct presenter_failure {
  *  drawing is not shown; presenters still work the same). */
 #define PRESENTER_VIEW_ANIMATED    0x4u
 
+/**
+ * The key hook's codes. A key with a character is its Unicode code point:
+ * Enter 13, Escape 27, Tab 9, Backspace 127, Ctrl and a letter 1 to 26
+ * (Ctrl-A is 1). Keys without one take the code points of Apple's function
+ * keys in the Private Use Area (what the original's platform gives its
+ * views); Shift-Tab, which has none there, takes the last of that range.
+ * Values only: they describe what hosts send, and change no structure.
+ */
+#define PRESENTER_KEY_ENTER     13u
+#define PRESENTER_KEY_ESCAPE    27u
+#define PRESENTER_KEY_UP        0xF700u
+#define PRESENTER_KEY_DOWN      0xF701u
+#define PRESENTER_KEY_LEFT      0xF702u
+#define PRESENTER_KEY_RIGHT     0xF703u
+#define PRESENTER_KEY_DELETE    0xF728u
+#define PRESENTER_KEY_HOME      0xF729u
+#define PRESENTER_KEY_END       0xF72Bu
+#define PRESENTER_KEY_BACK_TAB  0xF7FFu
+
 /** element operations, for presenter_host.element. */
 #define PRESENTER_ELEMENT_HIDE            1
 #define PRESENTER_ELEMENT_SHOW            2
@@ -435,7 +454,7 @@ typedef struct presenter_descriptor {
     void (*render)(void *instance, presenter_view *view, uint64_t now_ns);
     /**
      * A key was pressed while the view is interactive: a Unicode code point,
-     * or 27 for Escape, 13 for Enter. Returns 1 when the presenter used it
+     * or 27 for Escape, 13 for Enter (PRESENTER_KEY_* for the others). Returns 1 when the presenter used it
      * (for example to dismiss a failure message), 0 to let the view have it.
      * Called only for views with PRESENTER_VIEW_INTERACTIVE. MAY be NULL
      * (inherited, else every key goes to the view).

@@ -111,3 +111,18 @@ public struct MessagesFile: Equatable, Sendable {
         return readAll(fd)
     }
 }
+
+extension MessagesFile {
+    /// The file's table as a view's messages, as written: an action it
+    /// lacks falls back to its "default" action, one without a working
+    /// message shows nothing.
+    public var progressMessages: [String: ProgressMessages] {
+        actions.mapValues { entry in
+            var messages: ProgressMessages = [:]
+            messages[.working] = entry.working
+            messages[.success] = entry.success
+            messages[.failure] = entry.failure
+            return messages
+        }
+    }
+}

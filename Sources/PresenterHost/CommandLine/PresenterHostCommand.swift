@@ -10,6 +10,7 @@ public enum PresenterHostCommand {
         case list(pluginDirs: [String], verbose: Bool, json: Bool)
         case run(arguments: [String], pluginDirs: [String])
         case bookmarks(arguments: [String])
+        case addBookmark(arguments: [String], pluginDirs: [String])
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -37,6 +38,8 @@ public enum PresenterHostCommand {
                 return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
             case .bookmarks(let bookmarksArguments):
                 return BookmarksCommand.execute(bookmarksArguments)
+            case let .addBookmark(commandArguments, pluginDirs):
+                return AddBookmarkCommand.execute(commandArguments, pluginDirs: pluginDirs)
             }
         } catch {
             return report(error)
@@ -71,11 +74,13 @@ public enum PresenterHostCommand {
                 index += 1
             case _ where argument.hasPrefix("--plugin-dir="):
                 pluginDirs.append(try directory(String(argument.dropFirst("--plugin-dir=".count))))
-            case "run":
+            case "run", "add-bookmark":
                 if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
-                    throw .usage("'\(flag)' cannot be combined with 'run'; put run's options after 'run'")
+                    throw .usage("'\(flag)' cannot be combined with '\(argument)'; put its options after '\(argument)'")
                 }
-                return .run(arguments: Array(arguments[index...]), pluginDirs: pluginDirs)
+                let rest = Array(arguments[index...])
+                return argument == "run" ? .run(arguments: rest, pluginDirs: pluginDirs)
+                                         : .addBookmark(arguments: rest, pluginDirs: pluginDirs)
             case "bookmarks":
                 if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : !pluginDirs.isEmpty ? "--plugin-dir" : nil {
                     throw .usage("'\(flag)' cannot come before 'bookmarks'; put bookmarks' options after it")

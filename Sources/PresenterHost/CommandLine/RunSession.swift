@@ -346,7 +346,7 @@ final class RunSession {
     /// A presenter failed for good: the terminal region is taken off (the
     /// cursor and echo restored), one line says what happened, and plain
     /// lines take over. The command is not touched.
-    private static func fallBack(after failure: PresenterFailure, from current: RenderBackend, unicode: Bool,
+    static func fallBack(after failure: PresenterFailure, from current: RenderBackend, unicode: Bool,
                                  log: RunLog) -> RenderBackend {
         current.finish()
         let plain = current as? PlainBackend

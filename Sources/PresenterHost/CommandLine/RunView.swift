@@ -21,15 +21,7 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// presenter then hides at once, and a failure still shows the command's
     /// output and exit status).
     static func messages(options: RunOptions, file: MessagesFile?) -> [String: ProgressMessages] {
-        if let file {
-            return file.actions.mapValues { entry in
-                var messages: ProgressMessages = [:]
-                messages[.working] = entry.working
-                messages[.success] = entry.success
-                messages[.failure] = entry.failure
-                return messages
-            }
-        }
+        if let file { return file.progressMessages }
         var messages: ProgressMessages = [.working: options.working ?? options.commandLine]
         messages[.success] = options.success
         messages[.failure] = options.failure

@@ -13,6 +13,7 @@ enum Usage {
     static let synopsis = """
         Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]
                presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
+               presenter-host [--plugin-dir <dir>]... add-bookmark [<options>]
                presenter-host bookmarks [--json] [--store <file>]
                presenter-host --help | --version
 
@@ -28,6 +29,8 @@ enum Usage {
           --list, list        List the presenters found, then (on stderr) the plugin
                               files that failed to load and why.
           run                 Run a command under a presenter. See 'presenter-host run --help'.
+          add-bookmark        The Add Bookmark screen (or, with --get-title / --add, its
+                              actions for scripts). See 'presenter-host add-bookmark --help'.
           bookmarks           List the bookmarks the Add Bookmark screen saved (--json for
                               scripts, --store <file> for another store than the default
                               $XDG_DATA_HOME/presenter-host/bookmarks.json or $\(BookmarkStore.environmentVariable)).

@@ -17,6 +17,8 @@ enum CrashRescue {
         /// The terminal to restore, or -1.
         var terminal: Int32 = -1
         var hasSettings = false
+        /// The terminal shows a full screen: leave it (alternate screen, paste mode).
+        var fullScreen = false
         var settings = termios()
         /// The command's pid, or 0 while there is none.
         var command: pid_t = 0
@@ -40,9 +42,12 @@ enum CrashRescue {
 
     /// Installs the handler. `terminal` is the terminal the host draws on
     /// (nil in plain mode): its settings now are what a crash restores.
-    static func install(terminal: Int32?) {
+    /// `fullScreen`: the host takes the whole alternate screen
+    /// (``FullScreenBackend``), which a crash leaves too.
+    static func install(terminal: Int32?, fullScreen: Bool = false) {
         if let terminal {
             state.pointee.terminal = terminal
+            state.pointee.fullScreen = fullScreen
             state.pointee.hasSettings = tcgetattr(terminal, &state.pointee.settings) == 0
         }
         for signal in signals {
@@ -70,6 +75,14 @@ extension CrashRescue {
     fileprivate static func run(_ signal: Int32) {
         let terminal = state.pointee.terminal
         if terminal >= 0 {
+            if state.pointee.fullScreen {
+                // ESC [ 0 m, ESC [ ? 2 0 0 4 l (paste mode off), ESC [ ? 1 0 4 9 l (the user's screen).
+                var leave: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                    (0x1b, 0x5b, 0x30, 0x6d, 0x1b, 0x5b, 0x3f, 0x32, 0x30, 0x30, 0x34, 0x6c,
+                     0x1b, 0x5b, 0x3f, 0x31, 0x30, 0x34, 0x39, 0x6c)
+                _ = withUnsafeBytes(of: &leave) { write(terminal, $0.baseAddress, $0.count) }
+            }
             var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)  // ESC [ ? 2 5 h
             _ = withUnsafeBytes(of: &showCursor) { write(terminal, $0.baseAddress, $0.count) }
             // Only the foreground job may set them (else SIGTTOU would stop us here).

@@ -29,3 +29,18 @@ public struct CellStyle: Hashable, Sendable {
     /// The same attributes without a colour (what is shown where colour is off).
     public var withoutColor: CellStyle { CellStyle(rawValue: rawValue & ~0xF) }
 }
+
+extension CellStyle {
+    /// The SGR sequence that changes the terminal's style from `current` to
+    /// this one (a reset first unless one of them is plain); empty when they
+    /// are the same. Shared by the frame encoders.
+    func sgr(from current: CellStyle) -> String {
+        guard self != current else { return "" }
+        var parameters: [String] = self == .plain || current == .plain ? [] : ["0"]
+        if isBold { parameters.append("1") }
+        if isDim { parameters.append("2") }
+        if isReverse { parameters.append("7") }
+        if color != 0 { parameters.append(String(30 + color)) }
+        return "\u{1B}[" + parameters.joined(separator: ";") + "m"
+    }
+}

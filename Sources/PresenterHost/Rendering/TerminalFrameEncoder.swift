@@ -184,13 +184,7 @@ struct TerminalFrameEncoder {
     }
 
     private mutating func setStyle(_ target: CellStyle) {
-        guard target != style else { return }
-        var parameters: [String] = target == .plain || style == .plain ? [] : ["0"]
-        if target.isBold { parameters.append("1") }
-        if target.isDim { parameters.append("2") }
-        if target.isReverse { parameters.append("7") }
-        if target.color != 0 { parameters.append(String(30 + target.color)) }
-        emit("\u{1B}[" + parameters.joined(separator: ";") + "m")
+        emit(target.sgr(from: style))
         style = target
     }
 

@@ -69,7 +69,28 @@ enum TerminalShim {
         return saved
     }
 
-    /// Restores settings saved by ``disableEcho(_:)``.
+    /// Puts the terminal `fd` in raw mode for a full screen: bytes come one
+    /// by one as typed, unechoed, with no line editing, no flow control and
+    /// no signals from keys (Ctrl-C and Ctrl-Z come as bytes). Returns the
+    /// settings to restore, or `nil` when `fd` is not a terminal or we are a
+    /// background job on it.
+    static func enableRawMode(_ fd: Int32) -> termios? {
+        guard isTerminal(fd), isForeground(fd) else { return nil }
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return nil }
+        let saved = settings
+        settings.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
+        settings.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+        settings.c_cflag |= tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(fd, TCSANOW, &settings) == 0 else { return nil }
+        return saved
+    }
+
+    /// Restores settings saved by ``disableEcho(_:)`` or ``enableRawMode(_:)``.
     static func restore(_ fd: Int32, _ settings: termios) {
         var settings = settings
         _ = tcsetattr(fd, TCSANOW, &settings)

@@ -1,0 +1,121 @@
+import Foundation
+
+/// `add-bookmark --get-title` and `--add`: the screen's two actions with no
+/// screen, one after the other, under the same presenter and messages. The
+/// view is one line (the indicator and what it fetches) in a terminal, plain
+/// lines elsewhere.
+///
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once (a save is
+/// let finish: it is quick, and the user's data) and exit with 128 + the
+/// signal, the terminal restored.
+final class BookmarkScript: @unchecked Sendable {
+    private let runtime: PresenterRuntime
+    /// Progress is drawn in a terminal region (not plain lines): a failure's
+    /// reason is printed once the region is gone.
+    private let terminal: Bool
+    private let view: AddBookmarkView
+    private let timeout: Double
+    private let environment: [String: String]
+    private let control = DispatchQueue(label: "presenter-host.add-bookmark.script")
+    private let condition = NSCondition()
+    private var interruption: Int32?
+    private var fetch: WebTitleFetch?
+    private var fetched: Result<String, WebTitleError>?
+    private var saved: Result<Bookmark, InteractorError>?
+
+    init(runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, timeout: Double,
+         environment: [String: String]) {
+        self.runtime = runtime
+        self.terminal = terminal
+        self.view = view
+        self.timeout = timeout
+        self.environment = environment
+    }
+
+    /// Fetches the title of `url` when `title` is nil, prints it on stdout
+    /// unless `save` is given, and saves the bookmark in `save`. Returns the
+    /// exit status.
+    func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        CrashRescue.install(terminal: terminal ? STDERR_FILENO : nil)
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT], queue: control) { [self] event in
+            condition.withLock {
+                if interruption == nil { interruption = event.signal }
+                fetch?.cancel()
+                condition.broadcast()
+            }
+        }
+        defer { trap.cancel() }
+        let screenlet: Screenlet
+        do throws(RuntimeError) {
+            screenlet = try runtime.attach(view)
+        } catch {
+            runtime.shutdown()
+            throw .failure("\(error)")
+        }
+        var failure: String?
+        var resolvedTitle = title
+        if resolvedTitle == nil {
+            switch getTitle(url, screenlet: screenlet) {
+            case .success(let fetched): resolvedTitle = fetched
+            case .failure(let error): failure = error.reason
+            }
+        }
+        if failure == nil, interrupted == nil, let save, let resolvedTitle {
+            if case .failure(let error) = add(url: url, title: resolvedTitle, store: save, screenlet: screenlet) {
+                failure = error.message
+            }
+        }
+        // The outcome shows for its time, unless a signal cuts it short.
+        // Plain lines are printed at once: no waiting.
+        if interrupted == nil && terminal {
+            _ = runtime.waitUntilSettled(timeout: RunSession.outcomeLimit + 1)
+        }
+        runtime.shutdown()
+        if let signal = interrupted { return 128 + signal }
+        if let failure {
+            if terminal { PresenterHostCommand.writeStandardError("Error: \(failure)\n") }
+            return ExitCode.failure.rawValue
+        }
+        if save == nil, let resolvedTitle {
+            FileHandle.standardOutput.write(Data((resolvedTitle + "\n").utf8))
+        }
+        return ExitCode.success.rawValue
+    }
+
+    private var interrupted: Int32? { condition.withLock { interruption } }
+
+    private func getTitle(_ url: String, screenlet: Screenlet) -> Result<String, WebTitleError> {
+        runtime.sync { view.lineText = "Getting the title of \(url)..." }
+        let started = BookmarkInteractors.getTitle(of: url, on: screenlet, timeout: timeout,
+                                                   environment: environment) { [self] _, result in
+            condition.withLock {
+                fetched = result
+                condition.broadcast()
+            }
+        }
+        condition.withLock {
+            fetch = started
+            if interruption != nil { started?.cancel() }  // the signal came first
+        }
+        return condition.withLock {
+            while fetched == nil && interruption == nil { condition.wait() }
+            return fetched ?? .failure(WebTitleError(reason: "cancelled"))
+        }
+    }
+
+    private func add(url: String, title: String, store: BookmarkStore,
+                     screenlet: Screenlet) -> Result<Bookmark, InteractorError> {
+        BookmarkInteractors.add(url: url, title: title, to: store, on: screenlet) { [self] result in
+            condition.withLock {
+                saved = result
+                condition.broadcast()
+            }
+        }
+        // A save is let finish whatever comes: it is quick, and the user's data.
+        return condition.withLock {
+            while saved == nil { condition.wait() }
+            return saved!
+        }
+    }
+}

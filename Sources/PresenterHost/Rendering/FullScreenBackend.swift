@@ -1,0 +1,92 @@
+import Foundation
+
+/// Draws a view on a terminal's whole alternate screen, for a screen that
+/// takes the terminal over (the Add Bookmark form), and reads its keys.
+///
+/// - The first frame switches to the alternate screen and puts the terminal
+///   in raw mode (no echo, no line editing, no signals from keys: Ctrl-C and
+///   Ctrl-Z arrive as keys, so the screen itself restores the terminal
+///   before it leaves or stops), with the cursor hidden and bracketed paste
+///   on (``ScreenFrameEncoder``).
+/// - ``suspend()`` and ``finish()`` give it all back: the user's screen,
+///   the cursor, the terminal's settings as they were. The next frame after
+///   a suspension takes the screen again and draws it all.
+/// - Only a foreground job draws; a resize (``refresh()``) redraws everything.
+/// - ``printAbove(_:)`` has nowhere to print while the screen is taken: the
+///   text is dropped (the runtime's log goes to `--log`).
+public final class FullScreenBackend: RenderBackend {
+    private let output: Int32
+    private let input: Int32
+    private let viewFlags: ViewFlags
+    private let isForeground: @Sendable () -> Bool
+    private var terminalSize: (cols: Int, rows: Int)
+    private var encoder: ScreenFrameEncoder
+    private var savedSettings: termios?
+    private var entered = false
+    private var resizeToken: UInt64?
+    private var broken = false
+
+    /// A backend drawing on `output` and setting the modes of the terminal
+    /// `input` reads from (the same terminal, normally stderr and stdin).
+    public init(output: Int32 = STDERR_FILENO, input: Int32 = STDIN_FILENO, color: Bool, unicode: Bool,
+                isForeground: (@Sendable () -> Bool)? = nil) {
+        self.output = output
+        self.input = input
+        var flags: ViewFlags = [.animated, .interactive]
+        if unicode { flags.insert(.unicode) }
+        if color { flags.insert(.color) }
+        viewFlags = flags
+        self.isForeground = isForeground ?? { TerminalShim.isForeground(output) }
+        encoder = ScreenFrameEncoder(colorEnabled: color)
+        terminalSize = TerminalShim.windowSize(output) ?? (80, 24)
+    }
+
+    public var size: (cols: Int, rows: Int) { terminalSize }
+    public var flags: ViewFlags { viewFlags }
+
+    public func present(_ canvas: Canvas) {
+        guard isForeground() else { return }
+        if !entered { enter() }
+        write(encoder.frame(canvas))
+    }
+
+    public func event(_ event: ProgressEvent) {}
+    public func printAbove(_ text: String) {}
+
+    public func refresh() {
+        terminalSize = TerminalShim.windowSize(output) ?? terminalSize
+        encoder.invalidate()
+    }
+
+    public func watchResize(_ handler: @escaping @Sendable () -> Void) {
+        guard resizeToken == nil else { return }
+        resizeToken = ResizeSignal.watch(handler)
+    }
+
+    public func suspend() { leave() }
+
+    public func finish() {
+        if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
+        resizeToken = nil
+        leave()
+    }
+
+    private func enter() {
+        savedSettings = TerminalShim.enableRawMode(input)
+        write(encoder.enter())
+        entered = true
+    }
+
+    private func leave() {
+        guard entered else { return }
+        entered = false
+        write(encoder.leave())
+        if let savedSettings { TerminalShim.restore(input, savedSettings) }
+        savedSettings = nil
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, !broken else { return }
+        broken = !TerminalShim.writeAll(output, bytes)
+    }
+}

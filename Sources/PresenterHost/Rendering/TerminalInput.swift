@@ -1,0 +1,70 @@
+import Foundation
+
+/// Reads keys from a terminal in raw mode on a thread of its own and hands
+/// them, decoded (``KeyDecoder``), to a handler, in the order typed.
+///
+/// A lone Escape is the Escape key when nothing follows it within
+/// ``escapeWait`` (the bytes of one sequence arrive together; a person
+/// cannot type the next key that fast). The end of the input (the terminal
+/// hung up) is handed over as `nil`, once. ``stop()`` ends the thread
+/// through a pipe the reader also polls, so it never waits on a key that
+/// will not come.
+public final class TerminalInput: @unchecked Sendable {
+    /// How long a lone Escape waits for the rest of a sequence, in ms.
+    public static let escapeWait: Int32 = 25
+
+    private let fd: Int32
+    private let handler: @Sendable (TerminalKey?) -> Void
+    private var wakeFDs: [Int32] = [-1, -1]
+    private let done = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    /// Starts reading `fd` and calling `handler` (on the reader's thread).
+    public init(fd: Int32 = STDIN_FILENO, handler: @escaping @Sendable (TerminalKey?) -> Void) {
+        self.fd = fd
+        self.handler = handler
+        guard makePipe(&wakeFDs) else { return }
+        let thread = Thread { [self] in
+            readKeys()
+            done.signal()
+        }
+        thread.name = "presenter-host.input"
+        thread.start()
+        self.thread = thread
+    }
+
+    /// Stops reading and waits for the reader to end (never from the handler).
+    public func stop() {
+        guard thread != nil, wakeFDs[1] >= 0 else { return }
+        var byte: UInt8 = 0
+        _ = write(wakeFDs[1], &byte, 1)
+        done.wait()
+        close(wakeFDs[0])
+        close(wakeFDs[1])
+        wakeFDs = [-1, -1]
+        thread = nil
+    }
+
+    private func readKeys() {
+        var decoder = KeyDecoder()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var waiters = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakeFDs[0], events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&waiters, 2, decoder.hasPendingEscape ? Self.escapeWait : -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return handler(nil)
+            }
+            if waiters[1].revents != 0 { return }
+            if ready == 0 {
+                if let escape = decoder.flushEscape() { handler(escape) }
+                continue
+            }
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return handler(nil) }
+            for key in decoder.decode(Array(buffer[0..<count])) { handler(key) }
+        }
+    }
+}

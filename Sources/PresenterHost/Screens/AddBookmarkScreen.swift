@@ -1,0 +1,176 @@
+import Foundation
+
+/// The Add Bookmark screen: the form on the whole terminal, run until the
+/// user leaves it, through the public runtime API as any application
+/// embedding the library would (``PresenterRuntime/attach(_:)``,
+/// ``Screenlet/perform(action:interactorType:)``).
+///
+/// The terminal is always given back as it was (the user's screen, the
+/// cursor, the settings): when the user leaves (Esc: 0; Ctrl-C: 130), on
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT (128 + the signal), around a stop
+/// (Ctrl-Z or SIGTSTP: taken off before the stop, drawn again on `fg`), and
+/// when the host itself crashes (``CrashRescue``). A presenter that
+/// crashes, hangs or fails is taken off the view; the form goes on, and its
+/// status line says so.
+///
+/// Keys go to the presenter first (a failure HUD waits for one and uses it
+/// up), then to the form; Ctrl-C and Ctrl-Z are the screen's own and
+/// never reach a presenter (raw mode makes them keys). A paste goes to the form alone.
+final class AddBookmarkScreen: @unchecked Sendable {
+    /// What the screen needs besides the form's first values.
+    struct Configuration {
+        var registry: PresenterRegistry
+        var presenter: String
+        var messages: [String: ProgressMessages]?
+        var store: BookmarkStore
+        var timeout: Double
+        var color: Bool
+        var unicode: Bool
+        var isolation: PresenterRuntime.Isolation
+        var pluginOptions: [String: String]
+        var environment: [String: String]
+        var log: ((PresenterLogEntry) -> Void)?
+    }
+
+    private let configuration: Configuration
+    private let view: AddBookmarkView
+    private let control = DispatchQueue(label: "presenter-host.add-bookmark.control")
+    /// Guards the state below; signalled when `exitStatus` is set.
+    private let condition = NSCondition()
+    private var exitStatus: Int32?
+    /// Every fetch started (cancelling one that ended does nothing).
+    private var fetches: [WebTitleFetch] = []
+    private var saving = 0
+
+    init(configuration: Configuration, form: BookmarkForm) {
+        self.configuration = configuration
+        view = AddBookmarkView(form: form, layout: .form, presenter: configuration.presenter,
+                               messages: configuration.messages)
+    }
+
+    /// Shows the form until the user leaves it; returns the exit status.
+    func run() throws(CommandError) -> Int32 {
+        let backend = FullScreenBackend(color: configuration.color, unicode: configuration.unicode)
+        let view = self.view
+        let runtime = PresenterRuntime(
+            registry: configuration.registry, backend: backend, options: configuration.pluginOptions,
+            isolation: configuration.isolation, log: configuration.log,
+            onPresenterFailure: { failure, current in
+                view.presenterProblem = "The \(failure); progress is no longer shown"
+                return current
+            })
+        signal(SIGPIPE, SIG_IGN)
+        CrashRescue.install(terminal: STDERR_FILENO, fullScreen: true)
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
+            if event.signal == SIGTSTP { suspend(runtime) } else { leave(status: 128 + event.signal) }
+        }
+        defer { trap.cancel() }
+
+        let screenlet: Screenlet
+        do throws(RuntimeError) {
+            screenlet = try runtime.attach(view)
+        } catch {
+            runtime.shutdown()
+            throw .failure("\(error)")
+        }
+        runtime.sync {
+            view.onRequest = { [self] request in handle(request, screenlet: screenlet, runtime: runtime) }
+        }
+        backend.watchResize { runtime.resize() }
+        let input = TerminalInput { [self] key in
+            switch key {
+            case nil: leave(status: ExitCode.hangup.rawValue)  // the terminal is gone
+            case .control(3): leave(status: ExitCode.interrupted.rawValue)
+            case .control(26): control.async { self.suspend(runtime) }
+            case .paste?:
+                runtime.sync { view.handle(key!) }
+                screenlet.setNeedsDisplay()
+            case let key?:
+                if let code = key.code { runtime.key(code) }
+            }
+        }
+
+        let status = condition.withLock {
+            while exitStatus == nil { condition.wait() }
+            return exitStatus!
+        }
+        input.stop()
+        // Leave at once: a fetch still running is stopped, a save (quick,
+        // and the user's data) is waited for.
+        condition.withLock {
+            for fetch in fetches { fetch.cancel() }
+            while saving > 0 { condition.wait() }
+        }
+        runtime.shutdown()
+        return status
+    }
+
+    // MARK: - The form's requests (presenter thread)
+
+    private func handle(_ request: BookmarkForm.Request, screenlet: Screenlet, runtime: PresenterRuntime) {
+        switch request {
+        case .quit(let status):
+            leave(status: status)
+        case .suspend:
+            control.async { self.suspend(runtime) }
+        case .getTitle(let url, let explicit):
+            getTitle(url, explicit: explicit, screenlet: screenlet, runtime: runtime)
+        case .add(let url, let title):
+            condition.withLock { saving += 1 }
+            view.form.status = .info("Saving the bookmark...")
+            BookmarkInteractors.add(url: url, title: title, to: configuration.store, on: screenlet) { [self] result in
+                runtime.sync {
+                    switch result {
+                    case .success(let bookmark):
+                        view.form.status = .success("Saved \"\(bookmark.title)\" (\(bookmark.url))")
+                    case .failure(let error):
+                        view.form.status = .failure(error.message)
+                    }
+                }
+                screenlet.setNeedsDisplay()
+                condition.withLock {
+                    saving -= 1
+                    condition.broadcast()
+                }
+            }
+        }
+    }
+
+    private func getTitle(_ url: String, explicit: Bool, screenlet: Screenlet, runtime: PresenterRuntime) {
+        let fetch = BookmarkInteractors.getTitle(
+            of: url, on: screenlet, timeout: configuration.timeout, environment: configuration.environment
+        ) { [self] fetched, result in
+            runtime.sync {
+                switch result {
+                case .success(let title):
+                    view.form.titleFetched(title, forURL: url, explicit: explicit)
+                    view.form.status = .info("Title of \(fetched): \(title)")
+                case .failure(let error):
+                    view.form.titleFetchFailed(forURL: url)
+                    view.form.status = .failure("No title for \(url): \(error.reason)")
+                }
+            }
+            screenlet.setNeedsDisplay()
+        }
+        if let fetch { condition.withLock { fetches.append(fetch) } }
+    }
+
+    // MARK: - Leaving and job control
+
+    /// Ends the screen with `status` (the first reason to leave wins). Any thread.
+    private func leave(status: Int32) {
+        condition.withLock {
+            if exitStatus == nil { exitStatus = status }
+            condition.broadcast()
+        }
+    }
+
+    /// On the control queue: gives the terminal back, stops as the shell
+    /// expects, and takes the screen again when continued.
+    private func suspend(_ runtime: PresenterRuntime) {
+        runtime.suspend()
+        // raise, not kill(getpid()): see RunSession.suspend.
+        raise(SIGSTOP)
+        runtime.resume()
+    }
+}

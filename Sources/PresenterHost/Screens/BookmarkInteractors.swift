@@ -1,0 +1,73 @@
+import Foundation
+
+/// The Add Bookmark screen's two interactors, as in the original: each
+/// performs its action on the screenlet (so its presenter shows it), does
+/// its work on a thread of its own, and ends the interactor with the outcome
+/// before it hands the result on.
+enum BookmarkInteractors {
+    /// The interactor type the addbookmark presenter shows over its button.
+    static let getTitleType = "GetWebTitleInteractor"
+    static let addType = "AddBookmarkInteractor"
+
+    /// Fetches the title of `url` (as typed: a URL without a scheme gets
+    /// `https://`) under the "get-title" action. `completion` runs on the
+    /// fetching thread with the URL as fetched and the outcome. Returns the
+    /// fetch, to cancel it.
+    @discardableResult
+    static func getTitle(of url: String, on screenlet: Screenlet, timeout: Double, environment: [String: String],
+                         completion: @escaping @Sendable (String, Result<String, WebTitleError>) -> Void) -> WebTitleFetch? {
+        let handle = screenlet.perform(action: AddBookmarkView.getTitleAction, interactorType: getTitleType)
+        let target: String
+        do {
+            target = try WebTitle.normalizedURL(url)
+        } catch {
+            handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: error.reason))
+            completion(url, .failure(error))
+            return nil
+        }
+        let fetch = WebTitleFetch(url: target, timeout: timeout, environment: environment)
+        Thread.detachNewThread {
+            let result = fetch.run()
+            switch result {
+            case .success: handle.succeed()
+            case .failure(let error): handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: error.reason))
+            }
+            completion(target, result)
+        }
+        return fetch
+    }
+
+    /// Validates and saves a bookmark under the "add-bookmark" action: a
+    /// validation error's text is the failure message (as in the original),
+    /// any other failure keeps the action's failure message and gives its
+    /// reason. `completion` runs on the saving thread.
+    static func add(url: String, title: String, to store: BookmarkStore, on screenlet: Screenlet,
+                    completion: @escaping @Sendable (Result<Bookmark, InteractorError>) -> Void) {
+        let handle = screenlet.perform(action: AddBookmarkView.addAction, interactorType: addType)
+        Thread.detachNewThread {
+            let result = save(url: url, title: title, to: store)
+            switch result {
+            case .success: handle.succeed()
+            case .failure(let error): handle.fail(error)
+            }
+            completion(result)
+        }
+    }
+
+    /// The bookmark as saved: the URL as a browser would read it when that
+    /// works (`example.com` is `https://example.com`), else as typed, for
+    /// the validation to name what is wrong with it.
+    static func save(url: String, title: String, to store: BookmarkStore) -> Result<Bookmark, InteractorError> {
+        let url = url.trimmingCharacters(in: .whitespaces)
+        let title = title.trimmingCharacters(in: .whitespaces)
+        let normalized = url.isEmpty ? url : ((try? WebTitle.normalizedURL(url)) ?? url)
+        if let invalid = BookmarkValidation.validate(url: normalized, title: title) { return .failure(invalid) }
+        let bookmark = Bookmark(url: normalized, title: title)
+        do {
+            try store.add(bookmark)
+            return .success(bookmark)
+        } catch {
+            return .failure(InteractorError(domain: "bookmark-store", message: error.reason))
+        }
+    }
+}

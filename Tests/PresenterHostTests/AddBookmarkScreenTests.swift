@@ -1,0 +1,294 @@
+import Foundation
+@testable import PresenterHost
+import Testing
+
+/// `presenter-host add-bookmark`'s screen in tmux, a real terminal with an
+/// alternate screen and job control: the screen is read back with
+/// `capture-pane`, and "restored" means the lines printed before it are on
+/// the screen again, the cursor shows and typed keys echo.
+@Suite("add-bookmark: the screen in a real terminal", .enabled(if: TmuxSession.isAvailable, TmuxSession.missingNote))
+struct AddBookmarkScreenTests {
+    static var binary: String { TmuxSession.quoted(TestPaths.binary.path) }
+
+    /// A temporary directory with the store's path and the host's pid file.
+    struct Files {
+        let directory = TestPaths.temporaryDirectory("add-bookmark")
+        var store: String { directory.appendingPathComponent("bookmarks.json").path }
+        var pidFile: String { directory.appendingPathComponent("host.pid").path }
+
+        /// A shell command that prints BEFORE, runs the screen (its pid in
+        /// `pidFile`) with `arguments`, then prints its exit status.
+        func command(_ arguments: String, environment: String = "") -> String {
+            "echo BEFORE; \(environment) sh -c 'echo $$ > \"$0\"; exec \"$@\"' \(TmuxSession.quoted(pidFile)) "
+                + "\(AddBookmarkScreenTests.binary) add-bookmark --store \(TmuxSession.quoted(store)) \(arguments); "
+                + "echo EXIT=$?; exec sleep 60"
+        }
+
+        func hostPid() throws -> pid_t {
+            let text = try String(contentsOfFile: pidFile, encoding: .utf8)
+            return try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+    }
+
+    /// The line of the screen holding the field under `label`.
+    static func field(after label: String, in lines: [String]) -> String? {
+        guard let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == label }),
+              index + 2 < lines.count else { return nil }
+        return lines[index + 2]
+    }
+
+    /// The screen was given back: the shell's lines, the exit status, the
+    /// cursor, and the terminal's echo.
+    /// `shellSays`: a line the shell prints about how the program ended.
+    static func expectRestored(_ tmux: TmuxSession, status: Int, shellSays: String? = nil,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let screen = try #require(tmux.waitFor { $0.contains("EXIT=\(status)") }, sourceLocation: sourceLocation)
+        let ours = screen.filter { line in shellSays.map { !line.contains($0) } ?? true }
+        #expect(ours == ["BEFORE", "EXIT=\(status)"], "left behind: \(screen)", sourceLocation: sourceLocation)
+        #expect(tmux.cursor().visible, sourceLocation: sourceLocation)
+        tmux.send("echoed")
+        #expect(tmux.waitFor { $0.contains { $0.contains("echoed") } } != nil, "typed keys do not echo: raw mode left on",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test func theFormOpensOnItsOwnScreenWithTheFocusInTheURLFieldAndEscGivesItBack() throws {
+        let files = Files()
+        let tmux = try TmuxSession(command: files.command("--url example.org --title 'A title'"))
+        defer { tmux.kill() }
+        let form = try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } })
+        #expect(form.first == "  Add Bookmark")
+        #expect(!form.contains("BEFORE"), "not on the alternate screen")
+        #expect(Self.field(after: "Site URL", in: form)?.contains("│ example.org") == true)
+        #expect(Self.field(after: "Title", in: form)?.contains("│ A title") == true)
+        #expect(form.contains { $0.contains("Get title") })
+        #expect(!tmux.cursor().visible, "the terminal's cursor is hidden; the caret is drawn")
+        // Typing goes to the URL field, even though --url filled it.
+        tmux.send("/x")
+        #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("│ example.org/x") == true } != nil)
+        tmux.keys("Escape")
+        try Self.expectRestored(tmux, status: 0)
+    }
+
+    @Test func theFieldsEditAsALineEditorAndTakeAPastedURLMeasuredInColumns() throws {
+        let files = Files()
+        let tmux = try TmuxSession(command: files.command(""))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.send("exmple.com/path")
+        tmux.keys("Home", "Right", "Right")
+        tmux.send("a")
+        tmux.keys("End", "C-w")
+        #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("│ example.com/ ") == true } != nil)
+        tmux.keys("C-a", "Delete", "C-e", "BSpace")
+        #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("│ xample.com ") == true } != nil)
+        tmux.keys("C-u")
+        tmux.paste("https://例え.jp/パス\n")
+        let pasted = try #require(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("https://例え.jp/パス") == true })
+        // Wide characters take two columns: the field's right edge stays in line with its box's.
+        let line = try #require(Self.field(after: "Site URL", in: pasted))
+        let top = try #require(pasted.first { $0.contains("╭") })
+        #expect(DisplayWidth.of(line) == DisplayWidth.of(top), "\(line)\n\(top)")
+        #expect(pasted.contains { $0.contains("Site URL") }, "a pasted newline pressed nothing")
+        tmux.keys("Escape")
+        try Self.expectRestored(tmux, status: 0)
+    }
+
+    @Test func aFailureWaitsForAKeyAndTheKeyThatDismissesItDoesNothingElse() throws {
+        let files = Files()
+        let tmux = try TmuxSession(command: files.command(""))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        // Tab, Tab: the title field, then ADD BOOKMARK (get-title is disabled without a URL).
+        tmux.keys("Tab", "Tab", "Enter")
+        let hud = "│ ✖ URL cannot be empty │"
+        try #require(tmux.waitFor { $0.contains { $0.contains(hud) } } != nil)
+        // Longer than a failure shows in a view without keys (3 s): it waits for one here.
+        usleep(3_500_000)
+        #expect(tmux.capture().contains { $0.contains(hud) })
+        // Esc dismisses it, and does not also leave the screen.
+        tmux.keys("Escape")
+        let after = try #require(tmux.waitFor { !$0.contains { $0.contains(hud) } })
+        #expect(after.contains { $0.contains("ADD BOOKMARK") }, "the dismissing Esc also left: \(after)")
+        #expect(after.contains { $0.contains("✖ URL cannot be empty") }, "the status line keeps the reason")
+        tmux.keys("Escape")
+        try Self.expectRestored(tmux, status: 0)
+        #expect(!FileManager.default.fileExists(atPath: files.store), "nothing was saved")
+    }
+
+    @Test func ctrlCLeavesWith130() throws {
+        let files = Files()
+        let tmux = try TmuxSession(command: files.command(""))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.keys("C-c")
+        try Self.expectRestored(tmux, status: 130)
+    }
+
+    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGINT, 130)])
+    func aSignalLeavesWithItsStatus(signal: Int32, status: Int) throws {
+        let files = Files()
+        let tmux = try TmuxSession(command: files.command(""))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        kill(try files.hostPid(), signal)
+        try Self.expectRestored(tmux, status: status)
+    }
+
+    @Test func aCrashOfTheHostItselfGivesTheScreenBack() throws {
+        let files = Files()
+        // No crash report on the terminal: only what the rescue restores is looked at.
+        let tmux = try TmuxSession(command: files.command("", environment: "SWIFT_BACKTRACE=enable=no"))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        kill(try files.hostPid(), SIGSEGV)
+        try Self.expectRestored(tmux, status: 128 + Int(SIGSEGV), shellSays: "Segmentation fault")
+    }
+
+    @Test func ctrlZGivesTheTerminalBackAndFgTakesItAgain() throws {
+        let files = Files()
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        tmux.type("\(Self.binary) add-bookmark --store \(TmuxSession.quoted(files.store)) --url kept.example")
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.keys("C-z")
+        let stopped = try #require(tmux.waitFor { $0.contains { $0.contains("Stopped") } })
+        #expect(!stopped.contains { $0.contains("ADD BOOKMARK") }, "the form stayed: \(stopped)")
+        #expect(tmux.cursor().visible)
+        tmux.type("echo at the prompt")
+        #expect(tmux.waitFor { $0.contains("at the prompt") } != nil, "the shell's terminal is not usable")
+        tmux.type("fg")
+        let again = try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } })
+        #expect(Self.field(after: "Site URL", in: again)?.contains("│ kept.example") == true, "the form lost its state")
+        tmux.send("!")
+        #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("│ kept.example!") == true } != nil,
+                "keys do not reach the form after fg")
+        tmux.keys("Escape")
+        let back = try #require(tmux.waitFor { $0.last == "$" && !$0.contains { $0.contains("ADD BOOKMARK") } })
+        #expect(back.contains("$ fg"))
+        #expect(tmux.cursor().visible)
+    }
+
+    @Test func aResizeRedrawsTheFormAtTheNewSize() throws {
+        let files = Files()
+        let tmux = try TmuxSession(command: files.command("--url example.org"))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.run(["resize-window", "-t", "main", "-x", "50", "-y", "20"])
+        let redrawn = try #require(tmux.waitFor { lines in
+            lines.contains { $0.contains("ADD BOOKMARK") } && lines.allSatisfy { DisplayWidth.of($0) <= 50 }
+                && lines.filter { $0.contains("╭") }.count == 3
+        })
+        #expect(Self.field(after: "Site URL", in: redrawn)?.contains("│ example.org") == true)
+        tmux.run(["resize-window", "-t", "main", "-x", "30", "-y", "10"])
+        #expect(tmux.waitFor { $0.contains { $0.contains("Enlarge the terminal") } } != nil)
+        tmux.run(["resize-window", "-t", "main", "-x", "80", "-y", "24"])
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.keys("Escape")
+        try Self.expectRestored(tmux, status: 0)
+    }
+
+    @Test func aPresenterThatCrashesIsTakenOffAndTheFormGoesOn() throws {
+        let files = Files()
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        let tmux = try TmuxSession(command: files.command(
+            "--plugin-dir \(TmuxSession.quoted(plugins.path)) --presenter fixture.misbehaving",
+            environment: "FIXTURE_MISBEHAVE=crash:show"))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.keys("Tab", "Tab", "Enter")
+        let after = try #require(tmux.waitFor { $0.contains { $0.contains("The presenter 'fixture.misbehaving' crashed in show (SIGSEGV)") } })
+        #expect(after.contains { $0.contains("ADD BOOKMARK") })
+        tmux.send("x")
+        tmux.keys("Up", "Up")
+        #expect(tmux.waitFor { Self.field(after: "Title", in: $0)?.contains("│ ") == true } != nil)
+        tmux.keys("Escape")
+        try Self.expectRestored(tmux, status: 0)
+    }
+}
+
+@Suite("add-bookmark: the command line")
+struct AddBookmarkCommandTests {
+    @Test(arguments: [
+        (["--get-title"], "Error: --get-title needs --url <url>"),
+        (["--add", "--url", " "], "Error: --add needs --url <url>"),
+        (["--get-title", "--add", "--url", "x"], "Error: --get-title and --add cannot be combined"),
+        (["--url", "x", "--title", "t", "--get-title"], "Error: --title cannot be combined with --get-title"),
+        (["--timeout", "0"], "Error: --timeout: '0' is not a number of seconds above 0 and at most 3600"),
+        (["--color", "pink"], "Error: --color: 'pink' is not auto, always or never"),
+        (["--bogus"], "Error: unknown option '--bogus' for add-bookmark"),
+        (["example.org"], "Error: unexpected argument 'example.org'; give the URL with --url"),
+    ])
+    func aBadFlagIsOneLineAndStatus64(arguments: [String], line: String) throws {
+        let result = try ProcessRunner.run(TestPaths.binary, ["add-bookmark"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(line + "\n"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func theScreenWithoutATerminalSaysWhatToDoInstead() throws {
+        let result = try ProcessRunner.run(TestPaths.binary, ["add-bookmark"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: the Add Bookmark screen needs a terminal"), "\(result.stderr)")
+        #expect(result.stderr.contains("use --get-title or --add"))
+    }
+
+    @Test func helpIsOnStdout() throws {
+        let result = try ProcessRunner.run(TestPaths.binary, ["add-bookmark", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Usage: presenter-host add-bookmark"))
+    }
+}
+
+@Suite("add-bookmark --add: saving from a script, progress through the presenter")
+struct AddBookmarkScriptTests {
+    static let utf8 = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+
+    @Test func aBookmarkWithItsTitleIsSavedWithThePresentersPlainLines() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let result = try ProcessRunner.host(["add-bookmark", "--url", "example.org/page", "--title", "  Example  ",
+                                             "--add", "--store", files.store], environment: Self.utf8)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "Saving bookmark...\n✔ Bookmark saved!\n")
+        #expect(result.stdout.isEmpty)
+        let saved = try BookmarkStore(path: files.store).load()
+        #expect(saved == [Bookmark(url: "https://example.org/page", title: "Example")],
+                "the URL as a browser reads it, the title trimmed")
+    }
+
+    @Test(arguments: [
+        (["--url", "ftp://example.org/f", "--title", "T"], "✖ only http and https URLs can be saved"),
+        (["--url", "https://example.org", "--title", "   "], "✖ Title cannot be empty"),
+    ])
+    func aValidationErrorIsTheFailureMessageAndStatus1(arguments: [String], line: String) throws {
+        let files = AddBookmarkScreenTests.Files()
+        let result = try ProcessRunner.host(["add-bookmark", "--add", "--store", files.store] + arguments,
+                                            environment: Self.utf8)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Saving bookmark...\n" + line + "\n")
+        #expect(!FileManager.default.fileExists(atPath: files.store))
+    }
+
+    @Test func aStoreThatCannotBeReadIsNamedWithTheReasonAndLeftAlone() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let corrupt = Data("{\"version\": 1, \"bookmarks\": [".utf8)
+        try corrupt.write(to: URL(fileURLWithPath: files.store))
+        let result = try ProcessRunner.host(["add-bookmark", "--url", "https://example.org", "--title", "T",
+                                             "--add", "--store", files.store], environment: Self.utf8)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Saving bookmark...")
+        #expect(lines.last?.hasPrefix("✖ An error occurred saving the bookmark: \(files.store)") == true, "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: files.store)) == corrupt)
+    }
+
+    @Test func aMessagesFileReplacesTheOriginalsMessages() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let messages = files.directory.appendingPathComponent("messages.json")
+        try Data(#"{"add-bookmark": {"working": "Bookmarking", "success": "Kept"}}"#.utf8).write(to: messages)
+        let result = try ProcessRunner.host(["add-bookmark", "--url", "https://example.org", "--title", "T", "--add",
+                                             "--store", files.store, "--messages", messages.path], environment: Self.utf8)
+        #expect(result.status == 0)
+        #expect(result.stderr == "Bookmarking\n✔ Kept\n")
+    }
+}

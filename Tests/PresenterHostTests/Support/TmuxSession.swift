@@ -1,0 +1,147 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A tmux server of its own (a unique socket, no configuration file) with
+/// one session, "main"; ``kill()`` ends the server and everything in it.
+///
+/// tmux is started with posix_spawn, not `Process`: the server outlives the
+/// command that starts it and would keep a pipe on its output open (so the
+/// output goes to a file), and the test runner's threads block every signal,
+/// a mask the server, its shell and the binary under test would inherit (so
+/// the mask is emptied and handlers reset).
+final class TmuxSession {
+    static let executable: URL? = {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent("tmux")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    static var isAvailable: Bool { executable != nil }
+
+    static let missingNote: Comment =
+        "SKIPPED: the terminal region tests need tmux; install it (apt-get install tmux)"
+
+    /// bash with a prompt of `$ `, job control and no history file.
+    static let interactiveShell = "HISTFILE= PS1='$ ' exec bash --norc --noprofile -i"
+
+    /// `text` in single quotes for sh.
+    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    private let socket = "ph-region-\(UUID().uuidString.prefix(8))"
+
+    /// Starts the server and a detached session of `cols` × `rows` running
+    /// `command` (with sh), in a UTF-8 locale and without `CI`.
+    init(command: String, cols: Int = 80, rows: Int = 24) throws {
+        let result = run(["new-session", "-d", "-s", "main", "-x", String(cols), "-y", String(rows), command])
+        guard result.status == 0 else {
+            Issue.record("tmux new-session failed (\(result.status)): \(result.output)")
+            throw CocoaError(.executableLoad)
+        }
+    }
+
+    /// Runs a tmux command on this server; its status and output (stdout and stderr).
+    @discardableResult
+    func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Other tests' pipes must not live on in the server.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&mask)
+        sigemptyset(&defaults)
+        for signal in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, Int32(signal)) }
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let path = Self.executable!.path
+        let argv = ([path, "-L", socket, "-f", "/dev/null", "-u"] + arguments).map { strdup($0) } + [nil]
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["CI", "NO_COLOR", "TMUX", "PRESENTER_PLUGIN_PATH"] { environment[key] = nil }
+        environment["LANG"] = "C.UTF-8"
+        environment["LC_ALL"] = "C.UTF-8"
+        environment["TERM"] = "xterm-256color"
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, &attributes, argv, envp) == 0 else { return (-1, "cannot start tmux") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1, output)
+    }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+; Swift's
+    /// Glibc module does not import it).
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// Types `text` and Enter.
+    func type(_ text: String) {
+        run(["send-keys", "-t", "main", "-l", text])
+        keys("Enter")
+    }
+
+    /// Types `text` as it is (no Enter).
+    func send(_ text: String) { run(["send-keys", "-t", "main", "-l", text]) }
+
+    /// Pastes `text` as a terminal pastes: bracketed when the program asked
+    /// for it (mode 2004), as one write.
+    func paste(_ text: String) {
+        run(["set-buffer", "-b", "test", text])
+        run(["paste-buffer", "-p", "-d", "-b", "test", "-t", "main"])
+    }
+
+    /// Sends tmux key names (`C-z`, `Enter`).
+    func keys(_ names: String...) { run(["send-keys", "-t", "main"] + names) }
+
+    /// The screen (or, with `history`, the history and the screen) as lines:
+    /// wrapped lines joined, trailing blanks and the empty rows at the bottom
+    /// removed.
+    func capture(history: Bool = false) -> [String] {
+        let result = run(["capture-pane", "-p", "-J", "-t", "main"] + (history ? ["-S", "-"] : []))
+        var lines = result.output.components(separatedBy: "\n")
+            .map { $0.replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+        while lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// Where the cursor is and whether it is shown.
+    func cursor() -> (x: Int, y: Int, visible: Bool) {
+        let fields = run(["display-message", "-p", "-t", "main", "#{cursor_x} #{cursor_y} #{cursor_flag}"])
+            .output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 3 else { return (-1, -1, false) }
+        return (fields[0], fields[1], fields[2] == 1)
+    }
+
+    /// Polls the screen (``capture(history:)``) every 50 ms until `done`
+    /// holds for it, and returns it; `nil` (and an issue) after `timeout` seconds.
+    func waitFor(timeout: Double = 10, _ done: ([String]) -> Bool) -> [String]? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        repeat {
+            let lines = capture()
+            if done(lines) { return lines }
+            usleep(50_000)
+        } while Date() < deadline
+        Issue.record("timed out after \(timeout) s; the screen: \(capture())")
+        return nil
+    }
+
+    /// Ends the server (and every process in it).
+    func kill() { run(["kill-server"]) }
+}
