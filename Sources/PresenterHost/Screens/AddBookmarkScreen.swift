@@ -144,10 +144,10 @@ final class AddBookmarkScreen: @unchecked Sendable {
                 switch result {
                 case .success(let title):
                     view.form.titleFetched(title, forURL: url, explicit: explicit)
-                    view.form.status = .info("Title of \(fetched): \(title)")
+                    view.form.status = .info("Got the title of \(fetched)")
                 case .failure(let error):
                     view.form.titleFetchFailed(forURL: url)
-                    view.form.status = .failure("No title for \(url): \(error.reason)")
+                    view.form.status = .failure(error.reason)
                 }
             }
             screenlet.setNeedsDisplay()

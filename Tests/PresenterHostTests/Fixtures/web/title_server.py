@@ -18,6 +18,10 @@ Pages (GET):
         meta     raw markup put first in <head> (a meta tag)
         body     raw markup for <body>
   /raw/NAME        a canned page whose bytes are written exactly (RAW below)
+  /gate/NAME?...   the /page of the same query, once /open/NAME was asked
+                   for (at most 30 s later): a test sees the fetch pending,
+                   then lets it end, without a timed wait
+  /open/NAME       opens that gate
   /redirect/N      302 to /redirect/N-1; /redirect/0 is a page titled "Arrived"
   /loop            302 to itself
   /status/N        status N with an HTML page titled "Status N"
@@ -50,6 +54,12 @@ seen = {}
 proxied = []
 lock = threading.Lock()
 stop = threading.Event()
+gates = {}
+
+
+def gate(name):
+    with lock:
+        return gates.setdefault(name, threading.Event())
 
 RAW = {
     # Upper-case tags and attributes on the title; white space to collapse.
@@ -104,6 +114,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         page = "<html><head>%s</head><body>%s</body></html>" % (head, query.get("body", ""))
         content_type = query.get("type", "text/html")
         self.send_page(200, page.encode(charset), None if content_type == "-" else content_type)
+
+    def route_gate(self, parts, query):
+        gate(parts[0]).wait(30)
+        self.route_page([], query)
+
+    def route_open(self, parts, query):
+        gate(parts[0]).set()
+        self.send_page(200, b"<title>Opened</title>")
 
     def route_raw(self, parts, query):
         self.send_page(200, RAW[parts[0]], "text/html")

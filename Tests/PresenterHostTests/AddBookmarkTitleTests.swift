@@ -1,0 +1,182 @@
+import Foundation
+@testable import PresenterHost
+import Testing
+
+/// The Add Bookmark screen fetching real titles from the loopback server
+/// (``TitleServer``), in tmux. A `/gate/NAME` page answers only once the
+/// test opens the gate: the fetch is seen pending, then seen ending, with
+/// no timed wait.
+@Suite("add-bookmark: get-title and saving, end to end", .enabled(if: TmuxSession.isAvailable, TmuxSession.missingNote))
+struct AddBookmarkTitleTests {
+    /// Loopback requests must not go to a proxy the machine may have.
+    static let direct = "env -u http_proxy -u HTTP_PROXY -u https_proxy -u HTTPS_PROXY -u ALL_PROXY -u all_proxy"
+
+    static func field(after label: String, in lines: [String]) -> String? {
+        AddBookmarkScreenTests.field(after: label, in: lines)
+    }
+
+    /// The Braille spinner glyphs (mbhud's and the form's indicator).
+    static func spinner(in line: String) -> Character? {
+        line.first { $0.unicodeScalars.first.map { (0x2801...0x28FF).contains($0.value) } ?? false }
+    }
+
+    static func titleRow(_ lines: [String]) -> String? { field(after: "Title", in: lines) }
+
+    @Test func leavingTheURLFieldSwapsTheButtonForTheIndicatorThenFillsTheTitle() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let gate = "title-\(UUID().uuidString)"
+        let url = TitleServer.shared.url("/gate/\(gate)?title=The%20Example%20%26amp%3B%20Co")
+        let tmux = try TmuxSession(command: files.command("", environment: Self.direct))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        #expect(Self.titleRow(tmux.capture())?.contains("Get title") == true)
+        tmux.send(url)
+        tmux.keys("Tab")
+        // The button is gone and the indicator animates in its place.
+        let first = try #require(tmux.waitFor { lines in
+            Self.titleRow(lines).map { !$0.contains("Get title") && Self.spinner(in: $0) != nil } ?? false
+        })
+        let glyph = try #require(Self.titleRow(first).flatMap(Self.spinner))
+        let row = try #require(Self.titleRow(first))
+        #expect(row.hasSuffix("│     \(glyph)     │"), "the indicator is not over the button: \(row)")
+        #expect(tmux.waitFor { Self.titleRow($0).flatMap(Self.spinner).map { $0 != glyph } ?? false } != nil,
+                "the indicator does not animate")
+        _ = try TitleServer.shared.ask("/open/\(gate)")
+        // The button comes back and the title is filled in, entities decoded.
+        let done = try #require(tmux.waitFor { lines in
+            Self.titleRow(lines).map { $0.contains("Get title") && $0.contains("│ The Example & Co") } ?? false
+        })
+        #expect(!done.contains { Self.spinner(in: $0) != nil }, "something still spins: \(done)")
+        #expect(!done.contains { $0.contains("╭") && $0.contains("│ ") && $0.count < 40 }, "a HUD showed for get-title")
+        tmux.keys("Escape")
+        try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
+    }
+
+    @Test func addBookmarkShowsTheHUDSavingThenSavedAndTheStoreHasIt() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let url = TitleServer.shared.url("/page?title=Fetched")
+        let tmux = try TmuxSession(command: files.command("--url \(TmuxSession.quoted(url)) --title Mine",
+                                                          environment: Self.direct))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        // Up from the URL field wraps to ADD BOOKMARK.
+        tmux.keys("Up", "Enter")
+        let saving = try #require(tmux.waitFor { $0.contains { $0.contains("Saving bookmark... │") } })
+        #expect(saving.contains { $0.contains("│ ") && Self.spinner(in: $0) != nil && $0.contains("Saving bookmark...") })
+        try #require(tmux.waitFor { $0.contains { $0.contains("│ ✔ Bookmark saved! │") } } != nil)
+        let saved = try BookmarkStore(path: files.store).load()
+        #expect(saved == [Bookmark(url: url, title: "Mine")], "a typed title is kept over the fetched one")
+        tmux.keys("Escape")
+        try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
+    }
+
+    @Test func aFailingGetTitleShowsTheFailureUntilAKeyThatIsNotTyped() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let url = TitleServer.shared.url("/status/404")
+        let tmux = try TmuxSession(command: files.command("--url \(TmuxSession.quoted(url))", environment: Self.direct))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.keys("Tab")  // leaves the URL field for the title field: fetches
+        let hud = "✖ An error occurred retrieving the title"
+        let failed = try #require(tmux.waitFor(timeout: 15) { $0.contains { $0.contains(hud) } })
+        #expect(failed.contains("  ✖ HTTP 404 from \(url)"), "the status line lacks the reason: \(failed)")
+        // The focus is in the title field: the key that dismisses is not typed there.
+        tmux.send("x")
+        let after = try #require(tmux.waitFor { !$0.contains { $0.contains(hud) } })
+        #expect(Self.titleRow(after)?.contains("x") == false, "the dismissing key was typed: \(after)")
+        tmux.send("y")
+        #expect(tmux.waitFor { Self.titleRow($0)?.contains("│ y ") == true } != nil)
+        tmux.keys("Escape")
+        try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
+    }
+
+    @Test func withMBHudTheTitleFetchShowsInTheBoxAndWithNetActivityAtTheTopRight() throws {
+        for presenter in ["mbhud", "netactivity"] {
+            let files = AddBookmarkScreenTests.Files()
+            let gate = "\(presenter)-\(UUID().uuidString)"
+            let url = TitleServer.shared.url("/gate/\(gate)?title=Overridden")
+            let tmux = try TmuxSession(command: files.command("--presenter \(presenter) --url \(TmuxSession.quoted(url))",
+                                                              environment: Self.direct))
+            defer { tmux.kill() }
+            try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+            tmux.keys("Tab")
+            let pending = try #require(tmux.waitFor { lines in lines.contains { Self.spinner(in: $0) != nil } })
+            #expect(Self.titleRow(pending)?.contains("Get title") == true, "\(presenter) swapped the button: \(pending)")
+            if presenter == "mbhud" {
+                #expect(pending.contains { $0.contains("╭───╮") }, "no HUD box: \(pending)")
+            } else {
+                #expect(Self.spinner(in: pending[0]) != nil, "no indicator on the top row: \(pending)")
+                #expect(pending[0].count > 70, "the indicator is not at the right: \(pending[0])")
+            }
+            _ = try TitleServer.shared.ask("/open/\(gate)")
+            try #require(tmux.waitFor { lines in
+                Self.titleRow(lines)?.contains("│ Overridden") == true && !lines.contains { Self.spinner(in: $0) != nil }
+            } != nil)
+            tmux.keys("Escape")
+            try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
+        }
+    }
+
+    @Test func ctrlCDuringAFetchLeavesAtOnce() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let url = TitleServer.shared.url("/gate/never-\(UUID().uuidString)")
+        let tmux = try TmuxSession(command: files.command("--url \(TmuxSession.quoted(url))", environment: Self.direct))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.keys("Tab")
+        try #require(tmux.waitFor { Self.titleRow($0).flatMap(Self.spinner) != nil } != nil)
+        let pressed = Date()
+        tmux.keys("C-c")
+        try AddBookmarkScreenTests.expectRestored(tmux, status: 130)
+        #expect(Date().timeIntervalSince(pressed) < 5, "the pending fetch held the exit (the gate stays shut 30 s)")
+    }
+}
+
+@Suite("add-bookmark --get-title and --add against a real server")
+struct AddBookmarkScriptTitleTests {
+    static var environment: [String: String] {
+        var environment = WebTitleFetchTests.noProxies
+        environment["LANG"] = "C.UTF-8"
+        environment["LC_ALL"] = "C.UTF-8"
+        return environment
+    }
+
+    @Test func getTitlePrintsTheTitleOnStdout() throws {
+        let url = TitleServer.shared.url("/page?title=%20Caf%C3%A9%20%26amp%3B%0A%20Co%20")
+        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--get-title"], environment: Self.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Café & Co\n")
+        #expect(result.stderr.isEmpty, "get-title's working message is empty and it has no success message")
+    }
+
+    @Test func aFailedFetchExits1WithTheFailureMessageAndThePreciseReason() throws {
+        let url = TitleServer.shared.url("/status/404")
+        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--get-title"], environment: Self.environment)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "✖ An error occurred retrieving the title: HTTP 404 from \(url)\n")
+    }
+
+    @Test func addWithoutATitleFetchesItThenSaves() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let url = TitleServer.shared.url("/page?title=From%20the%20page")
+        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--add", "--store", files.store],
+                                            environment: Self.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "Saving bookmark...\n✔ Bookmark saved!\n")
+        #expect(try BookmarkStore(path: files.store).load() == [Bookmark(url: url, title: "From the page")])
+        let listed = try ProcessRunner.host(["bookmarks", "--json", "--store", files.store])
+        #expect(listed.stdout.contains("\"title\" : \"From the page\"") || listed.stdout.contains("\"title\": \"From the page\""),
+                "\(listed.stdout)")
+    }
+
+    @Test func addWhoseTitleCannotBeFetchedSavesNothing() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let url = TitleServer.shared.url("/page?title=-")
+        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--add", "--store", files.store],
+                                            environment: Self.environment)
+        #expect(result.status == 1)
+        #expect(result.stderr == "✖ An error occurred retrieving the title: no <title> in the page\n")
+        #expect(!FileManager.default.fileExists(atPath: files.store))
+    }
+}
