@@ -16,6 +16,7 @@ import Testing
         (["--list", "--help"], .help),
         (["-h"], .help),
         (["--version", "--list"], .version),
+        (["--plugin-dir", "a", "--print-plugin-path"], .printPluginPath(pluginDirs: ["a"])),
     ])
     func argumentsParse(arguments: [String], expected: PresenterHostCommand.Invocation) throws {
         #expect(try PresenterHostCommand.parse(arguments) == expected)
@@ -32,6 +33,7 @@ import Testing
         (["-v"], "'--verbose' needs '--list'"),
         (["--plugin-dir", "x"], "Missing command: use '--list' or 'run'"),
         (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
+        (["--print-plugin-path", "--list"], "'--list' cannot be combined with '--print-plugin-path'"),
     ])
     func usageErrorsNameTheProblem(arguments: [String], message: String) {
         #expect(throws: CommandError.usage(message)) { try PresenterHostCommand.parse(arguments) }
@@ -77,5 +79,20 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("Usage: presenter-host"))
         #expect(result.stderr.hasSuffix("See 'presenter-host --help'.\n"))
+    }
+
+    /// `--print-plugin-path`: every directory of the search path, one a line,
+    /// in search order; the user's missing directories warned about on stderr.
+    @Test func printPluginPathPrintsTheSearchPathInOrder() throws {
+        let flagged = TestPaths.temporaryDirectory("flag")
+        let result = try ProcessRunner.host(["--plugin-dir", flagged.path, "--print-plugin-path"],
+                                            environment: ["PRESENTER_PLUGIN_PATH": "/nonexistent-env:relative",
+                                                          "XDG_DATA_HOME": "/xdg"])
+        #expect(result.status == 0)
+        #expect(result.stdout == [flagged.path, "/nonexistent-env", "/xdg/presenter-host/plugins",
+                                  TestPaths.binary.resolvingSymlinksInPath().deletingLastPathComponent().path]
+            .map { $0 + "\n" }.joined())
+        #expect(result.stderr.contains("ignoring relative entry 'relative' in PRESENTER_PLUGIN_PATH"))
+        #expect(result.stderr.contains("/nonexistent-env: no such directory"))
     }
 }

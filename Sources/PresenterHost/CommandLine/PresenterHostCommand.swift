@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The `presenter-host` command line: parses arguments, runs a subcommand and
@@ -8,6 +9,7 @@ public enum PresenterHostCommand {
         case help
         case version
         case list(pluginDirs: [String], verbose: Bool, json: Bool)
+        case printPluginPath(pluginDirs: [String])
         case run(arguments: [String], pluginDirs: [String])
     }
 
@@ -32,6 +34,8 @@ public enum PresenterHostCommand {
                 return ExitCode.success.rawValue
             case let .list(pluginDirs, verbose, json):
                 return ListCommand.execute(pluginDirs: pluginDirs, verbose: verbose, json: json)
+            case let .printPluginPath(pluginDirs):
+                return printPluginPath(pluginDirs: pluginDirs)
             case let .run(runArguments, pluginDirs):
                 return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
             }
@@ -44,7 +48,7 @@ public enum PresenterHostCommand {
     /// after `run` belongs to `run`).
     static func parse(_ arguments: [String]) throws(CommandError) -> Invocation {
         var pluginDirs: [String] = []
-        var list = false, verbose = false, json = false
+        var list = false, verbose = false, json = false, printPath = false
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -56,6 +60,8 @@ public enum PresenterHostCommand {
                 return .version
             case "--list", "list":
                 list = true
+            case "--print-plugin-path":
+                printPath = true
             case "-v", "--verbose":
                 verbose = true
             case "--json":
@@ -79,12 +85,29 @@ public enum PresenterHostCommand {
                 throw .usage("Unexpected argument '\(argument)'")
             }
         }
+        if printPath {
+            if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
+                throw .usage("'\(flag)' cannot be combined with '--print-plugin-path'")
+            }
+            return .printPluginPath(pluginDirs: pluginDirs)
+        }
         guard list else {
             throw .usage(verbose || json
                 ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
                 : "Missing command: use '--list' or 'run'")
         }
         return .list(pluginDirs: pluginDirs, verbose: verbose, json: json)
+    }
+
+    /// `--print-plugin-path`: the search path, one directory a line, in
+    /// search order (missing ones too: a plugin put there would be found);
+    /// warnings about the user's directories on stderr.
+    static func printPluginPath(pluginDirs: [String]) -> Int32 {
+        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
+                                                     executablePath: nil)
+        for warning in warnings { writeStandardError(warning + "\n") }
+        writeStandardOutput(entries.map { $0.path + "\n" }.joined())
+        return ExitCode.success.rawValue
     }
 
     /// Prints `error` the one way errors are printed and returns its status.

@@ -13,6 +13,7 @@ enum Usage {
     static let synopsis = """
         Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]
                presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
+               presenter-host [--plugin-dir <dir>]... --print-plugin-path
                presenter-host --help | --version
 
         """
@@ -27,6 +28,8 @@ enum Usage {
           --list, list        List the presenters found, then (on stderr) the plugin
                               files that failed to load and why.
           run                 Run a command under a presenter. See 'presenter-host run --help'.
+          --print-plugin-path Print the plugin search path, one directory a line, in
+                              the order plugins are looked for.
 
         Options:
           --plugin-dir <dir>  Look for plugins in <dir> first. Repeatable.
