@@ -299,7 +299,7 @@ final class PluginInstance {
             action.withCString { action in
                 var interactor = presenter_interactor(
                     struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                    type_name: type, action: action, id: id, progress: progress)
+                    type_name: type, action: action, id: id, progress: progress, message: nil)
                 return body(&interactor)
             }
         }

@@ -167,10 +167,12 @@ extension InteractorSnapshot {
     func withInteractor<T>(_ body: (UnsafePointer<presenter_interactor>) -> T) -> T {
         type.withCString { typeName in
             action.withCString { actionName in
-                var interactor = presenter_interactor(
-                    struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                    type_name: typeName, action: actionName, id: id, progress: progress)
-                return withUnsafePointer(to: &interactor, body)
+                withOptionalCString(message) { message in
+                    var interactor = presenter_interactor(
+                        struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
+                        type_name: typeName, action: actionName, id: id, progress: progress, message: message)
+                    return withUnsafePointer(to: &interactor, body)
+                }
             }
         }
     }
