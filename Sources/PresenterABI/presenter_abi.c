@@ -28,6 +28,9 @@ PIN(presenter_interactor, action, 16, 8);
 PIN(presenter_interactor, id, 24, 8);
 PIN(presenter_interactor, progress, 32, 8);
 _Static_assert(FIELD_END(presenter_interactor, progress) == 40, "presenter_interactor 1.0 ends at byte 40");
+#if PRESENTER_ABI_MINOR >= 1 /* Since 1.1 (the frozen 1.0 header, compiled with this file by a test, lacks it). */
+PIN(presenter_interactor, message, 40, 8);
+#endif
 
 PIN(presenter_failure, struct_size, 0, 4);
 PIN(presenter_failure, reserved, 4, 4);

@@ -158,7 +158,7 @@ typedef struct presenter_interactor {
     uint64_t id;
     /** Completed fraction in [0, 1], or a negative value when unknown. */
     double progress;
-    /** ABI 1.1: the working message the work reported since show (for
+    /** Since 1.1. The working message the work reported since show (for
      *  `run`, a progress line with a message), which replaces the one show
      *  got; NULL while show's message stands. Given to progress (and to
      *  hide, for the record). Read it only when struct_size covers it. */
@@ -415,9 +415,9 @@ typedef struct presenter_descriptor {
                              const presenter_failure *failure);
     /**
      * A shown interactor reported a new progress fraction,
-     * interactor->progress in [0, 1] (negative: the work went back to not
-     * knowing it), or, since ABI 1.1, a new working message
-     * (interactor->message). Called only between that interactor's show and
+     * interactor->progress in [0, 1], or, since 1.1, a new working message
+     * (interactor->message) or a fraction that became unknown again
+     * (negative; never given to a presenter built for 1.0). Called only between that interactor's show and
      * hide, any number of times (the host MAY drop intermediate values).
      * MAY be NULL (inherited, else the report is ignored).
      */

@@ -114,6 +114,10 @@ final class PresenterInstance {
 
     func progress(_ view: OpaquePointer, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.progress }) else { return .ok }
+        // ABI 1.0 promised a fraction in [0, 1]: a presenter built for it
+        // is not told that the fraction became unknown (nor of a new
+        // message, which it cannot read).
+        if instance.plugin.abiVersion.minor == 0 && interactor.pointee.progress < 0 { return .ok }
         return instance.call("progress") { hook(instance.state, view, interactor) }
     }
 
