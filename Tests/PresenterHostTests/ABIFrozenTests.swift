@@ -137,8 +137,8 @@ import Testing
     }
 
     /// A plugin compiled against the frozen 1.0 header loads, is listed, and
-    /// runs in `presenter-host run` (every hook it logs from is reached), and
-    /// draws through this host's services.
+    /// runs in `presenter-host run` (every hook it logs from is reached),
+    /// passes `check`, and draws through this host's services.
     @Test func aPluginBuiltAgainstTheFrozenHeaderLoadsAndRuns() throws {
         let directory = TestPaths.temporaryDirectory("abi-1.0")
         let library = directory.appendingPathComponent("libpresenter_1_0.so")
@@ -157,6 +157,10 @@ import Testing
         #expect(run.status == 3)
         #expect(run.stderr.contains("fixture.abi-1-0: info: showing Working"), "\(run.stderr)")
         #expect(run.stderr.contains("fixture.abi-1-0: info: hidden Failed process: exit status 3"), "\(run.stderr)")
+
+        let check = try ProcessRunner.host(["check", library.path])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.hasSuffix(" 0 failed, 0 warned\n"), "\(check.stdout)")
 
         let presenter = try PluginInstance(LoadedPlugin.load(file: library).descriptor)
         let view = FakeView(cols: 20, rows: 3)

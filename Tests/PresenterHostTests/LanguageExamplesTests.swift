@@ -4,8 +4,8 @@ import Testing
 
 /// The presenters in C++ and Rust (Examples/cxx-presenter, Examples/rust-presenter),
 /// each built with the one command its header comment gives, then loaded for
-/// real: listed and run by the `presenter-host` binary, and drawn through the
-/// C ABI. A missing compiler skips its test with a message.
+/// real: listed, run and put through `check` by the `presenter-host` binary,
+/// and drawn through the C ABI. A missing compiler skips its test with a message.
 @Suite struct LanguageExamplesTests {
     private static let examples = TestPaths.packageRoot.appendingPathComponent("Examples")
 
@@ -67,5 +67,10 @@ import Testing
         #expect(run.status == 3)
         #expect(run.stderr.contains("presenter-host: \(id): info: exit status 3"), "\(run.stderr)")
         #expect(!run.stderr.contains("going on"), "\(run.stderr)")
+
+        let library = try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".so") }!
+        let check = try ProcessRunner.host(["check", directory.appendingPathComponent(library).path])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.hasSuffix(" 0 failed, 0 warned\n"), "\(check.stdout)")
     }
 }

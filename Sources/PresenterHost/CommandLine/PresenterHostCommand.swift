@@ -11,6 +11,7 @@ public enum PresenterHostCommand {
         case list(pluginDirs: [String], verbose: Bool, json: Bool)
         case printPluginPath(pluginDirs: [String])
         case run(arguments: [String], pluginDirs: [String])
+        case check(arguments: [String], pluginDirs: [String])
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -38,6 +39,8 @@ public enum PresenterHostCommand {
                 return printPluginPath(pluginDirs: pluginDirs)
             case let .run(runArguments, pluginDirs):
                 return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
+            case let .check(checkArguments, pluginDirs):
+                return CheckCommand.execute(checkArguments, pluginDirs: pluginDirs)
             }
         } catch {
             return report(error)
@@ -74,11 +77,12 @@ public enum PresenterHostCommand {
                 index += 1
             case _ where argument.hasPrefix("--plugin-dir="):
                 pluginDirs.append(try directory(String(argument.dropFirst("--plugin-dir=".count))))
-            case "run":
-                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
-                    throw .usage("'\(flag)' cannot be combined with 'run'; put run's options after 'run'")
+            case "run", "check":
+                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil {
+                    throw .usage("'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'")
                 }
-                return .run(arguments: Array(arguments[index...]), pluginDirs: pluginDirs)
+                let rest = Array(arguments[index...])
+                return argument == "run" ? .run(arguments: rest, pluginDirs: pluginDirs) : .check(arguments: rest, pluginDirs: pluginDirs)
             case _ where argument.hasPrefix("-") && argument != "-":
                 throw .usage("Unknown option '\(argument)'")
             default:
@@ -94,7 +98,7 @@ public enum PresenterHostCommand {
         guard list else {
             throw .usage(verbose || json
                 ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
-                : "Missing command: use '--list' or 'run'")
+                : "Missing command: use '--list', 'run' or 'check'")
         }
         return .list(pluginDirs: pluginDirs, verbose: verbose, json: json)
     }
@@ -128,7 +132,7 @@ public enum PresenterHostCommand {
         return value
     }
 
-    private static func writeStandardOutput(_ text: String) {
+    static func writeStandardOutput(_ text: String) {
         fputs(text, stdout)
         fflush(stdout)
     }

@@ -13,6 +13,7 @@ enum Usage {
     static let synopsis = """
         Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]
                presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
+               presenter-host [--plugin-dir <dir>]... check [--json] <file.so>...
                presenter-host [--plugin-dir <dir>]... --print-plugin-path
                presenter-host --help | --version
 
@@ -28,6 +29,9 @@ enum Usage {
           --list, list        List the presenters found, then (on stderr) the plugin
                               files that failed to load and why.
           run                 Run a command under a presenter. See 'presenter-host run --help'.
+          check               Run the conformance checks on plugin files: PASS, FAIL or
+                              WARN per check with the reason and the fix; exits 0
+                              when nothing failed. See 'presenter-host check --help'.
           --print-plugin-path Print the plugin search path, one directory a line, in
                               the order plugins are looked for.
 
