@@ -67,7 +67,15 @@ struct HUDContent: Equatable {
         let left = max((cols - boxCols) / 2, 0)
         let top = max((rows - boxRows) / 2, 0)
         let inner = boxCols - 4
-        guard inner > 0 else { return }
+        guard inner > 0, rows >= boxRows else {
+            // Too small for the box: the line alone, centred, cut to the view.
+            let lineLeft = max((cols - lineWidth) / 2, 0)
+            view.drawText(mark, col: lineLeft, row: rows / 2, maxCols: cols - lineLeft, style: markStyle)
+            if !text.isEmpty && cols > lineLeft + markWidth + 1 {
+                view.drawText(text, col: lineLeft + markWidth + 1, row: rows / 2, maxCols: cols - lineLeft - markWidth - 1)
+            }
+            return
+        }
         view.drawBox(col: left, row: top, cols: boxCols, rows: boxRows)
 
         let lineLeft = left + 2 + max(inner - lineWidth, 0) / 2

@@ -80,10 +80,13 @@ struct HUDSession {
         }
     }
 
-    mutating func progress(id: UInt64, progress: Double?, at now: UInt64) {
+    /// A new fraction (`nil`: unknown again) and, when `message` is given,
+    /// a working message that replaces the one show gave.
+    mutating func progress(id: UInt64, progress: Double?, message: String? = nil, at now: UInt64) {
         settle(at: now)
         guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
         jobs[index].progress = progress
+        if let message { jobs[index].message = message }
     }
 
     /// Ends interactor `id`; an id that is not running is ignored.

@@ -40,7 +40,7 @@ final class MBHudPresenter: Presenter {
     }
 
     func progress(view: View, interactor: InteractorInfo) throws {
-        session.progress(id: interactor.id, progress: interactor.progress, at: host.now)
+        session.progress(id: interactor.id, progress: interactor.progress, message: interactor.message, at: host.now)
     }
 
     func render(view: View, now: UInt64) {

@@ -12,10 +12,14 @@ public struct InteractorInfo: Sendable, Hashable {
     public var id: UInt64
     /// The completed fraction in 0...1, or `nil` when unknown.
     public var progress: Double?
+    /// The working message the work reported since show, which replaces
+    /// show's; `nil` while show's stands (and from hosts before ABI 1.1).
+    public var message: String?
 
     /// An interactor description, e.g. to pass a changed one to a base presenter.
-    public init(typeName: String, action: String, id: UInt64, progress: Double? = nil) {
+    public init(typeName: String, action: String, id: UInt64, progress: Double? = nil, message: String? = nil) {
         self.typeName = typeName; self.action = action; self.id = id; self.progress = progress
+        self.message = message
     }
 
     /// Copies the host's struct, reading only the fields its size says exist.
@@ -26,16 +30,20 @@ public struct InteractorInfo: Sendable, Hashable {
         id = c.id
         let progressEnd = MemoryLayout<presenter_interactor>.offset(of: \.progress)! + MemoryLayout<Double>.size
         progress = Int(c.struct_size) >= progressEnd && c.progress >= 0 ? min(c.progress, 1) : nil
+        let messageEnd = MemoryLayout<presenter_interactor>.offset(of: \.message)! + MemoryLayout<UnsafePointer<CChar>?>.size
+        message = Int(c.struct_size) >= messageEnd ? c.message.map { String(cString: $0) } : nil
     }
 
     /// Runs `body` with this interactor as a C struct valid during the call.
     func withUnsafeCStruct<R>(_ body: (UnsafePointer<presenter_interactor>) -> R) -> R {
         typeName.withCString { typeName in
             action.withCString { action in
-                var c = presenter_interactor(
-                    struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                    type_name: typeName, action: action, id: id, progress: progress ?? -1)
-                return withUnsafePointer(to: &c, body)
+                withOptionalCString(message) { message in
+                    var c = presenter_interactor(
+                        struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
+                        type_name: typeName, action: action, id: id, progress: progress ?? -1, message: message)
+                    return withUnsafePointer(to: &c, body)
+                }
             }
         }
     }

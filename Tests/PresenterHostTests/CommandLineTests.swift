@@ -16,6 +16,7 @@ import Testing
         (["--list", "--help"], .help),
         (["-h"], .help),
         (["--version", "--list"], .version),
+        (["--plugin-dir", "a", "--print-plugin-path"], .printPluginPath(pluginDirs: ["a"])),
     ])
     func argumentsParse(arguments: [String], expected: PresenterHostCommand.Invocation) throws {
         #expect(try PresenterHostCommand.parse(arguments) == expected)
@@ -30,8 +31,10 @@ import Testing
         (["--plugin-dir=", "--list"], "Empty value for '--plugin-dir <dir>'; give a directory"),
         (["--json"], "'--json' needs '--list'"),
         (["-v"], "'--verbose' needs '--list'"),
-        (["--plugin-dir", "x"], "Missing command: use '--list' or 'run'"),
-        (["--list", "run"], "'--list' cannot be combined with 'run'; put its options after 'run'"),
+        (["--plugin-dir", "x"], "Missing command: use '--list', 'run', 'check', 'add-bookmark' or 'bookmarks'"),
+        (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
+        (["--list", "add-bookmark"], "'--list' cannot be combined with 'add-bookmark'; put add-bookmark's options after 'add-bookmark'"),
+        (["--print-plugin-path", "--list"], "'--list' cannot be combined with '--print-plugin-path'"),
     ])
     func usageErrorsNameTheProblem(arguments: [String], message: String) {
         #expect(throws: CommandError.usage(message)) { try PresenterHostCommand.parse(arguments) }
@@ -53,7 +56,7 @@ import Testing
     @Test func versionNamesTheABI() throws {
         let result = try ProcessRunner.host(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout == "presenter-host 0.1.0 (presenter ABI 1.0)\n")
+        #expect(result.stdout == "presenter-host 0.1.0 (presenter ABI 1.1)\n")
         #expect(result.stderr == "")
     }
 
@@ -77,5 +80,20 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("Usage: presenter-host"))
         #expect(result.stderr.hasSuffix("See 'presenter-host --help'.\n"))
+    }
+
+    /// `--print-plugin-path`: every directory of the search path, one a line,
+    /// in search order; the user's missing directories warned about on stderr.
+    @Test func printPluginPathPrintsTheSearchPathInOrder() throws {
+        let flagged = TestPaths.temporaryDirectory("flag")
+        let result = try ProcessRunner.host(["--plugin-dir", flagged.path, "--print-plugin-path"],
+                                            environment: ["PRESENTER_PLUGIN_PATH": "/nonexistent-env:relative",
+                                                          "XDG_DATA_HOME": "/xdg"])
+        #expect(result.status == 0)
+        #expect(result.stdout == [flagged.path, "/nonexistent-env", "/xdg/presenter-host/plugins",
+                                  TestPaths.binary.resolvingSymlinksInPath().deletingLastPathComponent().path]
+            .map { $0 + "\n" }.joined())
+        #expect(result.stderr.contains("ignoring relative entry 'relative' in PRESENTER_PLUGIN_PATH"))
+        #expect(result.stderr.contains("/nonexistent-env: no such directory"))
     }
 }

@@ -21,6 +21,11 @@ struct LoadedPlugin {
             try FileManager.default.copyItem(at: url, to: copy)
             url = copy
         }
+        return try load(file: url)
+    }
+
+    /// Loads the library at `url` (a plugin a test compiled).
+    static func load(file url: URL) throws -> LoadedPlugin {
         // Never dlclosed: the host never unloads code either.
         guard let handle = dlopen(url.path, RTLD_NOW | RTLD_LOCAL) else {
             throw LoadError(message: String(cString: dlerror()))
@@ -294,7 +299,7 @@ final class PluginInstance {
             action.withCString { action in
                 var interactor = presenter_interactor(
                     struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                    type_name: type, action: action, id: id, progress: progress)
+                    type_name: type, action: action, id: id, progress: progress, message: nil)
                 return body(&interactor)
             }
         }

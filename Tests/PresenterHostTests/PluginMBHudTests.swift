@@ -1,3 +1,4 @@
+import Foundation
 import PresenterABI
 import Testing
 
@@ -26,6 +27,18 @@ import Testing
         #expect(d.capabilities == UInt64(PRESENTER_CAP_MESSAGES | PRESENTER_CAP_DETERMINATE))
         #expect(d.create != nil && d.destroy != nil && d.show != nil && d.hide != nil)
         #expect(d.progress != nil && d.render != nil && d.key != nil)
+    }
+
+    /// A view too small for the box gets the line alone, inside the view.
+    @Test(arguments: [(30, 2, "     ⠋ Saving bookmark...     "), (6, 1, "⠋ Sav…"), (1, 1, "⠋")])
+    func aViewTooSmallForTheBoxGetsTheLineAlone(cols: Int, rows: Int, line: String) throws {
+        let host = FakeHost()
+        let hud = try PluginInstance(plugin.descriptor, host: host)
+        let view = FakeView(cols: cols, rows: rows)
+        hud.show(view, "Saving bookmark...", id: 1)
+        hud.render(view)
+        #expect(view.lines[rows / 2] == line)
+        #expect(view.visibleLines.count == 1)
     }
 
     @Test func boxIsCentredWithSpinnerAndMessage() throws {

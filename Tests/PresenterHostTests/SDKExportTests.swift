@@ -53,7 +53,7 @@ import Testing
         let status = "T".withCString { type in
             "a".withCString { action in
                 var interactor = presenter_interactor(struct_size: UInt32(MemoryLayout<presenter_interactor>.size),
-                                                      reserved: 0, type_name: type, action: action, id: 1, progress: -1)
+                                                      reserved: 0, type_name: type, action: action, id: 1, progress: -1, message: nil)
                 return presenter.descriptor.show!(presenter.instance, nil, "Saving", &interactor)
             }
         }

@@ -151,7 +151,8 @@ struct SandboxEndToEndTests {
 
     @Test func theCommandGetsTheDescriptorsItsCallerGaveAndNoneOfTheHosts() throws {
         // fd 7 is the caller's, for the command; the host's own (pipes, the
-        // presenter's channel, the signal pipe) must not reach it. A simple
+        // presenter's channel, the signal pipe) must not reach it, only the
+        // progress channel named in PRESENTER_PROGRESS_FD. A simple
         // command, no pipeline: a shell holds a pipeline's pipes while it runs.
         let list = "ls /proc/$$/fd"
         func descriptors(_ output: String) -> [Int] { output.split(separator: "\n").compactMap { Int($0) }.sorted() }
@@ -162,7 +163,12 @@ struct SandboxEndToEndTests {
                                              + files.runArguments + ["sh", "-c", list],
                                              environment: files.environment("none:none"))
         #expect(descriptors(direct.stdout) == [0, 1, 2, 7])
-        #expect(descriptors(underRun.stdout) == [0, 1, 2, 7])
+        let progress = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
+                                             ["-c", "exec 7>/dev/null; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                                             + files.runArguments + ["sh", "-c", "echo $PRESENTER_PROGRESS_FD"],
+                                             environment: files.environment("none:none"))
+        let channel = try #require(Int(progress.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(descriptors(underRun.stdout) == [0, 1, 2, 7, channel].sorted())
     }
 
     @Test func verboseShowsThePresentersLogAndTheHostsDecisions() throws {

@@ -1,5 +1,5 @@
 /*
- * presenter_abi.h -- the presenter plugin ABI, version 1.0.
+ * presenter_abi.h -- the presenter plugin ABI, version 1.1.
  *
  * This header is the whole contract between presenter-host and a presenter
  * plugin. A plugin is a shared object (.so) that exports one C function,
@@ -79,7 +79,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define PRESENTER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define PRESENTER_ABI_MINOR 0
+#define PRESENTER_ABI_MINOR 1
 
 /**
  * The name of the one function a plugin exports:
@@ -158,6 +158,11 @@ typedef struct presenter_interactor {
     uint64_t id;
     /** Completed fraction in [0, 1], or a negative value when unknown. */
     double progress;
+    /** Since 1.1. The working message the work reported since show (for
+     *  `run`, a progress line with a message), which replaces the one show
+     *  got; NULL while show's message stands. Given to progress (and to
+     *  hide, for the record). Read it only when struct_size covers it. */
+    const char *message;
 } presenter_interactor;
 
 /**
@@ -429,9 +434,11 @@ typedef struct presenter_descriptor {
                              const presenter_failure *failure);
     /**
      * A shown interactor reported a new progress fraction,
-     * interactor->progress in [0, 1]. Called only between that interactor's
-     * show and hide, any number of times (the host MAY drop intermediate
-     * values). MAY be NULL (inherited, else the report is ignored).
+     * interactor->progress in [0, 1], or, since 1.1, a new working message
+     * (interactor->message) or a fraction that became unknown again
+     * (negative; never given to a presenter built for 1.0). Called only between that interactor's show and
+     * hide, any number of times (the host MAY drop intermediate values).
+     * MAY be NULL (inherited, else the report is ignored).
      */
     presenter_status (*progress)(void *instance, presenter_view *view,
                                  const presenter_interactor *interactor);

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The `presenter-host` command line: parses arguments, runs a subcommand and
@@ -8,9 +9,11 @@ public enum PresenterHostCommand {
         case help
         case version
         case list(pluginDirs: [String], verbose: Bool, json: Bool)
+        case printPluginPath(pluginDirs: [String])
         case run(arguments: [String], pluginDirs: [String])
         case bookmarks(arguments: [String])
         case addBookmark(arguments: [String], pluginDirs: [String])
+        case check(arguments: [String], pluginDirs: [String])
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -34,12 +37,16 @@ public enum PresenterHostCommand {
                 return ExitCode.success.rawValue
             case let .list(pluginDirs, verbose, json):
                 return ListCommand.execute(pluginDirs: pluginDirs, verbose: verbose, json: json)
+            case let .printPluginPath(pluginDirs):
+                return printPluginPath(pluginDirs: pluginDirs)
             case let .run(runArguments, pluginDirs):
                 return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
             case .bookmarks(let bookmarksArguments):
                 return BookmarksCommand.execute(bookmarksArguments)
             case let .addBookmark(commandArguments, pluginDirs):
                 return AddBookmarkCommand.execute(commandArguments, pluginDirs: pluginDirs)
+            case let .check(checkArguments, pluginDirs):
+                return CheckCommand.execute(checkArguments, pluginDirs: pluginDirs)
             }
         } catch {
             return report(error)
@@ -50,7 +57,7 @@ public enum PresenterHostCommand {
     /// after `run` belongs to `run`).
     static func parse(_ arguments: [String]) throws(CommandError) -> Invocation {
         var pluginDirs: [String] = []
-        var list = false, verbose = false, json = false
+        var list = false, verbose = false, json = false, printPath = false
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -62,6 +69,8 @@ public enum PresenterHostCommand {
                 return .version
             case "--list", "list":
                 list = true
+            case "--print-plugin-path":
+                printPath = true
             case "-v", "--verbose":
                 verbose = true
             case "--json":
@@ -74,15 +83,19 @@ public enum PresenterHostCommand {
                 index += 1
             case _ where argument.hasPrefix("--plugin-dir="):
                 pluginDirs.append(try directory(String(argument.dropFirst("--plugin-dir=".count))))
-            case "run", "add-bookmark":
-                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
-                    throw .usage("'\(flag)' cannot be combined with '\(argument)'; put its options after '\(argument)'")
+            case "run", "check", "add-bookmark":
+                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil {
+                    throw .usage("'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'")
                 }
                 let rest = Array(arguments[index...])
-                return argument == "run" ? .run(arguments: rest, pluginDirs: pluginDirs)
-                                         : .addBookmark(arguments: rest, pluginDirs: pluginDirs)
+                switch argument {
+                case "run": return .run(arguments: rest, pluginDirs: pluginDirs)
+                case "check": return .check(arguments: rest, pluginDirs: pluginDirs)
+                default: return .addBookmark(arguments: rest, pluginDirs: pluginDirs)
+                }
             case "bookmarks":
-                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : !pluginDirs.isEmpty ? "--plugin-dir" : nil {
+                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path"
+                    : !pluginDirs.isEmpty ? "--plugin-dir" : nil {
                     throw .usage("'\(flag)' cannot come before 'bookmarks'; put bookmarks' options after it")
                 }
                 return .bookmarks(arguments: Array(arguments[index...]))
@@ -92,12 +105,29 @@ public enum PresenterHostCommand {
                 throw .usage("Unexpected argument '\(argument)'")
             }
         }
+        if printPath {
+            if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
+                throw .usage("'\(flag)' cannot be combined with '--print-plugin-path'")
+            }
+            return .printPluginPath(pluginDirs: pluginDirs)
+        }
         guard list else {
             throw .usage(verbose || json
                 ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
-                : "Missing command: use '--list' or 'run'")
+                : "Missing command: use '--list', 'run', 'check', 'add-bookmark' or 'bookmarks'")
         }
         return .list(pluginDirs: pluginDirs, verbose: verbose, json: json)
+    }
+
+    /// `--print-plugin-path`: the search path, one directory a line, in
+    /// search order (missing ones too: a plugin put there would be found);
+    /// warnings about the user's directories on stderr.
+    static func printPluginPath(pluginDirs: [String]) -> Int32 {
+        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
+                                                     executablePath: nil)
+        for warning in warnings { writeStandardError(warning + "\n") }
+        writeStandardOutput(entries.map { $0.path + "\n" }.joined())
+        return ExitCode.success.rawValue
     }
 
     /// Prints `error` the one way errors are printed and returns its status.
@@ -118,7 +148,7 @@ public enum PresenterHostCommand {
         return value
     }
 
-    private static func writeStandardOutput(_ text: String) {
+    static func writeStandardOutput(_ text: String) {
         fputs(text, stdout)
         fflush(stdout)
     }

@@ -82,6 +82,9 @@ public struct RunOptions: Equatable, Sendable {
           -h, --help             Show this help.
 
         The command starts at '--' or at the first argument that is not an option.
+        It may report progress: lines such as 42%, 0.42, 42/100 or
+        {"progress": 0.42, "message": "Downloading foo.tar"} written to the descriptor
+        numbered in $PRESENTER_PROGRESS_FD (see docs/PROGRESS.md).
 
         Exit status: <command>'s own (128 + N when signal N killed it); 124 after
         --timeout; 126 <command> cannot be executed; 127 <command> not found;

@@ -134,12 +134,30 @@ final class RunSession {
             early = handle
         }
         let capture = mode == .terminal
+        // The command's own progress reports (its progress channel, and
+        // OSC 9;4 in its output) reach the interactor through the relay.
+        let relay = ProgressRelay()
+        if let early { relay.attach(early) }
+        let presenterId = options.presenter
+        let channel: ProgressChannel
+        do throws(SpawnFailure) {
+            channel = try ProgressChannel(relay: relay) { reason in
+                log.write(PresenterLogEntry(level: .warning, presenterId: presenterId, message: reason))
+            }
+        } catch {
+            runtime.shutdown()
+            throw .failure("cannot make the progress channel's pipe: \(errnoText(error.errno))")
+        }
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(executable, options.command,
-                                           captureStdout: capture && isatty(STDOUT_FILENO) == 1,
-                                           captureStderr: capture)
+            child = try ChildProcess.spawn(
+                executable, options.command,
+                captureStdout: capture && isatty(STDOUT_FILENO) == 1, captureStderr: capture,
+                passing: [channel.childFD: channel.writeFD],
+                environment: Spawn.environment(setting: ProgressChannel.environmentVariable, to: String(channel.childFD)))
+            channel.commandStarted()
         } catch {
+            channel.finish()
             // Plain mode: the working line is followed by the error line alone
             // (shutdown ends the interactor with no message).
             runtime.shutdown()
@@ -153,7 +171,7 @@ final class RunSession {
         }
         // The command's output flows, and its timeout runs, from its start,
         // whatever the presenter takes to start.
-        let output = OutputSink(showOutput: options.showOutput, runtime: runtime)
+        let output = OutputSink(showOutput: options.showOutput, runtime: runtime, relay: relay)
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
         let handle: InteractorHandle
@@ -162,6 +180,7 @@ final class RunSession {
         } else {
             do throws(CommandError) {
                 handle = perform(try attach())
+                relay.attach(handle)
             } catch {
                 // Never leave the command running on its own.
                 child.sendToTree(SIGKILL, freeze: true)
@@ -181,6 +200,7 @@ final class RunSession {
         condition.withLock { ended = true }
         timer?.cancel()
         pump?.finish()
+        channel.finish()
         output.flush()
 
         let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
@@ -394,15 +414,27 @@ final class RunSession {
 private final class OutputSink: @unchecked Sendable {
     private let showOutput: Bool
     private let runtime: PresenterRuntime
+    private let relay: ProgressRelay
+    private var progress = TerminalProgressFilter()
     private var lines = OutputLines()
     private let kept = CapturedOutput()
 
-    init(showOutput: Bool, runtime: PresenterRuntime) {
+    init(showOutput: Bool, runtime: PresenterRuntime, relay: ProgressRelay) {
         self.showOutput = showOutput
         self.runtime = runtime
+        self.relay = relay
     }
 
-    func receive(_ bytes: [UInt8]) {
+    /// Takes the OSC 9;4 progress sequences out (to the relay) and passes
+    /// the rest on.
+    func receive(_ chunk: [UInt8]) {
+        let (bytes, reports) = progress.filter(chunk)
+        for report in reports { relay.deliver(report) }
+        keep(bytes)
+    }
+
+    private func keep(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
         guard showOutput else { return kept.append(bytes) }
         let complete = lines.append(bytes)
         if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
@@ -410,6 +442,7 @@ private final class OutputSink: @unchecked Sendable {
 
     /// Prints the unfinished last line.
     func flush() {
+        keep(progress.flush())
         if showOutput, let last = lines.flush() { runtime.printAbove(last + "\n") }
     }
 

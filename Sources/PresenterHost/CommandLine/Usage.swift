@@ -15,6 +15,8 @@ enum Usage {
                presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
                presenter-host [--plugin-dir <dir>]... add-bookmark [<options>]
                presenter-host bookmarks [--json] [--store <file>]
+               presenter-host [--plugin-dir <dir>]... check [--json] <file.so>...
+               presenter-host [--plugin-dir <dir>]... --print-plugin-path
                presenter-host --help | --version
 
         """
@@ -35,6 +37,11 @@ enum Usage {
                               scripts, --store <file> for another store than the default
                               $XDG_DATA_HOME/presenter-host/bookmarks.json or $\(BookmarkStore.environmentVariable)).
                               See 'presenter-host bookmarks --help'.
+          check               Run the conformance checks on plugin files: PASS, FAIL or
+                              WARN per check with the reason and the fix; exits 0
+                              when nothing failed. See 'presenter-host check --help'.
+          --print-plugin-path Print the plugin search path, one directory a line, in
+                              the order plugins are looked for.
 
         Options:
           --plugin-dir <dir>  Look for plugins in <dir> first. Repeatable.

@@ -28,75 +28,76 @@ enum HostServices {
         host.abi_minor = UInt16(PRESENTER_ABI_MINOR)
 
         host.log = { context, level, message in
-            guard let instance = HostServices.instance(context), let message else { return }
+            guard let instance = HostServices.instance(context, "log"), let message else { return }
             let text = String(decoding: UnsafeRawBufferPointer(start: message, count: strnlen(message, HostServices.maxLogBytes)),
                               as: UTF8.self)
             instance.engine.delegate?.engine(log: PresenterLogEntry(level: .init(abi: level), presenterId: instance.plugin.id,
                                                                     message: text))
         }
         host.set_error = { context, message in
-            HostServices.instance(context)?.lastError = message.map {
+            HostServices.instance(context, "set_error")?.lastError = message.map {
                 String(decoding: UnsafeRawBufferPointer(start: $0, count: strnlen($0, HostServices.maxLogBytes)), as: UTF8.self)
             }
         }
         host.now_ns = { context in
-            HostServices.instance(context)?.engine.clock.now() ?? 0
+            HostServices.instance(context, "now_ns")?.engine.clock.now() ?? 0
         }
         host.request_frame = { context, time in
-            guard let instance = HostServices.instance(context) else { return }
+            guard let instance = HostServices.instance(context, "request_frame") else { return }
             instance.frameRequest = min(instance.frameRequest ?? time, time)
         }
         host.option = { context, key in
-            guard let instance = HostServices.instance(context), let key else { return nil }
+            guard let instance = HostServices.instance(context, "option"), let key else { return nil }
             return instance.option(String(cString: key))
         }
 
         host.base_show = { context, view, message, interactor in
-            guard let (instance, base) = HostServices.base(context) else { return PRESENTER_OK }
+            guard let (instance, base) = HostServices.base(context, "base_show") else { return PRESENTER_OK }
             guard let view, let interactor else { return PRESENTER_ERR_INVALID }
             return HostServices.relay(base.show(view, message, interactor), to: instance)
         }
         host.base_hide = { context, view, message, interactor, failure in
-            guard let (instance, base) = HostServices.base(context) else { return PRESENTER_OK }
+            guard let (instance, base) = HostServices.base(context, "base_hide") else { return PRESENTER_OK }
             guard let view, let interactor else { return PRESENTER_ERR_INVALID }
             return HostServices.relay(base.hide(view, message, interactor, failure), to: instance)
         }
         host.base_progress = { context, view, interactor in
-            guard let (instance, base) = HostServices.base(context) else { return PRESENTER_OK }
+            guard let (instance, base) = HostServices.base(context, "base_progress") else { return PRESENTER_OK }
             guard let view, let interactor else { return PRESENTER_ERR_INVALID }
             return HostServices.relay(base.progress(view, interactor), to: instance)
         }
         host.base_render = { context, view, now in
-            guard let (_, base) = HostServices.base(context), let view else { return }
+            guard let (_, base) = HostServices.base(context, "base_render"), let view else { return }
             base.render(view, now)
         }
         host.base_key = { context, view, code in
-            guard let (_, base) = HostServices.base(context), let view else { return 0 }
+            guard let (_, base) = HostServices.base(context, "base_key"), let view else { return 0 }
             return base.key(view, code)
         }
 
         host.view_size = { view, cols, rows in
-            let geometry = HostServices.view(view)?.engine.geometry
+            let geometry = HostServices.view(view, "view_size")?.engine.geometry
             cols?.pointee = UInt32(geometry?.cols ?? 0)
             rows?.pointee = UInt32(geometry?.rows ?? 0)
         }
         host.view_flags = { view in
-            HostServices.view(view)?.engine.geometry.flags ?? 0
+            HostServices.view(view, "view_flags")?.engine.geometry.flags ?? 0
         }
         host.text_width = { view, text in
-            guard HostServices.view(view) != nil, let text else { return 0 }
+            guard HostServices.view(view, "text_width") != nil, let text else { return 0 }
             return UInt32(DisplayWidth.of(String(cString: text)))
         }
         host.draw_text = { view, col, row, maxCols, text, style in
-            guard let view = HostServices.view(view), view.phase == .render, let text else { return 0 }
-            return UInt32(view.engine.recordText(String(cString: text), col: col, row: row, maxColumns: maxCols, style: style))
+            guard let view = HostServices.view(view, "draw_text", inRender: true), let text else { return 0 }
+            return UInt32(view.engine.recordText(String(cString: text), col: col, row: row, maxColumns: maxCols, style: style,
+                                                 presenterId: view.top.plugin.id))
         }
         host.draw_box = { view, col, row, cols, rows, style in
-            guard let view = HostServices.view(view), view.phase == .render else { return }
-            view.engine.recordBox(col: col, row: row, cols: cols, rows: rows, style: style)
+            guard let view = HostServices.view(view, "draw_box", inRender: true) else { return }
+            view.engine.recordBox(col: col, row: row, cols: cols, rows: rows, style: style, presenterId: view.top.plugin.id)
         }
         host.element = { view, name, operation in
-            guard let view = HostServices.view(view), let name else { return PRESENTER_ERR_INVALID }
+            guard let view = HostServices.view(view, "element"), let name else { return PRESENTER_ERR_INVALID }
             let element = String(cString: name)
             guard view.elements.contains(element) else { return PRESENTER_ERR_NOT_FOUND }
             guard (PRESENTER_ELEMENT_HIDE...PRESENTER_ELEMENT_STOP_ANIMATING).contains(operation) else { return PRESENTER_ERR_INVALID }
@@ -106,21 +107,38 @@ enum HostServices {
         return host
     }
 
-    /// The instance behind `context`, when called inside a hook on the engine's thread.
-    private static func instance(_ context: OpaquePointer?) -> PresenterInstance? {
-        guard let instance = PresenterInstance.from(context), instance.engine.isInHook else { return nil }
+    /// The instance behind `context`, when called inside a hook on the
+    /// engine's thread; otherwise nil, and the call is noted as ignored.
+    private static func instance(_ context: OpaquePointer?, _ service: String) -> PresenterInstance? {
+        guard let instance = PresenterInstance.from(context) else { return nil }
+        guard instance.engine.isInHook else {
+            instance.engine.misuses.note(instance.plugin.id, service, instance.engine.placeOfCall)
+            return nil
+        }
         return instance
     }
 
     /// The instance behind `context` and its base, when it has one.
-    private static func base(_ context: OpaquePointer?) -> (PresenterInstance, PresenterInstance)? {
-        guard let instance = instance(context), let base = instance.base else { return nil }
+    private static func base(_ context: OpaquePointer?, _ service: String) -> (PresenterInstance, PresenterInstance)? {
+        guard let instance = instance(context, service), let base = instance.base else { return nil }
         return (instance, base)
     }
 
-    /// The view behind `view`, when called inside a hook on the engine's thread.
-    private static func view(_ view: OpaquePointer?) -> EngineView? {
-        guard let record = EngineView.from(view), record.engine.isInHook, record.phase != .outside else { return nil }
+    /// The view behind `view`, when called inside a hook of that view on
+    /// the engine's thread (inside render, for `inRender`); otherwise nil,
+    /// and the call is noted as ignored.
+    private static func view(_ view: OpaquePointer?, _ service: String, inRender: Bool = false) -> EngineView? {
+        guard let record = EngineView.from(view) else { return nil }
+        let engine = record.engine
+        guard engine.isInHook, record.phase != .outside else {
+            engine.misuses.note(record.top.plugin.id, service, engine.isInHook ? "with a view outside a hook of that view"
+                                                                               : engine.placeOfCall)
+            return nil
+        }
+        guard !inRender || record.phase == .render else {
+            engine.misuses.note(record.top.plugin.id, service, "outside render (drawing works only there)")
+            return nil
+        }
         return record
     }
 

@@ -24,11 +24,19 @@ final class LocalPresenterEngine: PresenterEngine {
     /// What the render in progress drew, and the bytes of its texts.
     private var recording: [DrawOperation] = []
     private var recordedBytes = 0
+    /// Whether the render in progress already drew outside the view (one note a render).
+    private var clippedThisRender = false
+    /// Every hook call goes to the log with its arguments, duration and status.
+    let tracing: Bool
+    /// Service calls that did nothing, reported at the end of the next hook.
+    let misuses = ServiceMisuses()
 
-    init(options: [String: String], clock: HostClock, geometry: ViewGeometry, isEngineThread: @escaping () -> Bool) {
+    init(options: [String: String], clock: HostClock, geometry: ViewGeometry, tracing: Bool = EngineNote.tracingEnabled(),
+         isEngineThread: @escaping () -> Bool) {
         self.options = options
         self.clock = clock
         self.geometry = geometry
+        self.tracing = tracing
         self.isEngineThread = isEngineThread
     }
 
@@ -93,6 +101,7 @@ final class LocalPresenterEngine: PresenterEngine {
         }
         recording = []
         recordedBytes = 0
+        clippedThisRender = false
         record.during(.render) { record.top.render($0, now) }
         defer { recording = [] }
         return recording
@@ -135,18 +144,38 @@ final class LocalPresenterEngine: PresenterEngine {
     /// service may act.
     var isInHook: Bool { isEngineThread() && hookDepth > 0 }
 
+    /// Where a service call that is not inside a hook came from, for its note.
+    var placeOfCall: String { isEngineThread() ? "outside a hook" : "from another thread" }
+
     /// Runs a plugin hook, counted so services know they are inside one.
+    /// At the end of the outermost one, the service calls that did nothing
+    /// since the last go to the log.
     func inHook<T>(_ body: () -> T) -> T {
         hookDepth += 1
-        defer { hookDepth -= 1 }
+        defer {
+            hookDepth -= 1
+            if hookDepth == 0 {
+                for (presenterId, text) in misuses.take() {
+                    note(.warning, presenterId: presenterId, EngineNote.misuseTag + text)
+                }
+            }
+        }
         return body()
+    }
+
+    /// Puts an engine note in the log (the engine's thread).
+    func note(_ level: PresenterLogEntry.Level, presenterId: String, _ message: String) {
+        delegate?.engine(log: PresenterLogEntry(level: level, presenterId: presenterId, message: message))
     }
 
     /// Records a draw_text of the render in progress; returns the columns
     /// the cut text takes.
-    func recordText(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32) -> Int {
+    func recordText(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, presenterId: String) -> Int {
         let (operation, width) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: style,
                                                     geometry: geometry)
+        if width > 0 && (col < 0 || row < 0 || Int(row) >= geometry.rows || Int(col) + width > geometry.cols) {
+            noteClipped("draw_text at (\(col), \(row)) \(width) columns wide", presenterId: presenterId)
+        }
         if case .text(_, _, _, _, let kept)? = operation, recording.count < DrawOperation.maxPerRender,
            recordedBytes + kept.utf8.count <= DrawOperation.maxBytesPerRender {
             recordedBytes += kept.utf8.count
@@ -156,9 +185,22 @@ final class LocalPresenterEngine: PresenterEngine {
     }
 
     /// Records a draw_box of the render in progress.
-    func recordBox(col: Int32, row: Int32, cols: UInt32, rows: UInt32, style: UInt32) {
+    func recordBox(col: Int32, row: Int32, cols: UInt32, rows: UInt32, style: UInt32, presenterId: String) {
+        if col < 0 || row < 0 || Int(col) + Int(cols) > geometry.cols || Int(row) + Int(rows) > geometry.rows {
+            noteClipped("draw_box at (\(col), \(row)) \(cols)x\(rows)", presenterId: presenterId)
+        }
         guard cols >= 2, rows >= 2, recording.count < DrawOperation.maxPerRender else { return }
         recording.append(.box(col: col, row: row, cols: cols, rows: rows, style: style))
+    }
+}
+
+extension LocalPresenterEngine {
+    /// Notes, once a render, a drawing that reached outside the view.
+    private func noteClipped(_ what: String, presenterId: String) {
+        guard !clippedThisRender else { return }
+        clippedThisRender = true
+        note(.warning, presenterId: presenterId,
+             EngineNote.clippedTag + "\(what) reaches outside the \(geometry.cols)x\(geometry.rows) view; the host clipped it")
     }
 }
 
@@ -167,10 +209,12 @@ extension InteractorSnapshot {
     func withInteractor<T>(_ body: (UnsafePointer<presenter_interactor>) -> T) -> T {
         type.withCString { typeName in
             action.withCString { actionName in
-                var interactor = presenter_interactor(
-                    struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                    type_name: typeName, action: actionName, id: id, progress: progress)
-                return withUnsafePointer(to: &interactor, body)
+                withOptionalCString(message) { message in
+                    var interactor = presenter_interactor(
+                        struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
+                        type_name: typeName, action: actionName, id: id, progress: progress, message: message)
+                    return withUnsafePointer(to: &interactor, body)
+                }
             }
         }
     }

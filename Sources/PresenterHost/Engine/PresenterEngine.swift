@@ -74,6 +74,9 @@ struct InteractorSnapshot: Equatable, Sendable {
     var action: String
     /// In [0, 1], or negative when unknown.
     var progress: Double
+    /// The working message the work reported since show (`message`, ABI
+    /// 1.1), `nil` while show's stands.
+    var message: String? = nil
 }
 
 /// What a status-returning hook did: its status and the message it set.

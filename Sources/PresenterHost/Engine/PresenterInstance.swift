@@ -51,7 +51,7 @@ final class PresenterInstance {
         lastError = nil
         if let create = plugin.hooks.create {
             var newState: UnsafeMutableRawPointer?
-            let status = engine.inHook { create(plugin.descriptor?.pointer, HostServices.table, context, &newState) }
+            let status = traced("create", "") { create(plugin.descriptor?.pointer, HostServices.table, context, &newState) }
             guard status == PRESENTER_OK else {
                 releaseOptions()
                 throw PresenterFailure(presenterId: plugin.id, hook: "create",
@@ -66,7 +66,7 @@ final class PresenterInstance {
     func destroy() {
         guard alive else { return }
         alive = false
-        if let destroy = plugin.hooks.destroy { engine.inHook { destroy(state) } }
+        if let destroy = plugin.hooks.destroy { traced("destroy", "") { destroy(state) } }
         state = nil
         releaseOptions()
     }
@@ -103,33 +103,80 @@ final class PresenterInstance {
 
     func show(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.show }) else { return .ok }
-        return instance.call("show") { hook(instance.state, view, message, interactor) }
+        return instance.call("show", "\(EngineNote.quoted(message)), \(Self.describe(interactor))") {
+            hook(instance.state, view, message, interactor)
+        }
     }
 
     func hide(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>,
               _ failure: UnsafePointer<presenter_failure>?) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.hide }) else { return .ok }
-        return instance.call("hide") { hook(instance.state, view, message, interactor, failure) }
+        return instance.call("hide", "\(EngineNote.quoted(message)), \(Self.describe(interactor)), \(Self.describe(failure))") {
+            hook(instance.state, view, message, interactor, failure)
+        }
     }
 
     func progress(_ view: OpaquePointer, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.progress }) else { return .ok }
-        return instance.call("progress") { hook(instance.state, view, interactor) }
+        // ABI 1.0 promised a fraction in [0, 1]: a presenter built for it
+        // is not told that the fraction became unknown (nor of a new
+        // message, which it cannot read).
+        if instance.plugin.abiVersion.minor == 0 && interactor.pointee.progress < 0 { return .ok }
+        return instance.call("progress", Self.describe(interactor)) { hook(instance.state, view, interactor) }
     }
 
     func render(_ view: OpaquePointer, _ now: UInt64) {
         guard let (instance, hook) = resolve({ $0.render }) else { return }
-        engine.inHook { hook(instance.state, view, now) }
+        instance.traced("render", "now \(now), view \(engine.geometry.cols)x\(engine.geometry.rows)") { hook(instance.state, view, now) }
     }
 
     func key(_ view: OpaquePointer, _ code: UInt32) -> Int32 {
         guard let (instance, hook) = resolve({ $0.key }) else { return 0 }
-        return engine.inHook { hook(instance.state, view, code) }
+        return instance.traced("key", "key \(code)", { "\($0)" }) { hook(instance.state, view, code) }
     }
 
-    private func call(_ name: String, _ body: () -> presenter_status) -> HookOutcome {
+    private func call(_ name: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status) -> HookOutcome {
         lastError = nil
-        let status = engine.inHook(body)
+        let status = traced(name, arguments(), body)
         return HookOutcome(status: status, hook: name, presenterId: plugin.id, message: status == PRESENTER_OK ? nil : lastError)
+    }
+
+    // MARK: - Tracing
+
+    /// Runs a hook; when the engine traces, logs it with its arguments, its
+    /// result and how long it took.
+    private func traced<T>(_ hook: String, _ arguments: @autoclosure () -> String,
+                           _ result: (T) -> String = { _ in "done" }, _ body: () -> T) -> T {
+        guard engine.tracing else { return engine.inHook(body) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let value = engine.inHook(body)
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        engine.note(.debug, presenterId: plugin.id, EngineNote.traceTag
+            + "\(plugin.id).\(hook)(\(arguments())) -> \(result(value)) in \(String(format: "%.3f", milliseconds)) ms")
+        return value
+    }
+
+    private func traced(_ hook: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status) -> presenter_status {
+        traced(hook, arguments(), { [self] status in
+            let name = Self.statusNames[status] ?? "status \(status)"
+            guard status != PRESENTER_OK, let message = lastError else { return name }
+            return name + " " + EngineNote.quoted(message)
+        }, body)
+    }
+
+    private static let statusNames: [presenter_status: String] = [
+        PRESENTER_OK: "OK", PRESENTER_ERR_FAILED: "ERR_FAILED", PRESENTER_ERR_INVALID: "ERR_INVALID",
+        PRESENTER_ERR_NOT_FOUND: "ERR_NOT_FOUND", PRESENTER_ERR_NO_MEMORY: "ERR_NO_MEMORY",
+        PRESENTER_ERR_UNSUPPORTED: "ERR_UNSUPPORTED",
+    ]
+
+    private static func describe(_ interactor: UnsafePointer<presenter_interactor>) -> String {
+        let value = interactor.pointee
+        return "interactor #\(value.id) \(EngineNote.quoted(value.action)) progress \(value.progress)"
+    }
+
+    private static func describe(_ failure: UnsafePointer<presenter_failure>?) -> String {
+        guard let value = failure?.pointee else { return "success" }
+        return "failure \(EngineNote.quoted(value.domain)) code \(value.code) \(EngineNote.quoted(value.message))"
     }
 }

@@ -146,6 +146,9 @@ public final class ChildProcess {
     ///   - captureStdout: send the child's stdout into the capture pipe.
     ///   - captureStderr: send the child's stderr into the capture pipe.
     ///   Both go into one pipe, so their order is kept as the child wrote it.
+    ///   - passing: descriptors of the host the child gets, by the child's
+    ///     number (the progress channel).
+    ///   - environment: `NAME=value` entries; `nil` passes the host's.
     /// - Note: signals the host ignores or catches are reset to their default
     ///   and the signal mask is emptied in the child, so Ctrl-C and forwarded
     ///   signals act on it as they would under a shell.
@@ -153,7 +156,8 @@ public final class ChildProcess {
     ///   `#!`) is run with `/bin/sh`, as execvp(3) and shells do, unless it
     ///   looks binary.
     public static func spawn(_ executable: String, _ arguments: [String], captureStdout: Bool = false,
-                             captureStderr: Bool = false) throws(SpawnError) -> ChildProcess {
+                             captureStderr: Bool = false, passing: [Int32: Int32] = [:],
+                             environment: [String]? = nil) throws(SpawnError) -> ChildProcess {
         precondition(!arguments.isEmpty, "a command needs at least its name")
         let command = arguments[0]
 
@@ -168,6 +172,8 @@ public final class ChildProcess {
         var options = Spawn.Options()
         if captureStdout { options.descriptors[STDOUT_FILENO] = .descriptor(pipeFDs[1]) }
         if captureStderr { options.descriptors[STDERR_FILENO] = .descriptor(pipeFDs[1]) }
+        for (target, fd) in passing { options.descriptors[target] = .descriptor(fd) }
+        options.environment = environment
         // What the host traps or ignores acts on the command as under a shell;
         // a signal the host's own caller ignored for it stays ignored.
         options.defaultSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGWINCH, SIGTTOU, SIGTTIN, SIGTSTP]

@@ -14,6 +14,19 @@ func makeSocketPair(_ fds: inout [Int32]) -> Bool {
     fds.withUnsafeMutableBufferPointer { ph_socketpair_cloexec($0.baseAddress) } == 0
 }
 
+/// The lowest descriptor number from 3 up that a command started now would
+/// not inherit (closed, or close-on-exec in the host): a number to give it a
+/// descriptor under without hiding one its caller passed (`3>file`). Low
+/// numbers matter: `sh` redirects only to single digits (`>&7`).
+func freeChildDescriptorNumber() -> Int32 {
+    var fd: Int32 = 3
+    while true {
+        let flags = fcntl(fd, F_GETFD)
+        if flags == -1 || flags & FD_CLOEXEC != 0 { return fd }
+        fd += 1
+    }
+}
+
 /// strerror's text for an errno value.
 func errnoText(_ code: Int32) -> String {
     String(cString: strerror(code))

@@ -115,6 +115,21 @@ struct Spawn {
     }
 }
 
+extension Spawn {
+    /// The host's environment as `NAME=value` entries, in its order, with
+    /// `name` set to `value` (replacing every entry of that name).
+    static func environment(setting name: String, to value: String) -> [String] {
+        var entries: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix(name + "=") { entries.append(text) }
+            pointer += 1
+        }
+        return entries + ["\(name)=\(value)"]
+    }
+}
+
 /// The errno of a failed `posix_spawn`.
 struct SpawnFailure: Error, Equatable {
     let errno: Int32

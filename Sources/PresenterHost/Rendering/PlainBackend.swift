@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The lines (``line(for:)``):
 /// - started, with a non-empty working message: the message
-///   (`Saving bookmark...`);
+///   (`Saving bookmark...`); the same for each new working message the work
+///   reports (`Downloading foo.tar`);
 /// - succeeded, with a non-empty message: `✔ ` and the message
 ///   (`✔ Bookmark saved!`); nothing without a message;
 /// - failed: `✖ `, the message, and the error's text after `: ` when it adds
@@ -51,7 +52,7 @@ public final class PlainBackend: RenderBackend {
     /// The line printed for `event`, or `nil` when it prints none.
     public func line(for event: ProgressEvent) -> String? {
         switch event {
-        case .started(_, let message):
+        case .started(_, let message), .working(_, let message):
             let text = Self.oneLine(message)
             return text.isEmpty ? nil : text
         case .finished(_, let message, nil):

@@ -6,6 +6,9 @@ public enum ProgressEvent: Equatable, Sendable {
     /// interactor whose action has no working message is never shown, and
     /// gives neither event.
     case started(action: String, message: String)
+    /// A shown interactor reported a new working message (one event per
+    /// change; reports that come faster than the presenter thread may merge).
+    case working(action: String, message: String)
     /// A shown interactor ended; `message` is what hide received (the success or
     /// failure message, or a validation error's text), `nil` when none.
     /// `error` is `nil` on success.

@@ -22,10 +22,17 @@ public final class InteractorHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var ended = false
     private var fraction = -1.0
+    /// The working message the work reported, replacing the table's.
+    private var workingMessage: String?
+    /// Messages reported and not yet delivered, oldest first (each is a
+    /// line in plain mode: they are not merged like fractions).
+    private var undeliveredMessages: [String] = []
     private var progressQueued = false
 
     /// Presenter thread: show was called, so hide must be.
     var shown = false
+    /// Presenter thread: the working message the backend was last told of.
+    var announcedMessage: String?
     /// Signalled once the backend was told it started (or it never will be).
     private let announcement = DispatchSemaphore(value: 0)
 
@@ -45,9 +52,23 @@ public final class InteractorHandle: @unchecked Sendable {
     /// merged: the presenter sees the latest.
     public func reportProgress(_ fraction: Double) {
         guard !fraction.isNaN else { return }
+        report(fraction: min(1, max(0, fraction)), message: nil)
+    }
+
+    /// Reports what changed: `fraction` (clamped to 0...1; a negative one
+    /// makes it unknown again; `nil` or NaN leaves it) and `message`, a
+    /// working message that replaces the action's (`nil` leaves it). The
+    /// presenter's progress hook hears of both; a plain-lines backend prints
+    /// a new message as a line. Merged like ``reportProgress(_:)``.
+    public func report(fraction: Double?, message: String?) {
         let queue: Bool = lock.withLock {
             guard !ended else { return false }
-            self.fraction = min(1, max(0, fraction))
+            if let fraction, !fraction.isNaN { self.fraction = fraction < 0 ? -1 : min(1, fraction) }
+            if let message {
+                workingMessage = message
+                if undeliveredMessages.count == Self.undeliveredMessageLimit { undeliveredMessages.removeFirst() }
+                undeliveredMessages.append(message)
+            }
             defer { progressQueued = true }
             return !progressQueued
         }
@@ -88,13 +109,24 @@ public final class InteractorHandle: @unchecked Sendable {
 
     /// Notes that the queued progress report is being delivered, so the next
     /// report queues another (presenter thread).
-    func progressDelivered() {
-        lock.withLock { progressQueued = false }
+    /// Returns the messages reported since the last delivery.
+    func progressDelivered() -> [String] {
+        lock.withLock {
+            progressQueued = false
+            defer { undeliveredMessages = [] }
+            return undeliveredMessages
+        }
     }
+
+    /// Messages kept for one delivery at most: a command that reports more
+    /// than the presenter thread takes loses the oldest (the last always counts).
+    static let undeliveredMessageLimit = 64
 
     /// What presenters are told of it now.
     var snapshot: InteractorSnapshot {
-        InteractorSnapshot(id: id, type: interactorType, action: action, progress: lock.withLock { fraction })
+        lock.withLock {
+            InteractorSnapshot(id: id, type: interactorType, action: action, progress: fraction, message: workingMessage)
+        }
     }
 
     private static let counterLock = NSLock()

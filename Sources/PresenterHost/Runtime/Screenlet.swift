@@ -74,14 +74,20 @@ public final class Screenlet: @unchecked Sendable {
         runtime.backend.event(.started(action: handle.action, message: working))
         handle.announced()
         handle.shown = true
+        handle.announcedMessage = working
         hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot) }
         runtime.needsRender = true
     }
 
     func progressed(_ handle: InteractorHandle) {
-        handle.progressDelivered()
+        let messages = handle.progressDelivered()
         guard handle.shown, active.contains(where: { $0 === handle }) else { return }
-        hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: handle.snapshot) }
+        let snapshot = handle.snapshot
+        for message in messages where message != handle.announcedMessage {
+            handle.announcedMessage = message
+            runtime.backend.event(.working(action: handle.action, message: message))
+        }
+        hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: snapshot) }
         runtime.requestCappedFrame()
     }
 
@@ -137,7 +143,7 @@ public final class Screenlet: @unchecked Sendable {
     /// running (after the runtime moved to another backend).
     func announceShown() {
         for handle in active where handle.shown {
-            guard let working = handle.messages[.working] else { continue }
+            guard let working = handle.announcedMessage ?? handle.messages[.working] else { continue }
             runtime.backend.event(.started(action: handle.action, message: working))
         }
     }

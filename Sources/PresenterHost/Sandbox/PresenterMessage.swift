@@ -320,6 +320,7 @@ private extension MessageWriter {
         f64(interactor.progress)
         string(interactor.type)
         string(interactor.action)
+        optionalString(interactor.message)
     }
 }
 
@@ -331,6 +332,7 @@ private extension MessageReader {
     mutating func interactor() throws(MessageError) -> InteractorSnapshot {
         let id = try u64()
         let progress = try f64()
-        return InteractorSnapshot(id: id, type: try string(), action: try string(), progress: progress)
+        return InteractorSnapshot(id: id, type: try string(), action: try string(), progress: progress,
+                                  message: try optionalString())
     }
 }

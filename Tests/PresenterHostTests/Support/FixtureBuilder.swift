@@ -34,6 +34,9 @@ enum Fixture: String, CaseIterable, Sendable {
     case bitFlipCrash = "bit-flip-crash", bitFlipAssertion = "bit-flip-assertion"
     // A good plugin that misbehaves at run time as FIXTURE_MISBEHAVE says (see misbehaving.c).
     case misbehaving
+    // Plugins that load but break a rule `presenter-host check` finds (see check_defects.c).
+    case drawsOutside = "draws-outside", drawsInShow = "draws-in-show", skipsBase = "skips-base"
+    case noDescription = "no-description"
 
     /// Files that crash, end or hang whatever process loads them: the test
     /// process must load them only through a `PluginScanner`.
@@ -41,7 +44,8 @@ enum Fixture: String, CaseIterable, Sendable {
                                      .constructorHang, .bitFlipCrash, .bitFlipAssertion]
 
     /// Good plugins, each loading without an error on its own.
-    static let usable: [Fixture] = [.good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving]
+    static let usable: [Fixture] = [.good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
+                                    .drawsOutside, .drawsInShow, .noDescription]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
     /// `lib<0xFF>.so` on disk; this is how the host shows it.
@@ -105,6 +109,11 @@ enum Fixture: String, CaseIterable, Sendable {
         case .fakeMBHud:
             return presenter("-DFIXTURE_ID=\"mbhud\"", "-DFIXTURE_NAME=\"Fake HUD\"", "-DFIXTURE_EXTENDS=\"fixture.no-such-base\"")
         case .misbehaving: return Compilation(source: "misbehaving.c", flags: ["-lpthread"])
+        case .drawsOutside: return Compilation(source: "check_defects.c", flags: ["-DDEFECT_OUTSIDE", "-DDEFECT_ID=\"fixture.outside\""])
+        case .drawsInShow:
+            return Compilation(source: "check_defects.c", flags: ["-DDEFECT_DRAW_IN_SHOW", "-DDEFECT_ID=\"fixture.draw-in-show\""])
+        case .skipsBase: return Compilation(source: "check_defects.c", flags: ["-DDEFECT_SKIP_BASE", "-DDEFECT_ID=\"fixture.skip-base\""])
+        case .noDescription: return presenter("-DFIXTURE_ID=\"fixture.no-description\"", "-DFIXTURE_DESCRIPTION=NULL")
         case .garbageEntryPoint: return hostile("ENTRY_POINTER")
         case .garbageString: return hostile("STRING_POINTER")
         case .constructorAbort: return hostile("CONSTRUCTOR_ABORT")

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where a command's progress reports go: its interactor once there is one.
+/// In a terminal the interactor is made after the command started, so what
+/// comes before is merged and handed over then. Any thread.
+final class ProgressRelay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handle: InteractorHandle?
+    private var pending: ProgressReport?
+
+    init() {}
+
+    /// Passes `report` on, or keeps it for ``attach(_:)``.
+    func deliver(_ report: ProgressReport) {
+        lock.withLock {
+            if let handle {
+                handle.report(fraction: report.fraction, message: report.message)
+            } else {
+                pending = pending?.merged(with: report) ?? report
+            }
+        }
+    }
+
+    /// From now on reports go to `handle`; what came before goes first.
+    func attach(_ handle: InteractorHandle) {
+        lock.withLock {
+            self.handle = handle
+            if let report = pending { handle.report(fraction: report.fraction, message: report.message) }
+            pending = nil
+        }
+    }
+}
