@@ -6,6 +6,8 @@
 #
 # What it installs, under the prefix:
 #   bin/presenter-host                         the release binary
+#   libexec/presenter-host/presenter-host-fetch   its HTTP helper (add-bookmark's get-title;
+#                                              kept out of bin: it is not a command)
 #   lib/presenter-host/plugins/lib*.so         the bundled presenters
 #   include/presenter_abi.h                    the plugin ABI header
 #   lib/pkgconfig/presenter-abi.pc             for `pkg-config --cflags presenter-abi`
@@ -46,7 +48,8 @@ destdir=${DESTDIR:-}
 plugins=(libMBHud.so libNetActivity.so libAddBookmark.so)
 plugindir=lib/presenter-host/plugins
 # Every file this script installs, relative to the prefix: uninstall removes these and nothing else.
-files=(bin/presenter-host include/presenter_abi.h lib/pkgconfig/presenter-abi.pc share/man/man1/presenter-host.1)
+fetcher=libexec/presenter-host/presenter-host-fetch
+files=(bin/presenter-host "$fetcher" include/presenter_abi.h lib/pkgconfig/presenter-abi.pc share/man/man1/presenter-host.1)
 for plugin in "${plugins[@]}"; do files+=("$plugindir/$plugin"); done
 
 if [ "$action" = uninstall ]; then
@@ -55,7 +58,7 @@ if [ "$action" = uninstall ]; then
     done
     # The folders only this program uses, when nothing else was put there
     # (a plugin you installed yourself stays, and so does its folder).
-    rmdir "$destdir$prefix/$plugindir" "$destdir$prefix/lib/presenter-host" 2>/dev/null || true
+    rmdir "$destdir$prefix/$plugindir" "$destdir$prefix/lib/presenter-host" "$destdir$prefix/libexec/presenter-host" 2>/dev/null || true
     say "removed presenter-host from $destdir$prefix"
     exit 0
 fi
@@ -65,7 +68,7 @@ if [ -z "$from" ]; then
     swift build -c release >&2
     from=$(swift build -c release --show-bin-path)
 fi
-for product in presenter-host "${plugins[@]}"; do
+for product in presenter-host presenter-host-fetch "${plugins[@]}"; do
     [ -f "$from/$product" ] || fail "$from/$product does not exist; build first (swift build -c release) or give --from the products folder"
 done
 
@@ -74,8 +77,9 @@ major=$(sed -n 's/^#define PRESENTER_ABI_MAJOR \([0-9]*\)$/\1/p' "$header")
 minor=$(sed -n 's/^#define PRESENTER_ABI_MINOR \([0-9]*\)$/\1/p' "$header")
 
 root=$destdir$prefix
-install -d "$root/bin" "$root/$plugindir" "$root/include" "$root/lib/pkgconfig" "$root/share/man/man1"
+install -d "$root/bin" "$root/libexec/presenter-host" "$root/$plugindir" "$root/include" "$root/lib/pkgconfig" "$root/share/man/man1"
 install -m 755 "$from/presenter-host" "$root/bin/presenter-host"
+install -m 755 "$from/presenter-host-fetch" "$root/$fetcher"
 for plugin in "${plugins[@]}"; do install -m 644 "$from/$plugin" "$root/$plugindir/$plugin"; done
 install -m 644 "$header" "$root/include/presenter_abi.h"
 install -m 644 docs/presenter-host.1 "$root/share/man/man1/presenter-host.1"

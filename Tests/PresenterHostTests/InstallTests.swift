@@ -12,7 +12,8 @@ import Testing
     private static let installed = ["bin/presenter-host", "include/presenter_abi.h", "lib/pkgconfig/presenter-abi.pc",
                                     "share/man/man1/presenter-host.1", "lib/presenter-host/plugins/libMBHud.so",
                                     "lib/presenter-host/plugins/libNetActivity.so",
-                                    "lib/presenter-host/plugins/libAddBookmark.so"]
+                                    "lib/presenter-host/plugins/libAddBookmark.so",
+                                    "libexec/presenter-host/presenter-host-fetch"]
 
     /// Installs, builds the C example against the installed header with
     /// nothing but `cc $(pkg-config --cflags presenter-abi)`, drops it into
@@ -65,6 +66,12 @@ import Testing
                                         environment: environment)
         #expect(run.status == 3)
         #expect(run.stderr.contains("presenter-host: example.hello: info: exit status 3"), "\(run.stderr)")
+        // The installed add-bookmark finds its HTTP helper in libexec.
+        var direct = WebTitleFetchTests.noProxies
+        direct["PRESENTER_PLUGIN_PATH"] = ""
+        let title = try ProcessRunner.run(binary, ["add-bookmark", "--get-title", "--url",
+                                                   TitleServer.shared.url("/page?title=Installed")], environment: direct)
+        #expect(title.status == 0 && title.stdout == "Installed\n", "\(title.stderr)")
         let path = try ProcessRunner.run(binary, ["--print-plugin-path"], environment: environment)
         #expect(path.stdout == "\(userPlugins.path)\n\(prefix.path)/lib/presenter-host/plugins\n\(prefix.path)/bin\n")
 
