@@ -86,14 +86,8 @@ public struct AddBookmarkOptions: Equatable, Sendable {
         }
         while index < arguments.count {
             let argument = arguments[index]
-            let flag: String, inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            } else {
-                flag = argument
-                inline = nil
-            }
+            let split = FlagArgument(argument)
+            let flag = split.name, inline = split.inline
             switch flag {
             case "-h", "--help":
                 return .help

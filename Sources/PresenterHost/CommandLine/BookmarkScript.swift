@@ -46,13 +46,7 @@ final class BookmarkScript: @unchecked Sendable {
             }
         }
         defer { trap.cancel() }
-        let screenlet: Screenlet
-        do throws(RuntimeError) {
-            screenlet = try runtime.attach(view)
-        } catch {
-            runtime.shutdown()
-            throw .failure("\(error)")
-        }
+        let screenlet = try runtime.attachForCommand(view)
         var failure: String?
         var resolvedTitle = title
         if resolvedTitle == nil {

@@ -125,14 +125,8 @@ public struct RunOptions: Equatable, Sendable {
                 options.command = Array(arguments[index...])
                 break
             }
-            let flag: String, inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            } else {
-                flag = argument
-                inline = nil
-            }
+            let split = FlagArgument(argument)
+            let flag = split.name, inline = split.inline
             switch flag {
             case "-h", "--help":
                 return .help

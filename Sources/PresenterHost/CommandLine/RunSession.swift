@@ -115,14 +115,7 @@ final class RunSession {
         // process starts meanwhile), which appears once the command has
         // started (its output waits in the pipe meanwhile), so a command
         // that cannot start never flashes a box before its error.
-        let attach = { () throws(CommandError) -> Screenlet in
-            do throws(RuntimeError) {
-                return try runtime.attach(self.view)
-            } catch {
-                runtime.shutdown()
-                throw .failure("\(error)")
-            }
-        }
+        let attach = { () throws(CommandError) -> Screenlet in try runtime.attachForCommand(self.view) }
         let perform = { (screenlet: Screenlet) in
             screenlet.perform(action: self.options.action, interactorType: Self.interactorType)
         }

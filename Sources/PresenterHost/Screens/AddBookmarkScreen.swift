@@ -66,13 +66,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
         }
         defer { trap.cancel() }
 
-        let screenlet: Screenlet
-        do throws(RuntimeError) {
-            screenlet = try runtime.attach(view)
-        } catch {
-            runtime.shutdown()
-            throw .failure("\(error)")
-        }
+        let screenlet = try runtime.attachForCommand(view)
         runtime.sync {
             view.onRequest = { [self] request in handle(request, screenlet: screenlet, runtime: runtime) }
         }
