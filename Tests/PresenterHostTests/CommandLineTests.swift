@@ -31,7 +31,7 @@ import Testing
         (["--plugin-dir=", "--list"], "Empty value for '--plugin-dir <dir>'; give a directory"),
         (["--json"], "'--json' needs '--list'"),
         (["-v"], "'--verbose' needs '--list'"),
-        (["--plugin-dir", "x"], "Missing command: use '--list', 'run' or 'check'"),
+        (["--plugin-dir", "x"], "Missing command: use '--list', 'run', 'check' or 'drive'"),
         (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
         (["--print-plugin-path", "--list"], "'--list' cannot be combined with '--print-plugin-path'"),
     ])

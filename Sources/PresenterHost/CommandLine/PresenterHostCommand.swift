@@ -12,6 +12,7 @@ public enum PresenterHostCommand {
         case printPluginPath(pluginDirs: [String])
         case run(arguments: [String], pluginDirs: [String])
         case check(arguments: [String], pluginDirs: [String])
+        case drive(arguments: [String], pluginDirs: [String])
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -41,6 +42,8 @@ public enum PresenterHostCommand {
                 return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
             case let .check(checkArguments, pluginDirs):
                 return CheckCommand.execute(checkArguments, pluginDirs: pluginDirs)
+            case let .drive(driveArguments, pluginDirs):
+                return DriveCommand.execute(driveArguments, pluginDirs: pluginDirs)
             }
         } catch {
             return report(error)
@@ -77,12 +80,16 @@ public enum PresenterHostCommand {
                 index += 1
             case _ where argument.hasPrefix("--plugin-dir="):
                 pluginDirs.append(try directory(String(argument.dropFirst("--plugin-dir=".count))))
-            case "run", "check":
+            case "run", "check", "drive":
                 if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil {
                     throw .usage("'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'")
                 }
                 let rest = Array(arguments[index...])
-                return argument == "run" ? .run(arguments: rest, pluginDirs: pluginDirs) : .check(arguments: rest, pluginDirs: pluginDirs)
+                switch argument {
+                case "run": return .run(arguments: rest, pluginDirs: pluginDirs)
+                case "check": return .check(arguments: rest, pluginDirs: pluginDirs)
+                default: return .drive(arguments: rest, pluginDirs: pluginDirs)
+                }
             case _ where argument.hasPrefix("-") && argument != "-":
                 throw .usage("Unknown option '\(argument)'")
             default:
@@ -98,7 +105,7 @@ public enum PresenterHostCommand {
         guard list else {
             throw .usage(verbose || json
                 ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
-                : "Missing command: use '--list', 'run' or 'check'")
+                : "Missing command: use '--list', 'run', 'check' or 'drive'")
         }
         return .list(pluginDirs: pluginDirs, verbose: verbose, json: json)
     }

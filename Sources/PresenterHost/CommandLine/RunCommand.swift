@@ -37,7 +37,7 @@ public enum RunCommand {
     }
 
     /// Loads the plugins and checks that the chosen presenter is among them.
-    private static func loadRegistry(pluginDirs: [String], presenter: String,
+    static func loadRegistry(pluginDirs: [String], presenter: String,
                                      environment: [String: String]) throws(CommandError) -> PresenterRegistry {
         let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment,
                                                      executablePath: nil)

@@ -125,14 +125,7 @@ public struct RunOptions: Equatable, Sendable {
                 options.command = Array(arguments[index...])
                 break
             }
-            let flag: String, inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            } else {
-                flag = argument
-                inline = nil
-            }
+            let (flag, inline) = splitFlag(argument)
             switch flag {
             case "-h", "--help":
                 return .help
@@ -197,6 +190,12 @@ public struct RunOptions: Equatable, Sendable {
         return .run(options)
     }
 
+    /// `--flag=value` as the flag and its value; anything else as itself and `nil`.
+    static func splitFlag(_ argument: String) -> (flag: String, inline: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
     /// The longest `--min-show` and `--grace`, in seconds (1 day): more is
     /// surely a mistake, and presenters get milliseconds that fit any integer.
     public static let longestHold: Double = 86_400
@@ -208,7 +207,7 @@ public struct RunOptions: Equatable, Sendable {
 
     /// A number of seconds: finite, not negative (and above zero unless
     /// `allowZero`), at most `longest`.
-    private static func seconds(_ flag: String, _ text: String, allowZero: Bool, longest: Double,
+    static func seconds(_ flag: String, _ text: String, allowZero: Bool, longest: Double,
                                 longestName: String) throws(CommandError) -> Double {
         guard let value = Double(text), !value.isNaN, value > 0 || (allowZero && value == 0) else {
             throw .usage("\(flag): '\(text)' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")")

@@ -20,16 +20,19 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// says otherwise; no success or failure message unless given (the
     /// presenter then hides at once, and a failure still shows the command's
     /// output and exit status).
-    static func messages(options: RunOptions, file: MessagesFile?) -> [String: ProgressMessages] {
-        if let file {
-            return file.actions.mapValues { entry in
-                var messages: ProgressMessages = [:]
-                messages[.working] = entry.working
-                messages[.success] = entry.success
-                messages[.failure] = entry.failure
-                return messages
-            }
+    /// A messages file's table, as written.
+    static func messages(from file: MessagesFile) -> [String: ProgressMessages] {
+        file.actions.mapValues { entry in
+            var messages: ProgressMessages = [:]
+            messages[.working] = entry.working
+            messages[.success] = entry.success
+            messages[.failure] = entry.failure
+            return messages
         }
+    }
+
+    static func messages(options: RunOptions, file: MessagesFile?) -> [String: ProgressMessages] {
+        if let file { return messages(from: file) }
         var messages: ProgressMessages = [.working: options.working ?? options.commandLine]
         messages[.success] = options.success
         messages[.failure] = options.failure

@@ -14,6 +14,7 @@ enum Usage {
         Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]
                presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
                presenter-host [--plugin-dir <dir>]... check [--json] <file.so>...
+               presenter-host [--plugin-dir <dir>]... drive [<options>] [--socket <path>]
                presenter-host [--plugin-dir <dir>]... --print-plugin-path
                presenter-host --help | --version
 
@@ -32,6 +33,8 @@ enum Usage {
           check               Run the conformance checks on plugin files: PASS, FAIL or
                               WARN per check with the reason and the fix; exits 0
                               when nothing failed. See 'presenter-host check --help'.
+          drive               Show actions that JSON lines on stdin or a socket start and end,
+                              from any language. See 'presenter-host drive --help'.
           --print-plugin-path Print the plugin search path, one directory a line, in
                               the order plugins are looked for.
 
