@@ -31,7 +31,7 @@ import Testing
         (["--plugin-dir=", "--list"], "Empty value for '--plugin-dir <dir>'; give a directory"),
         (["--json"], "'--json' needs '--list'"),
         (["-v"], "'--verbose' needs '--list'"),
-        (["--plugin-dir", "x"], "Missing command: use '--list', 'run', 'check', 'add-bookmark' or 'bookmarks'"),
+        (["--plugin-dir", "x"], "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'"),
         (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
         (["--list", "add-bookmark"], "'--list' cannot be combined with 'add-bookmark'; put add-bookmark's options after 'add-bookmark'"),
         (["--print-plugin-path", "--list"], "'--list' cannot be combined with '--print-plugin-path'"),

@@ -14,6 +14,7 @@ public enum PresenterHostCommand {
         case bookmarks(arguments: [String])
         case addBookmark(arguments: [String], pluginDirs: [String])
         case check(arguments: [String], pluginDirs: [String])
+        case drive(arguments: [String], pluginDirs: [String])
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -47,6 +48,8 @@ public enum PresenterHostCommand {
                 return AddBookmarkCommand.execute(commandArguments, pluginDirs: pluginDirs)
             case let .check(checkArguments, pluginDirs):
                 return CheckCommand.execute(checkArguments, pluginDirs: pluginDirs)
+            case let .drive(driveArguments, pluginDirs):
+                return DriveCommand.execute(driveArguments, pluginDirs: pluginDirs)
             }
         } catch {
             return report(error)
@@ -83,7 +86,7 @@ public enum PresenterHostCommand {
                 index += 1
             case _ where argument.hasPrefix("--plugin-dir="):
                 pluginDirs.append(try directory(String(argument.dropFirst("--plugin-dir=".count))))
-            case "run", "check", "add-bookmark":
+            case "run", "check", "drive", "add-bookmark":
                 if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil {
                     throw .usage("'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'")
                 }
@@ -91,6 +94,7 @@ public enum PresenterHostCommand {
                 switch argument {
                 case "run": return .run(arguments: rest, pluginDirs: pluginDirs)
                 case "check": return .check(arguments: rest, pluginDirs: pluginDirs)
+                case "drive": return .drive(arguments: rest, pluginDirs: pluginDirs)
                 default: return .addBookmark(arguments: rest, pluginDirs: pluginDirs)
                 }
             case "bookmarks":
@@ -114,7 +118,7 @@ public enum PresenterHostCommand {
         guard list else {
             throw .usage(verbose || json
                 ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
-                : "Missing command: use '--list', 'run', 'check', 'add-bookmark' or 'bookmarks'")
+                : "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'")
         }
         return .list(pluginDirs: pluginDirs, verbose: verbose, json: json)
     }

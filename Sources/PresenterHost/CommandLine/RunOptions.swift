@@ -202,7 +202,7 @@ public struct RunOptions: Equatable, Sendable {
 
     /// A number of seconds: finite, not negative (and above zero unless
     /// `allowZero`), at most `longest`.
-    private static func seconds(_ flag: String, _ text: String, allowZero: Bool, longest: Double,
+    static func seconds(_ flag: String, _ text: String, allowZero: Bool, longest: Double,
                                 longestName: String) throws(CommandError) -> Double {
         guard let value = Double(text), !value.isNaN, value > 0 || (allowZero && value == 0) else {
             throw .usage("\(flag): '\(text)' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")")

@@ -88,17 +88,7 @@ final class RunSession {
         } catch {
             throw Self.commandError(error)
         }
-        let mode = BackendFactory.mode(for: STDERR_FILENO, environment: environment)
-        let backend = BackendFactory.make(for: STDERR_FILENO, environment: environment,
-                                          colorMode: options.color, interactive: false)
-        let isolation: PresenterRuntime.Isolation = options.inProcess
-            ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
-        let unicode = TerminalEnvironment.isUnicode(environment)
-        let runtime = PresenterRuntime(
-            registry: registry, backend: backend, options: pluginOptions, isolation: isolation,
-            log: log.isEnabled ? { log.write($0) } : nil,
-            onPresenterFailure: { failure, current in Self.fallBack(after: failure, from: current, unicode: unicode, log: log) })
-        if mode == .terminal { log.show(above: runtime) }
+        let (runtime, mode) = Self.makeRuntime(registry: registry, options: options, environment: environment, log: log)
         defer { log.flush() }
 
         // A closed stdout or stderr must not kill the host before it has
@@ -239,8 +229,28 @@ final class RunSession {
         return status
     }
 
+    /// The runtime of a `run` (or a `drive`, which shares its presenter
+    /// options) on stderr: a terminal region or plain lines, the presenter
+    /// in its process (or in this one with `--in-process`), plain lines
+    /// when it fails, the log above the region. Returns the mode too.
+    static func makeRuntime(registry: PresenterRegistry, options: RunOptions, environment: [String: String],
+                            log: RunLog) -> (PresenterRuntime, BackendFactory.Mode) {
+        let mode = BackendFactory.mode(for: STDERR_FILENO, environment: environment)
+        let backend = BackendFactory.make(for: STDERR_FILENO, environment: environment,
+                                          colorMode: options.color, interactive: false)
+        let isolation: PresenterRuntime.Isolation = options.inProcess
+            ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
+        let unicode = TerminalEnvironment.isUnicode(environment)
+        let runtime = PresenterRuntime(
+            registry: registry, backend: backend, options: pluginOptions(options), isolation: isolation,
+            log: log.isEnabled ? { log.write($0) } : nil,
+            onPresenterFailure: { failure, current in Self.fallBack(after: failure, from: current, unicode: unicode, log: log) })
+        if mode == .terminal { log.show(above: runtime) }
+        return (runtime, mode)
+    }
+
     /// The options presenters read through `option()` (see docs/ABI.md).
-    private var pluginOptions: [String: String] {
+    private static func pluginOptions(_ options: RunOptions) -> [String: String] {
         [
             "failure-hold-ms": "3000",
             "outcome-limit-ms": Self.milliseconds(Self.outcomeLimit),

@@ -16,6 +16,7 @@ enum Usage {
                presenter-host [--plugin-dir <dir>]... add-bookmark [<options>]
                presenter-host bookmarks [--json] [--store <file>]
                presenter-host [--plugin-dir <dir>]... check [--json] <file.so>...
+               presenter-host [--plugin-dir <dir>]... drive [<options>] [--socket <path>]
                presenter-host [--plugin-dir <dir>]... --print-plugin-path
                presenter-host --help | --version
 
@@ -40,6 +41,8 @@ enum Usage {
           check               Run the conformance checks on plugin files: PASS, FAIL or
                               WARN per check with the reason and the fix; exits 0
                               when nothing failed. See 'presenter-host check --help'.
+          drive               Show actions that JSON lines on stdin or a socket start and end,
+                              from any language. See 'presenter-host drive --help'.
           --print-plugin-path Print the plugin search path, one directory a line, in
                               the order plugins are looked for.
 

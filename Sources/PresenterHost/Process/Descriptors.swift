@@ -46,3 +46,54 @@ func readAll(_ fd: Int32) -> [UInt8]? {
         bytes.append(contentsOf: buffer[..<n])
     }
 }
+
+/// A Unix stream socket listening at `path`, close-on-exec; the errno when not.
+func listenUnixSocket(_ path: String, backlog: Int32 = 128) -> Result<Int32, SpawnFailure> {
+    let fd = ph_listen_unix_cloexec(path, backlog)
+    return fd >= 0 ? .success(fd) : .failure(SpawnFailure(errno: errno))
+}
+
+/// A connection to the Unix stream socket at `path`, close-on-exec; the errno when not.
+func connectUnixSocket(_ path: String) -> Result<Int32, SpawnFailure> {
+    let fd = ph_connect_unix_cloexec(path)
+    return fd >= 0 ? .success(fd) : .failure(SpawnFailure(errno: errno))
+}
+
+/// The next connection to listening socket `fd`, close-on-exec; -1 and errno when none.
+func acceptConnection(_ fd: Int32) -> Int32 {
+    ph_accept_cloexec(fd)
+}
+
+/// Reads `fd` (blocking) to its end and calls `line` with each line, without
+/// its newline; a last line without one counts too. A line longer than
+/// `limit` bytes is cut: `line` gets nil for it and the rest up to its
+/// newline is skipped. Returns at end of file or on a read error.
+func readLines(_ fd: Int32, limit: Int, _ line: ([UInt8]?) -> Void) {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var pending: [UInt8] = []
+    var skipping = false
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        var start = 0
+        for index in 0..<count where buffer[index] == 0x0A {
+            if !skipping {
+                pending.append(contentsOf: buffer[start..<index])
+                line(pending.count > limit ? nil : pending)
+            }
+            pending.removeAll(keepingCapacity: true)
+            skipping = false
+            start = index + 1
+        }
+        if !skipping {
+            pending.append(contentsOf: buffer[start..<count])
+            if pending.count > limit {
+                line(nil)
+                pending.removeAll()
+                skipping = true
+            }
+        }
+    }
+    if !skipping && !pending.isEmpty { line(pending) }
+}

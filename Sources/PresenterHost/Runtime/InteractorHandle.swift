@@ -76,14 +76,21 @@ public final class InteractorHandle: @unchecked Sendable {
     }
 
     /// Ends it in success.
-    public func succeed() { end(nil) }
+    public func succeed() { end(nil, message: nil) }
+
+    /// Ends it in success with `message` instead of the action's success message.
+    public func succeed(message: String) { end(nil, message: message) }
 
     /// Ends it in failure with `error`.
-    public func fail(_ error: InteractorError) { end(error) }
+    public func fail(_ error: InteractorError) { end(error, message: nil) }
 
-    private func end(_ error: InteractorError?) {
+    /// Ends it in failure with `error` and `message` instead of the
+    /// action's failure message (or a validation error's text).
+    public func fail(_ error: InteractorError, message: String) { end(error, message: message) }
+
+    private func end(_ error: InteractorError?, message: String?) {
         guard markEnded() else { return }
-        screenlet.runtime.enqueue { [self] in screenlet.ended(self, error: error) }
+        screenlet.runtime.enqueue { [self] in screenlet.ended(self, error: error, message: message) }
     }
 
     /// Waits until the runtime has told its backend that it started (a

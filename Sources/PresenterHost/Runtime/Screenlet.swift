@@ -50,7 +50,13 @@ public final class Screenlet: @unchecked Sendable {
     /// its thread. End the returned handle when the work is done.
     public func perform(action: String, interactorType: String) -> InteractorHandle {
         let table = view.progressMessages
-        let messages = table[action] ?? table[ScreenletView.defaultAction] ?? [:]
+        return perform(action: action, interactorType: interactorType,
+                       messages: table[action] ?? table[ScreenletView.defaultAction] ?? [:])
+    }
+
+    /// Starts an interactor with its own `messages` instead of the view's
+    /// table for `action` (a driver line that names its messages).
+    public func perform(action: String, interactorType: String, messages: ProgressMessages) -> InteractorHandle {
         let handle = InteractorHandle(action: action, interactorType: interactorType, messages: messages, screenlet: self)
         if !runtime.enqueue({ [self] in started(handle) }) {
             _ = handle.markEnded()
@@ -91,11 +97,12 @@ public final class Screenlet: @unchecked Sendable {
         runtime.requestCappedFrame()
     }
 
-    func ended(_ handle: InteractorHandle, error: InteractorError?) {
+    /// `replacement`: the message the work gave in place of the table's.
+    func ended(_ handle: InteractorHandle, error: InteractorError?, message replacement: String? = nil) {
         guard let index = active.firstIndex(where: { $0 === handle }) else { return }
         active.remove(at: index)
         runtime.inFlight -= 1
-        let message = error.flatMap { $0.isValidation ? $0.message : nil }
+        let message = replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
         guard handle.shown else { return }
         hook { engine throws(PresenterFailure) in

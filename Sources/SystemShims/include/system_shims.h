@@ -15,6 +15,13 @@ int ph_pipe_cloexec(int fds[2], int nonblocking);
 
 /** socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0). */
 int ph_socketpair_cloexec(int fds[2]);
+/** A Unix stream socket bound to path and listening, close-on-exec; -1 and
+ *  errno on failure (ENAMETOOLONG for a path sun_path cannot hold). */
+int ph_listen_unix_cloexec(const char *path, int backlog);
+/** A connection to the Unix stream socket at path, close-on-exec; -1 and errno. */
+int ph_connect_unix_cloexec(const char *path);
+/** accept4(fd, NULL, NULL, SOCK_CLOEXEC). */
+int ph_accept_cloexec(int fd);
 
 /** mkostemp(template, O_CLOEXEC). */
 int ph_mkstemp_cloexec(char *path_template);

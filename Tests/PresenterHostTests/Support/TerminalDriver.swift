@@ -94,11 +94,13 @@ enum TerminalDriver {
     ///   - watch: texts to report whether they were ever on the screen.
     ///   - rawFile: where to save every byte the terminal received.
     ///   - fastPlain: see `--fast-plain` in pty_screen.py (megabytes of output).
+    ///   - shell: a `sh -c` command line to run instead, with the binary's
+    ///     path in `$0` (`arguments` are ignored): `sh feed.sh | "$0" drive`.
     static func run(_ arguments: [String], environment: [String: String] = [:], printFirst: Int = 0,
                     cols: Int = 80, rows: Int = 24, stderrTo: String? = nil, stdoutTo: String? = nil,
                     jobControl: Bool = false,
                     watch: [String] = [], rawFile: String? = nil, fastPlain: Bool = false,
-                    steps: [Step]) throws -> Result {
+                    shell: String? = nil, steps: [Step]) throws -> Result {
         let stepsJSON = String(decoding: try JSONSerialization.data(withJSONObject: steps.map(\.json)), as: UTF8.self)
         var driverArguments = [script.path, "--cols", String(cols), "--rows", String(rows), "--steps", stepsJSON]
         for (key, value) in environment { driverArguments += ["--env", "\(key)=\(value)"] }
@@ -112,7 +114,11 @@ enum TerminalDriver {
             let redirect = (stderrTo.map { " 2>'\($0)'" } ?? "") + (stdoutTo.map { " >'\($0)'" } ?? "")
             driverArguments += ["sh", "-c", first + "exec \"$0\" \"$@\"" + redirect]
         }
-        driverArguments += [TestPaths.binary.path] + arguments
+        if let shell {
+            driverArguments += ["sh", "-c", shell, TestPaths.binary.path]
+        } else {
+            driverArguments += [TestPaths.binary.path] + arguments
+        }
         let result = try ProcessRunner.run(try #require(python), driverArguments,
                                            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         guard result.status == 0 else {

@@ -1,0 +1,124 @@
+import Foundation
+
+/// `presenter-host drive`: shows the actions that JSON lines start and end
+/// (``DriveRequest``), from stdin or, with `--socket`, from any number of
+/// clients at once, on one view with the chosen presenter.
+public enum DriveCommand {
+    /// Runs `drive` with the arguments that follow the word `drive` and the
+    /// `--plugin-dir` values given before it; returns the exit status.
+    public static func execute(_ arguments: [String], pluginDirs: [String]) -> Int32 {
+        let options: DriveOptions
+        do {
+            switch try DriveOptions.parse(arguments) {
+            case .help:
+                FileHandle.standardOutput.write(Data((DriveOptions.usage + "\n").utf8))
+                return ExitCode.success.rawValue
+            case .drive(let parsed):
+                options = parsed
+            }
+        } catch {
+            PresenterHostCommand.writeStandardError(
+                "Error: \(error.message)\nUsage: presenter-host drive [<options>]\nSee 'presenter-host drive --help'.\n")
+            return error.exitCode.rawValue
+        }
+        do {
+            return try drive(options, pluginDirs: pluginDirs)
+        } catch {
+            return RunCommand.report(error, withUsage: false)
+        }
+    }
+
+    private static func drive(_ options: DriveOptions, pluginDirs: [String]) throws(CommandError) -> Int32 {
+        let presentation = options.presentation
+        let environment = ProcessInfo.processInfo.environment
+        let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
+        let log = try RunLog(verbose: presentation.verbose, path: presentation.logFile)
+        let registry = try RunCommand.loadRegistry(pluginDirs: pluginDirs + presentation.pluginDirs,
+                                                   presenter: presentation.presenter, environment: environment)
+        let server = try options.socket.map { path throws(CommandError) in try DriveServer(path: path) }
+
+        signal(SIGPIPE, SIG_IGN)
+        let (runtime, mode) = RunSession.makeRuntime(registry: registry, options: presentation,
+                                                     environment: environment, log: log)
+        defer { log.flush() }
+        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil)
+        let screenlet: Screenlet
+        do throws(RuntimeError) {
+            screenlet = try runtime.attach(DriveView(presenter: presentation.presenter, file: file))
+        } catch {
+            runtime.shutdown()
+            server?.stop()
+            throw .failure("\(error)")
+        }
+        let session = DriveSession(screenlet: screenlet) { line in
+            // In order with the presenter's lines (above the region in a terminal).
+            if runtime.printAbove(line + "\n") { return }
+            PresenterHostCommand.writeStandardError(line + "\n")
+        }
+
+        // The end: stdin's end, or a signal.
+        let end = NSCondition()
+        var ended = false
+        var interruption: Int32?
+        let finish = { (signal: Int32?) in
+            end.withLock {
+                if interruption == nil { interruption = signal }
+                ended = true
+                end.broadcast()
+            }
+        }
+        let control = DispatchQueue(label: "presenter-host.drive.control")
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP], queue: control) { event in
+            if event.signal == SIGTSTP {
+                // Ctrl-Z: the terminal back clean while stopped, as run does.
+                runtime.suspend()
+                raise(SIGSTOP)
+                runtime.resume()
+            } else {
+                finish(event.signal)
+            }
+        }
+        defer { trap.cancel() }
+
+        let stdinClient = DriveClient(name: "stdin", session: session)
+        if let server {
+            server.start(session: session)
+        } else {
+            let reader = Thread {
+                readLines(STDIN_FILENO, limit: DriveClient.longestLine) { stdinClient.receive($0) }
+                finish(nil)
+            }
+            reader.name = "drive-stdin"
+            reader.start()
+        }
+        end.withLock { while !ended { end.wait() } }
+        let signal = end.withLock { interruption }
+        // Every action still open fails: the driver went away.
+        if let server { server.stop() } else { stdinClient.wentAway() }
+
+        // The last message stays for its time unless a signal ended a
+        // stdin driver (a socket driver ends by a signal as a matter of course).
+        if mode == .terminal && (signal == nil || server != nil) {
+            let bound = presentation.minShow + RunSession.outcomeLimit
+            if !runtime.waitUntilSettled(timeout: bound) {
+                log.write(PresenterLogEntry(level: .warning, presenterId: presentation.presenter,
+                                            message: "still drawing \(bound) s after the last action ended; ending"))
+            }
+        }
+        runtime.shutdown()
+        if let signal, server == nil { return 128 + signal }
+        return session.outcomes.failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+    }
+}
+
+/// The view of `drive`: the presenter chosen, the `--messages` file's table.
+final class DriveView: ScreenletView, @unchecked Sendable {
+    private let presenterID: String
+
+    init(presenter: String, file: MessagesFile?) {
+        presenterID = presenter
+        super.init(progressMessages: file.map(\.progressMessages) ?? [:])
+    }
+
+    override func createProgressPresenter() -> String { presenterID }
+}

@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `drive --socket PATH`: the driver protocol on a Unix stream socket, for
+/// any number of clients at once. Each client is a ``DriveClient`` of its
+/// own, read on a thread of its own; a bad line gets an error back on its
+/// connection (`{"error": "...", "line": 3}`) and on stderr. When a client
+/// disconnects its open actions fail; ``stop()`` disconnects everyone.
+final class DriveServer: @unchecked Sendable {
+    let path: String
+    private let listener: Int32
+    private let condition = NSCondition()
+    private var clients: [Int32: DriveClient] = [:]
+    private var nextNumber = 1
+    private var stopping = false
+
+    /// Listens at `path`. A socket file there that nobody answers on (left by
+    /// a driver that was killed) is replaced; anything else is an error.
+    /// - Throws: `.cannotCreate` naming the path, what is wrong and what to do.
+    init(path: String) throws(CommandError) {
+        self.path = path
+        var result = listenUnixSocket(path)
+        if case .failure(let failure) = result, failure.errno == EADDRINUSE {
+            var info = stat()
+            let isSocket = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+            switch connectUnixSocket(path) {
+            case .success(let fd):
+                close(fd)
+                throw .cannotCreate("--socket \(PrintableText.escaping(path)): another driver is listening there; give another path or stop it")
+            case .failure where isSocket:
+                unlink(path)
+                result = listenUnixSocket(path)
+            case .failure:
+                throw .cannotCreate("--socket \(PrintableText.escaping(path)): a file that is not a socket is in the way; remove it or give another path")
+            }
+        }
+        switch result {
+        case .success(let fd):
+            listener = fd
+        case .failure(let failure) where failure.errno == ENAMETOOLONG:
+            throw .cannotCreate("--socket \(PrintableText.escaping(path)): the path is too long for a Unix socket (at most 107 bytes); give a shorter one")
+        case .failure(let failure):
+            throw .cannotCreate("--socket \(PrintableText.escaping(path)): cannot listen there (\(errnoText(failure.errno))); give a path in a directory you can write")
+        }
+    }
+
+    /// Accepts clients (on a thread of its own) until ``stop()``.
+    func start(session: DriveSession) {
+        let thread = Thread { [self] in
+            while true {
+                let fd = acceptConnection(listener)
+                if fd < 0 {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    if condition.withLock({ stopping }) { return }
+                    if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                        usleep(10_000)  // out of descriptors: let clients end
+                        continue
+                    }
+                    return
+                }
+                serve(fd, session: session)
+            }
+        }
+        thread.name = "drive-accept"
+        thread.start()
+    }
+
+    private func serve(_ fd: Int32, session: DriveSession) {
+        let client: DriveClient? = condition.withLock {
+            guard !stopping else { return nil }
+            let client = DriveClient(name: "client \(nextNumber)", session: session) { text in
+                // A client that stopped reading loses its replies, never blocks the driver.
+                let bytes = Array(text.utf8)
+                _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            }
+            nextNumber += 1
+            clients[fd] = client
+            return client
+        }
+        guard let client else {
+            close(fd)
+            return
+        }
+        let thread = Thread { [self] in
+            readLines(fd, limit: DriveClient.longestLine) { client.receive($0) }
+            client.wentAway()
+            condition.withLock {
+                clients[fd] = nil
+                close(fd)
+                condition.broadcast()
+            }
+        }
+        thread.name = "drive-client"
+        thread.start()
+    }
+
+    /// Stops accepting, disconnects every client (their open actions fail)
+    /// and waits until each is done; removes the socket file.
+    func stop() {
+        condition.withLock {
+            stopping = true
+            // Wakes the accept and every read.
+            shutdown(listener, Int32(SHUT_RDWR))
+            for fd in clients.keys { shutdown(fd, Int32(SHUT_RDWR)) }
+            while !clients.isEmpty { condition.wait() }
+        }
+        unlink(path)
+    }
+}

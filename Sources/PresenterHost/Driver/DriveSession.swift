@@ -1,0 +1,31 @@
+import Foundation
+
+/// What every source of driver lines shares: the view the actions run on,
+/// where errors go, and how the actions ended. Any thread.
+final class DriveSession: @unchecked Sendable {
+    /// The interactor type presenters are told about.
+    static let interactorType = "DriverInteractor"
+
+    let screenlet: Screenlet
+    private let printError: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var succeeded = 0
+    private var failed = 0
+
+    /// `printError` shows one error line (above the region in a terminal).
+    init(screenlet: Screenlet, printError: @escaping @Sendable (String) -> Void) {
+        self.screenlet = screenlet
+        self.printError = printError
+    }
+
+    /// Shows `line` (an `Error: ...` line) on stderr.
+    func error(_ line: String) { printError(line) }
+
+    /// Counts an action's end.
+    func ended(success: Bool) {
+        lock.withLock { if success { succeeded += 1 } else { failed += 1 } }
+    }
+
+    /// How many actions succeeded and failed so far.
+    var outcomes: (succeeded: Int, failed: Int) { lock.withLock { (succeeded, failed) } }
+}
