@@ -24,6 +24,29 @@ struct BookmarkStoreProcessTests {
         #expect(try BookmarkStore(path: store).load() == [Bookmark(url: "https://example.com/", title: "Example")])
     }
 
+    @Test func aDamagedStoreIsReportedAndLeftByteForByte() throws {
+        let store = TestPaths.temporaryDirectory("bm").path + "/bookmarks.json"
+        let content = Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"https://a/\", \"title\": 1}]}\n".utf8)
+        #expect(FileManager.default.createFile(atPath: store, contents: Data(content)))
+        let result = try ProcessRunner.host(Self.addArguments(url: "https://b/", title: "B", store: store),
+                                            environment: Self.environment)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(store): /bookmarks/0/title: expected a string, found a number; the bookmark store was left as it is"))
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: store))) == content)
+    }
+
+    /// (An empty --url is a usage error of add-bookmark's before any validation.)
+    @Test(arguments: [("https://a/", " ", "Title cannot be empty"),
+                      ("ftp://a/", "T", "only http and https URLs can be saved")])
+    func eachValidationErrorSavesNothing(_ url: String, _ title: String, _ message: String) throws {
+        let store = TestPaths.temporaryDirectory("bm").path + "/bookmarks.json"
+        let result = try ProcessRunner.host(Self.addArguments(url: url, title: title, store: store),
+                                            environment: Self.environment)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     /// Two scripts, each saving 500 bookmarks one process at a time, at once:
     /// every save's read-modify-write holds the lock, so none is lost.
     @Test func twoProcessesAdding500EachEndWithAll1000() throws {
