@@ -88,7 +88,10 @@ struct AddBookmarkScreenTests {
         let line = try #require(Self.field(after: "Site URL", in: pasted))
         let top = try #require(pasted.first { $0.contains("╭") })
         #expect(DisplayWidth.of(line) == DisplayWidth.of(top), "\(line)\n\(top)")
-        #expect(pasted.contains { $0.contains("Site URL") }, "a pasted newline pressed nothing")
+        // The pasted newline is a space, not Enter: the focus is still in the URL field.
+        tmux.send("X")
+        #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("https://例え.jp/パス X") == true } != nil,
+                "a pasted newline moved the focus")
         tmux.keys("Escape")
         try Self.expectRestored(tmux, status: 0)
     }
@@ -174,15 +177,27 @@ struct AddBookmarkScreenTests {
         let tmux = try TmuxSession(command: files.command("--url example.org"))
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
-        tmux.run(["resize-window", "-t", "main", "-x", "50", "-y", "20"])
+        try #require(tmux.resize(cols: 50, rows: 20))
         let redrawn = try #require(tmux.waitFor { lines in
             lines.contains { $0.contains("ADD BOOKMARK") } && lines.allSatisfy { DisplayWidth.of($0) <= 50 }
                 && lines.filter { $0.contains("╭") }.count == 3
         })
         #expect(Self.field(after: "Site URL", in: redrawn)?.contains("│ example.org") == true)
-        tmux.run(["resize-window", "-t", "main", "-x", "30", "-y", "10"])
+        // At the smallest size, the status line stays below the button.
+        try #require(tmux.resize(cols: 40, rows: 18))
+        try #require(tmux.waitFor { $0.count > 1 && $0[1...].contains { $0.contains("ADD BOOKMARK") } && $0.allSatisfy { DisplayWidth.of($0) <= 40 } } != nil)
+        tmux.keys("C-u")  // an empty URL: leaving the field fetches nothing
+        tmux.keys("Tab", "Tab", "Enter")
+        let small = try #require(tmux.waitFor { $0.contains { $0.hasPrefix("  ✖ URL cannot be empty") } })
+        let button = try #require(small.firstIndex { $0.contains("ADD BOOKMARK") })
+        #expect(small[button + 1].hasPrefix("  ╰") && small[button + 1].hasSuffix("╯"), "the button was drawn over: \(small)")
+        // The failure box waits for a key: Esc dismisses it (and only it).
+        try #require(tmux.waitFor { $0.contains { $0.contains("✖ URL cannot be empty │") } } != nil)
+        tmux.keys("Escape")
+        try #require(tmux.waitFor { !$0.contains { $0.contains("✖ URL cannot be empty │") } } != nil)
+        try #require(tmux.resize(cols: 30, rows: 10))
         #expect(tmux.waitFor { $0.contains { $0.contains("Enlarge the terminal") } } != nil)
-        tmux.run(["resize-window", "-t", "main", "-x", "80", "-y", "24"])
+        try #require(tmux.resize(cols: 80, rows: 24))
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
         tmux.keys("Escape")
         try Self.expectRestored(tmux, status: 0)
@@ -199,9 +214,10 @@ struct AddBookmarkScreenTests {
         tmux.keys("Tab", "Tab", "Enter")
         let after = try #require(tmux.waitFor { $0.contains { $0.contains("The presenter 'fixture.misbehaving' crashed in show (SIGSEGV)") } })
         #expect(after.contains { $0.contains("ADD BOOKMARK") })
-        tmux.send("x")
-        tmux.keys("Up", "Up")
-        #expect(tmux.waitFor { Self.field(after: "Title", in: $0)?.contains("│ ") == true } != nil)
+        // The form goes on: keys still edit it.
+        tmux.keys("Up")
+        tmux.send("ok")
+        #expect(tmux.waitFor { Self.field(after: "Title", in: $0)?.contains("│ ok ") == true } != nil)
         tmux.keys("Escape")
         try Self.expectRestored(tmux, status: 0)
     }

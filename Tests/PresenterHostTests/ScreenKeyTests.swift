@@ -26,6 +26,8 @@ struct ScreenKeyTests {
         ("\u{1B}b", [], "Alt and a key types nothing"),
         ("\u{1B}\u{1B}[A", [.escape, .up], "Escape, then a sequence"),
         ("\u{0}\u{1C}", [], "NUL and Ctrl-\\ type nothing"),
+        ("\u{1B}O\u{1B}[A", [.up], "Alt-O, then an arrow: the arrow"),
+        ("\u{1B}O\u{1}x", [.control(1), .text("x")], "ESC O and a byte that cannot end SS3: Alt-O, then the keys"),
     ]
 
     @Test("each byte sequence is its keys", arguments: cases.indices)
@@ -52,10 +54,21 @@ struct ScreenKeyTests {
         var decoder = KeyDecoder()
         #expect(decoder.decode([0x1B]) == [])
         #expect(decoder.hasPendingEscape)
-        #expect(decoder.flushEscape() == .escape)
+        #expect(decoder.flushPending() == .escape)
         #expect(!decoder.hasPendingEscape)
-        #expect(decoder.flushEscape() == nil)
+        #expect(decoder.flushPending() == nil)
         #expect(decoder.decode(Array("a".utf8)) == [.text("a")])
+    }
+
+    @Test("a sequence that never ends is dropped after the wait: the next keys are typed whole")
+    func unfinishedSequence() {
+        for start in ["\u{1B}[", "\u{1B}O", "\u{1B}[1;"] {
+            var decoder = KeyDecoder()
+            #expect(decoder.decode(Array(start.utf8)) == [])
+            #expect(decoder.hasPendingEscape, "\(start.debugDescription) waits like a lone Escape")
+            #expect(decoder.flushPending() == nil, "the start of a sequence is not the Escape key")
+            #expect(decoder.decode(Array("hello".utf8)) == "hello".unicodeScalars.map { .text($0) })
+        }
     }
 
     @Test("malformed UTF-8 is U+FFFD, and the next key is still read")

@@ -61,7 +61,11 @@ public enum AddBookmarkCommand {
                 pluginOptions: pluginOptions, environment: environment,
                 log: log.isEnabled ? { log.write($0) } : nil)
             let form = BookmarkForm(url: options.url ?? "", title: options.title ?? "")
-            return try AddBookmarkScreen(configuration: configuration, form: form).run()
+            do throws(RuntimeError) {
+                return try AddBookmarkScreen(configuration: configuration, form: form).run()
+            } catch {
+                throw .failure("\(error)")
+            }
         case .getTitle, .add:
             let backend = BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color)
             let runtime = PresenterRuntime(

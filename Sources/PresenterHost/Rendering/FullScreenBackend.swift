@@ -1,7 +1,8 @@
 import Foundation
 
 /// Draws a view on a terminal's whole alternate screen, for a screen that
-/// takes the terminal over (the Add Bookmark form), and reads its keys.
+/// takes the terminal over (the Add Bookmark form), and sets the modes its
+/// keys are read in (``TerminalInput`` reads them).
 ///
 /// - The first frame switches to the alternate screen and puts the terminal
 ///   in raw mode (no echo, no line editing, no signals from keys: Ctrl-C and
@@ -9,9 +10,11 @@ import Foundation
 ///   before it leaves or stops), with the cursor hidden and bracketed paste
 ///   on (``ScreenFrameEncoder``).
 /// - ``suspend()`` and ``finish()`` give it all back: the user's screen,
-///   the cursor, the terminal's settings as they were. The next frame after
-///   a suspension takes the screen again and draws it all.
-/// - Only a foreground job draws; a resize (``refresh()``) redraws everything.
+///   the cursor, the terminal's settings as they were, even after a write
+///   failed or stalled (frames are dropped then, never that). The next frame
+///   after a suspension takes the screen again and draws it all.
+/// - Only a foreground job draws; a resize (``refresh()``) redraws everything,
+///   and a frame laid out for the size before it is never drawn.
 /// - ``printAbove(_:)`` has nowhere to print while the screen is taken: the
 ///   text is dropped (the runtime's log goes to `--log`).
 public final class FullScreenBackend: RenderBackend {
@@ -24,6 +27,7 @@ public final class FullScreenBackend: RenderBackend {
     private var savedSettings: termios?
     private var entered = false
     private var resizeToken: UInt64?
+    private var resizeHandler: (@Sendable () -> Void)?
     private var broken = false
 
     /// A backend drawing on `output` and setting the modes of the terminal
@@ -46,6 +50,16 @@ public final class FullScreenBackend: RenderBackend {
 
     public func present(_ canvas: Canvas) {
         guard isForeground() else { return }
+        // A frame laid out for another size would wrap at the edge: it is
+        // dropped, and the runtime is asked to lay the view out again (as
+        // after SIGWINCH, which may have come before anyone listened).
+        if let current = TerminalShim.windowSize(output), current != terminalSize
+            || canvas.cols != terminalSize.cols || canvas.rows != terminalSize.rows {
+            terminalSize = current
+            encoder.invalidate()
+            resizeHandler?()
+            return
+        }
         if !entered { enter() }
         write(encoder.frame(canvas))
     }
@@ -60,6 +74,7 @@ public final class FullScreenBackend: RenderBackend {
 
     public func watchResize(_ handler: @escaping @Sendable () -> Void) {
         guard resizeToken == nil else { return }
+        resizeHandler = handler
         resizeToken = ResizeSignal.watch(handler)
     }
 
@@ -72,6 +87,7 @@ public final class FullScreenBackend: RenderBackend {
     }
 
     private func enter() {
+        broken = false
         savedSettings = TerminalShim.enableRawMode(input)
         write(encoder.enter())
         entered = true
@@ -80,6 +96,8 @@ public final class FullScreenBackend: RenderBackend {
     private func leave() {
         guard entered else { return }
         entered = false
+        // Whatever happened to the frames: the terminal must be given back.
+        broken = false
         write(encoder.leave())
         if let savedSettings { TerminalShim.restore(input, savedSettings) }
         savedSettings = nil

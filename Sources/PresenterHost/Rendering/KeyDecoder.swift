@@ -2,9 +2,10 @@
 ///
 /// It keeps what a read cut in the middle of a sequence for the next
 /// ``decode(_:)``. A lone Escape cannot be told from the start of a sequence
-/// until more bytes come or none do: the reader calls ``flushEscape()``
-/// when nothing followed it within a short wait, as every terminal program
-/// must.
+/// until more bytes come or none do: the reader calls ``flushPending()``
+/// when nothing followed within a short wait, as every terminal program
+/// must. That also drops the start of a sequence that never ended (Alt-[
+/// typed on its own), so the next key typed is never taken for its end.
 ///
 /// What it reads: UTF-8 text (a malformed byte is U+FFFD); Enter (CR or LF),
 /// Tab, Backspace (DEL or BS), Ctrl and a letter; the CSI and SS3 sequences
@@ -27,8 +28,8 @@ public struct KeyDecoder: Sendable {
     /// A decoder with nothing pending.
     public init() {}
 
-    /// True when a lone Escape waits for what follows it.
-    public var hasPendingEscape: Bool { !pasting && pending == [0x1B] }
+    /// True when an Escape, or the start of a sequence, waits for what follows it.
+    public var hasPendingEscape: Bool { !pasting && pending.first == 0x1B }
 
     /// The keys in `bytes`, with what earlier calls left.
     public mutating func decode(_ bytes: [UInt8]) -> [TerminalKey] {
@@ -59,11 +60,12 @@ public struct KeyDecoder: Sendable {
         return keys
     }
 
-    /// A lone Escape with nothing after it: the Escape key.
-    public mutating func flushEscape() -> TerminalKey? {
+    /// Nothing followed for a while: a lone Escape is the Escape key; the
+    /// start of a sequence that did not end is dropped (`nil`).
+    public mutating func flushPending() -> TerminalKey? {
         guard hasPendingEscape else { return nil }
-        pending = []
-        return .escape
+        defer { pending = [] }
+        return pending == [0x1B] ? .escape : nil
     }
 
     // MARK: - One key
@@ -93,8 +95,10 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "["):
             return decodeCSI(at: index)
         case UInt8(ascii: "O"):
-            // SS3: ESC O and one final byte (application cursor keys).
+            // SS3: ESC O and one final byte (application cursor keys);
+            // anything else after ESC O is Alt-O and the bytes that follow.
             guard index + 2 < pending.count else { return nil }
+            guard (0x40...0x7E).contains(pending[index + 2]) else { return (nil, 2) }
             return (Self.finalKey(pending[index + 2], parameters: []), 3)
         case 0x1B:
             // Escape pressed twice: the first is a key.

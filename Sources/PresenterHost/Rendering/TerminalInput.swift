@@ -5,13 +5,15 @@ import Foundation
 ///
 /// A lone Escape is the Escape key when nothing follows it within
 /// ``escapeWait`` (the bytes of one sequence arrive together; a person
-/// cannot type the next key that fast). The end of the input (the terminal
+/// cannot type the next key that fast); the start of a sequence that does
+/// not end within it is dropped. The end of the input (the terminal
 /// hung up) is handed over as `nil`, once. ``stop()`` ends the thread
 /// through a pipe the reader also polls, so it never waits on a key that
 /// will not come.
 public final class TerminalInput: @unchecked Sendable {
-    /// How long a lone Escape waits for the rest of a sequence, in ms.
-    public static let escapeWait: Int32 = 25
+    /// How long a lone Escape waits for the rest of a sequence, in ms (the
+    /// bytes of one key may come split over a slow link).
+    public static let escapeWait: Int32 = 50
 
     private let fd: Int32
     private let handler: @Sendable (TerminalKey?) -> Void
@@ -58,7 +60,7 @@ public final class TerminalInput: @unchecked Sendable {
             }
             if waiters[1].revents != 0 { return }
             if ready == 0 {
-                if let escape = decoder.flushEscape() { handler(escape) }
+                if let escape = decoder.flushPending() { handler(escape) }
                 continue
             }
             let count = read(fd, &buffer, buffer.count)

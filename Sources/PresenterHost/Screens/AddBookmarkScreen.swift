@@ -49,7 +49,9 @@ final class AddBookmarkScreen: @unchecked Sendable {
     }
 
     /// Shows the form until the user leaves it; returns the exit status.
-    func run() throws(CommandError) -> Int32 {
+    /// - Throws: what ``PresenterRuntime/attach(_:)`` throws (the runtime is
+    ///   then shut down, the terminal as it was).
+    func run() throws(RuntimeError) -> Int32 {
         let backend = FullScreenBackend(color: configuration.color, unicode: configuration.unicode)
         let view = self.view
         let runtime = PresenterRuntime(
@@ -66,15 +68,22 @@ final class AddBookmarkScreen: @unchecked Sendable {
         }
         defer { trap.cancel() }
 
-        let screenlet = try runtime.attachForCommand(view)
+        // Before the first frame: a resize from then on is never missed.
+        backend.watchResize { runtime.resize() }
+        let screenlet: Screenlet
+        do throws(RuntimeError) {
+            screenlet = try runtime.attach(view)
+        } catch {
+            runtime.shutdown()
+            throw error
+        }
         runtime.sync {
             view.onRequest = { [self] request in handle(request, screenlet: screenlet, runtime: runtime) }
         }
-        backend.watchResize { runtime.resize() }
         let input = TerminalInput { [self] key in
             switch key {
-            case nil: leave(status: ExitCode.hangup.rawValue)  // the terminal is gone
-            case .control(3): leave(status: ExitCode.interrupted.rawValue)
+            case nil: leave(status: 128 + SIGHUP)  // the terminal is gone
+            case .control(3): leave(status: 128 + SIGINT)
             case .control(26): control.async { self.suspend(runtime) }
             case .paste?:
                 runtime.sync { view.handle(key!) }
@@ -89,8 +98,11 @@ final class AddBookmarkScreen: @unchecked Sendable {
             return exitStatus!
         }
         input.stop()
-        // Leave at once: a fetch still running is stopped, a save (quick,
-        // and the user's data) is waited for.
+        // The keys typed before the one that left are handled first (an
+        // Enter on ADD BOOKMARK just before Ctrl-C still saves). Then leave
+        // at once: a fetch still running is stopped, a save (quick, and the
+        // user's data) is waited for.
+        runtime.sync {}
         condition.withLock {
             for fetch in fetches { fetch.cancel() }
             while saving > 0 { condition.wait() }
@@ -103,10 +115,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
 
     private func handle(_ request: BookmarkForm.Request, screenlet: Screenlet, runtime: PresenterRuntime) {
         switch request {
-        case .quit(let status):
-            leave(status: status)
-        case .suspend:
-            control.async { self.suspend(runtime) }
+        case .quit:
+            leave(status: 0)
         case .getTitle(let url, let explicit):
             getTitle(url, explicit: explicit, screenlet: screenlet, runtime: runtime)
         case .add(let url, let title):
@@ -137,10 +147,10 @@ final class AddBookmarkScreen: @unchecked Sendable {
             runtime.sync {
                 switch result {
                 case .success(let title):
-                    view.form.titleFetched(title, forURL: url, explicit: explicit)
-                    view.form.status = .info("Got the title of \(fetched)")
+                    let filled = view.form.titleFetched(title, forURL: url, explicit: explicit)
+                    view.form.status = .info(filled ? "Got the title of \(fetched)"
+                                                    : "Got the title of \(fetched); kept the title you typed")
                 case .failure(let error):
-                    view.form.titleFetchFailed(forURL: url)
                     view.form.status = .failure(error.reason)
                 }
             }

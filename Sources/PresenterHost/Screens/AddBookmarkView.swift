@@ -39,7 +39,7 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     ]
 
     /// The smallest terminal the form fits in.
-    public static let minimumSize = (cols: 40, rows: 16)
+    public static let minimumSize = (cols: 40, rows: 18)
 
     /// The form (presenter thread only).
     public var form: BookmarkForm

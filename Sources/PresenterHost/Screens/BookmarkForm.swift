@@ -8,8 +8,12 @@ import Foundation
 /// button beside it (enabled only while the URL is not empty) and an
 /// ADD BOOKMARK button. Leaving the URL field fetches the title, as the
 /// original's text-field delegate does, unless that URL's title was
-/// already fetched (or is being fetched): moving back and forth between the
-/// fields does not fetch it again and again.
+/// already asked for (fetched, being fetched, or failed): moving back and
+/// forth between the fields does not fetch it, or show its failure, again
+/// and again; the button asks again.
+///
+/// Ctrl-C and Ctrl-Z are not the form's: the screen takes them before any
+/// key reaches a presenter or the form.
 public struct BookmarkForm: Sendable {
     /// What can have the focus, in Tab order.
     public enum Focus: Int, CaseIterable, Sendable {
@@ -23,10 +27,8 @@ public struct BookmarkForm: Sendable {
         case getTitle(url: String, explicit: Bool)
         /// Validate and save this bookmark.
         case add(url: String, title: String)
-        /// Leave the screen with this exit status.
-        case quit(status: Int32)
-        /// Stop the process for job control (Ctrl-Z).
-        case suspend
+        /// Leave the screen (Esc).
+        case quit
     }
 
     /// How the last action ended, for the status line.
@@ -61,9 +63,7 @@ public struct BookmarkForm: Sendable {
     /// Applies `key` and says what the screen must do.
     public mutating func handle(_ key: TerminalKey) -> [Request] {
         switch key {
-        case .control(3): return [.quit(status: 130)]  // Ctrl-C
-        case .control(26): return [.suspend]           // Ctrl-Z
-        case .escape: return [.quit(status: 0)]
+        case .escape: return [.quit]
         case .tab, .down: return move(by: 1)
         case .backTab, .up: return move(by: -1)
         case .enter:
@@ -80,16 +80,13 @@ public struct BookmarkForm: Sendable {
 
     /// A fetch of `forURL` ended with `title`: it fills the field unless the
     /// user typed a title meanwhile (`explicit`: the button was pressed,
-    /// which always fills it) or the URL changed since.
-    public mutating func titleFetched(_ fetched: String, forURL: String, explicit: Bool) {
-        guard trimmed(url.text) == forURL, explicit || titleFromFetch || title.isEmpty else { return }
+    /// which always fills it) or the URL changed since. Returns whether it did.
+    @discardableResult
+    public mutating func titleFetched(_ fetched: String, forURL: String, explicit: Bool) -> Bool {
+        guard trimmed(url.text) == forURL, explicit || titleFromFetch || title.isEmpty else { return false }
         title.set(fetched)
         titleFromFetch = true
-    }
-
-    /// The fetch of `forURL` failed: leaving the field may try it again.
-    public mutating func titleFetchFailed(forURL: String) {
-        if fetchedURL == forURL { fetchedURL = nil }
+        return true
     }
 
     /// Moves the focus to `target` (a click would; tests use it).

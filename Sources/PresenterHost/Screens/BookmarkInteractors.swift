@@ -18,16 +18,24 @@ enum BookmarkInteractors {
                          completion: @escaping @Sendable (String, Result<String, WebTitleError>) -> Void) -> WebTitleFetch? {
         let handle = screenlet.perform(action: AddBookmarkView.getTitleAction, interactorType: getTitleType)
         let target: String
+        let fetch: WebTitleFetch?
         do {
             target = try WebTitle.normalizedURL(url)
+            fetch = WebTitleFetch(url: target, timeout: timeout, environment: environment)
         } catch {
-            handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: error.reason))
-            completion(url, .failure(error))
+            target = url
+            fetch = nil
+            // An impossible URL fails without a fetch, still on the fetching
+            // thread: completions never run inside the caller's work.
+            let failure = error
+            Thread.detachNewThread {
+                handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: failure.reason))
+                completion(target, .failure(failure))
+            }
             return nil
         }
-        let fetch = WebTitleFetch(url: target, timeout: timeout, environment: environment)
         Thread.detachNewThread {
-            let result = fetch.run()
+            let result = fetch!.run()
             switch result {
             case .success: handle.succeed()
             case .failure(let error): handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: error.reason))

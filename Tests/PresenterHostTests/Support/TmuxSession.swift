@@ -107,6 +107,26 @@ final class TmuxSession {
         run(["paste-buffer", "-p", "-d", "-b", "test", "-t", "main"])
     }
 
+    /// Resizes the window and waits (10 s at most) until the program's
+    /// terminal has the new size: tmux may put off telling the terminal of
+    /// a resize that follows another closely, and a test must not act on a
+    /// screen the program has not been told about. False when it never came.
+    func resize(cols: Int, rows: Int) -> Bool {
+        run(["resize-window", "-t", "main", "-x", String(cols), "-y", String(rows)])
+        let tty = run(["display", "-p", "-t", "main", "#{pane_tty}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            let fd = open(tty, O_RDONLY | O_NOCTTY | O_CLOEXEC)
+            var size = winsize()
+            let got = fd >= 0 && ioctl(fd, UInt(TIOCGWINSZ), &size) == 0
+            if fd >= 0 { close(fd) }
+            if got && Int(size.ws_col) == cols && Int(size.ws_row) == rows { return true }
+            usleep(20_000)
+        } while Date() < deadline
+        Issue.record("the terminal never got \(cols)×\(rows)")
+        return false
+    }
+
     /// Sends tmux key names (`C-z`, `Enter`).
     func keys(_ names: String...) { run(["send-keys", "-t", "main"] + names) }
 
