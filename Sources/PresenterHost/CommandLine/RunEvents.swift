@@ -73,7 +73,7 @@ final class RunEvents: @unchecked Sendable {
         // Strings, numbers, arrays and NSNull only: serialization cannot fail.
         let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
         let line = String(decoding: data, as: UTF8.self)
-        log.record("event: " + line)
+        log.record("presenter-host: event: " + line)
         guard fd >= 0 else { return }
         lock.withLock {
             guard !broken else { return }

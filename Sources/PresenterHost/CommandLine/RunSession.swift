@@ -466,7 +466,7 @@ private final class OutputSink: @unchecked Sendable {
     private func keep(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         if log.hasFile {
-            for line in logLines.append(bytes) { log.record("output: " + line) }
+            for line in logLines.append(bytes) { log.record("presenter-host: output: " + line) }
         }
         switch mode {
         case .hide: return
@@ -480,7 +480,7 @@ private final class OutputSink: @unchecked Sendable {
     /// Prints the unfinished last line.
     func flush() {
         keep(progress.flush())
-        if log.hasFile, let last = logLines.flush() { log.record("output: " + last) }
+        if log.hasFile, let last = logLines.flush() { log.record("presenter-host: output: " + last) }
         if mode == .stream, let last = lines.flush() { runtime.printAbove(last + "\n") }
     }
 
