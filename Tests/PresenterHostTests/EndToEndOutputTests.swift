@@ -108,11 +108,14 @@ struct EndToEndStaticTerminalTests {
     }
 
     @Test func streamIsShowOutput() throws {
-        let run = try TerminalDriver.run(["run", "--output", "stream", "--working", "W", "--",
-                                          "sh", "-c", "echo shown; sleep 1"],
-                                         steps: [.waitText("shown"), .snapshot("streamed"), .waitExit(20)])
+        // The line comes while the box is up (the command ends 2 s after it).
+        let run = try TerminalDriver.run(["run", "--output", "stream", "--working", "Streaming", "--",
+                                          "sh", "-c", "echo shown; sleep 2"],
+                                         steps: [.waitText("Streaming"), .waitText("shown"), .snapshot("streamed"), .waitExit(20)])
         #expect(run.errors == [])
-        #expect(try #require(run.snapshots["streamed"]).row(containing: "W") != nil)
+        let streamed = try #require(run.snapshots["streamed"])
+        #expect(streamed.row(containing: "Streaming") != nil)
+        #expect((streamed.row(containing: "shown") ?? 99) < (streamed.row(containing: "Streaming") ?? -1))
         #expect(run.final.nonEmptyLines == ["shown"])
     }
 }
