@@ -110,9 +110,22 @@ struct RunOptionsTests {
         #expect(usageError(["--grace", "x", "true"]) == "--grace: 'x' is not a number of seconds (0 or more)")
         #expect(usageError(["--color", "sometimes", "true"]) == "--color: 'sometimes' is not auto, always or never")
         #expect(usageError(["--show-output=yes", "true"]) == "--show-output takes no value")
+        #expect(usageError(["--output", "tail=x", "true"]) == "--output: 'tail=x' is not hide, stream or on-failure")
+        #expect(usageError(["--events=", "true"]) == "--events needs a file, or - for stdout")
+        #expect(usageError(["--static=1", "true"]) == "--static takes no value")
         #expect(usageError(["--presenter", "", "true"]) != nil)
         #expect(usageError(["--plugin-dir=", "true"]) == "--plugin-dir needs a directory")
         #expect(usageError(["--messages", "m.json", "--working", "W", "true"])?.hasPrefix("--messages cannot be combined") == true)
+    }
+
+    @Test func outputModesStaticAndEvents() throws {
+        #expect(try parse(["true"]).output == .onFailure)
+        #expect(try parse(["--output", "hide", "true"]).output == .hide)
+        #expect(try parse(["--output=stream", "true"]).output == .stream)
+        #expect(try parse(["--output", "on-failure", "true"]).output == .onFailure)
+        #expect(try parse(["--show-output", "true"]).output == .stream)
+        #expect(try parse(["--static", "true"]).staticMode)
+        #expect(try parse(["--events", "-", "true"]).eventsFile == "-")
     }
 
     @Test func absurdTimesAreUsageErrorsNotCrashes() throws {

@@ -35,6 +35,9 @@ final class RunLog: @unchecked Sendable {
         if file >= 0 { close(file) }
     }
 
+    /// True when there is a `--log` file.
+    var hasFile: Bool { file >= 0 }
+
     /// True when entries go anywhere.
     var isEnabled: Bool { verbose || file >= 0 }
 

@@ -16,8 +16,15 @@ public struct RunOptions: Equatable, Sendable {
     public var failure: String?
     /// `--timeout`, in seconds.
     public var timeout: Double?
-    /// `--show-output`.
-    public var showOutput = false
+    /// `--output` (`--show-output` is `.stream`).
+    public var output = OutputMode.onFailure
+    /// `--show-output`, the same as `--output stream`.
+    public var showOutput: Bool { output == .stream }
+    /// `--static` (or `ACCESSIBLE=1`): one line per state change, no
+    /// animation and no redraws, even in a terminal.
+    public var staticMode = false
+    /// `--events`: a file for one JSON line per state change; "-" is stdout.
+    public var eventsFile: String?
     /// `--color`.
     public var color = ColorMode.auto
     /// `--plugin-dir`, in the order given.
@@ -64,8 +71,17 @@ public struct RunOptions: Equatable, Sendable {
           --failure <message>    Shown when <command> fails (default: none).
           --timeout <seconds>    Stop <command> and what it started after <seconds>
                                  (TERM, KILL 2 s later); exit 124. At most 30 days.
-          --show-output          Show <command>'s output above the presenter as it comes
-                                 (otherwise it is shown after the presenter, only if <command> fails).
+          --output <mode>        What becomes of <command>'s output in a terminal: on-failure
+                                 (the default: kept, shown after the presenter only if <command>
+                                 fails), stream (whole lines above the presenter as they come)
+                                 or hide (never shown, in plain mode too).
+          --show-output          The same as --output stream.
+          --static               One line per state change, no animation or redraws, even in
+                                 a terminal (for screen readers; also when ACCESSIBLE=1).
+          --events <file>        Append one JSON line per state change (start, message,
+                                 progress, success or failure with the status and the
+                                 duration) to <file>; - is stdout (<command>'s stdout then
+                                 joins its output).
           --color <when>         auto, always or never (default: auto; NO_COLOR turns colour off).
           --plugin-dir <dir>     Look for plugins in <dir> first. Repeatable.
           --min-show <seconds>   Once shown, keep the presenter at least <seconds> (default: 0.5;
@@ -153,13 +169,23 @@ public struct RunOptions: Equatable, Sendable {
             case "--grace":
                 options.grace = try seconds(flag, try value(flag, inline: inline), allowZero: true,
                                             longest: longestHold, longestName: "1 day")
-            case "--show-output", "--in-process", "-v", "--verbose":
+            case "--show-output", "--static", "--in-process", "-v", "--verbose":
                 if inline != nil { throw .usage("\(flag) takes no value") }
                 switch flag {
-                case "--show-output": options.showOutput = true
+                case "--show-output": options.output = .stream
+                case "--static": options.staticMode = true
                 case "--in-process": options.inProcess = true
                 default: options.verbose = true
                 }
+            case "--output":
+                let text = try value(flag, inline: inline)
+                guard let mode = OutputMode(rawValue: text) else {
+                    throw .usage("--output: '\(text)' is not hide, stream or on-failure")
+                }
+                options.output = mode
+            case "--events":
+                options.eventsFile = try value(flag, inline: inline)
+                if options.eventsFile!.isEmpty { throw .usage("--events needs a file, or - for stdout") }
             case "--hook-timeout":
                 options.hookTimeout = try seconds(flag, try value(flag, inline: inline), allowZero: false,
                                                   longest: longestHookTimeout, longestName: "1 minute")
@@ -212,6 +238,16 @@ public struct RunOptions: Equatable, Sendable {
         }
         return value
     }
+}
+
+/// What `run` does with the command's output in a terminal (`--output`).
+public enum OutputMode: String, Equatable, Sendable {
+    /// Dropped, even when the command fails.
+    case hide
+    /// Each whole line printed above the presenter as it comes.
+    case stream
+    /// Kept, and printed after the presenter is gone only if the command fails.
+    case onFailure = "on-failure"
 }
 
 extension RunOptions {

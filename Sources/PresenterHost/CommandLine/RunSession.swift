@@ -79,14 +79,23 @@ final class RunSession {
 
     /// Runs the command under the presenter; returns the exit status.
     /// `log` gets the presenter log (`--verbose`, `--log`).
-    func run(registry: PresenterRegistry, log: RunLog) throws(CommandError) -> Int32 {
+    func run(registry: PresenterRegistry, log: RunLog, events: RunEvents) throws(CommandError) -> Int32 {
         // A command that cannot start (missing, not executable, a #! line
         // naming a missing interpreter) is reported before anything is shown.
+        let workingMessage = view.progressMessages[options.action]?[.working]
+            ?? view.progressMessages[ScreenletView.defaultAction]?[.working]
+        /// The events of a command that could not start, and its error.
+        func cannotStart(_ error: ChildProcess.SpawnError, startEvent: Bool) -> CommandError {
+            let failure = Self.commandError(error)
+            if startEvent { events.started(action: options.action, message: workingMessage, command: options.command) }
+            events.ended(success: false, status: failure.exitCode.rawValue, reason: failure.message, duration: 0)
+            return failure
+        }
         let executable: String
         do {
             executable = try ChildProcess.resolve(options.command[0], path: environment["PATH"])
         } catch {
-            throw Self.commandError(error)
+            throw cannotStart(error, startEvent: true)
         }
         let (runtime, mode) = Self.makeRuntime(registry: registry, options: options, environment: environment, log: log)
         defer { log.flush() }
@@ -116,10 +125,12 @@ final class RunSession {
             handle.waitUntilAnnounced()
             early = handle
         }
-        let capture = mode == .terminal
+        // The output is read in a terminal, and whenever it must not reach
+        // the caller as it is (--output hide; --events - takes stdout).
+        let capture = mode == .terminal || options.output == .hide || events.usesStandardOutput
         // The command's own progress reports (its progress channel, and
         // OSC 9;4 in its output) reach the interactor through the relay.
-        let relay = ProgressRelay()
+        let relay = ProgressRelay(observer: { events.reported($0) })
         if let early { relay.attach(early) }
         let presenterId = options.presenter
         let channel: ProgressChannel
@@ -131,11 +142,15 @@ final class RunSession {
             runtime.shutdown()
             throw .failure("cannot make the progress channel's pipe: \(errnoText(error.errno))")
         }
+        // Before the command can report anything.
+        let startedAt = DispatchTime.now()
+        events.started(action: options.action, message: workingMessage, command: options.command)
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(
                 executable, options.command,
-                captureStdout: capture && isatty(STDOUT_FILENO) == 1, captureStderr: capture,
+                captureStdout: (capture && isatty(STDOUT_FILENO) == 1) || events.usesStandardOutput,
+                captureStderr: capture,
                 passing: [channel.childFD: channel.writeFD],
                 environment: Spawn.environment(setting: ProgressChannel.environmentVariable, to: String(channel.childFD)))
             channel.commandStarted()
@@ -144,7 +159,7 @@ final class RunSession {
             // Plain mode: the working line is followed by the error line alone
             // (shutdown ends the interactor with no message).
             runtime.shutdown()
-            throw Self.commandError(error)
+            throw cannotStart(error, startEvent: false)
         }
         CrashRescue.setCommand(child.pid)
         condition.withLock {
@@ -154,7 +169,9 @@ final class RunSession {
         }
         // The command's output flows, and its timeout runs, from its start,
         // whatever the presenter takes to start.
-        let output = OutputSink(showOutput: options.showOutput, runtime: runtime, relay: relay)
+        // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
+        let output = OutputSink(mode: mode == .terminal || options.output == .hide ? options.output : .stream,
+                                runtime: runtime, relay: relay, log: log)
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
         let handle: InteractorHandle
@@ -205,6 +222,10 @@ final class RunSession {
                                         message: Self.describe(termination)))
             status = termination.shellStatus
         }
+        let reason = status == 0 ? nil : interruptedBy.map { "interrupted by \(SignalName.of($0))" }
+            ?? (didTimeOut ? "timed out after \(Self.seconds(options.timeout ?? 0))" : Self.describe(termination))
+        events.ended(success: status == 0, status: status, reason: reason,
+                     duration: Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9)
         // Let the check mark or the failure message be seen, unless the
         // user asked to stop, for at most the outcome bound. Plain lines
         // are printed at once: no waiting.
@@ -235,12 +256,15 @@ final class RunSession {
     /// when it fails, the log above the region. Returns the mode too.
     static func makeRuntime(registry: PresenterRegistry, options: RunOptions, environment: [String: String],
                             log: RunLog) -> (PresenterRuntime, BackendFactory.Mode) {
-        let mode = BackendFactory.mode(for: STDERR_FILENO, environment: environment)
-        let backend = BackendFactory.make(for: STDERR_FILENO, environment: environment,
-                                          colorMode: options.color, interactive: false)
+        let unicode = TerminalEnvironment.isUnicode(environment)
+        // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
+        let accessible = options.staticMode || TerminalEnvironment.wantsStatic(environment)
+        let mode = accessible ? .plain : BackendFactory.mode(for: STDERR_FILENO, environment: environment)
+        let backend: RenderBackend = accessible
+            ? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
+            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color, interactive: false)
         let isolation: PresenterRuntime.Isolation = options.inProcess
             ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
-        let unicode = TerminalEnvironment.isUnicode(environment)
         let runtime = PresenterRuntime(
             registry: registry, backend: backend, options: pluginOptions(options), isolation: isolation,
             log: log.isEnabled ? { log.write($0) } : nil,
@@ -415,17 +439,20 @@ final class RunSession {
 /// kept for after a failure. Called on the pump's queue; `flush` and
 /// `replay` after the pump finished.
 private final class OutputSink: @unchecked Sendable {
-    private let showOutput: Bool
+    private let mode: OutputMode
     private let runtime: PresenterRuntime
     private let relay: ProgressRelay
+    private let log: RunLog
     private var progress = TerminalProgressFilter()
     private var lines = OutputLines()
+    private var logLines = OutputLines()
     private let kept = CapturedOutput()
 
-    init(showOutput: Bool, runtime: PresenterRuntime, relay: ProgressRelay) {
-        self.showOutput = showOutput
+    init(mode: OutputMode, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog) {
+        self.mode = mode
         self.runtime = runtime
         self.relay = relay
+        self.log = log
     }
 
     /// Takes the OSC 9;4 progress sequences out (to the relay) and passes
@@ -438,7 +465,14 @@ private final class OutputSink: @unchecked Sendable {
 
     private func keep(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        guard showOutput else { return kept.append(bytes) }
+        if log.hasFile {
+            for line in logLines.append(bytes) { log.record("presenter-host: output: " + line) }
+        }
+        switch mode {
+        case .hide: return
+        case .onFailure: return kept.append(bytes)
+        case .stream: break
+        }
         let complete = lines.append(bytes)
         if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
     }
@@ -446,10 +480,11 @@ private final class OutputSink: @unchecked Sendable {
     /// Prints the unfinished last line.
     func flush() {
         keep(progress.flush())
-        if showOutput, let last = lines.flush() { runtime.printAbove(last + "\n") }
+        if log.hasFile, let last = logLines.flush() { log.record("presenter-host: output: " + last) }
+        if mode == .stream, let last = lines.flush() { runtime.printAbove(last + "\n") }
     }
 
-    /// Writes what was kept (nothing with `--show-output`: it was shown).
+    /// Writes what was kept (only with `--output on-failure`).
     func replay(to fd: Int32) {
         kept.write(to: fd)
     }

@@ -7,12 +7,17 @@ final class ProgressRelay: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: InteractorHandle?
     private var pending: ProgressReport?
+    /// Hears of every report as it comes (`--events`).
+    private let observer: ((ProgressReport) -> Void)?
 
-    init() {}
+    init(observer: ((ProgressReport) -> Void)? = nil) {
+        self.observer = observer
+    }
 
     /// Passes `report` on, or keeps it for ``attach(_:)``.
     func deliver(_ report: ProgressReport) {
         lock.withLock {
+            observer?(report)
             if let handle {
                 handle.report(fraction: report.fraction, message: report.message)
             } else {

@@ -18,4 +18,12 @@ public enum TerminalEnvironment {
         let term = environment["TERM"] ?? ""
         return !isTerminal || term.isEmpty || term == "dumb" || environment["CI"] != nil
     }
+
+    /// True when the user asked for static, accessible output everywhere:
+    /// `ACCESSIBLE` is set to anything but empty or `0` (as gum and charm
+    /// tools read it).
+    public static func wantsStatic(_ environment: [String: String]) -> Bool {
+        let value = environment["ACCESSIBLE"] ?? ""
+        return !value.isEmpty && value != "0"
+    }
 }

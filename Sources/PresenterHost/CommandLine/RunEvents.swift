@@ -1,0 +1,83 @@
+import Foundation
+
+/// `run --events FILE`: one JSON line per state change of the run, for
+/// scripts (docs/EVENTS.md): `start`, `message`, `progress` (when the whole
+/// percentage changes, or the fraction becomes unknown: `null`), and
+/// `success` or `failure` with the exit status, the reason and the
+/// duration in seconds. Every line has `event` and `time` (UTC, ms). The
+/// same lines go to the `--log` file. Any thread; lines are written whole,
+/// one at a time.
+final class RunEvents: @unchecked Sendable {
+    private let fd: Int32
+    private let ownsFD: Bool
+    private let log: RunLog
+    private let lock = NSLock()
+    private var lastPercent: Int?
+    private var broken = false
+
+    /// Events to `path` (appended; "-" is stdout), or only to the log
+    /// when `path` is nil.
+    /// - Throws: `.cannotCreate` naming the file when it cannot be opened.
+    init(path: String?, log: RunLog) throws(CommandError) {
+        self.log = log
+        switch path {
+        case nil:
+            fd = -1
+            ownsFD = false
+        case "-":
+            fd = STDOUT_FILENO
+            ownsFD = false
+        case let path?:
+            fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o644)
+            guard fd >= 0 else {
+                throw .cannotCreate("--events \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(errno))); give a file in a directory you can write")
+            }
+            ownsFD = true
+        }
+    }
+
+    deinit {
+        if ownsFD { close(fd) }
+    }
+
+    /// Whether events go to stdout (which the command then must not use).
+    var usesStandardOutput: Bool { fd == STDOUT_FILENO }
+
+    /// The action started (`command`: its words; `message`: the working message).
+    func started(action: String, message: String?, command: [String]) {
+        emit(["event": "start", "action": action, "message": message ?? NSNull(), "command": command])
+    }
+
+    /// A report from the command: a new message, and the fraction when its
+    /// whole percentage changed.
+    func reported(_ report: ProgressReport) {
+        if let message = report.message { emit(["event": "message", "message": message]) }
+        guard let fraction = report.fraction else { return }
+        let percent = fraction < 0 ? nil : Int((fraction * 100).rounded(.down))
+        let changed: Bool = lock.withLock {
+            defer { lastPercent = percent }
+            return percent != lastPercent
+        }
+        if changed { emit(["event": "progress", "fraction": fraction < 0 ? NSNull() : fraction as Any]) }
+    }
+
+    /// The run ended: `status` is run's exit status.
+    func ended(success: Bool, status: Int32, reason: String?, duration: Double) {
+        emit(["event": success ? "success" : "failure", "status": Int(status), "reason": reason ?? NSNull(),
+              "duration": (duration * 1000).rounded() / 1000])
+    }
+
+    private func emit(_ fields: [String: Any]) {
+        var fields = fields
+        fields["time"] = RunLog.timestamp()
+        // Strings, numbers, arrays and NSNull only: serialization cannot fail.
+        let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
+        let line = String(decoding: data, as: UTF8.self)
+        log.record("presenter-host: event: " + line)
+        guard fd >= 0 else { return }
+        lock.withLock {
+            guard !broken else { return }
+            broken = !TerminalShim.writeAll(fd, Array((line + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// `run --output`, `--static` / `ACCESSIBLE=1`, `--events` and `--log`
+/// through the real binary.
+@Suite("run end to end: output modes, events, the log")
+struct EndToEndOutputTests {
+    private let utf8 = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+
+    @Test func hideDropsTheOutputInPlainModeToo() throws {
+        let result = try ProcessRunner.host(
+            ["run", "--output", "hide", "--working", "W", "--failure", "F", "--", "sh", "-c", "echo out; echo err >&2; exit 3"],
+            environment: utf8)
+        #expect(result.status == 3)
+        #expect(result.stdout == "out\n")  // a stdout that is not the terminal is data: it is never hidden
+        #expect(result.stderr == "W\n✖ F: exit status 3\n")
+    }
+
+    @Test func eventsAreJSONLinesPerStateChange() throws {
+        let dir = TestPaths.temporaryDirectory("events")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("events.jsonl").path
+        let script = """
+            echo 10% >&$PRESENTER_PROGRESS_FD; echo 10.5% >&$PRESENTER_PROGRESS_FD
+            echo '{"progress": 0.5, "message": "Half"}' >&$PRESENTER_PROGRESS_FD
+            echo '{"progress": null}' >&$PRESENTER_PROGRESS_FD; exit 2
+            """
+        let result = try ProcessRunner.host(["run", "--events", file, "--action", "build", "--working", "Building",
+                                             "--", "sh", "-c", script], environment: utf8)
+        #expect(result.status == 2)
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        let events = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(events.map { $0["event"] as? String } == ["start", "progress", "message", "progress", "progress", "failure"])
+        #expect(events[0]["action"] as? String == "build")
+        #expect(events[0]["message"] as? String == "Building")
+        #expect(events[0]["command"] as? [String] == ["sh", "-c", script])
+        #expect(events[1]["fraction"] as? Double == 0.1)   // 10.5% is still 10: no line of its own
+        #expect(events[2]["message"] as? String == "Half")
+        #expect(events[3]["fraction"] as? Double == 0.5)
+        #expect(events[4]["fraction"] is NSNull)
+        #expect(events[5]["status"] as? Int == 2)
+        #expect(events[5]["reason"] as? String == "exit status 2")
+        #expect((events[5]["duration"] as? Double ?? -1) >= 0)
+        #expect(events.allSatisfy { ($0["time"] as? String)?.hasSuffix("Z") == true })
+    }
+
+    @Test func eventsOnStdoutMoveTheCommandsStdoutToStderr() throws {
+        let result = try ProcessRunner.host(["run", "--events", "-", "--working", "W", "--", "sh", "-c", "echo data"],
+                                            environment: utf8)
+        #expect(result.status == 0)
+        let events = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        #expect(events.map { $0["event"] as? String } == ["start", "success"])
+        #expect(result.stdout.split(separator: "\n").count == 2)
+        #expect(result.stderr == "W\ndata\n")
+    }
+
+    @Test func aCommandThatCannotStartEndsItsEvents() throws {
+        let result = try ProcessRunner.host(["run", "--events", "-", "--", "no-such-command-ph"], environment: utf8)
+        #expect(result.status == 127)
+        #expect(result.stdout.contains(#""event":"failure""#) && result.stdout.contains(#""status":127"#))
+    }
+
+    @Test func theLogKeepsTheOutputAndTheEventsWithoutControlCharacters() throws {
+        let dir = TestPaths.temporaryDirectory("runlog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("run.log").path
+        let script = #"printf 'red \033[31mtext\033[0m\n'; printf 'bell\a\n' >&2; exit 1"#
+        // --output hide reads the output in plain mode too.
+        let result = try ProcessRunner.host(["run", "--output", "hide", "--log", file, "--working", "W", "--", "sh", "-c", script],
+                                            environment: utf8)
+        #expect(result.status == 1)
+        let log = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!log.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(log.contains("output: bell\\x07"))
+        #expect(log.contains(#"event: {"action":"run""#))
+        #expect(log.contains(#""event":"failure""#))
+    }
+}
+
+@Suite("run end to end: static mode and --output in a terminal",
+       .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+struct EndToEndStaticTerminalTests {
+    @Test(arguments: [(["--static"], [String: String]()), ([], ["ACCESSIBLE": "1"])])
+    func staticModeWritesLinesAndNoEscapeCodes(flags: [String], environment: [String: String]) throws {
+        let dir = TestPaths.temporaryDirectory("static")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("raw").path
+        let script = "echo '{\"message\": \"Halfway\"}' >&$PRESENTER_PROGRESS_FD; sleep 0.5"
+        let run = try TerminalDriver.run(["run"] + flags + ["--working", "Working", "--success", "Done", "--", "sh", "-c", script],
+                                         environment: environment, rawFile: raw, steps: [.waitText("Done"), .waitExit(20)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 0)
+        #expect(run.final.nonEmptyLines == ["Working", "Halfway", "✔ Done"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        #expect(!bytes.contains(0x1B), "an escape code in static mode")
+    }
+
+    @Test func hideShowsNothingOfTheOutputEvenOnFailure() throws {
+        let run = try TerminalDriver.run(["run", "--output", "hide", "--working", "W", "--failure", "F", "--",
+                                          "sh", "-c", "echo secret; sleep 0.5; exit 4"],
+                                         watch: ["secret"], steps: [.waitText("F"), .waitExit(20)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 4)
+        #expect(run.watched["secret"] == false)
+        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+    }
+
+    @Test func streamIsShowOutput() throws {
+        // The line comes while the box is up (the command ends 2 s after it).
+        let run = try TerminalDriver.run(["run", "--output", "stream", "--working", "Streaming", "--",
+                                          "sh", "-c", "echo shown; sleep 2"],
+                                         steps: [.waitText("Streaming"), .waitText("shown"), .snapshot("streamed"), .waitExit(20)])
+        #expect(run.errors == [])
+        let streamed = try #require(run.snapshots["streamed"])
+        #expect(streamed.row(containing: "Streaming") != nil)
+        #expect((streamed.row(containing: "shown") ?? 99) < (streamed.row(containing: "Streaming") ?? -1))
+        #expect(run.final.nonEmptyLines == ["shown"])
+    }
+}
