@@ -147,7 +147,7 @@ struct EndToEndRunTerminalTests {
         // not run on (and redraw) between clearing the region and stopping.
         for _ in 0..<5 {
             let run = try TerminalDriver.run(
-                ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.05"], jobControl: true,
+                ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.5"], jobControl: true,
                 steps: [.waitText("Working"), .signalGroup("TSTP"), .waitGone("Working", timeout: 2), .sleep(0.2),
                         .snapshot("stopped"), .signalGroup("CONT"), .waitExit(10)])
             #expect(run.errors == [])
