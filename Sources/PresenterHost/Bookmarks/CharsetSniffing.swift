@@ -24,7 +24,9 @@ extension Charset {
     static func prescan(_ head: ArraySlice<UInt8>) -> Charset? {
         var scanner = HTMLScanner(head)
         while let token = scanner.next() {
-            guard case .startTag("meta", let attributes, _) = token else { continue }
+            // A tag cut off by the end of the window does not count.
+            guard case .startTag("meta", let attributes, let end) = token, end > head.startIndex,
+                  head[end - 1] == UInt8(ascii: ">") else { continue }
             let value = { (name: String) in attributes.first(where: { $0.0 == name })?.1 }
             var label = value("charset")
             if label == nil, value("http-equiv")?.lowercased() == "content-type", let content = value("content") {
