@@ -144,6 +144,11 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        // URLSession tells no delegate of a 301, 302, 303 or 307 it does not
+        // follow (one without a Location): the task has it.
+        lock.lock()
+        if response == nil { response = task.response as? HTTPURLResponse }
+        lock.unlock()
         guard let error = error as? URLError else {
             return finish(error == nil ? .response(end: "complete") : .failure(kind: "other", detail: "\(error!)"))
         }

@@ -93,6 +93,11 @@ struct WebTitleFetchTests {
         #expect(try server.ask("/seen?path=/loop") == "6")
     }
 
+    @Test func aRedirectWithoutALocationIsAnHTTPStatus() {
+        let url = server.url("/nowhere")
+        #expect(fetch(url) == .failure(WebTitleError(reason: "HTTP 302 from \(url)")))
+    }
+
     @Test(arguments: [404, 500, 403])
     func anHTTPErrorStatusNamesTheStatusAndTheURL(status: Int) {
         let url = server.url("/status/\(status)")

@@ -24,6 +24,7 @@ Pages (GET):
   /open/NAME       opens that gate
   /redirect/N      302 to /redirect/N-1; /redirect/0 is a page titled "Arrived"
   /loop            302 to itself
+  /nowhere         302 with no Location
   /status/N        status N with an HTML page titled "Status N"
   /slow            the head, then nothing for 30 s (or until the client goes)
   /slow-head       nothing at all for 30 s
@@ -134,6 +135,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def route_loop(self, parts, query):
         self.send_page(302, b"", extra=[("Location", "/loop")])
+
+    def route_nowhere(self, parts, query):
+        self.send_page(302, b"<title>Moved, but not saying where</title>")
 
     def route_status(self, parts, query):
         code = int(parts[0])
