@@ -145,8 +145,12 @@ struct WebTitleFetchTests {
         #expect(fetch(page(title: "Untyped", type: "-")) == .success("Untyped"))
     }
 
+    /// A resolver that cannot be reached takes its own time to say so
+    /// (glibc: 5 s a try, 2 tries): `.invalid` lookups get this long.
+    static let resolveTimeout: Double = 30
+
     @Test func aHostThatDoesNotResolveIsNamed() {
-        #expect(fetch("http://no-such-host.invalid/")
+        #expect(fetch("http://no-such-host.invalid/", timeout: Self.resolveTimeout)
                 == .failure(WebTitleError(reason: "cannot resolve host no-such-host.invalid")))
     }
 
@@ -192,7 +196,7 @@ struct WebTitleFetchTests {
         // curl reads only http_proxy for http (HTTP_PROXY could come from a CGI request's Proxy: header).
         var environment = Self.noProxies
         environment["HTTP_PROXY"] = server.url("")
-        #expect(fetch("http://not-proxied.invalid/", environment: environment)
+        #expect(fetch("http://not-proxied.invalid/", timeout: Self.resolveTimeout, environment: environment)
                 == .failure(WebTitleError(reason: "cannot resolve host not-proxied.invalid")))
     }
 
@@ -301,6 +305,43 @@ struct WebTitleFetchTests {
         #expect(names.contains("ONLY_THIS"))
         // Nothing of the test process's own (the shell adds PWD and the like).
         #expect(!names.contains("PATH") && !names.contains("HOME"), "\(names)")
+    }
+
+    @Test func theFetcherRunsOnlyForItsParentAndWithItsArguments() throws {
+        let arguments = ["--timeout", "5", "--max-bytes", "100", "--max-redirects", "5", "--", page(title: "x")]
+        // Not our child's parent: it leaves at once, saying nothing.
+        let stranger = try ProcessRunner.run(URL(fileURLWithPath: Self.fetcher), ["--parent", "1"] + arguments,
+                                             environment: Self.noProxies)
+        #expect(stranger.status == 0 && stranger.stdout.isEmpty)
+        let wrong = try ProcessRunner.run(URL(fileURLWithPath: Self.fetcher), ["--parent", "1", "--max-bytes", "x"])
+        #expect(wrong.status == 64 && wrong.stdout.isEmpty)
+        #expect(wrong.stderr.hasPrefix("presenter-host-fetch: ") && wrong.stderr.hasSuffix("not by hand)\n"))
+    }
+
+    @Test func theFetcherDiesWithItsParent() throws {
+        // A shell stands in for the host: it starts the fetcher on a page that never answers, then is killed.
+        let path = "/slow-head?\(UUID())"
+        let shell = try TestProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(Self.fetcher)' --parent $$ --timeout 60 "
+            + "--max-bytes 100 --max-redirects 5 -- '\(server.url(path))' & echo $!; wait"],
+                                    environment: Self.noProxies, stdin: .null, stderr: .null)
+        var said: [UInt8] = []
+        while !said.contains(UInt8(ascii: "\n")) {
+            let chunk = shell.readAvailable()
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        let fetcher = try #require(pid_t(String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(try server.wait(for: "/seen?path=\(path.replacingOccurrences(of: "?", with: "%3F"))") { $0 == "1" } == "1")
+        shell.send(SIGKILL)
+        _ = shell.wait()
+        // Gone (or a zombie waiting for init) well before its 60 s.
+        let deadline = Date().addingTimeInterval(10)
+        func alive() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(fetcher)/stat", encoding: .utf8) else { return false }
+            return !(stat.split(separator: ")").last?.hasPrefix(" Z") ?? false)
+        }
+        while alive() && Date() < deadline { usleep(10_000) }
+        #expect(!alive())
     }
 
     // MARK: - Linking
