@@ -246,6 +246,24 @@ struct WebTitleFetchTests {
         #expect(fetch(page(title: "Found"), fetcher: nil) == .success("Found"))
     }
 
+    @Test func anInstalledFetcherIsFoundInLibexec() throws {
+        // <prefix>/bin/presenter-host finds <prefix>/libexec/presenter-host/presenter-host-fetch.
+        let prefix = TestPaths.temporaryDirectory("prefix").path
+        let libexec = prefix + "/libexec/presenter-host"
+        try FileManager.default.createDirectory(atPath: libexec, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        let executable = prefix + "/bin/presenter-host"
+        #expect(WebTitleFetch.locateFetcher(nil, executable: executable) == .failure(WebTitleError(
+            reason: "cannot find presenter-host-fetch (looked for \(prefix)/bin/presenter-host-fetch and "
+                + "\(prefix)/libexec/presenter-host/presenter-host-fetch); install it with presenter-host")))
+        try FileManager.default.copyItem(atPath: Self.fetcher, toPath: libexec + "/presenter-host-fetch")
+        #expect(WebTitleFetch.locateFetcher(nil, executable: executable)
+                == .success(prefix + "/libexec/presenter-host/presenter-host-fetch"))
+        // Next to the executable comes first.
+        try FileManager.default.copyItem(atPath: Self.fetcher, toPath: prefix + "/bin/presenter-host-fetch")
+        #expect(WebTitleFetch.locateFetcher(nil, executable: executable) == .success(prefix + "/bin/presenter-host-fetch"))
+    }
+
     @Test func aMissingFetcherIsNamed() {
         let missing = "/nonexistent/presenter-host-fetch"
         #expect(fetch(page(title: "x"), fetcher: missing) == .failure(WebTitleError(
