@@ -270,13 +270,12 @@ struct WebTitleFetchTests {
             reason: "cannot find presenter-host-fetch (looked for \(missing)); install it with presenter-host")))
     }
 
-    /// A stand-in fetcher: a shell script.
+    /// A stand-in fetcher: a shell script (written by `writeExecutable`, so
+    /// that no child of a parallel test holds it open: "Text file busy").
     private func fakeFetcher(_ body: String) throws -> String {
-        let directory = TestPaths.temporaryDirectory("fetcher")
-        let path = directory.appendingPathComponent("presenter-host-fetch").path
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
-        return path
+        let url = TestPaths.temporaryDirectory("fetcher").appendingPathComponent("presenter-host-fetch")
+        try writeExecutable(Array(("#!/bin/sh\n" + body + "\n").utf8), to: url)
+        return url.path
     }
 
     @Test func aFetcherThatDoesNotAnswerIsKilledAfterTheTimeout() throws {
@@ -353,13 +352,7 @@ struct WebTitleFetchTests {
         shell.send(SIGKILL)
         _ = shell.wait()
         // Gone (or a zombie waiting for init) well before its 60 s.
-        let deadline = Date().addingTimeInterval(10)
-        func alive() -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(fetcher)/stat", encoding: .utf8) else { return false }
-            return !(stat.split(separator: ")").last?.hasPrefix(" Z") ?? false)
-        }
-        while alive() && Date() < deadline { usleep(10_000) }
-        #expect(!alive())
+        #expect(waitUntilEnded(fetcher))
     }
 
     // MARK: - Linking
