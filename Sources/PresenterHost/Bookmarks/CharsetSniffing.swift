@@ -62,7 +62,8 @@ extension Charset {
                 guard let close = text[(index + 1)...].firstIndex(of: quote) else { return nil }
                 return String(decoding: text[(index + 1)..<close], as: UTF8.self)
             }
-            let end = text[index...].firstIndex(where: { HTMLScanner.isSpace($0) || $0 == UInt8(ascii: ";") }) ?? text.count
+            let end = text[index...].firstIndex(where: { HTMLScanner.isSpace($0) || $0 == UInt8(ascii: ";") })
+                ?? text.count
             return end > index ? String(decoding: text[index..<end], as: UTF8.self) : nil
         }
         return nil

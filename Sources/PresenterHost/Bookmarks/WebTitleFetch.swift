@@ -100,11 +100,11 @@ public final class WebTitleFetch: @unchecked Sendable {
                          "--", target]
         let spawned = Spawn.start(path, arguments, options)
         close(pipe[1])
-        guard case .success(let child) = spawned else {
-            if case .failure(let failure) = spawned {
-                return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.errno))"))
-            }
-            return .failure(.fetcherFailed(path, "cannot be started"))
+        let child: pid_t
+        switch spawned {
+        case .success(let pid): child = pid
+        case .failure(let failure):
+            return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.errno))"))
         }
         lock.withLock {
             pid = child
