@@ -135,6 +135,14 @@ struct WebTitleFetchTests {
         #expect(fetch(url) == .failure(WebTitleError(reason: "no <title> in the first 1 MiB of the page")))
     }
 
+    @Test func aCompressedPageIsDecompressed() {
+        #expect(fetch(server.url("/gzip")) == .success("Squeezed & Sent"))
+    }
+
+    @Test func aPageInChunksIsReadWhole() {
+        #expect(fetch(server.url("/chunked")) == .success("In Three Pièces"))
+    }
+
     @Test func aBodyThatIsNotHTMLIsNotSearched() {
         #expect(fetch(server.url("/json")) == .failure(WebTitleError(reason: "not HTML (application/json)")))
         #expect(fetch(page(title: "Plain", type: "text/plain; charset=utf-8"))
