@@ -144,6 +144,11 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        // URLSession tells no delegate of a 301, 302, 303 or 307 it does not
+        // follow (one without a Location): the task has it.
+        lock.lock()
+        if response == nil { response = task.response as? HTTPURLResponse }
+        lock.unlock()
         guard let error = error as? URLError else {
             return finish(error == nil ? .response(end: "complete") : .failure(kind: "other", detail: "\(error!)"))
         }
@@ -190,7 +195,8 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
 /// `text` on one line of at most maxLineBytes: controls become spaces.
 func oneLine(_ text: String) -> String {
-    var line = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    let scalars = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }
+    var line = String(String.UnicodeScalarView(scalars))
     while line.utf8.count > maxLineBytes { line.removeLast() }
     return line
 }
@@ -211,7 +217,8 @@ let arguments: Arguments
 do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("presenter-host-fetch: \(error.message) (it is started by presenter-host, not by hand)\n".utf8))
+    let line = "presenter-host-fetch: \(error.message) (it is started by presenter-host, not by hand)\n"
+    FileHandle.standardError.write(Data(line.utf8))
     exit(64)
 }
 // Dies with the host (SIGKILL when the thread that spawned it ends); if the

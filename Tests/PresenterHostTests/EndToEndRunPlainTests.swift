@@ -151,8 +151,11 @@ struct EndToEndRunPlainTests {
             environment: utf8)
         let command = try host.waitForFile(pidFile)
         #expect(waitUntilGone(command), "the command was not reaped")
-        usleep(200_000)
+        // The premise: the signal comes while the host is stuck writing to stderr.
+        #expect(waitUntil(timeout: 10) { host.isBlockedWriting(to: 2) }, "the host never blocked writing to stderr")
         host.send(SIGINT)
+        // Time for the signal to be handled while the host is still blocked
+        // (nothing reads stderr yet): it must not change the status.
         usleep(300_000)
         let result = host.finish()
         #expect(result.status == 0)
@@ -306,6 +309,21 @@ private final class SignalledHost {
 
     func send(_ signal: Int32) {
         process.send(signal)
+    }
+
+    /// Whether one of the host's threads is in a `write` to `fd` (Linux's
+    /// /proc/PID/task/TID/syscall: the call's number, then its arguments).
+    func isBlockedWriting(to fd: Int32) -> Bool {
+        #if arch(arm64)
+        let write = 64  // (Glibc's Swift module has no SYS_write)
+        #else
+        let write = 1
+        #endif
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+        return tasks.contains { task in
+            let text = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
+            return text.hasPrefix("\(write) 0x\(String(fd, radix: 16)) ")
+        }
     }
 
     func finish() -> ProcessResult {

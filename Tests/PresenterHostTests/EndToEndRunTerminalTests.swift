@@ -147,7 +147,7 @@ struct EndToEndRunTerminalTests {
         // not run on (and redraw) between clearing the region and stopping.
         for _ in 0..<5 {
             let run = try TerminalDriver.run(
-                ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.05"], jobControl: true,
+                ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.5"], jobControl: true,
                 steps: [.waitText("Working"), .signalGroup("TSTP"), .waitGone("Working", timeout: 2), .sleep(0.2),
                         .snapshot("stopped"), .signalGroup("CONT"), .waitExit(10)])
             #expect(run.errors == [])
@@ -308,22 +308,13 @@ struct EndToEndRunTerminalTests {
     }
 }
 
-/// Fails in CI when the terminal tests cannot run, and says so loudly elsewhere.
+/// Fails when the terminal driver (python3 with pyte) is missing, in CI and
+/// locally alike: the terminal tests would otherwise pass by being skipped.
+/// scripts/test installs pyte.
 @Suite("run end to end: terminal driver")
 struct TerminalDriverAvailabilityTests {
     @Test func driverIsAvailable() {
-        guard !TerminalDriver.isAvailable else { return }
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            Issue.record("python3 with pyte is missing in CI: the terminal tests did not run; scripts/test installs pyte")
-        } else {
-            FileHandle.standardError.write(Data("""
-
-                ************************************************************************
-                WARNING: python3 with pyte is missing: the terminal end-to-end tests
-                were SKIPPED. Run scripts/test (it installs pyte) or pip install pyte.
-                ************************************************************************
-
-                """.utf8))
-        }
+        #expect(TerminalDriver.isAvailable,
+                "python3 with pyte is missing: the terminal end-to-end tests did not run; run scripts/test (it installs pyte) or pip install pyte")
     }
 }

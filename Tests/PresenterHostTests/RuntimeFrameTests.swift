@@ -115,11 +115,18 @@ struct RuntimeFrameTests {
         let runtime = recorder.runtime(backend: backend, clock: MonotonicClock(), maxFramesPerSecond: 50)
         let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
         let handle = screenlet.perform(action: "a", interactorType: "T")
-        Thread.sleep(forTimeInterval: 0.3)
-        let animated = backend.frameCount
-        #expect(animated >= 5 && animated <= 18)     // ~15 at 50 fps
+        // Frames come while the action is open...
+        #expect(waitUntil { backend.frameCount >= 5 })
+        // ...in any 0.2 s window, and no more than 50 a second allows.
+        let before = backend.frameCount, windowStart = Date()
+        Thread.sleep(forTimeInterval: 0.2)
+        let during = backend.frameCount - before, window = Date().timeIntervalSince(windowStart)
+        #expect(during >= 1, "no frame in \(window) s while animating")
+        #expect(Double(during) <= window * 50 + 2, "\(during) frames in \(window) s")
         handle.succeed()
         #expect(runtime.waitUntilSettled(timeout: 5))
+        // The same window once nobody asks: no frame (the one above proves
+        // a frame would have come in it).
         let settled = backend.frameCount
         Thread.sleep(forTimeInterval: 0.2)
         #expect(backend.frameCount == settled)

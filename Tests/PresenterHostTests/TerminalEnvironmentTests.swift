@@ -71,6 +71,8 @@ struct TerminalEnvironmentTests {
 struct TerminalResizeTests {
     @Test("SIGWINCH makes the runtime re-read the terminal's size")
     func sigwinch() throws {
+        // A signal to this process: in a test process of its own.
+        guard ChildTest.isChild else { return try ChildTest.run(Self.self) }
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
         let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
         let runtime = PresenterRuntime(registry: PresenterRegistry(plugins: []), backend: backend)
@@ -84,6 +86,7 @@ struct TerminalResizeTests {
 
     @Test("SIGCONT calls the resize handler too (the window may have changed while we were stopped)")
     func sigcont() throws {
+        guard ChildTest.isChild else { return try ChildTest.run(Self.self) }
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
         let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
         let called = SharedFlag(false)

@@ -93,6 +93,11 @@ struct WebTitleFetchTests {
         #expect(try server.ask("/seen?path=/loop") == "6")
     }
 
+    @Test func aRedirectWithoutALocationIsAnHTTPStatus() {
+        let url = server.url("/nowhere")
+        #expect(fetch(url) == .failure(WebTitleError(reason: "HTTP 302 from \(url)")))
+    }
+
     @Test(arguments: [404, 500, 403])
     func anHTTPErrorStatusNamesTheStatusAndTheURL(status: Int) {
         let url = server.url("/status/\(status)")
@@ -130,6 +135,14 @@ struct WebTitleFetchTests {
         #expect(fetch(url) == .failure(WebTitleError(reason: "no <title> in the first 1 MiB of the page")))
     }
 
+    @Test func aCompressedPageIsDecompressed() {
+        #expect(fetch(server.url("/gzip")) == .success("Squeezed & Sent"))
+    }
+
+    @Test func aPageInChunksIsReadWhole() {
+        #expect(fetch(server.url("/chunked")) == .success("In Three Pièces"))
+    }
+
     @Test func aBodyThatIsNotHTMLIsNotSearched() {
         #expect(fetch(server.url("/json")) == .failure(WebTitleError(reason: "not HTML (application/json)")))
         #expect(fetch(page(title: "Plain", type: "text/plain; charset=utf-8"))
@@ -140,8 +153,12 @@ struct WebTitleFetchTests {
         #expect(fetch(page(title: "Untyped", type: "-")) == .success("Untyped"))
     }
 
+    /// A resolver that cannot be reached takes its own time to say so
+    /// (glibc: 5 s a try, 2 tries): `.invalid` lookups get this long.
+    static let resolveTimeout: Double = 30
+
     @Test func aHostThatDoesNotResolveIsNamed() {
-        #expect(fetch("http://no-such-host.invalid/")
+        #expect(fetch("http://no-such-host.invalid/", timeout: Self.resolveTimeout)
                 == .failure(WebTitleError(reason: "cannot resolve host no-such-host.invalid")))
     }
 
@@ -187,7 +204,7 @@ struct WebTitleFetchTests {
         // curl reads only http_proxy for http (HTTP_PROXY could come from a CGI request's Proxy: header).
         var environment = Self.noProxies
         environment["HTTP_PROXY"] = server.url("")
-        #expect(fetch("http://not-proxied.invalid/", environment: environment)
+        #expect(fetch("http://not-proxied.invalid/", timeout: Self.resolveTimeout, environment: environment)
                 == .failure(WebTitleError(reason: "cannot resolve host not-proxied.invalid")))
     }
 
@@ -237,19 +254,36 @@ struct WebTitleFetchTests {
         #expect(fetch(page(title: "Found"), fetcher: nil) == .success("Found"))
     }
 
+    @Test func anInstalledFetcherIsFoundInLibexec() throws {
+        // <prefix>/bin/presenter-host finds <prefix>/libexec/presenter-host/presenter-host-fetch.
+        let prefix = TestPaths.temporaryDirectory("prefix").path
+        let libexec = prefix + "/libexec/presenter-host"
+        try FileManager.default.createDirectory(atPath: libexec, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        let executable = prefix + "/bin/presenter-host"
+        #expect(WebTitleFetch.locateFetcher(nil, executable: executable) == .failure(WebTitleError(
+            reason: "cannot find presenter-host-fetch (looked for \(prefix)/bin/presenter-host-fetch and "
+                + "\(prefix)/libexec/presenter-host/presenter-host-fetch); install it with presenter-host")))
+        try FileManager.default.copyItem(atPath: Self.fetcher, toPath: libexec + "/presenter-host-fetch")
+        #expect(WebTitleFetch.locateFetcher(nil, executable: executable)
+                == .success(prefix + "/libexec/presenter-host/presenter-host-fetch"))
+        // Next to the executable comes first.
+        try FileManager.default.copyItem(atPath: Self.fetcher, toPath: prefix + "/bin/presenter-host-fetch")
+        #expect(WebTitleFetch.locateFetcher(nil, executable: executable) == .success(prefix + "/bin/presenter-host-fetch"))
+    }
+
     @Test func aMissingFetcherIsNamed() {
         let missing = "/nonexistent/presenter-host-fetch"
         #expect(fetch(page(title: "x"), fetcher: missing) == .failure(WebTitleError(
             reason: "cannot find presenter-host-fetch (looked for \(missing)); install it with presenter-host")))
     }
 
-    /// A stand-in fetcher: a shell script.
+    /// A stand-in fetcher: a shell script (written by `writeExecutable`, so
+    /// that no child of a parallel test holds it open: "Text file busy").
     private func fakeFetcher(_ body: String) throws -> String {
-        let directory = TestPaths.temporaryDirectory("fetcher")
-        let path = directory.appendingPathComponent("presenter-host-fetch").path
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
-        return path
+        let url = TestPaths.temporaryDirectory("fetcher").appendingPathComponent("presenter-host-fetch")
+        try writeExecutable(Array(("#!/bin/sh\n" + body + "\n").utf8), to: url)
+        return url.path
     }
 
     @Test func aFetcherThatDoesNotAnswerIsKilledAfterTheTimeout() throws {
@@ -296,6 +330,37 @@ struct WebTitleFetchTests {
         #expect(names.contains("ONLY_THIS"))
         // Nothing of the test process's own (the shell adds PWD and the like).
         #expect(!names.contains("PATH") && !names.contains("HOME"), "\(names)")
+    }
+
+    @Test func theFetcherRunsOnlyForItsParentAndWithItsArguments() throws {
+        let arguments = ["--timeout", "5", "--max-bytes", "100", "--max-redirects", "5", "--", page(title: "x")]
+        // Not our child's parent: it leaves at once, saying nothing.
+        let stranger = try ProcessRunner.run(URL(fileURLWithPath: Self.fetcher), ["--parent", "1"] + arguments,
+                                             environment: Self.noProxies)
+        #expect(stranger.status == 0 && stranger.stdout.isEmpty)
+        let wrong = try ProcessRunner.run(URL(fileURLWithPath: Self.fetcher), ["--parent", "1", "--max-bytes", "x"])
+        #expect(wrong.status == 64 && wrong.stdout.isEmpty)
+        #expect(wrong.stderr.hasPrefix("presenter-host-fetch: ") && wrong.stderr.hasSuffix("not by hand)\n"))
+    }
+
+    @Test func theFetcherDiesWithItsParent() throws {
+        // A shell stands in for the host: it starts the fetcher on a page that never answers, then is killed.
+        let path = "/slow-head?\(UUID())"
+        let shell = try TestProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(Self.fetcher)' --parent $$ --timeout 60 "
+            + "--max-bytes 100 --max-redirects 5 -- '\(server.url(path))' & echo $!; wait"],
+                                    environment: Self.noProxies, stdin: .null, stderr: .null)
+        var said: [UInt8] = []
+        while !said.contains(UInt8(ascii: "\n")) {
+            let chunk = shell.readAvailable()
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        let fetcher = try #require(pid_t(String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(try server.wait(for: "/seen?path=\(path.replacingOccurrences(of: "?", with: "%3F"))") { $0 == "1" } == "1")
+        shell.send(SIGKILL)
+        _ = shell.wait()
+        // Gone (or a zombie waiting for init) well before its 60 s.
+        #expect(waitUntilEnded(fetcher))
     }
 
     // MARK: - Linking

@@ -4,8 +4,10 @@ import Foundation
 /// Encoding Standard (WHATWG) names them: UTF-8, UTF-16, windows-1252 (which
 /// is what a browser reads for `iso-8859-1` and `us-ascii`) decoded here,
 /// and the other common single- and double-byte encodings decoded by
-/// Foundation. Decoding never fails: a byte that means nothing in the
-/// encoding becomes U+FFFD, as in a browser.
+/// Foundation (not EUC-JP, ISO-2022-JP or Mac Roman: Foundation on Linux
+/// does not convert the first and gets the last wrong; a page in one of
+/// them reads as UTF-8). Decoding never fails: a byte that means nothing in
+/// the encoding becomes U+FFFD, as in a browser.
 enum Charset: Equatable, Sendable {
     case utf8
     case utf16(bigEndian: Bool)
@@ -110,9 +112,7 @@ enum Charset: Equatable, Sendable {
             (.foundation(.windowsCP1253), ["windows-1253", "cp1253", "x-cp1253"]),
             (.foundation(.windowsCP1254), ["windows-1254", "cp1254", "x-cp1254", "iso-8859-9", "latin5", "l5",
                                            "iso8859-9", "iso88599", "iso_8859-9"]),
-            (.foundation(.macOSRoman), ["macintosh", "mac", "x-mac-roman", "csmacintosh"]),
             (.foundation(.shiftJIS), ["shift_jis", "sjis", "ms_kanji", "windows-31j", "ms932", "x-sjis", "csshiftjis"]),
-            (.foundation(.japaneseEUC), ["euc-jp", "x-euc-jp", "cseucpkdfmtjapanese"]),
             (coreFoundation(0x020F), ["iso-8859-15", "latin9", "l9", "iso8859-15", "iso885915", "iso_8859-15",
                                       "csisolatin9"]),
             (coreFoundation(0x0A02), ["koi8-r", "koi8", "koi", "koi8_r", "cskoi8r"]),

@@ -24,7 +24,9 @@ extension Charset {
     static func prescan(_ head: ArraySlice<UInt8>) -> Charset? {
         var scanner = HTMLScanner(head)
         while let token = scanner.next() {
-            guard case .startTag("meta", let attributes, _) = token else { continue }
+            // A tag cut off by the end of the window does not count.
+            guard case .startTag("meta", let attributes, let end) = token, end > head.startIndex,
+                  head[end - 1] == UInt8(ascii: ">") else { continue }
             let value = { (name: String) in attributes.first(where: { $0.0 == name })?.1 }
             var label = value("charset")
             if label == nil, value("http-equiv")?.lowercased() == "content-type", let content = value("content") {
@@ -60,7 +62,8 @@ extension Charset {
                 guard let close = text[(index + 1)...].firstIndex(of: quote) else { return nil }
                 return String(decoding: text[(index + 1)..<close], as: UTF8.self)
             }
-            let end = text[index...].firstIndex(where: { HTMLScanner.isSpace($0) || $0 == UInt8(ascii: ";") }) ?? text.count
+            let end = text[index...].firstIndex(where: { HTMLScanner.isSpace($0) || $0 == UInt8(ascii: ";") })
+                ?? text.count
             return end > index ? String(decoding: text[index..<end], as: UTF8.self) : nil
         }
         return nil

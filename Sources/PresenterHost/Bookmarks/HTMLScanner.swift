@@ -101,7 +101,9 @@ struct HTMLScanner {
     /// The next attribute of the tag, or nil at its `>` (then `index` is
     /// just past it) or at the end of the input.
     private mutating func nextAttribute() -> (String, String)? {
-        while index < bytes.endIndex && (HTMLScanner.isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/")) { index += 1 }
+        while index < bytes.endIndex && (Self.isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/")) {
+            index += 1
+        }
         guard index < bytes.endIndex else { return nil }
         if bytes[index] == UInt8(ascii: ">") {
             index += 1
@@ -110,7 +112,7 @@ struct HTMLScanner {
         // A name runs to "=", white space, "/" or ">" (its first byte may be "=").
         let nameStart = index
         index += 1
-        while index < bytes.endIndex, !HTMLScanner.isSpace(bytes[index]),
+        while index < bytes.endIndex, !Self.isSpace(bytes[index]),
               ![UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: ">")].contains(bytes[index]) {
             index += 1
         }
@@ -128,12 +130,14 @@ struct HTMLScanner {
             return (name, String(decoding: bytes[valueStart..<close], as: UTF8.self))
         }
         let valueStart = index
-        while index < bytes.endIndex && !HTMLScanner.isSpace(bytes[index]) && bytes[index] != UInt8(ascii: ">") { index += 1 }
+        while index < bytes.endIndex && !Self.isSpace(bytes[index]) && bytes[index] != UInt8(ascii: ">") {
+            index += 1
+        }
         return (name, String(decoding: bytes[valueStart..<index], as: UTF8.self))
     }
 
     private mutating func skipSpaces() {
-        while index < bytes.endIndex && HTMLScanner.isSpace(bytes[index]) { index += 1 }
+        while index < bytes.endIndex && Self.isSpace(bytes[index]) { index += 1 }
     }
 
     // MARK: - Bytes
@@ -161,7 +165,7 @@ struct HTMLScanner {
     }
 
     private func isTagNameEnd(_ byte: UInt8) -> Bool {
-        HTMLScanner.isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
+        Self.isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
     }
 
     private func isLetter(_ byte: UInt8) -> Bool {

@@ -66,10 +66,13 @@ public enum WebTitle {
             default: return .failure(.other(url, detail))
             }
         case .response(let response):
-            guard (200..<300).contains(response.status) else { return .failure(.http(response.status, from: response.url)) }
+            guard (200..<300).contains(response.status) else {
+                return .failure(.http(response.status, from: response.url))
+            }
             let type = MediaType(response.contentType)
             guard type.isHTML else { return .failure(.notHTML(type.essence)) }
-            if let title = TitleExtractor.title(in: response.body, contentType: type, complete: response.end == .complete) {
+            let complete = response.end == .complete
+            if let title = TitleExtractor.title(in: response.body, contentType: type, complete: complete) {
                 return title.isEmpty ? .failure(.emptyTitle) : .success(title)
             }
             switch response.end {

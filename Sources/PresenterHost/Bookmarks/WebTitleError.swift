@@ -5,6 +5,7 @@
 public struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reason, one line (what came from the network is escaped).
     public let reason: String
+    /// The reason, as printed.
     public var description: String { reason }
 
     /// An error with `reason`, made one line (controls escaped).

@@ -100,11 +100,11 @@ public final class WebTitleFetch: @unchecked Sendable {
                          "--", target]
         let spawned = Spawn.start(path, arguments, options)
         close(pipe[1])
-        guard case .success(let child) = spawned else {
-            if case .failure(let failure) = spawned {
-                return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.errno))"))
-            }
-            return .failure(.fetcherFailed(path, "cannot be started"))
+        let child: pid_t
+        switch spawned {
+        case .success(let pid): child = pid
+        case .failure(let failure):
+            return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.errno))"))
         }
         lock.withLock {
             pid = child
@@ -165,12 +165,13 @@ public final class WebTitleFetch: @unchecked Sendable {
     }
 
     /// The fetcher to run: `explicit`, else presenter-host-fetch next to
-    /// the running executable, else in its prefix's libexec/presenter-host.
-    static func locateFetcher(_ explicit: String?) -> Result<String, WebTitleError> {
+    /// `executable` (nil: the running one), else in its prefix's
+    /// libexec/presenter-host.
+    static func locateFetcher(_ explicit: String?, executable: String? = nil) -> Result<String, WebTitleError> {
         var candidates: [String] = []
         if let explicit {
             candidates = [explicit]
-        } else if let executable = SearchPath.readExecutableLink() {
+        } else if let executable = executable ?? SearchPath.readExecutableLink() {
             let folder = SearchPath.parent(of: executable)
             candidates = [folder + "/presenter-host-fetch",
                           SearchPath.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch"]

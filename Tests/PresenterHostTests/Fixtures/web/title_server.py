@@ -24,6 +24,7 @@ Pages (GET):
   /open/NAME       opens that gate
   /redirect/N      302 to /redirect/N-1; /redirect/0 is a page titled "Arrived"
   /loop            302 to itself
+  /nowhere         302 with no Location
   /status/N        status N with an HTML page titled "Status N"
   /slow            the head, then nothing for 30 s (or until the client goes)
   /slow-head       nothing at all for 30 s
@@ -36,12 +37,16 @@ Pages (GET):
   /sent?id=I       "N": the bytes /huge?id=I wrote ("-1" while it writes)
   /seen?path=P     how many requests for P (path and query) came so far
   /json            application/json
+  /gzip            a page sent gzip-compressed (Content-Encoding: gzip)
+  /chunked         a page sent in chunks (Transfer-Encoding: chunked), the
+                   title split across three of them
 
 As a proxy: a request line with an absolute URL (GET http://host/path)
 is answered with a page titled "Proxied host/path", as a proxy would
 forward it; the request is remembered for /proxied.
   /proxied         the absolute URLs proxied so far, one a line
 """
+import gzip
 import http.server
 import socketserver
 import sys
@@ -135,6 +140,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def route_loop(self, parts, query):
         self.send_page(302, b"", extra=[("Location", "/loop")])
 
+    def route_nowhere(self, parts, query):
+        self.send_page(302, b"<title>Moved, but not saying where</title>")
+
     def route_status(self, parts, query):
         code = int(parts[0])
         self.send_page(code, ("<title>Status %d</title>" % code).encode())
@@ -201,6 +209,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with lock:
             text = "".join(line + "\n" for line in proxied)
         self.send_page(200, text.encode(), "text/plain")
+
+    def route_gzip(self, parts, query):
+        body = gzip.compress(b"<html><head><title>Squeezed &amp; Sent</title></head>" + b"<p>x</p>" * 1000)
+        self.send_page(200, body, extra=[("Content-Encoding", "gzip")])
+
+    def route_chunked(self, parts, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for piece in (b"<html><head><ti", b"tle>In Th", "ree Pièces</title>".encode(), b"</head></html>"):
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self.wfile.flush()
+        self.wfile.write(b"0\r\n\r\n")
 
     def route_json(self, parts, query):
         self.send_page(200, b'{"title": "not a page"}', "application/json")

@@ -1,9 +1,5 @@
-// libFuzzer harness for what a presenter process can send the host.
-//
-// Not part of the Swift package: scripts/fuzz compiles this file together
-// with every file of Sources/PresenterHost (whose declarations are internal)
-// into one fuzzer executable, with -sanitize=fuzzer,address. See the header
-// of scripts/fuzz for how to build and run it.
+// The fuzz target for what a presenter process can send the host
+// (`scripts/fuzz --target presenter`; see FuzzTarget).
 //
 // Input layout (any bytes are valid input):
 //
@@ -23,69 +19,55 @@
 //     80x5 Unicode view, and the recorded operation is replayed.
 // Thrown MessageErrors are the expected answer to bad bytes.
 //
-// With PRESENTER_FUZZ_ORACLES=1 in the environment (scripts/fuzz --oracles)
-// it also checks properties, not just crashes and hangs:
+// With oracles (scripts/fuzz --oracles, and always in the replay test) it
+// also checks properties, not just crashes and hangs:
 //  - FrameBuffer gives the same bodies however the bytes are chunked (and
 //    the same as a plain one-pass split);
 //  - whatever decodes re-encodes to bytes that decode to the same message;
 //  - replaying a recorded draw_text paints what drawing the original text
 //    on the canvas paints, and the width returned is the same.
-//
-// With PRESENTER_FUZZ_SEEDS=<dir> in the environment the executable writes
-// seed inputs (built with the product's own encoders) into <dir> and exits.
 
 import Foundation
+#if !PRESENTER_FUZZ
+@testable import PresenterHost
+#endif
 
-private let oraclesEnabled = getenv("PRESENTER_FUZZ_ORACLES").map { String(cString: $0) == "1" } ?? false
+enum PresenterFuzz {
+    static func run(_ input: [UInt8], oracles: Bool) {
+        let size = input.count
+        let control = size > 0 ? input[0] : 0
+        let colSelector = size > 1 ? input[1] : 0
+        let rowSelector = size > 2 ? input[2] : 0
+        let maxColumnsSelector = size > 3 ? input[3] : 0
+        let payload = Array(input.dropFirst(4))
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>,
-                           _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
-    if let directory = getenv("PRESENTER_FUZZ_SEEDS").map({ String(cString: $0) }) {
-        let count = FuzzSeeds.write(to: directory)
-        print("wrote \(count) seeds to \(directory)")
-        exit(0)
-    }
-    _ = oraclesEnabled
-    return 0
-}
+        // 1. Frames, as the host reads them from the channel.
+        let bodies = feedFrames(payload, control: control)
+        for body in bodies { handleBody(body, oracles: oracles) }
+        if oracles { checkFraming(payload, control: control, bodies: bodies) }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let input = UnsafeBufferPointer(start: data, count: size)
-    let control = size > 0 ? input[0] : 0
-    let colSelector = size > 1 ? input[1] : 0
-    let rowSelector = size > 2 ? input[2] : 0
-    let maxColumnsSelector = size > 3 ? input[3] : 0
-    let payload = Array(input.dropFirst(4))
+        // 2. The whole payload as a request body.
+        if let decoded = try? PresenterMessage.decodeRequest(payload), oracles {
+            checkRequestRoundTrip(decoded)
+        }
 
-    // 1. Frames, as the host reads them from the channel.
-    let bodies = feedFrames(payload, control: control)
-    for body in bodies { handleBody(body) }
-    if oraclesEnabled { checkFraming(payload, control: control, bodies: bodies) }
-
-    // 2. The whole payload as a request body.
-    if let decoded = try? PresenterMessage.decodeRequest(payload), oraclesEnabled {
-        checkRequestRoundTrip(decoded)
-    }
-
-    // 3. The payload as the text of a draw_text call.
-    let text = String(decoding: payload, as: UTF8.self)
-    let col = pickInt(colSelector), row = pickInt(rowSelector), maxColumns = pickCount(maxColumnsSelector)
-    let style = UInt32(control)
-    for flags: UInt32 in oraclesEnabled ? [1, 0] : [1] {
-        let geometry = ViewGeometry(cols: 80, rows: 5, flags: flags)
-        let (operation, drawn) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: style,
-                                                    geometry: geometry)
-        var replayed = Canvas(cols: 80, rows: 5)
-        operation?.draw(on: &replayed, unicode: geometry.isUnicode)
-        _ = replayed.lines()
-        if oraclesEnabled {
-            checkTextRecording(text, col: col, row: row, maxColumns: maxColumns, style: style, geometry: geometry,
-                               operation: operation, drawn: drawn, replayed: replayed)
+        // 3. The payload as the text of a draw_text call.
+        let text = String(decoding: payload, as: UTF8.self)
+        let col = pickInt(colSelector), row = pickInt(rowSelector), maxColumns = pickCount(maxColumnsSelector)
+        let style = UInt32(control)
+        for flags: UInt32 in oracles ? [1, 0] : [1] {
+            let geometry = ViewGeometry(cols: 80, rows: 5, flags: flags)
+            let (operation, drawn) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: style,
+                                                        geometry: geometry)
+            var replayed = Canvas(cols: 80, rows: 5)
+            operation?.draw(on: &replayed, unicode: geometry.isUnicode)
+            _ = replayed.lines()
+            if oracles {
+                checkTextRecording(text, col: col, row: row, maxColumns: maxColumns, style: style, geometry: geometry,
+                                   operation: operation, drawn: drawn, replayed: replayed)
+            }
         }
     }
-    return 0
 }
 
 // MARK: - Framing
@@ -130,14 +112,14 @@ private func chunks(of count: Int, control: UInt8) -> [Range<Int>] {
     return ranges
 }
 
-private func handleBody(_ body: [UInt8]) {
+private func handleBody(_ body: [UInt8], oracles: Bool) {
     if let incoming = try? PresenterMessage.decodeIncoming(body) {
         if case .reply(let reply) = incoming, case .drawing(let operations) = reply.result {
             replay(operations)
         }
-        if oraclesEnabled { checkIncomingRoundTrip(incoming) }
+        if oracles { checkIncomingRoundTrip(incoming) }
     }
-    if let decoded = try? PresenterMessage.decodeRequest(body), oraclesEnabled {
+    if let decoded = try? PresenterMessage.decodeRequest(body), oracles {
         checkRequestRoundTrip(decoded)
     }
 }
@@ -175,10 +157,6 @@ private func pickCount(_ byte: UInt8) -> UInt32 {
 
 // MARK: - Oracles (PRESENTER_FUZZ_ORACLES=1)
 
-private func fail(_ message: @autoclosure () -> String) -> Never {
-    fatalError("fuzz oracle: " + message())
-}
-
 private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
 /// Bodies split from `payload` in one pass, as the format defines them.
@@ -198,7 +176,7 @@ private func referenceFrames(_ payload: [UInt8]) -> [[UInt8]] {
 private func checkFraming(_ payload: [UInt8], control: UInt8, bodies: [[UInt8]]) {
     let reference = referenceFrames(payload)
     guard bodies == reference else {
-        fail("FrameBuffer with control \(control) gave \(bodies.count) bodies, a one-pass split \(reference.count)")
+        fuzzFailure("FrameBuffer with control \(control) gave \(bodies.count) bodies, a one-pass split \(reference.count)")
     }
     // The same stream many times over, so the buffer compacts (> 64 KiB read).
     guard !payload.isEmpty, !bodies.isEmpty else { return }
@@ -218,7 +196,7 @@ private func checkFraming(_ payload: [UInt8], control: UInt8, bodies: [[UInt8]])
         offset = end
         do {
             while let body = try buffer.next() {
-                guard index < all.count, body == all[index] else { fail("FrameBuffer lost its place after compacting") }
+                guard index < all.count, body == all[index] else { fuzzFailure("FrameBuffer lost its place after compacting") }
                 index += 1
                 count += 1
             }
@@ -226,7 +204,7 @@ private func checkFraming(_ payload: [UInt8], control: UInt8, bodies: [[UInt8]])
             break
         }
     }
-    guard count == all.count else { fail("FrameBuffer gave \(count) of \(all.count) bodies of a long stream") }
+    guard count == all.count else { fuzzFailure("FrameBuffer gave \(count) of \(all.count) bodies of a long stream") }
 }
 
 /// The cells that are not blank, as `col,row:"text"` (with the scalars).
@@ -255,9 +233,9 @@ private func checkIncomingRoundTrip(_ incoming: PresenterMessage.Incoming) {
     do {
         again = try PresenterMessage.decodeIncoming(encoded)
     } catch {
-        fail("a decoded message re-encoded to \(hex(encoded)), which does not decode: \(error)")
+        fuzzFailure("a decoded message re-encoded to \(hex(encoded)), which does not decode: \(error)")
     }
-    guard again == incoming else { fail("\(incoming) re-encoded and decoded to \(again)") }
+    guard again == incoming else { fuzzFailure("\(incoming) re-encoded and decoded to \(again)") }
 }
 
 private func checkRequestRoundTrip(_ decoded: (PresenterMessage.Request, sequence: UInt32, clock: UInt64)) {
@@ -267,10 +245,10 @@ private func checkRequestRoundTrip(_ decoded: (PresenterMessage.Request, sequenc
     do {
         again = try PresenterMessage.decodeRequest(encoded)
     } catch {
-        fail("a decoded request re-encoded to \(hex(encoded)), which does not decode: \(error)")
+        fuzzFailure("a decoded request re-encoded to \(hex(encoded)), which does not decode: \(error)")
     }
     let twice = PresenterMessage.encode(again.0, sequence: again.sequence, clock: again.clock)
-    guard twice == encoded else { fail("request \(decoded.0) re-encoded to \(hex(encoded)), then \(hex(twice))") }
+    guard twice == encoded else { fuzzFailure("request \(decoded.0) re-encoded to \(hex(encoded)), then \(hex(twice))") }
 }
 
 private func checkTextRecording(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32,
@@ -279,32 +257,21 @@ private func checkTextRecording(_ text: String, col: Int32, row: Int32, maxColum
     let width = direct.drawText(text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
                                 style: CellStyle(rawValue: style),
                                 ellipsis: geometry.isUnicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
-    guard width == drawn else { fail("draw_text recorded \(drawn) columns, the canvas drew \(width)") }
+    guard width == drawn else { fuzzFailure("draw_text recorded \(drawn) columns, the canvas drew \(width)") }
     if case .text(_, _, let keptColumns, _, let kept)? = operation {
-        guard kept.utf8.count <= DrawOperation.maxTextBytes else { fail("a recorded text of \(kept.utf8.count) bytes") }
-        guard keptColumns <= UInt32(geometry.cols) + 2 else { fail("a recorded text \(keptColumns) columns wide") }
+        guard kept.utf8.count <= DrawOperation.maxTextBytes else { fuzzFailure("a recorded text of \(kept.utf8.count) bytes") }
+        guard keptColumns <= UInt32(geometry.cols) + 2 else { fuzzFailure("a recorded text \(keptColumns) columns wide") }
     }
     // Only comparable when the text is not cut short by maxTextBytes.
     guard text.utf8.count <= DrawOperation.maxTextBytes else { return }
     guard direct == replayed else {
-        fail("replaying \(String(describing: operation)) paints \(cells(replayed)), drawing the text paints \(cells(direct))")
+        fuzzFailure("replaying \(String(describing: operation)) paints \(cells(replayed)), drawing the text paints \(cells(direct))")
     }
 }
 
-// MARK: - Seeds (PRESENTER_FUZZ_SEEDS=<dir>)
+// MARK: - Seeds
 
-enum FuzzSeeds {
-    /// Writes the seeds; returns how many.
-    static func write(to directory: String) -> Int {
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var written = 0
-        for (name, bytes) in seeds() {
-            let path = directory + "/seed-" + name
-            if FileManager.default.createFile(atPath: path, contents: Data(bytes)) { written += 1 }
-        }
-        return written
-    }
-
+extension PresenterFuzz {
     private static func frame(_ body: [UInt8]) -> [UInt8] { MessageCoding.frame(body) }
 
     /// Header bytes: control 0 (one chunk), col 0x20 (0), row 0x20 (0), maxColumns 80.

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+@testable import PresenterHost
+
+/// Every input kept for a fuzz target (its minimised corpus and the inputs
+/// that once found a bug), replayed through the very function the fuzzer
+/// calls, with the oracles on: a fixed bug that comes back fails here, in
+/// the ordinary test run, not only under scripts/fuzz.
+@Suite("Fuzz corpus replay")
+struct FuzzReplayTests {
+    static let root = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/fuzz")
+
+    @Test("Every kept input of the target runs clean", arguments: FuzzTarget.allCases)
+    func replay(target: FuzzTarget) throws {
+        let directory = Self.root.appendingPathComponent(target.rawValue)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        // An empty folder would make this test pass without testing anything.
+        #expect(names.count >= 2, "Fixtures/fuzz/\(target.rawValue) holds \(names.count) inputs")
+        for name in names {
+            let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
+            target.run(bytes, oracles: true)
+        }
+    }
+
+    @Test("Every generated seed runs clean", arguments: FuzzTarget.allCases)
+    func seeds(target: FuzzTarget) {
+        let seeds = target.seeds
+        #expect(!seeds.isEmpty)
+        for seed in seeds { target.run(seed.bytes, oracles: true) }
+    }
+}

@@ -1,0 +1,92 @@
+// The fuzz target for the ELF pre-check (`scripts/fuzz --target elf`):
+// the input is a candidate plugin file's bytes, written to a scratch file
+// that ELFPrecheck.check reads as it reads any candidate. A file it accepts
+// must be what dlopen is then given: a complete 64-bit ELF shared object
+// (checked on every input).
+
+import Foundation
+#if !PRESENTER_FUZZ
+@testable import PresenterHost
+#endif
+
+enum ELFFuzz {
+    /// One scratch file per process, rewritten for each input. Unlinked at
+    /// once (nothing is left behind) and opened through /proc/self/fd.
+    private static let scratch: (fd: Int32, path: String) = {
+        var template = Array((NSTemporaryDirectory() + "/presenter-fuzz-elf-XXXXXX").utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { fatalError("ELFFuzz: mkstemp: \(String(cString: strerror(errno)))") }
+        unlink(template)
+        return (fd, "/proc/self/fd/\(fd)")
+    }()
+
+    private static let lock = NSLock()
+
+    static func run(_ input: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        let (fd, path) = scratch
+        guard ftruncate(fd, 0) == 0,
+              input.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) == input.count else {
+            fatalError("ELFFuzz: cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        do throws(PluginLoadFailure) {
+            try ELFPrecheck.check(path)
+        } catch {
+            _ = String(describing: error)
+            return
+        }
+        // Accepted: a 64-bit ELF shared object with its whole header.
+        guard input.count >= 64, input.starts(with: [0x7F, 0x45, 0x4C, 0x46]), input[4] == 2 else {
+            fuzzFailure("ELFPrecheck accepted \(input.count) bytes that are no 64-bit ELF file")
+        }
+    }
+}
+
+// MARK: - Seeds
+
+extension ELFFuzz {
+    /// This machine's e_machine, so that seeds get past the architecture checks.
+    private static var hostMachine: UInt16 {
+        guard let data = FileManager.default.contents(atPath: "/proc/self/exe"), data.count >= 20 else { return 62 }
+        return UInt16(data[18]) | UInt16(data[19]) << 8
+    }
+
+    private static func le(_ value: UInt64, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    /// A little-endian ELF64 file of `type` whose program headers are
+    /// `segments` (type, offset, file size), followed by `tail`.
+    private static func elf(type: UInt16 = 3, machine: UInt16? = nil, segments: [(UInt32, UInt64, UInt64)],
+                            tail: [UInt8] = []) -> [UInt8] {
+        var header: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 8)
+        header += le(UInt64(type), 2) + le(UInt64(machine ?? hostMachine), 2) + le(1, 4)
+        header += le(0, 8) + le(64, 8) + le(0, 8)              // entry, phoff, shoff
+        header += le(0, 4) + le(64, 2) + le(56, 2)              // flags, ehsize, phentsize
+        header += le(UInt64(segments.count), 2) + le(64, 2) + le(0, 2) + le(0, 2)
+        var table: [UInt8] = []
+        for (kind, offset, size) in segments {
+            table += le(UInt64(kind), 4) + le(4, 4) + le(offset, 8) + le(offset, 8) + le(offset, 8)
+            table += le(size, 8) + le(size, 8) + le(4096, 8)
+        }
+        return header + table + tail
+    }
+
+    static func seeds() -> [(name: String, bytes: [UInt8])] {
+        let dynamicAt = UInt64(64 + 2 * 56)
+        let dynamic = le(0x6fff_fffb, 8) + le(0, 8) + le(0, 8) + le(0, 8)        // DT_FLAGS_1 0, DT_NULL
+        let pieDynamic = le(0x6fff_fffb, 8) + le(0x0800_0000, 8) + le(0, 8) + le(0, 8)
+        let library = elf(segments: [(1, 0, dynamicAt + 32), (2, dynamicAt, 32)], tail: dynamic)
+        return [
+            ("library", library),
+            ("pie", elf(segments: [(1, 0, dynamicAt + 32), (2, dynamicAt, 32)], tail: pieDynamic)),
+            ("interpreter", elf(segments: [(1, 0, 64 + 56), (3, 0, 1)])),
+            ("executable", elf(type: 2, segments: [(1, 0, 120)])),
+            ("truncated-segment", elf(segments: [(1, 0, 1 << 20)])),
+            ("truncated-header", Array(library.prefix(40))),
+            ("other-machine", elf(machine: 183, segments: [(1, 0, 120)])),
+            ("elf32", [0x7F, 0x45, 0x4C, 0x46, 1, 1, 1] + [UInt8](repeating: 0, count: 45)),
+            ("big-endian", [0x7F, 0x45, 0x4C, 0x46, 2, 2, 1] + [UInt8](repeating: 0, count: 57)),
+            ("text", Array("#!/bin/sh\necho not a library\n".utf8)),
+        ]
+    }
+}

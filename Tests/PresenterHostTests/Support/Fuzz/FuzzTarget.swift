@@ -1,0 +1,75 @@
+// The libFuzzer targets: one per parser of untrusted input.
+//
+// Compiled twice: into the test target (FuzzReplayTests replays every file
+// of Fixtures/fuzz/<target>/ through `run`), and by scripts/fuzz into one
+// fuzzer executable with every file of Sources/PresenterHost (as a single
+// module, -D PRESENTER_FUZZ, -sanitize=fuzzer,address) and Fuzz/FuzzMain.swift,
+// whose LLVMFuzzerTestOneInput calls the `run` of the target named by
+// PRESENTER_FUZZ_TARGET. So the fuzzer and the ordinary test run feed an
+// input to exactly the same code.
+
+import Foundation
+#if !PRESENTER_FUZZ
+@testable import PresenterHost
+#endif
+
+/// A fuzz target: what one input goes through, and its generated seeds.
+enum FuzzTarget: String, CaseIterable, Sendable {
+    /// What a presenter process sends the host (frames, messages, drawing).
+    case presenter
+    /// The ELF pre-check a candidate plugin file goes through before dlopen.
+    case elf
+    /// The lines a scan helper reports on.
+    case scan
+    /// A --messages JSON file (and the JSON reader under it).
+    case messages
+    /// What get-title reads from the network and from presenter-host-fetch.
+    case webTitle = "web-title"
+    /// The bookmark store's file.
+    case bookmarks
+    /// The lines of the `drive` protocol.
+    case drive
+    /// PRESENTER_PROGRESS_FD lines and OSC 9;4 sequences in a command's output.
+    case progress
+
+    /// Feeds one input to the target. Any bytes are valid input; a crash, a
+    /// hang or a leak is a finding, and so is a failed oracle (a property
+    /// checked on top: each target's file lists its own).
+    func run(_ input: [UInt8], oracles: Bool) {
+        switch self {
+        case .presenter: PresenterFuzz.run(input, oracles: oracles)
+        case .elf: ELFFuzz.run(input)
+        case .scan: ScanFuzz.run(input)
+        case .messages: MessagesFuzz.run(input)
+        case .webTitle: WebTitleFuzz.run(input, oracles: oracles)
+        case .bookmarks: BookmarksFuzz.run(input)
+        case .drive: DriveFuzz.run(input)
+        case .progress: ProgressFuzz.run(input)
+        }
+    }
+
+    /// Inputs made with the product's own encoders where it has them, so
+    /// they follow the formats when they change (scripts/fuzz adds them to
+    /// the kept corpus on every run).
+    var seeds: [(name: String, bytes: [UInt8])] {
+        switch self {
+        case .presenter: PresenterFuzz.seeds()
+        case .elf: ELFFuzz.seeds()
+        case .scan: ScanFuzz.seeds()
+        case .messages: MessagesFuzz.seeds()
+        case .webTitle: WebTitleFuzz.seeds()
+        case .bookmarks: BookmarksFuzz.seeds()
+        case .drive: DriveFuzz.seeds()
+        case .progress: ProgressFuzz.seeds()
+        }
+    }
+}
+
+/// A broken property: crashes, so that libFuzzer saves the input (and the
+/// replay test fails loudly).
+func fuzzFailure(_ message: @autoclosure () -> String) -> Never {
+    fatalError("fuzz oracle: " + message())
+}
+
+/// Bytes as text the way a reader of a JSON or line format receives them.
+func fuzzText(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
