@@ -26,7 +26,7 @@ public enum RunCommand {
             let environment = ProcessInfo.processInfo.environment
             let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
             let log = try RunLog(verbose: options.verbose, path: options.logFile)
-            let events = try RunEvents(path: options.eventsFile, log: log)
+            let events = try RunEvents(path: options.eventsFile, log: log, environment: environment)
             let registry = try loadRegistry(pluginDirs: pluginDirs + options.pluginDirs, presenter: options.presenter,
                                             environment: environment)
             let session = RunSession(options: options, view: RunView(options: options, file: file),
