@@ -26,7 +26,7 @@ public enum PresenterHostCommand {
         if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
         // --trace (before the command) is PRESENTER_HOST_DEBUG=1 for this
         // process and every process it starts (the scan helper, the presenter process).
-        if arguments.prefix(while: { $0 != "run" && $0 != "check" }).contains("--trace") {
+        if arguments.prefix(while: { !["run", "check", "drive", "add-bookmark", "bookmarks"].contains($0) }).contains("--trace") {
             setenv(EngineNote.debugVariable, "1", 1)
         }
         if arguments.isEmpty {
