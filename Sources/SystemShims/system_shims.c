@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -58,6 +59,27 @@ int ph_connect_unix_cloexec(const char *path) {
         return -1;
     }
     return fd;
+}
+
+int ph_send_datagram(const char *path, const void *bytes, size_t length) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    size_t size = strlen(path);
+    if (size == 0 || size >= sizeof address.sun_path) {
+        errno = EINVAL;
+        return -1;
+    }
+    memcpy(address.sun_path, path, size);
+    if (path[0] == '@') address.sun_path[0] = 0;
+    socklen_t address_size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + size + (path[0] == '@' ? 0 : 1));
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent = sendto(fd, bytes, length, MSG_NOSIGNAL, (struct sockaddr *)&address, address_size);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return sent == (ssize_t)length ? 0 : -1;
 }
 
 int ph_accept_cloexec(int fd) {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// `run --output`, `--static` / `ACCESSIBLE=1`, `--events` and `--log`
@@ -117,5 +118,52 @@ struct EndToEndStaticTerminalTests {
         #expect(streamed.row(containing: "Streaming") != nil)
         #expect((streamed.row(containing: "shown") ?? 99) < (streamed.row(containing: "Streaming") ?? -1))
         #expect(run.final.nonEmptyLines == ["shown"])
+    }
+}
+
+/// `NOTIFY_SOCKET`: a systemd service's status.
+@Suite("run end to end: systemd STATUS=")
+struct EndToEndNotifySocketTests {
+    /// A datagram socket bound at `path` (what systemd listens on).
+    private func listen(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        return fd
+    }
+
+    /// Every datagram waiting on `fd`.
+    private func received(_ fd: Int32) -> [String] {
+        var messages: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { return messages }
+            messages.append(String(decoding: buffer[..<count], as: UTF8.self))
+        }
+    }
+
+    @Test func theWorkingMessageNewMessagesAndTheOutcome() throws {
+        let dir = TestPaths.temporaryDirectory("notify")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("notify").path
+        let fd = try listen(path)
+        defer { close(fd) }
+        let script = #"echo '{"message": "Step two"}' >&$PRESENTER_PROGRESS_FD; sleep 0.3; exit 3"#
+        let result = try ProcessRunner.host(["run", "--working", "Backing up", "--failure", "Backup failed", "--", "sh", "-c", script],
+                                            environment: ["NOTIFY_SOCKET": path])
+        #expect(result.status == 3)
+        #expect(received(fd) == ["STATUS=Backing up", "STATUS=Step two", "STATUS=Backup failed: exit status 3"])
+        let success = try ProcessRunner.host(["run", "--working", "W", "--", "true"], environment: ["NOTIFY_SOCKET": path])
+        #expect(success.status == 0)
+        #expect(received(fd) == ["STATUS=W", "STATUS=Succeeded"])
     }
 }

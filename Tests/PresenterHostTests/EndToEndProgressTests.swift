@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Progress from the command, through the real binary: its progress channel
@@ -96,5 +97,102 @@ struct EndToEndProgressTerminalTests {
         #expect(run.final.nonEmptyLines == ["before", "after"])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
         #expect(bytes.range(of: Data("\u{1B}]9;4;1;40".utf8)) == nil, "the command's OSC 9;4 reached the terminal")
+    }
+}
+
+/// OSC 9;4 to the terminal (the tab and taskbar), checked byte-exact in
+/// what the terminal received.
+@Suite("run end to end: the terminal's own progress (OSC 9;4)",
+       .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+struct EndToEndTerminalProgressTests {
+    private static let indeterminate = "\u{1B}]9;4;3\u{1B}\\"
+    private static let cleared = "\u{1B}]9;4;0\u{1B}\\"
+
+    /// The OSC 9;4 sequences the terminal received, in order.
+    private func sequences(_ raw: String) throws -> [String] {
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: raw)), as: UTF8.self)
+        let pattern = try NSRegularExpression(pattern: "\u{1B}\\]9;4;[0-9;]*\u{1B}\\\\")
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+            String(text[Range($0.range, in: text)!])
+        }
+    }
+
+    private func run(_ arguments: [String], environment: [String: String], steps: [TerminalDriver.Step],
+                     jobControl: Bool = false) throws -> (TerminalDriver.Result, [String]) {
+        let dir = TestPaths.temporaryDirectory("osc94out")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("raw").path
+        let result = try TerminalDriver.run(arguments, environment: environment, jobControl: jobControl,
+                                            rawFile: raw, steps: steps)
+        return (result, try sequences(raw))
+    }
+
+    @Test func indeterminateThenTheFractionThenCleared() throws {
+        let script = "sleep 0.5; echo 40% >&$PRESENTER_PROGRESS_FD; sleep 0.5; echo 40.5% >&$PRESENTER_PROGRESS_FD; sleep 0.5"
+        let (result, sent) = try run(["run", "--working", "Working", "--", "sh", "-c", script], environment: ["WT_SESSION": "1"],
+                                     steps: [.waitText("40%"), .waitExit(20)])
+        #expect(result.errors == [])
+        #expect(result.exit.code == 0)
+        #expect(sent == [Self.indeterminate, "\u{1B}]9;4;1;40\u{1B}\\", Self.cleared])
+    }
+
+    @Test func theErrorStateOnFailureThenCleared() throws {
+        let (result, sent) = try run(["run", "--working", "Working", "--failure", "Broke", "--", "sh", "-c", "sleep 0.5; exit 2"],
+                                     environment: ["TERM_PROGRAM": "WezTerm"], steps: [.waitText("Broke"), .waitExit(20)])
+        #expect(result.exit.code == 2)
+        #expect(sent == [Self.indeterminate, "\u{1B}]9;4;2;100\u{1B}\\", Self.cleared])
+    }
+
+    @Test func clearedAfterCtrlC() throws {
+        let (result, sent) = try run(["run", "--working", "Working", "--", "sleep", "30"], environment: ["ConEmuANSI": "ON"],
+                                     steps: [.waitText("Working"), .keys("\u{3}"), .waitExit(20)], jobControl: true)
+        #expect(result.exit.code == 130)
+        // Interrupted is a failure: the error state, then cleared.
+        #expect(sent == [Self.indeterminate, "\u{1B}]9;4;2;100\u{1B}\\", Self.cleared])
+    }
+
+    @Test func clearedAfterACrashOfTheHostItself() throws {
+        let (result, sent) = try run(["run", "--working", "Working", "--", "sleep", "30"],
+                                     environment: ["WT_SESSION": "1", "SWIFT_BACKTRACE": "enable=no"],
+                                     steps: [.waitText("Working"), .signal("SEGV"), .waitExit(20)])
+        #expect(result.exit.signal == Int(SIGSEGV) || result.exit.code == 128 + Int(SIGSEGV))
+        #expect(sent == [Self.indeterminate, Self.cleared])
+        #expect(!result.final.cursor.hidden)
+    }
+
+    @Test func clearedAfterAPresenterCrash() throws {
+        let files = try SandboxEndToEndTests.Files()
+        var environment = files.environment("crash:show")
+        environment["WT_SESSION"] = "1"
+        let (result, sent) = try run(files.runArguments + ["sh", "-c", "sleep 1"], environment: environment,
+                                     steps: [.waitText("crashed"), .waitExit(20)])
+        #expect(result.exit.code == 0)
+        #expect(sent == [Self.indeterminate, Self.cleared])
+        #expect(result.final.row(containing: "crashed in show") != nil)
+    }
+
+    @Test(arguments: [
+        ([String: String](), [String]()),                                              // not on the allow-list
+        (["WT_SESSION": "1", "TMUX": "/tmp/tmux-0/default,1,0"], []),                 // inside tmux
+        (["TERM_PROGRAM": "iTerm.app", "TERM_FEATURES": "T3LrMSc7UUw9Ts3BFGsSyHNoSxF"], []),  // an iTerm2 without "P"
+        (["TERM_PROGRAM": "iTerm.app", "TERM_FEATURES": "T3LrMSc7PUw9"], [indeterminate, cleared]),
+        (["VTE_VERSION": "7802"], []),
+        (["VTE_VERSION": "7900"], [indeterminate, cleared]),
+        (["TERM_PROGRAM": "ghostty"], [indeterminate, cleared]),
+    ])
+    func onlyWhereItIsUnderstood(environment: [String: String], expected: [String]) throws {
+        let (result, sent) = try run(["run", "--working", "Working", "--", "sleep", "0.5"], environment: environment,
+                                     steps: [.waitText("Working"), .waitExit(20)])
+        #expect(result.exit.code == 0)
+        #expect(sent == expected)
+    }
+
+    @Test func alwaysAndNeverWin() throws {
+        let (_, always) = try run(["run", "--terminal-progress", "always", "--working", "Working", "--", "sleep", "0.5"],
+                                  environment: ["TMUX": "/tmp/tmux-0/default,1,0"], steps: [.waitText("Working"), .waitExit(20)])
+        #expect(always == [Self.indeterminate, Self.cleared])
+        let (_, never) = try run(["run", "--terminal-progress", "never", "--working", "Working", "--", "sleep", "0.5"],
+                                 environment: ["WT_SESSION": "1"], steps: [.waitText("Working"), .waitExit(20)])
+        #expect(never == [])
     }
 }

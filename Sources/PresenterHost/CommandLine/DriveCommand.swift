@@ -41,7 +41,8 @@ public enum DriveCommand {
         let (runtime, mode) = RunSession.makeRuntime(registry: registry, options: presentation,
                                                      environment: environment, log: log)
         defer { log.flush() }
-        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil)
+        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil,
+                            terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
         let screenlet: Screenlet
         do throws(RuntimeError) {
             screenlet = try runtime.attach(DriveView(presenter: presentation.presenter, file: file))

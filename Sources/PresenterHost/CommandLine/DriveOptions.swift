@@ -39,6 +39,8 @@ public struct DriveOptions: Equatable, Sendable {
                                  SIGINT or SIGHUP (each client's open actions fail when it
                                  disconnects). An old socket file nobody listens on is replaced.
           --color <when>         auto, always or never (default: auto; NO_COLOR turns colour off).
+          --terminal-progress <when>
+                                 OSC 9;4 in the terminal's tab and taskbar: auto, always, never.
           --plugin-dir <dir>     Look for plugins in <dir> first. Repeatable.
           --min-show <seconds>   Once shown, keep the presenter at least <seconds> (default: 0.5).
           --hook-timeout <seconds>
@@ -96,6 +98,12 @@ public struct DriveOptions: Equatable, Sendable {
                 options.presentation.hookTimeout = try RunOptions.seconds(
                     flag, try value(flag, inline: inline), allowZero: false, longest: RunOptions.longestHookTimeout,
                     longestName: "1 minute")
+            case "--terminal-progress":
+                let text = try value(flag, inline: inline)
+                guard let mode = TerminalProgressMode(rawValue: text) else {
+                    throw .usage("--terminal-progress: '\(text)' is not auto, always or never")
+                }
+                options.presentation.terminalProgress = mode
             case "--log":
                 let path = try value(flag, inline: inline)
                 if path.isEmpty { throw .usage("--log needs a file") }

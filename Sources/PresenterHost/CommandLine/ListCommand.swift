@@ -19,6 +19,9 @@ enum ListCommand {
         for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
         let diversion = StandardOutputDiversion()
         let registry = PresenterRegistry.load(entries, scanner: PluginScanner(environment: environment))
+        if EngineNote.tracingEnabled(environment) {
+            for line in DiscoveryTrace.lines(registry) { PresenterHostCommand.writeStandardError("presenter-host: debug: \(line)\n") }
+        }
         let written = diversion.write(json ? self.json(registry) : table(registry, verbose: verbose))
         for error in registry.errors {
             PresenterHostCommand.writeStandardError("presenter-host: \(error)\n")

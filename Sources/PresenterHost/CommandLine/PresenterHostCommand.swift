@@ -24,6 +24,11 @@ public enum PresenterHostCommand {
         if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
         // The presenter process (see PresenterProcess): internal too.
         if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
+        // --trace (before the command) is PRESENTER_HOST_DEBUG=1 for this
+        // process and every process it starts (the scan helper, the presenter process).
+        if arguments.prefix(while: { !["run", "check", "drive", "add-bookmark", "bookmarks"].contains($0) }).contains("--trace") {
+            setenv(EngineNote.debugVariable, "1", 1)
+        }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + seeHelp)
             return ExitCode.usage.rawValue
@@ -74,6 +79,8 @@ public enum PresenterHostCommand {
                 list = true
             case "--print-plugin-path":
                 printPath = true
+            case "--trace":
+                continue  // handled in main, before anything runs
             case "-v", "--verbose":
                 verbose = true
             case "--json":

@@ -25,10 +25,12 @@ public enum RunCommand {
         do {
             let environment = ProcessInfo.processInfo.environment
             let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
-            let log = try RunLog(verbose: options.verbose, path: options.logFile)
-            let events = try RunEvents(path: options.eventsFile, log: log)
+            // Tracing goes to the --log file, or else to stderr as -v would.
+            let tracing = EngineNote.tracingEnabled(environment)
+            let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
+            let events = try RunEvents(path: options.eventsFile, log: log, environment: environment)
             let registry = try loadRegistry(pluginDirs: pluginDirs + options.pluginDirs, presenter: options.presenter,
-                                            environment: environment)
+                                            environment: environment, log: tracing ? log : nil)
             let session = RunSession(options: options, view: RunView(options: options, file: file),
                                      environment: environment)
             return try session.run(registry: registry, log: log, events: events)
@@ -38,12 +40,16 @@ public enum RunCommand {
     }
 
     /// Loads the plugins and checks that the chosen presenter is among them.
-    static func loadRegistry(pluginDirs: [String], presenter: String,
-                                     environment: [String: String]) throws(CommandError) -> PresenterRegistry {
+    /// With a `log`, every discovery decision goes to it (tracing).
+    static func loadRegistry(pluginDirs: [String], presenter: String, environment: [String: String],
+                             log: RunLog? = nil) throws(CommandError) -> PresenterRegistry {
         let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment,
                                                      executablePath: nil)
         for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
         let registry = PresenterRegistry.load(entries, scanner: PluginScanner(environment: environment))
+        for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
+            log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
+        }
         guard registry.chain(for: presenter) != nil else {
             let ids = registry.plugins.map(\.id).sorted()
             let available = ids.isEmpty ? "none were found" : "available: " + ids.joined(separator: ", ")

@@ -5,12 +5,16 @@ import Foundation
 /// percentage changes, or the fraction becomes unknown: `null`), and
 /// `success` or `failure` with the exit status, the reason and the
 /// duration in seconds. Every line has `event` and `time` (UTC, ms). The
-/// same lines go to the `--log` file. Any thread; lines are written whole,
+/// same lines go to the `--log` file; and when `NOTIFY_SOCKET` is set (a
+/// systemd service), the working message, each new message and the outcome
+/// go there as `STATUS=` datagrams. Any thread; lines are written whole,
 /// one at a time.
 final class RunEvents: @unchecked Sendable {
     private let fd: Int32
     private let ownsFD: Bool
     private let log: RunLog
+    /// `NOTIFY_SOCKET`: where systemd hears the service's status.
+    private let notifySocket: String?
     private let lock = NSLock()
     private var lastPercent: Int?
     private var broken = false
@@ -18,8 +22,9 @@ final class RunEvents: @unchecked Sendable {
     /// Events to `path` (appended; "-" is stdout), or only to the log
     /// when `path` is nil.
     /// - Throws: `.cannotCreate` naming the file when it cannot be opened.
-    init(path: String?, log: RunLog) throws(CommandError) {
+    init(path: String?, log: RunLog, environment: [String: String] = [:]) throws(CommandError) {
         self.log = log
+        notifySocket = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         switch path {
         case nil:
             fd = -1
@@ -46,12 +51,16 @@ final class RunEvents: @unchecked Sendable {
     /// The action started (`command`: its words; `message`: the working message).
     func started(action: String, message: String?, command: [String]) {
         emit(["event": "start", "action": action, "message": message ?? NSNull(), "command": command])
+        if let message, !message.isEmpty { status(message) }
     }
 
     /// A report from the command: a new message, and the fraction when its
     /// whole percentage changed.
     func reported(_ report: ProgressReport) {
-        if let message = report.message { emit(["event": "message", "message": message]) }
+        if let message = report.message {
+            emit(["event": "message", "message": message])
+            status(message)
+        }
         guard let fraction = report.fraction else { return }
         let percent = fraction < 0 ? nil : Int((fraction * 100).rounded(.down))
         let changed: Bool = lock.withLock {
@@ -61,10 +70,20 @@ final class RunEvents: @unchecked Sendable {
         if changed { emit(["event": "progress", "fraction": fraction < 0 ? NSNull() : fraction as Any]) }
     }
 
-    /// The run ended: `status` is run's exit status.
-    func ended(success: Bool, status: Int32, reason: String?, duration: Double) {
+    /// The run ended: `status` is run's exit status; `message`, the success
+    /// or failure message shown.
+    func ended(success: Bool, status: Int32, reason: String?, duration: Double, message: String? = nil) {
         emit(["event": success ? "success" : "failure", "status": Int(status), "reason": reason ?? NSNull(),
               "duration": (duration * 1000).rounded() / 1000])
+        let text = [message, success ? nil : reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
+        self.status(text.isEmpty ? (success ? "Succeeded" : "Failed") : text)
+    }
+
+    /// `STATUS=<text>` to systemd (one line: newlines become spaces).
+    private func status(_ text: String) {
+        guard let notifySocket else { return }
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        sendDatagram("STATUS=" + line, to: notifySocket)
     }
 
     private func emit(_ fields: [String: Any]) {

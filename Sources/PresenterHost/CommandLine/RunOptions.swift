@@ -25,6 +25,8 @@ public struct RunOptions: Equatable, Sendable {
     public var staticMode = false
     /// `--events`: a file for one JSON line per state change; "-" is stdout.
     public var eventsFile: String?
+    /// `--terminal-progress`: OSC 9;4 to the terminal (``TerminalProgress``).
+    public var terminalProgress = TerminalProgressMode.auto
     /// `--color`.
     public var color = ColorMode.auto
     /// `--plugin-dir`, in the order given.
@@ -78,6 +80,10 @@ public struct RunOptions: Equatable, Sendable {
           --show-output          The same as --output stream.
           --static               One line per state change, no animation or redraws, even in
                                  a terminal (for screen readers; also when ACCESSIBLE=1).
+          --terminal-progress <when>
+                                 Show progress in the terminal's tab and taskbar too (OSC 9;4):
+                                 auto (terminals known to understand it, never inside tmux or
+                                 screen), always, or never (default: auto).
           --events <file>        Append one JSON line per state change (start, message,
                                  progress, success or failure with the status and the
                                  duration) to <file>; - is stdout (<command>'s stdout then
@@ -183,6 +189,12 @@ public struct RunOptions: Equatable, Sendable {
                     throw .usage("--output: '\(text)' is not hide, stream or on-failure")
                 }
                 options.output = mode
+            case "--terminal-progress":
+                let text = try value(flag, inline: inline)
+                guard let mode = TerminalProgressMode(rawValue: text) else {
+                    throw .usage("--terminal-progress: '\(text)' is not auto, always or never")
+                }
+                options.terminalProgress = mode
             case "--events":
                 options.eventsFile = try value(flag, inline: inline)
                 if options.eventsFile!.isEmpty { throw .usage("--events needs a file, or - for stdout") }
@@ -239,6 +251,9 @@ public struct RunOptions: Equatable, Sendable {
         return value
     }
 }
+
+/// `--terminal-progress`: when to write OSC 9;4 (see ``TerminalProgress``).
+public typealias TerminalProgressMode = TerminalProgress.Mode
 
 /// What `run` does with the command's output in a terminal (`--output`).
 public enum OutputMode: String, Equatable, Sendable {

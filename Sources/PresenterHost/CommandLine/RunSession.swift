@@ -103,7 +103,8 @@ final class RunSession {
         // A closed stdout or stderr must not kill the host before it has
         // restored the terminal; the child gets SIGPIPE's default back.
         signal(SIGPIPE, SIG_IGN)
-        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil)
+        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil,
+                            terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
             if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
         }
@@ -224,8 +225,10 @@ final class RunSession {
         }
         let reason = status == 0 ? nil : interruptedBy.map { "interrupted by \(SignalName.of($0))" }
             ?? (didTimeOut ? "timed out after \(Self.seconds(options.timeout ?? 0))" : Self.describe(termination))
+        let messages = view.progressMessages[options.action] ?? view.progressMessages[ScreenletView.defaultAction] ?? [:]
         events.ended(success: status == 0, status: status, reason: reason,
-                     duration: Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9)
+                     duration: Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9,
+                     message: messages[status == 0 ? .success : .failure])
         // Let the check mark or the failure message be seen, unless the
         // user asked to stop, for at most the outcome bound. Plain lines
         // are printed at once: no waiting.
@@ -262,7 +265,8 @@ final class RunSession {
         let mode = accessible ? .plain : BackendFactory.mode(for: STDERR_FILENO, environment: environment)
         let backend: RenderBackend = accessible
             ? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
-            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color, interactive: false)
+            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color, interactive: false,
+                                  terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         let isolation: PresenterRuntime.Isolation = options.inProcess
             ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
         let runtime = PresenterRuntime(

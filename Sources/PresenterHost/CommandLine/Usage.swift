@@ -53,6 +53,9 @@ enum Usage {
           --json              With --list: print JSON for scripts. Keys: plugins (id, name,
                               version, extends, supportsMessages, path, ...), errors (path,
                               reason), searchPath (path, origin, exists).
+          --trace             Log every discovery decision and every hook call (arguments,
+                              result, duration) on stderr, or in run's --log file; the
+                              same as PRESENTER_HOST_DEBUG=1.
           -h, --help          Show this help.
           --version           Show the version of presenter-host and of its plugin ABI.
 

@@ -19,6 +19,8 @@ enum CrashRescue {
         var hasSettings = false
         /// The terminal shows a full screen: leave it (alternate screen, paste mode).
         var fullScreen = false
+        /// OSC 9;4 may be shown: a crash clears it.
+        var terminalProgress = false
         var settings = termios()
         /// The command's pid, or 0 while there is none.
         var command: pid_t = 0
@@ -44,10 +46,11 @@ enum CrashRescue {
     /// (nil in plain mode): its settings now are what a crash restores.
     /// `fullScreen`: the host takes the whole alternate screen
     /// (``FullScreenBackend``), which a crash leaves too.
-    static func install(terminal: Int32?, fullScreen: Bool = false) {
+    static func install(terminal: Int32?, fullScreen: Bool = false, terminalProgress: Bool = false) {
         if let terminal {
             state.pointee.terminal = terminal
             state.pointee.fullScreen = fullScreen
+            state.pointee.terminalProgress = terminalProgress
             state.pointee.hasSettings = tcgetattr(terminal, &state.pointee.settings) == 0
         }
         for signal in signals {
@@ -82,6 +85,12 @@ extension CrashRescue {
                     (0x1b, 0x5b, 0x30, 0x6d, 0x1b, 0x5b, 0x3f, 0x32, 0x30, 0x30, 0x34, 0x6c,
                      0x1b, 0x5b, 0x3f, 0x31, 0x30, 0x34, 0x39, 0x6c)
                 _ = withUnsafeBytes(of: &leave) { write(terminal, $0.baseAddress, $0.count) }
+            }
+            if state.pointee.terminalProgress {
+                // ESC ] 9 ; 4 ; 0 ESC \ : the terminal's own progress, cleared.
+                var clear: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                    (0x1b, 0x5d, 0x39, 0x3b, 0x34, 0x3b, 0x30, 0x1b, 0x5c)
+                _ = withUnsafeBytes(of: &clear) { write(terminal, $0.baseAddress, $0.count) }
             }
             var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)  // ESC [ ? 2 5 h
             _ = withUnsafeBytes(of: &showCursor) { write(terminal, $0.baseAddress, $0.count) }

@@ -59,6 +59,14 @@ func connectUnixSocket(_ path: String) -> Result<Int32, SpawnFailure> {
     return fd >= 0 ? .success(fd) : .failure(SpawnFailure(errno: errno))
 }
 
+/// Sends `text` as one datagram to the Unix datagram socket at `path`
+/// (`@name`: an abstract one); false when it could not be sent.
+@discardableResult
+func sendDatagram(_ text: String, to path: String) -> Bool {
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBytes { ph_send_datagram(path, $0.baseAddress, $0.count) } == 0
+}
+
 /// The next connection to listening socket `fd`, close-on-exec; -1 and errno when none.
 func acceptConnection(_ fd: Int32) -> Int32 {
     ph_accept_cloexec(fd)

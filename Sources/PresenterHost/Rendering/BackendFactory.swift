@@ -21,7 +21,7 @@ public enum BackendFactory {
     public static func make(for fd: Int32 = STDERR_FILENO,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
                             colorMode: ColorMode = .auto, regionRows: Int = 5,
-                            interactive: Bool = false) -> RenderBackend {
+                            interactive: Bool = false, terminalProgress: Bool = false) -> RenderBackend {
         let unicode = TerminalEnvironment.isUnicode(environment)
         switch mode(for: fd, environment: environment) {
         case .plain:
@@ -30,7 +30,7 @@ public enum BackendFactory {
         case .terminal:
             return TerminalBackend(fd: fd, regionRows: regionRows,
                                    color: colorMode.isEnabled(environment: environment),
-                                   unicode: unicode, interactive: interactive)
+                                   unicode: unicode, interactive: interactive, terminalProgress: terminalProgress)
         }
     }
 }

@@ -52,6 +52,8 @@ public final class PlainBackend: RenderBackend {
     /// The line printed for `event`, or `nil` when it prints none.
     public func line(for event: ProgressEvent) -> String? {
         switch event {
+        case .progressed:
+            return nil  // a line per fraction would flood a log; a new message is a line
         case .started(_, let message), .working(_, let message):
             let text = Self.oneLine(message)
             return text.isEmpty ? nil : text

@@ -9,6 +9,8 @@ public enum ProgressEvent: Equatable, Sendable {
     /// A shown interactor reported a new working message (one event per
     /// change; reports that come faster than the presenter thread may merge).
     case working(action: String, message: String)
+    /// A shown interactor's fraction changed: 0...1, `nil` when unknown again.
+    case progressed(action: String, fraction: Double?)
     /// A shown interactor ended; `message` is what hide received (the success or
     /// failure message, or a validation error's text), `nil` when none.
     /// `error` is `nil` on success.

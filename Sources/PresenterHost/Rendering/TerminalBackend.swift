@@ -40,6 +40,10 @@ public final class TerminalBackend: RenderBackend {
     private var redrawHandler: (@Sendable () -> Void)?
     private var foregroundWatch: ForegroundWatch?
     private var broken = false
+    /// OSC 9;4 for the terminal's own progress, when wanted (``TerminalProgress``).
+    private var terminalProgress: TerminalProgress?
+    /// The terminal progress was cleared by ``suspend()``: shown again at the next frame.
+    private var progressSuspended = false
 
     /// How many write(2) batches were sent (one per frame that changed something).
     public private(set) var writeCount = 0
@@ -61,9 +65,12 @@ public final class TerminalBackend: RenderBackend {
     ///     (and, while a view waits in the background, from another thread);
     ///     `nil` asks the terminal whether its foreground process group is
     ///     ours (one ioctl). Tests pass their own.
+    ///   - terminalProgress: also show the actions' progress with OSC 9;4
+    ///     (see ``TerminalProgress``), cleared by ``suspend()`` and ``finish()``.
     public init(fd: Int32 = STDERR_FILENO, regionRows: Int = 5, color: Bool, unicode: Bool,
                 interactive: Bool = false, terminalSize: (cols: Int, rows: Int)? = nil, silenceInput: Bool = true,
-                isForeground: (@Sendable () -> Bool)? = nil) {
+                isForeground: (@Sendable () -> Bool)? = nil, terminalProgress: Bool = false) {
+        if terminalProgress { self.terminalProgress = TerminalProgress() }
         self.fd = fd
         self.regionRows = max(1, regionRows)
         self.fixedTerminalSize = terminalSize
@@ -89,12 +96,31 @@ public final class TerminalBackend: RenderBackend {
     public func present(_ canvas: Canvas) {
         lastCanvas = canvas
         guard isForeground() else { return leaveScreen() }
+        if progressSuspended, var progress = terminalProgress {
+            progressSuspended = false
+            write(progress.restoring())
+            terminalProgress = progress
+        }
         guard !resizedSinceRefresh() else { return }
         send(encoder.frame(canvas))
     }
 
-    /// Does nothing: the frames show the progress.
-    public func event(_ event: ProgressEvent) {}
+    /// The frames show the progress; the terminal's own progress (OSC 9;4)
+    /// follows the events when it is wanted.
+    public func event(_ event: ProgressEvent) {
+        guard var progress = terminalProgress else { return }
+        let bytes = progress.bytes(for: event)
+        terminalProgress = progress
+        if !progressSuspended && isForeground() { write(bytes) }
+    }
+
+    /// Clears the terminal's own progress (before the region goes).
+    private func clearTerminalProgress() {
+        guard var progress = terminalProgress else { return }
+        let bytes = progress.clearing()
+        terminalProgress = progress
+        write(bytes)
+    }
 
     /// Erases the region, writes `text` where the cursor was before the
     /// region came (so it continues an unfinished line as it would without
@@ -131,6 +157,8 @@ public final class TerminalBackend: RenderBackend {
 
     public func suspend() {
         guard isForeground() else { return leaveScreen() }
+        clearTerminalProgress()
+        progressSuspended = terminalProgress != nil
         send(encoder.clearRegion())
     }
 
@@ -141,6 +169,7 @@ public final class TerminalBackend: RenderBackend {
         foregroundWatch = nil
         lastCanvas = nil
         guard isForeground() else { return leaveScreen() }
+        clearTerminalProgress()
         send(encoder.clearRegion())
     }
 

@@ -33,6 +33,8 @@ public final class InteractorHandle: @unchecked Sendable {
     var shown = false
     /// Presenter thread: the working message the backend was last told of.
     var announcedMessage: String?
+    /// Presenter thread: the fraction the backend was last told of (negative: unknown).
+    var announcedFraction = -1.0
     /// Signalled once the backend was told it started (or it never will be).
     private let announcement = DispatchSemaphore(value: 0)
 

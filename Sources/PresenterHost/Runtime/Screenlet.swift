@@ -93,6 +93,10 @@ public final class Screenlet: @unchecked Sendable {
             handle.announcedMessage = message
             runtime.backend.event(.working(action: handle.action, message: message))
         }
+        if snapshot.progress != handle.announcedFraction {
+            handle.announcedFraction = snapshot.progress
+            runtime.backend.event(.progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
+        }
         hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: snapshot) }
         runtime.requestCappedFrame()
     }

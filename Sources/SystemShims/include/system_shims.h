@@ -20,6 +20,10 @@ int ph_socketpair_cloexec(int fds[2]);
 int ph_listen_unix_cloexec(const char *path, int backlog);
 /** A connection to the Unix stream socket at path, close-on-exec; -1 and errno. */
 int ph_connect_unix_cloexec(const char *path);
+/** Sends one datagram of length bytes to the Unix datagram socket at path
+ *  (a leading '@' names an abstract socket, as NOTIFY_SOCKET does); 0, or
+ *  -1 and errno. */
+int ph_send_datagram(const char *path, const void *bytes, size_t length);
 /** accept4(fd, NULL, NULL, SOCK_CLOEXEC). */
 int ph_accept_cloexec(int fd);
 

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `PRESENTER_HOST_DEBUG=1` and `--trace`: every discovery decision and
+/// every hook call (arguments, result, duration) on stderr, or in the
+/// `--log` file when there is one; nothing of it otherwise.
+@Suite struct TracingTests {
+    private static let hookLine = #/trace: fixture\.misbehaving\.show\("Working", interactor #1 "run" progress -1\.0\) -> OK in [0-9]+\.[0-9]{3} ms/#
+
+    private func directory() throws -> URL { try FixtureBuilder.directory([.misbehaving, .text]) }
+
+    @Test(arguments: [(["--trace"], [:]), ([], ["PRESENTER_HOST_DEBUG": "1"])] as [([String], [String: String])])
+    func runTracesDiscoveryAndEveryHookOnStderr(flags: [String], environment: [String: String]) throws {
+        for isolation in [[], ["--in-process"]] {
+            let plugins = try directory()
+            let result = try ProcessRunner.host(flags + ["--plugin-dir", plugins.path, "run"] + isolation
+                                                + ["--presenter", "fixture.misbehaving", "--working", "Working", "--", "true"],
+                                                environment: environment.merging(["CI": "true"]) { $1 })
+            #expect(result.status == 0)
+            let stderr = result.stderr
+            #expect(stderr.contains("trace: discovery: directory \(plugins.path) (flag): exists, 2 candidate files (*.so)"), "\(stderr)")
+            #expect(stderr.contains("trace: discovery:   taken: \(plugins.path)/libmisbehaving.so: presenter 'fixture.misbehaving'"))
+            #expect(stderr.contains("trace: discovery:   refused: \(plugins.path)/libtext.so: is a text file, not an ELF shared library"))
+            #expect(stderr.contains("(bundled): exists, 3 candidate files (only libMBHud.so, libNetActivity.so, libAddBookmark.so)"))
+            #expect(stderr.contains(Self.hookLine), "\(isolation): \(stderr)")
+            for hook in ["create() -> OK", "hide(NULL, interactor #1 \"run\" progress -1.0, success) -> OK", "destroy() -> done"] {
+                #expect(stderr.contains("trace: fixture.misbehaving.\(hook) in "), "\(hook): \(stderr)")
+            }
+        }
+    }
+
+    @Test func withALogFileTheTraceGoesThereAndNotToStderr() throws {
+        let log = TestPaths.temporaryDirectory("trace").appendingPathComponent("run.log")
+        let result = try ProcessRunner.host(["--trace", "--plugin-dir", try directory().path, "run", "--log", log.path,
+                                             "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true"],
+                                            environment: ["CI": "true"])
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("trace:"), "\(result.stderr)")
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("presenter-host: debug: trace: discovery: directory"))
+        #expect(text.contains(Self.hookLine))
+    }
+
+    @Test func withoutTracingNothingIsTracedEvenVerbose() throws {
+        let result = try ProcessRunner.host(["--plugin-dir", try directory().path, "run", "-v", "--presenter", "fixture.misbehaving",
+                                             "--working", "Working", "--", "true"], environment: ["CI": "true", "PRESENTER_HOST_DEBUG": "0"])
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("trace:"), "\(result.stderr)")
+        #expect(result.stderr.contains("fixture.misbehaving: info: showing Working"))
+    }
+
+    @Test func listTracesDiscoveryOnStderrAndKeepsItsStdout() throws {
+        let plugins = try directory()
+        let plain = try ProcessRunner.host(["--plugin-dir", plugins.path, "--list"])
+        let traced = try ProcessRunner.host(["--trace", "--plugin-dir", plugins.path, "--list"])
+        #expect(traced.stdout == plain.stdout)
+        #expect(traced.stderr.contains("presenter-host: debug: trace: discovery:   taken: \(plugins.path)/libmisbehaving.so"))
+        #expect(!plain.stderr.contains("trace:"))
+    }
+}
