@@ -27,7 +27,7 @@ struct RuntimeChainTests {
         let handle = screenlet.perform(action: "a", interactorType: "T")
         runtime.sync {}
         handle.reportProgress(0.5)
-        runtime.sync {}
+        runtime.advance(by: 0.1)  // the progress hook runs at the frame
         runtime.key(13)
         handle.succeed()
         runtime.shutdown()

@@ -44,10 +44,11 @@ struct RuntimePairingTests {
         let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
         let handle = screenlet.perform(action: "a", interactorType: "T")
         runtime.sync {}
+        // The progress hook runs at the frame the report asks for.
         handle.reportProgress(0.25)
-        runtime.sync {}
+        runtime.advance(by: 0.1)
         handle.reportProgress(7)
-        runtime.sync {}
+        runtime.advance(by: 0.1)
         handle.reportProgress(.nan)
         handle.succeed()
         handle.reportProgress(0.5)

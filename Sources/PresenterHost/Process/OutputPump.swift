@@ -15,15 +15,29 @@ public final class OutputPump {
     private let source: DispatchSourceRead
     private let sink: ([UInt8]) -> Void
     private var open = true
+    private let pacing: DispatchTimeInterval?
+    /// The source is suspended until the pacing delay is over (on the queue).
+    private var paused = false
+    /// One buffer for every read (on the queue): a command writing a line
+    /// at a time wakes the pump often, and zeroing 64 KiB each time showed.
+    private var buffer = [UInt8](repeating: 0, count: 65536)
 
     /// Starts reading `fd` (which the pump then owns and closes); `sink` is
     /// called on the pump's queue.
-    public init(fd: Int32, sink: @escaping ([UInt8]) -> Void) {
+    /// With `pacing`, after each read the pump waits that long before it
+    /// reads again (what came meanwhile is read at once then): a writer of
+    /// many small writes (progress lines, 1,000 a second) wakes it at most
+    /// once per `pacing`, not once per write.
+    public init(fd: Int32, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
         self.fd = fd
         self.sink = sink
+        self.pacing = pacing
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [unowned self] in self.drain() }
+        source.setEventHandler { [unowned self] in
+            self.drain()
+            self.pause()
+        }
         // libdispatch may still watch the descriptor until the source's
         // cancellation is done: close it only then, or a reused number can
         // send its manager thread into freed memory.
@@ -43,7 +57,6 @@ public final class OutputPump {
     /// Reads until the pipe is empty; closes it at end of file. On the queue.
     private func drain() {
         guard open else { return }
-        var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -57,9 +70,26 @@ public final class OutputPump {
         }
     }
 
+    /// With pacing: no events until the delay is over (on the queue).
+    private func pause() {
+        guard let pacing, open, !paused else { return }
+        paused = true
+        source.suspend()
+        queue.asyncAfter(deadline: .now() + pacing) { [self] in
+            guard paused else { return }
+            paused = false
+            source.resume()
+        }
+    }
+
     private func close() {
         guard open else { return }
         open = false
+        // A suspended source never runs its cancel handler (which closes fd).
+        if paused {
+            paused = false
+            source.resume()
+        }
         source.cancel()  // its cancel handler closes fd
     }
 }

@@ -33,7 +33,9 @@ final class ProgressChannel {
         writeFD = fds[1]
         let lines = LineState(relay: relay, invalid: invalid)
         self.lines = lines
-        pump = OutputPump(fd: fds[0]) { lines.receive($0) }
+        // Read at most every 10 ms: lines written 1,000 a second cost a
+        // wake-up per 10 of them, and still reach the next frame (50 ms).
+        pump = OutputPump(fd: fds[0], pacing: .milliseconds(10)) { lines.receive($0) }
     }
 
     /// The command has its copy: the host's is closed, so the pipe ends when

@@ -23,7 +23,10 @@ import PresenterABI
 /// Frames: the runtime renders at once after every show, hide and key (and
 /// after attach, resize and ``Screenlet/setNeedsDisplay()``); progress
 /// reports and `request_frame` get a frame at the time asked, but never
-/// closer than `1/maxFramesPerSecond` to the previous frame. Without a
+/// closer than `1/maxFramesPerSecond` to the previous frame. A presenter's
+/// progress hook runs at that frame, with the latest fraction and message
+/// (reports in between are merged: a command that reports 1,000 times a
+/// second costs a hook call per frame). Without a
 /// request nothing ticks. A frame clears the canvas and, for each view in
 /// attach order (every view covers the whole backend area), lets the view
 /// draw its content and paints its presenter's picture over it, then
@@ -447,6 +450,7 @@ public final class PresenterRuntime: @unchecked Sendable {
         let now = clock.now()
         updateGeometry()
         if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
+        for screenlet in screenlets { screenlet.deliverProgress() }
         let requests = engineAlive ? engine.frameRequests : [:]
         for screenlet in screenlets {
             if let request = screenlet.viewFrameRequest, request <= now { screenlet.viewFrameRequest = nil }

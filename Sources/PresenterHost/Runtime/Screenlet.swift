@@ -35,6 +35,11 @@ public final class Screenlet: @unchecked Sendable {
     var presenterDue = false
     /// Interactors started and not yet ended, in start order.
     private var active: [InteractorHandle] = []
+    /// Shown interactors whose progress the presenter has not heard yet: its
+    /// progress hook runs at the next frame, so reports that come faster
+    /// than frames (a command writing 1,000 lines a second) cost a hook call
+    /// per frame at most.
+    private var progressDue: [InteractorHandle] = []
     /// When the view asked for its next frame (``ScreenletView/draw(in:at:flags:)``).
     var viewFrameRequest: UInt64?
 
@@ -85,9 +90,34 @@ public final class Screenlet: @unchecked Sendable {
         runtime.needsRender = true
     }
 
+    /// A report is waiting (presenter thread): it is taken at the next
+    /// frame, so reports that come faster than frames wake this thread once
+    /// a frame, not once a report.
     func progressed(_ handle: InteractorHandle) {
+        guard handle.shown, active.contains(where: { $0 === handle }) else {
+            _ = handle.progressDelivered()
+            return
+        }
+        if !progressDue.contains(where: { $0 === handle }) { progressDue.append(handle) }
+        runtime.requestCappedFrame()
+    }
+
+    /// Before a frame renders: takes the latest report of each interactor
+    /// that reported since the last frame, tells the backend of its new
+    /// messages and fraction, and the presenter (its progress hook).
+    func deliverProgress() {
+        let due = progressDue
+        progressDue = []
+        for handle in due where active.contains(where: { $0 === handle }) {
+            let snapshot = announceProgress(of: handle)
+            hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: snapshot) }
+        }
+    }
+
+    /// Takes `handle`'s waiting report and tells the backend of its new
+    /// messages and fraction; returns what the presenter is to be told.
+    private func announceProgress(of handle: InteractorHandle) -> InteractorSnapshot {
         let messages = handle.progressDelivered()
-        guard handle.shown, active.contains(where: { $0 === handle }) else { return }
         let snapshot = handle.snapshot
         for message in messages where message != handle.announcedMessage {
             handle.announcedMessage = message
@@ -97,14 +127,18 @@ public final class Screenlet: @unchecked Sendable {
             handle.announcedFraction = snapshot.progress
             runtime.backend.event(.progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
         }
-        hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: snapshot) }
-        runtime.requestCappedFrame()
+        return snapshot
     }
 
     /// `replacement`: the message the work gave in place of the table's.
     func ended(_ handle: InteractorHandle, error: InteractorError?, message replacement: String? = nil) {
         guard let index = active.firstIndex(where: { $0 === handle }) else { return }
         active.remove(at: index)
+        if progressDue.contains(where: { $0 === handle }) {
+            // Its last report's lines come before its end; hide carries the fraction.
+            progressDue.removeAll { $0 === handle }
+            if handle.shown { _ = announceProgress(of: handle) }
+        }
         runtime.inFlight -= 1
         let message = replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
