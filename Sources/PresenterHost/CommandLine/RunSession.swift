@@ -115,7 +115,11 @@ final class RunSession {
         // process starts meanwhile), which appears once the command has
         // started (its output waits in the pipe meanwhile), so a command
         // that cannot start never flashes a box before its error.
-        let attach = { () throws(CommandError) -> Screenlet in try runtime.attachForCommand(self.view) }
+        let attach = { () throws(CommandError) -> Screenlet in
+            let screenlet = try runtime.attachForCommand(self.view)
+            self.view.attached(to: screenlet)
+            return screenlet
+        }
         let perform = { (screenlet: Screenlet) in
             screenlet.perform(action: self.options.action, interactorType: Self.interactorType)
         }
@@ -172,7 +176,7 @@ final class RunSession {
         // whatever the presenter takes to start.
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
         let output = OutputSink(mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-                                runtime: runtime, relay: relay, log: log)
+                                runtime: runtime, relay: relay, log: log, tail: { [view] in view.appendTail($0) })
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
         let handle: InteractorHandle
@@ -263,14 +267,18 @@ final class RunSession {
         // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
         let accessible = options.staticMode || TerminalEnvironment.wantsStatic(environment)
         let mode = accessible ? .plain : BackendFactory.mode(for: STDERR_FILENO, environment: environment)
+        // --output tail: the command's last lines below the presenter's rows.
+        let tailRows = mode == .terminal && options.output == .tail ? options.tailLines : 0
         let backend: RenderBackend = accessible
             ? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
-            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color, interactive: false,
+            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color,
+                                  regionRows: 5 + tailRows, interactive: false,
                                   terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         let isolation: PresenterRuntime.Isolation = options.inProcess
             ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
         let runtime = PresenterRuntime(
-            registry: registry, backend: backend, options: pluginOptions(options), isolation: isolation,
+            registry: registry, backend: backend, options: pluginOptions(options), reservedRows: tailRows,
+            isolation: isolation,
             log: log.isEnabled ? { log.write($0) } : nil,
             onPresenterFailure: { failure, current in Self.fallBack(after: failure, from: current, unicode: unicode, log: log) })
         if mode == .terminal { log.show(above: runtime) }
@@ -452,11 +460,16 @@ private final class OutputSink: @unchecked Sendable {
     private var logLines = OutputLines()
     private let kept = CapturedOutput()
 
-    init(mode: OutputMode, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog) {
+    /// Gets the whole lines of `--output tail` (on the pump's queue).
+    private let tail: ([String]) -> Void
+
+    init(mode: OutputMode, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog,
+         tail: @escaping ([String]) -> Void) {
         self.mode = mode
         self.runtime = runtime
         self.relay = relay
         self.log = log
+        self.tail = tail
     }
 
     /// Takes the OSC 9;4 progress sequences out (to the relay) and passes
@@ -475,6 +488,9 @@ private final class OutputSink: @unchecked Sendable {
         switch mode {
         case .hide: return
         case .onFailure: return kept.append(bytes)
+        case .tail:
+            kept.append(bytes)
+            return tail(lines.append(bytes))
         case .stream: break
         }
         let complete = lines.append(bytes)
@@ -488,7 +504,7 @@ private final class OutputSink: @unchecked Sendable {
         if mode == .stream, let last = lines.flush() { runtime.printAbove(last + "\n") }
     }
 
-    /// Writes what was kept (only with `--output on-failure`).
+    /// Writes what was kept (only with `--output on-failure` and `tail`).
     func replay(to fd: Int32) {
         kept.write(to: fd)
     }
