@@ -5,7 +5,7 @@
 /// dynamic section sends `dlopen` into SIGSEGV or an ld.so assertion, a
 /// constructor may call `abort()` or `exit()` or never return, and an entry
 /// point may return a pointer to nowhere. The helper (`executable
-/// --scan-plugins PATH...`, see `ScanHelper`) loads the files one by one with
+/// --scan-plugins [--allow-insecure-plugins] PATH...`, see `ScanHelper`) loads the files one by one with
 /// the host's own loader and reports progress (`ScanProtocol`). When it dies
 /// or stops answering, the file it was loading is blamed, and a new helper
 /// goes on with the files after it. The host then loads only the files that
@@ -40,11 +40,11 @@ public struct PluginScanner: Sendable {
     /// with why. Files not named passed, or could not be scanned (no helper
     /// could be started, or it did not speak the protocol): those are loaded
     /// in-process as they would be without a scanner.
-    public func scan(_ paths: [String]) -> [Int: PluginLoadFailure] {
+    public func scan(_ paths: [String], policy: PluginPolicy = .strict) -> [Int: PluginLoadFailure] {
         var blamed: [Int: PluginLoadFailure] = [:]
         var start = 0
         while start < paths.count {
-            guard let helper = ScanProcess(executable: executable, paths: Array(paths[start...])) else { break }
+            guard let helper = ScanProcess(executable: executable, paths: Array(paths[start...]), policy: policy) else { break }
             switch session(helper, count: paths.count - start) {
             case .finished:
                 return blamed

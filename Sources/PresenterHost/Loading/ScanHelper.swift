@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 
-/// The scan helper: `presenter-host --scan-plugins PATH...`, started by
+/// The scan helper: `presenter-host --scan-plugins [--allow-insecure-plugins]
+/// PATH...`, started by
 /// `PluginScanner`, never by a user (the flag is not in `--help`).
 ///
 /// It loads each file with the host's own loader (`PluginLibrary.load`), in
@@ -16,7 +17,10 @@ enum ScanHelper {
 
     /// Scans `paths` and exits without running exit handlers or plugin
     /// destructors (they might hang or crash after the last report).
-    static func run(_ paths: [String]) -> Never {
+    static func run(_ arguments: [String]) -> Never {
+        let insecure = arguments.first == PluginPolicy.allowInsecureFlag
+        let policy = PluginPolicy(allowInsecure: insecure)
+        let paths = insecure ? Array(arguments.dropFirst()) : arguments
         let channel = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         guard channel >= 0 else { _exit(70) }
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -29,7 +33,7 @@ enum ScanHelper {
         for (index, path) in paths.enumerated() {
             send(.begin(index), to: channel)
             do {
-                _ = try PluginLibrary.load(path)
+                _ = try PluginLibrary.load(path, policy: policy)
             } catch {
                 // A refusal is the in-process loader's to report; the helper only proves the file is safe to load.
             }

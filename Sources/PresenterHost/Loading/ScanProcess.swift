@@ -27,9 +27,10 @@ final class ScanProcess {
     private var buffer: [UInt8] = []
     private var ending: Ending?
 
-    /// Starts `executable --scan-plugins paths...`; nil when it cannot be
-    /// started (no pipe, no such executable).
-    init?(executable: String, paths: [String]) {
+    /// Starts `executable --scan-plugins paths...` (the real paths of the
+    /// files, loaded under `policy`); nil when it cannot be started (no
+    /// pipe, no such executable).
+    init?(executable: String, paths: [String], policy: PluginPolicy) {
         var reportPipe: [Int32] = [-1, -1], lifelinePipe: [Int32] = [-1, -1]
         guard makePipe(&reportPipe) else { return nil }
         guard makePipe(&lifelinePipe) else {
@@ -41,7 +42,8 @@ final class ScanProcess {
                                STDERR_FILENO: .null(O_WRONLY)]
         options.closeOthers = true
         options.newProcessGroup = true
-        let spawned = Spawn.start(executable, ["presenter-host", ScanHelper.flag] + paths, options)
+        let spawned = Spawn.start(executable, ["presenter-host", ScanHelper.flag]
+                                  + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + paths, options)
         close(reportPipe[1])
         close(lifelinePipe[0])
         guard case .success(let child) = spawned else {
