@@ -42,7 +42,7 @@ struct ConformanceSuite {
             defer { free(resolved) }
             return String(cString: resolved)
         } ?? path
-        if let failure = scanner.scan([file])[0] {
+        if case .failure(let failure)? = scanner.scan([file])[0] {
             return [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
         }
         let loaded: [Result<PresenterPlugin, PluginLoadFailure>]

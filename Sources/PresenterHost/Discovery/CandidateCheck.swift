@@ -11,10 +11,11 @@ import Glibc
 /// 3. the real file and its directory pass the owner and mode checks
 ///    (`PluginPolicy`).
 ///
-/// These read only file status (one `lstat` per file, one `stat` per
-/// directory), never file contents: they run on every start, warm or cold.
-/// `PluginFile` repeats 3 on the descriptor it loads through.
-struct CandidateCheck {
+/// These read only file status (one `fstatat` per file in its opened
+/// directory, one `fstat` per directory), never file contents: they run on
+/// every start, warm or cold. `PluginFile` repeats 3 on the descriptor it
+/// loads through.
+final class CandidateCheck {
     /// A candidate that passed, or why it did not.
     struct Checked {
         /// The path as found on the search path.
@@ -28,21 +29,29 @@ struct CandidateCheck {
     }
 
     let policy: PluginPolicy
-    /// The real path of each directory seen, and its status.
-    private var directories: [String: (real: String, info: stat)?] = [:]
+    /// The real path of each directory seen, its status and an open descriptor.
+    private var directories: [String: (real: String, info: stat, descriptor: Int32)?] = [:]
 
     init(policy: PluginPolicy) {
         self.policy = policy
     }
 
+    deinit {
+        for case let (_, _, descriptor)? in directories.values { close(descriptor) }
+    }
+
     /// Checks `candidate`, found in the search path directory `directory`.
-    mutating func check(_ candidate: PluginDirectory.Candidate, in directory: String) -> Checked {
+    func check(_ candidate: PluginDirectory.Candidate, in directory: String) -> Checked {
         let path = candidate.path
         if let problem = candidate.problem { return refused(path, problem) }
-        guard let (real, directoryInfo) = resolve(directory) else { return refused(path, .missing) }
+        guard let (real, directoryInfo, descriptor) = resolve(directory) else { return refused(path, .missing) }
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
         var info = stat()
-        guard lstat(path, &info) == 0 else { return refused(path, ELFPrecheck.openFailure(path, errno)) }
-        var file = real + "/" + String(path.split(separator: "/").last ?? "")
+        // In the opened directory: one name to look up, not the whole path.
+        guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            return refused(path, ELFPrecheck.openFailure(path, errno))
+        }
+        var file = (real == "/" ? "" : real) + "/" + name
         var fileDirectoryInfo = directoryInfo, fileDirectory = real
         if (info.st_mode & S_IFMT) == S_IFLNK {
             guard let resolved = Self.realPath(path) else { return refused(path, ELFPrecheck.openFailure(path, errno)) }
@@ -53,7 +62,7 @@ struct CandidateCheck {
             fileDirectory = String(resolved[..<resolved.lastIndex(of: "/")!])
             guard stat(file, &info) == 0 else { return refused(path, ELFPrecheck.openFailure(path, errno)) }
             if fileDirectory != real {
-                guard let (_, subdirectoryInfo) = resolve(fileDirectory) else { return refused(path, .missing) }
+                guard let (_, subdirectoryInfo, _) = resolve(fileDirectory) else { return refused(path, .missing) }
                 fileDirectoryInfo = subdirectoryInfo
             }
         }
@@ -69,12 +78,19 @@ struct CandidateCheck {
         Checked(path: path, file: nil, identity: nil, problem: problem)
     }
 
-    /// The real path and status of `directory`, looked up once.
-    private mutating func resolve(_ directory: String) -> (real: String, info: stat)? {
+    /// The real path, status and a descriptor of `directory`, looked up once.
+    private func resolve(_ directory: String) -> (real: String, info: stat, descriptor: Int32)? {
         if let known = directories[directory] { return known }
-        var result: (real: String, info: stat)?
+        var result: (real: String, info: stat, descriptor: Int32)?
         var info = stat()
-        if let real = Self.realPath(directory), stat(real, &info) == 0 { result = (real, info) }
+        if let real = Self.realPath(directory) {
+            let descriptor = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor >= 0 && fstat(descriptor, &info) == 0 {
+                result = (real, info, descriptor)
+            } else if descriptor >= 0 {
+                close(descriptor)
+            }
+        }
         directories[directory] = result
         return result
     }

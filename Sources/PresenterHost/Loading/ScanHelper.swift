@@ -6,7 +6,8 @@ import Glibc
 /// `PluginScanner`, never by a user (the flag is not in `--help`).
 ///
 /// It loads each file with the host's own loader (`PluginLibrary.load`), in
-/// order, and reports `begin`/`done` for each (`ScanProtocol`) on what was
+/// order, and reports `begin`, what loading gave (`result` lines) and `done`
+/// for each (`ScanProtocol`) on what was
 /// its stdout. Plugin code may print, so stdout is pointed at /dev/null once
 /// the report channel is saved. Its stdin is the parent's lifeline: when
 /// that pipe reaches end of file (the parent died), the helper exits, even
@@ -32,11 +33,13 @@ enum ScanHelper {
         send(.header(version: ScanProtocol.version), to: channel)
         for (index, path) in paths.enumerated() {
             send(.begin(index), to: channel)
-            do {
-                _ = try PluginLibrary.load(path, policy: policy)
+            let contents: Result<PluginLibrary.Contents, PluginLoadFailure>
+            do throws(PluginLoadFailure) {
+                contents = .success(try PluginLibrary.load(path, policy: policy))
             } catch {
-                // A refusal is the in-process loader's to report; the helper only proves the file is safe to load.
+                contents = .failure(error)
             }
+            for record in RegistryCacheFormat.records(contents) { send(.result(index, record), to: channel) }
             send(.done(index), to: channel)
         }
         _exit(0)

@@ -70,15 +70,15 @@ final class ScanProcess {
                 buffer.removeSubrange(...newline)
                 return .line(Substring(line))
             }
-            // A helper never writes a long line: anything else is not the protocol.
-            if buffer.count > 256 { return .line(Substring(String(decoding: buffer, as: UTF8.self))) }
+            // A helper never writes a longer line: anything else is not the protocol.
+            if buffer.count > ScanProtocol.maxLineBytes { return .line(Substring(String(decoding: buffer, as: UTF8.self))) }
             let remaining = deadline - Self.now()
             guard remaining > 0 else { return .timeout }
             var poller = pollfd(fd: report, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(remaining * 1000 + 1, Double(Int32.max))))
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { continue }  // the deadline check above ends the wait
-            var chunk = [UInt8](repeating: 0, count: 512)
+            var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { read(report, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { return .end }

@@ -28,9 +28,13 @@ public struct PresenterPlugin: Sendable, Equatable {
     public let hooks: Hooks
     /// The names of the hooks the descriptor defines, in descriptor order.
     public let hookNames: [String]
-    /// Whether this came from the registry cache (no plugin code ran for it):
-    /// its hooks are then not loaded, and running it loads its file.
+    /// Whether this came from the registry cache (no plugin code ran for it).
     public internal(set) var cached = false
+    /// Whether its library is loaded in this process, so its hooks can be
+    /// called here. Not for one from the cache or the scan helper: running
+    /// it loads its file (in the presenter process, or with
+    /// `PresenterRegistry.loadingChain`).
+    public var isLoaded: Bool { descriptor != nil }
     /// The descriptor the plugin returned, handed back to its `create` (one
     /// create function may serve several presenters and tell them apart by
     /// it). `nil` for presenters built in code (tests): create then gets NULL.
@@ -46,8 +50,8 @@ public struct PresenterPlugin: Sendable, Equatable {
         self.descriptor = descriptor.map(Descriptor.init)
     }
 
-    /// A presenter as the registry cache remembers it: what it declares,
-    /// without hooks.
+    /// A presenter as the registry cache remembers it, or the scan helper
+    /// reports it: what it declares, without hooks.
     init(id: String, name: String, version: String, description: String?, author: String?, license: String?,
          extends: String?, capabilities: Capabilities, abiVersion: ABIVersion, file: String, hookNames: [String]) {
         self.id = id; self.name = name; self.version = version; self.description = description

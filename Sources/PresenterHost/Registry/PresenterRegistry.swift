@@ -54,8 +54,8 @@ public struct PresenterRegistry: Sendable {
     /// changed.
     ///
     /// - Parameter scanner: when given, the files to load (all but the
-    ///   bundled ones) are first loaded in a helper process, and those that
-    ///   crash or hang it are reported instead of being loaded here
+    ///   bundled ones) are loaded in a helper process instead, which reports
+    ///   what they hold, and those that crash or hang it are reported
     ///   (`PluginScanner`). The command line passes one; without one (tests,
     ///   whose executable is not presenter-host), every file is loaded in
     ///   this process.
@@ -71,13 +71,14 @@ public struct PresenterRegistry: Sendable {
             remembered[real] = entry
         }
 
-        // Files not remembered are loaded: those that crash or hang the
-        // scan helper are blamed, the others loaded here.
+        // Files not remembered are scanned by the helper (those that crash
+        // or hang it are blamed); the bundled ones, and any the helper could
+        // not scan, are loaded here.
         let pending = files.indices.filter { files[$0].checked.problem == nil && contents[$0] == nil }
         let scanned = pending.filter { !files[$0].bundled }
-        let blamed = scanned.isEmpty ? [:] : scanner?.scan(scanned.map { files[$0].checked.file! }, policy: policy) ?? [:]
+        let reported = scanned.isEmpty ? [:] : scanner?.scan(scanned.map { files[$0].checked.file! }, policy: policy) ?? [:]
         for (scanIndex, fileIndex) in scanned.enumerated() {
-            if let failure = blamed[scanIndex] { contents[fileIndex] = .failure(failure) }
+            if let result = reported[scanIndex] { contents[fileIndex] = result }
         }
         for index in pending where contents[index] == nil {
             do throws(PluginLoadFailure) {
@@ -141,7 +142,7 @@ public struct PresenterRegistry: Sendable {
     /// files no longer loads as the cache said.
     func loading(chainOf id: String?, policy: PluginPolicy) throws(PluginLoadError) -> PresenterRegistry {
         var copy = self
-        for plugin in (id.map { chain(for: $0) ?? [] } ?? plugins) where plugin.cached {
+        for plugin in (id.map { chain(for: $0) ?? [] } ?? plugins) where !plugin.isLoaded {
             let loaded: PluginLibrary.Contents
             do throws(PluginLoadFailure) {
                 loaded = try PluginLibrary.load(plugin.file, policy: policy)
@@ -168,7 +169,7 @@ public struct PresenterRegistry: Sendable {
     private static func checkedFiles(_ searchPath: [SearchPathEntry], policy: PluginPolicy) -> [File] {
         var files: [File] = []
         var seen = Set<String>()
-        var check = CandidateCheck(policy: policy)
+        let check = CandidateCheck(policy: policy)
         for entry in searchPath where entry.status == .directory {
             for candidate in PluginDirectory.candidates(in: entry) {
                 let checked = check.check(candidate, in: entry.path)

@@ -11,10 +11,12 @@ import Foundation
 ///
 /// Fields are separated by tabs. A file line (`F`) is followed by one line
 /// per descriptor (`P` for a presenter, `D` for a refused descriptor) or by
-/// one `X` line when the file as a whole failed. Paths escape `\`, tab and
-/// newline; descriptor strings hold none of them (`DescriptorReader` refuses
-/// control characters) and an absent one is written as U+0001. The
-/// checksum makes a torn or bit-flipped file unreadable rather than wrong.
+/// one `X` line when the file as a whole failed: the *records* of that file,
+/// which the scan helper also reports, one per line (`ScanProtocol`).
+/// Paths escape `\`, tab and newline; descriptor strings hold none of them
+/// (`DescriptorReader` refuses control characters) and an absent one is
+/// written as U+0001. The checksum makes a torn or bit-flipped file
+/// unreadable rather than wrong.
 enum RegistryCacheFormat {
     /// Bumped whenever a line changes meaning.
     static let version = 1
@@ -37,17 +39,7 @@ enum RegistryCacheFormat {
         var body = "K\t\(escaped(key))\n"
         for (file, entry) in entries.sorted(by: { $0.key < $1.key }) {
             body += "F\t\(escaped(file))\t\(entry.identity.text)\n"
-            switch entry.contents {
-            case .failure(let failure):
-                body += "X\t\(json(failure))\n"
-            case .success(let results):
-                for (index, result) in results.enumerated() {
-                    switch result {
-                    case .success(let plugin): body += presenterLine(index, plugin)
-                    case .failure(let failure): body += "D\t\(index)\t\(json(failure))\n"
-                    }
-                }
-            }
+            for record in records(entry.contents) { body += record + "\n" }
         }
         let bytes = Array(body.utf8)
         return Array((magic + hex(checksum(bytes[...])) + "\n").utf8) + bytes
@@ -57,47 +49,114 @@ enum RegistryCacheFormat {
     /// under `key`.
     static func decode(_ bytes: [UInt8], key: String) throws(Unreadable) -> [String: Entry] {
         guard let newline = bytes.firstIndex(of: 0x0a) else { throw Unreadable(reason: "empty or truncated") }
-        let header = String(decoding: bytes[..<newline], as: UTF8.self)
-        guard header.hasPrefix("presenter-host registry cache ") else { throw Unreadable(reason: "not a registry cache") }
-        guard header.hasPrefix(magic) else { throw Unreadable(reason: "written by another version") }
+        let first = String(decoding: bytes[..<newline], as: UTF8.self)
+        guard first.hasPrefix("presenter-host registry cache ") else { throw Unreadable(reason: "not a registry cache") }
+        guard first.hasPrefix(magic) else { throw Unreadable(reason: "written by another version") }
         let body = bytes[(newline + 1)...]
-        guard header.dropFirst(magic.count) == hex(checksum(body)) else { throw Unreadable(reason: "corrupt (checksum)") }
-        // Split as bytes: as Characters, a "\r" in a path would swallow the "\n" after it.
-        let lines = body.split(separator: 0x0a, omittingEmptySubsequences: false)
-        func fields(_ line: ArraySlice<UInt8>) -> [Substring] {
-            line.split(separator: 0x09, omittingEmptySubsequences: false).map { Substring(String(decoding: $0, as: UTF8.self)) }
-        }
-        guard let first = lines.first, fields(first) == ["K", Substring(escaped(key))] else {
+        guard first.dropFirst(magic.count) == hex(checksum(body)) else { throw Unreadable(reason: "corrupt (checksum)") }
+        // Read as bytes, not Characters: faster, and a "\r" in a path
+        // would otherwise swallow the "\n" after it.
+        var lines = Lines(body)
+        guard let keyLine = lines.next(), keyLine.count == 2, keyLine[0] == "K", keyLine[1] == escaped(key) else {
             throw Unreadable(reason: "made for another host binary, ABI or search path")
         }
         var entries: [String: Entry] = [:]
-        var index = 1
-        while index < lines.count, !lines[index].isEmpty {
-            let header = fields(lines[index])
-            guard header.count == 3, header[0] == "F", let identity = identity(header[2]) else { throw corrupt }
-            let file = unescaped(header[1])
-            index += 1
-            var results: PluginLibrary.Contents = []
-            var failure: PluginLoadFailure?
-            while index < lines.count, let kind = lines[index].first, kind != UInt8(ascii: "F") {
-                let fields = fields(lines[index])
-                switch (fields[0], fields.count) {
-                case ("X", 2) where results.isEmpty && failure == nil:
-                    failure = try decodeFailure(fields[1])
-                case ("D", 3) where failure == nil && Int(fields[1]) == results.count:
-                    results.append(.failure(try decodeFailure(fields[2])))
-                case ("P", 12) where failure == nil && Int(fields[1]) == results.count:
-                    results.append(.success(try presenter(fields, file: file)))
-                default:
-                    throw corrupt
+        entries.reserveCapacity(body.count / 128)
+        var header = lines.next()
+        while let fileLine = header {
+            guard fileLine.count == 3, fileLine[0] == "F", let identity = identity(fileLine[2]) else { throw corrupt }
+            let file = unescaped(fileLine[1])
+            var fields: [[String]] = []
+            header = nil
+            while let line = lines.next() {
+                if line[0] == "F" {
+                    header = line
+                    break
                 }
-                index += 1
+                fields.append(line)
             }
-            guard failure != nil || !results.isEmpty else { throw corrupt }
-            entries[file] = Entry(identity: identity, contents: failure.map { .failure($0) } ?? .success(results))
+            entries[file] = Entry(identity: identity, contents: try contents(fields, file: file, cached: true))
         }
-        guard index == lines.count - 1 else { throw corrupt }
+        guard lines.atEnd else { throw corrupt }
         return entries
+    }
+
+    /// The record lines (without newlines) of what loading one file gave.
+    static func records(_ contents: Result<PluginLibrary.Contents, PluginLoadFailure>) -> [String] {
+        switch contents {
+        case .failure(let failure):
+            return ["X\t\(json(failure))"]
+        case .success(let results):
+            return results.enumerated().map { index, result in
+                switch result {
+                case .success(let plugin): return presenterLine(index, plugin)
+                case .failure(let failure): return "D\t\(index)\t\(json(failure))"
+                }
+            }
+        }
+    }
+
+    /// What loading the file at the real path `file` gave, from its record
+    /// lines split at tabs; its presenters are marked `cached` as said.
+    static func contents(_ records: [[String]], file: String, cached: Bool)
+        throws(Unreadable) -> Result<PluginLibrary.Contents, PluginLoadFailure> {
+        if records.count == 1, records[0].count == 2, records[0][0] == "X" { return .failure(try decodeFailure(records[0][1])) }
+        guard !records.isEmpty else { throw corrupt }
+        var results: PluginLibrary.Contents = []
+        for fields in records {
+            switch (fields[0], fields.count) {
+            case ("D", 3) where Int(fields[1]) == results.count:
+                results.append(.failure(try decodeFailure(fields[2])))
+            case ("P", 12) where Int(fields[1]) == results.count:
+                var plugin = try presenter(fields, file: file)
+                plugin.cached = cached
+                results.append(.success(plugin))
+            default:
+                throw corrupt
+            }
+        }
+        return .success(results)
+    }
+
+    /// One line's fields (split at tabs).
+    static func fields(_ line: some Collection<UInt8>) -> [String] {
+        line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The lines of a body, each split at tabs into fields; every line ends
+    /// with a newline, and the body with the last one.
+    private struct Lines {
+        private let bytes: ArraySlice<UInt8>
+        private var position: Int
+        private(set) var atEnd = false
+
+        init(_ bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            position = bytes.startIndex
+        }
+
+        /// The next line's fields; nil at the end of the body, or at a
+        /// line without its newline (then `atEnd` stays false).
+        mutating func next() -> [String]? {
+            guard position < bytes.endIndex else { atEnd = true; return nil }
+            var fields: [String] = []
+            var start = position
+            for index in position..<bytes.endIndex {
+                switch bytes[index] {
+                case 0x09:
+                    fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    start = index + 1
+                case 0x0a:
+                    fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    position = index + 1
+                    return fields
+                default:
+                    continue
+                }
+            }
+            position = bytes.endIndex
+            return nil
+        }
     }
 
     // MARK: - Lines
@@ -109,28 +168,43 @@ enum RegistryCacheFormat {
                       plugin.author ?? absent, plugin.license ?? absent, plugin.extends ?? absent,
                       String(plugin.capabilities.rawValue), "\(plugin.abiVersion.major).\(plugin.abiVersion.minor)",
                       plugin.hookNames.joined(separator: ",")]
-        return "P\t" + fields.joined(separator: "\t") + "\n"
+        return "P\t" + fields.joined(separator: "\t")
     }
 
-    private static func presenter(_ fields: [Substring], file: String) throws(Unreadable) -> PresenterPlugin {
-        func optional(_ field: Substring) -> String? { field == absent ? nil : String(field) }
+    private static func presenter(_ fields: [String], file: String) throws(Unreadable) -> PresenterPlugin {
+        func optional(_ field: String) -> String? { field == absent ? nil : field }
         let abi = fields[10].split(separator: ".")
         guard let capabilities = UInt64(fields[9]), abi.count == 2,
               let major = UInt16(abi[0]), let minor = UInt16(abi[1]) else { throw corrupt }
         return PresenterPlugin(
-            id: String(fields[2]), name: String(fields[3]), version: String(fields[4]),
+            id: fields[2], name: fields[3], version: fields[4],
             description: optional(fields[5]), author: optional(fields[6]), license: optional(fields[7]),
             extends: optional(fields[8]), capabilities: .init(rawValue: capabilities),
             abiVersion: ABIVersion(major: major, minor: minor), file: file,
             hookNames: fields[11].split(separator: ",").map(String.init))
     }
 
-    private static func identity(_ field: Substring) -> FileIdentity? {
-        let numbers = field.split(separator: " ")
-        guard numbers.count == 5, let device = UInt64(numbers[0]), let inode = UInt64(numbers[1]),
-              let size = Int64(numbers[2]), let modified = Int64(numbers[3]), let changed = Int64(numbers[4])
-        else { return nil }
-        return FileIdentity(device: device, inode: inode, size: size, modified: modified, changed: changed)
+    private static func identity(_ field: String) -> FileIdentity? {
+        // Five decimal numbers, by hand: this runs once per plugin file on every warm start.
+        var numbers: [UInt64] = []
+        var value: UInt64 = 0, digits = 0
+        for byte in field.utf8 {
+            if byte == 0x20 {
+                guard digits > 0 else { return nil }
+                numbers.append(value)
+                value = 0
+                digits = 0
+            } else {
+                guard byte >= 0x30 && byte <= 0x39, digits < 19 else { return nil }
+                value = value * 10 + UInt64(byte - 0x30)
+                digits += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        numbers.append(value)
+        guard numbers.count == 5, numbers[2...].allSatisfy({ $0 <= UInt64(Int64.max) }) else { return nil }
+        return FileIdentity(device: numbers[0], inode: numbers[1], size: Int64(numbers[2]),
+                            modified: Int64(numbers[3]), changed: Int64(numbers[4]))
     }
 
     private static func json(_ failure: PluginLoadFailure) -> String {
@@ -139,7 +213,7 @@ enum RegistryCacheFormat {
         String(decoding: try! JSONEncoder().encode(failure), as: UTF8.self)
     }
 
-    private static func decodeFailure(_ field: Substring) throws(Unreadable) -> PluginLoadFailure {
+    private static func decodeFailure(_ field: String) throws(Unreadable) -> PluginLoadFailure {
         guard let failure = try? JSONDecoder().decode(PluginLoadFailure.self, from: Data(field.utf8)) else { throw corrupt }
         return failure
     }
@@ -153,8 +227,8 @@ enum RegistryCacheFormat {
             .replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    static func unescaped(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
+    static func unescaped(_ text: String) -> String {
+        guard text.utf8.contains(0x5c) else { return text }
         var result = "", escaping = false
         for character in text.unicodeScalars {
             if escaping {
