@@ -6,10 +6,11 @@ import Foundation
 /// Results go to stdout, failures to stderr as `presenter-host: PATH: REASON`
 /// (one line each: control characters in paths and reasons are escaped).
 /// The exit status is 0 even when some files failed (a listing that shows
-/// them did its job). Files that crash or hang the loader are found by a
-/// scan helper first (`PluginScanner`); plugin code runs while loading, so
-/// stdout is diverted (`StandardOutputDiversion`) and whatever a plugin
-/// prints ends on stderr.
+/// them did its job). Files are loaded by a scan helper (`PluginScanner`),
+/// or not at all when the registry cache knows them; plugin code may still
+/// run here (the bundled presenters on a cold cache, every file when no
+/// helper can run), so stdout is diverted (`StandardOutputDiversion`) and
+/// whatever a plugin prints here ends on stderr.
 enum ListCommand {
     /// Lists the presenters found as `plugins` and the environment say;
     /// returns the exit status.

@@ -29,6 +29,13 @@ enum ScanHelper {
             dup2(null, STDOUT_FILENO)
             close(null)
         }
+        // Each library loaded keeps its descriptor (`PluginFile`): a
+        // thousand plugins need more than the usual soft limit of 1024.
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
         watchLifeline()
         send(.header(version: ScanProtocol.version), to: channel)
         for (index, path) in paths.enumerated() {
