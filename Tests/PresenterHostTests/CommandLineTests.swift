@@ -49,11 +49,14 @@ import Testing
         for flag in ["--help", "-h"] {
             let result = try ProcessRunner.host([flag])
             #expect(result.status == 0)
-            #expect(result.stdout.contains("Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]"))
+            #expect(result.stdout.contains("Usage: presenter-host [<plugin options>] --list [--verbose] [--json]"))
+            for option in ["--rescan", "--no-cache", "--allow-insecure-plugins", "--bundled-only", "PRESENTER_HOST_BUNDLED_ONLY"] {
+                #expect(result.stdout.contains(option))
+            }
             #expect(result.stdout.contains("PRESENTER_PLUGIN_PATH"))
             #expect(result.stdout.contains("docs/ABI.md"))
             // The scan helper's flag is internal.
-            #expect(!result.stdout.contains("scan"))
+            #expect(!result.stdout.contains("--scan-plugins"))
             #expect(result.stderr == "")
         }
     }
