@@ -37,18 +37,21 @@ enum ScanHelper {
             _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         }
         watchLifeline()
-        send(.header(version: ScanProtocol.version), to: channel)
+        // One write a file: a file's results and `done` go out with the next
+        // file's `begin`, which must be out before that file is loaded (a
+        // crash while loading it is blamed on the last `begin`).
+        var pending: [ScanProtocol.Line] = [.header(version: ScanProtocol.version)]
         for (index, path) in paths.enumerated() {
-            send(.begin(index), to: channel)
+            send(pending + [.begin(index)], to: channel)
             let contents: Result<PluginLibrary.Contents, PluginLoadFailure>
             do throws(PluginLoadFailure) {
                 contents = .success(try PluginLibrary.load(path, policy: policy))
             } catch {
                 contents = .failure(error)
             }
-            for record in RegistryCacheFormat.records(contents) { send(.result(index, record), to: channel) }
-            send(.done(index), to: channel)
+            pending = RegistryCacheFormat.records(contents).map { .result(index, $0) } + [.done(index)]
         }
+        send(pending, to: channel)
         _exit(0)
     }
 
@@ -63,9 +66,9 @@ enum ScanHelper {
         }
     }
 
-    /// Writes one line; a parent that stopped reading ends the helper (SIGPIPE).
-    private static func send(_ line: ScanProtocol.Line, to channel: Int32) {
-        var bytes = Array((line.text + "\n").utf8)[...]
+    /// Writes lines; a parent that stopped reading ends the helper (SIGPIPE).
+    private static func send(_ lines: [ScanProtocol.Line], to channel: Int32) {
+        var bytes = Array(lines.map { $0.text + "\n" }.joined().utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(channel, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
