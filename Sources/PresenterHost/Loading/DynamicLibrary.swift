@@ -10,7 +10,7 @@ import Glibc
 struct DynamicLibrary {
     private let handle: UnsafeMutableRawPointer
 
-    /// Opens `path` (`/proc/self/fd/N` for a plugin: see `PluginFile`);
+    /// Opens `path` (`/proc/PID/fd/N` for a plugin: see `PluginFile`);
     /// throws `dlerror`'s text (missing dependency, undefined symbol...).
     /// Runs the library's constructors.
     static func open(_ path: String) throws(PluginLoadFailure) -> DynamicLibrary {

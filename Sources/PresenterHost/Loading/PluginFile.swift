@@ -9,8 +9,10 @@ import Glibc
 /// opened first and the file is opened in it with `O_NOFOLLOW`: a link put
 /// in the file's place after discovery is refused. The owner and mode checks
 /// (`PluginPolicy`) and the ELF checks (`ELFPrecheck`) read the descriptors;
-/// `dlopen` is given `/proc/self/fd/N`, so a file swapped after the checks
-/// is never the one loaded.
+/// `dlopen` is given `/proc/PID/fd/N`, so a file swapped after the checks
+/// is never the one loaded. PID, not `self`: a debugger reads the name to
+/// find the library's symbols, and in its own process `/proc/self/fd/N`
+/// is one of its own descriptors (gdb then blocks reading its pipe).
 struct PluginFile {
     /// The open file (close-on-exec).
     let descriptor: Int32
@@ -50,11 +52,11 @@ struct PluginFile {
     /// Loads the checked file (`RTLD_NOW | RTLD_LOCAL`, running its
     /// constructors). On success the descriptor stays open for ever, as
     /// the library stays loaded: ld.so knows the library by the name
-    /// `/proc/self/fd/N` and would hand it out again for that name, so the
+    /// `/proc/PID/fd/N` and would hand it out again for that name, so the
     /// number must never come to mean another file. On failure it is closed.
     func load() throws(PluginLoadFailure) -> DynamicLibrary {
         do {
-            return try DynamicLibrary.open("/proc/self/fd/\(descriptor)")
+            return try DynamicLibrary.open("/proc/\(getpid())/fd/\(descriptor)")
         } catch {
             close(descriptor)
             throw error
