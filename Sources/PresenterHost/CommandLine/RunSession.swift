@@ -79,7 +79,8 @@ final class RunSession {
 
     /// Runs the command under the presenter; returns the exit status.
     /// `log` gets the presenter log (`--verbose`, `--log`).
-    func run(registry: PresenterRegistry, log: RunLog, events: RunEvents) throws(CommandError) -> Int32 {
+    /// The presenter process loads its files under `policy`.
+    func run(registry: PresenterRegistry, policy: PluginPolicy, log: RunLog, events: RunEvents) throws(CommandError) -> Int32 {
         // A command that cannot start (missing, not executable, a #! line
         // naming a missing interpreter) is reported before anything is shown.
         let workingMessage = view.progressMessages[options.action]?[.working]
@@ -97,7 +98,8 @@ final class RunSession {
         } catch {
             throw cannotStart(error, startEvent: true)
         }
-        let (runtime, mode) = Self.makeRuntime(registry: registry, options: options, environment: environment, log: log)
+        let (runtime, mode) = Self.makeRuntime(registry: registry, options: options, environment: environment, log: log,
+                                               policy: policy)
         defer { log.flush() }
 
         // A closed stdout or stderr must not kill the host before it has
@@ -262,7 +264,7 @@ final class RunSession {
     /// in its process (or in this one with `--in-process`), plain lines
     /// when it fails, the log above the region. Returns the mode too.
     static func makeRuntime(registry: PresenterRegistry, options: RunOptions, environment: [String: String],
-                            log: RunLog) -> (PresenterRuntime, BackendFactory.Mode) {
+                            log: RunLog, policy: PluginPolicy = .strict) -> (PresenterRuntime, BackendFactory.Mode) {
         let unicode = TerminalEnvironment.isUnicode(environment)
         // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
         let accessible = options.staticMode || TerminalEnvironment.wantsStatic(environment)
@@ -274,8 +276,9 @@ final class RunSession {
             : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color,
                                   regionRows: 5 + tailRows, interactive: false,
                                   terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        let isolation: PresenterRuntime.Isolation = options.inProcess
-            ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
+        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
+        configuration.policy = policy
+        let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
         let runtime = PresenterRuntime(
             registry: registry, backend: backend, options: pluginOptions(options), reservedRows: tailRows,
             isolation: isolation,

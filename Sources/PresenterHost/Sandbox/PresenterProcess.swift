@@ -32,6 +32,9 @@ public final class PresenterProcess: PresenterEngine {
         public var startTimeout: Double
         /// Variables the process gets besides (or instead of) the host's.
         public var environment: [String: String]
+        /// The policy the process loads plugin files under (it checks them
+        /// again, on the descriptor it loads through: `PluginFile`).
+        public var policy: PluginPolicy = .strict
 
         /// The default budget of a hook: 250 ms.
         public static let defaultHookTimeout = 0.25
@@ -139,12 +142,12 @@ public final class PresenterProcess: PresenterEngine {
         guard let top = chain.first else { return }
         currentPresenter = top.id
         var paths: [String] = []
-        for path in chain.map(\.path) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
+        for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
         if !paths.isEmpty {
             _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout)
             loadedPaths.formUnion(paths)
         }
-        let references = chain.map { PresenterMessage.PresenterRef(path: $0.path, id: $0.id) }
+        let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(.attach(view: view, chain: references, elements: elements), hook: "create",
@@ -385,7 +388,9 @@ public final class PresenterProcess: PresenterEngine {
         options.newSession = true
         options.environment = Self.environment(adding: configuration.environment)
         let spawned = Spawn.start(configuration.executable,
-                                  ["presenter-host", PresenterProcessServer.flag, String(getpid())], options)
+                                  ["presenter-host", PresenterProcessServer.flag, String(getpid())]
+                                      + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
+                                  options)
         _ = Glibc.close(channel[1])
         _ = Glibc.close(log[1])
         guard case .success(let pid) = spawned else {

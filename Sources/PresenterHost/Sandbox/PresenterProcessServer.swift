@@ -1,7 +1,8 @@
 import Foundation
 import SystemShims
 
-/// The presenter process: `presenter-host --presenter-process HOSTPID`,
+/// The presenter process: `presenter-host --presenter-process HOSTPID
+/// [--allow-insecure-plugins]`,
 /// started by ``PresenterProcess``, never by a user (the flag is not in
 /// `--help`).
 ///
@@ -38,7 +39,7 @@ enum PresenterProcessServer {
             limit.rlim_max = min(limit.rlim_max, memoryLimit)
             _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
         }
-        let server = Server()
+        let server = Server(policy: PluginPolicy(allowInsecure: arguments.dropFirst().first == PluginPolicy.allowInsecureFlag))
         server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version)))
         server.serve()
         _exit(0)
@@ -53,6 +54,14 @@ private final class Server: PresenterEngineDelegate {
     private var loaded: [String: [PresenterPlugin]] = [:]
     private var incoming = FrameBuffer()
     private let mainThread = pthread_self()
+    /// The rules every file is loaded under: the host checked the files,
+    /// and this process checks them again on the descriptor it loads
+    /// through, so a file swapped since is never loaded.
+    private let policy: PluginPolicy
+
+    init(policy: PluginPolicy) {
+        self.policy = policy
+    }
 
     /// Reads requests and answers each, until the host closes the channel.
     func serve() {
@@ -92,7 +101,7 @@ private final class Server: PresenterEngineDelegate {
         case .load(let paths):
             for path in paths where loaded[path] == nil {
                 do throws(PluginLoadFailure) {
-                    loaded[path] = try PluginLibrary.load(path).compactMap { try? $0.get() }
+                    loaded[path] = try PluginLibrary.load(path, policy: policy).compactMap { try? $0.get() }
                 } catch {
                     return .refused(PluginLoadError(path: path, failure: error).description)
                 }

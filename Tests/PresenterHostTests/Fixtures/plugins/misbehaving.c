@@ -166,15 +166,22 @@ static void report_world(const char *path) {
     FILE *file = fopen(path, "w");
     if (file == NULL) return;
     fprintf(file, "fds=");
+    /* The plugin files the loader keeps open (ld.so knows each library by
+       its /proc/self/fd/N name) are counted apart. */
+    int libraries = 0;
     for (int fd = 0, first = 1; fd < 1024; fd++) {
         char link[64];
         snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
         char target[256];
-        if (readlink(link, target, sizeof target) < 0) continue;
+        ssize_t length = readlink(link, target, sizeof target - 1);
+        if (length < 0) continue;
+        target[length] = '\0';
         if (fd == fileno(file)) continue;
+        if (length > 3 && strcmp(target + length - 3, ".so") == 0) { libraries++; continue; }
         fprintf(file, first ? "%d" : ",%d", fd);
         first = 0;
     }
+    fprintf(file, "\nlibraries=%d", libraries);
     char target[256] = "";
     ssize_t length = readlink("/proc/self/fd/0", target, sizeof target - 1);
     if (length >= 0) target[length] = '\0';
