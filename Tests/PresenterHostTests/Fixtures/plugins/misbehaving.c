@@ -70,8 +70,16 @@ static int due(void) {
     return ++calls > (skip ? strtol(skip, NULL, 10) : 0);
 }
 
+/* What the thread keeps: the host's pointers, in memory of its own, so that
+ * the instance's destroy (which frees the instance) never pulls its memory
+ * from under it; only the host's pointers are kept past their hooks. */
+typedef struct kept {
+    const presenter_host *host;
+    presenter_context *ctx;
+} kept;
+
 static void *service_caller(void *argument) {
-    state *self = argument;
+    kept *self = argument;
     /* Host services from a thread of our own, outside any hook: the host must ignore them. */
     for (int i = 0; i < 2000; i++) {
         self->host->log(self->ctx, PRESENTER_LOG_ERROR, "from another thread");
@@ -81,6 +89,7 @@ static void *service_caller(void *argument) {
         (void)self->host->now_ns(self->ctx);
         usleep(500);
     }
+    free(self);
     return NULL;
 }
 
@@ -145,8 +154,13 @@ static int misbehave(state *self, const char *hook) {
         }
     }
     if (is("thread", hook) && self != NULL) {
+        kept *copy = malloc(sizeof *copy);
         pthread_t thread;
-        if (pthread_create(&thread, NULL, service_caller, self) == 0) pthread_detach(thread);
+        if (copy != NULL) {
+            copy->host = self->host;
+            copy->ctx = self->ctx;
+            if (pthread_create(&thread, NULL, service_caller, copy) == 0) pthread_detach(thread); else free(copy);
+        }
     }
     if (is("alloc", hook)) {
         for (;;) {
