@@ -32,6 +32,10 @@ enum PresenterProcessServer {
         // The channel is ours alone: a process a plugin starts must not hold
         // it (the host would then miss this process's end).
         _ = fcntl(PresenterProcessServer.channel, F_SETFD, FD_CLOEXEC)
+        // (Not in a build of scripts/sanitize: a sanitizer's runtime
+        // reserves terabytes of address space for its shadow memory, and
+        // under the cap no presenter process could even start.)
+        #if !PRESENTER_SANITIZER
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
             // The hard limit too, so a plugin cannot raise it again.
@@ -39,6 +43,7 @@ enum PresenterProcessServer {
             limit.rlim_max = min(limit.rlim_max, memoryLimit)
             _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
         }
+        #endif
         let server = Server(policy: PluginPolicy(allowInsecure: arguments.dropFirst().first == PluginPolicy.allowInsecureFlag))
         server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version)))
         server.serve()
