@@ -63,16 +63,7 @@ struct RegistryCache {
         let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
-        let written = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
+        let written = writeAll(fd, bytes)
         if close(fd) != 0 || !written || rename(temporary, path) != 0 { unlink(temporary) }
     }
 

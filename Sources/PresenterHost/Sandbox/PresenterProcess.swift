@@ -471,26 +471,24 @@ public final class PresenterProcess: PresenterEngine {
     /// at most the hook budget.
     private func send(_ bytes: [UInt8], to running: Running, hook: String?) throws(PresenterFailure) {
         let deadline = Self.now() + configuration.hookTimeout
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                Glibc.send(running.channel, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            if written < 0 && errno == EINTR { continue }
+        // It stopped reading while busy with its oldest request: wait for
+        // room until the budget is spent.
+        let error = writeFully(running.channel, bytes, socket: true) {
+            let remaining = deadline - Self.now()
+            return remaining > 0 ? Int32(remaining * 1000 + 1) : nil
+        }
+        switch error {
+        case 0:
+            return
+        case EPIPE, ECONNRESET:
             // The process is gone: the replies it sent first, and the end of
             // the channel after them, are read by the next wait, which so
             // blames the request it died on, not this later one.
-            if written < 0 && (errno == EPIPE || errno == ECONNRESET) { return }
-            guard written < 0 && errno == EAGAIN else { throw ended(hook) }
-            let remaining = deadline - Self.now()
-            // It stopped reading while busy with its oldest request.
-            guard remaining > 0 else { throw hung(pending.first?.hook ?? hook) }
-            var poller = pollfd(fd: running.channel, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&poller, 1, Int32(remaining * 1000 + 1))
+            return
+        case EAGAIN:
+            throw hung(pending.first?.hook ?? hook)
+        default:
+            throw ended(hook)
         }
     }
 

@@ -158,16 +158,7 @@ private final class Server: PresenterEngineDelegate {
 
     /// Writes one message; a host that stopped reading is gone: exit.
     func send(_ body: [UInt8]) {
-        let frame = MessageCoding.frame(body)
-        var offset = 0
-        while offset < frame.count {
-            let written = frame.withUnsafeBytes {
-                Glibc.send(PresenterProcessServer.channel, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { _exit(0) }
-            offset += written
-        }
+        if writeFully(PresenterProcessServer.channel, MessageCoding.frame(body), socket: true) != 0 { _exit(0) }
     }
 }
 
