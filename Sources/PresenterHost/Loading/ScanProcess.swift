@@ -105,9 +105,5 @@ final class ScanProcess {
     }
 
     /// A monotonic clock in seconds.
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicTime.seconds() }
 }

@@ -544,9 +544,7 @@ public final class PresenterProcess: PresenterEngine {
         return ending
     }
 
-    private static func now() -> Double {
-        Double(MonotonicClock().now()) / 1e9
-    }
+    private static func now() -> Double { MonotonicTime.seconds() }
 }
 
 /// What a presenter process prints, as log entries: cut into lines of at
