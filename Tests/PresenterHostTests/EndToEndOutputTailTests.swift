@@ -16,7 +16,9 @@ struct EndToEndOutputTailTests {
     @Test func theLastLinesShowBelowThePresenterThenAFailureShowsThemAll() throws {
         let run = try TerminalDriver.run(["run", "--output", "tail=3", "--working", "Building", "--"] + Self.command(status: 3),
                                          printFirst: 2, steps: [
-                                             .waitText("wide 000"), .snapshot("tail"), .keys("\r"), .waitExit(15),
+                                             // The presenter's box comes once its process started, maybe after the lines.
+                                             .waitText("wide 000"), .waitText("Building"), .snapshot("tail"), .keys("\r"),
+                                             .waitExit(15),
                                          ])
         #expect(run.exit.code == 3)
         let tail = try #require(run.snapshots["tail"])
@@ -40,7 +42,8 @@ struct EndToEndOutputTailTests {
 
     @Test func onSuccessTheTailGoesWithTheRegion() throws {
         let run = try TerminalDriver.run(["run", "--output", "tail", "--working", "Building", "--"] + Self.command(status: 0),
-                                         steps: [.waitText("wide 000"), .snapshot("tail"), .keys("\r"), .waitExit(15)])
+                                         steps: [.waitText("wide 000"), .waitText("Building"), .snapshot("tail"), .keys("\r"),
+                                                 .waitExit(15)])
         #expect(run.exit.code == 0)
         let tail = try #require(run.snapshots["tail"])
         #expect(tail.row(containing: "line 6") != nil && tail.row(containing: "line 5") == nil, "the default is 5 lines: \(tail.lines)")
