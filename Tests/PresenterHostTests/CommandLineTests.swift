@@ -6,13 +6,17 @@ import Testing
 /// and usage errors.
 @Suite struct CommandLineTests {
     @Test(arguments: [
-        (["--list"], PresenterHostCommand.Invocation.list(pluginDirs: [], verbose: false, json: false)),
-        (["list", "-v"], .list(pluginDirs: [], verbose: true, json: false)),
+        (["--list"], PresenterHostCommand.Invocation.list(PluginOptions(), verbose: false, json: false)),
+        (["list", "-v"], .list(PluginOptions(), verbose: true, json: false)),
         (["--plugin-dir", "a", "--plugin-dir=/b", "--list", "--verbose", "--json"],
-         .list(pluginDirs: ["a", "/b"], verbose: true, json: true)),
+         .list(PluginOptions(pluginDirs: ["a", "/b"]), verbose: true, json: true)),
         (["--plugin-dir", "p", "run", "--presenter", "mbhud", "--", "sleep", "1"],
-         .run(arguments: ["--presenter", "mbhud", "--", "sleep", "1"], pluginDirs: ["p"])),
-        (["run", "--list"], .run(arguments: ["--list"], pluginDirs: [])),
+         .run(arguments: ["--presenter", "mbhud", "--", "sleep", "1"], plugins: PluginOptions(pluginDirs: ["p"]))),
+        (["run", "--list"], .run(arguments: ["--list"], plugins: PluginOptions())),
+        (["--rescan", "--allow-insecure-plugins", "--list"],
+         .list(PluginOptions(cache: .rescan, allowInsecure: true), verbose: false, json: false)),
+        (["--no-cache", "--bundled-only", "run", "true"],
+         .run(arguments: ["true"], plugins: PluginOptions(cache: .off, bundledOnly: true))),
         (["--list", "--help"], .help),
         (["-h"], .help),
         (["--version", "--list"], .version),
@@ -29,6 +33,7 @@ import Testing
         (["--list", "--plugin-dir"], "Missing value for '--plugin-dir <dir>'"),
         (["--plugin-dir", "--list"], "Missing value for '--plugin-dir <dir>'"),
         (["--plugin-dir=", "--list"], "Empty value for '--plugin-dir <dir>'; give a directory"),
+        (["--rescan", "--no-cache", "--list"], "'--rescan' and '--no-cache' cannot be combined"),
         (["--json"], "'--json' needs '--list'"),
         (["-v"], "'--verbose' needs '--list'"),
         (["--plugin-dir", "x"], "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'"),
@@ -44,11 +49,14 @@ import Testing
         for flag in ["--help", "-h"] {
             let result = try ProcessRunner.host([flag])
             #expect(result.status == 0)
-            #expect(result.stdout.contains("Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]"))
+            #expect(result.stdout.contains("Usage: presenter-host [<plugin options>] --list [--verbose] [--json]"))
+            for option in ["--rescan", "--no-cache", "--allow-insecure-plugins", "--bundled-only", "PRESENTER_HOST_BUNDLED_ONLY"] {
+                #expect(result.stdout.contains(option))
+            }
             #expect(result.stdout.contains("PRESENTER_PLUGIN_PATH"))
             #expect(result.stdout.contains("docs/ABI.md"))
             // The scan helper's flag is internal.
-            #expect(!result.stdout.contains("scan"))
+            #expect(!result.stdout.contains("--scan-plugins"))
             #expect(result.stderr == "")
         }
     }

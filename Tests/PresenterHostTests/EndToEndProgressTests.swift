@@ -42,6 +42,27 @@ struct EndToEndProgressTests {
         #expect(logLines.last == "presenter-host: mbhud: warning: ignoring further bad progress lines without naming them")
     }
 
+    /// ABI 1.0 promised a fraction in [0, 1]: a presenter built against the
+    /// frozen 1.0 header hears 40 %, but not that it became unknown again.
+    @Test func aPresenterBuiltFor1_0NeverGetsANegativeFraction() throws {
+        let frozen = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/abi-1.0")
+        let directory = TestPaths.temporaryDirectory("progress-1.0")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Toolchain.compile(["cc", "-shared", "-fPIC", "-std=c11", "-I", frozen.path,
+                               "-o", directory.appendingPathComponent("libpresenter_1_0.so").path,
+                               frozen.appendingPathComponent("presenter_1_0.c").path])
+        let script = """
+            echo 40% >&$PRESENTER_PROGRESS_FD; sleep 0.3
+            echo '{"progress": null, "message": "Again"}' >&$PRESENTER_PROGRESS_FD; sleep 0.3
+            """
+        let result = try ProcessRunner.host(["--plugin-dir", directory.path, "run", "-v", "--presenter", "fixture.abi-1-0",
+                                             "--working", "Working", "--", "sh", "-c", script], environment: utf8)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("fixture.abi-1-0: info: progress 0.40"), "\(result.stderr)")
+        #expect(!result.stderr.contains("progress -1"), "\(result.stderr)")
+        #expect(result.stderr.contains("Again\n"))  // the plain line still says it
+    }
+
     @Test func theDescriptorIsASingleDigitAndHidesNoneTheCallerPassed() throws {
         let dir = TestPaths.temporaryDirectory("progressfd")
         defer { try? FileManager.default.removeItem(at: dir) }

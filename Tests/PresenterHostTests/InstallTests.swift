@@ -53,6 +53,11 @@ import Testing
         let make = try shell("make -s -C '\(template.path)' install XDG_DATA_HOME='\(dataHome.path)'", environment: pkgConfig)
         #expect(make.status == 0, "\(make.stderr)")
         #expect(FileManager.default.fileExists(atPath: userPlugins.appendingPathComponent("libmy_presenter.so").path))
+        // Its `make check` runs the installed presenter-host's conformance checks.
+        let searchPath = prefix.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let check = try shell("make -s -C '\(template.path)' check", environment: pkgConfig.merging(["PATH": searchPath]) { $1 })
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.hasSuffix(" 0 failed, 0 warned\n"), "\(check.stdout)")
 
         let binary = prefix.appendingPathComponent("bin/presenter-host")
         let environment = ["XDG_DATA_HOME": dataHome.path, "CI": "true", "PRESENTER_PLUGIN_PATH": ""]

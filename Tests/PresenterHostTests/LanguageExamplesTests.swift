@@ -69,7 +69,10 @@ import Testing
         #expect(!run.stderr.contains("going on"), "\(run.stderr)")
 
         let library = try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".so") }!
-        let check = try ProcessRunner.host(["check", directory.appendingPathComponent(library).path])
+        // A budget of its own: under a loaded parallel test run a hook can
+        // take more than half the usual 250 ms, and "budget" would WARN for
+        // the machine, not the presenter (the budget check has its own tests).
+        let check = try ProcessRunner.host(["check", "--hook-timeout", "10", directory.appendingPathComponent(library).path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.hasSuffix(" 0 failed, 0 warned\n"), "\(check.stdout)")
     }

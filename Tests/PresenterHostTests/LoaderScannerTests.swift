@@ -47,7 +47,7 @@ import Testing
         #expect(SignalName.of(77) == "signal 77")
     }
 
-    @Test func refusalsStillComeFromTheInProcessLoader() throws {
+    @Test func refusalsComeFromTheHelpersReport() throws {
         let directory = try FixtureBuilder.directory([.text, .missingName, .good])
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
@@ -77,13 +77,13 @@ import Testing
         #expect(PluginScanner(environment: [:]).executable == "/proc/self/exe")
     }
 
-    @Test(arguments: ["presenter-host-scan 1", "begin 0", "done 12"])
+    @Test(arguments: ["presenter-host-scan 2", "begin 0", "done 12", "result 3 P\t0\tx y"])
     func protocolLinesRoundTrip(text: String) throws {
         let line = try #require(ScanProtocol.Line(Substring(text)))
         #expect(line.text == text)
     }
 
-    @Test(arguments: ["", "begin", "begin -1", "begin x", "done 1 2", "hello 1", "{\"not\": json"])
+    @Test(arguments: ["", "begin", "begin -1", "begin x", "done 1 2", "hello 1", "{\"not\": json", "result 1", "result x P"])
     func anythingElseIsNotAProtocolLine(text: String) {
         #expect(ScanProtocol.Line(Substring(text)) == nil)
     }
@@ -99,7 +99,20 @@ import Testing
         let report = process.communicate().stdout
         let status = process.wait()
         process.closeInput()
-        #expect(String(decoding: report, as: UTF8.self) == "presenter-host-scan 1\nbegin 0\ndone 0\nbegin 1\ndone 1\n")
+        let lines = String(decoding: report, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+            == ["presenter-host-scan 2", "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", ""])
+        // What each file holds, in the registry cache's record format.
+        let noisy = try #require(ScanProtocol.Line(lines[2]))
+        let text = try #require(ScanProtocol.Line(lines[5]))
+        guard case .result(0, let presenter) = noisy, case .result(1, let failure) = text else {
+            Issue.record("not result lines: \(lines)")
+            return
+        }
+        let contents = try RegistryCacheFormat.contents([RegistryCacheFormat.fields(presenter.utf8)], file: "/x", cached: false)
+        #expect(try contents.get().map { try $0.get().id } == ["fixture.noisy"])
+        #expect(try RegistryCacheFormat.contents([RegistryCacheFormat.fields(failure.utf8)], file: "/y", cached: false)
+            == .failure(.notELF(looksLikeText: true)))
         #expect(status == 0)
     }
 

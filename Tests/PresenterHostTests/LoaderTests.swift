@@ -127,13 +127,17 @@ import Testing
     }
 
     @Test func aFileReachedTwiceLoadsOnce() throws {
+        // A link in the directory to a file in it, the directory twice, and
+        // the directory again through a link to it (lib64 -> lib).
         let directory = try FixtureBuilder.directory([.good])
-        let links = TestPaths.temporaryDirectory("links")
-        try FileManager.default.createSymbolicLink(at: links.appendingPathComponent("libalias.so"),
-                                                   withDestinationURL: directory.appendingPathComponent("libgood.so"))
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("libalias.so").path,
+                                                   withDestinationPath: "libgood.so")
+        let alias = TestPaths.temporaryDirectory("lib64").appendingPathComponent("lib64")
+        try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: directory)
         let entry = SearchPathEntry(path: directory.path, origin: .flag)
-        let registry = PresenterRegistry.load([entry, entry, SearchPathEntry(path: links.path, origin: .env)])
+        let registry = PresenterRegistry.load([entry, entry, SearchPathEntry(path: alias.path, origin: .env)])
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
+        #expect(registry.plugins.map(\.path) == [directory.appendingPathComponent("libalias.so").path])
         #expect(registry.errors == [])
     }
 
@@ -279,7 +283,7 @@ import Testing
     @Test func theSwiftExamplePresenterLoads() throws {
         let directory = TestPaths.temporaryDirectory("swift-example")
         let library = directory.appendingPathComponent("libSwiftExamplePresenter.so")
-        try FileManager.default.createSymbolicLink(at: library, withDestinationURL: TestPaths.library("SwiftExamplePresenter"))
+        try FileManager.default.copyItem(at: TestPaths.library("SwiftExamplePresenter"), to: library)
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.errors == [])
         #expect(!registry.plugins.isEmpty)

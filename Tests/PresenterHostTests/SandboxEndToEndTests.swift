@@ -129,6 +129,7 @@ struct SandboxEndToEndTests {
         let host = try files.pid(files.hostPidPath)
         #expect(world == """
             fds=0,1,2,3
+            libraries=1
             stdin=/dev/null
             leader=1
             tty=\(ENXIO)

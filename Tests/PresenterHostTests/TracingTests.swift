@@ -58,3 +58,18 @@ import Testing
         #expect(!plain.stderr.contains("trace:"))
     }
 }
+
+extension TracingTests {
+    @Test func discoverySaysWhetherEachFileCameFromTheRegistryCache() throws {
+        let plugins = try directory()
+        let cache = TestPaths.temporaryDirectory("trace-cache")
+        let environment = ["XDG_CACHE_HOME": cache.path]
+        let line = "trace: discovery:   taken: \(plugins.path)/libmisbehaving.so: presenter 'fixture.misbehaving'"
+        let cold = try ProcessRunner.host(["--trace", "--plugin-dir", plugins.path, "--list"], environment: environment)
+        #expect(cold.stderr.contains(line + " (cache miss, loaded)"), "\(cold.stderr)")
+        let warm = try ProcessRunner.host(["--trace", "--plugin-dir", plugins.path, "--list"], environment: environment)
+        #expect(warm.stderr.contains(line + " (cache hit)"), "\(warm.stderr)")
+        let off = try ProcessRunner.host(["--trace", "--no-cache", "--plugin-dir", plugins.path, "--list"], environment: environment)
+        #expect(off.stderr.contains(line + " (cache miss, loaded)"), "\(off.stderr)")
+    }
+}

@@ -150,7 +150,7 @@ struct BookmarkDocument: Equatable {
             }
             let entry = Entry(bookmark: Bookmark(url: try string("url"), title: try string("title")), added: try string("added"))
             guard isDateTime(entry.added) else {
-                throw ShapeError(pointer: pointer + "/added", message: "'\(entry.added)' is not an RFC 3339 date-time such as 2026-12-01T00:57:38Z")
+                throw ShapeError(pointer: pointer + "/added", message: "'\(PrintableText.escaping(entry.added))' is not an RFC 3339 date-time such as 2026-12-01T00:57:38Z")
             }
             if let first = firstIndex[entry.bookmark.url] {
                 throw ShapeError(pointer: pointer + "/url", message: "the URL of /bookmarks/\(first) again (one bookmark per URL)")
@@ -173,10 +173,10 @@ struct BookmarkDocument: Equatable {
         for member in members {
             let place = pointer + "/" + JSONReader.pointerToken(member.key)
             guard keys.contains(member.key) else {
-                throw ShapeError(pointer: place, message: "unknown key '\(member.key)' (expected \(keys.joined(separator: ", ")))")
+                throw ShapeError(pointer: place, message: "unknown key '\(PrintableText.escaping(member.key))' (expected \(keys.joined(separator: ", ")))")
             }
             guard result.updateValue(member.node, forKey: member.key) == nil else {
-                throw ShapeError(pointer: place, message: "'\(member.key)' appears twice")
+                throw ShapeError(pointer: place, message: "'\(PrintableText.escaping(member.key))' appears twice")
             }
         }
         return result

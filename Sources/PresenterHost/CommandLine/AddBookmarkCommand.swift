@@ -43,7 +43,7 @@ public enum AddBookmarkCommand {
         defer { log.flush() }
         let presenter = options.presenter ?? "addbookmark"
         let registry = try RunCommand.loadRegistry(pluginDirs: pluginDirs + options.pluginDirs, presenter: presenter,
-                                                   environment: environment)
+                                                   inProcess: options.inProcess, environment: environment)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let unicode = TerminalEnvironment.isUnicode(environment)
         let isolation: PresenterRuntime.Isolation = options.inProcess

@@ -34,7 +34,8 @@ public enum DriveCommand {
         let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
         let log = try RunLog(verbose: presentation.verbose, path: presentation.logFile)
         let registry = try RunCommand.loadRegistry(pluginDirs: pluginDirs + presentation.pluginDirs,
-                                                   presenter: presentation.presenter, environment: environment)
+                                                   presenter: presentation.presenter, inProcess: presentation.inProcess,
+                                                   environment: environment)
         let server = try options.socket.map { path throws(CommandError) in try DriveServer(path: path) }
 
         signal(SIGPIPE, SIG_IGN)

@@ -60,9 +60,11 @@ struct JSONReader {
         return node
     }
 
-    /// Escapes a key as a JSON Pointer token (`~` → `~0`, `/` → `~1`).
+    /// Escapes a key as a JSON Pointer token (`~` → `~0`, `/` → `~1`), for
+    /// an error line: control characters are escaped too (`PrintableText`),
+    /// so a key can never break the line or reach the terminal raw.
     static func pointerToken(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        PrintableText.escaping(key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"))
     }
 
     /// The line and column of the first byte that is not valid UTF-8.

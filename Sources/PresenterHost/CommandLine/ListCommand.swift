@@ -6,19 +6,18 @@ import Foundation
 /// Results go to stdout, failures to stderr as `presenter-host: PATH: REASON`
 /// (one line each: control characters in paths and reasons are escaped).
 /// The exit status is 0 even when some files failed (a listing that shows
-/// them did its job). Files that crash or hang the loader are found by a
-/// scan helper first (`PluginScanner`); plugin code runs while loading, so
-/// stdout is diverted (`StandardOutputDiversion`) and whatever a plugin
-/// prints ends on stderr.
+/// them did its job). Files are loaded by a scan helper (`PluginScanner`),
+/// or not at all when the registry cache knows them; plugin code may still
+/// run here (the bundled presenters on a cold cache, every file when no
+/// helper can run), so stdout is diverted (`StandardOutputDiversion`) and
+/// whatever a plugin prints here ends on stderr.
 enum ListCommand {
-    /// Lists the presenters on the search path built from `pluginDirs` and
-    /// the environment; returns the exit status.
-    static func execute(pluginDirs: [String], verbose: Bool, json: Bool) -> Int32 {
+    /// Lists the presenters found as `plugins` and the environment say;
+    /// returns the exit status.
+    static func execute(_ plugins: PluginOptions, verbose: Bool, json: Bool) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment, executablePath: nil)
-        for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
         let diversion = StandardOutputDiversion()
-        let registry = PresenterRegistry.load(entries, scanner: PluginScanner(environment: environment))
+        let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
         if EngineNote.tracingEnabled(environment) {
             for line in DiscoveryTrace.lines(registry) { PresenterHostCommand.writeStandardError("presenter-host: debug: \(line)\n") }
         }
@@ -74,7 +73,8 @@ enum ListCommand {
     }
 
     private static func details(_ plugin: PresenterPlugin, in registry: PresenterRegistry) -> String {
-        var lines = [("ABI", plugin.abiVersion.description)]
+        var lines = [("ABI", plugin.abiVersion.description),
+                     ("Loaded from", plugin.cached ? "the registry cache" : "the file (scanned now)")]
         if let description = plugin.description { lines.append(("Description", description)) }
         if let author = plugin.author { lines.append(("Author", author)) }
         if let license = plugin.license { lines.append(("License", license)) }
@@ -110,6 +110,7 @@ enum ListCommand {
                 "hooks": hooks.own,
                 "inheritedHooks": Dictionary(uniqueKeysWithValues: hooks.inherited.map { ($0.hook, $0.from) }),
                 "path": plugin.path,
+                "cached": plugin.cached,
             ]
         }
         let document: [String: Any] = [
@@ -148,12 +149,12 @@ enum ListCommand {
         var none: [String] = []
 
         init(_ plugin: PresenterPlugin, chain: [PresenterPlugin]) {
-            let ownNames = Set(plugin.hooks.presentNames)
+            let ownNames = Set(plugin.hookNames)
             for hook in ["create", "destroy", "show", "hide", "progress", "render", "key"] {
                 if ownNames.contains(hook) {
                     own.append(hook)
                 } else if hook != "create", hook != "destroy",
-                          let base = chain.dropFirst().first(where: { $0.hooks.presentNames.contains(hook) }) {
+                          let base = chain.dropFirst().first(where: { $0.hookNames.contains(hook) }) {
                     inherited.append((hook, base.id))
                 } else {
                     none.append(hook)

@@ -68,7 +68,7 @@ public struct MessagesFile: Equatable, Sendable {
         for action in actionMembers {
             let actionPath = "/" + JSONReader.pointerToken(action.key)
             guard actions[action.key] == nil else {
-                throw .dataError("\(name): \(actionPath): action '\(action.key)' appears twice")
+                throw .dataError("\(name): \(actionPath): action '\(PrintableText.escaping(action.key))' appears twice")
             }
             guard case .object(let statusMembers) = action.node.value else {
                 throw .dataError("\(name): \(actionPath): expected an object of messages, found \(action.node.value.kindDescription)")
@@ -78,10 +78,10 @@ public struct MessagesFile: Equatable, Sendable {
             for status in statusMembers {
                 let path = actionPath + "/" + JSONReader.pointerToken(status.key)
                 guard statuses.contains(status.key) else {
-                    throw .dataError("\(name): \(path): unknown status '\(status.key)' (expected \(statuses.joined(separator: ", ")))")
+                    throw .dataError("\(name): \(path): unknown status '\(PrintableText.escaping(status.key))' (expected \(statuses.joined(separator: ", ")))")
                 }
                 guard seen.insert(status.key).inserted else {
-                    throw .dataError("\(name): \(path): status '\(status.key)' appears twice")
+                    throw .dataError("\(name): \(path): status '\(PrintableText.escaping(status.key))' appears twice")
                 }
                 guard case .string(let text) = status.node.value else {
                     throw .dataError("\(name): \(path): expected a string, found \(status.node.value.kindDescription)")

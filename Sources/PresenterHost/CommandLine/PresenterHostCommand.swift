@@ -8,9 +8,9 @@ public enum PresenterHostCommand {
     enum Invocation: Equatable {
         case help
         case version
-        case list(pluginDirs: [String], verbose: Bool, json: Bool)
+        case list(PluginOptions, verbose: Bool, json: Bool)
         case printPluginPath(pluginDirs: [String])
-        case run(arguments: [String], pluginDirs: [String])
+        case run(arguments: [String], plugins: PluginOptions)
         case bookmarks(arguments: [String])
         case addBookmark(arguments: [String], pluginDirs: [String])
         case check(arguments: [String], pluginDirs: [String])
@@ -41,12 +41,12 @@ public enum PresenterHostCommand {
             case .version:
                 writeStandardOutput(Usage.versionLine + "\n")
                 return ExitCode.success.rawValue
-            case let .list(pluginDirs, verbose, json):
-                return ListCommand.execute(pluginDirs: pluginDirs, verbose: verbose, json: json)
+            case let .list(plugins, verbose, json):
+                return ListCommand.execute(plugins, verbose: verbose, json: json)
             case let .printPluginPath(pluginDirs):
                 return printPluginPath(pluginDirs: pluginDirs)
-            case let .run(runArguments, pluginDirs):
-                return RunCommand.execute(runArguments, pluginDirs: pluginDirs)
+            case let .run(runArguments, plugins):
+                return RunCommand.execute(runArguments, plugins: plugins)
             case .bookmarks(let bookmarksArguments):
                 return BookmarksCommand.execute(bookmarksArguments)
             case let .addBookmark(commandArguments, pluginDirs):
@@ -64,7 +64,7 @@ public enum PresenterHostCommand {
     /// Parses the arguments that come before a command's own (everything
     /// after `run` belongs to `run`).
     static func parse(_ arguments: [String]) throws(CommandError) -> Invocation {
-        var pluginDirs: [String] = []
+        var plugins = PluginOptions()
         var list = false, verbose = false, json = false, printPath = false
         var index = arguments.startIndex
         while index < arguments.endIndex {
@@ -85,28 +85,23 @@ public enum PresenterHostCommand {
                 verbose = true
             case "--json":
                 json = true
-            case "--plugin-dir":
-                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else {
-                    throw .usage("Missing value for '--plugin-dir <dir>'")
-                }
-                pluginDirs.append(try directory(arguments[index]))
-                index += 1
-            case _ where argument.hasPrefix("--plugin-dir="):
-                pluginDirs.append(try directory(String(argument.dropFirst("--plugin-dir=".count))))
+            case _ where try plugins.parse(argument, arguments, &index):
+                continue
             case "run", "check", "drive", "add-bookmark":
                 if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil {
                     throw .usage("'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'")
                 }
                 let rest = Array(arguments[index...])
+                let pluginDirs = plugins.pluginDirs
                 switch argument {
-                case "run": return .run(arguments: rest, pluginDirs: pluginDirs)
+                case "run": return .run(arguments: rest, plugins: plugins)
                 case "check": return .check(arguments: rest, pluginDirs: pluginDirs)
                 case "drive": return .drive(arguments: rest, pluginDirs: pluginDirs)
                 default: return .addBookmark(arguments: rest, pluginDirs: pluginDirs)
                 }
             case "bookmarks":
                 if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path"
-                    : !pluginDirs.isEmpty ? "--plugin-dir" : nil {
+                    : !plugins.pluginDirs.isEmpty ? "--plugin-dir" : nil {
                     throw .usage("'\(flag)' cannot come before 'bookmarks'; put bookmarks' options after it")
                 }
                 return .bookmarks(arguments: Array(arguments[index...]))
@@ -120,14 +115,14 @@ public enum PresenterHostCommand {
             if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
                 throw .usage("'\(flag)' cannot be combined with '--print-plugin-path'")
             }
-            return .printPluginPath(pluginDirs: pluginDirs)
+            return .printPluginPath(pluginDirs: plugins.pluginDirs)
         }
         guard list else {
             throw .usage(verbose || json
                 ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
                 : "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'")
         }
-        return .list(pluginDirs: pluginDirs, verbose: verbose, json: json)
+        return .list(plugins, verbose: verbose, json: json)
     }
 
     /// `--print-plugin-path`: the search path, one directory a line, in
@@ -153,11 +148,6 @@ public enum PresenterHostCommand {
     }
 
     private static let seeHelp = "See 'presenter-host --help'.\n"
-
-    private static func directory(_ value: String) throws(CommandError) -> String {
-        guard !value.isEmpty else { throw .usage("Empty value for '--plugin-dir <dir>'; give a directory") }
-        return value
-    }
 
     static func writeStandardOutput(_ text: String) {
         fputs(text, stdout)

@@ -8,8 +8,8 @@ import Foundation
 /// and a command that cannot be started shows no presenter at all.
 public enum RunCommand {
     /// Runs `run` with the arguments that follow the word `run` and the
-    /// `--plugin-dir` values given before it; returns the exit status.
-    public static func execute(_ arguments: [String], pluginDirs: [String]) -> Int32 {
+    /// plugin options given before it; returns the exit status.
+    static func execute(_ arguments: [String], plugins: PluginOptions) -> Int32 {
         let options: RunOptions
         do {
             switch try RunOptions.parse(arguments) {
@@ -29,24 +29,25 @@ public enum RunCommand {
             let tracing = EngineNote.tracingEnabled(environment)
             let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
             let events = try RunEvents(path: options.eventsFile, log: log, environment: environment)
-            let registry = try loadRegistry(pluginDirs: pluginDirs + options.pluginDirs, presenter: options.presenter,
-                                            environment: environment, log: tracing ? log : nil)
+            var plugins = plugins
+            plugins.pluginDirs += options.pluginDirs
+            let registry = try loadRegistry(plugins, presenter: options.presenter, inProcess: options.inProcess,
+                                            verbose: options.verbose, environment: environment, log: tracing ? log : nil)
             let session = RunSession(options: options, view: RunView(options: options, file: file),
                                      environment: environment)
-            return try session.run(registry: registry, log: log, events: events)
+            return try session.run(registry: registry, policy: plugins.policy, log: log, events: events)
         } catch {
             return report(error, withUsage: false)
         }
     }
 
     /// Loads the plugins and checks that the chosen presenter is among them.
+    /// A warm start runs no plugin code here: the presenter process loads
+    /// the files it needs; `inProcess` loads the presenter's chain here.
     /// With a `log`, every discovery decision goes to it (tracing).
-    static func loadRegistry(pluginDirs: [String], presenter: String, environment: [String: String],
-                             log: RunLog? = nil) throws(CommandError) -> PresenterRegistry {
-        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment,
-                                                     executablePath: nil)
-        for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
-        let registry = PresenterRegistry.load(entries, scanner: PluginScanner(environment: environment))
+    static func loadRegistry(_ plugins: PluginOptions, presenter: String, inProcess: Bool, verbose: Bool,
+                             environment: [String: String], log: RunLog? = nil) throws(CommandError) -> PresenterRegistry {
+        let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
         for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
             log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
         }
@@ -57,7 +58,26 @@ public enum RunCommand {
             let broken = files == 0 ? "" : "; \(files) plugin file\(files == 1 ? "" : "s") failed to load"
             throw .usage("no presenter '\(presenter)' (\(available)\(broken)); see presenter-host --list")
         }
-        return registry
+        guard inProcess else { return registry }
+        do throws(PluginLoadError) {
+            return try registry.loading(chainOf: presenter, policy: plugins.policy)
+        } catch {
+            throw .failure("\(error)")
+        }
+    }
+
+    /// The same for commands whose views may use any presenter (`drive`,
+    /// `add-bookmark`): with `inProcess`, every presenter is loaded here.
+    static func loadRegistry(pluginDirs: [String], presenter: String, inProcess: Bool,
+                             environment: [String: String]) throws(CommandError) -> PresenterRegistry {
+        let registry = try loadRegistry(PluginOptions(pluginDirs: pluginDirs), presenter: presenter, inProcess: false,
+                                        verbose: false, environment: environment)
+        guard inProcess else { return registry }
+        do throws(PluginLoadError) {
+            return try registry.loading(chainOf: nil, policy: .strict)
+        } catch {
+            throw .failure("\(error)")
+        }
     }
 
     /// Prints `error` as `Error: ...` on stderr (with `run`'s usage lines

@@ -18,6 +18,12 @@ public struct RunOptions: Equatable, Sendable {
     public var timeout: Double?
     /// `--output` (`--show-output` is `.stream`).
     public var output = OutputMode.onFailure
+    /// `--output tail=N`: how many of the last lines the view shows.
+    public var tailLines = RunOptions.defaultTailLines
+    /// The lines `--output tail` shows without `=N`.
+    public static let defaultTailLines = 5
+    /// The most lines `--output tail=N` may show.
+    public static let longestTail = 50
     /// `--show-output`, the same as `--output stream`.
     public var showOutput: Bool { output == .stream }
     /// `--static` (or `ACCESSIBLE=1`): one line per state change, no
@@ -75,8 +81,10 @@ public struct RunOptions: Equatable, Sendable {
                                  (TERM, KILL 2 s later); exit 124. At most 30 days.
           --output <mode>        What becomes of <command>'s output in a terminal: on-failure
                                  (the default: kept, shown after the presenter only if <command>
-                                 fails), stream (whole lines above the presenter as they come)
-                                 or hide (never shown, in plain mode too).
+                                 fails), stream (whole lines above the presenter as they come),
+                                 tail[=N] (the last N lines, default 5, shown below the presenter
+                                 as they come, then as on-failure) or hide (never shown, in plain
+                                 mode too).
           --show-output          The same as --output stream.
           --static               One line per state change, no animation or redraws, even in
                                  a terminal (for screen readers; also when ACCESSIBLE=1).
@@ -185,8 +193,18 @@ public struct RunOptions: Equatable, Sendable {
                 }
             case "--output":
                 let text = try value(flag, inline: inline)
+                if text == "tail" || text.hasPrefix("tail=") {
+                    options.output = .tail
+                    guard text != "tail" else { break }
+                    let count = String(text.dropFirst("tail=".count))
+                    guard let lines = Int(count), (1...longestTail).contains(lines) else {
+                        throw .usage("--output: '\(text)': tail=N needs a number of lines from 1 to \(longestTail)")
+                    }
+                    options.tailLines = lines
+                    break
+                }
                 guard let mode = OutputMode(rawValue: text) else {
-                    throw .usage("--output: '\(text)' is not hide, stream or on-failure")
+                    throw .usage("--output: '\(text)' is not hide, stream, on-failure or tail[=N]")
                 }
                 options.output = mode
             case "--terminal-progress":
@@ -263,6 +281,9 @@ public enum OutputMode: String, Equatable, Sendable {
     case stream
     /// Kept, and printed after the presenter is gone only if the command fails.
     case onFailure = "on-failure"
+    /// The last ``RunOptions/tailLines`` whole lines shown in the view, below
+    /// the presenter, as they come; kept and printed as ``onFailure``.
+    case tail
 }
 
 extension RunOptions {

@@ -49,27 +49,29 @@ final class RunSession {
     /// The interactor type presenters are told about.
     static let interactorType = "CommandInteractor"
 
-    private let options: RunOptions
-    private let view: RunView
-    private let environment: [String: String]
-    private let control = DispatchQueue(label: "presenter-host.run.control")
+    // Internal, not private: its extensions (RunSignals, RunTimeout,
+    // RunErrors) share it. Nothing outside `run`'s files touches it.
+    let options: RunOptions
+    let view: RunView
+    let environment: [String: String]
+    let control = DispatchQueue(label: "presenter-host.run.control")
     /// Guards the state below; signalled when `settled` or `cutShort` is set.
-    private let condition = NSCondition()
-    private var child: ChildProcess?
+    let condition = NSCondition()
+    var child: ChildProcess?
     /// The first interrupting signal that came before `CMD` ended.
-    private var interruption: Int32?
+    var interruption: Int32?
     /// `CMD` was reaped: its status is the exit status from now on.
-    private var ended = false
+    var ended = false
     /// An interrupting signal came after `CMD` ended: the last message is cut short.
-    private var cutShort = false
+    var cutShort = false
     /// The presenter showed its last message (or gave up waiting).
-    private var settled = false
+    var settled = false
     /// The presenter was done before the outcome bound.
-    private var settledInTime = false
-    private var timedOut = false
+    var settledInTime = false
+    var timedOut = false
     /// What the timeout's SIGTERM reached, and when.
-    private var terminated = ProcessTree.empty
-    private var terminatedAt = DispatchTime.now()
+    var terminated = ProcessTree.empty
+    var terminatedAt = DispatchTime.now()
 
     init(options: RunOptions, view: RunView, environment: [String: String]) {
         self.options = options
@@ -79,7 +81,8 @@ final class RunSession {
 
     /// Runs the command under the presenter; returns the exit status.
     /// `log` gets the presenter log (`--verbose`, `--log`).
-    func run(registry: PresenterRegistry, log: RunLog, events: RunEvents) throws(CommandError) -> Int32 {
+    /// The presenter process loads its files under `policy`.
+    func run(registry: PresenterRegistry, policy: PluginPolicy, log: RunLog, events: RunEvents) throws(CommandError) -> Int32 {
         // A command that cannot start (missing, not executable, a #! line
         // naming a missing interpreter) is reported before anything is shown.
         let workingMessage = view.progressMessages[options.action]?[.working]
@@ -97,7 +100,8 @@ final class RunSession {
         } catch {
             throw cannotStart(error, startEvent: true)
         }
-        let (runtime, mode) = Self.makeRuntime(registry: registry, options: options, environment: environment, log: log)
+        let (runtime, mode) = Self.makeRuntime(registry: registry, options: options, environment: environment, log: log,
+                                               policy: policy)
         defer { log.flush() }
 
         // A closed stdout or stderr must not kill the host before it has
@@ -115,7 +119,11 @@ final class RunSession {
         // process starts meanwhile), which appears once the command has
         // started (its output waits in the pipe meanwhile), so a command
         // that cannot start never flashes a box before its error.
-        let attach = { () throws(CommandError) -> Screenlet in try runtime.attachForCommand(self.view) }
+        let attach = { () throws(CommandError) -> Screenlet in
+            let screenlet = try runtime.attachForCommand(self.view)
+            self.view.attached(to: screenlet)
+            return screenlet
+        }
         let perform = { (screenlet: Screenlet) in
             screenlet.perform(action: self.options.action, interactorType: Self.interactorType)
         }
@@ -171,8 +179,8 @@ final class RunSession {
         // The command's output flows, and its timeout runs, from its start,
         // whatever the presenter takes to start.
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
-        let output = OutputSink(mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-                                runtime: runtime, relay: relay, log: log)
+        let output = RunOutputSink(mode: mode == .terminal || options.output == .hide ? options.output : .stream,
+                                runtime: runtime, relay: relay, log: log, tail: { [view] in view.appendTail($0) })
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
         let handle: InteractorHandle
@@ -258,19 +266,24 @@ final class RunSession {
     /// in its process (or in this one with `--in-process`), plain lines
     /// when it fails, the log above the region. Returns the mode too.
     static func makeRuntime(registry: PresenterRegistry, options: RunOptions, environment: [String: String],
-                            log: RunLog) -> (PresenterRuntime, BackendFactory.Mode) {
+                            log: RunLog, policy: PluginPolicy = .strict) -> (PresenterRuntime, BackendFactory.Mode) {
         let unicode = TerminalEnvironment.isUnicode(environment)
         // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
         let accessible = options.staticMode || TerminalEnvironment.wantsStatic(environment)
         let mode = accessible ? .plain : BackendFactory.mode(for: STDERR_FILENO, environment: environment)
+        // --output tail: the command's last lines below the presenter's rows.
+        let tailRows = mode == .terminal && options.output == .tail ? options.tailLines : 0
         let backend: RenderBackend = accessible
             ? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
-            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color, interactive: false,
+            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color,
+                                  regionRows: 5 + tailRows, interactive: false,
                                   terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        let isolation: PresenterRuntime.Isolation = options.inProcess
-            ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
+        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
+        configuration.policy = policy
+        let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
         let runtime = PresenterRuntime(
-            registry: registry, backend: backend, options: pluginOptions(options), isolation: isolation,
+            registry: registry, backend: backend, options: pluginOptions(options), reservedRows: tailRows,
+            isolation: isolation,
             log: log.isEnabled ? { log.write($0) } : nil,
             onPresenterFailure: { failure, current in Self.fallBack(after: failure, from: current, unicode: unicode, log: log) })
         if mode == .terminal { log.show(above: runtime) }
@@ -316,84 +329,6 @@ final class RunSession {
         }
     }
 
-    /// On the control queue.
-    private func interrupted(by event: SignalTrap.Event) {
-        condition.withLock {
-            if ended {
-                cutShort = true
-                condition.broadcast()
-            } else if interruption == nil {
-                interruption = event.signal
-                // From the terminal, the whole foreground group already has it.
-                if !event.fromTerminal { child?.sendToTree(event.signal, freeze: false) }
-            } else {
-                child?.sendToTree(SIGKILL, freeze: true)
-            }
-        }
-    }
-
-    /// On the control queue, for Ctrl-Z: gives the terminal back clean (no
-    /// region, cursor shown, echo on), stops the host as the shell expects,
-    /// and draws the view again once it is continued (`fg`, `bg`).
-    private func suspend(_ runtime: PresenterRuntime, for event: SignalTrap.Event) {
-        // From the terminal, the command was stopped with us; else pass it on
-        // first (the presenter must not delay the command's stop), and
-        // continue what we stopped when we are continued.
-        let forward = !event.fromTerminal
-        if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
-        runtime.suspend()
-        // raise, not kill(getpid()): a signal to the process may be taken by
-        // another thread, and this one would run on (and draw again) for a
-        // moment before the stop reaches it; one to this thread stops it
-        // before raise returns.
-        raise(SIGSTOP)
-        runtime.resume()
-        if forward { condition.withLock { _ = child?.sendToTree(SIGCONT, freeze: false) } }
-    }
-
-    /// After `seconds`: SIGTERM to the command's tree, then SIGKILL
-    /// `killGrace` later.
-    private func startTimer(seconds: Double, child: ChildProcess) -> DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: control)
-        timer.schedule(deadline: .now() + seconds, repeating: Self.killGrace)
-        var fired = false
-        timer.setEventHandler { [self] in
-            if !fired {
-                fired = true
-                condition.withLock {
-                    guard !ended else { return }
-                    timedOut = true
-                    terminatedAt = .now()
-                    terminated = child.sendToTree(SIGTERM, freeze: true)
-                }
-            } else {
-                child.sendToTree(SIGKILL, freeze: true)
-                Self.killAll(condition.withLock { terminated.survivors })
-            }
-        }
-        timer.resume()
-        return timer
-    }
-
-    /// After a timeout, once the command has ended: what it started and
-    /// that outlived it (a process that ignores SIGTERM, whose parent then
-    /// died) gets the rest of the grace time, then SIGKILL. Usually nothing
-    /// is left and this returns at once.
-    private func endSurvivors() {
-        let (tree, since) = condition.withLock { (terminated, terminatedAt) }
-        let deadline = since + Self.killGrace
-        var survivors = tree.survivors
-        while !survivors.isEmpty && DispatchTime.now() < deadline {
-            usleep(20_000)
-            survivors = tree.survivors
-        }
-        Self.killAll(survivors)
-    }
-
-    private static func killAll(_ members: [ProcessTree.Member]) {
-        for member in members where member.isSameProcess { _ = kill(member.pid, SIGKILL) }
-    }
-
     /// A presenter failed for good: the terminal region is taken off (the
     /// cursor and echo restored), one line says what happened, and plain
     /// lines take over. The command is not touched.
@@ -407,89 +342,5 @@ final class RunSession {
         return plain ?? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
     }
 
-    private static func commandError(_ error: ChildProcess.SpawnError) -> CommandError {
-        switch error {
-        case .notFound(let command) where command.contains("/"):
-            return .commandNotFound("\(command): no such file; check the path of the command to run")
-        case .notFound(let command):
-            return .commandNotFound("\(command): command not found in PATH; check its name or give its path")
-        case .notExecutable(let command, let reason):
-            return .cannotExecute("\(command): cannot execute: \(reason); check that it is an executable file")
-        case .interpreterNotFound(let command, let interpreter) where interpreter.hasSuffix("\r"):
-            let shown = interpreter.dropLast()
-            return .commandNotFound("\(command): cannot execute: its #! line names '\(shown)\\r' (Windows line endings); convert the script to Unix line endings")
-        case .interpreterNotFound(let command, let interpreter):
-            return .commandNotFound("\(command): cannot execute: its interpreter \(interpreter) (the #! line) was not found; fix the first line of the script")
-        case .failed(let command, let reason):
-            return .failure("\(command): cannot start: \(reason)")
-        }
-    }
 
-    private static func describe(_ termination: ChildProcess.Termination) -> String {
-        switch termination {
-        case .exited(let status): return "exit status \(status)"
-        case .signaled(let signal): return "killed by \(SignalName.of(signal))"
-        }
-    }
-
-    /// "2 s", "0.5 s".
-    private static func seconds(_ value: Double) -> String {
-        let text = String(format: "%g", value)
-        return text + " s"
-    }
-}
-
-/// Where `CMD`'s captured output goes: above the region line by line, or
-/// kept for after a failure. Called on the pump's queue; `flush` and
-/// `replay` after the pump finished.
-private final class OutputSink: @unchecked Sendable {
-    private let mode: OutputMode
-    private let runtime: PresenterRuntime
-    private let relay: ProgressRelay
-    private let log: RunLog
-    private var progress = TerminalProgressFilter()
-    private var lines = OutputLines()
-    private var logLines = OutputLines()
-    private let kept = CapturedOutput()
-
-    init(mode: OutputMode, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog) {
-        self.mode = mode
-        self.runtime = runtime
-        self.relay = relay
-        self.log = log
-    }
-
-    /// Takes the OSC 9;4 progress sequences out (to the relay) and passes
-    /// the rest on.
-    func receive(_ chunk: [UInt8]) {
-        let (bytes, reports) = progress.filter(chunk)
-        for report in reports { relay.deliver(report) }
-        keep(bytes)
-    }
-
-    private func keep(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        if log.hasFile {
-            for line in logLines.append(bytes) { log.record("presenter-host: output: " + line) }
-        }
-        switch mode {
-        case .hide: return
-        case .onFailure: return kept.append(bytes)
-        case .stream: break
-        }
-        let complete = lines.append(bytes)
-        if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
-    }
-
-    /// Prints the unfinished last line.
-    func flush() {
-        keep(progress.flush())
-        if log.hasFile, let last = logLines.flush() { log.record("presenter-host: output: " + last) }
-        if mode == .stream, let last = lines.flush() { runtime.printAbove(last + "\n") }
-    }
-
-    /// Writes what was kept (only with `--output on-failure`).
-    func replay(to fd: Int32) {
-        kept.write(to: fd)
-    }
 }

@@ -1,17 +1,60 @@
+import Foundation
+import PresenterABI
+
 /// The view of `presenter-host run`: the bottom region of the terminal, below
 /// the command's output, with the presenter the user chose and the messages
 /// of `--messages FILE` or of `--working/--success/--failure`.
+///
+/// With `--output tail=N` its last N rows are not the presenter's: they show
+/// the command's last N whole lines as they come (dim, cut to the width).
 final class RunView: ScreenletView, @unchecked Sendable {
     private let presenterID: String
+    /// How many rows show the command's last lines (0: none).
+    let tailRows: Int
+    private let tailLock = NSLock()
+    private var tail: [String] = []
+    /// Where to ask for a frame when the tail changes, once attached.
+    private var screenlet: Screenlet?
 
     /// A view for `options`, with the messages already read from the file
     /// (`nil` without `--messages`).
     init(options: RunOptions, file: MessagesFile?) {
         presenterID = options.presenter
+        tailRows = options.output == .tail ? options.tailLines : 0
         super.init(progressMessages: Self.messages(options: options, file: file))
     }
 
     override func createProgressPresenter() -> String { presenterID }
+
+    /// The view is attached: tail lines from now on ask for a frame.
+    func attached(to screenlet: Screenlet) {
+        tailLock.withLock { self.screenlet = screenlet }
+    }
+
+    /// Adds whole lines of the command's output to the tail and asks for a
+    /// frame (any thread). Lines that come before the view is attached show
+    /// in its first frame.
+    func appendTail(_ lines: [String]) {
+        guard tailRows > 0, !lines.isEmpty else { return }
+        let screenlet: Screenlet? = tailLock.withLock {
+            tail.append(contentsOf: lines.suffix(tailRows))
+            if tail.count > tailRows { tail.removeFirst(tail.count - tailRows) }
+            return self.screenlet
+        }
+        screenlet?.setNeedsDisplay()
+    }
+
+    override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
+        guard tailRows > 0 else { return nil }
+        let lines = tailLock.withLock { tail }
+        let top = canvas.rows - tailRows
+        let dim = CellStyle(rawValue: UInt32(PRESENTER_STYLE_DIM))
+        for (offset, line) in lines.enumerated() where top + offset >= 0 {
+            canvas.drawText(line, col: 0, row: top + offset, maxColumns: canvas.cols, style: dim,
+                            ellipsis: flags.contains(.unicode) ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+        }
+        return nil
+    }
 
     /// The message table. From a file: as written (the runtime falls back to
     /// its "default" action for an action it lacks, and shows nothing for an

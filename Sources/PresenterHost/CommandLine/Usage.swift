@@ -11,8 +11,8 @@ enum Usage {
 
     /// The usage lines, shown after a usage error and at the top of the help.
     static let synopsis = """
-        Usage: presenter-host [--plugin-dir <dir>]... --list [--verbose] [--json]
-               presenter-host [--plugin-dir <dir>]... run [<options>] -- <command> [<argument>...]
+        Usage: presenter-host [<plugin options>] --list [--verbose] [--json]
+               presenter-host [<plugin options>] run [<options>] -- <command> [<argument>...]
                presenter-host [--plugin-dir <dir>]... add-bookmark [<options>]
                presenter-host bookmarks [--json] [--store <file>]
                presenter-host [--plugin-dir <dir>]... check [--json] <file.so>...
@@ -46,8 +46,17 @@ enum Usage {
           --print-plugin-path Print the plugin search path, one directory a line, in
                               the order plugins are looked for.
 
-        Options:
+        Plugin options (before --list or run):
           --plugin-dir <dir>  Look for plugins in <dir> first. Repeatable.
+          --rescan            Scan every plugin file again and rebuild the registry cache.
+          --no-cache          Neither read nor write the registry cache
+                              ($XDG_CACHE_HOME/presenter-host/registry.cache).
+          --allow-insecure-plugins
+                              For development only: load plugin files that others could
+                              have written (owned by another user, writable by group or others).
+          --bundled-only      Load the bundled presenters alone (also \(PluginOptions.bundledOnlyVariable)=1).
+
+        Options:
           -v, --verbose       With --list: also show each presenter's ABI version,
                               description, author, license and hooks, and the search path.
           --json              With --list: print JSON for scripts. Keys: plugins (id, name,
@@ -72,7 +81,9 @@ enum Usage {
         \(SearchPath.environmentVariable) directory that is missing, not a directory or
         unreadable gets a warning. Plugin files are first loaded in a helper
         process, so one that crashes or hangs is reported instead of stopping
-        presenter-host.
+        presenter-host; what they hold is cached until they change. A file, or
+        its directory, that others could have written is refused, as is a link
+        out of its directory.
 
         Exit status: 0 on success, also when some plugin files fail to load (they
         are listed on stderr); 64 for a usage error. 'run' exits with the status

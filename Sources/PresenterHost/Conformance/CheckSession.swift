@@ -80,8 +80,8 @@ final class CheckSession: PresenterEngineDelegate {
     }
 
     private func timed<T>(_ hook: String, _ body: () throws(PresenterFailure) -> T) throws(PresenterFailure) -> T {
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer { slowest[hook] = max(slowest[hook] ?? 0, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
+        let start = MonotonicTime.nanoseconds()
+        defer { slowest[hook] = max(slowest[hook] ?? 0, Double(MonotonicTime.nanoseconds() - start) / 1e9) }
         return try body()
     }
 

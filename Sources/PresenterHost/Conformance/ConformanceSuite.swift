@@ -37,12 +37,17 @@ struct ConformanceSuite {
         func fileResult(_ verdict: ConformanceResult.Verdict, _ reason: String?, _ fix: String?) -> ConformanceResult {
             ConformanceResult(path: path, presenterId: nil, check: "loads", verdict: verdict, reason: reason, fix: fix)
         }
-        if let failure = scanner.scan([path])[0] {
+        // Loading opens a real path (no link in it: `PluginFile`).
+        let file = realpath(path, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? path
+        if case .failure(let failure)? = scanner.scan([file])[0] {
             return [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
         }
         let loaded: [Result<PresenterPlugin, PluginLoadFailure>]
         do {
-            loaded = try PluginLibrary.load(path)
+            loaded = try PluginLibrary.load(file, policy: .strict)
         } catch {
             return [fileResult(.fail, error.description, "see docs/ABI.md, \"Validation and error messages\"")]
         }

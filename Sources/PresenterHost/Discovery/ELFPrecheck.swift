@@ -9,20 +9,31 @@ import Glibc
 /// anything that is not a complete ELF shared object for this machine.
 enum ELFPrecheck {
     /// Throws the reason `path` cannot be a plugin for this host, or returns.
+    /// (Loading opens and checks a file through `PluginFile`.)
     static func check(_ path: String) throws(PluginLoadFailure) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 { throw openFailure(path, errno) }
         defer { close(fd) }
-
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        try checkType(info)
+        try check(fd, info: info)
+    }
+
+    /// Throws unless `info` is that of a regular file.
+    static func checkType(_ info: stat) throws(PluginLoadFailure) {
         switch info.st_mode & S_IFMT {
-        case S_IFREG: break
+        case S_IFREG: return
         case S_IFDIR: throw .directory
         case S_IFIFO: throw .notRegularFile(kind: "a FIFO")
         case S_IFSOCK: throw .notRegularFile(kind: "a socket")
         default: throw .notRegularFile(kind: "a device")
         }
+    }
+
+    /// Throws the reason the regular file open at `fd` (whose status is
+    /// `info`) cannot be a plugin for this host, or returns.
+    static func check(_ fd: Int32, info: stat) throws(PluginLoadFailure) {
         let size = UInt64(info.st_size)
         if size == 0 { throw .empty }
 
@@ -173,7 +184,8 @@ enum ELFPrecheck {
 
     // MARK: - Helpers
 
-    private static func openFailure(_ path: String, _ error: Int32) -> PluginLoadFailure {
+    /// Why `open(path)` failed with `error`, as a user should read it.
+    static func openFailure(_ path: String, _ error: Int32) -> PluginLoadFailure {
         var info = stat()
         if error == ELOOP { return .symlinkLoop }
         if error == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {

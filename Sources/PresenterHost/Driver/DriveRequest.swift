@@ -57,7 +57,7 @@ enum DriveRequest: Equatable {
         }
         var members: [String: JSONReader.Value] = [:]
         for member in list {
-            guard members[member.key] == nil else { throw Invalid(reason: "\"\(member.key)\" is given twice") }
+            guard members[member.key] == nil else { throw Invalid(reason: "\"\(PrintableText.escaping(member.key))\" is given twice") }
             members[member.key] = member.node.value
         }
         if let version = members.removeValue(forKey: "protocol") {
@@ -76,7 +76,7 @@ enum DriveRequest: Equatable {
         }
         if let unknown = members.keys.sorted().first(where: { !allowed[verb]!.contains($0) }) {
             let expected = allowed[verb]!.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            throw Invalid(reason: "unknown member \"\(unknown)\" for \"\(verb)\" (expected \(expected))")
+            throw Invalid(reason: "unknown member \"\(PrintableText.escaping(unknown))\" for \"\(verb)\" (expected \(expected))")
         }
         func text(_ key: String) throws(Invalid) -> String? {
             switch members[key] {

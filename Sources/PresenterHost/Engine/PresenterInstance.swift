@@ -148,9 +148,9 @@ final class PresenterInstance {
     private func traced<T>(_ hook: String, _ arguments: @autoclosure () -> String,
                            _ result: (T) -> String = { _ in "done" }, _ body: () -> T) -> T {
         guard engine.tracing else { return engine.inHook(body) }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = MonotonicTime.nanoseconds()
         let value = engine.inHook(body)
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let milliseconds = Double(MonotonicTime.nanoseconds() - start) / 1e6
         engine.note(.debug, presenterId: plugin.id, EngineNote.traceTag
             + "\(plugin.id).\(hook)(\(arguments())) -> \(result(value)) in \(String(format: "%.3f", milliseconds)) ms")
         return value

@@ -10,8 +10,9 @@ import Glibc
 struct DynamicLibrary {
     private let handle: UnsafeMutableRawPointer
 
-    /// Opens `path`; throws `dlerror`'s text (missing dependency, undefined
-    /// symbol...). Runs the library's constructors.
+    /// Opens `path` (`/proc/PID/fd/N` for a plugin: see `PluginFile`);
+    /// throws `dlerror`'s text (missing dependency, undefined symbol...).
+    /// Runs the library's constructors.
     static func open(_ path: String) throws(PluginLoadFailure) -> DynamicLibrary {
         _ = dlerror()  // clear a stale message
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {

@@ -1,18 +1,27 @@
 import PresenterABI
 
-/// Loads one plugin file: ELF pre-check, `dlopen`, the entry point, and
-/// every descriptor it returns.
+/// Loads one plugin file: opened and checked once (`PluginFile`: the
+/// security policy and the ELF pre-check), `dlopen` through that
+/// descriptor, the entry point, and every descriptor it returns.
 enum PluginLibrary {
     /// The most descriptors read from one library, so that an entry point
     /// that never returns NULL cannot keep the host looping.
     static let maxPresenters = 256
 
-    /// Loads `path`. Throws when the file as a whole is unusable; otherwise
-    /// returns one result per descriptor, in index order (a library may hold
-    /// good and bad presenters).
-    static func load(_ path: String) throws(PluginLoadFailure) -> [Result<PresenterPlugin, PluginLoadFailure>] {
-        try ELFPrecheck.check(path)
-        let library = try DynamicLibrary.open(path)
+    /// What one library holds: a result per descriptor, in index order (a
+    /// library may hold good and bad presenters).
+    typealias Contents = [Result<PresenterPlugin, PluginLoadFailure>]
+
+    /// Loads the file at the real path `path` under `policy`. Throws when
+    /// the file as a whole is unusable.
+    static func load(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> Contents {
+        try load(PluginFile.open(path, policy: policy))
+    }
+
+    /// Loads a file already opened and checked.
+    static func load(_ file: PluginFile) throws(PluginLoadFailure) -> Contents {
+        let path = file.path
+        let library = try file.load()
         guard let symbol = library.symbol(PRESENTER_ENTRY_SYMBOL) else { throw .noEntryPoint }
         let entry = unsafeBitCast(symbol, to: presenter_descriptor_fn.self)
 

@@ -4,7 +4,7 @@ import PresenterABI
 /// Why a plugin file, or one presenter in it, was not loaded. `description`
 /// is the one-line reason shown to the user after the file's path: what is
 /// wrong and what to do.
-public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Nothing has this name (any more).
     case missing
     /// The file's name is not valid UTF-8 (the path shows the bad bytes as `\xNN`).
@@ -15,6 +15,13 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
     case symlinkLoop
     /// `open` failed; carries `strerror`'s text.
     case unreadable(String)
+    /// A symbolic link whose real file is outside the link's plugin directory.
+    case linkOutsideDirectory(target: String)
+    /// The file, or the directory it is in, could be written by someone
+    /// other than root and this user (see `PluginPolicy`).
+    case insecure(PluginPolicy.Violation)
+    /// The checked path became a symbolic link before it was opened.
+    case replacedByLink
     /// A directory named like a library.
     case directory
     /// A FIFO, socket or device named like a library.
@@ -66,7 +73,7 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
     case extensionCycle(id: String, cycle: [String])
 
     /// What is wrong with one descriptor.
-    public enum DescriptorProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum DescriptorProblem: Error, Sendable, Hashable, Codable, CustomStringConvertible {
         /// `struct_size` is smaller than the ABI 1.0 descriptor.
         case tooSmall(size: UInt32, minimum: Int)
         /// `struct_size` is far larger than any descriptor could be: the memory is not a descriptor.
@@ -131,6 +138,12 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, CustomStringConvertibl
             return "is a symbolic link loop (it leads back to itself); fix or remove the link"
         case .unreadable(let reason):
             return "cannot be read: \(reason); check its permissions"
+        case .linkOutsideDirectory(let target):
+            return "is a symbolic link to '\(target)', outside its plugin directory; copy the library into the directory or put its own directory on the search path"
+        case .insecure(let problem):
+            return problem.description
+        case .replacedByLink:
+            return "was replaced by a symbolic link while plugins were being loaded; check who changes the plugin directory"
         case .directory:
             return "is a directory, not a shared library; a plugin is a .so file, rename or move the directory"
         case .notRegularFile(let kind):

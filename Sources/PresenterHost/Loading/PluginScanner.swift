@@ -5,12 +5,12 @@
 /// dynamic section sends `dlopen` into SIGSEGV or an ld.so assertion, a
 /// constructor may call `abort()` or `exit()` or never return, and an entry
 /// point may return a pointer to nowhere. The helper (`executable
-/// --scan-plugins PATH...`, see `ScanHelper`) loads the files one by one with
-/// the host's own loader and reports progress (`ScanProtocol`). When it dies
-/// or stops answering, the file it was loading is blamed, and a new helper
-/// goes on with the files after it. The host then loads only the files that
-/// passed, in-process, where their refusals (a bad descriptor...) come from
-/// the same loader.
+/// --scan-plugins [--allow-insecure-plugins] PATH...`, see `ScanHelper`) loads the files one by one with
+/// the host's own loader and reports progress and what each file holds
+/// (`ScanProtocol`). When it dies or stops answering, the file it was loading
+/// is blamed, and a new helper goes on with the files after it. The host
+/// takes the helper's results and loads no file itself (the presenters it
+/// gets have no hooks, as those from the registry cache).
 public struct PluginScanner: Sendable {
     /// How long one file may take to load, in seconds, unless the environment says otherwise.
     public static let defaultTimeout = 5.0
@@ -36,28 +36,34 @@ public struct PluginScanner: Sendable {
         self.init(timeout: milliseconds.map { Double($0) / 1000 } ?? Self.defaultTimeout)
     }
 
-    /// The files of `paths` that crashed, ended or hung the helper, by index,
-    /// with why. Files not named passed, or could not be scanned (no helper
-    /// could be started, or it did not speak the protocol): those are loaded
+    /// What loading each file of `paths` (real paths) gave, by index: its
+    /// results as the helper reported them, or why it crashed, ended or hung
+    /// the helper. Files not named could not be scanned (no helper could be
+    /// started, or it did not speak the protocol): those are loaded
     /// in-process as they would be without a scanner.
-    public func scan(_ paths: [String]) -> [Int: PluginLoadFailure] {
-        var blamed: [Int: PluginLoadFailure] = [:]
+    func scan(_ paths: [String], policy: PluginPolicy = .strict)
+        -> [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] {
+        var results: [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] = [:]
         var start = 0
         while start < paths.count {
-            guard let helper = ScanProcess(executable: executable, paths: Array(paths[start...])) else { break }
-            switch session(helper, count: paths.count - start) {
+            let remaining = Array(paths[start...])
+            guard let helper = ScanProcess(executable: executable, paths: remaining, policy: policy) else { break }
+            var found: [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] = [:]
+            let outcome = session(helper, paths: remaining, found: &found)
+            for (index, result) in found { results[start + index] = result }
+            switch outcome {
             case .finished:
-                return blamed
+                return results
             case .failed(let index, let failure):
-                blamed[start + index] = failure
+                results[start + index] = .failure(failure)
                 start += index + 1
             case .stopped(let completed) where completed > 0:
                 start += completed
             case .stopped, .unusable:
-                return blamed
+                return results
             }
         }
-        return blamed
+        return results
     }
 
     /// How one helper's run ended.
@@ -72,12 +78,15 @@ public struct PluginScanner: Sendable {
         case unusable
     }
 
-    /// Follows one helper's reports until it has loaded its `count` files or
-    /// ends. The helper gets `timeout` to start, too, but at least the default.
-    private func session(_ helper: ScanProcess, count: Int) -> Outcome {
+    /// Follows one helper's reports until it has loaded its files (`paths`)
+    /// or ends, putting each file's results into `found`. The helper gets
+    /// `timeout` to start, too, but at least the default.
+    private func session(_ helper: ScanProcess, paths: [String],
+                         found: inout [Int: Result<PluginLibrary.Contents, PluginLoadFailure>]) -> Outcome {
         var deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
         var started = false
         var current: Int?
+        var records: [[String]] = []
         var completed = 0
         while true {
             switch helper.next(before: deadline) {
@@ -87,10 +96,18 @@ public struct PluginScanner: Sendable {
                     started = true
                 case (.begin(let index)?, nil) where started && index == completed:
                     current = index
+                    records = []
+                case (.result(let index, let record)?, let begun?) where index == begun:
+                    records.append(RegistryCacheFormat.fields(record.utf8))
                 case (.done(let index)?, let begun?) where index == begun:
+                    guard let contents = try? RegistryCacheFormat.contents(records, file: paths[index], cached: false) else {
+                        helper.finish(waitingUpTo: 0)
+                        return .stopped(completed: completed)
+                    }
+                    found[index] = contents
                     current = nil
                     completed += 1
-                    if completed == count {
+                    if completed == paths.count {
                         helper.finish(waitingUpTo: timeout)
                         return .finished
                     }

@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
 
-/// The scan helper: `presenter-host --scan-plugins PATH...`, started by
+/// The scan helper: `presenter-host --scan-plugins [--allow-insecure-plugins]
+/// PATH...`, started by
 /// `PluginScanner`, never by a user (the flag is not in `--help`).
 ///
 /// It loads each file with the host's own loader (`PluginLibrary.load`), in
-/// order, and reports `begin`/`done` for each (`ScanProtocol`) on what was
+/// order, and reports `begin`, what loading gave (`result` lines) and `done`
+/// for each (`ScanProtocol`) on what was
 /// its stdout. Plugin code may print, so stdout is pointed at /dev/null once
 /// the report channel is saved. Its stdin is the parent's lifeline: when
 /// that pipe reaches end of file (the parent died), the helper exits, even
@@ -16,7 +18,10 @@ enum ScanHelper {
 
     /// Scans `paths` and exits without running exit handlers or plugin
     /// destructors (they might hang or crash after the last report).
-    static func run(_ paths: [String]) -> Never {
+    static func run(_ arguments: [String]) -> Never {
+        let insecure = arguments.first == PluginPolicy.allowInsecureFlag
+        let policy = PluginPolicy(allowInsecure: insecure)
+        let paths = insecure ? Array(arguments.dropFirst()) : arguments
         let channel = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         guard channel >= 0 else { _exit(70) }
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -24,17 +29,29 @@ enum ScanHelper {
             dup2(null, STDOUT_FILENO)
             close(null)
         }
-        watchLifeline()
-        send(.header(version: ScanProtocol.version), to: channel)
-        for (index, path) in paths.enumerated() {
-            send(.begin(index), to: channel)
-            do {
-                _ = try PluginLibrary.load(path)
-            } catch {
-                // A refusal is the in-process loader's to report; the helper only proves the file is safe to load.
-            }
-            send(.done(index), to: channel)
+        // Each library loaded keeps its descriptor (`PluginFile`): a
+        // thousand plugins need more than the usual soft limit of 1024.
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         }
+        watchLifeline()
+        // One write a file: a file's results and `done` go out with the next
+        // file's `begin`, which must be out before that file is loaded (a
+        // crash while loading it is blamed on the last `begin`).
+        var pending: [ScanProtocol.Line] = [.header(version: ScanProtocol.version)]
+        for (index, path) in paths.enumerated() {
+            send(pending + [.begin(index)], to: channel)
+            let contents: Result<PluginLibrary.Contents, PluginLoadFailure>
+            do throws(PluginLoadFailure) {
+                contents = .success(try PluginLibrary.load(path, policy: policy))
+            } catch {
+                contents = .failure(error)
+            }
+            pending = RegistryCacheFormat.records(contents).map { .result(index, $0) } + [.done(index)]
+        }
+        send(pending, to: channel)
         _exit(0)
     }
 
@@ -49,9 +66,9 @@ enum ScanHelper {
         }
     }
 
-    /// Writes one line; a parent that stopped reading ends the helper (SIGPIPE).
-    private static func send(_ line: ScanProtocol.Line, to channel: Int32) {
-        var bytes = Array((line.text + "\n").utf8)[...]
+    /// Writes lines; a parent that stopped reading ends the helper (SIGPIPE).
+    private static func send(_ lines: [ScanProtocol.Line], to channel: Int32) {
+        var bytes = Array(lines.map { $0.text + "\n" }.joined().utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(channel, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }

@@ -25,11 +25,17 @@ final class ScanProcess {
     private let report: Int32
     private let lifeline: Int32
     private var buffer: [UInt8] = []
+    /// Where the unread part of `buffer` starts: lines are taken from the
+    /// front without moving the rest (a helper reports thousands of lines).
+    private var start = 0
+    /// The read buffer, allocated once.
+    private var chunk = [UInt8](repeating: 0, count: 65536)
     private var ending: Ending?
 
-    /// Starts `executable --scan-plugins paths...`; nil when it cannot be
-    /// started (no pipe, no such executable).
-    init?(executable: String, paths: [String]) {
+    /// Starts `executable --scan-plugins paths...` (the real paths of the
+    /// files, loaded under `policy`); nil when it cannot be started (no
+    /// pipe, no such executable).
+    init?(executable: String, paths: [String], policy: PluginPolicy) {
         var reportPipe: [Int32] = [-1, -1], lifelinePipe: [Int32] = [-1, -1]
         guard makePipe(&reportPipe) else { return nil }
         guard makePipe(&lifelinePipe) else {
@@ -41,7 +47,8 @@ final class ScanProcess {
                                STDERR_FILENO: .null(O_WRONLY)]
         options.closeOthers = true
         options.newProcessGroup = true
-        let spawned = Spawn.start(executable, ["presenter-host", ScanHelper.flag] + paths, options)
+        let spawned = Spawn.start(executable, ["presenter-host", ScanHelper.flag]
+                                  + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + paths, options)
         close(reportPipe[1])
         close(lifelinePipe[0])
         guard case .success(let child) = spawned else {
@@ -63,23 +70,26 @@ final class ScanProcess {
     /// The next line, or `.end` / `.timeout`. `deadline` is on `now()`'s clock.
     func next(before deadline: Double) -> Event {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
                 return .line(Substring(line))
             }
-            // A helper never writes a long line: anything else is not the protocol.
-            if buffer.count > 256 { return .line(Substring(String(decoding: buffer, as: UTF8.self))) }
+            // A helper never writes a longer line: anything else is not the protocol.
+            if buffer.count - start > ScanProtocol.maxLineBytes {
+                return .line(Substring(String(decoding: buffer[start...], as: UTF8.self)))
+            }
             let remaining = deadline - Self.now()
             guard remaining > 0 else { return .timeout }
             var poller = pollfd(fd: report, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(remaining * 1000 + 1, Double(Int32.max))))
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { continue }  // the deadline check above ends the wait
-            var chunk = [UInt8](repeating: 0, count: 512)
             let count = chunk.withUnsafeMutableBytes { read(report, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { return .end }
+            buffer.removeSubrange(..<start)
+            start = 0
             buffer += chunk[..<count]
         }
     }
@@ -95,9 +105,5 @@ final class ScanProcess {
     }
 
     /// A monotonic clock in seconds.
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicTime.seconds() }
 }

@@ -77,19 +77,3 @@ public final class CapturedOutput {
     }
 }
 
-/// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
-@discardableResult
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
-    }
-}

@@ -241,7 +241,8 @@ public final class ChildProcess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             // EINTR: a signal arrived; anything else cannot happen for our own child.
-            if errno != EINTR { return .exited(ExitCode.software.rawValue) }
+            // (EX_SOFTWARE, 70, if it ever did: this layer knows no command line.)
+            if errno != EINTR { return .exited(70) }
         }
         return Termination(waitStatus: status)
     }

@@ -32,6 +32,40 @@ func errnoText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 
+/// The one write loop: writes all of `bytes` to `fd`, going on after short
+/// writes and retrying EINTR. A socket is written with `send` and
+/// MSG_NOSIGNAL, so a peer that went away is EPIPE, never SIGPIPE. When a
+/// non-blocking `fd` is full (EAGAIN), `whenFull` says how many
+/// milliseconds to wait for room, or `nil` to give up.
+/// - Returns: 0 when everything was written, else the failing call's errno
+///   (EAGAIN: full, and no more waiting).
+func writeFully(_ fd: Int32, _ bytes: [UInt8], socket: Bool = false, whenFull: () -> Int32? = { nil }) -> Int32 {
+    bytes.withUnsafeBytes { buffer in
+        guard let base = buffer.baseAddress else { return 0 }
+        var offset = 0
+        while offset < buffer.count {
+            let written = socket ? send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                                 : write(fd, base + offset, buffer.count - offset)
+            if written > 0 { offset += written; continue }
+            let error = written < 0 ? errno : EIO
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK, let wait = whenFull() {
+                var waiter = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                if poll(&waiter, 1, wait) > 0 { continue }
+                return EAGAIN
+            }
+            return error
+        }
+        return 0
+    }
+}
+
+/// Writes all of `bytes` to `fd` (a file or a pipe, blocking); false on a failure.
+@discardableResult
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    writeFully(fd, bytes) == 0
+}
+
 /// Everything `fd` reads until end of file, or `nil` with errno set.
 func readAll(_ fd: Int32) -> [UInt8]? {
     var bytes: [UInt8] = []

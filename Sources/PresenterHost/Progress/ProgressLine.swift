@@ -24,22 +24,22 @@ enum ProgressLine {
         if text.hasPrefix("{") { return try parseObject(text) }
         if text.hasSuffix("%") {
             guard let percent = number(text.dropLast()), percent <= 100 else {
-                throw Invalid(reason: "'\(text)' is not a percentage from 0% to 100%")
+                throw Invalid(reason: "'\(PrintableText.escaping(text))' is not a percentage from 0% to 100%")
             }
             return ProgressReport(fraction: percent / 100)
         }
         if let slash = text.firstIndex(of: "/") {
             guard let done = number(text[..<slash]), let total = number(text[text.index(after: slash)...]), total > 0 else {
-                throw Invalid(reason: "'\(text)' is not done/total with a total above 0 (e.g. 42/100)")
+                throw Invalid(reason: "'\(PrintableText.escaping(text))' is not done/total with a total above 0 (e.g. 42/100)")
             }
-            guard done <= total else { throw Invalid(reason: "'\(text)': done is more than the total") }
+            guard done <= total else { throw Invalid(reason: "'\(PrintableText.escaping(text))': done is more than the total") }
             return ProgressReport(fraction: done / total)
         }
         guard let fraction = number(Substring(text)) else {
-            throw Invalid(reason: "'\(text)' is not 42%, 0.42, 42/100 or a JSON object")
+            throw Invalid(reason: "'\(PrintableText.escaping(text))' is not 42%, 0.42, 42/100 or a JSON object")
         }
         guard fraction <= 1 else {
-            throw Invalid(reason: "'\(text)' is more than 1; write a percentage as \(text)%")
+            throw Invalid(reason: "'\(PrintableText.escaping(text))' is more than 1; write a percentage as \(PrintableText.escaping(text))%")
         }
         return ProgressReport(fraction: fraction)
     }
@@ -75,9 +75,9 @@ enum ProgressLine {
             case ("message", .string(let message)):
                 report.message = message
             case ("progress", let other), ("message", let other):
-                throw Invalid(reason: "\"\(member.key)\" is \(other.kindDescription); expected \(member.key == "message" ? "a string" : "a number from 0 to 1")")
+                throw Invalid(reason: "\"\(PrintableText.escaping(member.key))\" is \(other.kindDescription); expected \(member.key == "message" ? "a string" : "a number from 0 to 1")")
             default:
-                throw Invalid(reason: "unknown member \"\(member.key)\" (expected \"progress\", \"message\")")
+                throw Invalid(reason: "unknown member \"\(PrintableText.escaping(member.key))\" (expected \"progress\", \"message\")")
             }
         }
         guard fractionGiven || report.message != nil else {

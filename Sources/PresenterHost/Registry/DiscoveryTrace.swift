@@ -1,7 +1,7 @@
 /// The discovery decisions of one loading, for tracing (`PRESENTER_HOST_DEBUG=1`,
 /// `--trace`): each directory of the search path with its origin and state,
-/// and each candidate file in it, taken (with its presenters) or refused
-/// and why. Built from the registry after loading, so it costs nothing
+/// and each candidate file in it, taken (with its presenters, and whether
+/// the registry cache knew it) or refused and why. Built from the registry after loading, so it costs nothing
 /// when tracing is off.
 enum DiscoveryTrace {
     /// One line each, `trace: discovery: ...`, in search order.
@@ -13,10 +13,13 @@ enum DiscoveryTrace {
             lines.append("directory \(PrintableText.escaping(entry.path)) (\(entry.origin.rawValue)): \(entry.status.label), "
                          + "\(files.count) candidate file\(files.count == 1 ? "" : "s") (\(which))")
             for file in files {
-                let taken = registry.plugins.filter { $0.path == file.path }.map { "'\($0.id)'" }
+                let plugins = registry.plugins.filter { $0.path == file.path }
+                let taken = plugins.map { "'\($0.id)'" }
                 let refused = registry.errors.filter { $0.path == file.path }.map(\.reason)
                 let path = PrintableText.escaping(file.path)
-                if !taken.isEmpty { lines.append("  taken: \(path): presenter \(taken.joined(separator: ", "))") }
+                // A hit: the registry cache knew the file as it is, and none of its code ran.
+                let cache = plugins.allSatisfy(\.cached) ? "cache hit" : "cache miss, loaded"
+                if !taken.isEmpty { lines.append("  taken: \(path): presenter \(taken.joined(separator: ", ")) (\(cache))") }
                 for reason in refused { lines.append("  refused: \(path): \(reason)") }
                 if taken.isEmpty && refused.isEmpty { lines.append("  skipped: \(path): already loaded from an earlier entry") }
             }

@@ -19,10 +19,22 @@ public struct PresenterPlugin: Sendable, Equatable {
     public let capabilities: Capabilities
     /// The ABI version the plugin was built for.
     public let abiVersion: ABIVersion
-    /// The library file it came from.
-    public let path: String
-    /// Its hooks; `nil` where the descriptor has NULL or the field is absent.
+    /// The library file it came from, as found on the search path.
+    public internal(set) var path: String
+    /// The real path of that file (links resolved): what is loaded.
+    public internal(set) var file: String
+    /// Its hooks; `nil` where the descriptor has NULL or the field is absent,
+    /// and for a presenter read from the registry cache (not loaded).
     public let hooks: Hooks
+    /// The names of the hooks the descriptor defines, in descriptor order.
+    public let hookNames: [String]
+    /// Whether this came from the registry cache (no plugin code ran for it).
+    public internal(set) var cached = false
+    /// Whether its library is loaded in this process, so its hooks can be
+    /// called here. Not for one from the cache or the scan helper: running
+    /// it loads its file (in the presenter process, or with
+    /// `PresenterRegistry.loadingChain`).
+    public var isLoaded: Bool { descriptor != nil }
     /// The descriptor the plugin returned, handed back to its `create` (one
     /// create function may serve several presenters and tell them apart by
     /// it). `nil` for presenters built in code (tests): create then gets NULL.
@@ -33,8 +45,19 @@ public struct PresenterPlugin: Sendable, Equatable {
                 path: String, hooks: Hooks, descriptor: UnsafePointer<presenter_descriptor>? = nil) {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
-        self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = path; self.hooks = hooks
+        self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = path; self.file = path
+        self.hooks = hooks; self.hookNames = hooks.presentNames
         self.descriptor = descriptor.map(Descriptor.init)
+    }
+
+    /// A presenter as the registry cache remembers it, or the scan helper
+    /// reports it: what it declares, without hooks.
+    init(id: String, name: String, version: String, description: String?, author: String?, license: String?,
+         extends: String?, capabilities: Capabilities, abiVersion: ABIVersion, file: String, hookNames: [String]) {
+        self.id = id; self.name = name; self.version = version; self.description = description
+        self.author = author; self.license = license; self.extends = extends
+        self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = file; self.file = file
+        self.hooks = Hooks(); self.hookNames = hookNames; self.descriptor = nil; self.cached = true
     }
 
     /// The address of a plugin's descriptor (static storage of a library the
@@ -89,7 +112,7 @@ public struct PresenterPlugin: Sendable, Equatable {
 }
 
 /// An ABI version, `major.minor`.
-public struct ABIVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct ABIVersion: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     public let major: UInt16
     public let minor: UInt16
     public init(major: UInt16, minor: UInt16) { self.major = major; self.minor = minor }

@@ -13,6 +13,8 @@ public enum DisplayWidth {
 
     /// The width of `text` in columns.
     public static func of(_ text: String) -> Int {
+        // Printable ASCII, most text (a listing of a thousand plugins): one column a byte.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var width = 0
         for character in text { width += of(character) }
         return width

@@ -37,21 +37,7 @@ enum TerminalShim {
     /// to a second when a non-blocking `fd` is full. Returns false when the
     /// output is gone (EPIPE, EIO after a hang-up, ...), so callers stop writing.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, base + offset, buffer.count - offset)
-                if written > 0 { offset += written; continue }
-                if written < 0 && errno == EINTR { continue }
-                if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                    var waiter = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    if poll(&waiter, 1, 1000) > 0 { continue }
-                }
-                return false
-            }
-            return true
-        }
+        writeFully(fd, bytes, whenFull: { 1000 }) == 0
     }
 
     /// Turns off echo of typed characters on the terminal `fd` while a region

@@ -10,11 +10,7 @@ public protocol HostClock: Sendable {
 /// The system's monotonic clock (CLOCK_MONOTONIC).
 public struct MonotonicClock: HostClock {
     public init() {}
-    public func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
+    public func now() -> UInt64 { MonotonicTime.nanoseconds() }
 }
 
 /// A clock that moves only when a test moves it, through

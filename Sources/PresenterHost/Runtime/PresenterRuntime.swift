@@ -63,6 +63,10 @@ public final class PresenterRuntime: @unchecked Sendable {
     public let clock: HostClock
     /// The frame-rate cap.
     public let maxFramesPerSecond: Int
+    /// Rows at the bottom of the backend's area that presenters are not
+    /// given: their views end above them, and the views draw there alone
+    /// (`run --output tail` shows the command's last lines there).
+    public let reservedRows: Int
 
     let thread: PresenterThread
     private let logSink: ((PresenterLogEntry) -> Void)?
@@ -100,6 +104,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///   - options: plugin options (see ``options``).
     ///   - clock: ``MonotonicClock`` in real use, ``ManualClock`` in tests.
     ///   - maxFramesPerSecond: the cap for requested frames.
+    ///   - reservedRows: rows at the bottom kept from the presenters (see ``reservedRows``).
     ///   - isolation: where the plugins' hooks run (in this process by default).
     ///   - log: receives plugin log lines, hook failures and presenter
     ///     failures, one call at a time, on the presenter thread (or, for
@@ -116,7 +121,8 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///     create, which the next call reports: attach does not wait for the
     ///     process) the views go on without their presenters on the same backend.
     public init(registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
-                clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, isolation: Isolation = .inProcess,
+                clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
+                isolation: Isolation = .inProcess,
                 log: ((PresenterLogEntry) -> Void)? = nil,
                 onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil) {
         self.registry = registry
@@ -124,11 +130,12 @@ public final class PresenterRuntime: @unchecked Sendable {
         self.options = options
         self.clock = clock
         self.maxFramesPerSecond = maxFramesPerSecond
+        self.reservedRows = max(0, reservedRows)
         logSink = log
         self.onPresenterFailure = onPresenterFailure
         scheduler = FrameScheduler(maxFramesPerSecond: maxFramesPerSecond)
         canvas = Canvas(cols: backend.size.cols, rows: backend.size.rows)
-        geometry = Self.geometry(of: backend)
+        geometry = Self.geometry(of: backend, reserving: self.reservedRows)
         weak var weakSelf: PresenterRuntime?
         thread = PresenterThread(name: "presenter",
                                  afterJobs: { weakSelf?.afterJobs() },
@@ -479,7 +486,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Tells the engine when the backend's size or flags changed; every
     /// presenter then renders again for the new size.
     private func updateGeometry() {
-        let current = Self.geometry(of: backend)
+        let current = Self.geometry(of: backend, reserving: reservedRows)
         guard current != geometry else { return }
         geometry = current
         guard engineAlive else { return }
@@ -487,8 +494,12 @@ public final class PresenterRuntime: @unchecked Sendable {
         for screenlet in screenlets { screenlet.presenterDue = true }
     }
 
-    private static func geometry(of backend: RenderBackend) -> ViewGeometry {
-        ViewGeometry(cols: backend.size.cols, rows: backend.size.rows, flags: backend.flags.abiValue)
+    /// The presenters' view: the backend's area without the reserved rows
+    /// (at least one row is theirs).
+    private static func geometry(of backend: RenderBackend, reserving reserved: Int) -> ViewGeometry {
+        let rows = backend.size.rows
+        return ViewGeometry(cols: backend.size.cols, rows: max(min(rows, 1), rows - reserved),
+                            flags: backend.flags.abiValue)
     }
 
     /// The earliest frame anyone asked for.

@@ -32,6 +32,9 @@ public final class PresenterProcess: PresenterEngine {
         public var startTimeout: Double
         /// Variables the process gets besides (or instead of) the host's.
         public var environment: [String: String]
+        /// The policy the process loads plugin files under (it checks them
+        /// again, on the descriptor it loads through: `PluginFile`).
+        public var policy: PluginPolicy = .strict
 
         /// The default budget of a hook: 250 ms.
         public static let defaultHookTimeout = 0.25
@@ -139,12 +142,12 @@ public final class PresenterProcess: PresenterEngine {
         guard let top = chain.first else { return }
         currentPresenter = top.id
         var paths: [String] = []
-        for path in chain.map(\.path) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
+        for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
         if !paths.isEmpty {
             _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout)
             loadedPaths.formUnion(paths)
         }
-        let references = chain.map { PresenterMessage.PresenterRef(path: $0.path, id: $0.id) }
+        let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(.attach(view: view, chain: references, elements: elements), hook: "create",
@@ -385,7 +388,9 @@ public final class PresenterProcess: PresenterEngine {
         options.newSession = true
         options.environment = Self.environment(adding: configuration.environment)
         let spawned = Spawn.start(configuration.executable,
-                                  ["presenter-host", PresenterProcessServer.flag, String(getpid())], options)
+                                  ["presenter-host", PresenterProcessServer.flag, String(getpid())]
+                                      + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
+                                  options)
         _ = Glibc.close(channel[1])
         _ = Glibc.close(log[1])
         guard case .success(let pid) = spawned else {
@@ -466,26 +471,24 @@ public final class PresenterProcess: PresenterEngine {
     /// at most the hook budget.
     private func send(_ bytes: [UInt8], to running: Running, hook: String?) throws(PresenterFailure) {
         let deadline = Self.now() + configuration.hookTimeout
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                Glibc.send(running.channel, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            if written < 0 && errno == EINTR { continue }
+        // It stopped reading while busy with its oldest request: wait for
+        // room until the budget is spent.
+        let error = writeFully(running.channel, bytes, socket: true) {
+            let remaining = deadline - Self.now()
+            return remaining > 0 ? Int32(remaining * 1000 + 1) : nil
+        }
+        switch error {
+        case 0:
+            return
+        case EPIPE, ECONNRESET:
             // The process is gone: the replies it sent first, and the end of
             // the channel after them, are read by the next wait, which so
             // blames the request it died on, not this later one.
-            if written < 0 && (errno == EPIPE || errno == ECONNRESET) { return }
-            guard written < 0 && errno == EAGAIN else { throw ended(hook) }
-            let remaining = deadline - Self.now()
-            // It stopped reading while busy with its oldest request.
-            guard remaining > 0 else { throw hung(pending.first?.hook ?? hook) }
-            var poller = pollfd(fd: running.channel, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&poller, 1, Int32(remaining * 1000 + 1))
+            return
+        case EAGAIN:
+            throw hung(pending.first?.hook ?? hook)
+        default:
+            throw ended(hook)
         }
     }
 
@@ -541,9 +544,7 @@ public final class PresenterProcess: PresenterEngine {
         return ending
     }
 
-    private static func now() -> Double {
-        Double(MonotonicClock().now()) / 1e9
-    }
+    private static func now() -> Double { MonotonicTime.seconds() }
 }
 
 /// What a presenter process prints, as log entries: cut into lines of at

@@ -1,7 +1,8 @@
 import Foundation
 import SystemShims
 
-/// The presenter process: `presenter-host --presenter-process HOSTPID`,
+/// The presenter process: `presenter-host --presenter-process HOSTPID
+/// [--allow-insecure-plugins]`,
 /// started by ``PresenterProcess``, never by a user (the flag is not in
 /// `--help`).
 ///
@@ -31,6 +32,10 @@ enum PresenterProcessServer {
         // The channel is ours alone: a process a plugin starts must not hold
         // it (the host would then miss this process's end).
         _ = fcntl(PresenterProcessServer.channel, F_SETFD, FD_CLOEXEC)
+        // (Not in a build of scripts/sanitize: a sanitizer's runtime
+        // reserves terabytes of address space for its shadow memory, and
+        // under the cap no presenter process could even start.)
+        #if !PRESENTER_SANITIZER
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
             // The hard limit too, so a plugin cannot raise it again.
@@ -38,7 +43,8 @@ enum PresenterProcessServer {
             limit.rlim_max = min(limit.rlim_max, memoryLimit)
             _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
         }
-        let server = Server()
+        #endif
+        let server = Server(policy: PluginPolicy(allowInsecure: arguments.dropFirst().first == PluginPolicy.allowInsecureFlag))
         server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version)))
         server.serve()
         _exit(0)
@@ -53,6 +59,14 @@ private final class Server: PresenterEngineDelegate {
     private var loaded: [String: [PresenterPlugin]] = [:]
     private var incoming = FrameBuffer()
     private let mainThread = pthread_self()
+    /// The rules every file is loaded under: the host checked the files,
+    /// and this process checks them again on the descriptor it loads
+    /// through, so a file swapped since is never loaded.
+    private let policy: PluginPolicy
+
+    init(policy: PluginPolicy) {
+        self.policy = policy
+    }
 
     /// Reads requests and answers each, until the host closes the channel.
     func serve() {
@@ -92,7 +106,7 @@ private final class Server: PresenterEngineDelegate {
         case .load(let paths):
             for path in paths where loaded[path] == nil {
                 do throws(PluginLoadFailure) {
-                    loaded[path] = try PluginLibrary.load(path).compactMap { try? $0.get() }
+                    loaded[path] = try PluginLibrary.load(path, policy: policy).compactMap { try? $0.get() }
                 } catch {
                     return .refused(PluginLoadError(path: path, failure: error).description)
                 }
@@ -144,16 +158,7 @@ private final class Server: PresenterEngineDelegate {
 
     /// Writes one message; a host that stopped reading is gone: exit.
     func send(_ body: [UInt8]) {
-        let frame = MessageCoding.frame(body)
-        var offset = 0
-        while offset < frame.count {
-            let written = frame.withUnsafeBytes {
-                Glibc.send(PresenterProcessServer.channel, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { _exit(0) }
-            offset += written
-        }
+        if writeFully(PresenterProcessServer.channel, MessageCoding.frame(body), socket: true) != 0 { _exit(0) }
     }
 }
 

@@ -108,6 +108,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
             while saving > 0 { condition.wait() }
         }
         runtime.shutdown()
+        // The view's request handler holds the screen and the runtime: let go.
+        view.onRequest = nil
         return status
     }
 

@@ -37,6 +37,8 @@ enum Fixture: String, CaseIterable, Sendable {
     // Plugins that load but break a rule `presenter-host check` finds (see check_defects.c).
     case drawsOutside = "draws-outside", drawsInShow = "draws-in-show", skipsBase = "skips-base"
     case noDescription = "no-description"
+    /// A good plugin (`fixture.marking`) whose loading appends a line to `$FIXTURE_MARKFILE`.
+    case marking
 
     /// Files that crash, end or hang whatever process loads them: the test
     /// process must load them only through a `PluginScanner`.
@@ -45,7 +47,7 @@ enum Fixture: String, CaseIterable, Sendable {
 
     /// Good plugins, each loading without an error on its own.
     static let usable: [Fixture] = [.good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
-                                    .drawsOutside, .drawsInShow, .noDescription]
+                                    .drawsOutside, .drawsInShow, .noDescription, .marking]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
     /// `lib<0xFF>.so` on disk; this is how the host shows it.
@@ -114,6 +116,7 @@ enum Fixture: String, CaseIterable, Sendable {
             return Compilation(source: "check_defects.c", flags: ["-DDEFECT_DRAW_IN_SHOW", "-DDEFECT_ID=\"fixture.draw-in-show\""])
         case .skipsBase: return Compilation(source: "check_defects.c", flags: ["-DDEFECT_SKIP_BASE", "-DDEFECT_ID=\"fixture.skip-base\""])
         case .noDescription: return presenter("-DFIXTURE_ID=\"fixture.no-description\"", "-DFIXTURE_DESCRIPTION=NULL")
+        case .marking: return presenter("-DFIXTURE_ID=\"fixture.marking\"", "-DFIXTURE_NAME=\"Marking\"", "-DFIXTURE_MARK")
         case .garbageEntryPoint: return hostile("ENTRY_POINTER")
         case .garbageString: return hostile("STRING_POINTER")
         case .constructorAbort: return hostile("CONSTRUCTOR_ABORT")

@@ -150,13 +150,18 @@ final class TestProcess {
         }
     }
 
-    /// This process's environment without `CI`, `NO_COLOR` and
-    /// `PRESENTER_PLUGIN_PATH`, plus `entries`, as `KEY=VALUE` strings.
+    /// This process's environment without `CI`, `NO_COLOR`,
+    /// `PRESENTER_PLUGIN_PATH` and `PRESENTER_HOST_BUNDLED_ONLY`, with a
+    /// fresh, empty `XDG_CACHE_HOME` (each program starts with a cold
+    /// registry cache of its own unless a test gives one), plus `entries`,
+    /// as `KEY=VALUE` strings.
     static func environment(adding entries: [String: String]) -> [String] {
         var env = ProcessInfo.processInfo.environment
         env["CI"] = nil
         env["NO_COLOR"] = nil
         env["PRESENTER_PLUGIN_PATH"] = nil
+        env["PRESENTER_HOST_BUNDLED_ONLY"] = nil
+        env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
         for (key, value) in entries { env[key] = value }
         return env.map { "\($0.key)=\($0.value)" }
     }

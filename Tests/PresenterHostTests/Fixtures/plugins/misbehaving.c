@@ -70,8 +70,16 @@ static int due(void) {
     return ++calls > (skip ? strtol(skip, NULL, 10) : 0);
 }
 
+/* What the thread keeps: the host's pointers, in memory of its own, so that
+ * the instance's destroy (which frees the instance) never pulls its memory
+ * from under it; only the host's pointers are kept past their hooks. */
+typedef struct kept {
+    const presenter_host *host;
+    presenter_context *ctx;
+} kept;
+
 static void *service_caller(void *argument) {
-    state *self = argument;
+    kept *self = argument;
     /* Host services from a thread of our own, outside any hook: the host must ignore them. */
     for (int i = 0; i < 2000; i++) {
         self->host->log(self->ctx, PRESENTER_LOG_ERROR, "from another thread");
@@ -81,6 +89,7 @@ static void *service_caller(void *argument) {
         (void)self->host->now_ns(self->ctx);
         usleep(500);
     }
+    free(self);
     return NULL;
 }
 
@@ -145,8 +154,13 @@ static int misbehave(state *self, const char *hook) {
         }
     }
     if (is("thread", hook) && self != NULL) {
+        kept *copy = malloc(sizeof *copy);
         pthread_t thread;
-        if (pthread_create(&thread, NULL, service_caller, self) == 0) pthread_detach(thread);
+        if (copy != NULL) {
+            copy->host = self->host;
+            copy->ctx = self->ctx;
+            if (pthread_create(&thread, NULL, service_caller, copy) == 0) pthread_detach(thread); else free(copy);
+        }
     }
     if (is("alloc", hook)) {
         for (;;) {
@@ -166,15 +180,22 @@ static void report_world(const char *path) {
     FILE *file = fopen(path, "w");
     if (file == NULL) return;
     fprintf(file, "fds=");
+    /* The plugin files the loader keeps open (ld.so knows each library by
+       its /proc/self/fd/N name) are counted apart. */
+    int libraries = 0;
     for (int fd = 0, first = 1; fd < 1024; fd++) {
         char link[64];
         snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
         char target[256];
-        if (readlink(link, target, sizeof target) < 0) continue;
+        ssize_t length = readlink(link, target, sizeof target - 1);
+        if (length < 0) continue;
+        target[length] = '\0';
         if (fd == fileno(file)) continue;
+        if (length > 3 && strcmp(target + length - 3, ".so") == 0) { libraries++; continue; }
         fprintf(file, first ? "%d" : ",%d", fd);
         first = 0;
     }
+    fprintf(file, "\nlibraries=%d", libraries);
     char target[256] = "";
     ssize_t length = readlink("/proc/self/fd/0", target, sizeof target - 1);
     if (length >= 0) target[length] = '\0';

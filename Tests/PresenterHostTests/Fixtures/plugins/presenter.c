@@ -3,8 +3,27 @@
  * to produce a good plugin or one with a single defect in its descriptor
  * (see Tests/PresenterHostTests/Support/FixtureBuilder.swift).
  */
+#ifdef FIXTURE_MARK
+#define _POSIX_C_SOURCE 200809L
+/* Loading leaves a mark: a constructor appends one line to the file
+   $FIXTURE_MARKFILE names, so a test can tell whether any process loaded
+   this library (the registry cache's warm start must not). */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+__attribute__((constructor)) static void fixture_mark(void) {
+    const char *path = getenv("FIXTURE_MARKFILE");
+    if (path == NULL) return;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    (void)!write(fd, "loaded\n", 7);
+    close(fd);
+}
+#endif
 #include <stddef.h>
 #include "presenter_abi.h"
+
 
 #ifndef FIXTURE_ID
 #define FIXTURE_ID "fixture.good"

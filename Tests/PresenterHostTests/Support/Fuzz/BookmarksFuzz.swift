@@ -2,7 +2,8 @@
 // (`scripts/fuzz --target bookmarks`): the input is the store file's bytes,
 // parsed by BookmarkDocument.parse. Checked on every input: a store that
 // reads writes back to bytes that read as the same store, and a damaged
-// one is one error line naming the file.
+// one is one error naming the file with no control character (a key with
+// a newline once broke the line: regression-key-with-newline).
 
 #if !PRESENTER_FUZZ
 @testable import PresenterHost
@@ -14,9 +15,10 @@ enum BookmarksFuzz {
         do throws(BookmarkStoreError) {
             document = try BookmarkDocument.parse(input, path: "bookmarks.json")
         } catch {
-            guard error.reason.hasPrefix("bookmarks.json"), !error.reason.contains("\n") else {
+            guard error.reason.hasPrefix("bookmarks.json") else {
                 fuzzFailure("a damaged store gave \(error.reason.debugDescription)")
             }
+            fuzzCheckOneLine(error.reason, "a damaged store")
             return
         }
         let encoded = document.encoded()

@@ -1,7 +1,8 @@
 // The fuzz target for the `drive` protocol (`scripts/fuzz --target drive`):
 // the input is what a driver sends, cut at '\n' into lines, each parsed by
 // DriveRequest.parse as DriveClient does. Checked on every input: the
-// error reply for a bad line is one line of JSON (JSONReader reads it).
+// reason a line is bad holds no control character (it is shown on stderr),
+// and the error reply is one line of JSON (JSONReader reads it).
 
 #if !PRESENTER_FUZZ
 @testable import PresenterHost
@@ -13,6 +14,8 @@ enum DriveFuzz {
             do throws(DriveRequest.Invalid) {
                 _ = try DriveRequest.parse(Array(line))
             } catch {
+                // Also shown as "Error: client:line: reason" on stderr.
+                fuzzCheckOneLine(error.reason, "a bad line")
                 let reply = DriveClient.errorReply(line: number + 1, reason: error.reason)
                 let body = Array(reply.utf8.dropLast())
                 guard reply.hasSuffix("\n"), !body.contains(0x0A), (try? JSONReader.parse(body)) != nil else {

@@ -71,5 +71,13 @@ func fuzzFailure(_ message: @autoclosure () -> String) -> Never {
     fatalError("fuzz oracle: " + message())
 }
 
+/// Fails unless `text` (an error shown to the user) is one line with no
+/// control character: what a file or a client sends must never break it.
+func fuzzCheckOneLine(_ text: String, _ what: @autoclosure () -> String) {
+    if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        fuzzFailure("\(what()) gave an error with a control character: \(text.debugDescription)")
+    }
+}
+
 /// Bytes as text the way a reader of a JSON or line format receives them.
 func fuzzText(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -1,7 +1,8 @@
 // The fuzz target for --messages files (`scripts/fuzz --target messages`):
 // the input is the file's bytes, parsed by MessagesFile.parse (UTF-8
 // check, JSONReader, the shape rules). Checked on every input: a bad file
-// is one `CommandError` whose text is one line naming the file.
+// is one `CommandError` whose text names the file and holds no control
+// character (a key with a newline once broke the line).
 
 #if !PRESENTER_FUZZ
 @testable import PresenterHost
@@ -12,10 +13,10 @@ enum MessagesFuzz {
         do throws(CommandError) {
             _ = try MessagesFile.parse(input, name: "messages.json")
         } catch {
-            let text = String(describing: error)
-            guard text.contains("messages.json"), !text.contains("\n") else {
-                fuzzFailure("a bad messages file gave \(text.debugDescription)")
+            guard error.message.contains("messages.json") else {
+                fuzzFailure("a bad messages file gave \(error.message.debugDescription)")
             }
+            fuzzCheckOneLine(error.message, "a bad messages file")
         }
     }
 

@@ -5,7 +5,8 @@
 //     ProgressChannel does;
 //  2. the input as the command's output: TerminalProgressFilter, fed in
 //     chunks whose sizes byte 0 chooses.
-// Checked on every input: a report's fraction is unknown, negative
+// Checked on every input: the reason a line is bad holds no control
+// character (it goes to the log); a report's fraction is unknown, negative
 // (unknown again) or within 0...1; the filter passes on the same bytes and
 // makes the same reports however the output is chunked, and only ever
 // takes bytes out.
@@ -21,8 +22,13 @@ enum ProgressFuzz {
         var lines = splitter.append(input)
         if let last = splitter.flush() { lines.append(last) }
         for line in lines {
-            guard let report = try? ProgressLine.parse(String(line.prefix(ProgressChannel.longestLine))) else { continue }
-            check(report, from: line)
+            do throws(ProgressLine.Invalid) {
+                guard let report = try ProgressLine.parse(String(line.prefix(ProgressChannel.longestLine))) else { continue }
+                check(report, from: line)
+            } catch {
+                // Shown in the --verbose log.
+                fuzzCheckOneLine(error.reason, "a bad progress line")
+            }
         }
 
         // 2. OSC 9;4 in the output.

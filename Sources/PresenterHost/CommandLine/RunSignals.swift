@@ -1,0 +1,40 @@
+import Foundation
+
+/// `run`'s signal policy: what an interrupting signal and Ctrl-Z do to the
+/// command and the presenter (see ``RunSession``).
+extension RunSession {
+    /// On the control queue.
+    func interrupted(by event: SignalTrap.Event) {
+        condition.withLock {
+            if ended {
+                cutShort = true
+                condition.broadcast()
+            } else if interruption == nil {
+                interruption = event.signal
+                // From the terminal, the whole foreground group already has it.
+                if !event.fromTerminal { child?.sendToTree(event.signal, freeze: false) }
+            } else {
+                child?.sendToTree(SIGKILL, freeze: true)
+            }
+        }
+    }
+
+    /// On the control queue, for Ctrl-Z: gives the terminal back clean (no
+    /// region, cursor shown, echo on), stops the host as the shell expects,
+    /// and draws the view again once it is continued (`fg`, `bg`).
+    func suspend(_ runtime: PresenterRuntime, for event: SignalTrap.Event) {
+        // From the terminal, the command was stopped with us; else pass it on
+        // first (the presenter must not delay the command's stop), and
+        // continue what we stopped when we are continued.
+        let forward = !event.fromTerminal
+        if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
+        runtime.suspend()
+        // raise, not kill(getpid()): a signal to the process may be taken by
+        // another thread, and this one would run on (and draw again) for a
+        // moment before the stop reaches it; one to this thread stops it
+        // before raise returns.
+        raise(SIGSTOP)
+        runtime.resume()
+        if forward { condition.withLock { _ = child?.sendToTree(SIGCONT, freeze: false) } }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// `run --timeout`: SIGTERM to the command's tree, SIGKILL after the grace
+/// time, and what outlived the command after it.
+extension RunSession {
+    /// After `seconds`: SIGTERM to the command's tree, then SIGKILL
+    /// `killGrace` later.
+    func startTimer(seconds: Double, child: ChildProcess) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: control)
+        timer.schedule(deadline: .now() + seconds, repeating: Self.killGrace)
+        var fired = false
+        timer.setEventHandler { [self] in
+            if !fired {
+                fired = true
+                condition.withLock {
+                    guard !ended else { return }
+                    timedOut = true
+                    terminatedAt = .now()
+                    terminated = child.sendToTree(SIGTERM, freeze: true)
+                }
+            } else {
+                child.sendToTree(SIGKILL, freeze: true)
+                Self.killAll(condition.withLock { terminated.survivors })
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// After a timeout, once the command has ended: what it started and
+    /// that outlived it (a process that ignores SIGTERM, whose parent then
+    /// died) gets the rest of the grace time, then SIGKILL. Usually nothing
+    /// is left and this returns at once.
+    func endSurvivors() {
+        let (tree, since) = condition.withLock { (terminated, terminatedAt) }
+        let deadline = since + Self.killGrace
+        var survivors = tree.survivors
+        while !survivors.isEmpty && DispatchTime.now() < deadline {
+            usleep(20_000)
+            survivors = tree.survivors
+        }
+        Self.killAll(survivors)
+    }
+
+    static func killAll(_ members: [ProcessTree.Member]) {
+        for member in members where member.isSameProcess { _ = kill(member.pid, SIGKILL) }
+    }
+}

@@ -1,0 +1,65 @@
+import Glibc
+
+/// A plugin file opened once, checked through its descriptor, and loaded
+/// through that same descriptor, so the file that was checked is the file
+/// that is loaded.
+///
+/// `path` must be a real path (no symbolic link in it: discovery resolves
+/// links and refuses those that leave their directory). The directory is
+/// opened first and the file is opened in it with `O_NOFOLLOW`: a link put
+/// in the file's place after discovery is refused. The owner and mode checks
+/// (`PluginPolicy`) and the ELF checks (`ELFPrecheck`) read the descriptors;
+/// `dlopen` is given `/proc/PID/fd/N`, so a file swapped after the checks
+/// is never the one loaded. PID, not `self`: a debugger reads the name to
+/// find the library's symbols, and in its own process `/proc/self/fd/N`
+/// is one of its own descriptors (gdb then blocks reading its pipe).
+struct PluginFile {
+    /// The open file (close-on-exec).
+    let descriptor: Int32
+    /// Its status, as checked.
+    let info: stat
+    /// The real path it was opened at.
+    let path: String
+
+    /// Opens and checks `path` under `policy`; throws why it cannot be a plugin.
+    static func open(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> PluginFile {
+        guard let slash = path.lastIndex(of: "/") else { throw .missing }
+        let directoryPath = slash == path.startIndex ? "/" : String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        let directory = Glibc.open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory < 0 { throw ELFPrecheck.openFailure(path, errno) }
+        defer { close(directory) }
+        let fd = openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        if fd < 0 {
+            let error = errno
+            throw error == ELOOP ? .replacedByLink : ELFPrecheck.openFailure(path, error)
+        }
+        do throws(PluginLoadFailure) {
+            var directoryInfo = stat(), info = stat()
+            guard fstat(directory, &directoryInfo) == 0, fstat(fd, &info) == 0 else {
+                throw .unreadable(String(cString: strerror(errno)))
+            }
+            try ELFPrecheck.checkType(info)
+            try policy.check(file: info, path: path, directory: directoryInfo, directoryPath: directoryPath)
+            try ELFPrecheck.check(fd, info: info)
+            return PluginFile(descriptor: fd, info: info, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Loads the checked file (`RTLD_NOW | RTLD_LOCAL`, running its
+    /// constructors). On success the descriptor stays open for ever, as
+    /// the library stays loaded: ld.so knows the library by the name
+    /// `/proc/PID/fd/N` and would hand it out again for that name, so the
+    /// number must never come to mean another file. On failure it is closed.
+    func load() throws(PluginLoadFailure) -> DynamicLibrary {
+        do {
+            return try DynamicLibrary.open("/proc/\(getpid())/fd/\(descriptor)")
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Glibc
+
+/// The one monotonic clock of the host (CLOCK_MONOTONIC): what `now_ns`
+/// returns to plugins (through ``MonotonicClock``), watchdogs and budgets
+/// are measured on, and durations are timed with. Never goes back, never
+/// jumps with the wall clock.
+enum MonotonicTime {
+    /// Now, in nanoseconds.
+    static func nanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Now, in seconds.
+    static func seconds() -> Double {
+        Double(nanoseconds()) / 1e9
+    }
+}

@@ -1,0 +1,125 @@
+import Glibc
+
+/// The registry cache: what scanning each plugin file gave, remembered in
+/// one file, `$XDG_CACHE_HOME/presenter-host/registry.cache` (default
+/// `~/.cache/...`), so that a warm start runs no plugin code at all.
+///
+/// The file as a whole is keyed on the host's ABI version, the host binary
+/// (device, inode, size and modification time of `/proc/self/exe`) and the
+/// search path; each plugin file in it on its `FileIdentity`. A file is
+/// scanned again only when its identity changes, and a broken file stays
+/// broken until it does. The cache only remembers what loading gave: every
+/// start still runs discovery's checks (`CandidateCheck`), and whatever is
+/// loaded is loaded through `PluginFile`, so the cache never leads the host
+/// to a file that fails them.
+///
+/// A cache file that cannot be trusted or read (missing, empty, truncated,
+/// corrupt, of another version or key, not a regular file, owned by another
+/// user or writable by group or others) is ignored and rebuilt; one that
+/// cannot be written (a read-only cache home) is just not written. A new
+/// cache is written to a temporary file in the same directory and renamed
+/// over the old one, so hosts starting at once never see half a file.
+struct RegistryCache {
+    /// What a command does with the cache.
+    enum Mode: Sendable, Equatable {
+        /// Read it, and write it when something changed (the default).
+        case use
+        /// Do not read it; write it anew (`--rescan`).
+        case rescan
+        /// Neither read nor write it (`--no-cache`).
+        case off
+    }
+
+    /// The largest cache file read: far more than 10,000 plugins need.
+    static let maxSize = 64 << 20
+
+    /// The cache file.
+    let path: String
+    /// The whole-file key.
+    let key: String
+    /// The entries read, by real path (empty when none could be used).
+    private(set) var entries: [String: RegistryCacheFormat.Entry] = [:]
+    /// Why the file on disk was not used, when it exists and was not.
+    private(set) var ignored: String?
+
+    /// The cache for `searchPath` under `mode`, read unless `mode` is
+    /// `.rescan`; nil for `.off` or when there is no cache home.
+    init?(mode: Mode, searchPath: [SearchPathEntry], environment: [String: String]) {
+        guard mode != .off, let home = Self.home(environment) else { return nil }
+        path = home + "/presenter-host/registry.cache"
+        key = Self.key(searchPath)
+        if mode == .use { read() }
+    }
+
+    /// Writes `entries` (by real path) as the new cache, unless they are
+    /// what was read. Failures are silent: the cache is only an optimisation.
+    func store(_ newEntries: [String: RegistryCacheFormat.Entry]) {
+        guard ignored != nil || newEntries.count != entries.count
+            || newEntries.contains(where: { entries[$0.key]?.identity != $0.value.identity }) else { return }
+        let bytes = RegistryCacheFormat.encode(key: key, entries: newEntries)
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        makeDirectory(directory)
+        // A name of this process's own: hosts starting at once each write their own file.
+        let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        let written = writeAll(fd, bytes)
+        if close(fd) != 0 || !written || rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    // MARK: - Reading
+
+    private mutating func read() {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            if errno != ENOENT { ignored = "cannot be opened (\(String(cString: strerror(errno))))" }
+            return
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { ignored = "not a regular file"; return }
+        guard info.st_uid == geteuid() else { ignored = "owned by another user"; return }
+        guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { ignored = "writable by group or others"; return }
+        guard info.st_size <= Self.maxSize else { ignored = "too large"; return }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            done += count
+        }
+        do throws(RegistryCacheFormat.Unreadable) {
+            entries = try RegistryCacheFormat.decode(Array(bytes[..<done]), key: key)
+        } catch {
+            ignored = error.reason
+        }
+    }
+
+    // MARK: - Location and key
+
+    /// `$XDG_CACHE_HOME` when absolute (the XDG spec ignores a relative
+    /// one), else `$HOME/.cache`, else none.
+    private static func home(_ environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache" }
+        return nil
+    }
+
+    /// The ABI version, the host binary's identity and the search path.
+    private static func key(_ searchPath: [SearchPathEntry]) -> String {
+        var info = stat()
+        let binary = stat("/proc/self/exe", &info) == 0
+            ? "\(info.st_dev) \(info.st_ino) \(info.st_size) \(FileIdentity(info).modified)" : "unknown"
+        return (["abi \(ABIVersion.host)", "binary \(binary)"] + searchPath.map { "\($0.origin.rawValue) \($0.path)" })
+            .joined(separator: "|")
+    }
+
+    /// Creates `directory` and its parent (the cache home) when missing, for this user only.
+    private func makeDirectory(_ directory: String) {
+        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+            mkdir(String(directory[..<slash]), 0o700)
+        }
+        mkdir(directory, 0o700)
+    }
+}

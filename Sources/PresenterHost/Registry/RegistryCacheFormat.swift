@@ -1,0 +1,257 @@
+import Foundation
+
+/// The text of the registry cache file (see `RegistryCache`), version 1:
+///
+///     presenter-host registry cache 1 <FNV-1a 64 of the rest, hex>
+///     K <key: ABI version, host binary, search path>
+///     F <real path> <device inode size mtime-ns ctime-ns>
+///     P <index> <id> <name> <version> <description> <author> <license> <extends> <capabilities> <abi> <hooks>
+///     D <index> <failure as JSON>
+///     X <failure as JSON>
+///
+/// Fields are separated by tabs. A file line (`F`) is followed by one line
+/// per descriptor (`P` for a presenter, `D` for a refused descriptor) or by
+/// one `X` line when the file as a whole failed: the *records* of that file,
+/// which the scan helper also reports, one per line (`ScanProtocol`).
+/// Paths escape `\`, tab and newline; descriptor strings hold none of them
+/// (`DescriptorReader` refuses control characters) and an absent one is
+/// written as U+0001. The checksum makes a torn or bit-flipped file
+/// unreadable rather than wrong.
+enum RegistryCacheFormat {
+    /// Bumped whenever a line changes meaning.
+    static let version = 1
+    private static let magic = "presenter-host registry cache \(version) "
+    private static let absent = "\u{1}"
+
+    /// One plugin file as remembered: which version of it, and what loading it gave.
+    struct Entry: Sendable {
+        let identity: FileIdentity
+        let contents: Result<PluginLibrary.Contents, PluginLoadFailure>
+    }
+
+    /// Why a cache file was not used.
+    struct Unreadable: Error {
+        let reason: String
+    }
+
+    /// The file's bytes for `entries` (by real path) under `key`.
+    static func encode(key: String, entries: [String: Entry]) -> [UInt8] {
+        var body = "K\t\(escaped(key))\n"
+        for (file, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            body += "F\t\(escaped(file))\t\(entry.identity.text)\n"
+            for record in records(entry.contents) { body += record + "\n" }
+        }
+        let bytes = Array(body.utf8)
+        return Array((magic + hex(checksum(bytes[...])) + "\n").utf8) + bytes
+    }
+
+    /// The entries of the cache file `bytes`, which must have been written
+    /// under `key`.
+    static func decode(_ bytes: [UInt8], key: String) throws(Unreadable) -> [String: Entry] {
+        guard let newline = bytes.firstIndex(of: 0x0a) else { throw Unreadable(reason: "empty or truncated") }
+        let first = String(decoding: bytes[..<newline], as: UTF8.self)
+        guard first.hasPrefix("presenter-host registry cache ") else { throw Unreadable(reason: "not a registry cache") }
+        guard first.hasPrefix(magic) else { throw Unreadable(reason: "written by another version") }
+        let body = bytes[(newline + 1)...]
+        guard first.dropFirst(magic.count) == hex(checksum(body)) else { throw Unreadable(reason: "corrupt (checksum)") }
+        // Read as bytes, not Characters: faster, and a "\r" in a path
+        // would otherwise swallow the "\n" after it.
+        var lines = Lines(body)
+        guard let keyLine = lines.next(), keyLine.count == 2, keyLine[0] == "K", keyLine[1] == escaped(key) else {
+            throw Unreadable(reason: "made for another host binary, ABI or search path")
+        }
+        var entries: [String: Entry] = [:]
+        entries.reserveCapacity(body.count / 128)
+        var header = lines.next()
+        while let fileLine = header {
+            guard fileLine.count == 3, fileLine[0] == "F", let identity = identity(fileLine[2]) else { throw corrupt }
+            let file = unescaped(fileLine[1])
+            var fields: [[String]] = []
+            header = nil
+            while let line = lines.next() {
+                if line[0] == "F" {
+                    header = line
+                    break
+                }
+                fields.append(line)
+            }
+            entries[file] = Entry(identity: identity, contents: try contents(fields, file: file, cached: true))
+        }
+        guard lines.atEnd else { throw corrupt }
+        return entries
+    }
+
+    /// The record lines (without newlines) of what loading one file gave.
+    static func records(_ contents: Result<PluginLibrary.Contents, PluginLoadFailure>) -> [String] {
+        switch contents {
+        case .failure(let failure):
+            return ["X\t\(json(failure))"]
+        case .success(let results):
+            return results.enumerated().map { index, result in
+                switch result {
+                case .success(let plugin): return presenterLine(index, plugin)
+                case .failure(let failure): return "D\t\(index)\t\(json(failure))"
+                }
+            }
+        }
+    }
+
+    /// What loading the file at the real path `file` gave, from its record
+    /// lines split at tabs; its presenters are marked `cached` as said.
+    static func contents(_ records: [[String]], file: String, cached: Bool)
+        throws(Unreadable) -> Result<PluginLibrary.Contents, PluginLoadFailure> {
+        if records.count == 1, records[0].count == 2, records[0][0] == "X" { return .failure(try decodeFailure(records[0][1])) }
+        guard !records.isEmpty else { throw corrupt }
+        var results: PluginLibrary.Contents = []
+        for fields in records {
+            switch (fields[0], fields.count) {
+            case ("D", 3) where Int(fields[1]) == results.count:
+                results.append(.failure(try decodeFailure(fields[2])))
+            case ("P", 12) where Int(fields[1]) == results.count:
+                var plugin = try presenter(fields, file: file)
+                plugin.cached = cached
+                results.append(.success(plugin))
+            default:
+                throw corrupt
+            }
+        }
+        return .success(results)
+    }
+
+    /// One line's fields (split at tabs).
+    static func fields(_ line: some Collection<UInt8>) -> [String] {
+        line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The lines of a body, each split at tabs into fields; every line ends
+    /// with a newline, and the body with the last one.
+    private struct Lines {
+        private let bytes: ArraySlice<UInt8>
+        private var position: Int
+        private(set) var atEnd = false
+
+        init(_ bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            position = bytes.startIndex
+        }
+
+        /// The next line's fields; nil at the end of the body, or at a
+        /// line without its newline (then `atEnd` stays false).
+        mutating func next() -> [String]? {
+            guard position < bytes.endIndex else { atEnd = true; return nil }
+            var fields: [String] = []
+            var start = position
+            for index in position..<bytes.endIndex {
+                switch bytes[index] {
+                case 0x09:
+                    fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    start = index + 1
+                case 0x0a:
+                    fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    position = index + 1
+                    return fields
+                default:
+                    continue
+                }
+            }
+            position = bytes.endIndex
+            return nil
+        }
+    }
+
+    // MARK: - Lines
+
+    private static var corrupt: Unreadable { Unreadable(reason: "corrupt") }
+
+    private static func presenterLine(_ index: Int, _ plugin: PresenterPlugin) -> String {
+        let fields = [String(index), plugin.id, plugin.name, plugin.version, plugin.description ?? absent,
+                      plugin.author ?? absent, plugin.license ?? absent, plugin.extends ?? absent,
+                      String(plugin.capabilities.rawValue), "\(plugin.abiVersion.major).\(plugin.abiVersion.minor)",
+                      plugin.hookNames.joined(separator: ",")]
+        return "P\t" + fields.joined(separator: "\t")
+    }
+
+    private static func presenter(_ fields: [String], file: String) throws(Unreadable) -> PresenterPlugin {
+        func optional(_ field: String) -> String? { field == absent ? nil : field }
+        let abi = fields[10].split(separator: ".")
+        guard let capabilities = UInt64(fields[9]), abi.count == 2,
+              let major = UInt16(abi[0]), let minor = UInt16(abi[1]) else { throw corrupt }
+        return PresenterPlugin(
+            id: fields[2], name: fields[3], version: fields[4],
+            description: optional(fields[5]), author: optional(fields[6]), license: optional(fields[7]),
+            extends: optional(fields[8]), capabilities: .init(rawValue: capabilities),
+            abiVersion: ABIVersion(major: major, minor: minor), file: file,
+            hookNames: fields[11].split(separator: ",").map(String.init))
+    }
+
+    private static func identity(_ field: String) -> FileIdentity? {
+        // Five decimal numbers, by hand: this runs once per plugin file on every warm start.
+        var numbers: [UInt64] = []
+        var value: UInt64 = 0, digits = 0
+        for byte in field.utf8 {
+            if byte == 0x20 {
+                guard digits > 0 else { return nil }
+                numbers.append(value)
+                value = 0
+                digits = 0
+            } else {
+                guard byte >= 0x30 && byte <= 0x39, digits < 19 else { return nil }
+                value = value * 10 + UInt64(byte - 0x30)
+                digits += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        numbers.append(value)
+        guard numbers.count == 5, numbers[2...].allSatisfy({ $0 <= UInt64(Int64.max) }) else { return nil }
+        return FileIdentity(device: numbers[0], inode: numbers[1], size: Int64(numbers[2]),
+                            modified: Int64(numbers[3]), changed: Int64(numbers[4]))
+    }
+
+    private static func json(_ failure: PluginLoadFailure) -> String {
+        // A Codable enum of strings and numbers: encoding cannot fail. JSON
+        // escapes control characters, so the text holds no tab or newline.
+        String(decoding: try! JSONEncoder().encode(failure), as: UTF8.self)
+    }
+
+    private static func decodeFailure(_ field: String) throws(Unreadable) -> PluginLoadFailure {
+        guard let failure = try? JSONDecoder().decode(PluginLoadFailure.self, from: Data(field.utf8)) else { throw corrupt }
+        return failure
+    }
+
+    // MARK: - Text
+
+    /// `\` as `\\`, tab as `\t`, newline as `\n`.
+    static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x5c || $0 == 0x09 || $0 == 0x0a }) else { return text }
+        return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    static func unescaped(_ text: String) -> String {
+        guard text.utf8.contains(0x5c) else { return text }
+        var result = "", escaping = false
+        for character in text.unicodeScalars {
+            if escaping {
+                result.unicodeScalars.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    /// FNV-1a, 64 bits.
+    private static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
