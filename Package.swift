@@ -32,8 +32,9 @@ let package = Package(
         .target(name: "MBHud", dependencies: ["PresenterSDK"], path: "Plugins/MBHud"),
         .target(name: "NetActivity", dependencies: ["PresenterSDK"], path: "Plugins/NetActivity"),
         .target(name: "AddBookmark", dependencies: ["PresenterSDK"], path: "Plugins/AddBookmark"),
-        .target(name: "SwiftExamplePresenter", dependencies: ["PresenterSDK"],
-                path: "Examples/SwiftExamplePresenter"),
+        .target(
+            name: "SwiftExamplePresenter", dependencies: ["PresenterSDK"],
+            path: "Examples/SwiftExamplePresenter"),
         .testTarget(
             name: "PresenterHostTests",
             dependencies: ["PresenterHost", "PresenterABI", "SystemShims"],

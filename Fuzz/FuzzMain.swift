@@ -29,8 +29,10 @@ private let target: FuzzTarget = {
 private let oracles = environment("PRESENTER_FUZZ_ORACLES") == "1"
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>,
-                           _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     if let directory = environment("PRESENTER_FUZZ_SEEDS") {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written = 0

@@ -78,7 +78,8 @@ final class StatusLinePresenter: Presenter {
         let row = atTop ? 0 : rows - 1
         if let latest = working.last {
             let spinner = Spinner(unicode: view.flags.contains(.unicode))
-            let drawn = view.drawText(spinner.frame(at: now, since: started), col: 0, row: row, maxCols: 1, style: .cyan)
+            let drawn = view.drawText(
+                spinner.frame(at: now, since: started), col: 0, row: row, maxCols: 1, style: .cyan)
             view.drawText(latest.message, col: drawn + 1, row: row, maxCols: cols - drawn - 1)
             host.requestFrame(at: spinner.nextChange(after: now, since: started))
         } else if let outcome, now < outcome.until {

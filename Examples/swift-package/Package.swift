@@ -13,15 +13,17 @@ let package = Package(
     name: "dot-presenter",
     products: [
         // type: .dynamic makes libDotPresenter.so
-        .library(name: "DotPresenter", type: .dynamic, targets: ["DotPresenter"]),
+        .library(name: "DotPresenter", type: .dynamic, targets: ["DotPresenter"])
     ],
     dependencies: [
-        .package(path: host.path),
+        .package(path: host.path)
     ],
     targets: [
-        .target(name: "DotPresenter", dependencies: [
-            .product(name: "PresenterSDK", package: host.lastPathComponent.lowercased()),
-        ]),
+        .target(
+            name: "DotPresenter",
+            dependencies: [
+                .product(name: "PresenterSDK", package: host.lastPathComponent.lowercased())
+            ])
     ],
     swiftLanguageModes: [.v5]
 )

@@ -72,7 +72,8 @@ struct HUDContent: Equatable {
             let lineLeft = max((cols - lineWidth) / 2, 0)
             view.drawText(mark, col: lineLeft, row: rows / 2, maxCols: cols - lineLeft, style: markStyle)
             if !text.isEmpty && cols > lineLeft + markWidth + 1 {
-                view.drawText(text, col: lineLeft + markWidth + 1, row: rows / 2, maxCols: cols - lineLeft - markWidth - 1)
+                view.drawText(
+                    text, col: lineLeft + markWidth + 1, row: rows / 2, maxCols: cols - lineLeft - markWidth - 1)
             }
             return
         }
@@ -103,7 +104,8 @@ struct HUDContent: Equatable {
     static func bar(_ fraction: Double, unicode: Bool) -> String {
         let clamped = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
         let filled = Int(clamped * 10)
-        let bar = unicode
+        let bar =
+            unicode
             ? String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)
             : "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 10 - filled) + "]"
         let percent = String(Int(clamped * 100))

@@ -107,14 +107,16 @@ struct HUDSession {
         }
         if let failureText {
             let outcome = HUDContent(failure: message, failureText: failureText)
-            ending = Ending(job: job, outcome: outcome, from: from,
-                            until: holdUntilKey ? nil : from.adding(min(options.failureHold, options.outcomeLimit)))
+            ending = Ending(
+                job: job, outcome: outcome, from: from,
+                until: holdUntilKey ? nil : from.adding(min(options.failureHold, options.outcomeLimit)))
         } else {
             // As the original: 1.5 s plus 10 ms for each character of the
             // message, within the host's limit.
             let readingTime = 1_500_000_000 + 10_000_000 * UInt64(min(message.count, 1 << 30))
-            ending = Ending(job: job, outcome: HUDContent(success: message), from: from,
-                            until: from.adding(min(readingTime, options.outcomeLimit)))
+            ending = Ending(
+                job: job, outcome: HUDContent(success: message), from: from,
+                until: from.adding(min(readingTime, options.outcomeLimit)))
         }
     }
 

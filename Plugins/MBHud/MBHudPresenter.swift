@@ -21,13 +21,16 @@ final class MBHudPresenter: Presenter {
         self.host = host
         // Options come as text from any host: a malformed one falls back to
         // its default (integerOption logs it), a huge one is capped.
-        let duration = { (key: String, value: Int) in HUDSession.duration(milliseconds: host.integerOption(key, default: value)) }
-        session = HUDSession(options: HUDSession.Options(
-            minShow: duration("min-show-ms", 500),
-            grace: duration("grace-ms", 0),
-            failureHold: duration("failure-hold-ms", 3000),
-            outcomeLimit: host.option("outcome-limit-ms") == nil
-                ? HUDSession.longest : duration("outcome-limit-ms", 0)))
+        let duration = { (key: String, value: Int) in
+            HUDSession.duration(milliseconds: host.integerOption(key, default: value))
+        }
+        session = HUDSession(
+            options: HUDSession.Options(
+                minShow: duration("min-show-ms", 500),
+                grace: duration("grace-ms", 0),
+                failureHold: duration("failure-hold-ms", 3000),
+                outcomeLimit: host.option("outcome-limit-ms") == nil
+                    ? HUDSession.longest : duration("outcome-limit-ms", 0)))
     }
 
     func show(view: View, message: String, interactor: InteractorInfo) throws {
@@ -35,8 +38,9 @@ final class MBHudPresenter: Presenter {
     }
 
     func hide(view: View, message: String?, interactor: InteractorInfo, failure: FailureInfo?) throws {
-        session.hide(id: interactor.id, message: message, failureText: failure?.message,
-                     holdUntilKey: view.flags.contains(.interactive), at: host.now)
+        session.hide(
+            id: interactor.id, message: message, failureText: failure?.message,
+            holdUntilKey: view.flags.contains(.interactive), at: host.now)
     }
 
     func progress(view: View, interactor: InteractorInfo) throws {

@@ -30,27 +30,30 @@ final class ActivityCounter: Sendable {
 
     /// Forgets an instance and the interactors it showed (its view is gone).
     func unwatch(_ owner: ObjectIdentifier) {
-        wakeOthers(if: state.withLock { state in
-            let before = state.inFlight.count
-            state.watchers[owner] = nil
-            state.inFlight = state.inFlight.filter { $0.value != owner }
-            return before > 0 && state.inFlight.isEmpty
-        }, except: owner)
+        wakeOthers(
+            if: state.withLock { state in
+                let before = state.inFlight.count
+                state.watchers[owner] = nil
+                state.inFlight = state.inFlight.filter { $0.value != owner }
+                return before > 0 && state.inFlight.isEmpty
+            }, except: owner)
     }
 
     /// Counts interactor `id` as in flight; a second show of it changes nothing.
     func begin(_ id: UInt64, owner: ObjectIdentifier) {
-        wakeOthers(if: state.withLock { state in
-            state.inFlight.updateValue(owner, forKey: id) == nil && state.inFlight.count == 1
-        }, except: owner)
+        wakeOthers(
+            if: state.withLock { state in
+                state.inFlight.updateValue(owner, forKey: id) == nil && state.inFlight.count == 1
+            }, except: owner)
     }
 
     /// Ends interactor `id`; an id that is not in flight (never shown, or
     /// already ended) is ignored.
     func end(_ id: UInt64, owner: ObjectIdentifier) {
-        wakeOthers(if: state.withLock { state in
-            state.inFlight.removeValue(forKey: id) != nil && state.inFlight.isEmpty
-        }, except: owner)
+        wakeOthers(
+            if: state.withLock { state in
+                state.inFlight.removeValue(forKey: id) != nil && state.inFlight.isEmpty
+            }, except: owner)
     }
 
     /// When the indicator appears or goes, every other view must redraw; the

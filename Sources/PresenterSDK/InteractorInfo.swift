@@ -30,7 +30,8 @@ public struct InteractorInfo: Sendable, Hashable {
         id = c.id
         let progressEnd = MemoryLayout<presenter_interactor>.offset(of: \.progress)! + MemoryLayout<Double>.size
         progress = Int(c.struct_size) >= progressEnd && c.progress >= 0 ? min(c.progress, 1) : nil
-        let messageEnd = MemoryLayout<presenter_interactor>.offset(of: \.message)! + MemoryLayout<UnsafePointer<CChar>?>.size
+        let messageEnd =
+            MemoryLayout<presenter_interactor>.offset(of: \.message)! + MemoryLayout<UnsafePointer<CChar>?>.size
         message = Int(c.struct_size) >= messageEnd ? c.message.map { String(cString: $0) } : nil
     }
 

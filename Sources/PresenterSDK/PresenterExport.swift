@@ -1,7 +1,7 @@
 import PresenterABI
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Builds the C descriptors a plugin exports. Call it from the plugin's entry point:
@@ -18,7 +18,9 @@ public enum PresenterExport {
     /// live for the rest of the process, as the ABI requires. Only hooks listed
     /// in ``PresenterInfo/hooks`` get a function; the others are NULL, so the
     /// host runs the base presenter's hook.
-    public static func descriptor(at index: UInt32, of types: [any Presenter.Type]) -> UnsafePointer<presenter_descriptor>? {
+    public static func descriptor(at index: UInt32, of types: [any Presenter.Type]) -> UnsafePointer<
+        presenter_descriptor
+    >? {
         guard Int(index) < types.count else { return nil }
         let type = types[Int(index)]
         return registry.withLock { registry in

@@ -24,9 +24,11 @@ public struct PresenterInfo: Sendable {
     public var hooks: Hooks
 
     /// Describes a presenter; by default it implements every hook.
-    public init(id: String, name: String, version: String, description: String? = nil,
-                author: String? = nil, license: String? = nil, extends: String? = nil,
-                capabilities: Capabilities = [], hooks: Hooks = .all) {
+    public init(
+        id: String, name: String, version: String, description: String? = nil,
+        author: String? = nil, license: String? = nil, extends: String? = nil,
+        capabilities: Capabilities = [], hooks: Hooks = .all
+    ) {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
         self.capabilities = capabilities; self.hooks = hooks

@@ -38,11 +38,14 @@ public struct View {
     /// text is cut and ends with an ellipsis); cells outside the view are
     /// clipped. Returns the number of columns drawn.
     @discardableResult
-    public func drawText(_ text: String, col: Int, row: Int, maxCols: Int = Int(UInt32.max),
-                         style: Style = []) -> Int {
+    public func drawText(
+        _ text: String, col: Int, row: Int, maxCols: Int = Int(UInt32.max),
+        style: Style = []
+    ) -> Int {
         let drawn = text.withCString {
-            table.pointee.draw_text(handle, Int32(clamping: col), Int32(clamping: row),
-                                    UInt32(clamping: maxCols), $0, style.rawValue)
+            table.pointee.draw_text(
+                handle, Int32(clamping: col), Int32(clamping: row),
+                UInt32(clamping: maxCols), $0, style.rawValue)
         }
         return Int(drawn)
     }
@@ -50,8 +53,9 @@ public struct View {
     /// Draws a bordered box with its top-left corner at (`col`, `row`), `cols`
     /// by `rows` cells (each at least 2), and blanks its inside.
     public func drawBox(col: Int, row: Int, cols: Int, rows: Int, style: Style = []) {
-        table.pointee.draw_box(handle, Int32(clamping: col), Int32(clamping: row),
-                               UInt32(clamping: cols), UInt32(clamping: rows), style.rawValue)
+        table.pointee.draw_box(
+            handle, Int32(clamping: col), Int32(clamping: row),
+            UInt32(clamping: cols), UInt32(clamping: rows), style.rawValue)
     }
 
     /// Applies `operation` to the view's element called `name` (e.g.
@@ -60,7 +64,8 @@ public struct View {
     ///   when the view has no such element.
     public func element(_ name: String, _ operation: ElementOperation) throws {
         let status = name.withCString { table.pointee.element(handle, $0, operation.rawValue) }
-        try PresenterError.check(status, orElse: "element \"\(name)\": the host refused \(operation) (status \(status))")
+        try PresenterError.check(
+            status, orElse: "element \"\(name)\": the host refused \(operation) (status \(status))")
     }
 
     /// `PRESENTER_VIEW_*` bits.

@@ -12,7 +12,7 @@
 // title: the host decides what they mean (status, type, charset, title).
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import SystemShims
 
@@ -40,14 +40,16 @@ struct Arguments {
             rest = rest.dropFirst(2)
         }
         guard rest.first == "--", rest.count == 2, let url = URL(string: rest[rest.startIndex + 1]),
-              ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+        else {
             throw UsageError("expected '-- URL' with an http or https URL last")
         }
         self.url = url
         guard let parent = values["--parent"].flatMap({ pid_t($0) }), parent > 0,
-              let timeout = values["--timeout"].flatMap({ Double($0) }), timeout > 0, timeout.isFinite,
-              let maxBytes = values["--max-bytes"].flatMap({ Int($0) }), maxBytes > 0,
-              let maxRedirects = values["--max-redirects"].flatMap({ Int($0) }), maxRedirects >= 0 else {
+            let timeout = values["--timeout"].flatMap({ Double($0) }), timeout > 0, timeout.isFinite,
+            let maxBytes = values["--max-bytes"].flatMap({ Int($0) }), maxBytes > 0,
+            let maxRedirects = values["--max-redirects"].flatMap({ Int($0) }), maxRedirects >= 0
+        else {
             throw UsageError("--parent, --timeout, --max-bytes and --max-redirects each need a positive number")
         }
         (self.parent, self.timeout, self.maxBytes, self.maxRedirects) = (parent, timeout, maxBytes, maxRedirects)
@@ -109,8 +111,10 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         lock.lock()
         redirects += 1
         let count = redirects
@@ -126,8 +130,10 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler(request)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.lock()
         self.response = response as? HTTPURLResponse
         lock.unlock()
@@ -161,7 +167,7 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             finish(.failure(kind: "connect", detail: ""))
         case .httpTooManyRedirects: finish(.failure(kind: "redirects", detail: String(arguments.maxRedirects)))
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected:
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected:
             finish(.failure(kind: "tls", detail: error.localizedDescription))
         case .cancelled: break  // ours: finish has run
         default: finish(.failure(kind: "other", detail: error.localizedDescription))

@@ -2,7 +2,7 @@
 import PresenterHost
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 exit(PresenterHostCommand.main(Array(CommandLine.arguments.dropFirst())))

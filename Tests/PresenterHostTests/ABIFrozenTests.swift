@@ -7,7 +7,8 @@ import Testing
 /// built against the frozen copy of the 1.0 header
 /// (Fixtures/abi-1.0/presenter_abi.h), which every later host must load and run.
 @Suite struct ABIFrozenTests {
-    private static let frozen = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/abi-1.0")
+    private static let frozen = TestPaths.packageRoot.appendingPathComponent(
+        "Tests/PresenterHostTests/Fixtures/abi-1.0")
 
     @Test func theDescriptorLayoutIsFrozen() {
         typealias D = presenter_descriptor
@@ -78,8 +79,10 @@ import Testing
     /// The ABI target's _Static_asserts hold for the frozen header too: the
     /// numbers there are 1.0's, not whatever the current header says.
     @Test func theFrozenHeaderMatchesTheStaticAsserts() throws {
-        try Toolchain.compile(["cc", "-std=c11", "-Wall", "-Werror", "-fsyntax-only", "-I", Self.frozen.path,
-                               TestPaths.packageRoot.appendingPathComponent("Sources/PresenterABI/presenter_abi.c").path])
+        try Toolchain.compile([
+            "cc", "-std=c11", "-Wall", "-Werror", "-fsyntax-only", "-I", Self.frozen.path,
+            TestPaths.packageRoot.appendingPathComponent("Sources/PresenterABI/presenter_abi.c").path,
+        ])
         let header = try String(contentsOf: Self.frozen.appendingPathComponent("presenter_abi.h"), encoding: .utf8)
         #expect(header.contains("#define PRESENTER_ABI_MAJOR 1\n"))
         #expect(header.contains("#define PRESENTER_ABI_MINOR 0\n"))
@@ -88,16 +91,20 @@ import Testing
     /// Every struct field the frozen 1.0 header lacks (a later minor's) says
     /// "Since 1.x." in its comment, and no 1.0 field is gone or moved.
     @Test func everyFieldAfter1_0IsMarkedSince() throws {
-        let current = try String(contentsOf: TestPaths.abiInclude.appendingPathComponent("presenter_abi.h"), encoding: .utf8)
+        let current = try String(
+            contentsOf: TestPaths.abiInclude.appendingPathComponent("presenter_abi.h"), encoding: .utf8)
         let frozen = try String(contentsOf: Self.frozen.appendingPathComponent("presenter_abi.h"), encoding: .utf8)
         let old = Self.fields(frozen), new = Self.fields(current)
-        #expect(Set(old.keys) == ["presenter_interactor", "presenter_failure", "presenter_host", "presenter_descriptor"])
+        #expect(
+            Set(old.keys) == ["presenter_interactor", "presenter_failure", "presenter_host", "presenter_descriptor"])
         for (name, frozenFields) in old {
             let fields = try #require(new[name], "\(name) is gone")
-            #expect(Array(fields.map(\.declaration).prefix(frozenFields.count)) == frozenFields.map(\.declaration),
-                    "\(name): the 1.0 fields changed")
+            #expect(
+                Array(fields.map(\.declaration).prefix(frozenFields.count)) == frozenFields.map(\.declaration),
+                "\(name): the 1.0 fields changed")
             for field in fields.dropFirst(frozenFields.count) {
-                #expect(field.comment.contains("Since 1."), "\(name): '\(field.declaration)' is not marked 'Since 1.x.'")
+                #expect(
+                    field.comment.contains("Since 1."), "\(name): '\(field.declaration)' is not marked 'Since 1.x.'")
             }
         }
     }
@@ -111,7 +118,8 @@ import Testing
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if current == nil {
                 if line.hasPrefix("typedef struct "), line.hasSuffix("{") {
-                    current = String(line.dropFirst("typedef struct ".count).dropLast()).trimmingCharacters(in: .whitespaces)
+                    current = String(line.dropFirst("typedef struct ".count).dropLast()).trimmingCharacters(
+                        in: .whitespaces)
                     result[current!] = []
                 }
                 continue
@@ -133,7 +141,9 @@ import Testing
                 comment = ""
             }
         }
-        return result.mapValues { $0.map { (String($0.declaration.split(whereSeparator: \.isWhitespace).joined(separator: " ")), $0.comment) } }
+        return result.mapValues {
+            $0.map { (String($0.declaration.split(whereSeparator: \.isWhitespace).joined(separator: " ")), $0.comment) }
+        }
     }
 
     /// A plugin compiled against the frozen 1.0 header loads, is listed, and
@@ -142,18 +152,23 @@ import Testing
     @Test func aPluginBuiltAgainstTheFrozenHeaderLoadsAndRuns() throws {
         let directory = TestPaths.temporaryDirectory("abi-1.0")
         let library = directory.appendingPathComponent("libpresenter_1_0.so")
-        try Toolchain.compile(["cc", "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
-                               "-I", Self.frozen.path, "-o", library.path,
-                               Self.frozen.appendingPathComponent("presenter_1_0.c").path])
+        try Toolchain.compile([
+            "cc", "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
+            "-I", Self.frozen.path, "-o", library.path,
+            Self.frozen.appendingPathComponent("presenter_1_0.c").path,
+        ])
 
         let list = try ProcessRunner.host(["--plugin-dir", directory.path, "--list", "-v"])
         #expect(list.status == 0)
         #expect(list.stdout.contains("fixture.abi-1-0"), "\(list.stdout)")
         #expect(list.stderr.isEmpty, "\(list.stderr)")
 
-        let run = try ProcessRunner.host(["--plugin-dir", directory.path, "run", "-v", "--presenter", "fixture.abi-1-0",
-                                          "--working", "Working", "--failure", "Failed", "--", "sh", "-c", "exit 3"],
-                                         environment: ["CI": "true"])
+        let run = try ProcessRunner.host(
+            [
+                "--plugin-dir", directory.path, "run", "-v", "--presenter", "fixture.abi-1-0",
+                "--working", "Working", "--failure", "Failed", "--", "sh", "-c", "exit 3",
+            ],
+            environment: ["CI": "true"])
         #expect(run.status == 3)
         #expect(run.stderr.contains("fixture.abi-1-0: info: showing Working"), "\(run.stderr)")
         #expect(run.stderr.contains("fixture.abi-1-0: info: hidden Failed process: exit status 3"), "\(run.stderr)")

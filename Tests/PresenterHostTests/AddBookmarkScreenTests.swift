@@ -33,22 +33,26 @@ struct AddBookmarkScreenTests {
     /// The line of the screen holding the field under `label`.
     static func field(after label: String, in lines: [String]) -> String? {
         guard let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == label }),
-              index + 2 < lines.count else { return nil }
+            index + 2 < lines.count
+        else { return nil }
         return lines[index + 2]
     }
 
     /// The screen was given back: the shell's lines, the exit status, the
     /// cursor, and the terminal's echo.
     /// `shellSays`: a line the shell prints about how the program ended.
-    static func expectRestored(_ tmux: TmuxSession, status: Int, shellSays: String? = nil,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRestored(
+        _ tmux: TmuxSession, status: Int, shellSays: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let screen = try #require(tmux.waitFor { $0.contains("EXIT=\(status)") }, sourceLocation: sourceLocation)
         let ours = screen.filter { line in shellSays.map { !line.contains($0) } ?? true }
         #expect(ours == ["BEFORE", "EXIT=\(status)"], "left behind: \(screen)", sourceLocation: sourceLocation)
         #expect(tmux.cursor().visible, sourceLocation: sourceLocation)
         tmux.send("echoed")
-        #expect(tmux.waitFor { $0.contains { $0.contains("echoed") } } != nil, "typed keys do not echo: raw mode left on",
-                sourceLocation: sourceLocation)
+        #expect(
+            tmux.waitFor { $0.contains { $0.contains("echoed") } } != nil, "typed keys do not echo: raw mode left on",
+            sourceLocation: sourceLocation)
     }
 
     @Test func theFormOpensOnItsOwnScreenWithTheFocusInTheURLFieldAndEscGivesItBack() throws {
@@ -83,15 +87,17 @@ struct AddBookmarkScreenTests {
         #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("│ xample.com ") == true } != nil)
         tmux.keys("C-u")
         tmux.paste("https://例え.jp/パス\n")
-        let pasted = try #require(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("https://例え.jp/パス") == true })
+        let pasted = try #require(
+            tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("https://例え.jp/パス") == true })
         // Wide characters take two columns: the field's right edge stays in line with its box's.
         let line = try #require(Self.field(after: "Site URL", in: pasted))
         let top = try #require(pasted.first { $0.contains("╭") })
         #expect(DisplayWidth.of(line) == DisplayWidth.of(top), "\(line)\n\(top)")
         // The pasted newline is a space, not Enter: the focus is still in the URL field.
         tmux.send("X")
-        #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("https://例え.jp/パス X") == true } != nil,
-                "a pasted newline moved the focus")
+        #expect(
+            tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("https://例え.jp/パス X") == true } != nil,
+            "a pasted newline moved the focus")
         tmux.keys("Escape")
         try Self.expectRestored(tmux, status: 0)
     }
@@ -164,8 +170,9 @@ struct AddBookmarkScreenTests {
         let again = try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } })
         #expect(Self.field(after: "Site URL", in: again)?.contains("│ kept.example") == true, "the form lost its state")
         tmux.send("!")
-        #expect(tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("│ kept.example!") == true } != nil,
-                "keys do not reach the form after fg")
+        #expect(
+            tmux.waitFor { Self.field(after: "Site URL", in: $0)?.contains("│ kept.example!") == true } != nil,
+            "keys do not reach the form after fg")
         tmux.keys("Escape")
         let back = try #require(tmux.waitFor { $0.last == "$" && !$0.contains { $0.contains("ADD BOOKMARK") } })
         #expect(back.contains("$ fg"))
@@ -178,19 +185,26 @@ struct AddBookmarkScreenTests {
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
         try #require(tmux.resize(cols: 50, rows: 20))
-        let redrawn = try #require(tmux.waitFor { lines in
-            lines.contains { $0.contains("ADD BOOKMARK") } && lines.allSatisfy { DisplayWidth.of($0) <= 50 }
-                && lines.filter { $0.contains("╭") }.count == 3
-        })
+        let redrawn = try #require(
+            tmux.waitFor { lines in
+                lines.contains { $0.contains("ADD BOOKMARK") } && lines.allSatisfy { DisplayWidth.of($0) <= 50 }
+                    && lines.filter { $0.contains("╭") }.count == 3
+            })
         #expect(Self.field(after: "Site URL", in: redrawn)?.contains("│ example.org") == true)
         // At the smallest size, the status line stays below the button.
         try #require(tmux.resize(cols: 40, rows: 18))
-        try #require(tmux.waitFor { $0.count > 1 && $0[1...].contains { $0.contains("ADD BOOKMARK") } && $0.allSatisfy { DisplayWidth.of($0) <= 40 } } != nil)
+        try #require(
+            tmux.waitFor {
+                $0.count > 1 && $0[1...].contains { $0.contains("ADD BOOKMARK") }
+                    && $0.allSatisfy { DisplayWidth.of($0) <= 40 }
+            } != nil)
         tmux.keys("C-u")  // an empty URL: leaving the field fetches nothing
         tmux.keys("Tab", "Tab", "Enter")
         let small = try #require(tmux.waitFor { $0.contains { $0.hasPrefix("  ✖ URL cannot be empty") } })
         let button = try #require(small.firstIndex { $0.contains("ADD BOOKMARK") })
-        #expect(small[button + 1].hasPrefix("  ╰") && small[button + 1].hasSuffix("╯"), "the button was drawn over: \(small)")
+        #expect(
+            small[button + 1].hasPrefix("  ╰") && small[button + 1].hasSuffix("╯"),
+            "the button was drawn over: \(small)")
         // The failure box waits for a key: Esc dismisses it (and only it).
         try #require(tmux.waitFor { $0.contains { $0.contains("✖ URL cannot be empty │") } } != nil)
         tmux.keys("Escape")
@@ -206,13 +220,17 @@ struct AddBookmarkScreenTests {
     @Test func aPresenterThatCrashesIsTakenOffAndTheFormGoesOn() throws {
         let files = Files()
         let plugins = try FixtureBuilder.directory([.misbehaving])
-        let tmux = try TmuxSession(command: files.command(
-            "--plugin-dir \(TmuxSession.quoted(plugins.path)) --presenter fixture.misbehaving",
-            environment: "FIXTURE_MISBEHAVE=crash:show"))
+        let tmux = try TmuxSession(
+            command: files.command(
+                "--plugin-dir \(TmuxSession.quoted(plugins.path)) --presenter fixture.misbehaving",
+                environment: "FIXTURE_MISBEHAVE=crash:show"))
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
         tmux.keys("Tab", "Tab", "Enter")
-        let after = try #require(tmux.waitFor { $0.contains { $0.contains("The presenter 'fixture.misbehaving' crashed in show (SIGSEGV)") } })
+        let after = try #require(
+            tmux.waitFor {
+                $0.contains { $0.contains("The presenter 'fixture.misbehaving' crashed in show (SIGSEGV)") }
+            })
         #expect(after.contains { $0.contains("ADD BOOKMARK") })
         // The form goes on: keys still edit it.
         tmux.keys("Up")
@@ -262,14 +280,18 @@ struct AddBookmarkScriptTests {
 
     @Test func aBookmarkWithItsTitleIsSavedWithThePresentersPlainLines() throws {
         let files = AddBookmarkScreenTests.Files()
-        let result = try ProcessRunner.host(["add-bookmark", "--url", "example.org/page", "--title", "  Example  ",
-                                             "--add", "--store", files.store], environment: Self.utf8)
+        let result = try ProcessRunner.host(
+            [
+                "add-bookmark", "--url", "example.org/page", "--title", "  Example  ",
+                "--add", "--store", files.store,
+            ], environment: Self.utf8)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "Saving bookmark...\n✔ Bookmark saved!\n")
         #expect(result.stdout.isEmpty)
         let saved = try BookmarkStore(path: files.store).load()
-        #expect(saved == [Bookmark(url: "https://example.org/page", title: "Example")],
-                "the URL as a browser reads it, the title trimmed")
+        #expect(
+            saved == [Bookmark(url: "https://example.org/page", title: "Example")],
+            "the URL as a browser reads it, the title trimmed")
     }
 
     @Test(arguments: [
@@ -278,8 +300,9 @@ struct AddBookmarkScriptTests {
     ])
     func aValidationErrorIsTheFailureMessageAndStatus1(arguments: [String], line: String) throws {
         let files = AddBookmarkScreenTests.Files()
-        let result = try ProcessRunner.host(["add-bookmark", "--add", "--store", files.store] + arguments,
-                                            environment: Self.utf8)
+        let result = try ProcessRunner.host(
+            ["add-bookmark", "--add", "--store", files.store] + arguments,
+            environment: Self.utf8)
         #expect(result.status == 1)
         #expect(result.stderr == "Saving bookmark...\n" + line + "\n")
         #expect(!FileManager.default.fileExists(atPath: files.store))
@@ -289,12 +312,17 @@ struct AddBookmarkScriptTests {
         let files = AddBookmarkScreenTests.Files()
         let corrupt = Data("{\"version\": 1, \"bookmarks\": [".utf8)
         try corrupt.write(to: URL(fileURLWithPath: files.store))
-        let result = try ProcessRunner.host(["add-bookmark", "--url", "https://example.org", "--title", "T",
-                                             "--add", "--store", files.store], environment: Self.utf8)
+        let result = try ProcessRunner.host(
+            [
+                "add-bookmark", "--url", "https://example.org", "--title", "T",
+                "--add", "--store", files.store,
+            ], environment: Self.utf8)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first == "Saving bookmark...")
-        #expect(lines.last?.hasPrefix("✖ An error occurred saving the bookmark: \(files.store)") == true, "\(result.stderr)")
+        #expect(
+            lines.last?.hasPrefix("✖ An error occurred saving the bookmark: \(files.store)") == true, "\(result.stderr)"
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: files.store)) == corrupt)
     }
 
@@ -302,8 +330,11 @@ struct AddBookmarkScriptTests {
         let files = AddBookmarkScreenTests.Files()
         let messages = files.directory.appendingPathComponent("messages.json")
         try Data(#"{"add-bookmark": {"working": "Bookmarking", "success": "Kept"}}"#.utf8).write(to: messages)
-        let result = try ProcessRunner.host(["add-bookmark", "--url", "https://example.org", "--title", "T", "--add",
-                                             "--store", files.store, "--messages", messages.path], environment: Self.utf8)
+        let result = try ProcessRunner.host(
+            [
+                "add-bookmark", "--url", "https://example.org", "--title", "T", "--add",
+                "--store", files.store, "--messages", messages.path,
+            ], environment: Self.utf8)
         #expect(result.status == 0)
         #expect(result.stderr == "Bookmarking\n✔ Kept\n")
     }

@@ -33,20 +33,23 @@ struct AddBookmarkTitleTests {
         tmux.send(url)
         tmux.keys("Tab")
         // The button is gone and the indicator animates in its place.
-        let first = try #require(tmux.waitFor { lines in
-            Self.titleRow(lines).map { !$0.contains("Get title") && Self.spinner(in: $0) != nil } ?? false
-        })
+        let first = try #require(
+            tmux.waitFor { lines in
+                Self.titleRow(lines).map { !$0.contains("Get title") && Self.spinner(in: $0) != nil } ?? false
+            })
         #expect(!first.contains { $0.contains("╭───╮") }, "a HUD showed for get-title: \(first)")
         let glyph = try #require(Self.titleRow(first).flatMap(Self.spinner))
         let row = try #require(Self.titleRow(first))
         #expect(row.hasSuffix("│     \(glyph)     │"), "the indicator is not over the button: \(row)")
-        #expect(tmux.waitFor { Self.titleRow($0).flatMap(Self.spinner).map { $0 != glyph } ?? false } != nil,
-                "the indicator does not animate")
+        #expect(
+            tmux.waitFor { Self.titleRow($0).flatMap(Self.spinner).map { $0 != glyph } ?? false } != nil,
+            "the indicator does not animate")
         _ = try TitleServer.shared.ask("/open/\(gate)")
         // The button comes back and the title is filled in, entities decoded.
-        let done = try #require(tmux.waitFor { lines in
-            Self.titleRow(lines).map { $0.contains("Get title") && $0.contains("│ The Example & Co") } ?? false
-        })
+        let done = try #require(
+            tmux.waitFor { lines in
+                Self.titleRow(lines).map { $0.contains("Get title") && $0.contains("│ The Example & Co") } ?? false
+            })
         #expect(!done.contains { Self.spinner(in: $0) != nil }, "something still spins: \(done)")
         tmux.keys("Escape")
         try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
@@ -55,14 +58,17 @@ struct AddBookmarkTitleTests {
     @Test func addBookmarkShowsTheHUDSavingThenSavedAndTheStoreHasIt() throws {
         let files = AddBookmarkScreenTests.Files()
         let url = TitleServer.shared.url("/page?title=Fetched")
-        let tmux = try TmuxSession(command: files.command("--url \(TmuxSession.quoted(url)) --title Mine",
-                                                          environment: Self.direct))
+        let tmux = try TmuxSession(
+            command: files.command(
+                "--url \(TmuxSession.quoted(url)) --title Mine",
+                environment: Self.direct))
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
         // Up from the URL field wraps to ADD BOOKMARK.
         tmux.keys("Up", "Enter")
         let saving = try #require(tmux.waitFor { $0.contains { $0.contains("Saving bookmark... │") } })
-        #expect(saving.contains { $0.contains("│ ") && Self.spinner(in: $0) != nil && $0.contains("Saving bookmark...") })
+        #expect(
+            saving.contains { $0.contains("│ ") && Self.spinner(in: $0) != nil && $0.contains("Saving bookmark...") })
         try #require(tmux.waitFor { $0.contains { $0.contains("│ ✔ Bookmark saved! │") } } != nil)
         let saved = try BookmarkStore(path: files.store).load()
         #expect(saved == [Bookmark(url: url, title: "Mine")], "a typed title is kept over the fetched one")
@@ -95,13 +101,16 @@ struct AddBookmarkTitleTests {
             let files = AddBookmarkScreenTests.Files()
             let gate = "\(presenter)-\(UUID().uuidString)"
             let url = TitleServer.shared.url("/gate/\(gate)?title=Overridden")
-            let tmux = try TmuxSession(command: files.command("--presenter \(presenter) --url \(TmuxSession.quoted(url))",
-                                                              environment: Self.direct))
+            let tmux = try TmuxSession(
+                command: files.command(
+                    "--presenter \(presenter) --url \(TmuxSession.quoted(url))",
+                    environment: Self.direct))
             defer { tmux.kill() }
             try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
             tmux.keys("Tab")
             let pending = try #require(tmux.waitFor { lines in lines.contains { Self.spinner(in: $0) != nil } })
-            #expect(Self.titleRow(pending)?.contains("Get title") == true, "\(presenter) swapped the button: \(pending)")
+            #expect(
+                Self.titleRow(pending)?.contains("Get title") == true, "\(presenter) swapped the button: \(pending)")
             if presenter == "mbhud" {
                 #expect(pending.contains { $0.contains("╭───╮") }, "no HUD box: \(pending)")
             } else {
@@ -109,9 +118,11 @@ struct AddBookmarkTitleTests {
                 #expect(pending[0].count > 70, "the indicator is not at the right: \(pending[0])")
             }
             _ = try TitleServer.shared.ask("/open/\(gate)")
-            try #require(tmux.waitFor { lines in
-                Self.titleRow(lines)?.contains("│ Overridden") == true && !lines.contains { Self.spinner(in: $0) != nil }
-            } != nil)
+            try #require(
+                tmux.waitFor { lines in
+                    Self.titleRow(lines)?.contains("│ Overridden") == true
+                        && !lines.contains { Self.spinner(in: $0) != nil }
+                } != nil)
             tmux.keys("Escape")
             try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
         }
@@ -120,8 +131,10 @@ struct AddBookmarkTitleTests {
     @Test func ctrlCRightAfterEnterOnAddBookmarkStillSaves() throws {
         let files = AddBookmarkScreenTests.Files()
         let url = TitleServer.shared.url("/page?title=Fetched")
-        let tmux = try TmuxSession(command: files.command("--url \(TmuxSession.quoted(url)) --title Quick",
-                                                          environment: Self.direct))
+        let tmux = try TmuxSession(
+            command: files.command(
+                "--url \(TmuxSession.quoted(url)) --title Quick",
+                environment: Self.direct))
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
         // In one write: the keys typed before Ctrl-C are handled before it.
@@ -156,7 +169,8 @@ struct AddBookmarkScriptTitleTests {
 
     @Test func getTitlePrintsTheTitleOnStdout() throws {
         let url = TitleServer.shared.url("/page?title=%20Caf%C3%A9%20%26amp%3B%0A%20Co%20")
-        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--get-title"], environment: Self.environment)
+        let result = try ProcessRunner.host(
+            ["add-bookmark", "--url", url, "--get-title"], environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "Café & Co\n")
         #expect(result.stderr.isEmpty, "get-title's working message is empty and it has no success message")
@@ -164,7 +178,8 @@ struct AddBookmarkScriptTitleTests {
 
     @Test func aFailedFetchExits1WithTheFailureMessageAndThePreciseReason() throws {
         let url = TitleServer.shared.url("/status/404")
-        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--get-title"], environment: Self.environment)
+        let result = try ProcessRunner.host(
+            ["add-bookmark", "--url", url, "--get-title"], environment: Self.environment)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "✖ An error occurred retrieving the title: HTTP 404 from \(url)\n")
@@ -173,21 +188,25 @@ struct AddBookmarkScriptTitleTests {
     @Test func addWithoutATitleFetchesItThenSaves() throws {
         let files = AddBookmarkScreenTests.Files()
         let url = TitleServer.shared.url("/page?title=From%20the%20page")
-        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--add", "--store", files.store],
-                                            environment: Self.environment)
+        let result = try ProcessRunner.host(
+            ["add-bookmark", "--url", url, "--add", "--store", files.store],
+            environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "Saving bookmark...\n✔ Bookmark saved!\n")
         #expect(try BookmarkStore(path: files.store).load() == [Bookmark(url: url, title: "From the page")])
         let listed = try ProcessRunner.host(["bookmarks", "--json", "--store", files.store])
-        #expect(listed.stdout.contains("\"title\" : \"From the page\"") || listed.stdout.contains("\"title\": \"From the page\""),
-                "\(listed.stdout)")
+        #expect(
+            listed.stdout.contains("\"title\" : \"From the page\"")
+                || listed.stdout.contains("\"title\": \"From the page\""),
+            "\(listed.stdout)")
     }
 
     @Test func addWhoseTitleCannotBeFetchedSavesNothing() throws {
         let files = AddBookmarkScreenTests.Files()
         let url = TitleServer.shared.url("/page?title=-")
-        let result = try ProcessRunner.host(["add-bookmark", "--url", url, "--add", "--store", files.store],
-                                            environment: Self.environment)
+        let result = try ProcessRunner.host(
+            ["add-bookmark", "--url", url, "--add", "--store", files.store],
+            environment: Self.environment)
         #expect(result.status == 1)
         #expect(result.stderr == "✖ An error occurred retrieving the title: no <title> in the page\n")
         #expect(!FileManager.default.fileExists(atPath: files.store))

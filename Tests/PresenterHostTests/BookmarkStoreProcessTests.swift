@@ -18,8 +18,9 @@ struct BookmarkStoreProcessTests {
 
     @Test func oneSaveThroughTheBinaryIsInTheStore() throws {
         let store = TestPaths.temporaryDirectory("bm").path + "/bookmarks.json"
-        let result = try ProcessRunner.host(Self.addArguments(url: "https://example.com/", title: "Example", store: store),
-                                            environment: Self.environment)
+        let result = try ProcessRunner.host(
+            Self.addArguments(url: "https://example.com/", title: "Example", store: store),
+            environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try BookmarkStore(path: store).load() == [Bookmark(url: "https://example.com/", title: "Example")])
     }
@@ -28,20 +29,27 @@ struct BookmarkStoreProcessTests {
         let store = TestPaths.temporaryDirectory("bm").path + "/bookmarks.json"
         let content = Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"https://a/\", \"title\": 1}]}\n".utf8)
         #expect(FileManager.default.createFile(atPath: store, contents: Data(content)))
-        let result = try ProcessRunner.host(Self.addArguments(url: "https://b/", title: "B", store: store),
-                                            environment: Self.environment)
+        let result = try ProcessRunner.host(
+            Self.addArguments(url: "https://b/", title: "B", store: store),
+            environment: Self.environment)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("\(store): /bookmarks/0/title: expected a string, found a number; the bookmark store was left as it is"))
+        #expect(
+            result.stderr.contains(
+                "\(store): /bookmarks/0/title: expected a string, found a number; the bookmark store was left as it is")
+        )
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: store))) == content)
     }
 
     /// (An empty --url is a usage error of add-bookmark's before any validation.)
-    @Test(arguments: [("https://a/", " ", "Title cannot be empty"),
-                      ("ftp://a/", "T", "only http and https URLs can be saved")])
+    @Test(arguments: [
+        ("https://a/", " ", "Title cannot be empty"),
+        ("ftp://a/", "T", "only http and https URLs can be saved"),
+    ])
     func eachValidationErrorSavesNothing(_ url: String, _ title: String, _ message: String) throws {
         let store = TestPaths.temporaryDirectory("bm").path + "/bookmarks.json"
-        let result = try ProcessRunner.host(Self.addArguments(url: url, title: title, store: store),
-                                            environment: Self.environment)
+        let result = try ProcessRunner.host(
+            Self.addArguments(url: url, title: title, store: store),
+            environment: Self.environment)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store))
@@ -61,9 +69,12 @@ struct BookmarkStoreProcessTests {
             done
             """
         let writers = try ["1", "2"].map { writer in
-            try TestProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script],
-                            environment: Self.environment.merging(["PH": TestPaths.binary.path, "W": writer, "STORE": store]) { $1 },
-                            stdin: .null, stdout: .null, stderr: .pipe)
+            try TestProcess(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", script],
+                environment: Self.environment.merging(["PH": TestPaths.binary.path, "W": writer, "STORE": store]) {
+                    $1
+                },
+                stdin: .null, stdout: .null, stderr: .pipe)
         }
         for writer in writers {
             let (_, errors) = writer.communicate()
@@ -73,7 +84,8 @@ struct BookmarkStoreProcessTests {
         #expect(saved.count == 2 * each)
         for writer in ["1", "2"] {
             // All of this writer's, in the order it saved them.
-            #expect(saved.filter { $0.url.hasPrefix("https://w\(writer).") }.map(\.title)
+            #expect(
+                saved.filter { $0.url.hasPrefix("https://w\(writer).") }.map(\.title)
                     == (0..<each).map { "W\(writer) #\($0)" })
         }
     }
@@ -89,13 +101,18 @@ struct BookmarkStoreProcessTests {
         // A big store, so that each save takes long enough to be killed in.
         var document = BookmarkDocument()
         for index in 0..<1000 {
-            _ = document.add(Bookmark(url: "https://old.example/\(index)", title: "Old \(index) " + String(repeating: "x", count: 80)),
-                             added: "2026-01-01T00:00:00Z")
+            _ = document.add(
+                Bookmark(
+                    url: "https://old.example/\(index)", title: "Old \(index) " + String(repeating: "x", count: 80)),
+                added: "2026-01-01T00:00:00Z")
         }
         #expect(FileManager.default.createFile(atPath: store, contents: Data(document.encoded())))
         let temporaryName = String(BookmarkStoreFile.temporaryPrefix(of: store).dropFirst(dir.path.count + 1))
         func temporaries() -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(temporaryName) })
+            Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter {
+                    $0.hasPrefix(temporaryName)
+                })
         }
 
         var expected = document.entries.map(\.bookmark)
@@ -105,13 +122,15 @@ struct BookmarkStoreProcessTests {
             let bookmark = Bookmark(url: "https://new.example/\(round)", title: "New \(round)")
             // Those of earlier killed writers (this writer's save removes them).
             let earlier = temporaries()
-            let writer = try TestProcess(TestPaths.binary, Self.addArguments(url: bookmark.url, title: bookmark.title, store: store),
-                                         environment: Self.environment, stdin: .null, stdout: .null, stderr: .null)
+            let writer = try TestProcess(
+                TestPaths.binary, Self.addArguments(url: bookmark.url, title: bookmark.title, store: store),
+                environment: Self.environment, stdin: .null, stdout: .null, stderr: .null)
             // Most rounds: kill as soon as the save is under way; some: let it finish.
             if Int.random(in: 0..<4, using: &generator) != 0 {
                 let deadline = Date().addingTimeInterval(20)
                 while temporaries().isSubset(of: earlier) && !(ProcessStat.read(writer.pid)?.isDead ?? true)
-                        && Date() < deadline {
+                    && Date() < deadline
+                {
                     usleep(50)  // a poll, not a wait: the kill must land within the save
                 }
                 writer.send(SIGKILL)
@@ -139,6 +158,7 @@ struct BookmarkStoreProcessTests {
         // The next save removes what the killed ones left.
         try BookmarkStore(path: store).add(Bookmark(url: "https://last.example/", title: "Last"))
         #expect(temporaries().isEmpty)
-        #expect(try BookmarkStore(path: store).load() == expected + [Bookmark(url: "https://last.example/", title: "Last")])
+        #expect(
+            try BookmarkStore(path: store).load() == expected + [Bookmark(url: "https://last.example/", title: "Last")])
     }
 }

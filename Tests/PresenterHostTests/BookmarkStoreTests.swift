@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PresenterHost
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The bookmark store through its library API: where it lives, what it
@@ -28,12 +28,14 @@ struct BookmarkStoreTests {
         let expected = "/home/u/.local/share/presenter-host/bookmarks.json"
         #expect(BookmarkStore.path(store: nil, environment: ["HOME": "/home/u"]) == expected)
         #expect(BookmarkStore.path(store: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": ""]) == expected)
-        #expect(BookmarkStore.path(store: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": "rel/data"]) == expected)
+        #expect(
+            BookmarkStore.path(store: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": "rel/data"]) == expected)
     }
 
     @Test func noHomeMeansTheUserDatabasesHome() {
         let home = String(cString: getpwuid(getuid())!.pointee.pw_dir)
-        #expect(BookmarkStore.path(store: nil, environment: [:]) == home + "/.local/share/presenter-host/bookmarks.json")
+        #expect(
+            BookmarkStore.path(store: nil, environment: [:]) == home + "/.local/share/presenter-host/bookmarks.json")
     }
 
     // MARK: - Saving and loading
@@ -51,15 +53,19 @@ struct BookmarkStoreTests {
         let store = BookmarkStore(path: path)
         #expect(try store.add(Bookmark(url: "https://one.example", title: "One")) == true)
         #expect(try store.add(Bookmark(url: "https://two.example", title: "Two")) == true)
-        #expect(try store.load() == [Bookmark(url: "https://one.example", title: "One"),
-                                     Bookmark(url: "https://two.example", title: "Two")])
+        #expect(
+            try store.load() == [
+                Bookmark(url: "https://one.example", title: "One"),
+                Bookmark(url: "https://two.example", title: "Two"),
+            ])
         // New folders are private to the user, as XDG asks.
         #expect(mode(dir.path + "/a") == 0o700)
         #expect(mode(dir.path + "/a/b") == 0o700)
         // A new store gets 0666 less the umask, as any new file.
         #expect(mode(path) == 0o666 & ~currentUmask())
         // Only the store and its lock file are left in the folder.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/a/b").sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path + "/a/b").sorted()
                 == ["bookmarks.json", "bookmarks.json.lock"])
     }
 
@@ -69,19 +75,20 @@ struct BookmarkStoreTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let added = try #require(try BookmarkStore(path: path).document().entries.first?.added)
         #expect(BookmarkDocument.isDateTime(added) && added.hasSuffix("Z"))
-        #expect(text == """
-            {
-              "bookmarks": [
+        #expect(
+            text == """
                 {
-                  "added": "\(added)",
-                  "title": "Example \\"Domain\\"",
-                  "url": "https://example.com/a/b"
+                  "bookmarks": [
+                    {
+                      "added": "\(added)",
+                      "title": "Example \\"Domain\\"",
+                      "url": "https://example.com/a/b"
+                    }
+                  ],
+                  "version": 1
                 }
-              ],
-              "version": 1
-            }
 
-            """)
+                """)
         // And any JSON reader agrees.
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         #expect(object?["version"] as? Int == 1)
@@ -162,31 +169,60 @@ struct BookmarkStoreTests {
 
     /// Each damaged store, the error's reason (after the path) and kind.
     static let damaged: [(content: [UInt8], reason: String)] = [
-        (Array("{\"version\": 1, \"bookmarks\": [\n  {\"url\": \"a\" \"title\": \"b\"}]}".utf8),
-         ":2:15: expected ',' or '}', found '\"'"),
+        (
+            Array("{\"version\": 1, \"bookmarks\": [\n  {\"url\": \"a\" \"title\": \"b\"}]}".utf8),
+            ":2:15: expected ',' or '}', found '\"'"
+        ),
         (Array("".utf8), ": the file is empty, not a bookmark store ({\"version\": 1, \"bookmarks\": [...]})"),
-        (Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": \"\u{FF}\"}]}".utf8).map { $0 == 0xC3 ? 0xFF : $0 },
-         ":1:53: not valid UTF-8 text"),
+        (
+            Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": \"\u{FF}\"}]}".utf8).map {
+                $0 == 0xC3 ? 0xFF : $0
+            },
+            ":1:53: not valid UTF-8 text"
+        ),
         (Array("[]".utf8), ": /: expected an object with version, bookmarks, found an array"),
         (Array("{\"bookmarks\": []}".utf8), ": /: no \"version\""),
-        (Array("{\"version\": 2, \"bookmarks\": []}".utf8),
-         ": /version: format version 2 is newer than this presenter-host reads (1); upgrade presenter-host"),
-        (Array("{\"version\": \"1\", \"bookmarks\": []}".utf8),
-         ": /version: expected a format version such as 1, found a string"),
-        (Array("{\"version\": 1, \"bookmarks\": {}}".utf8), ": /bookmarks: expected an array of bookmarks, found an object"),
-        (Array("{\"version\": 1, \"bookmarks\": [], \"extra\": 0}".utf8),
-         ": /extra: unknown key 'extra' (expected version, bookmarks)"),
-        (Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"added\": \"2026-01-01T00:00:00Z\"}]}".utf8),
-         ": /bookmarks/0: no \"title\""),
-        (Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": null, \"added\": \"2026-01-01T00:00:00Z\"}]}".utf8),
-         ": /bookmarks/0/title: expected a string, found null"),
-        (Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": \"t\", \"added\": \"yesterday\"}]}".utf8),
-         ": /bookmarks/0/added: 'yesterday' is not an RFC 3339 date-time such as 2026-12-01T00:57:38Z"),
-        (Array(("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": \"t\", \"added\": \"2026-01-01T00:00:00Z\"},"
-                + " {\"url\": \"a\", \"title\": \"u\", \"added\": \"2026-01-01T00:00:00Z\"}]}").utf8),
-         ": /bookmarks/1/url: the URL of /bookmarks/0 again (one bookmark per URL)"),
-        (Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"url\": \"b\"}]}".utf8),
-         ": /bookmarks/0/url: 'url' appears twice"),
+        (
+            Array("{\"version\": 2, \"bookmarks\": []}".utf8),
+            ": /version: format version 2 is newer than this presenter-host reads (1); upgrade presenter-host"
+        ),
+        (
+            Array("{\"version\": \"1\", \"bookmarks\": []}".utf8),
+            ": /version: expected a format version such as 1, found a string"
+        ),
+        (
+            Array("{\"version\": 1, \"bookmarks\": {}}".utf8),
+            ": /bookmarks: expected an array of bookmarks, found an object"
+        ),
+        (
+            Array("{\"version\": 1, \"bookmarks\": [], \"extra\": 0}".utf8),
+            ": /extra: unknown key 'extra' (expected version, bookmarks)"
+        ),
+        (
+            Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"added\": \"2026-01-01T00:00:00Z\"}]}".utf8),
+            ": /bookmarks/0: no \"title\""
+        ),
+        (
+            Array(
+                "{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": null, \"added\": \"2026-01-01T00:00:00Z\"}]}"
+                    .utf8),
+            ": /bookmarks/0/title: expected a string, found null"
+        ),
+        (
+            Array(
+                "{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": \"t\", \"added\": \"yesterday\"}]}".utf8),
+            ": /bookmarks/0/added: 'yesterday' is not an RFC 3339 date-time such as 2026-12-01T00:57:38Z"
+        ),
+        (
+            Array(
+                ("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"title\": \"t\", \"added\": \"2026-01-01T00:00:00Z\"},"
+                    + " {\"url\": \"a\", \"title\": \"u\", \"added\": \"2026-01-01T00:00:00Z\"}]}").utf8),
+            ": /bookmarks/1/url: the URL of /bookmarks/0 again (one bookmark per URL)"
+        ),
+        (
+            Array("{\"version\": 1, \"bookmarks\": [{\"url\": \"a\", \"url\": \"b\"}]}".utf8),
+            ": /bookmarks/0/url: 'url' appears twice"
+        ),
     ]
 
     @Test(arguments: damaged.indices)
@@ -198,7 +234,8 @@ struct BookmarkStoreTests {
         #expect(chmod(path, 0o640) == 0)
         let before = try #require(fileInfo(path))
         let store = BookmarkStore(path: path)
-        let expected = BookmarkStoreError(.corrupt, path + reason + "; the bookmark store was left as it is: fix it or move it away")
+        let expected = BookmarkStoreError(
+            .corrupt, path + reason + "; the bookmark store was left as it is: fix it or move it away")
         #expect(throws: expected) { try store.load() }
         #expect(throws: expected) { try store.add(Bookmark(url: "https://new", title: "New")) }
         // Untouched: the same bytes, inode, mode and modification time, no temporary left.
@@ -207,7 +244,8 @@ struct BookmarkStoreTests {
         #expect(after.st_ino == before.st_ino)
         #expect(after.st_mode == before.st_mode)
         #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
                 == ["bookmarks.json", "bookmarks.json.lock"])
     }
 
@@ -215,7 +253,9 @@ struct BookmarkStoreTests {
     /// a shorter store: every strict prefix of a store is an error.
     @Test func everyTruncatedStoreIsAnError() throws {
         var document = BookmarkDocument()
-        for index in 0..<3 { _ = document.add(Bookmark(url: "https://\(index)", title: "T \(index) é"), added: "2026-01-01T00:00:00Z") }
+        for index in 0..<3 {
+            _ = document.add(Bookmark(url: "https://\(index)", title: "T \(index) é"), added: "2026-01-01T00:00:00Z")
+        }
         let bytes = document.encoded()
         #expect(try BookmarkDocument.parse(bytes, path: "s") == document)
         for length in 0..<bytes.count where !bytes[length...].allSatisfy({ $0 == 0x0a }) {
@@ -227,7 +267,9 @@ struct BookmarkStoreTests {
         let dir = TestPaths.temporaryDirectory("bm")
         let path = dir.path + "/bookmarks.json"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let expected = BookmarkStoreError(.unreadable, "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS")
+        let expected = BookmarkStoreError(
+            .unreadable,
+            "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS")
         #expect(throws: expected) { try BookmarkStore(path: path).load() }
         #expect(throws: expected) { try BookmarkStore(path: path).add(Bookmark(url: "https://a", title: "A")) }
     }
@@ -236,10 +278,20 @@ struct BookmarkStoreTests {
         let dir = TestPaths.temporaryDirectory("bm")
         #expect(FileManager.default.createFile(atPath: dir.path + "/plain", contents: Data("x".utf8)))
         let store = BookmarkStore(path: dir.path + "/plain/sub/bookmarks.json")
-        #expect(throws: BookmarkStoreError(.unwritable, "\(dir.path)/plain/sub: cannot create the bookmark store's folder: Not a directory; create it or choose another store with --store")) {
+        #expect(
+            throws: BookmarkStoreError(
+                .unwritable,
+                "\(dir.path)/plain/sub: cannot create the bookmark store's folder: Not a directory; create it or choose another store with --store"
+            )
+        ) {
             try store.add(Bookmark(url: "https://a", title: "A"))
         }
-        #expect(throws: BookmarkStoreError(.unreadable, "\(dir.path)/plain/sub/bookmarks.json: cannot read the bookmark store: Not a directory; check the file's and its folders' permissions")) {
+        #expect(
+            throws: BookmarkStoreError(
+                .unreadable,
+                "\(dir.path)/plain/sub/bookmarks.json: cannot read the bookmark store: Not a directory; check the file's and its folders' permissions"
+            )
+        ) {
             try store.load()
         }
         #expect(try String(contentsOfFile: dir.path + "/plain", encoding: .utf8) == "x")
@@ -270,7 +322,8 @@ struct BookmarkStoreTests {
                     // Each task its own store value, as separate callers would have.
                     let store = BookmarkStore(path: path)
                     for index in 0..<each {
-                        try store.add(Bookmark(url: "https://t\(thread).example/\(index)", title: "T\(thread) #\(index)"))
+                        try store.add(
+                            Bookmark(url: "https://t\(thread).example/\(index)", title: "T\(thread) #\(index)"))
                     }
                 }
             }
@@ -289,13 +342,17 @@ struct BookmarkStoreTests {
     // MARK: - Dates
 
     @Test func dateTimesAreRFC3339() {
-        for good in ["2026-12-01T00:57:38Z", "2026-12-01t00:57:38z", "2026-12-01T00:57:38.123Z",
-                     "2026-12-01T00:57:38+01:00", "1999-02-28T23:59:60-12:30"] {
+        for good in [
+            "2026-12-01T00:57:38Z", "2026-12-01t00:57:38z", "2026-12-01T00:57:38.123Z",
+            "2026-12-01T00:57:38+01:00", "1999-02-28T23:59:60-12:30",
+        ] {
             #expect(BookmarkDocument.isDateTime(good), "\(good)")
         }
-        for bad in ["", "yesterday", "2026-12-01", "2026-12-01 00:57:38Z", "2026-13-01T00:57:38Z",
-                    "2026-12-00T00:57:38Z", "2026-12-01T24:00:00Z", "2026-12-01T00:60:00Z", "2026-12-01T00:57:38",
-                    "2026-12-01T00:57:38.Z", "2026-12-01T00:57:38+0100", "2026-12-01T00:57:38Zx", "２026-12-01T00:57:38Z"] {
+        for bad in [
+            "", "yesterday", "2026-12-01", "2026-12-01 00:57:38Z", "2026-13-01T00:57:38Z",
+            "2026-12-00T00:57:38Z", "2026-12-01T24:00:00Z", "2026-12-01T00:60:00Z", "2026-12-01T00:57:38",
+            "2026-12-01T00:57:38.Z", "2026-12-01T00:57:38+0100", "2026-12-01T00:57:38Zx", "２026-12-01T00:57:38Z",
+        ] {
             #expect(!BookmarkDocument.isDateTime(bad), "\(bad)")
         }
         #expect(BookmarkDocument.timestamp(0) == "1970-01-01T00:00:00Z")

@@ -16,8 +16,12 @@ struct BookmarkValidationTests {
     }
 
     @Test func thenTheScheme() {
-        for url in ["ftp://example.com", "example.com", "file:///etc/passwd", "javascript:alert(1)", "httpx://a", "http:/a"] {
-            #expect(BookmarkValidation.validate(url: url, title: "T") == .validation("only http and https URLs can be saved"), "\(url)")
+        for url in [
+            "ftp://example.com", "example.com", "file:///etc/passwd", "javascript:alert(1)", "httpx://a", "http:/a",
+        ] {
+            #expect(
+                BookmarkValidation.validate(url: url, title: "T")
+                    == .validation("only http and https URLs can be saved"), "\(url)")
         }
     }
 

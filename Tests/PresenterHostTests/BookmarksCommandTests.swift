@@ -27,28 +27,34 @@ struct BookmarksCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout == "No bookmarks saved yet in \(path).\n")
         #expect(result.stderr == "")
-        #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: path + ".lock"))
+        #expect(
+            !FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: path + ".lock"))
     }
 
     @Test func theTableLinesUpWideTitlesAndEscapesControlCharacters() throws {
-        let path = try store([Bookmark(url: "https://example.com/", title: "Example Domain"),
-                              Bookmark(url: "https://例子.测试/", title: "例子 page"),
-                              Bookmark(url: "https://evil.example/", title: "Evil\u{1B}[2J\ntitle")])
+        let path = try store([
+            Bookmark(url: "https://example.com/", title: "Example Domain"),
+            Bookmark(url: "https://例子.测试/", title: "例子 page"),
+            Bookmark(url: "https://evil.example/", title: "Evil\u{1B}[2J\ntitle"),
+        ])
         let result = try host(["--store", path])
         #expect(result.status == 0, "\(result.stderr)")
         let today = BookmarkDocument.timestamp().prefix(10)
-        #expect(result.stdout == """
-            ADDED       TITLE               URL
-            \(today)  Example Domain      https://example.com/
-            \(today)  例子 page           https://例子.测试/
-            \(today)  Evil\\x1B[2J\\ntitle  https://evil.example/
+        #expect(
+            result.stdout == """
+                ADDED       TITLE               URL
+                \(today)  Example Domain      https://example.com/
+                \(today)  例子 page           https://例子.测试/
+                \(today)  Evil\\x1B[2J\\ntitle  https://evil.example/
 
-            """)
+                """)
     }
 
     @Test func jsonIsTheStoresDocumentWithItsPath() throws {
-        let path = try store([Bookmark(url: "https://a.example/", title: "A \"quoted\" title"),
-                              Bookmark(url: "https://b.example/", title: "B")])
+        let path = try store([
+            Bookmark(url: "https://a.example/", title: "A \"quoted\" title"),
+            Bookmark(url: "https://b.example/", title: "B"),
+        ])
         let result = try host(["--json", "--store", path])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -61,14 +67,17 @@ struct BookmarksCommandTests {
         #expect(bookmarks.allSatisfy { BookmarkDocument.isDateTime($0["added"] ?? "") })
         // The same document the file holds, plus the path.
         let file = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(result.stdout == file.replacingOccurrences(of: "  \"version\"", with: "  \"path\": \"\(path)\",\n  \"version\""))
+        #expect(
+            result.stdout
+                == file.replacingOccurrences(of: "  \"version\"", with: "  \"path\": \"\(path)\",\n  \"version\""))
     }
 
     @Test func theStoreIsStoreThenVariableThenDataHome() throws {
         let flag = try store([Bookmark(url: "https://flag/", title: "flag")])
         let variable = try store([Bookmark(url: "https://variable/", title: "variable")])
         let dataHome = TestPaths.temporaryDirectory("share")
-        try BookmarkStore(path: dataHome.path + "/presenter-host/bookmarks.json").add(Bookmark(url: "https://xdg/", title: "xdg"))
+        try BookmarkStore(path: dataHome.path + "/presenter-host/bookmarks.json").add(
+            Bookmark(url: "https://xdg/", title: "xdg"))
         func titles(_ arguments: [String], _ environment: [String: String]) throws -> [String] {
             let result = try host(["--json"] + arguments, environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
@@ -89,7 +98,10 @@ struct BookmarksCommandTests {
         let result = try host(["--store", path])
         #expect(result.status == 65)
         #expect(result.stdout == "")
-        #expect(result.stderr == "Error: \(path):2:1: expected a JSON value, found end of file; the bookmark store was left as it is: fix it or move it away\n")
+        #expect(
+            result.stderr
+                == "Error: \(path):2:1: expected a JSON value, found end of file; the bookmark store was left as it is: fix it or move it away\n"
+        )
         #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
     }
 
@@ -97,12 +109,17 @@ struct BookmarksCommandTests {
         let path = TestPaths.temporaryDirectory("bm").path
         let result = try host(["--store", path])
         #expect(result.status == 66)
-        #expect(result.stderr == "Error: \(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS\n")
+        #expect(
+            result.stderr
+                == "Error: \(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS\n"
+        )
     }
 
     /// Root reads any file, so the check runs the binary as `nobody`.
-    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "needs root and setpriv to drop privileges"))
+    @Test(
+        .enabled(
+            if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv to drop privileges"))
     func anUnreadableStoreExits66ForAnUnprivilegedUser() throws {
         let directory = TestPaths.temporaryDirectory("bm")
         let path = try store([Bookmark(url: "https://a/", title: "A")])
@@ -114,31 +131,47 @@ struct BookmarksCommandTests {
         for folder in [directory, bin] { try #require(chmod(folder.path, 0o755) == 0) }
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),
-            ["--reuid=65534", "--regid=65534", "--clear-groups", bin.path + "/presenter-host",
-             "bookmarks", "--store", directory.path + "/bookmarks.json"],
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", bin.path + "/presenter-host",
+                "bookmarks", "--store", directory.path + "/bookmarks.json",
+            ],
             environment: ["HOME": "/nonexistent"])
         #expect(result.status == 66)
-        #expect(result.stderr == "Error: \(directory.path)/bookmarks.json: cannot read the bookmark store: Permission denied; check the file's and its folders' permissions\n")
+        #expect(
+            result.stderr
+                == "Error: \(directory.path)/bookmarks.json: cannot read the bookmark store: Permission denied; check the file's and its folders' permissions\n"
+        )
     }
 
     @Test(arguments: [
         (["--bogus"], "Unknown option '--bogus' for 'bookmarks'"),
         (["extra"], "Unexpected argument 'extra' for 'bookmarks'"),
         (["--store"], "Missing value for '--store <file>'"),
-        (["--store", ""], "'--store ' is not a file's path; give the bookmark store's file, e.g. --store ~/bookmarks.json"),
-        (["--store=/tmp/"], "'--store /tmp/' is not a file's path; give the bookmark store's file, e.g. --store ~/bookmarks.json"),
+        (
+            ["--store", ""],
+            "'--store ' is not a file's path; give the bookmark store's file, e.g. --store ~/bookmarks.json"
+        ),
+        (
+            ["--store=/tmp/"],
+            "'--store /tmp/' is not a file's path; give the bookmark store's file, e.g. --store ~/bookmarks.json"
+        ),
     ])
     func badArgumentsExit64WithTheUsage(_ arguments: [String], _ message: String) throws {
         let result = try host(arguments)
         #expect(result.status == 64)
         #expect(result.stdout == "")
-        #expect(result.stderr == "Error: \(message)\nUsage: presenter-host bookmarks [--json] [--store <file>]\nSee 'presenter-host bookmarks --help'.\n")
+        #expect(
+            result.stderr
+                == "Error: \(message)\nUsage: presenter-host bookmarks [--json] [--store <file>]\nSee 'presenter-host bookmarks --help'.\n"
+        )
     }
 
     @Test func flagsBeforeTheWordAreAUsageError() throws {
         let result = try ProcessRunner.host(["--list", "bookmarks"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: '--list' cannot come before 'bookmarks'; put bookmarks' options after it\n"))
+        #expect(
+            result.stderr.hasPrefix("Error: '--list' cannot come before 'bookmarks'; put bookmarks' options after it\n")
+        )
     }
 
     @Test func helpIsOnStdout() throws {

@@ -17,16 +17,22 @@ import Testing
             #expect(source.contains(block), "not in elapsed_hud.c:\n\(block)")
         }
         // The files it links to are there.
-        for link in ["../Examples/c-tutorial/elapsed_hud.c", "../Examples/template-c", "ABI.md", "writing-a-presenter.md"] {
-            #expect(FileManager.default.fileExists(atPath: Self.guide.deletingLastPathComponent().appendingPathComponent(link).path), "\(link)")
+        for link in [
+            "../Examples/c-tutorial/elapsed_hud.c", "../Examples/template-c", "ABI.md", "writing-a-presenter.md",
+        ] {
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: Self.guide.deletingLastPathComponent().appendingPathComponent(link).path), "\(link)")
         }
     }
 
     @Test func theTutorialPresenterBuildsPassesEveryCheckAndRuns() throws {
         let directory = TestPaths.temporaryDirectory("c-guide")
         let library = directory.appendingPathComponent("libelapsed_hud.so")
-        try Toolchain.compile(["cc", "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
-                               "-I", TestPaths.abiInclude.path, "-o", library.path, Self.source.path])
+        try Toolchain.compile([
+            "cc", "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
+            "-I", TestPaths.abiInclude.path, "-o", library.path, Self.source.path,
+        ])
         // A budget of its own: under a loaded parallel test run a hook can
         // take more than half the usual 250 ms, and "budget" would WARN for
         // the machine, not the presenter (the budget check has its own tests).
@@ -35,11 +41,17 @@ import Testing
         #expect(check.stdout.contains("  PASS  base: 'mbhud' reached\n"), "\(check.stdout)")
         #expect(check.stdout.hasSuffix(" passed, 0 failed, 0 warned\n"), "\(check.stdout)")
 
-        let run = try ProcessRunner.host(["--trace", "--plugin-dir", directory.path, "run", "--presenter", "tutorial.elapsed",
-                                          "--working", "Saving", "--", "true"], environment: ["CI": "true"])
+        let run = try ProcessRunner.host(
+            [
+                "--trace", "--plugin-dir", directory.path, "run", "--presenter", "tutorial.elapsed",
+                "--working", "Saving", "--", "true",
+            ], environment: ["CI": "true"])
         #expect(run.status == 0)
         // Its show ran, and mbhud's through base_show inside it.
-        #expect(run.stderr.contains(#/trace: mbhud\.show\("Saving", interactor #1 "run" progress -1\.0\) -> OK in [0-9.]+ ms\n.*trace: tutorial\.elapsed\.show\("Saving", interactor #1 "run" progress -1\.0\) -> OK in/#),
-                "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                #/trace: mbhud\.show\("Saving", interactor #1 "run" progress -1\.0\) -> OK in [0-9.]+ ms\n.*trace: tutorial\.elapsed\.show\("Saving", interactor #1 "run" progress -1\.0\) -> OK in/#
+            ),
+            "\(run.stderr)")
     }
 }

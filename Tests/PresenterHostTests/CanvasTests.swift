@@ -45,7 +45,7 @@ struct CanvasTests {
         var canvas = Canvas(cols: 4, rows: 1)
         canvas.drawText("ab日", col: 1, row: 0, maxColumns: 99)
         #expect(canvas.lines(trimmed: false) == [" ab "])
-        canvas.drawText("日x", col: -1, row: 0, maxColumns: 99)   // 日 would take columns -1 and 0
+        canvas.drawText("日x", col: -1, row: 0, maxColumns: 99)  // 日 would take columns -1 and 0
         #expect(canvas.lines(trimmed: false) == [" xb "])
     }
 
@@ -53,9 +53,9 @@ struct CanvasTests {
     func wideOverwrite() {
         var canvas = Canvas(cols: 6, rows: 1)
         canvas.drawText("日本", col: 0, row: 0, maxColumns: 99)
-        canvas.drawText("x", col: 1, row: 0, maxColumns: 99)   // right half of 日
+        canvas.drawText("x", col: 1, row: 0, maxColumns: 99)  // right half of 日
         #expect(canvas.lines(trimmed: false) == [" x本  "])
-        canvas.drawText("y", col: 2, row: 0, maxColumns: 99)   // left half of 本
+        canvas.drawText("y", col: 2, row: 0, maxColumns: 99)  // left half of 本
         #expect(canvas.lines(trimmed: false) == [" xy   "])
         canvas.drawText("語", col: 3, row: 0, maxColumns: 99)
         canvas.drawText("中", col: 2, row: 0, maxColumns: 99)  // over y and 語's left half

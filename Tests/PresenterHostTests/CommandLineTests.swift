@@ -8,15 +8,23 @@ import Testing
     @Test(arguments: [
         (["--list"], PresenterHostCommand.Invocation.list(PluginOptions(), verbose: false, json: false)),
         (["list", "-v"], .list(PluginOptions(), verbose: true, json: false)),
-        (["--plugin-dir", "a", "--plugin-dir=/b", "--list", "--verbose", "--json"],
-         .list(PluginOptions(pluginDirs: ["a", "/b"]), verbose: true, json: true)),
-        (["--plugin-dir", "p", "run", "--presenter", "mbhud", "--", "sleep", "1"],
-         .run(arguments: ["--presenter", "mbhud", "--", "sleep", "1"], plugins: PluginOptions(pluginDirs: ["p"]))),
+        (
+            ["--plugin-dir", "a", "--plugin-dir=/b", "--list", "--verbose", "--json"],
+            .list(PluginOptions(pluginDirs: ["a", "/b"]), verbose: true, json: true)
+        ),
+        (
+            ["--plugin-dir", "p", "run", "--presenter", "mbhud", "--", "sleep", "1"],
+            .run(arguments: ["--presenter", "mbhud", "--", "sleep", "1"], plugins: PluginOptions(pluginDirs: ["p"]))
+        ),
         (["run", "--list"], .run(arguments: ["--list"], plugins: PluginOptions())),
-        (["--rescan", "--allow-insecure-plugins", "--list"],
-         .list(PluginOptions(cache: .rescan, allowInsecure: true), verbose: false, json: false)),
-        (["--no-cache", "--bundled-only", "run", "true"],
-         .run(arguments: ["true"], plugins: PluginOptions(cache: .off, bundledOnly: true))),
+        (
+            ["--rescan", "--allow-insecure-plugins", "--list"],
+            .list(PluginOptions(cache: .rescan, allowInsecure: true), verbose: false, json: false)
+        ),
+        (
+            ["--no-cache", "--bundled-only", "run", "true"],
+            .run(arguments: ["true"], plugins: PluginOptions(cache: .off, bundledOnly: true))
+        ),
         (["--list", "--help"], .help),
         (["-h"], .help),
         (["--version", "--list"], .version),
@@ -36,9 +44,15 @@ import Testing
         (["--rescan", "--no-cache", "--list"], "'--rescan' and '--no-cache' cannot be combined"),
         (["--json"], "'--json' needs '--list'"),
         (["-v"], "'--verbose' needs '--list'"),
-        (["--plugin-dir", "x"], "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'"),
+        (
+            ["--plugin-dir", "x"],
+            "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'"
+        ),
         (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
-        (["--list", "add-bookmark"], "'--list' cannot be combined with 'add-bookmark'; put add-bookmark's options after 'add-bookmark'"),
+        (
+            ["--list", "add-bookmark"],
+            "'--list' cannot be combined with 'add-bookmark'; put add-bookmark's options after 'add-bookmark'"
+        ),
         (["--print-plugin-path", "--list"], "'--list' cannot be combined with '--print-plugin-path'"),
     ])
     func usageErrorsNameTheProblem(arguments: [String], message: String) {
@@ -50,7 +64,9 @@ import Testing
             let result = try ProcessRunner.host([flag])
             #expect(result.status == 0)
             #expect(result.stdout.contains("Usage: presenter-host [<plugin options>] --list [--verbose] [--json]"))
-            for option in ["--rescan", "--no-cache", "--allow-insecure-plugins", "--bundled-only", "PRESENTER_HOST_BUNDLED_ONLY"] {
+            for option in [
+                "--rescan", "--no-cache", "--allow-insecure-plugins", "--bundled-only", "PRESENTER_HOST_BUNDLED_ONLY",
+            ] {
                 #expect(result.stdout.contains(option))
             }
             #expect(result.stdout.contains("PRESENTER_PLUGIN_PATH"))
@@ -94,13 +110,20 @@ import Testing
     /// in search order; the user's missing directories warned about on stderr.
     @Test func printPluginPathPrintsTheSearchPathInOrder() throws {
         let flagged = TestPaths.temporaryDirectory("flag")
-        let result = try ProcessRunner.host(["--plugin-dir", flagged.path, "--print-plugin-path"],
-                                            environment: ["PRESENTER_PLUGIN_PATH": "/nonexistent-env:relative",
-                                                          "XDG_DATA_HOME": "/xdg"])
+        let result = try ProcessRunner.host(
+            ["--plugin-dir", flagged.path, "--print-plugin-path"],
+            environment: [
+                "PRESENTER_PLUGIN_PATH": "/nonexistent-env:relative",
+                "XDG_DATA_HOME": "/xdg",
+            ])
         #expect(result.status == 0)
-        #expect(result.stdout == [flagged.path, "/nonexistent-env", "/xdg/presenter-host/plugins",
-                                  TestPaths.binary.resolvingSymlinksInPath().deletingLastPathComponent().path]
-            .map { $0 + "\n" }.joined())
+        #expect(
+            result.stdout
+                == [
+                    flagged.path, "/nonexistent-env", "/xdg/presenter-host/plugins",
+                    TestPaths.binary.resolvingSymlinksInPath().deletingLastPathComponent().path,
+                ]
+                .map { $0 + "\n" }.joined())
         #expect(result.stderr.contains("ignoring relative entry 'relative' in PRESENTER_PLUGIN_PATH"))
         #expect(result.stderr.contains("/nonexistent-env: no such directory"))
     }

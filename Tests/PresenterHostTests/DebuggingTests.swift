@@ -9,13 +9,17 @@ import Testing
     @Test(.enabled(if: Toolchain.find("gdb") != nil, "gdb is not installed (apt-get install gdb)"))
     func gdbStopsInThePluginsCrashingHook() throws {
         let plugins = try FixtureBuilder.directory([.misbehaving])
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [
-            "gdb", "-q", "-batch", "-ex", "run", "-ex", "bt", "--args", TestPaths.binary.path, "--plugin-dir", plugins.path,
-            "run", "--in-process", "--presenter", "fixture.misbehaving", "--", "true",
-        ], environment: ["FIXTURE_MISBEHAVE": "crash:show", "CI": "true"])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "gdb", "-q", "-batch", "-ex", "run", "-ex", "bt", "--args", TestPaths.binary.path, "--plugin-dir",
+                plugins.path,
+                "run", "--in-process", "--presenter", "fixture.misbehaving", "--", "true",
+            ], environment: ["FIXTURE_MISBEHAVE": "crash:show", "CI": "true"])
         #expect(result.stdout.contains("received signal SIGSEGV"), "\(result.stdout)\(result.stderr)")
         // The library is loaded through the descriptor the host checked: gdb names it /proc/PID/fd/N.
-        #expect(result.stdout.contains(#/#1 +0x[0-9a-f]+ in m_show \(\) from /proc/[0-9]+/fd/[0-9]+/#), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#/#1 +0x[0-9a-f]+ in m_show \(\) from /proc/[0-9]+/fd/[0-9]+/#), "\(result.stdout)")
     }
 
     @Test(.enabled(if: Toolchain.find("valgrind") != nil, "valgrind is not installed (apt-get install valgrind)"))
@@ -23,10 +27,12 @@ import Testing
         let plugins = try FixtureBuilder.directory([.misbehaving])
         let stripped = TestPaths.temporaryDirectory("valgrind").appendingPathComponent("presenter-host")
         try Toolchain.compile(["strip", "-o", stripped.path, TestPaths.binary.path])
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [
-            "valgrind", "-q", stripped.path, "--plugin-dir", plugins.path,
-            "run", "--in-process", "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true",
-        ], environment: ["CI": "true"])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "valgrind", "-q", stripped.path, "--plugin-dir", plugins.path,
+                "run", "--in-process", "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true",
+            ], environment: ["CI": "true"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Working"), "\(result.stderr)")
         // libdispatch's manager thread sometimes trips memcheck under load (the

@@ -10,47 +10,55 @@ import Testing
     @Test func theSearchPathFollowsTheDocumentedOrder() {
         let (entries, warnings) = SearchPath.resolve(
             pluginDirs: ["mine", "/abs/flag/"],
-            environment: ["PRESENTER_PLUGIN_PATH": "/env/one:relative/two::/env/three/", "XDG_DATA_HOME": "/xdg",
-                          "HOME": "/home/someone"],
+            environment: [
+                "PRESENTER_PLUGIN_PATH": "/env/one:relative/two::/env/three/", "XDG_DATA_HOME": "/xdg",
+                "HOME": "/home/someone",
+            ],
             executablePath: "/opt/ph/bin/presenter-host")
-        #expect(entries == [
-            SearchPathEntry(path: cwd + "/mine", origin: .flag),
-            SearchPathEntry(path: "/abs/flag", origin: .flag),
-            SearchPathEntry(path: "/env/one", origin: .env),
-            SearchPathEntry(path: "/env/three", origin: .env),
-            SearchPathEntry(path: "/xdg/presenter-host/plugins", origin: .user),
-            SearchPathEntry(path: "/opt/ph/lib/presenter-host/plugins", origin: .system),
-            SearchPathEntry(path: "/opt/ph/bin", origin: .bundled),
-        ])
+        #expect(
+            entries == [
+                SearchPathEntry(path: cwd + "/mine", origin: .flag),
+                SearchPathEntry(path: "/abs/flag", origin: .flag),
+                SearchPathEntry(path: "/env/one", origin: .env),
+                SearchPathEntry(path: "/env/three", origin: .env),
+                SearchPathEntry(path: "/xdg/presenter-host/plugins", origin: .user),
+                SearchPathEntry(path: "/opt/ph/lib/presenter-host/plugins", origin: .system),
+                SearchPathEntry(path: "/opt/ph/bin", origin: .bundled),
+            ])
         // None of these directories exists: the ones the user named are each warned about.
-        #expect(warnings == [
-            "presenter-host: warning: ignoring relative entry 'relative/two' in PRESENTER_PLUGIN_PATH; use an absolute path",
-            "presenter-host: warning: ignoring an empty entry in PRESENTER_PLUGIN_PATH; separate absolute directories with single colons",
-            "presenter-host: warning: --plugin-dir \(cwd)/mine: no such directory; check the path",
-            "presenter-host: warning: --plugin-dir /abs/flag: no such directory; check the path",
-            "presenter-host: warning: PRESENTER_PLUGIN_PATH entry /env/one: no such directory; check the path",
-            "presenter-host: warning: PRESENTER_PLUGIN_PATH entry /env/three: no such directory; check the path",
-        ])
+        #expect(
+            warnings == [
+                "presenter-host: warning: ignoring relative entry 'relative/two' in PRESENTER_PLUGIN_PATH; use an absolute path",
+                "presenter-host: warning: ignoring an empty entry in PRESENTER_PLUGIN_PATH; separate absolute directories with single colons",
+                "presenter-host: warning: --plugin-dir \(cwd)/mine: no such directory; check the path",
+                "presenter-host: warning: --plugin-dir /abs/flag: no such directory; check the path",
+                "presenter-host: warning: PRESENTER_PLUGIN_PATH entry /env/one: no such directory; check the path",
+                "presenter-host: warning: PRESENTER_PLUGIN_PATH entry /env/three: no such directory; check the path",
+            ])
     }
 
     @Test func anEmptyEnvironmentVariableIsNoEntryAndNoWarning() {
-        let (entries, warnings) = SearchPath.resolve(pluginDirs: [], environment: ["PRESENTER_PLUGIN_PATH": ""],
-                                                     executablePath: "/nonexistent/presenter-host")
+        let (entries, warnings) = SearchPath.resolve(
+            pluginDirs: [], environment: ["PRESENTER_PLUGIN_PATH": ""],
+            executablePath: "/nonexistent/presenter-host")
         #expect(!entries.contains { $0.origin == .env })
         #expect(warnings.isEmpty)
     }
 
     @Test func aPluginDirThatIsNotAUsableDirectoryGetsOneClearWarning() throws {
         let plugin = try FixtureBuilder.library(.good).path
-        let warnings = SearchPath.resolve(pluginDirs: [plugin, "/etc/hostname", "/nonexistent-plugins"],
-                                          environment: ["PRESENTER_PLUGIN_PATH": plugin],
-                                          executablePath: "/nonexistent/bin/presenter-host").warnings
-        #expect(warnings == [
-            "presenter-host: warning: --plugin-dir \(plugin): is a file, not a directory; give the directory that holds it",
-            "presenter-host: warning: --plugin-dir /etc/hostname: is a file, not a directory; give the directory that holds it",
-            "presenter-host: warning: --plugin-dir /nonexistent-plugins: no such directory; check the path",
-            "presenter-host: warning: PRESENTER_PLUGIN_PATH entry \(plugin): is a file, not a directory; give the directory that holds it",
-        ])
+        let warnings = SearchPath.resolve(
+            pluginDirs: [plugin, "/etc/hostname", "/nonexistent-plugins"],
+            environment: ["PRESENTER_PLUGIN_PATH": plugin],
+            executablePath: "/nonexistent/bin/presenter-host"
+        ).warnings
+        #expect(
+            warnings == [
+                "presenter-host: warning: --plugin-dir \(plugin): is a file, not a directory; give the directory that holds it",
+                "presenter-host: warning: --plugin-dir /etc/hostname: is a file, not a directory; give the directory that holds it",
+                "presenter-host: warning: --plugin-dir /nonexistent-plugins: no such directory; check the path",
+                "presenter-host: warning: PRESENTER_PLUGIN_PATH entry \(plugin): is a file, not a directory; give the directory that holds it",
+            ])
     }
 
     @Test func theStatusOfAnEntryTellsMissingFromNotADirectory() throws {
@@ -67,21 +75,30 @@ import Testing
 
     @Test func theUserDirectoryDefaultsToHomeAndIgnoresARelativeXDGDataHome() {
         for environment in [["HOME": "/home/someone"], ["HOME": "/home/someone", "XDG_DATA_HOME": "relative"]] {
-            let entries = SearchPath.resolve(pluginDirs: [], environment: environment, executablePath: "/x/presenter-host").entries
-            #expect(entries.filter { $0.origin == .user }.map(\.path) == ["/home/someone/.local/share/presenter-host/plugins"])
+            let entries = SearchPath.resolve(
+                pluginDirs: [], environment: environment, executablePath: "/x/presenter-host"
+            ).entries
+            #expect(
+                entries.filter { $0.origin == .user }.map(\.path) == [
+                    "/home/someone/.local/share/presenter-host/plugins"
+                ])
         }
         let homeless = SearchPath.resolve(pluginDirs: [], environment: [:], executablePath: "/x/presenter-host").entries
         #expect(!homeless.contains { $0.origin == .user })
     }
 
     @Test func theSystemDirectoryNeedsAnExecutableInABinDirectory() {
-        let entries = SearchPath.resolve(pluginDirs: [], environment: [:], executablePath: "/work/.build/debug/presenter-host").entries
+        let entries = SearchPath.resolve(
+            pluginDirs: [], environment: [:], executablePath: "/work/.build/debug/presenter-host"
+        ).entries
         #expect(entries == [SearchPathEntry(path: "/work/.build/debug", origin: .bundled)])
     }
 
     @Test func theCurrentDirectoryIsNeverSearchedImplicitly() {
-        let entries = SearchPath.resolve(pluginDirs: [], environment: ["HOME": "/home/someone", "PRESENTER_PLUGIN_PATH": ".:"],
-                                         executablePath: nil).entries
+        let entries = SearchPath.resolve(
+            pluginDirs: [], environment: ["HOME": "/home/someone", "PRESENTER_PLUGIN_PATH": ".:"],
+            executablePath: nil
+        ).entries
         #expect(!entries.contains { $0.path == cwd || $0.path == "." })
     }
 
@@ -98,7 +115,8 @@ import Testing
         for name in ["libb.so", "liba.so", "libc.so.1", ".hidden.so", "notes.txt", "libZ.so"] {
             _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data())
         }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir.so"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("dir.so"), withIntermediateDirectories: false)
         let names = PluginDirectory.candidates(in: SearchPathEntry(path: directory.path, origin: .flag))
             .map { URL(fileURLWithPath: $0.path).lastPathComponent }
         #expect(names == ["dir.so", "libZ.so", "liba.so", "libb.so"])
@@ -106,13 +124,15 @@ import Testing
 
     @Test func aNameThatIsNotUTF8IsACandidateRefusedByItsName() throws {
         let directory = TestPaths.temporaryDirectory("names")
-        try FixtureBuilder.write(Data(), toRawPath: Array(directory.path.utf8) + Array("/lib\u{1}".utf8) + [0xC3, 0x28] + Array(".so".utf8))
+        try FixtureBuilder.write(
+            Data(), toRawPath: Array(directory.path.utf8) + Array("/lib\u{1}".utf8) + [0xC3, 0x28] + Array(".so".utf8))
         try FixtureBuilder.write(Data(), toRawPath: Array(directory.path.utf8) + Array("/libé.so".utf8))
         let candidates = PluginDirectory.candidates(in: SearchPathEntry(path: directory.path, origin: .flag))
-        #expect(candidates == [
-            .init(path: directory.path + "/lib\u{1}\\xC3(.so", problem: .nameNotUTF8),
-            .init(path: directory.path + "/libé.so", problem: nil),
-        ])
+        #expect(
+            candidates == [
+                .init(path: directory.path + "/lib\u{1}\\xC3(.so", problem: .nameNotUTF8),
+                .init(path: directory.path + "/libé.so", problem: nil),
+            ])
     }
 
     @Test func printedTextStaysOnOneLine() {
@@ -134,7 +154,9 @@ import Testing
     /// machine: the byte order must be checked, and named, first.
     @Test func theByteOrderIsCheckedBeforeTheMachine() throws {
         let file = try FixtureBuilder.library(.byteOrder).path
-        #expect(throws: PluginLoadFailure.wrongByteOrder(plugin: "big-endian", host: "little-endian")) { try ELFPrecheck.check(file) }
+        #expect(throws: PluginLoadFailure.wrongByteOrder(plugin: "big-endian", host: "little-endian")) {
+            try ELFPrecheck.check(file)
+        }
     }
 
     @Test func executablesAreNotSharedLibrariesEvenWhenPositionIndependent() throws {
@@ -158,10 +180,15 @@ import Testing
     @Test func anObjectFileIsNotASharedLibrary() throws {
         let directory = TestPaths.temporaryDirectory("object")
         let object = directory.appendingPathComponent("libobject.so")
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                           ["cc", "-c", "-fPIC", "-I", TestPaths.abiInclude.path, "-o", object.path,
-                                            FixtureBuilder.sources.appendingPathComponent("presenter.c").path])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "cc", "-c", "-fPIC", "-I", TestPaths.abiInclude.path, "-o", object.path,
+                FixtureBuilder.sources.appendingPathComponent("presenter.c").path,
+            ])
         try #require(result.status == 0, "\(result.stderr)")
-        #expect(throws: PluginLoadFailure.notSharedObject(kind: "an object file (.o)")) { try ELFPrecheck.check(object.path) }
+        #expect(throws: PluginLoadFailure.notSharedObject(kind: "an object file (.o)")) {
+            try ELFPrecheck.check(object.path)
+        }
     }
 }

@@ -3,24 +3,30 @@ import Testing
 
 @Suite("DisplayWidth")
 struct DisplayWidthTests {
-    @Test("columns of ASCII, CJK, fullwidth, Hangul", arguments: [
-        ("hello", 5), ("日本語", 6), ("Ａ", 2), ("한국어", 6), ("a日b", 4), ("", 0), ("\u{3000}", 2),
-    ])
+    @Test(
+        "columns of ASCII, CJK, fullwidth, Hangul",
+        arguments: [
+            ("hello", 5), ("日本語", 6), ("Ａ", 2), ("한국어", 6), ("a日b", 4), ("", 0), ("\u{3000}", 2),
+        ])
     func wide(text: String, width: Int) {
         #expect(DisplayWidth.of(text) == width)
     }
 
-    @Test("emoji count two however many scalars they hold", arguments: [
-        "😀", "👍🏽", "🇫🇷", "👨‍👩‍👧", "❤️", "✅", "⌛",
-    ])
+    @Test(
+        "emoji count two however many scalars they hold",
+        arguments: [
+            "😀", "👍🏽", "🇫🇷", "👨‍👩‍👧", "❤️", "✅", "⌛",
+        ])
     func emoji(text: String) {
         #expect(DisplayWidth.of(text) == 2)
     }
 
-    @Test("combining marks, format characters and controls take no column", arguments: [
-        ("e\u{301}", 1), ("\u{200B}", 0), ("a\u{200D}b", 2), ("\u{1B}", 0), ("\t", 0), ("x\u{20DD}", 1),
-        ("❤", 1), ("❤\u{FE0E}", 1), ("⠋", 1), ("…", 1),
-    ])
+    @Test(
+        "combining marks, format characters and controls take no column",
+        arguments: [
+            ("e\u{301}", 1), ("\u{200B}", 0), ("a\u{200D}b", 2), ("\u{1B}", 0), ("\t", 0), ("x\u{20DD}", 1),
+            ("❤", 1), ("❤\u{FE0E}", 1), ("⠋", 1), ("…", 1),
+        ])
     func narrow(text: String, width: Int) {
         #expect(DisplayWidth.of(text) == width)
     }

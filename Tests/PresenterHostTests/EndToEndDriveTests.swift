@@ -11,8 +11,9 @@ struct EndToEndDrivePlainTests {
     private static let examples = TestPaths.packageRoot.appendingPathComponent("Examples/driver")
 
     private func drive(_ lines: [String], _ arguments: [String] = []) throws -> ProcessResult {
-        try ProcessRunner.run(TestPaths.binary, ["drive"] + arguments, environment: utf8,
-                              stdin: lines.map { $0 + "\n" }.joined())
+        try ProcessRunner.run(
+            TestPaths.binary, ["drive"] + arguments, environment: utf8,
+            stdin: lines.map { $0 + "\n" }.joined())
     }
 
     @Test func actionsStartProgressAndEndWithTheirOwnMessages() throws {
@@ -29,14 +30,18 @@ struct EndToEndDrivePlainTests {
     }
 
     @Test func aFailureMakesTheStatusOneAndShowsItsReason() throws {
-        let result = try drive([#"{"start": "a", "working": "W"}"#,
-                                #"{"fail": "a", "message": "Could not get the title", "reason": "HTTP 404"}"#])
+        let result = try drive([
+            #"{"start": "a", "working": "W"}"#,
+            #"{"fail": "a", "message": "Could not get the title", "reason": "HTTP 404"}"#,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr == "W\n✖ Could not get the title: HTTP 404\n")
     }
 
     @Test func theEndOfStdinFailsWhatIsStillOpen() throws {
-        let result = try drive([#"{"start": "a", "working": "W", "failure": "Gave up"}"#, #"{"progress": "a", "fraction": 0.2}"#])
+        let result = try drive([
+            #"{"start": "a", "working": "W", "failure": "Gave up"}"#, #"{"progress": "a", "fraction": 0.2}"#,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr == "W\n✖ Gave up: the driver went away\n")
     }
@@ -55,26 +60,31 @@ struct EndToEndDrivePlainTests {
             #"{"protocol": 1, "succeed": "a"}"#,
         ])
         #expect(result.status == 0)
-        #expect(result.stderr == """
-            W
-            Error: stdin:2: column 1: expected a JSON value, found 'g'; the line was skipped
-            Error: stdin:3: no running action "b"; start it first with {"start": "b", ...}; the line was skipped
-            Error: stdin:4: "fraction": 1.5 is not from 0 to 1; the line was skipped
-            Error: stdin:5: action "a" is already running; give each running action its own id; the line was skipped
-            Error: stdin:6: unknown member "colour" for "succeed" (expected "message"); the line was skipped
-            Error: stdin:7: more than one verb ("start", "succeed"); send one per line; the line was skipped
-            Error: stdin:8: "protocol" must be 1 (this presenter-host speaks version 1 of the protocol); the line was skipped
+        #expect(
+            result.stderr == """
+                W
+                Error: stdin:2: column 1: expected a JSON value, found 'g'; the line was skipped
+                Error: stdin:3: no running action "b"; start it first with {"start": "b", ...}; the line was skipped
+                Error: stdin:4: "fraction": 1.5 is not from 0 to 1; the line was skipped
+                Error: stdin:5: action "a" is already running; give each running action its own id; the line was skipped
+                Error: stdin:6: unknown member "colour" for "succeed" (expected "message"); the line was skipped
+                Error: stdin:7: more than one verb ("start", "succeed"); send one per line; the line was skipped
+                Error: stdin:8: "protocol" must be 1 (this presenter-host speaks version 1 of the protocol); the line was skipped
 
-            """)
+                """)
     }
 
     @Test func theMessagesFileGivesTheTableOfActionsThatNameNone() throws {
         let dir = TestPaths.temporaryDirectory("drivemessages")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("messages.json")
-        try Data(#"{"save": {"working": "Saving...", "success": "Saved!"}, "default": {"working": "Working..."}}"#.utf8).write(to: file)
-        let result = try drive([#"{"start": "1", "action": "save"}"#, #"{"start": "2", "action": "other"}"#,
-                                #"{"succeed": "1"}"#, #"{"succeed": "2"}"#], ["--messages", file.path])
+        try Data(#"{"save": {"working": "Saving...", "success": "Saved!"}, "default": {"working": "Working..."}}"#.utf8)
+            .write(to: file)
+        let result = try drive(
+            [
+                #"{"start": "1", "action": "save"}"#, #"{"start": "2", "action": "other"}"#,
+                #"{"succeed": "1"}"#, #"{"succeed": "2"}"#,
+            ], ["--messages", file.path])
         #expect(result.status == 0)
         #expect(result.stderr == "Saving...\nWorking...\n✔ Saved!\n")
     }
@@ -82,35 +92,41 @@ struct EndToEndDrivePlainTests {
     @Test func theShellExampleDrivesIt() throws {
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "sh \"$0\" | \"$1\" drive", Self.examples.appendingPathComponent("two-actions.sh").path, TestPaths.binary.path],
+            [
+                "-c", "sh \"$0\" | \"$1\" drive", Self.examples.appendingPathComponent("two-actions.sh").path,
+                TestPaths.binary.path,
+            ],
             environment: utf8)
         #expect(result.status == 0)
         #expect(result.stderr == "Fetching the index...\nBuilding...\n✔ Index fetched\n✔ Built\n")
     }
 
     @Test(.enabled(if: TerminalDriver.python != nil)) func thePythonExampleDrivesIt() throws {
-        let result = try ProcessRunner.run(try #require(TerminalDriver.python),
-                                           [Self.examples.appendingPathComponent("get-title.py").path, TestPaths.binary.path],
-                                           environment: utf8)
+        let result = try ProcessRunner.run(
+            try #require(TerminalDriver.python),
+            [Self.examples.appendingPathComponent("get-title.py").path, TestPaths.binary.path],
+            environment: utf8)
         #expect(result.status == 1)
-        #expect(result.stderr == """
-            Getting the title...
-            Reading part 1 of 4
-            Reading part 2 of 4
-            Reading part 3 of 4
-            Reading part 4 of 4
-            ✔ Title: Example Domain
-            Getting another title...
-            ✖ Could not get the title: HTTP 404
+        #expect(
+            result.stderr == """
+                Getting the title...
+                Reading part 1 of 4
+                Reading part 2 of 4
+                Reading part 3 of 4
+                Reading part 4 of 4
+                ✔ Title: Example Domain
+                Getting another title...
+                ✖ Could not get the title: HTTP 404
 
-            """)
+                """)
     }
 
     @Test(.enabled(if: Self.node != nil, "node is not installed: the Node example is not run"))
     func theNodeExampleDrivesIt() throws {
-        let result = try ProcessRunner.run(try #require(Self.node),
-                                           [Self.examples.appendingPathComponent("get-title.mjs").path, TestPaths.binary.path],
-                                           environment: utf8)
+        let result = try ProcessRunner.run(
+            try #require(Self.node),
+            [Self.examples.appendingPathComponent("get-title.mjs").path, TestPaths.binary.path],
+            environment: utf8)
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("Getting the title...\nReading part 1 of 4\n"))
         #expect(result.stderr.hasSuffix("✔ Title: Example Domain\n"))
@@ -133,7 +149,8 @@ struct EndToEndDrivePlainTests {
 @Suite("drive end to end: the socket")
 struct EndToEndDriveSocketTests {
     private let utf8 = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
-    private static let clients = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/driver/socket_clients.py")
+    private static let clients = TestPaths.packageRoot.appendingPathComponent(
+        "Tests/PresenterHostTests/Fixtures/driver/socket_clients.py")
 
     /// Waits until `path` exists, for at most `seconds`.
     private func waitForFile(_ path: String, seconds: Double = 10) -> Bool {
@@ -164,14 +181,20 @@ struct EndToEndDriveSocketTests {
         let (_, err) = driver.communicate()
         #expect(driver.wait() == 1)  // the action left open failed
         let lines = String(decoding: err, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(Set(lines.filter { !$0.hasPrefix("Error:") })
-                == ["Client A works", "Client B works", "✔ Client A done", "✔ Client B done", "Left open",
-                    "✖ the driver went away"])
+        #expect(
+            Set(lines.filter { !$0.hasPrefix("Error:") })
+                == [
+                    "Client A works", "Client B works", "✔ Client A done", "✔ Client B done", "Left open",
+                    "✖ the driver went away",
+                ])
         // Clients are numbered as they connect: A is 1 or 2.
         let errors = lines.filter { $0.hasPrefix("Error:") }
         #expect(errors.count == 1)
-        #expect(errors.allSatisfy { $0.hasSuffix(":2: column 2: expected 'null', found 'o'; the line was skipped")
-                                    && $0.hasPrefix("Error: client ") })
+        #expect(
+            errors.allSatisfy {
+                $0.hasSuffix(":2: column 2: expected 'null', found 'o'; the line was skipped")
+                    && $0.hasPrefix("Error: client ")
+            })
         #expect(lines.count == 7)
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is left behind")
     }
@@ -194,12 +217,17 @@ struct EndToEndDriveSocketTests {
         #expect(answered)
         let second = try ProcessRunner.host(["drive", "--socket", socket])
         #expect(second.status == 73)
-        #expect(second.stderr == "Error: --socket \(socket): another driver is listening there; give another path or stop it\n")
+        #expect(
+            second.stderr
+                == "Error: --socket \(socket): another driver is listening there; give another path or stop it\n")
         let file = dir.appendingPathComponent("file").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let blocked = try ProcessRunner.host(["drive", "--socket", file])
         #expect(blocked.status == 73)
-        #expect(blocked.stderr == "Error: --socket \(file): a file that is not a socket is in the way; remove it or give another path\n")
+        #expect(
+            blocked.stderr
+                == "Error: --socket \(file): a file that is not a socket is in the way; remove it or give another path\n"
+        )
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
     }
 }
@@ -211,9 +239,12 @@ struct EndToEndDriveTerminalTests {
 
     @Test func theShellExampleShowsBothActionsThenLeavesNothing() throws {
         let script = Self.examples.appendingPathComponent("two-actions.sh").path
-        let run = try TerminalDriver.run([], shell: "sh '\(script)' | \"$0\" drive",
-                                         steps: [.waitText("(+1 more)"), .snapshot("working"),
-                                                 .waitText("Built"), .snapshot("done"), .waitExit(20)])
+        let run = try TerminalDriver.run(
+            [], shell: "sh '\(script)' | \"$0\" drive",
+            steps: [
+                .waitText("(+1 more)"), .snapshot("working"),
+                .waitText("Built"), .snapshot("done"), .waitExit(20),
+            ])
         #expect(run.errors == [])
         // mbhud shows the latest action's message and counts the others.
         let working = try #require(run.snapshots["working"])
@@ -227,9 +258,12 @@ struct EndToEndDriveTerminalTests {
 
     @Test func thePythonExampleShowsTheBarAndTheNewMessages() throws {
         let script = Self.examples.appendingPathComponent("get-title.py").path
-        let run = try TerminalDriver.run([], shell: "exec python3 '\(script)' \"$0\"",
-                                         steps: [.waitText("Reading part 2 of 4"), .snapshot("part2"),
-                                                 .waitText("Could not get the title"), .waitExit(20)])
+        let run = try TerminalDriver.run(
+            [], shell: "exec python3 '\(script)' \"$0\"",
+            steps: [
+                .waitText("Reading part 2 of 4"), .snapshot("part2"),
+                .waitText("Could not get the title"), .waitExit(20),
+            ])
         #expect(run.errors == [])
         let part2 = try #require(run.snapshots["part2"])
         #expect(part2.row(containing: "50%") != nil || part2.row(containing: "75%") != nil, "no bar: \(part2.lines)")

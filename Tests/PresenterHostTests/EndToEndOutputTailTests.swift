@@ -14,12 +14,14 @@ struct EndToEndOutputTailTests {
     }
 
     @Test func theLastLinesShowBelowThePresenterThenAFailureShowsThemAll() throws {
-        let run = try TerminalDriver.run(["run", "--output", "tail=3", "--working", "Building", "--"] + Self.command(status: 3),
-                                         printFirst: 2, steps: [
-                                             // The presenter's box comes once its process started, maybe after the lines.
-                                             .waitText("wide 000"), .waitText("Building"), .snapshot("tail"), .keys("\r"),
-                                             .waitExit(15),
-                                         ])
+        let run = try TerminalDriver.run(
+            ["run", "--output", "tail=3", "--working", "Building", "--"] + Self.command(status: 3),
+            printFirst: 2,
+            steps: [
+                // The presenter's box comes once its process started, maybe after the lines.
+                .waitText("wide 000"), .waitText("Building"), .snapshot("tail"), .keys("\r"),
+                .waitExit(15),
+            ])
         #expect(run.exit.code == 3)
         let tail = try #require(run.snapshots["tail"])
         let box = try #require(tail.row(containing: "Building"))
@@ -27,8 +29,9 @@ struct EndToEndOutputTailTests {
         // Below the box, in order, the last three; nothing older.
         #expect(first > box)
         #expect(tail.lines[first + 1] == "line 9")
-        #expect(tail.lines[first + 2].hasPrefix("wide 000") && tail.lines[first + 2].hasSuffix("…"),
-                "a wide line is cut at the edge, never wrapped: \(tail.lines)")
+        #expect(
+            tail.lines[first + 2].hasPrefix("wide 000") && tail.lines[first + 2].hasSuffix("…"),
+            "a wide line is cut at the edge, never wrapped: \(tail.lines)")
         #expect(DisplayWidth.of(tail.lines[first + 2]) <= 79)
         #expect(tail.row(containing: "line 7") == nil, "more than the last 3 lines: \(tail.lines)")
         #expect(tail.lines[0] == "1" && tail.lines[1] == "2", "the lines before run were moved: \(tail.lines)")
@@ -41,12 +44,17 @@ struct EndToEndOutputTailTests {
     }
 
     @Test func onSuccessTheTailGoesWithTheRegion() throws {
-        let run = try TerminalDriver.run(["run", "--output", "tail", "--working", "Building", "--"] + Self.command(status: 0),
-                                         steps: [.waitText("wide 000"), .waitText("Building"), .snapshot("tail"), .keys("\r"),
-                                                 .waitExit(15)])
+        let run = try TerminalDriver.run(
+            ["run", "--output", "tail", "--working", "Building", "--"] + Self.command(status: 0),
+            steps: [
+                .waitText("wide 000"), .waitText("Building"), .snapshot("tail"), .keys("\r"),
+                .waitExit(15),
+            ])
         #expect(run.exit.code == 0)
         let tail = try #require(run.snapshots["tail"])
-        #expect(tail.row(containing: "line 6") != nil && tail.row(containing: "line 5") == nil, "the default is 5 lines: \(tail.lines)")
+        #expect(
+            tail.row(containing: "line 6") != nil && tail.row(containing: "line 5") == nil,
+            "the default is 5 lines: \(tail.lines)")
         #expect(run.final.isBlank, "left behind: \(run.final.lines)")
     }
 }

@@ -10,7 +10,10 @@ struct EndToEndOutputTests {
 
     @Test func hideDropsTheOutputInPlainModeToo() throws {
         let result = try ProcessRunner.host(
-            ["run", "--output", "hide", "--working", "W", "--failure", "F", "--", "sh", "-c", "echo out; echo err >&2; exit 3"],
+            [
+                "run", "--output", "hide", "--working", "W", "--failure", "F", "--", "sh", "-c",
+                "echo out; echo err >&2; exit 3",
+            ],
             environment: utf8)
         #expect(result.status == 3)
         #expect(result.stdout == "out\n")  // a stdout that is not the terminal is data: it is never hidden
@@ -26,16 +29,22 @@ struct EndToEndOutputTests {
             echo '{"progress": 0.5, "message": "Half"}' >&$PRESENTER_PROGRESS_FD
             echo '{"progress": null}' >&$PRESENTER_PROGRESS_FD; exit 2
             """
-        let result = try ProcessRunner.host(["run", "--events", file, "--action", "build", "--working", "Building",
-                                             "--", "sh", "-c", script], environment: utf8)
+        let result = try ProcessRunner.host(
+            [
+                "run", "--events", file, "--action", "build", "--working", "Building",
+                "--", "sh", "-c", script,
+            ], environment: utf8)
         #expect(result.status == 2)
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
         let events = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(events.map { $0["event"] as? String } == ["start", "progress", "message", "progress", "progress", "failure"])
+        #expect(
+            events.map { $0["event"] as? String } == [
+                "start", "progress", "message", "progress", "progress", "failure",
+            ])
         #expect(events[0]["action"] as? String == "build")
         #expect(events[0]["message"] as? String == "Building")
         #expect(events[0]["command"] as? [String] == ["sh", "-c", script])
-        #expect(events[1]["fraction"] as? Double == 0.1)   // 10.5% is still 10: no line of its own
+        #expect(events[1]["fraction"] as? Double == 0.1)  // 10.5% is still 10: no line of its own
         #expect(events[2]["message"] as? String == "Half")
         #expect(events[3]["fraction"] as? Double == 0.5)
         #expect(events[4]["fraction"] is NSNull)
@@ -46,8 +55,9 @@ struct EndToEndOutputTests {
     }
 
     @Test func eventsOnStdoutMoveTheCommandsStdoutToStderr() throws {
-        let result = try ProcessRunner.host(["run", "--events", "-", "--working", "W", "--", "sh", "-c", "echo data"],
-                                            environment: utf8)
+        let result = try ProcessRunner.host(
+            ["run", "--events", "-", "--working", "W", "--", "sh", "-c", "echo data"],
+            environment: utf8)
         #expect(result.status == 0)
         let events = result.stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
@@ -69,8 +79,9 @@ struct EndToEndOutputTests {
         let file = dir.appendingPathComponent("run.log").path
         let script = #"printf 'red \033[31mtext\033[0m\n'; printf 'bell\a\n' >&2; exit 1"#
         // --output hide reads the output in plain mode too.
-        let result = try ProcessRunner.host(["run", "--output", "hide", "--log", file, "--working", "W", "--", "sh", "-c", script],
-                                            environment: utf8)
+        let result = try ProcessRunner.host(
+            ["run", "--output", "hide", "--log", file, "--working", "W", "--", "sh", "-c", script],
+            environment: utf8)
         #expect(result.status == 1)
         let log = try String(contentsOfFile: file, encoding: .utf8)
         #expect(!log.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
@@ -80,8 +91,9 @@ struct EndToEndOutputTests {
     }
 }
 
-@Suite("run end to end: static mode and --output in a terminal",
-       .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+@Suite(
+    "run end to end: static mode and --output in a terminal",
+    .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
 struct EndToEndStaticTerminalTests {
     @Test(arguments: [(["--static"], [String: String]()), ([], ["ACCESSIBLE": "1"])])
     func staticModeWritesLinesAndNoEscapeCodes(flags: [String], environment: [String: String]) throws {
@@ -89,8 +101,9 @@ struct EndToEndStaticTerminalTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("raw").path
         let script = "echo '{\"message\": \"Halfway\"}' >&$PRESENTER_PROGRESS_FD; sleep 0.5"
-        let run = try TerminalDriver.run(["run"] + flags + ["--working", "Working", "--success", "Done", "--", "sh", "-c", script],
-                                         environment: environment, rawFile: raw, steps: [.waitText("Done"), .waitExit(20)])
+        let run = try TerminalDriver.run(
+            ["run"] + flags + ["--working", "Working", "--success", "Done", "--", "sh", "-c", script],
+            environment: environment, rawFile: raw, steps: [.waitText("Done"), .waitExit(20)])
         #expect(run.errors == [])
         #expect(run.exit.code == 0)
         #expect(run.final.nonEmptyLines == ["Working", "Halfway", "✔ Done"])
@@ -99,9 +112,12 @@ struct EndToEndStaticTerminalTests {
     }
 
     @Test func hideShowsNothingOfTheOutputEvenOnFailure() throws {
-        let run = try TerminalDriver.run(["run", "--output", "hide", "--working", "W", "--failure", "F", "--",
-                                          "sh", "-c", "echo secret; sleep 0.5; exit 4"],
-                                         watch: ["secret"], steps: [.waitText("F"), .waitExit(20)])
+        let run = try TerminalDriver.run(
+            [
+                "run", "--output", "hide", "--working", "W", "--failure", "F", "--",
+                "sh", "-c", "echo secret; sleep 0.5; exit 4",
+            ],
+            watch: ["secret"], steps: [.waitText("F"), .waitExit(20)])
         #expect(run.errors == [])
         #expect(run.exit.code == 4)
         #expect(run.watched["secret"] == false)
@@ -110,9 +126,12 @@ struct EndToEndStaticTerminalTests {
 
     @Test func streamIsShowOutput() throws {
         // The line comes while the box is up (the command ends 2 s after it).
-        let run = try TerminalDriver.run(["run", "--output", "stream", "--working", "Streaming", "--",
-                                          "sh", "-c", "echo shown; sleep 2"],
-                                         steps: [.waitText("Streaming"), .waitText("shown"), .snapshot("streamed"), .waitExit(20)])
+        let run = try TerminalDriver.run(
+            [
+                "run", "--output", "stream", "--working", "Streaming", "--",
+                "sh", "-c", "echo shown; sleep 2",
+            ],
+            steps: [.waitText("Streaming"), .waitText("shown"), .snapshot("streamed"), .waitExit(20)])
         #expect(run.errors == [])
         let streamed = try #require(run.snapshots["streamed"])
         #expect(streamed.row(containing: "Streaming") != nil)
@@ -134,7 +153,9 @@ struct EndToEndNotifySocketTests {
             for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         return fd
@@ -158,11 +179,13 @@ struct EndToEndNotifySocketTests {
         let fd = try listen(path)
         defer { close(fd) }
         let script = #"echo '{"message": "Step two"}' >&$PRESENTER_PROGRESS_FD; sleep 0.3; exit 3"#
-        let result = try ProcessRunner.host(["run", "--working", "Backing up", "--failure", "Backup failed", "--", "sh", "-c", script],
-                                            environment: ["NOTIFY_SOCKET": path])
+        let result = try ProcessRunner.host(
+            ["run", "--working", "Backing up", "--failure", "Backup failed", "--", "sh", "-c", script],
+            environment: ["NOTIFY_SOCKET": path])
         #expect(result.status == 3)
         #expect(received(fd) == ["STATUS=Backing up", "STATUS=Step two", "STATUS=Backup failed: exit status 3"])
-        let success = try ProcessRunner.host(["run", "--working", "W", "--", "true"], environment: ["NOTIFY_SOCKET": path])
+        let success = try ProcessRunner.host(
+            ["run", "--working", "W", "--", "true"], environment: ["NOTIFY_SOCKET": path])
         #expect(success.status == 0)
         #expect(received(fd) == ["STATUS=W", "STATUS=Succeeded"])
     }

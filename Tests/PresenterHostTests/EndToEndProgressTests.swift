@@ -16,30 +16,38 @@ struct EndToEndProgressTests {
             echo '{"message": "Unpacking"}' >&$PRESENTER_PROGRESS_FD
             sleep 0.3
             """
-        let result = try ProcessRunner.host(["run", "--working", "Working", "--success", "Done", "--", "sh", "-c", script],
-                                            environment: utf8)
+        let result = try ProcessRunner.host(
+            ["run", "--working", "Working", "--success", "Done", "--", "sh", "-c", script],
+            environment: utf8)
         #expect(result.status == 0)
         #expect(result.stderr == "Working\nDownloading foo.tar\nUnpacking\n✔ Done\n")
     }
 
     @Test func aBadLineIsOneVerboseLogLineAndNeverAFailure() throws {
-        let script = "echo 150% >&$PRESENTER_PROGRESS_FD; echo '{\"message\": \"Still here\"}' >&$PRESENTER_PROGRESS_FD; sleep 0.3"
+        let script =
+            "echo 150% >&$PRESENTER_PROGRESS_FD; echo '{\"message\": \"Still here\"}' >&$PRESENTER_PROGRESS_FD; sleep 0.3"
         let quiet = try ProcessRunner.host(["run", "--working", "W", "--", "sh", "-c", script], environment: utf8)
         #expect(quiet.status == 0)
         #expect(quiet.stderr == "W\nStill here\n")
-        let verbose = try ProcessRunner.host(["run", "-v", "--working", "W", "--", "sh", "-c", script], environment: utf8)
+        let verbose = try ProcessRunner.host(
+            ["run", "-v", "--working", "W", "--", "sh", "-c", script], environment: utf8)
         #expect(verbose.status == 0)
         let logLines = verbose.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host:") }
-        #expect(logLines == ["presenter-host: mbhud: warning: ignored a progress line: '150%' is not a percentage from 0% to 100%"])
+        #expect(
+            logLines == [
+                "presenter-host: mbhud: warning: ignored a progress line: '150%' is not a percentage from 0% to 100%"
+            ])
     }
 
     @Test func floodsOfBadLinesAreLoggedOnceTheyPassTheLimit() throws {
         let script = "i=0; while [ $i -lt 30 ]; do echo bad$i >&$PRESENTER_PROGRESS_FD; i=$((i+1)); done"
-        let result = try ProcessRunner.host(["run", "-v", "--working", "W", "--", "sh", "-c", script], environment: utf8)
+        let result = try ProcessRunner.host(
+            ["run", "-v", "--working", "W", "--", "sh", "-c", script], environment: utf8)
         #expect(result.status == 0)
         let logLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host:") }
         #expect(logLines.count == 11)
-        #expect(logLines.last == "presenter-host: mbhud: warning: ignoring further bad progress lines without naming them")
+        #expect(
+            logLines.last == "presenter-host: mbhud: warning: ignoring further bad progress lines without naming them")
     }
 
     /// ABI 1.0 promised a fraction in [0, 1]: a presenter built against the
@@ -48,15 +56,20 @@ struct EndToEndProgressTests {
         let frozen = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/abi-1.0")
         let directory = TestPaths.temporaryDirectory("progress-1.0")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Toolchain.compile(["cc", "-shared", "-fPIC", "-std=c11", "-I", frozen.path,
-                               "-o", directory.appendingPathComponent("libpresenter_1_0.so").path,
-                               frozen.appendingPathComponent("presenter_1_0.c").path])
+        try Toolchain.compile([
+            "cc", "-shared", "-fPIC", "-std=c11", "-I", frozen.path,
+            "-o", directory.appendingPathComponent("libpresenter_1_0.so").path,
+            frozen.appendingPathComponent("presenter_1_0.c").path,
+        ])
         let script = """
             echo 40% >&$PRESENTER_PROGRESS_FD; sleep 0.3
             echo '{"progress": null, "message": "Again"}' >&$PRESENTER_PROGRESS_FD; sleep 0.3
             """
-        let result = try ProcessRunner.host(["--plugin-dir", directory.path, "run", "-v", "--presenter", "fixture.abi-1-0",
-                                             "--working", "Working", "--", "sh", "-c", script], environment: utf8)
+        let result = try ProcessRunner.host(
+            [
+                "--plugin-dir", directory.path, "run", "-v", "--presenter", "fixture.abi-1-0",
+                "--working", "Working", "--", "sh", "-c", script,
+            ], environment: utf8)
         #expect(result.status == 0)
         #expect(result.stderr.contains("fixture.abi-1-0: info: progress 0.40"), "\(result.stderr)")
         #expect(!result.stderr.contains("progress -1"), "\(result.stderr)")
@@ -70,8 +83,11 @@ struct EndToEndProgressTests {
         // The caller gives the command descriptor 3 (`3>file`): it stays the command's.
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "exec \"$0\" run --working W -- sh -c 'echo kept >&3; echo \"$PRESENTER_PROGRESS_FD\"' 3>'\(kept)'",
-             TestPaths.binary.path], environment: utf8)
+            [
+                "-c",
+                "exec \"$0\" run --working W -- sh -c 'echo kept >&3; echo \"$PRESENTER_PROGRESS_FD\"' 3>'\(kept)'",
+                TestPaths.binary.path,
+            ], environment: utf8)
         #expect(result.status == 0)
         #expect(try String(contentsOfFile: kept, encoding: .utf8) == "kept\n")
         let number = try #require(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -80,8 +96,9 @@ struct EndToEndProgressTests {
 }
 
 /// The same in a real terminal (pyte): the bar, the new message, OSC 9;4.
-@Suite("run end to end: progress from the command, in a terminal",
-       .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+@Suite(
+    "run end to end: progress from the command, in a terminal",
+    .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
 struct EndToEndProgressTerminalTests {
     @Test func theChannelDrivesTheBarAndTheMessage() throws {
         let script = """
@@ -90,8 +107,10 @@ struct EndToEndProgressTerminalTests {
             """
         let run = try TerminalDriver.run(
             ["run", "--working", "Working", "--success", "Done", "--", "sh", "-c", script],
-            steps: [.waitText("30%"), .snapshot("thirty"), .waitText("Downloading foo.tar"), .snapshot("half"),
-                    .waitText("Done"), .waitExit(20)])
+            steps: [
+                .waitText("30%"), .snapshot("thirty"), .waitText("Downloading foo.tar"), .snapshot("half"),
+                .waitText("Done"), .waitExit(20),
+            ])
         #expect(run.errors == [])
         let thirty = try #require(run.snapshots["thirty"])
         let thirtyRow = try #require(thirty.row(containing: "30%").map { thirty.lines[$0] })
@@ -123,8 +142,9 @@ struct EndToEndProgressTerminalTests {
 
 /// OSC 9;4 to the terminal (the tab and taskbar), checked byte-exact in
 /// what the terminal received.
-@Suite("run end to end: the terminal's own progress (OSC 9;4)",
-       .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+@Suite(
+    "run end to end: the terminal's own progress (OSC 9;4)",
+    .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
 struct EndToEndTerminalProgressTests {
     private static let indeterminate = "\u{1B}]9;4;3\u{1B}\\"
     private static let cleared = "\u{1B}]9;4;0\u{1B}\\"
@@ -138,44 +158,52 @@ struct EndToEndTerminalProgressTests {
         }
     }
 
-    private func run(_ arguments: [String], environment: [String: String], steps: [TerminalDriver.Step],
-                     jobControl: Bool = false) throws -> (TerminalDriver.Result, [String]) {
+    private func run(
+        _ arguments: [String], environment: [String: String], steps: [TerminalDriver.Step],
+        jobControl: Bool = false
+    ) throws -> (TerminalDriver.Result, [String]) {
         let dir = TestPaths.temporaryDirectory("osc94out")
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("raw").path
-        let result = try TerminalDriver.run(arguments, environment: environment, jobControl: jobControl,
-                                            rawFile: raw, steps: steps)
+        let result = try TerminalDriver.run(
+            arguments, environment: environment, jobControl: jobControl,
+            rawFile: raw, steps: steps)
         return (result, try sequences(raw))
     }
 
     @Test func indeterminateThenTheFractionThenCleared() throws {
-        let script = "sleep 0.5; echo 40% >&$PRESENTER_PROGRESS_FD; sleep 0.5; echo 40.5% >&$PRESENTER_PROGRESS_FD; sleep 0.5"
-        let (result, sent) = try run(["run", "--working", "Working", "--", "sh", "-c", script], environment: ["WT_SESSION": "1"],
-                                     steps: [.waitText("40%"), .waitExit(20)])
+        let script =
+            "sleep 0.5; echo 40% >&$PRESENTER_PROGRESS_FD; sleep 0.5; echo 40.5% >&$PRESENTER_PROGRESS_FD; sleep 0.5"
+        let (result, sent) = try run(
+            ["run", "--working", "Working", "--", "sh", "-c", script], environment: ["WT_SESSION": "1"],
+            steps: [.waitText("40%"), .waitExit(20)])
         #expect(result.errors == [])
         #expect(result.exit.code == 0)
         #expect(sent == [Self.indeterminate, "\u{1B}]9;4;1;40\u{1B}\\", Self.cleared])
     }
 
     @Test func theErrorStateOnFailureThenCleared() throws {
-        let (result, sent) = try run(["run", "--working", "Working", "--failure", "Broke", "--", "sh", "-c", "sleep 0.5; exit 2"],
-                                     environment: ["TERM_PROGRAM": "WezTerm"], steps: [.waitText("Broke"), .waitExit(20)])
+        let (result, sent) = try run(
+            ["run", "--working", "Working", "--failure", "Broke", "--", "sh", "-c", "sleep 0.5; exit 2"],
+            environment: ["TERM_PROGRAM": "WezTerm"], steps: [.waitText("Broke"), .waitExit(20)])
         #expect(result.exit.code == 2)
         #expect(sent == [Self.indeterminate, "\u{1B}]9;4;2;100\u{1B}\\", Self.cleared])
     }
 
     @Test func clearedAfterCtrlC() throws {
-        let (result, sent) = try run(["run", "--working", "Working", "--", "sleep", "30"], environment: ["ConEmuANSI": "ON"],
-                                     steps: [.waitText("Working"), .keys("\u{3}"), .waitExit(20)], jobControl: true)
+        let (result, sent) = try run(
+            ["run", "--working", "Working", "--", "sleep", "30"], environment: ["ConEmuANSI": "ON"],
+            steps: [.waitText("Working"), .keys("\u{3}"), .waitExit(20)], jobControl: true)
         #expect(result.exit.code == 130)
         // Interrupted is a failure: the error state, then cleared.
         #expect(sent == [Self.indeterminate, "\u{1B}]9;4;2;100\u{1B}\\", Self.cleared])
     }
 
     @Test func clearedAfterACrashOfTheHostItself() throws {
-        let (result, sent) = try run(["run", "--working", "Working", "--", "sleep", "30"],
-                                     environment: ["WT_SESSION": "1", "SWIFT_BACKTRACE": "enable=no"],
-                                     steps: [.waitText("Working"), .signal("SEGV"), .waitExit(20)])
+        let (result, sent) = try run(
+            ["run", "--working", "Working", "--", "sleep", "30"],
+            environment: ["WT_SESSION": "1", "SWIFT_BACKTRACE": "enable=no"],
+            steps: [.waitText("Working"), .signal("SEGV"), .waitExit(20)])
         #expect(result.exit.signal == Int(SIGSEGV) || result.exit.code == 128 + Int(SIGSEGV))
         #expect(sent == [Self.indeterminate, Self.cleared])
         #expect(!result.final.cursor.hidden)
@@ -185,16 +213,17 @@ struct EndToEndTerminalProgressTests {
         let files = try SandboxEndToEndTests.Files()
         var environment = files.environment("crash:show")
         environment["WT_SESSION"] = "1"
-        let (result, sent) = try run(files.runArguments + ["sh", "-c", "sleep 1"], environment: environment,
-                                     steps: [.waitText("crashed"), .waitExit(20)])
+        let (result, sent) = try run(
+            files.runArguments + ["sh", "-c", "sleep 1"], environment: environment,
+            steps: [.waitText("crashed"), .waitExit(20)])
         #expect(result.exit.code == 0)
         #expect(sent == [Self.indeterminate, Self.cleared])
         #expect(result.final.row(containing: "crashed in show") != nil)
     }
 
     @Test(arguments: [
-        ([String: String](), [String]()),                                              // not on the allow-list
-        (["WT_SESSION": "1", "TMUX": "/tmp/tmux-0/default,1,0"], []),                 // inside tmux
+        ([String: String](), [String]()),  // not on the allow-list
+        (["WT_SESSION": "1", "TMUX": "/tmp/tmux-0/default,1,0"], []),  // inside tmux
         (["TERM_PROGRAM": "iTerm.app", "TERM_FEATURES": "T3LrMSc7UUw9Ts3BFGsSyHNoSxF"], []),  // an iTerm2 without "P"
         (["TERM_PROGRAM": "iTerm.app", "TERM_FEATURES": "T3LrMSc7PUw9"], [indeterminate, cleared]),
         (["VTE_VERSION": "7802"], []),
@@ -202,18 +231,21 @@ struct EndToEndTerminalProgressTests {
         (["TERM_PROGRAM": "ghostty"], [indeterminate, cleared]),
     ])
     func onlyWhereItIsUnderstood(environment: [String: String], expected: [String]) throws {
-        let (result, sent) = try run(["run", "--working", "Working", "--", "sleep", "0.5"], environment: environment,
-                                     steps: [.waitText("Working"), .waitExit(20)])
+        let (result, sent) = try run(
+            ["run", "--working", "Working", "--", "sleep", "0.5"], environment: environment,
+            steps: [.waitText("Working"), .waitExit(20)])
         #expect(result.exit.code == 0)
         #expect(sent == expected)
     }
 
     @Test func alwaysAndNeverWin() throws {
-        let (_, always) = try run(["run", "--terminal-progress", "always", "--working", "Working", "--", "sleep", "0.5"],
-                                  environment: ["TMUX": "/tmp/tmux-0/default,1,0"], steps: [.waitText("Working"), .waitExit(20)])
+        let (_, always) = try run(
+            ["run", "--terminal-progress", "always", "--working", "Working", "--", "sleep", "0.5"],
+            environment: ["TMUX": "/tmp/tmux-0/default,1,0"], steps: [.waitText("Working"), .waitExit(20)])
         #expect(always == [Self.indeterminate, Self.cleared])
-        let (_, never) = try run(["run", "--terminal-progress", "never", "--working", "Working", "--", "sleep", "0.5"],
-                                 environment: ["WT_SESSION": "1"], steps: [.waitText("Working"), .waitExit(20)])
+        let (_, never) = try run(
+            ["run", "--terminal-progress", "never", "--working", "Working", "--", "sleep", "0.5"],
+            environment: ["WT_SESSION": "1"], steps: [.waitText("Working"), .waitExit(20)])
         #expect(never == [])
     }
 }

@@ -10,8 +10,9 @@ struct EndToEndRunPlainTests {
     private let utf8 = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
 
     @Test func successPrintsTheWorkingAndSuccessLines() throws {
-        let result = try ProcessRunner.host(["run", "--working", "Sleeping...", "--success", "Done!", "--", "true"],
-                                            environment: utf8)
+        let result = try ProcessRunner.host(
+            ["run", "--working", "Sleeping...", "--success", "Done!", "--", "true"],
+            environment: utf8)
         #expect(result.status == 0)
         #expect(result.stderr == "Sleeping...\n✔ Done!\n")
         #expect(result.stdout == "")
@@ -19,7 +20,10 @@ struct EndToEndRunPlainTests {
 
     @Test func failurePassesOutputThroughAndKeepsTheStatus() throws {
         let result = try ProcessRunner.host(
-            ["run", "--working", "Working", "--failure", "It broke", "--", "sh", "-c", "echo out; echo err >&2; exit 3"],
+            [
+                "run", "--working", "Working", "--failure", "It broke", "--", "sh", "-c",
+                "echo out; echo err >&2; exit 3",
+            ],
             environment: utf8)
         #expect(result.status == 3)
         #expect(result.stdout == "out\n")
@@ -27,8 +31,9 @@ struct EndToEndRunPlainTests {
     }
 
     @Test func asciiMarksWithoutAUTF8Locale() throws {
-        let result = try ProcessRunner.host(["run", "--working", "W", "--success", "S", "--", "true"],
-                                            environment: ["LANG": "C", "LC_ALL": "C"])
+        let result = try ProcessRunner.host(
+            ["run", "--working", "W", "--success", "S", "--", "true"],
+            environment: ["LANG": "C", "LC_ALL": "C"])
         #expect(result.stderr == "W\n[OK] S\n")
     }
 
@@ -47,7 +52,8 @@ struct EndToEndRunPlainTests {
     @Test func commandNotFoundIs127() throws {
         let result = try ProcessRunner.host(["run", "--working", "W", "--", "no-such-command-ph"])
         #expect(result.status == 127)
-        #expect(result.stderr == "Error: no-such-command-ph: command not found in PATH; check its name or give its path\n")
+        #expect(
+            result.stderr == "Error: no-such-command-ph: command not found in PATH; check its name or give its path\n")
     }
 
     @Test func notExecutableIs126() throws {
@@ -57,13 +63,16 @@ struct EndToEndRunPlainTests {
         try Data("#!/bin/sh\necho hi\n".utf8).write(to: script)
         let result = try ProcessRunner.host(["run", "--working", "W", "--", script.path])
         #expect(result.status == 126)
-        #expect(result.stderr == "Error: \(script.path): cannot execute: Permission denied; check that it is an executable file\n")
+        #expect(
+            result.stderr
+                == "Error: \(script.path): cannot execute: Permission denied; check that it is an executable file\n")
     }
 
     @Test func timeoutIs124AndEndsTheCommand() throws {
         let start = Date()
-        let result = try ProcessRunner.host(["run", "--working", "W", "--timeout", "0.5", "--", "sleep", "30"],
-                                            environment: utf8)
+        let result = try ProcessRunner.host(
+            ["run", "--working", "W", "--timeout", "0.5", "--", "sleep", "30"],
+            environment: utf8)
         #expect(result.status == 124)
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(result.stderr == "W\n✖ timed out after 0.5 s\n")
@@ -78,8 +87,10 @@ struct EndToEndRunPlainTests {
             ["run", "--timeout", "0.5", "--", "sh", "-c", "sh -c 'echo $$ > \(pidFile); exec sleep 30'; echo x"])
         #expect(result.status == 124)
         #expect(!result.stdout.contains("x"))
-        let grandchild = try #require(pid_t((try String(contentsOfFile: pidFile, encoding: .utf8))
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let grandchild = try #require(
+            pid_t(
+                (try String(contentsOfFile: pidFile, encoding: .utf8))
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(waitUntilEnded(grandchild), "the grandchild \(grandchild) still runs after the timeout")
     }
 
@@ -89,11 +100,15 @@ struct EndToEndRunPlainTests {
         let pidFile = dir.appendingPathComponent("pid").path
         let start = Date()
         let result = try ProcessRunner.host(
-            ["run", "--timeout", "0.3", "--", "sh", "-c",
-             "sh -c 'trap \"\" TERM; echo $$ > \(pidFile); while :; do sleep 0.05; done' & wait"])
+            [
+                "run", "--timeout", "0.3", "--", "sh", "-c",
+                "sh -c 'trap \"\" TERM; echo $$ > \(pidFile); while :; do sleep 0.05; done' & wait",
+            ])
         #expect(result.status == 124)
-        let survivor = try #require(pid_t((try String(contentsOfFile: pidFile, encoding: .utf8))
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let survivor = try #require(
+            pid_t(
+                (try String(contentsOfFile: pidFile, encoding: .utf8))
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         // Its parent died of SIGTERM; it got SIGKILL at the end of the grace time.
         #expect(ProcessStat.read(survivor).map(\.isDead) ?? true, "\(survivor) still runs")
         #expect(Date().timeIntervalSince(start) < 8)
@@ -112,8 +127,9 @@ struct EndToEndRunPlainTests {
         let dir = TestPaths.temporaryDirectory("runsig")
         defer { try? FileManager.default.removeItem(at: dir) }
         let pidFile = dir.appendingPathComponent("pid").path
-        let host = try SignalledHost(["run", "--working", "W", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"],
-                                     environment: utf8)
+        let host = try SignalledHost(
+            ["run", "--working", "W", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"],
+            environment: utf8)
         let childPID = try host.waitForFile(pidFile)
         host.send(signal)
         let result = host.finish()
@@ -146,8 +162,10 @@ struct EndToEndRunPlainTests {
         // read yet, so the host blocks writing its success line after the
         // command has exited 0; the signal comes then.
         let host = try SignalledHost(
-            ["run", "--working", "W", "--success", "ok", "--", "sh", "-c",
-             "head -c 300000 /dev/zero >&2 & echo $$ > \(pidFile); sleep 0.2; exit 0"],
+            [
+                "run", "--working", "W", "--success", "ok", "--", "sh", "-c",
+                "head -c 300000 /dev/zero >&2 & echo $$ > \(pidFile); sleep 0.2; exit 0",
+            ],
             environment: utf8)
         let command = try host.waitForFile(pidFile)
         #expect(waitUntilGone(command), "the command was not reaped")
@@ -180,12 +198,18 @@ struct EndToEndRunPlainTests {
         try writeExecutable(Array("#!/no/such/shell\necho hi\n".utf8), to: script)
         let result = try ProcessRunner.host(["run", "--working", "W", "--", script.path], environment: utf8)
         #expect(result.status == 127)
-        #expect(result.stderr == "Error: \(script.path): cannot execute: its interpreter /no/such/shell (the #! line) was not found; fix the first line of the script\n")
+        #expect(
+            result.stderr
+                == "Error: \(script.path): cannot execute: its interpreter /no/such/shell (the #! line) was not found; fix the first line of the script\n"
+        )
 
         try writeExecutable(Array("#!/bin/sh\r\necho hi\r\n".utf8), to: script)
         let crlf = try ProcessRunner.host(["run", "--working", "W", "--", script.path], environment: utf8)
         #expect(crlf.status == 127)
-        #expect(crlf.stderr == "Error: \(script.path): cannot execute: its #! line names '/bin/sh\\r' (Windows line endings); convert the script to Unix line endings\n")
+        #expect(
+            crlf.stderr
+                == "Error: \(script.path): cannot execute: its #! line names '/bin/sh\\r' (Windows line endings); convert the script to Unix line endings\n"
+        )
     }
 
     @Test func binaryTheKernelRefusesIs126() throws {
@@ -196,7 +220,9 @@ struct EndToEndRunPlainTests {
         let result = try ProcessRunner.host(["run", "--working", "W", "--", binary.path], environment: utf8)
         #expect(result.status == 126)
         // The kernel tells only at exec time: after the working line, one error line.
-        #expect(result.stderr == "W\nError: \(binary.path): cannot execute: Exec format error; check that it is an executable file\n")
+        #expect(
+            result.stderr
+                == "W\nError: \(binary.path): cannot execute: Exec format error; check that it is an executable file\n")
     }
 
     @Test func absurdMinShowIsAUsageErrorNotACrash() throws {
@@ -210,12 +236,13 @@ struct EndToEndRunPlainTests {
     @Test func badFlagIs64WithUsage() throws {
         let result = try ProcessRunner.host(["run", "--bogus", "--", "true"])
         #expect(result.status == 64)
-        #expect(result.stderr == """
-            Error: unknown option '--bogus' for run; put the command after '--' if it is the command's
-            Usage: presenter-host run [<options>] [--] <command> [<argument>...]
-            See 'presenter-host run --help'.
+        #expect(
+            result.stderr == """
+                Error: unknown option '--bogus' for run; put the command after '--' if it is the command's
+                Usage: presenter-host run [<options>] [--] <command> [<argument>...]
+                See 'presenter-host run --help'.
 
-            """)
+                """)
     }
 
     @Test func helpGoesToStdout() throws {
@@ -228,7 +255,10 @@ struct EndToEndRunPlainTests {
     @Test func unknownPresenterIs64AndListsTheIds() throws {
         let result = try ProcessRunner.host(["run", "--presenter", "nope", "--", "true"])
         #expect(result.status == 64)
-        #expect(result.stderr == "Error: no presenter 'nope' (available: addbookmark, mbhud, netactivity); see presenter-host --list\n")
+        #expect(
+            result.stderr
+                == "Error: no presenter 'nope' (available: addbookmark, mbhud, netactivity); see presenter-host --list\n"
+        )
     }
 
     @Test func theFilesThatFailedToLoadAreCountedOnceEach() throws {
@@ -236,10 +266,15 @@ struct EndToEndRunPlainTests {
         // ids are shadowed), a text file once: two files.
         let first = try FixtureBuilder.directory([.twoPresenters])
         let second = try FixtureBuilder.directory([.twoPresenters, .text])
-        let result = try ProcessRunner.host(["--plugin-dir", first.path, "--plugin-dir", second.path,
-                                             "run", "--presenter", "nope", "--", "true"])
+        let result = try ProcessRunner.host([
+            "--plugin-dir", first.path, "--plugin-dir", second.path,
+            "run", "--presenter", "nope", "--", "true",
+        ])
         #expect(result.status == 64)
-        #expect(result.stderr == "Error: no presenter 'nope' (available: addbookmark, fixture.base, fixture.derived, mbhud, netactivity; 2 plugin files failed to load); see presenter-host --list\n")
+        #expect(
+            result.stderr
+                == "Error: no presenter 'nope' (available: addbookmark, fixture.base, fixture.derived, mbhud, netactivity; 2 plugin files failed to load); see presenter-host --list\n"
+        )
     }
 
     @Test func messagesFileErrors() throws {
@@ -254,9 +289,14 @@ struct EndToEndRunPlainTests {
         try Data(#"{"get-title": {"workin": "x"}}"#.utf8).write(to: bad)
         let unknown = try ProcessRunner.host(["run", "--messages", bad.path, "--", "true"])
         #expect(unknown.status == 65)
-        #expect(unknown.stderr == "Error: \(bad.path): /get-title/workin: unknown status 'workin' (expected working, success, failure)\n")
+        #expect(
+            unknown.stderr
+                == "Error: \(bad.path): /get-title/workin: unknown status 'workin' (expected working, success, failure)\n"
+        )
 
-        let missing = try ProcessRunner.host(["run", "--messages", dir.appendingPathComponent("no.json").path, "--", "true"])
+        let missing = try ProcessRunner.host([
+            "run", "--messages", dir.appendingPathComponent("no.json").path, "--", "true",
+        ])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("no.json: cannot read the messages file: No such file or directory"))
     }
@@ -265,10 +305,13 @@ struct EndToEndRunPlainTests {
         let dir = TestPaths.temporaryDirectory("runmsg")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("messages.json")
-        try Data(#"{"default": {"working": "Default working", "success": "Default done"}, "other": {"working": "No"}}"#.utf8)
-            .write(to: file)
-        let result = try ProcessRunner.host(["run", "--messages", file.path, "--action", "build", "--", "true"],
-                                            environment: utf8)
+        try Data(
+            #"{"default": {"working": "Default working", "success": "Default done"}, "other": {"working": "No"}}"#.utf8
+        )
+        .write(to: file)
+        let result = try ProcessRunner.host(
+            ["run", "--messages", file.path, "--action", "build", "--", "true"],
+            environment: utf8)
         #expect(result.status == 0)
         #expect(result.stderr == "Default working\n✔ Default done\n")
     }
@@ -299,7 +342,8 @@ private final class SignalledHost {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: path, encoding: .utf8),
-               let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 return pid
             }
             usleep(20_000)
@@ -315,9 +359,9 @@ private final class SignalledHost {
     /// /proc/PID/task/TID/syscall: the call's number, then its arguments).
     func isBlockedWriting(to fd: Int32) -> Bool {
         #if arch(arm64)
-        let write = 64  // (Glibc's Swift module has no SYS_write)
+            let write = 64  // (Glibc's Swift module has no SYS_write)
         #else
-        let write = 1
+            let write = 1
         #endif
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
         return tasks.contains { task in
@@ -328,7 +372,8 @@ private final class SignalledHost {
 
     func finish() -> ProcessResult {
         let (out, err) = process.communicate()
-        return ProcessResult(status: process.wait(), stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
+        return ProcessResult(
+            status: process.wait(), stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 }

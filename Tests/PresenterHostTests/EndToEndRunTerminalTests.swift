@@ -14,8 +14,10 @@ struct EndToEndRunTerminalTests {
         // 30 lines of earlier output fill the screen: the region goes below them.
         let run = try TerminalDriver.run(
             ["run", "--working", "Sleeping...", "--success", "Done!", "--", "sleep", "1.5"], printFirst: 30,
-            steps: [.waitText("Sleeping..."), .sleep(0.3), .snapshot("working"), .waitText("Done!"),
-                    .snapshot("success"), .waitExit(20)])
+            steps: [
+                .waitText("Sleeping..."), .sleep(0.3), .snapshot("working"), .waitText("Done!"),
+                .snapshot("success"), .waitExit(20),
+            ])
         #expect(run.errors == [])
         let working = try #require(run.snapshots["working"])
         let row = try #require(working.row(containing: "Sleeping..."))
@@ -49,8 +51,10 @@ struct EndToEndRunTerminalTests {
 
     @Test func failureShowsTheCrossThenTheCommandsOutput() throws {
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--failure", "It broke", "--",
-             "sh", "-c", "echo some output; echo more >&2; sleep 0.8; exit 3"],
+            [
+                "run", "--working", "Working", "--failure", "It broke", "--",
+                "sh", "-c", "echo some output; echo more >&2; sleep 0.8; exit 3",
+            ],
             steps: [.waitText("It broke"), .snapshot("failure"), .waitExit(20)])
         #expect(run.errors == [])
         let failure = try #require(run.snapshots["failure"])
@@ -65,16 +69,19 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func outputOfASuccessfulCommandIsDropped() throws {
-        let run = try TerminalDriver.run(["run", "--working", "W", "--", "sh", "-c", "echo hidden; sleep 0.5"],
-                                         steps: [.waitText("W"), .waitExit(20)])
+        let run = try TerminalDriver.run(
+            ["run", "--working", "W", "--", "sh", "-c", "echo hidden; sleep 0.5"],
+            steps: [.waitText("W"), .waitExit(20)])
         #expect(run.exit.code == 0)
         #expect(run.final.isBlank, "left behind: \(run.final.lines)")
     }
 
     @Test func showOutputPrintsLinesAboveTheRegion() throws {
         let run = try TerminalDriver.run(
-            ["run", "--show-output", "--working", "Counting", "--", "sh", "-c",
-             "for i in 1 2 3; do echo line$i; sleep 0.3; done; printf partial; sleep 0.5"],
+            [
+                "run", "--show-output", "--working", "Counting", "--", "sh", "-c",
+                "for i in 1 2 3; do echo line$i; sleep 0.3; done; printf partial; sleep 0.5",
+            ],
             steps: [.waitText("line3"), .snapshot("output"), .waitExit(20)])
         #expect(run.errors == [])
         let output = try #require(run.snapshots["output"])
@@ -89,8 +96,9 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func ctrlCAtTheTerminalExits130AndRestoresTheScreen() throws {
-        let run = try TerminalDriver.run(["run", "--working", "Waiting", "--", "sleep", "30"],
-                                         steps: [.waitText("Waiting"), .keys("\u{03}"), .waitExit(10)])
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Waiting", "--", "sleep", "30"],
+            steps: [.waitText("Waiting"), .keys("\u{03}"), .waitExit(10)])
         #expect(run.errors == [])
         #expect(run.exit.code == 130)
         #expect(!run.final.cursor.hidden)
@@ -99,8 +107,9 @@ struct EndToEndRunTerminalTests {
 
     @Test(arguments: [("INT", 130), ("TERM", 143), ("HUP", 129)])
     func signalToTheHostExitsWithItsStatusAndRestoresTheScreen(signal: String, status: Int) throws {
-        let run = try TerminalDriver.run(["run", "--working", "Waiting", "--", "sleep", "30"],
-                                         steps: [.waitText("Waiting"), .signal(signal), .waitExit(10)])
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Waiting", "--", "sleep", "30"],
+            steps: [.waitText("Waiting"), .signal(signal), .waitExit(10)])
         #expect(run.errors == [])
         #expect(run.exit.code == status)
         #expect(!run.final.cursor.hidden)
@@ -120,7 +129,10 @@ struct EndToEndRunTerminalTests {
 
     @Test func colorAlwaysWinsOverNoColor() throws {
         let run = try TerminalDriver.run(
-            ["run", "--color", "always", "--working", "W", "--failure", "Failed", "--", "sh", "-c", "sleep 0.6; exit 1"],
+            [
+                "run", "--color", "always", "--working", "W", "--failure", "Failed", "--", "sh", "-c",
+                "sleep 0.6; exit 1",
+            ],
             environment: ["NO_COLOR": "1"], steps: [.waitText("Failed"), .waitExit(20)])
         #expect(run.sgrColor, "no colour codes with --color always: \(run.sgr)")
     }
@@ -129,8 +141,10 @@ struct EndToEndRunTerminalTests {
     func ctrlZTakesTheRegionOffUntilTheJobIsContinued(stop: TerminalDriver.Step) throws {
         let run = try TerminalDriver.run(
             ["run", "--working", "Working", "--", "sleep", "1.5"], jobControl: true,
-            steps: [.waitText("Working"), stop, .waitGone("Working"), .sleep(0.5), .snapshot("stopped"),
-                    .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), .waitExit(20)])
+            steps: [
+                .waitText("Working"), stop, .waitGone("Working"), .sleep(0.5), .snapshot("stopped"),
+                .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), .waitExit(20),
+            ])
         #expect(run.errors == [])
         let stopped = try #require(run.snapshots["stopped"])
         #expect(stopped.isBlank, "left while stopped: \(stopped.lines)")
@@ -148,8 +162,10 @@ struct EndToEndRunTerminalTests {
         for _ in 0..<5 {
             let run = try TerminalDriver.run(
                 ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.5"], jobControl: true,
-                steps: [.waitText("Working"), .signalGroup("TSTP"), .waitGone("Working", timeout: 2), .sleep(0.2),
-                        .snapshot("stopped"), .signalGroup("CONT"), .waitExit(10)])
+                steps: [
+                    .waitText("Working"), .signalGroup("TSTP"), .waitGone("Working", timeout: 2), .sleep(0.2),
+                    .snapshot("stopped"), .signalGroup("CONT"), .waitExit(10),
+                ])
             #expect(run.errors == [])
             #expect(run.snapshots["stopped"]?.isBlank == true)
             #expect(run.exit.code == 0)
@@ -159,8 +175,10 @@ struct EndToEndRunTerminalTests {
     @Test func nothingWakesWhileTheFailureMessageStands() throws {
         let run = try TerminalDriver.run(
             ["run", "--working", "Working", "--failure", "It failed", "--", "sh", "-c", "sleep 0.6; exit 1"],
-            steps: [.waitText("It failed"), .sleep(0.3), .switches("start"), .sleep(2), .switches("end"),
-                    .waitExit(20)])
+            steps: [
+                .waitText("It failed"), .sleep(0.3), .switches("start"), .sleep(2), .switches("end"),
+                .waitExit(20),
+            ])
         #expect(run.errors == [])
         #expect(run.exit.code == 1)
         let woken = try #require(run.switches["end"]) - (try #require(run.switches["start"]))
@@ -181,8 +199,11 @@ struct EndToEndRunTerminalTests {
     @Test func wideTextInANarrowTerminalFitsTheBoxAndIsCut() throws {
         let run = try TerminalDriver.run(
             ["run", "--working", "日本語のメッセージ 🎉 and more text", "--success", "完了 ✅", "--", "sleep", "0.6"],
-            cols: 20, steps: [.waitText("日本"), .snapshot("working"), .waitText("完了"), .snapshot("success"),
-                              .waitExit(20)])
+            cols: 20,
+            steps: [
+                .waitText("日本"), .snapshot("working"), .waitText("完了"), .snapshot("success"),
+                .waitExit(20),
+            ])
         #expect(run.errors == [])
         let working = try #require(run.snapshots["working"])
         let row = try #require(working.row(containing: "日本"))
@@ -240,8 +261,10 @@ struct EndToEndRunTerminalTests {
         let lines = 300_000
         // About 9 MB: more than the 4 MiB kept in memory, so it goes through the temporary file.
         let run = try TerminalDriver.run(
-            ["run", "--working", "Printing", "--failure", "Failed", "--", "sh", "-c",
-             "seq -f 'output line %g of the test run' 1 \(lines); exit 3"],
+            [
+                "run", "--working", "Printing", "--failure", "Failed", "--", "sh", "-c",
+                "seq -f 'output line %g of the test run' 1 \(lines); exit 3",
+            ],
             rawFile: raw, fastPlain: true, steps: [.waitText("Failed", timeout: 30), .waitExit(60)])
         #expect(run.errors == [])
         #expect(run.exit.code == 3)
@@ -281,18 +304,22 @@ struct EndToEndRunTerminalTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let blob = dir.appendingPathComponent("blob")
         try writeExecutable([0x00, 0x01, 0x02, 0x0a], to: blob)
-        let run = try TerminalDriver.run(["run", "--working", "Flash", "--", blob.path], watch: ["Flash"],
-                                         steps: [.waitExit(10)])
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Flash", "--", blob.path], watch: ["Flash"],
+            steps: [.waitExit(10)])
         #expect(run.exit.code == 126)
         #expect(run.watched["Flash"] == false, "the box was drawn before the error")
         // One line (wrapped by the 80-column terminal).
-        #expect(run.final.nonEmptyLines.joined() == "Error: \(blob.path): cannot execute: Exec format error; check that it is an executable file")
+        #expect(
+            run.final.nonEmptyLines.joined()
+                == "Error: \(blob.path): cannot execute: Exec format error; check that it is an executable file")
         #expect(!run.final.cursor.hidden)
 
         let script = dir.appendingPathComponent("script")
         try writeExecutable(Array("echo from the script >&2; sleep 0.3\n".utf8), to: script)
-        let ran = try TerminalDriver.run(["run", "--working", "Script", "--failure", "F", "--", script.path, "x"],
-                                         watch: ["Script"], steps: [.waitExit(10)])
+        let ran = try TerminalDriver.run(
+            ["run", "--working", "Script", "--failure", "F", "--", script.path, "x"],
+            watch: ["Script"], steps: [.waitExit(10)])
         #expect(ran.exit.code == 0)
         #expect(ran.watched["Script"] == true)
     }
@@ -314,7 +341,9 @@ struct EndToEndRunTerminalTests {
 @Suite("run end to end: terminal driver")
 struct TerminalDriverAvailabilityTests {
     @Test func driverIsAvailable() {
-        #expect(TerminalDriver.isAvailable,
-                "python3 with pyte is missing: the terminal end-to-end tests did not run; run scripts/test (it installs pyte) or pip install pyte")
+        #expect(
+            TerminalDriver.isAvailable,
+            "python3 with pyte is missing: the terminal end-to-end tests did not run; run scripts/test (it installs pyte) or pip install pyte"
+        )
     }
 }

@@ -9,11 +9,13 @@ import Testing
 /// are the same for both.
 @Suite struct InstallTests {
     private static let installScript = TestPaths.packageRoot.appendingPathComponent("scripts/install.sh")
-    private static let installed = ["bin/presenter-host", "include/presenter_abi.h", "lib/pkgconfig/presenter-abi.pc",
-                                    "share/man/man1/presenter-host.1", "lib/presenter-host/plugins/libMBHud.so",
-                                    "lib/presenter-host/plugins/libNetActivity.so",
-                                    "lib/presenter-host/plugins/libAddBookmark.so",
-                                    "libexec/presenter-host/presenter-host-fetch"]
+    private static let installed = [
+        "bin/presenter-host", "include/presenter_abi.h", "lib/pkgconfig/presenter-abi.pc",
+        "share/man/man1/presenter-host.1", "lib/presenter-host/plugins/libMBHud.so",
+        "lib/presenter-host/plugins/libNetActivity.so",
+        "lib/presenter-host/plugins/libAddBookmark.so",
+        "libexec/presenter-host/presenter-host-fetch",
+    ]
 
     /// Installs, builds the C example against the installed header with
     /// nothing but `cc $(pkg-config --cflags presenter-abi)`, drops it into
@@ -22,10 +24,13 @@ import Testing
     @Test(.enabled(if: Toolchain.find("pkg-config") != nil, "pkg-config is not installed (apt-get install pkg-config)"))
     func installBuildAPluginWithPkgConfigRunItAndUninstall() throws {
         let prefix = TestPaths.temporaryDirectory("prefix")
-        let install = try ProcessRunner.run(Self.installScript, ["--prefix", prefix.path, "--from", TestPaths.products.path])
+        let install = try ProcessRunner.run(
+            Self.installScript, ["--prefix", prefix.path, "--from", TestPaths.products.path])
         #expect(install.status == 0, "\(install.stderr)")
         for file in Self.installed {
-            #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file) not installed")
+            #expect(
+                FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path),
+                "\(file) not installed")
         }
 
         let pkgConfig = ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path]
@@ -38,24 +43,31 @@ import Testing
 
         // The example copied away from the repository: only the installed header can be found.
         let work = TestPaths.temporaryDirectory("author")
-        try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/hello_presenter.c"),
-                                         to: work.appendingPathComponent("hello_presenter.c"))
+        try FileManager.default.copyItem(
+            at: TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/hello_presenter.c"),
+            to: work.appendingPathComponent("hello_presenter.c"))
         let dataHome = TestPaths.temporaryDirectory("xdg")
         let userPlugins = dataHome.appendingPathComponent("presenter-host/plugins")
         try FileManager.default.createDirectory(at: userPlugins, withIntermediateDirectories: true)
-        let build = try shell("cd '\(work.path)' && cc -shared -fPIC $(pkg-config --cflags presenter-abi) "
-                              + "-o '\(userPlugins.path)/libhello_presenter.so' hello_presenter.c", environment: pkgConfig)
+        let build = try shell(
+            "cd '\(work.path)' && cc -shared -fPIC $(pkg-config --cflags presenter-abi) "
+                + "-o '\(userPlugins.path)/libhello_presenter.so' hello_presenter.c", environment: pkgConfig)
         #expect(build.status == 0, "\(build.stderr)")
 
         // The template, copied away too, built and installed with its own Makefile.
         let template = work.appendingPathComponent("template-c")
-        try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent("Examples/template-c"), to: template)
-        let make = try shell("make -s -C '\(template.path)' install XDG_DATA_HOME='\(dataHome.path)'", environment: pkgConfig)
+        try FileManager.default.copyItem(
+            at: TestPaths.packageRoot.appendingPathComponent("Examples/template-c"), to: template)
+        let make = try shell(
+            "make -s -C '\(template.path)' install XDG_DATA_HOME='\(dataHome.path)'", environment: pkgConfig)
         #expect(make.status == 0, "\(make.stderr)")
         #expect(FileManager.default.fileExists(atPath: userPlugins.appendingPathComponent("libmy_presenter.so").path))
         // Its `make check` runs the installed presenter-host's conformance checks.
-        let searchPath = prefix.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let check = try shell("make -s -C '\(template.path)' check", environment: pkgConfig.merging(["PATH": searchPath]) { $1 })
+        let searchPath =
+            prefix.appendingPathComponent("bin").path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let check = try shell(
+            "make -s -C '\(template.path)' check", environment: pkgConfig.merging(["PATH": searchPath]) { $1 })
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.hasSuffix(" 0 failed, 0 warned\n"), "\(check.stdout)")
 
@@ -63,24 +75,32 @@ import Testing
         let environment = ["XDG_DATA_HOME": dataHome.path, "CI": "true", "PRESENTER_PLUGIN_PATH": ""]
         let list = try ProcessRunner.run(binary, ["--list"], environment: environment)
         #expect(list.status == 0)
-        #expect(list.stdout.contains("example.hello") && list.stdout.contains("\(userPlugins.path)/libhello_presenter.so"), "\(list.stdout)")
+        #expect(
+            list.stdout.contains("example.hello") && list.stdout.contains("\(userPlugins.path)/libhello_presenter.so"),
+            "\(list.stdout)")
         #expect(list.stdout.contains("\(prefix.path)/lib/presenter-host/plugins/libMBHud.so"), "\(list.stdout)")
         #expect(list.stdout.contains("my.presenter"), "\(list.stdout)")
         #expect(list.stderr.isEmpty, "\(list.stderr)")
-        let run = try ProcessRunner.run(binary, ["run", "-v", "--presenter", "example.hello", "--", "sh", "-c", "exit 3"],
-                                        environment: environment)
+        let run = try ProcessRunner.run(
+            binary, ["run", "-v", "--presenter", "example.hello", "--", "sh", "-c", "exit 3"],
+            environment: environment)
         #expect(run.status == 3)
         #expect(run.stderr.contains("presenter-host: example.hello: info: exit status 3"), "\(run.stderr)")
         // The installed add-bookmark finds its HTTP helper in libexec.
         var direct = WebTitleFetchTests.noProxies
         direct["PRESENTER_PLUGIN_PATH"] = ""
-        let title = try ProcessRunner.run(binary, ["add-bookmark", "--get-title", "--url",
-                                                   TitleServer.shared.url("/page?title=Installed")], environment: direct)
+        let title = try ProcessRunner.run(
+            binary,
+            [
+                "add-bookmark", "--get-title", "--url",
+                TitleServer.shared.url("/page?title=Installed"),
+            ], environment: direct)
         #expect(title.status == 0 && title.stdout == "Installed\n", "\(title.stderr)")
         let path = try ProcessRunner.run(binary, ["--print-plugin-path"], environment: environment)
         #expect(path.stdout == "\(userPlugins.path)\n\(prefix.path)/lib/presenter-host/plugins\n\(prefix.path)/bin\n")
 
-        let man = try shell("man -w presenter-host", environment: ["MANPATH": prefix.appendingPathComponent("share/man").path])
+        let man = try shell(
+            "man -w presenter-host", environment: ["MANPATH": prefix.appendingPathComponent("share/man").path])
         #expect(man.stdout == "\(prefix.path)/share/man/man1/presenter-host.1\n", "\(man.stderr)")
 
         // A plugin the user put in the system folder is theirs: uninstall keeps it.
@@ -97,23 +117,29 @@ import Testing
     @Test func makeInstallHonoursDestdirAndUninstallRemovesExactlyThat() throws {
         let stage = TestPaths.temporaryDirectory("destdir")
         let variables = ["DESTDIR=\(stage.path)", "PREFIX=/usr", "FROM=\(TestPaths.products.path)"]
-        let install = try shell("make -s -C '\(TestPaths.packageRoot.path)' install " + variables.map { "'\($0)'" }.joined(separator: " "))
+        let install = try shell(
+            "make -s -C '\(TestPaths.packageRoot.path)' install " + variables.map { "'\($0)'" }.joined(separator: " "))
         #expect(install.status == 0, "\(install.stderr)")
         #expect(try regularFiles(under: stage) == Set(Self.installed.map { "usr/" + $0 }))
-        let pc = try String(contentsOf: stage.appendingPathComponent("usr/lib/pkgconfig/presenter-abi.pc"), encoding: .utf8)
+        let pc = try String(
+            contentsOf: stage.appendingPathComponent("usr/lib/pkgconfig/presenter-abi.pc"), encoding: .utf8)
         #expect(pc.hasPrefix("prefix=/usr\n"))
         #expect(!pc.contains(stage.path))
 
-        let uninstall = try shell("make -s -C '\(TestPaths.packageRoot.path)' uninstall " + variables.map { "'\($0)'" }.joined(separator: " "))
+        let uninstall = try shell(
+            "make -s -C '\(TestPaths.packageRoot.path)' uninstall " + variables.map { "'\($0)'" }.joined(separator: " ")
+        )
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
         #expect(try regularFiles(under: stage) == [])
         #expect(!FileManager.default.fileExists(atPath: stage.appendingPathComponent("usr/lib/presenter-host").path))
     }
 
     @Test func aRelativePrefixIsRefusedInOneLine() throws {
-        let result = try ProcessRunner.run(Self.installScript, ["--prefix", "relative/dir", "--from", TestPaths.products.path])
+        let result = try ProcessRunner.run(
+            Self.installScript, ["--prefix", "relative/dir", "--from", TestPaths.products.path])
         #expect(result.status == 64)
-        #expect(result.stderr == "Error: --prefix 'relative/dir' is not an absolute path; give one such as /usr/local\n")
+        #expect(
+            result.stderr == "Error: --prefix 'relative/dir' is not an absolute path; give one such as /usr/local\n")
     }
 
     private func shell(_ command: String, environment: [String: String] = [:]) throws -> ProcessResult {
@@ -126,8 +152,10 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: root.path)
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
-               !isDirectory.boolValue {
+            if FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 files.insert(path)
             }
         }

@@ -13,9 +13,11 @@ import Testing
     func theCxxPresenterBuildsWithOneCommandLoadsAndRuns() throws {
         let directory = TestPaths.temporaryDirectory("cxx")
         let library = directory.appendingPathComponent("libbar_presenter.so")
-        try Toolchain.compile(["g++", "-shared", "-fPIC", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic",
-                               "-I", TestPaths.abiInclude.path, "-o", library.path,
-                               Self.examples.appendingPathComponent("cxx-presenter/bar_presenter.cpp").path])
+        try Toolchain.compile([
+            "g++", "-shared", "-fPIC", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic",
+            "-I", TestPaths.abiInclude.path, "-o", library.path,
+            Self.examples.appendingPathComponent("cxx-presenter/bar_presenter.cpp").path,
+        ])
         try expectListedAndRun(id: "example.cxx-bar", in: directory)
 
         let presenter = try PluginInstance(LoadedPlugin.load(file: library).descriptor)
@@ -28,13 +30,17 @@ import Testing
         #expect(view.isBlank)
     }
 
-    @Test(.enabled(if: Toolchain.hasRustc, "rustc is not installed: the Rust presenter is not built (apt-get install rustc)"))
+    @Test(
+        .enabled(
+            if: Toolchain.hasRustc, "rustc is not installed: the Rust presenter is not built (apt-get install rustc)"))
     func theRustPresenterBuildsWithOneCommandLoadsAndRuns() throws {
         let directory = TestPaths.temporaryDirectory("rust")
         let library = directory.appendingPathComponent("libdots_presenter.so")
-        try Toolchain.compile(["rustc", "--edition", "2021", "--crate-type", "cdylib", "-O", "-D", "warnings",
-                               "-o", library.path,
-                               Self.examples.appendingPathComponent("rust-presenter/dots_presenter.rs").path])
+        try Toolchain.compile([
+            "rustc", "--edition", "2021", "--crate-type", "cdylib", "-O", "-D", "warnings",
+            "-o", library.path,
+            Self.examples.appendingPathComponent("rust-presenter/dots_presenter.rs").path,
+        ])
         try expectListedAndRun(id: "example.rust-dots", in: directory)
 
         let presenter = try PluginInstance(LoadedPlugin.load(file: library).descriptor)
@@ -62,8 +68,11 @@ import Testing
         #expect(plugins.contains { $0["id"] as? String == id }, "\(list.stdout)")
         #expect(list.stderr.isEmpty, "\(list.stderr)")
 
-        let run = try ProcessRunner.host(["--plugin-dir", directory.path, "run", "-v", "--presenter", id,
-                                          "--", "sh", "-c", "exit 3"], environment: ["CI": "true"])
+        let run = try ProcessRunner.host(
+            [
+                "--plugin-dir", directory.path, "run", "-v", "--presenter", id,
+                "--", "sh", "-c", "exit 3",
+            ], environment: ["CI": "true"])
         #expect(run.status == 3)
         #expect(run.stderr.contains("presenter-host: \(id): info: exit status 3"), "\(run.stderr)")
         #expect(!run.stderr.contains("going on"), "\(run.stderr)")
@@ -72,7 +81,9 @@ import Testing
         // A budget of its own: under a loaded parallel test run a hook can
         // take more than half the usual 250 ms, and "budget" would WARN for
         // the machine, not the presenter (the budget check has its own tests).
-        let check = try ProcessRunner.host(["check", "--hook-timeout", "10", directory.appendingPathComponent(library).path])
+        let check = try ProcessRunner.host([
+            "check", "--hook-timeout", "10", directory.appendingPathComponent(library).path,
+        ])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.hasSuffix(" 0 failed, 0 warned\n"), "\(check.stdout)")
     }

@@ -9,8 +9,10 @@ import Testing
 private final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     init() {
         super.init(progressMessages: [
-            "add-bookmark": [.working: "Saving bookmark...", .success: "Bookmark saved!",
-                             .failure: "An error occurred saving the bookmark"],
+            "add-bookmark": [
+                .working: "Saving bookmark...", .success: "Bookmark saved!",
+                .failure: "An error occurred saving the bookmark",
+            ],
             "get-title": [.working: NoProgressMessage],
         ])
     }
@@ -31,7 +33,9 @@ struct LibraryExampleTests {
         #expect(runtime.sync { backend.lines }.contains { $0.contains("Saving bookmark...") })
         // Finishing on another thread is fine: the presenter hears of it on its own.
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { save.fail(.validation("URL cannot be empty")); done.signal() }
+        DispatchQueue.global().async {
+            save.fail(.validation("URL cannot be empty")); done.signal()
+        }
         done.wait()
         runtime.advance(by: 0.6)
         #expect(runtime.sync { backend.lines }.contains { $0.contains("URL cannot be empty") })
@@ -48,9 +52,11 @@ struct LibraryExampleTests {
     @Test("the README shows this example")
     func readmeHasIt() throws {
         let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        for line in ["final class AddBookmarkView: ScreenletView {",
-                     "let screenlet = try runtime.attach(AddBookmarkView())",
-                     "save.fail(.validation(\"URL cannot be empty\"))"] {
+        for line in [
+            "final class AddBookmarkView: ScreenletView {",
+            "let screenlet = try runtime.attach(AddBookmarkView())",
+            "save.fail(.validation(\"URL cannot be empty\"))",
+        ] {
             #expect(readme.contains(line))
         }
     }

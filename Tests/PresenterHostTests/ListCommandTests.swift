@@ -7,8 +7,10 @@ import Testing
 /// search path, and broken files on stderr.
 @Suite struct ListCommandTests {
     /// Runs the built binary with a private, empty home (no user plugins).
-    private func host(_ arguments: [String], environment: [String: String] = [:],
-                      executable: URL = TestPaths.binary) throws -> ProcessResult {
+    private func host(
+        _ arguments: [String], environment: [String: String] = [:],
+        executable: URL = TestPaths.binary
+    ) throws -> ProcessResult {
         let home = TestPaths.temporaryDirectory("home")
         let isolated = ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("share").path]
         return try ProcessRunner.run(executable, arguments, environment: isolated.merging(environment) { $1 })
@@ -34,31 +36,52 @@ import Testing
         let directory = try FixtureBuilder.directory([.good, .twoPresenters, .text, .noEntryPoint])
         let result = try host(["--plugin-dir", directory.path, "--list"])
         #expect(result.status == 0)
-        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        let lines = result.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        }
         #expect(lines.first == ["ID", "NAME", "VERSION", "EXTENDS", "CAPABILITIES", "FILE"])
-        #expect(lines.dropFirst().prefix(3).map { $0 } == [
-            ["fixture.good", "Good", "Fixture", "1.0.0", "-", "messages,determinate", directory.path + "/libgood.so"],
-            ["fixture.base", "Base", "Fixture", "2.0.0", "-", "messages", directory.path + "/libtwo-presenters.so"],
-            ["fixture.derived", "Derived", "Fixture", "2.1.0", "fixture.base", "-", directory.path + "/libtwo-presenters.so"],
-        ])
-        #expect(errorLines(result.stderr, in: directory) == [
-            "presenter-host: \(directory.path)/libno-entry-point.so: not a presenter plugin: no presenter_plugin_descriptor symbol; remove it from the plugin directory",
-            "presenter-host: \(directory.path)/libtext.so: is a text file, not an ELF shared library; remove it from the plugin directory",
-        ])
+        #expect(
+            lines.dropFirst().prefix(3).map { $0 } == [
+                [
+                    "fixture.good", "Good", "Fixture", "1.0.0", "-", "messages,determinate",
+                    directory.path + "/libgood.so",
+                ],
+                [
+                    "fixture.base", "Base", "Fixture", "2.0.0", "-", "messages",
+                    directory.path + "/libtwo-presenters.so",
+                ],
+                [
+                    "fixture.derived", "Derived", "Fixture", "2.1.0", "fixture.base", "-",
+                    directory.path + "/libtwo-presenters.so",
+                ],
+            ])
+        #expect(
+            errorLines(result.stderr, in: directory) == [
+                "presenter-host: \(directory.path)/libno-entry-point.so: not a presenter plugin: no presenter_plugin_descriptor symbol; remove it from the plugin directory",
+                "presenter-host: \(directory.path)/libtext.so: is a text file, not an ELF shared library; remove it from the plugin directory",
+            ])
     }
 
     @Test func verboseAddsDetailsHooksAndTheSearchPath() throws {
         let directory = try FixtureBuilder.directory([.twoPresenters, .good])
-        let result = try host(["--plugin-dir", directory.path, "--list", "-v"],
-                              environment: ["PRESENTER_PLUGIN_PATH": "/nonexistent-presenter-env"])
+        let result = try host(
+            ["--plugin-dir", directory.path, "--list", "-v"],
+            environment: ["PRESENTER_PLUGIN_PATH": "/nonexistent-presenter-env"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("    ABI:         1.1\n"))
         #expect(result.stdout.contains("    Description: A fixture presenter for the loader tests.\n"))
         #expect(result.stdout.contains("    Author:      presenter-host tests\n    License:     MIT\n"))
-        #expect(result.stdout.contains("    Hooks:       own: show; inherited: hide (fixture.base), render (fixture.base); none: create, destroy, progress, key\n"))
-        #expect(result.stdout.contains("    Hooks:       own: show, hide, render; none: create, destroy, progress, key\n"))
+        #expect(
+            result.stdout.contains(
+                "    Hooks:       own: show; inherited: hide (fixture.base), render (fixture.base); none: create, destroy, progress, key\n"
+            ))
+        #expect(
+            result.stdout.contains("    Hooks:       own: show, hide, render; none: create, destroy, progress, key\n"))
         let searchPath = result.stdout.components(separatedBy: "\nSearch path, in order").last ?? ""
-        #expect(searchPath.contains("\n  flag     exists   \(directory.path)\n  env      missing  /nonexistent-presenter-env\n  user     missing  "))
+        #expect(
+            searchPath.contains(
+                "\n  flag     exists   \(directory.path)\n  env      missing  /nonexistent-presenter-env\n  user     missing  "
+            ))
         #expect(searchPath.contains("\n  bundled  exists   \(TestPaths.products.path)\n"))
     }
 
@@ -97,22 +120,28 @@ import Testing
 
     @Test func theEnvironmentPathIgnoresRelativeEntriesWithAWarning() throws {
         let directory = try FixtureBuilder.directory([.good])
-        let result = try host(["--list", "--json"], environment: ["PRESENTER_PLUGIN_PATH": "relative/plugins:" + directory.path])
+        let result = try host(
+            ["--list", "--json"], environment: ["PRESENTER_PLUGIN_PATH": "relative/plugins:" + directory.path])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("presenter-host: warning: ignoring relative entry 'relative/plugins' in PRESENTER_PLUGIN_PATH; use an absolute path\n"))
+        #expect(
+            result.stderr.contains(
+                "presenter-host: warning: ignoring relative entry 'relative/plugins' in PRESENTER_PLUGIN_PATH; use an absolute path\n"
+            ))
         #expect(try plugins(json(result))["fixture.good"]?["path"] as? String == directory.path + "/libgood.so")
     }
 
     @Test func aPluginDirBeatsTheEnvironmentAndTheLaterDuplicateIsShadowed() throws {
         let flagged = try FixtureBuilder.directory([.good])
         let environment = try FixtureBuilder.directory([.duplicate])
-        let result = try host(["--list", "--plugin-dir", flagged.path], environment: ["PRESENTER_PLUGIN_PATH": environment.path])
+        let result = try host(
+            ["--list", "--plugin-dir", flagged.path], environment: ["PRESENTER_PLUGIN_PATH": environment.path])
         #expect(result.status == 0)
         #expect(result.stdout.contains(flagged.path + "/libgood.so"))
         #expect(!result.stdout.contains("Duplicate Of Good"))
-        #expect(errorLines(result.stderr, in: environment) == [
-            "presenter-host: \(environment.path)/libduplicate.so: presenter 'fixture.good' is shadowed by \(flagged.path)/libgood.so, which comes first in the search path; remove one of them",
-        ])
+        #expect(
+            errorLines(result.stderr, in: environment) == [
+                "presenter-host: \(environment.path)/libduplicate.so: presenter 'fixture.good' is shadowed by \(flagged.path)/libgood.so, which comes first in the search path; remove one of them"
+            ])
     }
 
     @Test func theUserDirectoryIsSearched() throws {
@@ -145,11 +174,15 @@ import Testing
     @Test(arguments: [["--list", "--json"], ["--list"]])
     func filesThatKillTheirLoaderAreReportedAndTheListingGoesOn(arguments: [String]) throws {
         let directory = try FixtureBuilder.directory(Fixture.hostile + [.cxx, .good, .twoPresenters, .noisy])
-        let result = try host(["--plugin-dir", directory.path] + arguments, environment: ["PRESENTER_SCAN_TIMEOUT_MS": "1000"])
+        let result = try host(
+            ["--plugin-dir", directory.path] + arguments, environment: ["PRESENTER_SCAN_TIMEOUT_MS": "1000"])
         #expect(result.status == 0, "\(result.stderr)")
         let expected = [
             (Fixture.bitFlipAssertion, "ended the process while loading (exit status 127)"),
-            (.bitFlipCrash, "crashed while loading (SIGSEGV): the file is corrupt or not built for this ABI; remove or rebuild it"),
+            (
+                .bitFlipCrash,
+                "crashed while loading (SIGSEGV): the file is corrupt or not built for this ABI; remove or rebuild it"
+            ),
             (.constructorAbort, "crashed while loading (SIGABRT)"),
             (.constructorExit, "ended the process while loading (exit status 3)"),
             (.constructorHang, "did not finish loading within 1 s"),
@@ -158,8 +191,11 @@ import Testing
         ]
         if arguments.contains("--json") {
             let document = try json(result)
-            #expect(Set(try plugins(document).keys).isSuperset(of: ["fixture.cxx", "fixture.good", "fixture.base", "fixture.derived",
-                                                                    "fixture.noisy", "mbhud", "addbookmark"]))
+            #expect(
+                Set(try plugins(document).keys).isSuperset(of: [
+                    "fixture.cxx", "fixture.good", "fixture.base", "fixture.derived",
+                    "fixture.noisy", "mbhud", "addbookmark",
+                ]))
             let errors = try #require(document["errors"] as? [[String: String]])
             #expect(errors.count == expected.count)
             for ((fixture, reason), error) in zip(expected, errors) {
@@ -185,9 +221,10 @@ import Testing
         let byId = try plugins(json(result))
         #expect(byId["mbhud"]?["path"] as? String == TestPaths.library("MBHud").path)
         #expect(byId["addbookmark"]?["extends"] as? String == "mbhud")
-        #expect(errorLines(result.stderr, in: directory) == [
-            "presenter-host: \(directory.path)/libfake-mbhud.so: presenter 'mbhud' extends 'fixture.no-such-base', which was not found; install it or put it on the search path",
-        ])
+        #expect(
+            errorLines(result.stderr, in: directory) == [
+                "presenter-host: \(directory.path)/libfake-mbhud.so: presenter 'mbhud' extends 'fixture.no-such-base', which was not found; install it or put it on the search path"
+            ])
     }
 
     @Test func aPluginDirThatCannotBeSearchedIsWarnedAboutOnce() throws {
@@ -195,13 +232,16 @@ import Testing
         let plugin = plugins.appendingPathComponent("libgood.so").path
         let result = try host(["--plugin-dir", "/nonexistent-plugins", "--plugin-dir", plugin, "--list", "-v"])
         #expect(result.status == 0)
-        #expect(result.stderr == """
-            presenter-host: warning: --plugin-dir /nonexistent-plugins: no such directory; check the path
-            presenter-host: warning: --plugin-dir \(plugin): is a file, not a directory; give the directory that holds it
+        #expect(
+            result.stderr == """
+                presenter-host: warning: --plugin-dir /nonexistent-plugins: no such directory; check the path
+                presenter-host: warning: --plugin-dir \(plugin): is a file, not a directory; give the directory that holds it
 
-            """)
+                """)
         // -v does not call a file "missing".
-        #expect(result.stdout.contains("\n  flag     missing          /nonexistent-plugins\n  flag     not a directory  \(plugin)\n"))
+        #expect(
+            result.stdout.contains(
+                "\n  flag     missing          /nonexistent-plugins\n  flag     not a directory  \(plugin)\n"))
     }
 
     /// A file name may hold any byte but NUL and '/': each error stays one
@@ -212,10 +252,11 @@ import Testing
         let result = try host(["--plugin-dir", directory.path, "--list"])
         #expect(result.status == 0)
         // In byte order of the names: '\n' (0x0A) before 0xFF.
-        #expect(errorLines(result.stderr, in: directory) == [
-            "presenter-host: \(directory.path)/lib\\nnewline\\x1B[31m.so: is a text file, not an ELF shared library; remove it from the plugin directory",
-            "presenter-host: \(directory.path)/lib\\xFF.so: file name is not valid UTF-8; rename it",
-        ])
+        #expect(
+            errorLines(result.stderr, in: directory) == [
+                "presenter-host: \(directory.path)/lib\\nnewline\\x1B[31m.so: is a text file, not an ELF shared library; remove it from the plugin directory",
+                "presenter-host: \(directory.path)/lib\\xFF.so: file name is not valid UTF-8; rename it",
+            ])
         let document = try json(try host(["--plugin-dir", directory.path, "--list", "--json"]))
         let paths = (document["errors"] as? [[String: String]] ?? []).compactMap { $0["path"] }
         #expect(paths == [directory.path + "/lib\nnewline\u{1B}[31m.so", directory.path + "/lib\\xFF.so"])
@@ -223,8 +264,10 @@ import Testing
 
     /// Root reads any file whatever its mode, so as root the check runs the
     /// binary as `nobody` (setpriv); otherwise LoaderTests covers it in-process.
-    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "needs root and setpriv to drop privileges"))
+    @Test(
+        .enabled(
+            if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv to drop privileges"))
     func anUnreadableFileIsReportedForAnUnprivilegedUser() throws {
         let directory = try FixtureBuilder.directory([.unreadable, .good])
         // A copy of the binary in a world-readable folder: the build folder may not be.
@@ -234,17 +277,23 @@ import Testing
         for folder in [directory, bin] { try #require(chmod(folder.path, 0o755) == 0) }
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),
-            ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--plugin-dir", directory.path, "--list"],
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--plugin-dir", directory.path,
+                "--list",
+            ],
             environment: ["HOME": "/nonexistent"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(directory.path + "/libgood.so"))
-        #expect(errorLines(result.stderr, in: directory) == [
-            "presenter-host: \(directory.path)/libunreadable.so: cannot be read: Permission denied; check its permissions",
-        ])
+        #expect(
+            errorLines(result.stderr, in: directory) == [
+                "presenter-host: \(directory.path)/libunreadable.so: cannot be read: Permission denied; check its permissions"
+            ])
     }
 
-    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "needs root and setpriv to drop privileges"))
+    @Test(
+        .enabled(
+            if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv to drop privileges"))
     func anUnreadablePluginDirIsWarnedAboutForAnUnprivilegedUser() throws {
         let closed = TestPaths.temporaryDirectory("closed")
         try FixtureBuilder.place(.good, in: closed)
@@ -254,10 +303,16 @@ import Testing
         try #require(chmod(bin.path, 0o755) == 0 && chmod(closed.path, 0o700) == 0)
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),
-            ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--plugin-dir", closed.path, "--list", "-v"],
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "--plugin-dir", closed.path, "--list",
+                "-v",
+            ],
             environment: ["HOME": "/nonexistent"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "presenter-host: warning: --plugin-dir \(closed.path): cannot be read (Permission denied); check its permissions\n")
+        #expect(
+            result.stderr
+                == "presenter-host: warning: --plugin-dir \(closed.path): cannot be read (Permission denied); check its permissions\n"
+        )
         #expect(result.stdout.contains("  flag     unreadable  \(closed.path)\n"))
     }
 
@@ -288,11 +343,13 @@ import Testing
     /// Wide characters take two columns: the next column still lines up.
     @Test func columnsArePaddedByDisplayWidth() throws {
         func plugin(_ id: String, _ name: String) -> PresenterPlugin {
-            PresenterPlugin(id: id, name: name, version: "1", description: nil, author: nil, license: nil,
-                            extends: nil, capabilities: [], abiVersion: .host, path: "/d/lib\(id).so", hooks: .init())
+            PresenterPlugin(
+                id: id, name: name, version: "1", description: nil, author: nil, license: nil,
+                extends: nil, capabilities: [], abiVersion: .host, path: "/d/lib\(id).so", hooks: .init())
         }
-        let table = ListCommand.table(PresenterRegistry(plugins: [plugin("wide", "進捗表示"), plugin("narrow", "Plain")]),
-                                      verbose: false)
+        let table = ListCommand.table(
+            PresenterRegistry(plugins: [plugin("wide", "進捗表示"), plugin("narrow", "Plain")]),
+            verbose: false)
         let lines = table.split(separator: "\n").map(String.init)
         try #require(lines.count == 3)
         /// The display column where `marker` starts in `line`.
@@ -305,22 +362,29 @@ import Testing
     }
 
     @Test func anEmptyRegistrySaysWhereToLook() {
-        #expect(ListCommand.table(PresenterRegistry(plugins: []), verbose: false)
-            == "No presenters found. Run 'presenter-host --list -v' to see where they were looked for.\n")
+        #expect(
+            ListCommand.table(PresenterRegistry(plugins: []), verbose: false)
+                == "No presenters found. Run 'presenter-host --list -v' to see where they were looked for.\n")
     }
 
     @Test func jsonUsesNullForAbsentValuesAndListsErrorsAndTheSearchPath() throws {
-        let plugin = PresenterPlugin(id: "p", name: "P", version: "1", description: nil, author: nil, license: nil,
-                                     extends: nil, capabilities: [], abiVersion: .host, path: "/d/libp.so", hooks: .init())
-        let registry = PresenterRegistry(plugins: [plugin],
-                                         errors: [PluginLoadError(path: "/d/libx.so", failure: .empty)],
-                                         searchPath: [SearchPathEntry(path: "/nonexistent-dir", origin: .env)])
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(ListCommand.json(registry).utf8)) as? [String: Any])
+        let plugin = PresenterPlugin(
+            id: "p", name: "P", version: "1", description: nil, author: nil, license: nil,
+            extends: nil, capabilities: [], abiVersion: .host, path: "/d/libp.so", hooks: .init())
+        let registry = PresenterRegistry(
+            plugins: [plugin],
+            errors: [PluginLoadError(path: "/d/libx.so", failure: .empty)],
+            searchPath: [SearchPathEntry(path: "/nonexistent-dir", origin: .env)])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(ListCommand.json(registry).utf8)) as? [String: Any])
         let plugins = try #require(document["plugins"] as? [[String: Any]])
         #expect(plugins.first?["extends"] is NSNull)
         #expect(plugins.first?["description"] is NSNull)
         #expect(plugins.first?["supportsMessages"] as? Bool == false)
-        #expect(document["errors"] as? [[String: String]] == [["path": "/d/libx.so", "reason": PluginLoadFailure.empty.description]])
+        #expect(
+            document["errors"] as? [[String: String]] == [
+                ["path": "/d/libx.so", "reason": PluginLoadFailure.empty.description]
+            ])
         let entry = try #require((document["searchPath"] as? [[String: Any]])?.first)
         #expect(entry["path"] as? String == "/nonexistent-dir")
         #expect(entry["origin"] as? String == "env")

@@ -14,12 +14,15 @@ import Testing
         let source = TestPaths.temporaryDirectory("header").appendingPathComponent("include_only.\(suffix)")
         // NULL too: the entry point returns it, so the header brings its definition.
         try """
-            #include "presenter_abi.h"
-            const presenter_descriptor *f(presenter_descriptor_fn fn) { return fn(0) ? fn(0) : NULL; }
+        #include "presenter_abi.h"
+        const presenter_descriptor *f(presenter_descriptor_fn fn) { return fn(0) ? fn(0) : NULL; }
 
-            """.write(to: source, atomically: true, encoding: .utf8)
-        let arguments = [compiler] + standard + ["-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only",
-                                                 "-I", TestPaths.abiInclude.path, source.path]
+        """.write(to: source, atomically: true, encoding: .utf8)
+        let arguments =
+            [compiler] + standard + [
+                "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only",
+                "-I", TestPaths.abiInclude.path, source.path,
+            ]
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
         #expect(result.status == 0, "\(arguments.joined(separator: " ")):\n\(result.stderr)")
     }
@@ -28,18 +31,23 @@ import Testing
     @Test func theHeaderStatesEveryLimitTheLoaderEnforces() throws {
         let text = try String(contentsOf: header, encoding: .utf8)
         let limits = DescriptorReader.Limit.self
-        for (field, bytes) in [("name", limits.name), ("version", limits.version), ("description", limits.description),
-                               ("author", limits.author), ("license", limits.license)] {
+        for (field, bytes) in [
+            ("name", limits.name), ("version", limits.version), ("description", limits.description),
+            ("author", limits.author), ("license", limits.license),
+        ] {
             let comment = try #require(self.comment(before: "const char *\(field);", in: text))
             #expect(comment.contains("at most \(bytes) bytes"), "\(field): \(comment)")
         }
         #expect(text.contains("#define PRESENTER_ID_MAX \(PluginLoadFailure.idMaxBytes)"))
-        #expect(try #require(comment(before: "uint32_t struct_size;\n    /** MUST be PRESENTER_ABI_MAJOR", in: text))
-            .contains("over \(DescriptorReader.maximumSize / 1024) KiB"))
+        #expect(
+            try #require(comment(before: "uint32_t struct_size;\n    /** MUST be PRESENTER_ABI_MAJOR", in: text))
+                .contains("over \(DescriptorReader.maximumSize / 1024) KiB"))
         let prose = words(text)
-        for rule in ["valid UTF-8", "without control characters", "bidirectional formatting characters", "U+202A to U+202E",
-                     "U+2066 to U+2069", "ignores the ones it does not know", "MAY call it from any thread",
-                     "in a helper process"] {
+        for rule in [
+            "valid UTF-8", "without control characters", "bidirectional formatting characters", "U+202A to U+202E",
+            "U+2066 to U+2069", "ignores the ones it does not know", "MAY call it from any thread",
+            "in a helper process",
+        ] {
             #expect(prose.contains(rule), "the header does not say: \(rule)")
         }
     }
@@ -47,7 +55,8 @@ import Testing
     /// docs/ABI.md's validation table quotes the loader's reasons: each
     /// sample here must appear there verbatim, so the two cannot drift apart.
     @Test func theABIDocumentQuotesTheRealReasons() throws {
-        let document = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/ABI.md"), encoding: .utf8)
+        let document = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/ABI.md"), encoding: .utf8)
         let descriptor = PluginLoadFailure.DescriptorProblem.self
         let samples: [PluginLoadFailure] = [
             .unreadable("Permission denied"), .directory, .danglingLink(target: "TARGET"), .symlinkLoop,
@@ -69,7 +78,8 @@ import Testing
             .descriptor(index: nil, id: "fancy", descriptor.controlCharacter(field: "name")),
             .descriptor(index: nil, id: "fancy", descriptor.tooLong(field: "description", limit: 512)),
             .shadowed(id: "mbhud", by: "/first/libMBHud.so"), .duplicateInLibrary(id: "fancy", index: 1, first: 0),
-            .baseNotFound(id: "addbookmark", base: "mbhud"), .baseUnavailable(id: "c", base: "b", path: "/plugins/libb.so"),
+            .baseNotFound(id: "addbookmark", base: "mbhud"),
+            .baseUnavailable(id: "c", base: "b", path: "/plugins/libb.so"),
             .extensionCycle(id: "a", cycle: ["a", "b", "a"]),
         ]
         for failure in samples {
@@ -80,7 +90,7 @@ import Testing
     /// The doc comment (`/** ... */`) right before `declaration`.
     private func comment(before declaration: String, in text: String) -> String? {
         guard let end = text.range(of: declaration)?.lowerBound,
-              let start = text[..<end].range(of: "/**", options: .backwards)?.lowerBound
+            let start = text[..<end].range(of: "/**", options: .backwards)?.lowerBound
         else { return nil }
         return words(String(text[start..<end]))
     }

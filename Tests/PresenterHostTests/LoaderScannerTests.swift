@@ -25,8 +25,12 @@ import Testing
         let directory = try FixtureBuilder.directory([.twoPresenters, fixture, .good])
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
         #expect(Set(registry.plugins.map(\.id)) == ["fixture.good", "fixture.base", "fixture.derived"])
-        #expect(registry.errors == [PluginLoadError(path: directory.appendingPathComponent(fixture.fileName).path,
-                                                    failure: failure)])
+        #expect(
+            registry.errors == [
+                PluginLoadError(
+                    path: directory.appendingPathComponent(fixture.fileName).path,
+                    failure: failure)
+            ])
     }
 
     @Test func everyHostileFileInOneDirectoryIsBlamedInTurn() throws {
@@ -35,15 +39,22 @@ import Testing
         let directory = try FixtureBuilder.directory(Fixture.hostile + [.cxx, .good, .noisy])
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
         #expect(Set(registry.plugins.map(\.id)) == ["fixture.cxx", "fixture.good", "fixture.noisy"])
-        #expect(registry.errors.map { URL(fileURLWithPath: $0.path).lastPathComponent } == Fixture.hostile.map(\.fileName).sorted())
+        #expect(
+            registry.errors.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+                == Fixture.hostile.map(\.fileName).sorted())
     }
 
     @Test func theReasonsSayWhatHappenedAndWhatToDo() {
-        #expect(PluginLoadFailure.crashed(signal: SIGSEGV).description
-            == "crashed while loading (SIGSEGV): the file is corrupt or not built for this ABI; remove or rebuild it")
-        #expect(PluginLoadFailure.timedOut(seconds: 5).description
-            == "did not finish loading within 5 s: a constructor or the entry point hangs; remove or rebuild it")
-        #expect(PluginLoadFailure.exited(status: 3).description.hasPrefix("ended the process while loading (exit status 3)"))
+        #expect(
+            PluginLoadFailure.crashed(signal: SIGSEGV).description
+                == "crashed while loading (SIGSEGV): the file is corrupt or not built for this ABI; remove or rebuild it"
+        )
+        #expect(
+            PluginLoadFailure.timedOut(seconds: 5).description
+                == "did not finish loading within 5 s: a constructor or the entry point hangs; remove or rebuild it")
+        #expect(
+            PluginLoadFailure.exited(status: 3).description.hasPrefix("ended the process while loading (exit status 3)")
+        )
         #expect(SignalName.of(77) == "signal 77")
     }
 
@@ -51,10 +62,11 @@ import Testing
         let directory = try FixtureBuilder.directory([.text, .missingName, .good])
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
-        #expect(registry.errors.map(\.failure) == [
-            .descriptor(index: nil, id: "fixture.no-name", .missingField("name")),
-            .notELF(looksLikeText: true),
-        ])
+        #expect(
+            registry.errors.map(\.failure) == [
+                .descriptor(index: nil, id: "fixture.no-name", .missingField("name")),
+                .notELF(looksLikeText: true),
+            ])
     }
 
     @Test func withoutAUsableHelperFilesAreLoadedInProcess() throws {
@@ -72,7 +84,8 @@ import Testing
         #expect(PluginScanner(environment: [:]).timeout == PluginScanner.defaultTimeout)
         #expect(PluginScanner(environment: ["PRESENTER_SCAN_TIMEOUT_MS": "250"]).timeout == 0.25)
         for bad in ["0", "-5", "soon", ""] {
-            #expect(PluginScanner(environment: ["PRESENTER_SCAN_TIMEOUT_MS": bad]).timeout == PluginScanner.defaultTimeout)
+            #expect(
+                PluginScanner(environment: ["PRESENTER_SCAN_TIMEOUT_MS": bad]).timeout == PluginScanner.defaultTimeout)
         }
         #expect(PluginScanner(environment: [:]).executable == "/proc/self/exe")
     }
@@ -83,7 +96,9 @@ import Testing
         #expect(line.text == text)
     }
 
-    @Test(arguments: ["", "begin", "begin -1", "begin x", "done 1 2", "hello 1", "{\"not\": json", "result 1", "result x P"])
+    @Test(arguments: [
+        "", "begin", "begin -1", "begin x", "done 1 2", "hello 1", "{\"not\": json", "result 1", "result x P",
+    ])
     func anythingElseIsNotAProtocolLine(text: String) {
         #expect(ScanProtocol.Line(Substring(text)) == nil)
     }
@@ -100,8 +115,9 @@ import Testing
         let status = process.wait()
         process.closeInput()
         let lines = String(decoding: report, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
-            == ["presenter-host-scan 2", "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", ""])
+        #expect(
+            lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+                == ["presenter-host-scan 2", "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", ""])
         // What each file holds, in the registry cache's record format.
         let noisy = try #require(ScanProtocol.Line(lines[2]))
         let text = try #require(ScanProtocol.Line(lines[5]))
@@ -109,10 +125,12 @@ import Testing
             Issue.record("not result lines: \(lines)")
             return
         }
-        let contents = try RegistryCacheFormat.contents([RegistryCacheFormat.fields(presenter.utf8)], file: "/x", cached: false)
+        let contents = try RegistryCacheFormat.contents(
+            [RegistryCacheFormat.fields(presenter.utf8)], file: "/x", cached: false)
         #expect(try contents.get().map { try $0.get().id } == ["fixture.noisy"])
-        #expect(try RegistryCacheFormat.contents([RegistryCacheFormat.fields(failure.utf8)], file: "/y", cached: false)
-            == .failure(.notELF(looksLikeText: true)))
+        #expect(
+            try RegistryCacheFormat.contents([RegistryCacheFormat.fields(failure.utf8)], file: "/y", cached: false)
+                == .failure(.notELF(looksLikeText: true)))
         #expect(status == 0)
     }
 

@@ -53,8 +53,10 @@ import Testing
         (.truncated, "truncated: segment "),
         (.cutInProgramHeaders, "truncated: the program headers end at byte "),
         (.programHeadersPastEnd, "truncated: the program headers end at byte 1099511"),
-        (.otherArchitecture,
-         "built for \(FixtureBuilder.architectureNames.plugin), this host is \(FixtureBuilder.architectureNames.host); rebuild it for this host"),
+        (
+            .otherArchitecture,
+            "built for \(FixtureBuilder.architectureNames.plugin), this host is \(FixtureBuilder.architectureNames.host); rebuild it for this host"
+        ),
         (.thirtyTwoBit, "built for 32-bit "),
         (.byteOrder, "built for big-endian machines, this host is little-endian; rebuild it for this host"),
         (.executable, "is an executable, not a shared library; link it with -shared"),
@@ -65,7 +67,10 @@ import Testing
         (.nullEntryPoint, "entry point returns no presenter"),
         (.endlessEntryPoint, "entry point returned more than 256 presenters"),
         (.abiMajor, "built for ABI 2.\(PRESENTER_ABI_MINOR), this host supports 1.x (1.\(PRESENTER_ABI_MINOR))"),
-        (.newerMinor, "presenter 'fixture.newer-minor': built for ABI 1.3, this host supports 1.1; update presenter-host"),
+        (
+            .newerMinor,
+            "presenter 'fixture.newer-minor': built for ABI 1.3, this host supports 1.1; update presenter-host"
+        ),
         (.sizeTooSmall, "struct_size is 24 bytes, smaller than the ABI 1.0 descriptor"),
         (.sizeTooLarge, "struct_size is 100000 bytes, more than 65536: the descriptor is corrupt"),
         (.missingId, "id is missing (NULL)"),
@@ -105,20 +110,24 @@ import Testing
     @Test func brokenFilesDoNotStopTheOthers() throws {
         // Every fixture that is refused with one error of its own, and can be loaded in this process.
         let broken = Fixture.allCases.filter {
-            !Fixture.usable.contains($0) && !Fixture.hostile.contains($0) && ![.unreadable, .duplicate, .sameIdTwice].contains($0)
+            !Fixture.usable.contains($0) && !Fixture.hostile.contains($0)
+                && ![.unreadable, .duplicate, .sameIdTwice].contains($0)
         }
         let (registry, _) = try load(broken + [.good, .twoPresenters])
         #expect(registry.plugins.map(\.id).sorted() == ["fixture.base", "fixture.derived", "fixture.good"])
         // One line per broken file, naming it.
         #expect(registry.errors.count == broken.count)
-        #expect(Set(registry.errors.map { URL(fileURLWithPath: $0.path).lastPathComponent }) == Set(broken.map(\.fileName)))
+        #expect(
+            Set(registry.errors.map { URL(fileURLWithPath: $0.path).lastPathComponent }) == Set(broken.map(\.fileName)))
     }
 
     @Test func theFirstPresenterWithAnIdWinsAndTheLaterIsShadowed() throws {
         let first = try FixtureBuilder.directory([.good])
         let second = try FixtureBuilder.directory([.duplicate])
-        let registry = PresenterRegistry.load([SearchPathEntry(path: first.path, origin: .flag),
-                                               SearchPathEntry(path: second.path, origin: .env)])
+        let registry = PresenterRegistry.load([
+            SearchPathEntry(path: first.path, origin: .flag),
+            SearchPathEntry(path: second.path, origin: .env),
+        ])
         let winner = first.appendingPathComponent("libgood.so").path
         let loser = second.appendingPathComponent("libduplicate.so").path
         #expect(registry.plugins.map(\.path) == [winner])
@@ -130,8 +139,9 @@ import Testing
         // A link in the directory to a file in it, the directory twice, and
         // the directory again through a link to it (lib64 -> lib).
         let directory = try FixtureBuilder.directory([.good])
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("libalias.so").path,
-                                                   withDestinationPath: "libgood.so")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("libalias.so").path,
+            withDestinationPath: "libgood.so")
         let alias = TestPaths.temporaryDirectory("lib64").appendingPathComponent("lib64")
         try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: directory)
         let entry = SearchPathEntry(path: directory.path, origin: .flag)
@@ -144,27 +154,36 @@ import Testing
     @Test func anExtensionCycleIsReportedForEachMember() throws {
         let (registry, _) = try load([.cycleA, .cycleB, .good])
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
-        #expect(Set(registry.errors.map(\.failure)) == [
-            .extensionCycle(id: "fixture.cycle-a", cycle: ["fixture.cycle-a", "fixture.cycle-b", "fixture.cycle-a"]),
-            .extensionCycle(id: "fixture.cycle-b", cycle: ["fixture.cycle-b", "fixture.cycle-a", "fixture.cycle-b"]),
-        ])
+        #expect(
+            Set(registry.errors.map(\.failure)) == [
+                .extensionCycle(
+                    id: "fixture.cycle-a", cycle: ["fixture.cycle-a", "fixture.cycle-b", "fixture.cycle-a"]),
+                .extensionCycle(
+                    id: "fixture.cycle-b", cycle: ["fixture.cycle-b", "fixture.cycle-a", "fixture.cycle-b"]),
+            ])
     }
 
     @Test func aPresenterWhoseBaseIsBrokenIsReportedAgainstThatBase() throws {
         let (registry, directory) = try load([.baseNotFound, .baseBroken])
         #expect(registry.plugins.isEmpty)
         let orphan = directory.appendingPathComponent(Fixture.baseNotFound.fileName).path
-        #expect(registry.errors.map(\.failure) == [
-            .baseUnavailable(id: "fixture.orphan-child", base: "fixture.orphan", path: orphan),
-            .baseNotFound(id: "fixture.orphan", base: "fixture.no-such-base"),
-        ])
-        #expect(registry.errors[0].reason == "presenter 'fixture.orphan-child' extends 'fixture.orphan', which did not load (see the error for \(orphan)); fix that first")
+        #expect(
+            registry.errors.map(\.failure) == [
+                .baseUnavailable(id: "fixture.orphan-child", base: "fixture.orphan", path: orphan),
+                .baseNotFound(id: "fixture.orphan", base: "fixture.no-such-base"),
+            ])
+        #expect(
+            registry.errors[0].reason
+                == "presenter 'fixture.orphan-child' extends 'fixture.orphan', which did not load (see the error for \(orphan)); fix that first"
+        )
     }
 
     /// A base refused for its descriptor still has a readable id: its child
     /// is told the base did not load, not that it was not found.
-    @Test(arguments: [(Fixture.childOfNameless, Fixture.missingName, "fixture.no-name"),
-                      (.childOfNewer, .newerMinor, "fixture.newer-minor")])
+    @Test(arguments: [
+        (Fixture.childOfNameless, Fixture.missingName, "fixture.no-name"),
+        (.childOfNewer, .newerMinor, "fixture.newer-minor"),
+    ])
     func aChildOfABaseRefusedForItsDescriptorPointsAtThatBase(child: Fixture, base: Fixture, baseId: String) throws {
         let (registry, directory) = try load([child, base])
         #expect(registry.plugins.isEmpty)
@@ -177,20 +196,27 @@ import Testing
     @Test func aBrokenPresenterDoesNotShadowAGoodOneWithTheSameId() throws {
         // A fake mbhud first in the search path, extending a base that does not exist, and the bundled plugins.
         let fake = try FixtureBuilder.directory([.fakeMBHud])
-        let registry = PresenterRegistry.load([SearchPathEntry(path: fake.path, origin: .flag),
-                                               SearchPathEntry(path: TestPaths.products.path, origin: .bundled)])
+        let registry = PresenterRegistry.load([
+            SearchPathEntry(path: fake.path, origin: .flag),
+            SearchPathEntry(path: TestPaths.products.path, origin: .bundled),
+        ])
         #expect(registry.plugin(id: "mbhud")?.path == TestPaths.library("MBHud").path)
         #expect(registry.chain(for: "addbookmark")?.map(\.id) == ["addbookmark", "mbhud"])
-        #expect(registry.errors == [PluginLoadError(path: fake.appendingPathComponent(Fixture.fakeMBHud.fileName).path,
-                                                    failure: .baseNotFound(id: "mbhud", base: "fixture.no-such-base"))])
+        #expect(
+            registry.errors == [
+                PluginLoadError(
+                    path: fake.appendingPathComponent(Fixture.fakeMBHud.fileName).path,
+                    failure: .baseNotFound(id: "mbhud", base: "fixture.no-such-base"))
+            ])
     }
 
     @Test func anIdRepeatedInOneLibraryIsNotCalledShadowed() throws {
         let (registry, directory) = try load([.sameIdTwice])
         #expect(registry.plugins.map(\.name) == ["First"])
-        #expect(registry.errors.map(\.description) == [
-            "\(directory.path)/libsame-id-twice.so: descriptor 1 repeats id 'fixture.twice' of descriptor 0 in the same file; give each presenter its own id",
-        ])
+        #expect(
+            registry.errors.map(\.description) == [
+                "\(directory.path)/libsame-id-twice.so: descriptor 1 repeats id 'fixture.twice' of descriptor 0 in the same file; give each presenter its own id"
+            ])
     }
 
     /// Both fixtures export fixture_local_name() and name their presenter
@@ -212,22 +238,30 @@ import Testing
     }
 
     @Test func missingDirectoriesAreSkippedWithoutErrors() throws {
-        let registry = PresenterRegistry.load([SearchPathEntry(path: "/nonexistent/presenter-host-test", origin: .flag),
-                                               SearchPathEntry(path: "/nonexistent/presenter-host-user", origin: .user)])
+        let registry = PresenterRegistry.load([
+            SearchPathEntry(path: "/nonexistent/presenter-host-test", origin: .flag),
+            SearchPathEntry(path: "/nonexistent/presenter-host-user", origin: .user),
+        ])
         #expect(registry.plugins.isEmpty)
         #expect(registry.errors.isEmpty)
         #expect(registry.searchPath.count == 2)
         // The user hears about the one they named, and only that one (SearchPath's warnings).
-        let warnings = SearchPath.resolve(pluginDirs: ["/nonexistent/presenter-host-test"],
-                                          environment: ["XDG_DATA_HOME": "/nonexistent/presenter-host-user"],
-                                          executablePath: "/nonexistent/bin/presenter-host").warnings
-        #expect(warnings == ["presenter-host: warning: --plugin-dir /nonexistent/presenter-host-test: no such directory; check the path"])
+        let warnings = SearchPath.resolve(
+            pluginDirs: ["/nonexistent/presenter-host-test"],
+            environment: ["XDG_DATA_HOME": "/nonexistent/presenter-host-user"],
+            executablePath: "/nonexistent/bin/presenter-host"
+        ).warnings
+        #expect(
+            warnings == [
+                "presenter-host: warning: --plugin-dir /nonexistent/presenter-host-test: no such directory; check the path"
+            ])
     }
 
     @Test func theBundledDirectoryOffersOnlyTheBundledNames() throws {
         let directory = try FixtureBuilder.directory([.good, .text])
-        try FileManager.default.copyItem(at: FixtureBuilder.library(.twoPresenters),
-                                         to: directory.appendingPathComponent("libMBHud.so"))
+        try FileManager.default.copyItem(
+            at: FixtureBuilder.library(.twoPresenters),
+            to: directory.appendingPathComponent("libMBHud.so"))
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .bundled)])
         #expect(registry.plugins.map(\.id) == ["fixture.base", "fixture.derived"])
         #expect(registry.errors.isEmpty)
@@ -235,11 +269,14 @@ import Testing
 
     @Test func chainIsNilWhenABaseIsMissingOrLoops() {
         func plugin(_ id: String, extends: String?) -> PresenterPlugin {
-            PresenterPlugin(id: id, name: id, version: "1", description: nil, author: nil, license: nil,
-                            extends: extends, capabilities: [], abiVersion: .host, path: "/x", hooks: .init())
+            PresenterPlugin(
+                id: id, name: id, version: "1", description: nil, author: nil, license: nil,
+                extends: extends, capabilities: [], abiVersion: .host, path: "/x", hooks: .init())
         }
-        let registry = PresenterRegistry(plugins: [plugin("a", extends: "b"), plugin("b", extends: "a"),
-                                                   plugin("c", extends: "gone"), plugin("d", extends: nil)])
+        let registry = PresenterRegistry(plugins: [
+            plugin("a", extends: "b"), plugin("b", extends: "a"),
+            plugin("c", extends: "gone"), plugin("d", extends: nil),
+        ])
         #expect(registry.chain(for: "a") == nil)
         #expect(registry.chain(for: "c") == nil)
         #expect(registry.chain(for: "d")?.map(\.id) == ["d"])
@@ -248,8 +285,9 @@ import Testing
     @Test func theCExamplePresenterCompilesAndLoads() throws {
         let example = TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/hello_presenter.c")
         let directory = TestPaths.temporaryDirectory("c-example")
-        try FixtureBuilder.compile(example, to: directory.appendingPathComponent("libhello_presenter.so"),
-                                   flags: ["-Wextra", "-Werror", "-pedantic"])
+        try FixtureBuilder.compile(
+            example, to: directory.appendingPathComponent("libhello_presenter.so"),
+            flags: ["-Wextra", "-Werror", "-pedantic"])
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.errors == [])
         let plugin = try #require(registry.plugin(id: "example.hello"))
@@ -259,9 +297,11 @@ import Testing
     }
 
     @Test func theABIDocumentShowsTheCExampleVerbatim() throws {
-        let document = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/ABI.md"), encoding: .utf8)
-        let example = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/hello_presenter.c"),
-                                 encoding: .utf8)
+        let document = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/ABI.md"), encoding: .utf8)
+        let example = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/hello_presenter.c"),
+            encoding: .utf8)
         #expect(document.contains("```c\n" + example + "```\n"))
     }
 
@@ -269,11 +309,13 @@ import Testing
     func theCExampleMakefileBuildsALoadablePlugin() throws {
         let directory = TestPaths.temporaryDirectory("c-example-make")
         for name in ["hello_presenter.c", "Makefile"] {
-            try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/\(name)"),
-                                             to: directory.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/\(name)"),
+                to: directory.appendingPathComponent(name))
         }
-        let make = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/make"),
-                                         ["-s", "-C", directory.path, "PRESENTER_ABI_INCLUDE=\(TestPaths.abiInclude.path)"])
+        let make = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/make"),
+            ["-s", "-C", directory.path, "PRESENTER_ABI_INCLUDE=\(TestPaths.abiInclude.path)"])
         try #require(make.status == 0, "\(make.stderr)")
         let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.errors == [])

@@ -19,7 +19,8 @@ struct MessagesFileTests {
     }
 
     @Test func goodFile() throws {
-        let file = try parse("""
+        let file = try parse(
+            """
             {
               "get-title": {"working": ""},
               "add-bookmark": {"working": "Saving bookmark...", "success": "Bookmark saved!",
@@ -29,8 +30,11 @@ struct MessagesFileTests {
             """)
         #expect(file.actions.count == 3)
         #expect(file.actions["get-title"] == MessagesFile.Messages(working: ""))
-        #expect(file.actions["add-bookmark"] == MessagesFile.Messages(
-            working: "Saving bookmark...", success: "Bookmark saved!", failure: "An error occurred saving the bookmark"))
+        #expect(
+            file.actions["add-bookmark"]
+                == MessagesFile.Messages(
+                    working: "Saving bookmark...", success: "Bookmark saved!",
+                    failure: "An error occurred saving the bookmark"))
         #expect(file.actions["default"]?.working == "Working \"hard\"\né😀")
         #expect(file.actions["default"]?.success == nil)
     }
@@ -40,11 +44,14 @@ struct MessagesFileTests {
     }
 
     @Test func malformedJSONHasLineAndColumn() {
-        #expect(dataError("{\n  \"run\": {\n    \"working\": \"x\" \"success\": \"y\"}\n}")
+        #expect(
+            dataError("{\n  \"run\": {\n    \"working\": \"x\" \"success\": \"y\"}\n}")
                 == "messages.json:3:20: expected ',' or '}', found '\"'")
         #expect(dataError("{\"run\": {\"working\": \"x\"},}") == "messages.json:1:26: expected a string key, found '}'")
         #expect(dataError("{\"run\" {}}") == "messages.json:1:8: expected ':', found '{'")
-        #expect(dataError("{\"run\": {\"working\": \"abc") == "messages.json:1:25: unterminated string: end of file before the closing '\"'")
+        #expect(
+            dataError("{\"run\": {\"working\": \"abc")
+                == "messages.json:1:25: unterminated string: end of file before the closing '\"'")
         #expect(dataError("{\"a\": tru}") == "messages.json:1:10: expected 'true', found '}'")
         #expect(dataError("{\"a\": 01}") == "messages.json:1:8: expected ',' or '}', found '1'")
         #expect(dataError("{\"a\": \"\\q\"}") == "messages.json:1:9: invalid escape '\\q' in a string")
@@ -58,25 +65,35 @@ struct MessagesFileTests {
     }
 
     @Test func unknownStatusHasItsPath() {
-        #expect(dataError(#"{"get-title": {"workin": "x"}}"#)
+        #expect(
+            dataError(#"{"get-title": {"workin": "x"}}"#)
                 == "messages.json: /get-title/workin: unknown status 'workin' (expected working, success, failure)")
-        #expect(dataError(#"{"a/b~c": {"done": "x"}}"#)?.hasPrefix("messages.json: /a~1b~0c/done: unknown status") == true)
+        #expect(
+            dataError(#"{"a/b~c": {"done": "x"}}"#)?.hasPrefix("messages.json: /a~1b~0c/done: unknown status") == true)
     }
 
     @Test func wrongTypeHasItsPath() {
-        #expect(dataError(#"{"run": {"working": 3}}"#) == "messages.json: /run/working: expected a string, found a number")
-        #expect(dataError(#"{"run": {"success": null}}"#) == "messages.json: /run/success: expected a string, found null")
-        #expect(dataError(#"{"run": "Working..."}"#) == "messages.json: /run: expected an object of messages, found a string")
+        #expect(
+            dataError(#"{"run": {"working": 3}}"#) == "messages.json: /run/working: expected a string, found a number")
+        #expect(
+            dataError(#"{"run": {"success": null}}"#) == "messages.json: /run/success: expected a string, found null")
+        #expect(
+            dataError(#"{"run": "Working..."}"#)
+                == "messages.json: /run: expected an object of messages, found a string")
         #expect(dataError(#"["run"]"#) == "messages.json: /: expected an object of actions, found an array")
     }
 
     @Test func duplicates() {
         #expect(dataError(#"{"run": {}, "run": {}}"#) == "messages.json: /run: action 'run' appears twice")
-        #expect(dataError(#"{"run": {"working": "a", "working": "b"}}"#) == "messages.json: /run/working: status 'working' appears twice")
+        #expect(
+            dataError(#"{"run": {"working": "a", "working": "b"}}"#)
+                == "messages.json: /run/working: status 'working' appears twice")
     }
 
     @Test func emptyFile() {
-        #expect(dataError("") == #"messages.json: the file is empty; expected an object such as {"run": {"working": "..."}}"#)
+        #expect(
+            dataError("")
+                == #"messages.json: the file is empty; expected an object such as {"run": {"working": "..."}}"#)
         #expect(dataError(" \n\t") != nil)
     }
 
@@ -102,10 +119,17 @@ struct MessagesFileTests {
         #expect(try MessagesFile.load(path: path).actions["run"]?.working == "W")
 
         let missing = dir.appendingPathComponent("nope.json").path
-        #expect(throws: CommandError.noInput("\(missing): cannot read the messages file: No such file or directory; check the path given to --messages")) {
+        #expect(
+            throws: CommandError.noInput(
+                "\(missing): cannot read the messages file: No such file or directory; check the path given to --messages"
+            )
+        ) {
             try MessagesFile.load(path: missing)
         }
-        #expect(throws: CommandError.noInput("\(dir.path): cannot read the messages file: Is a directory; check the path given to --messages")) {
+        #expect(
+            throws: CommandError.noInput(
+                "\(dir.path): cannot read the messages file: Is a directory; check the path given to --messages")
+        ) {
             try MessagesFile.load(path: dir.path)
         }
     }

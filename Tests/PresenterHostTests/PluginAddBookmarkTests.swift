@@ -28,16 +28,27 @@ import Testing
     @Test func titleInteractorSwapsTheButtonForTheIndicator() throws {
         let (presenter, view) = try screen(elements: Self.bothElements)
         #expect(presenter.show(view, "", id: 1, type: "GetWebTitleInteractor", action: "get-title") == PRESENTER_OK)
-        #expect(view.elementCalls == ["get-title-button \(PRESENTER_ELEMENT_HIDE)",
-                                      "activity-indicator \(PRESENTER_ELEMENT_START_ANIMATING)"])
-        #expect(presenter.hide(view, "An error occurred retrieving the title", id: 1, type: "GetWebTitleInteractor",
-                               action: "get-title", failure: (1, "http", "HTTP 404")) == PRESENTER_OK)
-        #expect(view.elementCalls.suffix(2) == ["activity-indicator \(PRESENTER_ELEMENT_STOP_ANIMATING)",
-                                                "get-title-button \(PRESENTER_ELEMENT_SHOW)"])
+        #expect(
+            view.elementCalls == [
+                "get-title-button \(PRESENTER_ELEMENT_HIDE)",
+                "activity-indicator \(PRESENTER_ELEMENT_START_ANIMATING)",
+            ])
+        #expect(
+            presenter.hide(
+                view, "An error occurred retrieving the title", id: 1, type: "GetWebTitleInteractor",
+                action: "get-title", failure: (1, "http", "HTTP 404")) == PRESENTER_OK)
+        #expect(
+            view.elementCalls.suffix(2) == [
+                "activity-indicator \(PRESENTER_ELEMENT_STOP_ANIMATING)",
+                "get-title-button \(PRESENTER_ELEMENT_SHOW)",
+            ])
         // The failure shows in the HUD (the base), as any other action's:
         // shown with no text, then hidden with the message and the failure.
-        #expect(presenter.host.baseCalls == ["show  GetWebTitleInteractor:get-title:1:-1.0",
-                                             "hide An error occurred retrieving the title GetWebTitleInteractor:get-title:1:-1.0 1:http:HTTP 404"])
+        #expect(
+            presenter.host.baseCalls == [
+                "show  GetWebTitleInteractor:get-title:1:-1.0",
+                "hide An error occurred retrieving the title GetWebTitleInteractor:get-title:1:-1.0 1:http:HTTP 404",
+            ])
     }
 
     @Test func aTitleFetchThatSucceedsOrHasNoFailureMessageNeverReachesTheHUD() throws {
@@ -45,7 +56,8 @@ import Testing
         presenter.show(view, "", id: 1, type: "GetWebTitleInteractor", action: "get-title")
         presenter.hide(view, nil, id: 1, type: "GetWebTitleInteractor", action: "get-title")
         presenter.show(view, "", id: 2, type: "GetWebTitleInteractor", action: "get-title")
-        presenter.hide(view, nil, id: 2, type: "GetWebTitleInteractor", action: "get-title", failure: (1, "http", "HTTP 404"))
+        presenter.hide(
+            view, nil, id: 2, type: "GetWebTitleInteractor", action: "get-title", failure: (1, "http", "HTTP 404"))
         #expect(view.elementCalls.count == 8)
         #expect(presenter.host.baseCalls == [])
     }
@@ -66,8 +78,9 @@ import Testing
         presenter.show(view, "Saving bookmark...", id: 3)
         presenter.hide(view, nil, id: 3)
         #expect(view.elementCalls.count == 4)
-        presenter.hide(view, "An error occurred retrieving the title", id: 2, type: "GetWebTitleInteractor",
-                       action: "get-title", failure: (1, "http", "HTTP 404"))
+        presenter.hide(
+            view, "An error occurred retrieving the title", id: 2, type: "GetWebTitleInteractor",
+            action: "get-title", failure: (1, "http", "HTTP 404"))
         #expect(view.elementCalls.suffix(2) == [stop, showButton])
         // A later fetch starts over.
         presenter.show(view, "", id: 4, type: "GetWebTitleInteractor")
@@ -81,12 +94,13 @@ import Testing
         presenter.hide(view, "An error occurred saving the bookmark", id: 7, failure: (3, "http", "HTTP 500"))
         presenter.show(view, "Saving bookmark...", id: 8)
         presenter.hide(view, nil, id: 8)
-        #expect(presenter.host.baseCalls == [
-            "show Saving bookmark... AddBookmarkInteractor:add-bookmark:7:-1.0",
-            "hide An error occurred saving the bookmark AddBookmarkInteractor:add-bookmark:7:-1.0 3:http:HTTP 500",
-            "show Saving bookmark... AddBookmarkInteractor:add-bookmark:8:-1.0",
-            "hide nil AddBookmarkInteractor:add-bookmark:8:-1.0 nil",
-        ])
+        #expect(
+            presenter.host.baseCalls == [
+                "show Saving bookmark... AddBookmarkInteractor:add-bookmark:7:-1.0",
+                "hide An error occurred saving the bookmark AddBookmarkInteractor:add-bookmark:7:-1.0 3:http:HTTP 500",
+                "show Saving bookmark... AddBookmarkInteractor:add-bookmark:8:-1.0",
+                "hide nil AddBookmarkInteractor:add-bookmark:8:-1.0 nil",
+            ])
         #expect(view.elementCalls == [])
     }
 
@@ -100,11 +114,16 @@ import Testing
     }
 
     @Test func otherElementErrorsAreReportedAfterEveryOperationRan() throws {
-        let (presenter, view) = try screen(elements: ["get-title-button": PRESENTER_OK,
-                                                     "activity-indicator": PRESENTER_ERR_UNSUPPORTED])
+        let (presenter, view) = try screen(elements: [
+            "get-title-button": PRESENTER_OK,
+            "activity-indicator": PRESENTER_ERR_UNSUPPORTED,
+        ])
         #expect(presenter.hide(view, nil, id: 1, type: "GetWebTitleInteractor") == PRESENTER_ERR_UNSUPPORTED)
-        #expect(view.elementCalls == ["activity-indicator \(PRESENTER_ELEMENT_STOP_ANIMATING)",
-                                      "get-title-button \(PRESENTER_ELEMENT_SHOW)"])
+        #expect(
+            view.elementCalls == [
+                "activity-indicator \(PRESENTER_ELEMENT_STOP_ANIMATING)",
+                "get-title-button \(PRESENTER_ELEMENT_SHOW)",
+            ])
         #expect(presenter.host.errors.count == 1)
         #expect(presenter.host.errors.first?.contains("activity-indicator") == true)
     }

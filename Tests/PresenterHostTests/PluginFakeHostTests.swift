@@ -116,8 +116,11 @@ final class FakeHost {
         },
         base_hide: { ctx, view, message, interactor, failure in
             let host = of(ctx)
-            let failureText = failure.map { "\($0.pointee.code):\(String(cString: $0.pointee.domain)):\(String(cString: $0.pointee.message))" }
-            host.baseCalls.append("hide \(message.map { String(cString: $0) } ?? "nil") \(describe(interactor)) \(failureText ?? "nil")")
+            let failureText = failure.map {
+                "\($0.pointee.code):\(String(cString: $0.pointee.domain)):\(String(cString: $0.pointee.message))"
+            }
+            host.baseCalls.append(
+                "hide \(message.map { String(cString: $0) } ?? "nil") \(describe(interactor)) \(failureText ?? "nil")")
             return host.baseStatus
         },
         base_progress: { ctx, view, interactor in
@@ -138,8 +141,10 @@ final class FakeHost {
         view_flags: { view in FakeView.of(view).flags },
         text_width: { view, text in UInt32(String(cString: text!).unicodeScalars.count) },
         draw_text: { view, col, row, maxCols, text, style in
-            UInt32(FakeView.of(view).drawText(String(cString: text!), col: Int(col), row: Int(row),
-                                              maxCols: Int(maxCols), style: style))
+            UInt32(
+                FakeView.of(view).drawText(
+                    String(cString: text!), col: Int(col), row: Int(row),
+                    maxCols: Int(maxCols), style: style))
         },
         draw_box: { view, col, row, cols, rows, style in
             FakeView.of(view).drawBox(col: Int(col), row: Int(row), cols: Int(cols), rows: Int(rows))
@@ -255,20 +260,25 @@ final class PluginInstance {
     }
 
     @discardableResult
-    func show(_ view: FakeView, _ message: String, id: UInt64, type: String = "AddBookmarkInteractor",
-              action: String = "add-bookmark", progress: Double = -1) -> presenter_status {
+    func show(
+        _ view: FakeView, _ message: String, id: UInt64, type: String = "AddBookmarkInteractor",
+        action: String = "add-bookmark", progress: Double = -1
+    ) -> presenter_status {
         withInteractor(type, action, id, progress) { descriptor.show!(instance, view.handle, message, $0) }
     }
 
     @discardableResult
-    func hide(_ view: FakeView, _ message: String?, id: UInt64, type: String = "AddBookmarkInteractor",
-              action: String = "add-bookmark", failure: (code: Int64, domain: String, message: String)? = nil) -> presenter_status {
+    func hide(
+        _ view: FakeView, _ message: String?, id: UInt64, type: String = "AddBookmarkInteractor",
+        action: String = "add-bookmark", failure: (code: Int64, domain: String, message: String)? = nil
+    ) -> presenter_status {
         withInteractor(type, action, id, -1) { interactor in
             guard let failure else { return descriptor.hide!(instance, view.handle, message, interactor, nil) }
             return failure.domain.withCString { domain in
                 failure.message.withCString { text in
-                    var f = presenter_failure(struct_size: UInt32(MemoryLayout<presenter_failure>.size),
-                                              reserved: 0, code: failure.code, domain: domain, message: text)
+                    var f = presenter_failure(
+                        struct_size: UInt32(MemoryLayout<presenter_failure>.size),
+                        reserved: 0, code: failure.code, domain: domain, message: text)
                     return descriptor.hide!(instance, view.handle, message, interactor, &f)
                 }
             }
@@ -276,8 +286,10 @@ final class PluginInstance {
     }
 
     @discardableResult
-    func progress(_ view: FakeView, id: UInt64, _ fraction: Double, type: String = "AddBookmarkInteractor",
-                  action: String = "add-bookmark") -> presenter_status {
+    func progress(
+        _ view: FakeView, id: UInt64, _ fraction: Double, type: String = "AddBookmarkInteractor",
+        action: String = "add-bookmark"
+    ) -> presenter_status {
         withInteractor(type, action, id, fraction) { descriptor.progress!(instance, view.handle, $0) }
     }
 
@@ -293,8 +305,10 @@ final class PluginInstance {
         descriptor.key!(instance, view.handle, key)
     }
 
-    private func withInteractor(_ type: String, _ action: String, _ id: UInt64, _ progress: Double,
-                                _ body: (UnsafePointer<presenter_interactor>) -> presenter_status) -> presenter_status {
+    private func withInteractor(
+        _ type: String, _ action: String, _ id: UInt64, _ progress: Double,
+        _ body: (UnsafePointer<presenter_interactor>) -> presenter_status
+    ) -> presenter_status {
         type.withCString { type in
             action.withCString { action in
                 var interactor = presenter_interactor(

@@ -7,8 +7,10 @@ import Testing
     let plugin: LoadedPlugin
     init() throws { plugin = try LoadedPlugin.load("MBHud") }
 
-    private func hud(_ options: [String: String] = [:], flags: UInt32 = PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_ANIMATED,
-                     cols: Int = 40) throws -> (PluginInstance, FakeView) {
+    private func hud(
+        _ options: [String: String] = [:], flags: UInt32 = PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_ANIMATED,
+        cols: Int = 40
+    ) throws -> (PluginInstance, FakeView) {
         let host = FakeHost()
         host.options = options
         return (try PluginInstance(plugin.descriptor, host: host), FakeView(cols: cols, flags: flags))
@@ -45,11 +47,12 @@ import Testing
         let (hud, view) = try hud()
         #expect(hud.show(view, "Saving bookmark...", id: 1) == PRESENTER_OK)
         hud.render(view)
-        #expect(view.lines[3...5] == [
-            "        ┌──────────────────────┐        ",
-            "        │ ⠋ Saving bookmark... │        ",
-            "        └──────────────────────┘        ",
-        ])
+        #expect(
+            view.lines[3...5] == [
+                "        ┌──────────────────────┐        ",
+                "        │ ⠋ Saving bookmark... │        ",
+                "        └──────────────────────┘        ",
+            ])
         #expect(view.visibleLines.count == 3)
         #expect(hud.host.takeFrameRequests() == [t0 + Self.ms(80)])
     }
@@ -68,19 +71,23 @@ import Testing
         hud.show(view, "Saving", id: 1)
         hud.host.now = t0 + Self.ms(80)
         hud.render(view)
-        #expect(view.visibleLines == ["              +----------+", "              | \\ Saving |", "              +----------+"])
+        #expect(
+            view.visibleLines == [
+                "              +----------+", "              | \\ Saving |", "              +----------+",
+            ])
     }
 
     @Test func secondLineOfTheMessageIsADimDetailsLine() throws {
         let (hud, view) = try hud()
         hud.show(view, "Saving bookmark...\nThis may take a moment", id: 1)
         hud.render(view)
-        #expect(view.lines[3...6] == [
-            "       ┌────────────────────────┐       ",
-            "       │  ⠋ Saving bookmark...  │       ",
-            "       │ This may take a moment │       ",
-            "       └────────────────────────┘       ",
-        ])
+        #expect(
+            view.lines[3...6] == [
+                "       ┌────────────────────────┐       ",
+                "       │  ⠋ Saving bookmark...  │       ",
+                "       │ This may take a moment │       ",
+                "       └────────────────────────┘       ",
+            ])
         #expect(view.texts.contains { $0 == ("This may take a moment", PRESENTER_STYLE_DIM) })
     }
 
@@ -104,11 +111,12 @@ import Testing
         hud.host.now = t0 + Self.ms(1000)
         hud.hide(view, "Bookmark saved!", id: 1)
         hud.render(view)
-        #expect(view.visibleLines == [
-            "         ┌───────────────────┐",
-            "         │ ✔ Bookmark saved! │",
-            "         └───────────────────┘",
-        ])
+        #expect(
+            view.visibleLines == [
+                "         ┌───────────────────┐",
+                "         │ ✔ Bookmark saved! │",
+                "         └───────────────────┘",
+            ])
         #expect(view.texts.contains { $0 == ("✔", PRESENTER_COLOR_GREEN) })
         // 1.5 s + 10 ms for each of the 15 characters.
         let end = t0 + Self.ms(1000 + 1500 + 150)
@@ -142,12 +150,13 @@ import Testing
         hud.host.now += Self.ms(60_000)
         _ = hud.host.takeFrameRequests()
         hud.render(view)
-        #expect(view.lines[3...6] == [
-            "          ┌──────────────────┐          ",
-            "          │ ✖ Could not save │          ",
-            "          │     HTTP 500     │          ",
-            "          └──────────────────┘          ",
-        ])
+        #expect(
+            view.lines[3...6] == [
+                "          ┌──────────────────┐          ",
+                "          │ ✖ Could not save │          ",
+                "          │     HTTP 500     │          ",
+                "          └──────────────────┘          ",
+            ])
         #expect(view.texts.contains { $0 == ("✖", PRESENTER_COLOR_RED) })
         #expect(hud.host.takeFrameRequests() == [])
         #expect(hud.key(view, 13) == 1)
@@ -262,11 +271,12 @@ import Testing
         let (hud, view) = try hud(flags: PRESENTER_VIEW_ANIMATED)
         hud.show(view, "Uploading", id: 1, progress: 0.5)
         hud.render(view)
-        #expect(view.visibleLines == [
-            "    +-----------------------------+",
-            "    | [#####-----]  50% Uploading |",
-            "    +-----------------------------+",
-        ])
+        #expect(
+            view.visibleLines == [
+                "    +-----------------------------+",
+                "    | [#####-----]  50% Uploading |",
+                "    +-----------------------------+",
+            ])
         #expect(hud.host.takeFrameRequests() == [])  // nothing moves
         #expect(hud.progress(view, id: 1, 0.8) == PRESENTER_OK)
         hud.render(view)
@@ -324,8 +334,10 @@ import Testing
 
     @Test func hugeOptionsAreCappedInsteadOfOverflowing() throws {
         // Int.max milliseconds overflowed UInt64 nanoseconds and trapped in create.
-        let (hud, view) = try hud(["min-show-ms": String(Int.max), "grace-ms": "100000000000",
-                                   "failure-hold-ms": String(Int.max)])
+        let (hud, view) = try hud([
+            "min-show-ms": String(Int.max), "grace-ms": "100000000000",
+            "failure-hold-ms": String(Int.max),
+        ])
         hud.show(view, "Saving", id: 1)
         hud.render(view)
         #expect(view.isBlank)  // inside the (capped) grace time

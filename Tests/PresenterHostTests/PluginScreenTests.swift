@@ -30,14 +30,17 @@ private final class ScreenView: ScreenletView, @unchecked Sendable {
 
     init(_ presenter: String, elements: [String: ViewElement] = [:]) {
         self.presenter = presenter
-        super.init(progressMessages: [
-            "add-bookmark": [.working: "Saving bookmark...", .success: "Bookmark saved!",
-                             .failure: "Could not save the bookmark"],
-            "get-title": [.working: NoProgressMessage, .failure: "An error occurred retrieving the title"],
-            "sync": [.working: "Syncing\nThis may take a moment"],
-            "upload": [.working: "Uploading", .success: "Uploaded"],
-            "quiet": [.working: NoProgressMessage],
-        ], elements: elements)
+        super.init(
+            progressMessages: [
+                "add-bookmark": [
+                    .working: "Saving bookmark...", .success: "Bookmark saved!",
+                    .failure: "Could not save the bookmark",
+                ],
+                "get-title": [.working: NoProgressMessage, .failure: "An error occurred retrieving the title"],
+                "sync": [.working: "Syncing\nThis may take a moment"],
+                "upload": [.working: "Uploading", .success: "Uploaded"],
+                "quiet": [.working: NoProgressMessage],
+            ], elements: elements)
     }
 
     override func createProgressPresenter() -> String { presenter }
@@ -60,12 +63,16 @@ private struct Screen {
     let screenlet: Screenlet
 
     /// `folder` holds the plugin libraries to load (by default the build's products).
-    init(_ presenter: String, _ isolation: Isolation, flags: ViewFlags = [.unicode, .animated], options: [String: String] = [:],
-         elements: [String: ViewElement] = [:], folder: URL = TestPaths.products) throws {
+    init(
+        _ presenter: String, _ isolation: Isolation, flags: ViewFlags = [.unicode, .animated],
+        options: [String: String] = [:],
+        elements: [String: ViewElement] = [:], folder: URL = TestPaths.products
+    ) throws {
         let registry = PresenterRegistry.load([SearchPathEntry(path: folder.path, origin: .flag)])
         backend = TestBackend(cols: 40, rows: 5, flags: flags)
-        runtime = PresenterRuntime(registry: registry, backend: backend, options: options, clock: ManualClock(),
-                                   isolation: isolation.runtime)
+        runtime = PresenterRuntime(
+            registry: registry, backend: backend, options: options, clock: ManualClock(),
+            isolation: isolation.runtime)
         screenlet = try runtime.attach(ScreenView(presenter, elements: elements))
     }
 
@@ -92,24 +99,26 @@ private struct Screen {
         let screen = try Screen("mbhud", isolation)
         defer { screen.runtime.shutdown() }
         let action = screen.perform("add-bookmark")
-        #expect(screen.lines == [
-            "",
-            "        ╭──────────────────────╮",
-            "        │ ⠋ Saving bookmark... │",
-            "        ╰──────────────────────╯",
-            "",
-        ])
+        #expect(
+            screen.lines == [
+                "",
+                "        ╭──────────────────────╮",
+                "        │ ⠋ Saving bookmark... │",
+                "        ╰──────────────────────╯",
+                "",
+            ])
         screen.runtime.advance(by: 0.08)
         #expect(screen.lines[2] == "        │ ⠙ Saving bookmark... │")
         screen.runtime.advance(by: 0.42)  // past the minimum show time
         action.succeed()
-        #expect(screen.lines == [
-            "",
-            "         ╭───────────────────╮",
-            "         │ ✔ Bookmark saved! │",
-            "         ╰───────────────────╯",
-            "",
-        ])
+        #expect(
+            screen.lines == [
+                "",
+                "         ╭───────────────────╮",
+                "         │ ✔ Bookmark saved! │",
+                "         ╰───────────────────╯",
+                "",
+            ])
         screen.runtime.advance(by: 1.649)
         #expect(screen.lines[2] == "         │ ✔ Bookmark saved! │")
         screen.runtime.advance(by: 0.001)
@@ -123,13 +132,14 @@ private struct Screen {
         let action = screen.perform("add-bookmark")
         screen.runtime.advance(by: 0.5)
         action.fail(InteractorError(code: 1, domain: "http", message: "HTTP 500"))
-        #expect(screen.lines == [
-            "   ╭───────────────────────────────╮",
-            "   │ ✖ Could not save the bookmark │",
-            "   │           HTTP 500            │",
-            "   ╰───────────────────────────────╯",
-            "",
-        ])
+        #expect(
+            screen.lines == [
+                "   ╭───────────────────────────────╮",
+                "   │ ✖ Could not save the bookmark │",
+                "   │           HTTP 500            │",
+                "   ╰───────────────────────────────╯",
+                "",
+            ])
         screen.runtime.advance(by: 2.999)
         #expect(screen.lines[1] == "   │ ✖ Could not save the bookmark │")
         screen.runtime.advance(by: 0.001)
@@ -144,13 +154,14 @@ private struct Screen {
         screen.runtime.advance(by: 0.5)
         action.fail(.validation("URL cannot be empty"))  // its own text replaces the failure message
         screen.runtime.advance(by: 60)
-        #expect(screen.lines == [
-            "",
-            "       ╭───────────────────────╮",
-            "       │ ✖ URL cannot be empty │",
-            "       ╰───────────────────────╯",
-            "",
-        ])
+        #expect(
+            screen.lines == [
+                "",
+                "       ╭───────────────────────╮",
+                "       │ ✖ URL cannot be empty │",
+                "       ╰───────────────────────╯",
+                "",
+            ])
         screen.runtime.key(13)
         #expect(screen.isSettled())
     }
@@ -160,13 +171,14 @@ private struct Screen {
         let screen = try Screen("mbhud", isolation)
         defer { screen.runtime.shutdown() }
         let sync = screen.perform("sync")
-        #expect(screen.lines == [
-            "       ╭────────────────────────╮",
-            "       │       ⠋ Syncing        │",
-            "       │ This may take a moment │",
-            "       ╰────────────────────────╯",
-            "",
-        ])
+        #expect(
+            screen.lines == [
+                "       ╭────────────────────────╮",
+                "       │       ⠋ Syncing        │",
+                "       │ This may take a moment │",
+                "       ╰────────────────────────╯",
+                "",
+            ])
         screen.runtime.advance(by: 0.5)
         sync.succeed()
         #expect(screen.isSettled())  // no success message: hides at once
@@ -185,11 +197,12 @@ private struct Screen {
         let upload = screen.perform("upload")
         upload.reportProgress(0.5)
         screen.runtime.advance(by: 0.05)
-        #expect(screen.lines[1...3] == [
-            "     ╭───────────────────────────╮",
-            "     │ █████░░░░░  50% Uploading │",
-            "     ╰───────────────────────────╯",
-        ])
+        #expect(
+            screen.lines[1...3] == [
+                "     ╭───────────────────────────╮",
+                "     │ █████░░░░░  50% Uploading │",
+                "     ╰───────────────────────────╯",
+            ])
         let save = screen.perform("add-bookmark")
         #expect(screen.lines[2] == "   │ ⠋ Saving bookmark... (+1 more) │")
         save.succeed()
@@ -217,8 +230,9 @@ private struct Screen {
     func netActivityIndicatorAtTopRightWhileAnyActionRuns(_ isolation: Isolation) throws {
         // A private copy: the plugin's counter is shared by every instance in the process.
         let folder = TestPaths.temporaryDirectory("netactivity")
-        try FileManager.default.copyItem(at: TestPaths.library("NetActivity"),
-                                         to: folder.appendingPathComponent("libNetActivity.so"))
+        try FileManager.default.copyItem(
+            at: TestPaths.library("NetActivity"),
+            to: folder.appendingPathComponent("libNetActivity.so"))
         let screen = try Screen("netactivity", isolation, folder: folder)
         defer { screen.runtime.shutdown() }
         let first = screen.perform("add-bookmark")
@@ -234,8 +248,10 @@ private struct Screen {
 
     @Test(arguments: Isolation.allCases)
     func addBookmarkSwapsTheButtonForTheIndicatorAndInheritsTheHUD(_ isolation: Isolation) throws {
-        let elements = ["get-title-button": ViewElement(),
-                        "activity-indicator": ViewElement(hidesWhenStopped: true)]
+        let elements = [
+            "get-title-button": ViewElement(),
+            "activity-indicator": ViewElement(hidesWhenStopped: true),
+        ]
         let screen = try Screen("addbookmark", isolation, elements: elements)
         defer { screen.runtime.shutdown() }
         #expect(screen.lines == ["[Get title]", "", "", "", ""])
@@ -245,13 +261,14 @@ private struct Screen {
         #expect(screen.lines == ["[Get title]", "", "", "", ""])
 
         let save = screen.perform("add-bookmark")
-        #expect(screen.lines == [
-            "[Get title]",
-            "        ╭──────────────────────╮",
-            "        │ ⠋ Saving bookmark... │",
-            "        ╰──────────────────────╯",
-            "",
-        ])
+        #expect(
+            screen.lines == [
+                "[Get title]",
+                "        ╭──────────────────────╮",
+                "        │ ⠋ Saving bookmark... │",
+                "        ╰──────────────────────╯",
+                "",
+            ])
         screen.runtime.advance(by: 0.5)
         save.succeed()
         #expect(screen.lines[2] == "         │ ✔ Bookmark saved! │")
@@ -261,8 +278,10 @@ private struct Screen {
 
     @Test(arguments: Isolation.allCases)
     func addBookmarkConcurrentTitleFetchesNeverHideEachOther(_ isolation: Isolation) throws {
-        let elements = ["get-title-button": ViewElement(),
-                        "activity-indicator": ViewElement(hidesWhenStopped: true)]
+        let elements = [
+            "get-title-button": ViewElement(),
+            "activity-indicator": ViewElement(hidesWhenStopped: true),
+        ]
         let screen = try Screen("addbookmark", isolation, elements: elements)
         defer { screen.runtime.shutdown() }
         let first = screen.perform("get-title", "GetWebTitleInteractor")

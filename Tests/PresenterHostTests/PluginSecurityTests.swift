@@ -15,7 +15,8 @@ import Testing
     }
 
     private func load(_ directory: URL, policy: PluginPolicy = .strict) -> PresenterRegistry {
-        PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: nil, policy: policy, cache: nil)
+        PresenterRegistry.load(
+            [SearchPathEntry(path: directory.path, origin: .flag)], scanner: nil, policy: policy, cache: nil)
     }
 
     /// The real path of `url` (the temporary directory may be reached through a link).
@@ -25,8 +26,10 @@ import Testing
         return String(cString: resolved)
     }
 
-    @Test(arguments: [(mode_t(0o775), "writable by group: chmod g-w"), (0o757, "writable by others: chmod o-w"),
-                      (0o777, "writable by group and others: chmod go-w")])
+    @Test(arguments: [
+        (mode_t(0o775), "writable by group: chmod g-w"), (0o757, "writable by others: chmod o-w"),
+        (0o777, "writable by group and others: chmod go-w"),
+    ])
     func aFileOthersCanWriteIsRefusedWithTheFix(mode: mode_t, reason: String) throws {
         let (directory, file) = try plugin()
         #expect(chmod(file, mode) == 0)
@@ -36,8 +39,10 @@ import Testing
         #expect(registry.errors.map(\.path) == [file])
     }
 
-    @Test(arguments: [(mode_t(0o775), "its directory is writable by group: chmod g-w"),
-                      (0o757, "its directory is writable by others: chmod o-w")])
+    @Test(arguments: [
+        (mode_t(0o775), "its directory is writable by group: chmod g-w"),
+        (0o757, "its directory is writable by others: chmod o-w"),
+    ])
     func aDirectoryOthersCanWriteRefusesItsFiles(mode: mode_t, reason: String) throws {
         let (directory, _) = try plugin()
         #expect(chmod(directory.path, mode) == 0)
@@ -51,52 +56,68 @@ import Testing
         let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
         let (directory, file) = try plugin()
         #expect(chown(file, nobody, gid_t(bitPattern: -1)) == 0)
-        #expect(load(directory).errors.map(\.reason)
-            == ["owned by nobody (uid \(nobody)), not by root or you: chown root \(real(file)) (as root), or remove it"])
+        #expect(
+            load(directory).errors.map(\.reason)
+                == [
+                    "owned by nobody (uid \(nobody)), not by root or you: chown root \(real(file)) (as root), or remove it"
+                ])
         #expect(chown(file, 0, gid_t(bitPattern: -1)) == 0)
         #expect(load(directory).plugins.map(\.id) == ["fixture.good"])
         #expect(chown(directory.path, nobody, gid_t(bitPattern: -1)) == 0)
-        #expect(load(directory).errors.map(\.reason)
-            == ["its directory is owned by nobody (uid \(nobody)), not by root or you: chown root \(real(directory.path)) (as root), or remove it"])
+        #expect(
+            load(directory).errors.map(\.reason)
+                == [
+                    "its directory is owned by nobody (uid \(nobody)), not by root or you: chown root \(real(directory.path)) (as root), or remove it"
+                ])
     }
 
     @Test func allowInsecurePluginsRelaxesOwnerAndModeOnly() throws {
         let (directory, file) = try plugin()
         #expect(chmod(file, 0o777) == 0)
         let outside = try plugin(.localOne)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("liblink.so").path,
-                                                   withDestinationPath: outside.file)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("liblink.so").path,
+            withDestinationPath: outside.file)
         let registry = load(directory, policy: PluginPolicy(allowInsecure: true))
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
-        #expect(registry.errors.map(\.reason) == [
-            "is a symbolic link to '\(real(outside.file))', outside its plugin directory; copy the library into the directory or put its own directory on the search path",
-        ])
+        #expect(
+            registry.errors.map(\.reason) == [
+                "is a symbolic link to '\(real(outside.file))', outside its plugin directory; copy the library into the directory or put its own directory on the search path"
+            ])
     }
 
     @Test func aLinkLeavingItsDirectoryIsRefusedAndOneWithinItIsFollowed() throws {
         let (directory, _) = try plugin()
         let elsewhere = try plugin(.localOne)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: false)
-        try FileManager.default.copyItem(atPath: try FixtureBuilder.library(.localTwo).path,
-                                         toPath: directory.appendingPathComponent("sub/libtwo.so").path)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("libaway.so").path,
-                                                   withDestinationPath: elsewhere.file)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("libup.so").path,
-                                                   withDestinationPath: "../" + elsewhere.directory.lastPathComponent + "/liblocal-one.so")
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("libwithin.so").path,
-                                                   withDestinationPath: "sub/libtwo.so")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("sub"), withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: try FixtureBuilder.library(.localTwo).path,
+            toPath: directory.appendingPathComponent("sub/libtwo.so").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("libaway.so").path,
+            withDestinationPath: elsewhere.file)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("libup.so").path,
+            withDestinationPath: "../" + elsewhere.directory.lastPathComponent + "/liblocal-one.so")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("libwithin.so").path,
+            withDestinationPath: "sub/libtwo.so")
         let registry = load(directory)
         #expect(registry.plugins.map(\.id).sorted() == ["fixture.good", "fixture.local-two"])
         #expect(registry.errors.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["libaway.so", "libup.so"])
         #expect(registry.errors.allSatisfy { $0.reason.contains("outside its plugin directory") })
-        #expect(registry.plugin(id: "fixture.local-two")?.file == real(directory.appendingPathComponent("sub/libtwo.so").path))
+        #expect(
+            registry.plugin(id: "fixture.local-two")?.file
+                == real(directory.appendingPathComponent("sub/libtwo.so").path))
     }
 
     @Test func twoLinksToOneFileCountOnceAndShadowNothing() throws {
         let (directory, _) = try plugin()
         for name in ["liba.so", "libz.so"] {
-            try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path,
-                                                       withDestinationPath: "libgood.so")
+            try FileManager.default.createSymbolicLink(
+                atPath: directory.appendingPathComponent(name).path,
+                withDestinationPath: "libgood.so")
         }
         let registry = load(directory)
         #expect(registry.plugins.map(\.path) == [directory.appendingPathComponent("liba.so").path])
@@ -123,9 +144,10 @@ import Testing
         let (directory, file) = try plugin()
         let chain = try #require(load(directory).chain(for: "fixture.good"))
         #expect(chmod(file, 0o646) == 0)  // after the host checked it
-        let process = PresenterProcess(configuration: .init(executable: TestPaths.binary.path), options: [:],
-                                       clock: MonotonicClock(), geometry: ViewGeometry(cols: 80, rows: 5, flags: 0),
-                                       output: { _ in })
+        let process = PresenterProcess(
+            configuration: .init(executable: TestPaths.binary.path), options: [:],
+            clock: MonotonicClock(), geometry: ViewGeometry(cols: 80, rows: 5, flags: 0),
+            output: { _ in })
         defer { process.close() }
         do {
             // The attach is sent without waiting; the next call that waits throws its failure.
@@ -141,17 +163,22 @@ import Testing
         let (directory, _) = try plugin()
         let home = TestPaths.temporaryDirectory("home")
         let environment = ["HOME": home.path, "XDG_DATA_HOME": home.path]
-        let everything = try ProcessRunner.host(["--plugin-dir", directory.path, "--list", "--json"], environment: environment)
+        let everything = try ProcessRunner.host(
+            ["--plugin-dir", directory.path, "--list", "--json"], environment: environment)
         #expect(everything.stdout.contains("fixture.good"))
         for (arguments, extra) in [(["--bundled-only"], [:]), ([], [PluginOptions.bundledOnlyVariable: "1"])] {
-            let result = try ProcessRunner.host(arguments + ["--plugin-dir", directory.path, "--list"],
-                                                environment: environment.merging(extra) { $1 })
+            let result = try ProcessRunner.host(
+                arguments + ["--plugin-dir", directory.path, "--list"],
+                environment: environment.merging(extra) { $1 })
             #expect(result.status == 0)
             #expect(!result.stdout.contains("fixture.good"), "\(result.stdout)")
             #expect(result.stdout.contains("mbhud"))
         }
-        let run = try ProcessRunner.host(["--bundled-only", "--plugin-dir", directory.path, "run", "--presenter",
-                                          "fixture.good", "--", "true"], environment: environment)
+        let run = try ProcessRunner.host(
+            [
+                "--bundled-only", "--plugin-dir", directory.path, "run", "--presenter",
+                "fixture.good", "--", "true",
+            ], environment: environment)
         #expect(run.status == 64)
         #expect(run.stderr.contains("no presenter 'fixture.good'"))
     }
@@ -160,13 +187,18 @@ import Testing
         let (directory, file) = try plugin()
         #expect(chmod(file, 0o646) == 0)
         let refused = try ProcessRunner.host(["--plugin-dir", directory.path, "--list"])
-        #expect(refused.stderr.contains("presenter-host: \(file): writable by others: chmod o-w \(real(file))\n"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("presenter-host: \(file): writable by others: chmod o-w \(real(file))\n"),
+            "\(refused.stderr)")
         #expect(!refused.stdout.contains("fixture.good"))
-        let run = try ProcessRunner.host(["--plugin-dir", directory.path, "run", "--presenter", "fixture.good", "--", "true"])
+        let run = try ProcessRunner.host([
+            "--plugin-dir", directory.path, "run", "--presenter", "fixture.good", "--", "true",
+        ])
         #expect(run.status == 64)
         for arguments in [["--list"], ["run", "--presenter", "fixture.good", "--", "true"]] {
-            let allowed = try ProcessRunner.host([PluginPolicy.allowInsecureFlag, "--plugin-dir", directory.path] + arguments,
-                                                 environment: ["CI": "1"])
+            let allowed = try ProcessRunner.host(
+                [PluginPolicy.allowInsecureFlag, "--plugin-dir", directory.path] + arguments,
+                environment: ["CI": "1"])
             #expect(allowed.status == 0, "\(allowed.stderr)")
             #expect(!allowed.stderr.contains("writable"), "\(allowed.stderr)")
         }

@@ -15,7 +15,8 @@ struct ProgressParsingTests {
     }
 
     @Test func messagesAndBoth() throws {
-        #expect(try ProgressLine.parse(#"{"progress": 0.42, "message": "Downloading foo.tar"}"#)
+        #expect(
+            try ProgressLine.parse(#"{"progress": 0.42, "message": "Downloading foo.tar"}"#)
                 == ProgressReport(fraction: 0.42, message: "Downloading foo.tar"))
         #expect(try ProgressLine.parse(#"{"message": "Unpacking"}"#) == ProgressReport(message: "Unpacking"))
         #expect(try ProgressLine.parse("   ") == nil)
@@ -53,26 +54,34 @@ struct ProgressParsingTests {
     }
 
     @Test func sequencesAreTakenOutAndReported() {
-        let (output, reports) = run(["a\u{1B}]9;4;1;42\u{07}b\u{1B}]9;4;3;0\u{1B}\\c\u{1B}]9;4;0\u{07}",
-                                     "\u{1B}]9;4;2;90\u{07}\u{1B}]9;4;2\u{07}d"])
+        let (output, reports) = run([
+            "a\u{1B}]9;4;1;42\u{07}b\u{1B}]9;4;3;0\u{1B}\\c\u{1B}]9;4;0\u{07}",
+            "\u{1B}]9;4;2;90\u{07}\u{1B}]9;4;2\u{07}d",
+        ])
         #expect(output == "abcd")
-        #expect(reports == [ProgressReport(fraction: 0.42), ProgressReport(fraction: -1), ProgressReport(fraction: -1),
-                            ProgressReport(fraction: 0.9), ProgressReport()])
+        #expect(
+            reports == [
+                ProgressReport(fraction: 0.42), ProgressReport(fraction: -1), ProgressReport(fraction: -1),
+                ProgressReport(fraction: 0.9), ProgressReport(),
+            ])
     }
 
     @Test func aSequenceCutAcrossChunksIsFound() {
         let whole = "x\u{1B}]9;4;1;75\u{1B}\\y"
         for cut in 1..<whole.utf8.count {
             let bytes = Array(whole.utf8)
-            let (output, reports) = run([String(decoding: bytes[..<cut], as: UTF8.self),
-                                         String(decoding: bytes[cut...], as: UTF8.self)])
+            let (output, reports) = run([
+                String(decoding: bytes[..<cut], as: UTF8.self),
+                String(decoding: bytes[cut...], as: UTF8.self),
+            ])
             #expect(output == "xy", "cut at \(cut)")
             #expect(reports == [ProgressReport(fraction: 0.75)], "cut at \(cut)")
         }
     }
 
     @Test func otherSequencesPassUnchanged() {
-        let other = "\u{1B}[31mred\u{1B}[0m \u{1B}]0;title\u{07} \u{1B}]9;1\u{07} \u{1B}]9;4;x\u{07} \u{1B}\u{1B}]9;4;1;5\u{07}"
+        let other =
+            "\u{1B}[31mred\u{1B}[0m \u{1B}]0;title\u{07} \u{1B}]9;1\u{07} \u{1B}]9;4;x\u{07} \u{1B}\u{1B}]9;4;1;5\u{07}"
         let (output, reports) = run([other])
         #expect(output == "\u{1B}[31mred\u{1B}[0m \u{1B}]0;title\u{07} \u{1B}]9;1\u{07} \u{1B}]9;4;x\u{07} \u{1B}")
         #expect(reports == [ProgressReport(fraction: 0.05)])

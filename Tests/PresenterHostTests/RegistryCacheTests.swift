@@ -28,10 +28,12 @@ import Testing
         var marks: Int { ((try? String(contentsOfFile: mark, encoding: .utf8)) ?? "").split(separator: "\n").count }
 
         func host(_ arguments: [String], before: [String] = [], cacheHome: String? = nil) throws -> ProcessResult {
-            try ProcessRunner.host(before + ["--plugin-dir", plugins.path] + arguments, environment: [
-                "HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": cacheHome ?? self.cacheHome.path,
-                "FIXTURE_MARKFILE": mark, "CI": "1",
-            ])
+            try ProcessRunner.host(
+                before + ["--plugin-dir", plugins.path] + arguments,
+                environment: [
+                    "HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": cacheHome ?? self.cacheHome.path,
+                    "FIXTURE_MARKFILE": mark, "CI": "1",
+                ])
         }
     }
 
@@ -47,7 +49,8 @@ import Testing
         #expect(warm.status == 0)
         #expect(warm.stderr == "")
         #expect(setup.marks == marks, "a warm --list loaded the plugin")
-        #expect(warm.stdout.replacingOccurrences(of: "the registry cache", with: "the file (scanned now)") == cold.stdout)
+        #expect(
+            warm.stdout.replacingOccurrences(of: "the registry cache", with: "the file (scanned now)") == cold.stdout)
         #expect(!warm.stdout.contains("scanned now"))
 
         let json = try setup.host(["--list", "--json"])
@@ -61,7 +64,9 @@ import Testing
         let own = try setup.host(["run", "--presenter", "fixture.marking", "--working", "w", "--", "true"])
         #expect(own.status == 0, "\(own.stderr)")
         #expect(setup.marks == marks + 1)
-        let inProcess = try setup.host(["run", "--in-process", "--presenter", "fixture.marking", "--working", "w", "--", "true"])
+        let inProcess = try setup.host([
+            "run", "--in-process", "--presenter", "fixture.marking", "--working", "w", "--", "true",
+        ])
         #expect(inProcess.status == 0, "\(inProcess.stderr)")
         #expect(setup.marks == marks + 2)
     }
@@ -134,8 +139,9 @@ import Testing
         case .corrupt: bytes[bytes.count - 20] ^= 0x01
         case .garbage: bytes = Array(repeating: 0xA5, count: 5000)
         case .otherVersion:
-            bytes = Array(String(decoding: bytes, as: UTF8.self)
-                .replacingOccurrences(of: "registry cache 1 ", with: "registry cache 99 ").utf8)
+            bytes = Array(
+                String(decoding: bytes, as: UTF8.self)
+                    .replacingOccurrences(of: "registry cache 1 ", with: "registry cache 99 ").utf8)
         default: break
         }
         if [.empty, .truncated, .corrupt, .garbage, .otherVersion].contains(damage) {
@@ -146,7 +152,8 @@ import Testing
         case .directory:
             #expect(unlink(path) == 0)
             #expect(mkdir(path, 0o700) == 0)
-        case .foreignOwner: #expect(chown(path, try #require(getpwnam("nobody")).pointee.pw_uid, gid_t(bitPattern: -1)) == 0)
+        case .foreignOwner:
+            #expect(chown(path, try #require(getpwnam("nobody")).pointee.pw_uid, gid_t(bitPattern: -1)) == 0)
         case .link:
             let elsewhere = path + ".elsewhere"
             #expect(rename(path, elsewhere) == 0)
@@ -162,7 +169,9 @@ import Testing
         let verbose = try setup.host(["--list", "-v"], before: damage == .directory ? [] : ["--no-cache"])
         if damage == .directory {
             // A directory in the way is never replaced; -v says so each time.
-            #expect(verbose.stderr.contains("presenter-host: registry cache \(path) ignored (not a regular file); rebuilding it\n"))
+            #expect(
+                verbose.stderr.contains(
+                    "presenter-host: registry cache \(path) ignored (not a regular file); rebuilding it\n"))
         } else {
             // Rebuilt: the next start is warm.
             let afterRebuild = setup.marks
@@ -174,9 +183,12 @@ import Testing
     @Test func verboseSaysInOneLineWhyACacheWasIgnored() throws {
         let setup = try Setup()
         _ = try setup.host(["--list"])
-        try Data("presenter-host registry cache 1 0000000000000000\nK\tx\n".utf8).write(to: URL(fileURLWithPath: setup.cacheFile))
+        try Data("presenter-host registry cache 1 0000000000000000\nK\tx\n".utf8).write(
+            to: URL(fileURLWithPath: setup.cacheFile))
         let result = try setup.host(["--list", "-v"])
-        #expect(result.stderr == "presenter-host: registry cache \(setup.cacheFile) ignored (corrupt (checksum)); rebuilding it\n")
+        #expect(
+            result.stderr
+                == "presenter-host: registry cache \(setup.cacheFile) ignored (corrupt (checksum)); rebuilding it\n")
     }
 
     @Test func anUnwritableCacheHomeStillWorks() throws {
@@ -216,8 +228,10 @@ import Testing
     @Test func manyHostsStartingAtOnceOnAColdCacheAgree() throws {
         let setup = try Setup([.good, .twoPresenters, .text])
         let reference = try setup.host(["--list"], before: ["--no-cache"])
-        let environment = ["HOME": setup.home.path, "XDG_DATA_HOME": setup.home.path,
-                           "XDG_CACHE_HOME": setup.cacheHome.path, "FIXTURE_MARKFILE": setup.mark]
+        let environment = [
+            "HOME": setup.home.path, "XDG_DATA_HOME": setup.home.path,
+            "XDG_CACHE_HOME": setup.cacheHome.path, "FIXTURE_MARKFILE": setup.mark,
+        ]
         let processes = try (0..<8).map { _ in
             try TestProcess(TestPaths.binary, ["--plugin-dir", setup.plugins.path, "--list"], environment: environment)
         }

@@ -4,21 +4,32 @@ import Testing
 
 @Suite("PlainBackend")
 struct RenderingPlainBackendTests {
-    @Test("the line for each event", arguments: [
-        (ProgressEvent.started(action: "a", message: "Saving bookmark..."), true, "Saving bookmark..."),
-        (.started(action: "a", message: ""), true, nil),
-        (.finished(action: "a", message: "Bookmark saved!", error: nil), true, "✔ Bookmark saved!"),
-        (.finished(action: "a", message: "Bookmark saved!", error: nil), false, "[OK] Bookmark saved!"),
-        (.finished(action: "a", message: nil, error: nil), true, nil),
-        (.finished(action: "a", message: "An error occurred", error: InteractorError(domain: "http", message: "timed out")),
-         true, "✖ An error occurred: timed out"),
-        (.finished(action: "a", message: "URL cannot be empty", error: .validation("URL cannot be empty")),
-         true, "✖ URL cannot be empty"),
-        (.finished(action: "a", message: nil, error: InteractorError(domain: "process", message: "exit status 2")),
-         false, "[FAILED] exit status 2"),
-        (.finished(action: "a", message: nil, error: InteractorError(domain: "x", message: "")), true, "✖ failed"),
-        (.finished(action: "a", message: "Two\nlines", error: nil), true, "✔ Two - lines"),
-    ] as [(ProgressEvent, Bool, String?)])
+    @Test(
+        "the line for each event",
+        arguments: [
+            (ProgressEvent.started(action: "a", message: "Saving bookmark..."), true, "Saving bookmark..."),
+            (.started(action: "a", message: ""), true, nil),
+            (.finished(action: "a", message: "Bookmark saved!", error: nil), true, "✔ Bookmark saved!"),
+            (.finished(action: "a", message: "Bookmark saved!", error: nil), false, "[OK] Bookmark saved!"),
+            (.finished(action: "a", message: nil, error: nil), true, nil),
+            (
+                .finished(
+                    action: "a", message: "An error occurred",
+                    error: InteractorError(domain: "http", message: "timed out")),
+                true, "✖ An error occurred: timed out"
+            ),
+            (
+                .finished(action: "a", message: "URL cannot be empty", error: .validation("URL cannot be empty")),
+                true, "✖ URL cannot be empty"
+            ),
+            (
+                .finished(
+                    action: "a", message: nil, error: InteractorError(domain: "process", message: "exit status 2")),
+                false, "[FAILED] exit status 2"
+            ),
+            (.finished(action: "a", message: nil, error: InteractorError(domain: "x", message: "")), true, "✖ failed"),
+            (.finished(action: "a", message: "Two\nlines", error: nil), true, "✔ Two - lines"),
+        ] as [(ProgressEvent, Bool, String?)])
     func lines(event: ProgressEvent, unicode: Bool, line: String?) {
         #expect(PlainBackend(fd: -1, unicode: unicode).line(for: event) == line)
     }
@@ -45,14 +56,18 @@ struct RenderingPlainBackendTests {
         let pipe = OutputPipe()
         let recorder = Recorder(["p": PresenterScript(text: "drawn but not shown", animateEvery: 0)])
         let runtime = recorder.runtime(backend: PlainBackend(fd: pipe.writeEnd, unicode: false))
-        let screenlet = try runtime.attach(TestView(presenter: "p", messages: [
-            "add": [.working: "Saving bookmark...", .success: "Bookmark saved!", .failure: "Could not save"],
-        ]))
+        let screenlet = try runtime.attach(
+            TestView(
+                presenter: "p",
+                messages: [
+                    "add": [.working: "Saving bookmark...", .success: "Bookmark saved!", .failure: "Could not save"]
+                ]))
         screenlet.perform(action: "add", interactorType: "T").succeed()
         screenlet.perform(action: "add", interactorType: "T").fail(InteractorError(domain: "http", message: "503"))
         runtime.advance(by: 1)
         runtime.shutdown()
         let output = String(decoding: pipe.read(), as: UTF8.self)
-        #expect(output == "Saving bookmark...\n[OK] Bookmark saved!\nSaving bookmark...\n[FAILED] Could not save: 503\n")
+        #expect(
+            output == "Saving bookmark...\n[OK] Bookmark saved!\nSaving bookmark...\n[FAILED] Could not save: 503\n")
     }
 }

@@ -44,8 +44,11 @@ struct RunOptionsTests {
         #expect(options.inProcess && options.verbose)
         #expect(options.logFile == "run.log")
         #expect(try parse(["--verbose", "--hook-timeout=60", "--log=x", "true"]).hookTimeout == 60)
-        #expect(usageError(["--hook-timeout", "0", "true"]) == "--hook-timeout: '0' is not a positive number of seconds")
-        #expect(usageError(["--hook-timeout", "61", "true"]) == "--hook-timeout: '61' is too long; give at most 60 seconds (1 minute)")
+        #expect(
+            usageError(["--hook-timeout", "0", "true"]) == "--hook-timeout: '0' is not a positive number of seconds")
+        #expect(
+            usageError(["--hook-timeout", "61", "true"])
+                == "--hook-timeout: '61' is too long; give at most 60 seconds (1 minute)")
         #expect(usageError(["--in-process=yes", "true"]) == "--in-process takes no value")
         #expect(usageError(["--log", "", "true"]) == "--log needs a file")
         #expect(RunOptions.usage.contains("--hook-timeout") && RunOptions.usage.contains("--in-process"))
@@ -98,7 +101,9 @@ struct RunOptionsTests {
     @Test func errors() {
         #expect(usageError([]) == "run needs a command to run, e.g. presenter-host run -- sleep 2")
         #expect(usageError(["--"])?.hasPrefix("run needs a command") == true)
-        #expect(usageError(["--bogus", "--", "true"]) == "unknown option '--bogus' for run; put the command after '--' if it is the command's")
+        #expect(
+            usageError(["--bogus", "--", "true"])
+                == "unknown option '--bogus' for run; put the command after '--' if it is the command's")
         #expect(usageError(["--timeout"]) == "--timeout needs a value")
         #expect(usageError(["--timeout", "--", "true"]) == "--timeout needs a value")
         #expect(usageError(["--timeout", "0", "true"]) == "--timeout: '0' is not a positive number of seconds")
@@ -106,19 +111,30 @@ struct RunOptionsTests {
         #expect(usageError(["--timeout", "soon", "true"]) == "--timeout: 'soon' is not a positive number of seconds")
         #expect(usageError(["--timeout", "inf", "true"]) != nil)
         #expect(usageError(["--timeout", "nan", "true"]) != nil)
-        #expect(usageError(["--min-show", "-0.5", "true"]) == "--min-show: '-0.5' is not a number of seconds (0 or more)")
+        #expect(
+            usageError(["--min-show", "-0.5", "true"]) == "--min-show: '-0.5' is not a number of seconds (0 or more)")
         #expect(usageError(["--grace", "x", "true"]) == "--grace: 'x' is not a number of seconds (0 or more)")
         #expect(usageError(["--color", "sometimes", "true"]) == "--color: 'sometimes' is not auto, always or never")
         #expect(usageError(["--show-output=yes", "true"]) == "--show-output takes no value")
-        #expect(usageError(["--output", "tail=x", "true"]) == "--output: 'tail=x': tail=N needs a number of lines from 1 to 50")
-        #expect(usageError(["--output", "tail=0", "true"]) == "--output: 'tail=0': tail=N needs a number of lines from 1 to 50")
-        #expect(usageError(["--output", "tail=51", "true"]) == "--output: 'tail=51': tail=N needs a number of lines from 1 to 50")
-        #expect(usageError(["--output", "tails", "true"]) == "--output: 'tails' is not hide, stream, on-failure or tail[=N]")
+        #expect(
+            usageError(["--output", "tail=x", "true"])
+                == "--output: 'tail=x': tail=N needs a number of lines from 1 to 50")
+        #expect(
+            usageError(["--output", "tail=0", "true"])
+                == "--output: 'tail=0': tail=N needs a number of lines from 1 to 50")
+        #expect(
+            usageError(["--output", "tail=51", "true"])
+                == "--output: 'tail=51': tail=N needs a number of lines from 1 to 50")
+        #expect(
+            usageError(["--output", "tails", "true"]) == "--output: 'tails' is not hide, stream, on-failure or tail[=N]"
+        )
         #expect(usageError(["--events=", "true"]) == "--events needs a file, or - for stdout")
         #expect(usageError(["--static=1", "true"]) == "--static takes no value")
         #expect(usageError(["--presenter", "", "true"]) != nil)
         #expect(usageError(["--plugin-dir=", "true"]) == "--plugin-dir needs a directory")
-        #expect(usageError(["--messages", "m.json", "--working", "W", "true"])?.hasPrefix("--messages cannot be combined") == true)
+        #expect(
+            usageError(["--messages", "m.json", "--working", "W", "true"])?.hasPrefix("--messages cannot be combined")
+                == true)
     }
 
     @Test func outputModesStaticAndEvents() throws {
@@ -135,11 +151,19 @@ struct RunOptionsTests {
     }
 
     @Test func absurdTimesAreUsageErrorsNotCrashes() throws {
-        #expect(usageError(["--min-show", "1e300", "true"]) == "--min-show: '1e300' is too long; give at most 86400 seconds (1 day)")
-        #expect(usageError(["--min-show", "1e11", "true"]) == "--min-show: '1e11' is too long; give at most 86400 seconds (1 day)")
-        #expect(usageError(["--grace", "1e11", "true"]) == "--grace: '1e11' is too long; give at most 86400 seconds (1 day)")
+        #expect(
+            usageError(["--min-show", "1e300", "true"])
+                == "--min-show: '1e300' is too long; give at most 86400 seconds (1 day)")
+        #expect(
+            usageError(["--min-show", "1e11", "true"])
+                == "--min-show: '1e11' is too long; give at most 86400 seconds (1 day)")
+        #expect(
+            usageError(["--grace", "1e11", "true"]) == "--grace: '1e11' is too long; give at most 86400 seconds (1 day)"
+        )
         #expect(usageError(["--grace", "86400.5", "true"]) != nil)
-        #expect(usageError(["--timeout", "1e300", "true"]) == "--timeout: '1e300' is too long; give at most 2592000 seconds (30 days)")
+        #expect(
+            usageError(["--timeout", "1e300", "true"])
+                == "--timeout: '1e300' is too long; give at most 2592000 seconds (30 days)")
         #expect(usageError(["--min-show", "inf", "true"]) != nil)
         #expect(usageError(["--grace", "-inf", "true"]) != nil)
         #expect(usageError(["--min-show", "nan", "true"]) != nil)

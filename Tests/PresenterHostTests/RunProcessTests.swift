@@ -53,8 +53,9 @@ struct RunProcessTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("noshebang")
         try writeExecutable(Array("echo \"$0:$1:$2\"; exit 4\n".utf8), to: script)
-        let child = try ChildProcess.spawn(try ChildProcess.resolve(script.path, path: nil), ["noshebang", "a", "b c"],
-                                           captureStdout: true)
+        let child = try ChildProcess.spawn(
+            try ChildProcess.resolve(script.path, path: nil), ["noshebang", "a", "b c"],
+            captureStdout: true)
         let collected = Collected()
         let pump = OutputPump(fd: try #require(child.outputFD)) { collected.append($0) }
         #expect(child.wait() == .exited(4))
@@ -67,13 +68,18 @@ struct RunProcessTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("script")
         try writeExecutable(Array("#!/nonexistent/interpreter -x\necho hi\n".utf8), to: script)
-        #expect(throws: ChildProcess.SpawnError.interpreterNotFound(command: script.path,
-                                                                    interpreter: "/nonexistent/interpreter")) {
+        #expect(
+            throws: ChildProcess.SpawnError.interpreterNotFound(
+                command: script.path,
+                interpreter: "/nonexistent/interpreter")
+        ) {
             try ChildProcess.resolve(script.path, path: nil)
         }
         try Data("#! \(dir.path)\n".utf8).write(to: script)  // a directory, after a space
-        #expect(throws: ChildProcess.SpawnError.notExecutable(
-            command: "script", reason: "its interpreter \(dir.path) cannot be executed: Permission denied")) {
+        #expect(
+            throws: ChildProcess.SpawnError.notExecutable(
+                command: "script", reason: "its interpreter \(dir.path) cannot be executed: Permission denied")
+        ) {
             try ChildProcess.resolve("script", path: dir.path)
         }
         try Data("#!/bin/sh\necho hi\n".utf8).write(to: script)
@@ -94,7 +100,9 @@ struct RunProcessTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let pids = dir.appendingPathComponent("pids").path
         // sh -> (sh -> sleep), sleep: two levels below the command.
-        let child = try start(["sh", "-c", "sh -c 'sleep 30 & echo $! >> \(pids); wait' & sleep 30 & echo $! >> \(pids); wait"])
+        let child = try start([
+            "sh", "-c", "sh -c 'sleep 30 & echo $! >> \(pids); wait' & sleep 30 & echo $! >> \(pids); wait",
+        ])
         let sleepers = try waitForLines(pids, count: 2)
         let tree = ProcessTree.collect(root: child.pid, freeze: true)
         #expect(tree.members.first?.pid == child.pid && tree.members.first?.depth == 0)
@@ -122,10 +130,10 @@ struct RunProcessTests {
         #expect(real.isSameProcess && !forged.isSameProcess)
     }
 
-
     @Test func capturesStdoutAndStderrInOrder() throws {
-        let child = try start(["sh", "-c", "echo one; echo two >&2; printf three"],
-                                           captureStdout: true, captureStderr: true)
+        let child = try start(
+            ["sh", "-c", "echo one; echo two >&2; printf three"],
+            captureStdout: true, captureStderr: true)
         let collected = Collected()
         let pump = OutputPump(fd: try #require(child.outputFD)) { collected.append($0) }
         #expect(child.wait() == .exited(0))
@@ -134,8 +142,9 @@ struct RunProcessTests {
     }
 
     @Test func finishDoesNotWaitForAGrandchildHoldingThePipe() throws {
-        let child = try start(["sh", "-c", "echo done; sleep 5 & exit 0"],
-                                           captureStdout: true, captureStderr: true)
+        let child = try start(
+            ["sh", "-c", "echo done; sleep 5 & exit 0"],
+            captureStdout: true, captureStderr: true)
         let collected = Collected()
         let pump = OutputPump(fd: try #require(child.outputFD)) { collected.append($0) }
         let start = Date()
@@ -200,8 +209,10 @@ struct RunProcessTests {
 }
 
 /// Starts `arguments` as `run` does: resolved in PATH, then spawned.
-private func start(_ arguments: [String], captureStdout: Bool = false,
-                   captureStderr: Bool = false) throws -> ChildProcess {
+private func start(
+    _ arguments: [String], captureStdout: Bool = false,
+    captureStderr: Bool = false
+) throws -> ChildProcess {
     let path = try ChildProcess.resolve(arguments[0], path: ProcessInfo.processInfo.environment["PATH"])
     return try ChildProcess.spawn(path, arguments, captureStdout: captureStdout, captureStderr: captureStderr)
 }

@@ -15,8 +15,11 @@ struct RunViewTests {
     }
 
     @Test func flagsFillTheActionsTable() throws {
-        let view = RunView(options: try options(["--presenter", "netactivity", "--action", "build",
-                                                 "--success", "Built", "--failure", "", "--", "make"]), file: nil)
+        let view = RunView(
+            options: try options([
+                "--presenter", "netactivity", "--action", "build",
+                "--success", "Built", "--failure", "", "--", "make",
+            ]), file: nil)
         #expect(view.progressMessages == ["build": [.working: "make", .success: "Built", .failure: ""]])
         #expect(view.createProgressPresenter() == "netactivity")
     }

@@ -9,19 +9,24 @@ struct RuntimeChainTests {
 
     @Test("bases are created first and destroyed last")
     func lifecycleOrder() throws {
-        let recorder = Recorder(["root": PresenterScript(), "mid": PresenterScript(extends: "root"),
-                                 "top": PresenterScript(extends: "mid")])
+        let recorder = Recorder([
+            "root": PresenterScript(), "mid": PresenterScript(extends: "root"),
+            "top": PresenterScript(extends: "mid"),
+        ])
         let runtime = recorder.runtime()
         _ = try runtime.attach(TestView(presenter: "top"))
         runtime.shutdown()
-        #expect(recorder.calls.map { "\($0.presenter).\($0.hook)" }
+        #expect(
+            recorder.calls.map { "\($0.presenter).\($0.hook)" }
                 == ["root.create", "mid.create", "top.create", "top.destroy", "mid.destroy", "root.destroy"])
     }
 
     @Test("base_* calls reach the base's own instance, recursively")
     func baseCalls() throws {
-        let recorder = Recorder(["root": PresenterScript(), "mid": PresenterScript(extends: "root", callBase: true),
-                                 "top": PresenterScript(extends: "mid", callBase: true, consumesKeys: false)])
+        let recorder = Recorder([
+            "root": PresenterScript(), "mid": PresenterScript(extends: "root", callBase: true),
+            "top": PresenterScript(extends: "mid", callBase: true, consumesKeys: false),
+        ])
         let runtime = recorder.runtime()
         let screenlet = try runtime.attach(TestView(presenter: "top", messages: messages))
         let handle = screenlet.perform(action: "a", interactorType: "T")
@@ -31,9 +36,14 @@ struct RuntimeChainTests {
         runtime.key(13)
         handle.succeed()
         runtime.shutdown()
-        let calls = recorder.calls.filter { !["create", "destroy"].contains($0.hook) }.map { "\($0.presenter).\($0.hook)" }
-        #expect(calls == ["top.show", "mid.show", "root.show", "top.progress", "mid.progress", "root.progress",
-                          "top.key", "mid.key", "root.key", "top.hide", "mid.hide", "root.hide"])
+        let calls = recorder.calls.filter { !["create", "destroy"].contains($0.hook) }.map {
+            "\($0.presenter).\($0.hook)"
+        }
+        #expect(
+            calls == [
+                "top.show", "mid.show", "root.show", "top.progress", "mid.progress", "root.progress",
+                "top.key", "mid.key", "root.key", "top.hide", "mid.hide", "root.hide",
+            ])
         // Each level's render ran too (base_render).
         #expect(Array(recorder.renderers.prefix(3)) == ["top", "mid", "root"])
     }
@@ -53,7 +63,9 @@ struct RuntimeChainTests {
         #expect(backend.lines.first == "root draws")
         handle.succeed()
         runtime.shutdown()
-        let calls = recorder.calls.filter { !["create", "destroy"].contains($0.hook) }.map { "\($0.presenter).\($0.hook)" }
+        let calls = recorder.calls.filter { !["create", "destroy"].contains($0.hook) }.map {
+            "\($0.presenter).\($0.hook)"
+        }
         #expect(calls == ["root.show", "mid.hide"])
     }
 
@@ -71,6 +83,9 @@ struct RuntimeChainTests {
         runtime.shutdown()
         // The last attached view is offered the key first, and uses it.
         #expect(passing.keys == [13])
-        #expect(recorder.calls.filter { $0.hook == "key" }.map { "\($0.presenter):\($0.detail!)" } == ["eats:27", "passes:13"])
+        #expect(
+            recorder.calls.filter { $0.hook == "key" }.map { "\($0.presenter):\($0.detail!)" } == [
+                "eats:27", "passes:13",
+            ])
     }
 }

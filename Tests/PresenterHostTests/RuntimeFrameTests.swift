@@ -100,7 +100,7 @@ struct RuntimeFrameTests {
         let frames = backend.frameCount
         for step in 1...100 { handle.reportProgress(Double(step) / 100) }
         runtime.sync {}
-        #expect(backend.frameCount == frames)          // the cap: no frame yet at the same instant
+        #expect(backend.frameCount == frames)  // the cap: no frame yet at the same instant
         runtime.advance(by: 0.05)
         #expect(backend.frameCount == frames + 1)
         #expect(recorder.calls.filter { $0.hook == "progress" }.last?.detail == "1.0")

@@ -77,7 +77,11 @@ final class Recorder: @unchecked Sendable {
     }
 
     /// Marks a hook entered/left, noting any overlap (hooks must be serial).
-    func enter() { lock.withLock { if inHook { overlapped = true }; inHook = true } }
+    func enter() {
+        lock.withLock {
+            if inHook { overlapped = true }; inHook = true
+        }
+    }
     func leave() { lock.withLock { inHook = false } }
 
     static let lock = NSLock()
@@ -90,11 +94,14 @@ final class Recorder: @unchecked Sendable {
     }
 
     /// A runtime over these presenters, with the recorder option set.
-    func runtime(backend: RenderBackend = TestBackend(), options: [String: String] = [:],
-                 clock: HostClock = ManualClock(), maxFramesPerSecond: Int = 20,
-                 log: ((PresenterLogEntry) -> Void)? = nil) -> PresenterRuntime {
-        PresenterRuntime(registry: registry, backend: backend, options: options.merging(["recorder": key]) { a, _ in a },
-                         clock: clock, maxFramesPerSecond: maxFramesPerSecond, log: log)
+    func runtime(
+        backend: RenderBackend = TestBackend(), options: [String: String] = [:],
+        clock: HostClock = ManualClock(), maxFramesPerSecond: Int = 20,
+        log: ((PresenterLogEntry) -> Void)? = nil
+    ) -> PresenterRuntime {
+        PresenterRuntime(
+            registry: registry, backend: backend, options: options.merging(["recorder": key]) { a, _ in a },
+            clock: clock, maxFramesPerSecond: maxFramesPerSecond, log: log)
     }
 }
 
@@ -107,7 +114,10 @@ final class TestInstance {
     let context: OpaquePointer?
     var shown = Set<UInt64>()
 
-    init(id: String, script: PresenterScript, recorder: Recorder, host: UnsafePointer<presenter_host>, context: OpaquePointer?) {
+    init(
+        id: String, script: PresenterScript, recorder: Recorder, host: UnsafePointer<presenter_host>,
+        context: OpaquePointer?
+    ) {
         self.id = id; self.script = script; self.recorder = recorder; self.host = host; self.context = context
     }
 
@@ -129,19 +139,25 @@ enum TestPresenters {
             show: has.contains("show") ? show : nil, hide: has.contains("hide") ? hide : nil,
             progress: has.contains("progress") ? progress : nil, render: has.contains("render") ? render : nil,
             key: has.contains("key") ? key : nil)
-        return PresenterPlugin(id: id, name: id, version: "1.0", description: nil, author: nil, license: nil,
-                               extends: script.extends, capabilities: [.messages], abiVersion: .host,
-                               path: "<test>", hooks: hooks, descriptor: UnsafePointer(descriptor))
+        return PresenterPlugin(
+            id: id, name: id, version: "1.0", description: nil, author: nil, license: nil,
+            extends: script.extends, capabilities: [.messages], abiVersion: .host,
+            path: "<test>", hooks: hooks, descriptor: UnsafePointer(descriptor))
     }
 
     static let create: PresenterPlugin.Hooks.Create = { descriptor, host, context, instance in
         let id = String(cString: descriptor!.pointee.id)
-        guard let host, let key = host.pointee.option(context, "recorder"), let recorder = Recorder.find(String(cString: key)) else {
+        guard let host, let key = host.pointee.option(context, "recorder"),
+            let recorder = Recorder.find(String(cString: key))
+        else {
             return PRESENTER_ERR_INVALID
         }
         let script = recorder.scripts[id]!
-        let options = script.readOptions.map { name in "\(name)=\(host.pointee.option(context, name).map { String(cString: $0) } ?? "nil")" }
-        recorder.record(HookCall(presenter: id, hook: "create", detail: options.isEmpty ? nil : options.joined(separator: ",")))
+        let options = script.readOptions.map { name in
+            "\(name)=\(host.pointee.option(context, name).map { String(cString: $0) } ?? "nil")"
+        }
+        recorder.record(
+            HookCall(presenter: id, hook: "create", detail: options.isEmpty ? nil : options.joined(separator: ",")))
         if let message = script.failCreate {
             host.pointee.set_error(context, message)
             return PRESENTER_ERR_FAILED
@@ -166,8 +182,10 @@ enum TestPresenters {
             let drawn = state.host.pointee.draw_text(view, 0, 0, 10, "x", 0)
             detail = "draw=\(drawn)"
         }
-        state.recorder.record(HookCall(presenter: state.id, hook: "show", message: message.map { String(cString: $0) },
-                                       interactor: interactor!.pointee.id, detail: detail))
+        state.recorder.record(
+            HookCall(
+                presenter: state.id, hook: "show", message: message.map { String(cString: $0) },
+                interactor: interactor!.pointee.id, detail: detail))
         state.shown.insert(interactor!.pointee.id)
         if state.script.callBase {
             let status = state.host.pointee.base_show(state.context, view, message, interactor)
@@ -184,18 +202,26 @@ enum TestPresenters {
         let state = TestInstance.from(pointer)
         state.recorder.enter()
         defer { state.recorder.leave() }
-        let detail = failure.map { "\(String(cString: $0.pointee.domain)):\(String(cString: $0.pointee.message)):\($0.pointee.code)" }
-        state.recorder.record(HookCall(presenter: state.id, hook: "hide", message: message.map { String(cString: $0) },
-                                       interactor: interactor!.pointee.id, detail: detail))
+        let detail = failure.map {
+            "\(String(cString: $0.pointee.domain)):\(String(cString: $0.pointee.message)):\($0.pointee.code)"
+        }
+        state.recorder.record(
+            HookCall(
+                presenter: state.id, hook: "hide", message: message.map { String(cString: $0) },
+                interactor: interactor!.pointee.id, detail: detail))
         state.shown.remove(interactor!.pointee.id)
-        if state.script.callBase { return state.host.pointee.base_hide(state.context, view, message, interactor, failure) }
+        if state.script.callBase {
+            return state.host.pointee.base_hide(state.context, view, message, interactor, failure)
+        }
         return PRESENTER_OK
     }
 
     static let progress: PresenterPlugin.Hooks.Progress = { pointer, view, interactor in
         let state = TestInstance.from(pointer)
-        state.recorder.record(HookCall(presenter: state.id, hook: "progress", interactor: interactor!.pointee.id,
-                                       detail: String(interactor!.pointee.progress)))
+        state.recorder.record(
+            HookCall(
+                presenter: state.id, hook: "progress", interactor: interactor!.pointee.id,
+                detail: String(interactor!.pointee.progress)))
         if state.script.callBase { return state.host.pointee.base_progress(state.context, view, interactor) }
         return PRESENTER_OK
     }
@@ -207,7 +233,9 @@ enum TestPresenters {
         state.recorder.record(HookCall(presenter: state.id, hook: "render"), renderAt: now)
         if !state.shown.isEmpty {
             if let text = state.script.text { _ = state.host.pointee.draw_text(view, 0, 0, UInt32.max, text, 0) }
-            if let every = state.script.animateEvery { state.host.pointee.request_frame(state.context, every == 0 ? 0 : now + every) }
+            if let every = state.script.animateEvery {
+                state.host.pointee.request_frame(state.context, every == 0 ? 0 : now + every)
+            }
         }
         if state.script.callBase { state.host.pointee.base_render(state.context, view, now) }
     }
@@ -237,22 +265,35 @@ struct RuntimeHarnessTests {
     @Test("option looks up \"<id>.<key>\" first, then \"<key>\"; unset is NULL")
     func optionLookup() throws {
         let recorder = Recorder(["p": PresenterScript(readOptions: ["grace-ms", "min-show-ms", "missing"])])
-        let runtime = recorder.runtime(options: ["p.grace-ms": "100", "grace-ms": "7", "min-show-ms": "500", "q.missing": "x"])
+        let runtime = recorder.runtime(options: [
+            "p.grace-ms": "100", "grace-ms": "7", "min-show-ms": "500", "q.missing": "x",
+        ])
         _ = try runtime.attach(TestView(presenter: "p"))
         runtime.shutdown()
-        #expect(recorder.calls.first == HookCall(presenter: "p", hook: "create", detail: "grace-ms=100,min-show-ms=500,missing=nil"))
+        #expect(
+            recorder.calls.first
+                == HookCall(presenter: "p", hook: "create", detail: "grace-ms=100,min-show-ms=500,missing=nil"))
     }
 
     @Test("a create that fails reports its set_error message; bases already created are destroyed")
     func createFailure() throws {
-        let recorder = Recorder(["base": PresenterScript(), "top": PresenterScript(extends: "base", failCreate: "grace-ms must be a number")])
+        let recorder = Recorder([
+            "base": PresenterScript(), "top": PresenterScript(extends: "base", failCreate: "grace-ms must be a number"),
+        ])
         let runtime = recorder.runtime()
-        #expect(throws: RuntimeError.createFailed(presenterId: "top", status: PRESENTER_ERR_FAILED, message: "grace-ms must be a number")) {
+        #expect(
+            throws: RuntimeError.createFailed(
+                presenterId: "top", status: PRESENTER_ERR_FAILED, message: "grace-ms must be a number")
+        ) {
             try runtime.attach(TestView(presenter: "top"))
         }
         runtime.shutdown()
-        #expect(recorder.calls.map(\.description) == ["base.create(nil, #0)", "top.create(nil, #0)", "base.destroy(nil, #0)"])
-        #expect(RuntimeError.createFailed(presenterId: "top", status: 1, message: "grace-ms must be a number").description
+        #expect(
+            recorder.calls.map(\.description) == [
+                "base.create(nil, #0)", "top.create(nil, #0)", "base.destroy(nil, #0)",
+            ])
+        #expect(
+            RuntimeError.createFailed(presenterId: "top", status: 1, message: "grace-ms must be a number").description
                 == "presenter 'top' could not start: grace-ms must be a number")
     }
 
@@ -272,7 +313,11 @@ struct RuntimeHarnessTests {
         let screenlet = try runtime.attach(TestView(presenter: "p", messages: ["a": [.working: "W"]]))
         screenlet.perform(action: "a", interactorType: "T").succeed()
         runtime.shutdown()
-        #expect(logged.value == [PresenterLogEntry(level: .error, presenterId: "p", message: "show failed (status 1): no room for the HUD")])
+        #expect(
+            logged.value == [
+                PresenterLogEntry(
+                    level: .error, presenterId: "p", message: "show failed (status 1): no room for the HUD")
+            ])
         #expect(logged.value.first?.line == "presenter-host: p: error: show failed (status 1): no room for the HUD")
         #expect(recorder.calls.map(\.hook) == ["create", "show", "hide", "destroy"])
     }
@@ -321,9 +366,11 @@ enum ElementProbe {
                 ]
                 return PRESENTER_OK
             })
-        let probe = PresenterPlugin(id: "probe", name: "probe", version: "1", description: nil, author: nil, license: nil,
-                                    extends: nil, capabilities: [], abiVersion: .host, path: "<test>", hooks: hooks)
-        let probeRuntime = PresenterRuntime(registry: PresenterRegistry(plugins: [probe]), backend: TestBackend(), clock: ManualClock())
+        let probe = PresenterPlugin(
+            id: "probe", name: "probe", version: "1", description: nil, author: nil, license: nil,
+            extends: nil, capabilities: [], abiVersion: .host, path: "<test>", hooks: hooks)
+        let probeRuntime = PresenterRuntime(
+            registry: PresenterRegistry(plugins: [probe]), backend: TestBackend(), clock: ManualClock())
         final class ProbeView: ScreenletView, @unchecked Sendable {
             override func createProgressPresenter() -> String { "probe" }
         }

@@ -21,9 +21,11 @@ struct RuntimePairingTests {
         handle.fail(InteractorError(domain: "x", message: "late"))
         #expect(handle.isEnded)
         runtime.shutdown()
-        #expect(recorder.calls.map(\.description) == [
-            "p.create(nil, #0)", "p.show(\"W\", #\(handle.id))", "p.hide(\"S\", #\(handle.id))", "p.destroy(nil, #0)",
-        ])
+        #expect(
+            recorder.calls.map(\.description) == [
+                "p.create(nil, #0)", "p.show(\"W\", #\(handle.id))", "p.hide(\"S\", #\(handle.id))",
+                "p.destroy(nil, #0)",
+            ])
     }
 
     @Test("no hide without a show, however the interactor ends")
@@ -64,9 +66,11 @@ struct RuntimePairingTests {
         let handle = screenlet.perform(action: "a", interactorType: "T")
         runtime.shutdown()
         handle.succeed()
-        #expect(recorder.calls.map(\.description) == [
-            "p.create(nil, #0)", "p.show(\"W\", #\(handle.id))", "p.hide(nil, #\(handle.id), cancelled:cancelled:0)", "p.destroy(nil, #0)",
-        ])
+        #expect(
+            recorder.calls.map(\.description) == [
+                "p.create(nil, #0)", "p.show(\"W\", #\(handle.id))",
+                "p.hide(nil, #\(handle.id), cancelled:cancelled:0)", "p.destroy(nil, #0)",
+            ])
         #expect(screenlet.perform(action: "a", interactorType: "T").isEnded)
         #expect(throws: RuntimeError.shutDown) { try runtime.attach(TestView(presenter: "p")) }
     }
@@ -86,7 +90,9 @@ struct RuntimePairingTests {
                 if index % 3 == 0 { handle.reportProgress(0.5) }
                 // End on another thread half of the time, twice sometimes.
                 if index % 2 == 0 {
-                    DispatchQueue.global().async { handle.fail(InteractorError(domain: "x", message: "m")); handle.succeed() }
+                    DispatchQueue.global().async {
+                        handle.fail(InteractorError(domain: "x", message: "m")); handle.succeed()
+                    }
                 } else {
                     handle.succeed()
                 }

@@ -41,9 +41,11 @@ import Testing
         let plugin = try LoadedPlugin.load("SwiftExamplePresenter")
         let host = FakeHost()
         host.options = ["row": "middle"]
-        #expect(throws: PluginInstance.CreateFailure(
-            status: PRESENTER_ERR_INVALID,
-            messages: ["option row=\"middle\" is not top or bottom; use one of them"])) {
+        #expect(
+            throws: PluginInstance.CreateFailure(
+                status: PRESENTER_ERR_INVALID,
+                messages: ["option row=\"middle\" is not top or bottom; use one of them"])
+        ) {
             try PluginInstance(plugin.descriptor, host: host)
         }
     }
@@ -52,8 +54,9 @@ import Testing
         let presenter = try PluginInstance(try LoadedPlugin.load("MBHud").descriptor)
         let status = "T".withCString { type in
             "a".withCString { action in
-                var interactor = presenter_interactor(struct_size: UInt32(MemoryLayout<presenter_interactor>.size),
-                                                      reserved: 0, type_name: type, action: action, id: 1, progress: -1, message: nil)
+                var interactor = presenter_interactor(
+                    struct_size: UInt32(MemoryLayout<presenter_interactor>.size),
+                    reserved: 0, type_name: type, action: action, id: 1, progress: -1, message: nil)
                 return presenter.descriptor.show!(presenter.instance, nil, "Saving", &interactor)
             }
         }

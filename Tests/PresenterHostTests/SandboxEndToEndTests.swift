@@ -18,7 +18,9 @@ struct SandboxEndToEndTests {
         var testDescription: String { setting }
         /// A hang is caught by the budget, kept short; the other cases get a
         /// long one, so a loaded machine cannot turn a slow hook into a failure.
-        var budget: [String] { reason?.contains("did not answer") == true ? ["--hook-timeout", "0.5"] : ["--hook-timeout", "5"] }
+        var budget: [String] {
+            reason?.contains("did not answer") == true ? ["--hook-timeout", "0.5"] : ["--hook-timeout", "5"]
+        }
     }
 
     static let cases: [Case] = [
@@ -41,7 +43,10 @@ struct SandboxEndToEndTests {
 
     /// The command: its pid to a file, known bytes on stdout around a
     /// second's sleep, then status 3.
-    static let command = ["sh", "-c", "echo $$ > \"$COMMAND_PIDFILE\"; printf 'line one\\nline two\\n'; sleep 1; printf 'no newline'; exit 3"]
+    static let command = [
+        "sh", "-c",
+        "echo $$ > \"$COMMAND_PIDFILE\"; printf 'line one\\nline two\\n'; sleep 1; printf 'no newline'; exit 3",
+    ]
     static let expectedStdout = "line one\nline two\nno newline"
     /// How long the command takes, and the most `run` may add to it: the
     /// hook budget (0.5 s for a hang), the presenter's start, and room for
@@ -53,10 +58,11 @@ struct SandboxEndToEndTests {
     func plainMode(_ misbehaviour: Case) throws {
         let files = try Files()
         let started = Date()
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
-                                           ["-c", "exec \"$0\" \"$@\" > \"$STDOUT_FILE\"", TestPaths.binary.path]
-                                           + files.runArguments(extra: misbehaviour.budget) + Self.command,
-                                           environment: files.environment(misbehaviour.setting))
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" \"$@\" > \"$STDOUT_FILE\"", TestPaths.binary.path]
+                + files.runArguments(extra: misbehaviour.budget) + Self.command,
+            environment: files.environment(misbehaviour.setting))
         let duration = Date().timeIntervalSince(started)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(try files.stdout() == Self.expectedStdout)
@@ -75,16 +81,18 @@ struct SandboxEndToEndTests {
     func terminalMode(_ misbehaviour: Case) throws {
         let files = try Files()
         let started = Date()
-        let run = try TerminalDriver.run(files.runArguments(extra: misbehaviour.budget) + Self.command,
-                                         environment: files.environment(misbehaviour.setting),
-                                         cols: 200, stdoutTo: files.stdoutPath, rawFile: files.rawPath,
-                                         steps: [.waitExit(20)])
+        let run = try TerminalDriver.run(
+            files.runArguments(extra: misbehaviour.budget) + Self.command,
+            environment: files.environment(misbehaviour.setting),
+            cols: 200, stdoutTo: files.stdoutPath, rawFile: files.rawPath,
+            steps: [.waitExit(20)])
         let duration = Date().timeIntervalSince(started)
         #expect(run.errors == [])
         #expect(run.exit.code == 3)
         #expect(try files.stdout() == Self.expectedStdout)
         // The driver itself (Python, pyte) takes a moment to start and stop.
-        #expect(duration >= Self.commandSeconds && duration < Self.commandSeconds + Self.slack + 1, "took \(duration) s")
+        #expect(
+            duration >= Self.commandSeconds && duration < Self.commandSeconds + Self.slack + 1, "took \(duration) s")
         try files.expectNothingLeft()
         #expect(!run.final.cursor.hidden)
         #expect(run.echo == true)
@@ -106,13 +114,17 @@ struct SandboxEndToEndTests {
         let files = try Files()
         var environment = files.environment("sleep:show")
         environment["FIXTURE_SLEEP_MS"] = "600"
-        let patient = try ProcessRunner.host(files.runArguments(extra: ["--hook-timeout", "3"]) + Self.command,
-                                             environment: environment)
+        let patient = try ProcessRunner.host(
+            files.runArguments(extra: ["--hook-timeout", "3"]) + Self.command,
+            environment: environment)
         #expect(patient.status == 3)
         #expect(!patient.stderr.contains("presenter-host:"), "\(patient.stderr)")
-        let strict = try ProcessRunner.host(files.runArguments(extra: ["--hook-timeout", "0.1"]) + Self.command,
-                                            environment: environment)
-        #expect(strict.stderr.contains("presenter 'fixture.misbehaving' did not answer show within 100 ms; going on without it"))
+        let strict = try ProcessRunner.host(
+            files.runArguments(extra: ["--hook-timeout", "0.1"]) + Self.command,
+            environment: environment)
+        #expect(
+            strict.stderr.contains(
+                "presenter 'fixture.misbehaving' did not answer show within 100 ms; going on without it"))
     }
 
     @Test func thePresenterProcessHasNoTerminalNoInputAndOnlyItsChannel() throws {
@@ -120,32 +132,35 @@ struct SandboxEndToEndTests {
         let report = files.directory.appendingPathComponent("world").path
         var environment = files.environment("none:none")
         environment["FIXTURE_REPORTFILE"] = report
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
-                                           ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
-                                           + files.runArguments + ["true"],
-                                           environment: environment.merging(["HOST_PIDFILE": files.hostPidPath]) { $1 })
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                + files.runArguments + ["true"],
+            environment: environment.merging(["HOST_PIDFILE": files.hostPidPath]) { $1 })
         #expect(result.status == 0)
         let world = try String(contentsOfFile: report, encoding: .utf8)
         let host = try files.pid(files.hostPidPath)
-        #expect(world == """
-            fds=0,1,2,3
-            libraries=1
-            stdin=/dev/null
-            leader=1
-            tty=\(ENXIO)
-            backtrace=enable=no
-            parent=\(host)
+        #expect(
+            world == """
+                fds=0,1,2,3
+                libraries=1
+                stdin=/dev/null
+                leader=1
+                tty=\(ENXIO)
+                backtrace=enable=no
+                parent=\(host)
 
-            """)
+                """)
         #expect(try files.pid(files.presenterPidPath) != host)
     }
 
     @Test func inProcessRunsThePresenterInTheHost() throws {
         let files = try Files()
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
-                                           ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
-                                           + files.runArguments(extra: ["--in-process"]) + ["true"],
-                                           environment: files.environment("none:none").merging(["HOST_PIDFILE": files.hostPidPath]) { $1 })
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                + files.runArguments(extra: ["--in-process"]) + ["true"],
+            environment: files.environment("none:none").merging(["HOST_PIDFILE": files.hostPidPath]) { $1 })
         #expect(result.status == 0)
         #expect(try files.pid(files.presenterPidPath) == (try files.pid(files.hostPidPath)))
     }
@@ -157,34 +172,45 @@ struct SandboxEndToEndTests {
         // command, no pipeline: a shell holds a pipeline's pipes while it runs.
         let list = "ls /proc/$$/fd"
         func descriptors(_ output: String) -> [Int] { output.split(separator: "\n").compactMap { Int($0) }.sorted() }
-        let direct = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec 7>/dev/null; sh -c \"$0\"", list])
+        let direct = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "exec 7>/dev/null; sh -c \"$0\"", list])
         let files = try Files()
-        let underRun = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
-                                             ["-c", "exec 7>/dev/null; exec \"$0\" \"$@\"", TestPaths.binary.path]
-                                             + files.runArguments + ["sh", "-c", list],
-                                             environment: files.environment("none:none"))
+        let underRun = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec 7>/dev/null; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                + files.runArguments + ["sh", "-c", list],
+            environment: files.environment("none:none"))
         #expect(descriptors(direct.stdout) == [0, 1, 2, 7])
-        let progress = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
-                                             ["-c", "exec 7>/dev/null; exec \"$0\" \"$@\"", TestPaths.binary.path]
-                                             + files.runArguments + ["sh", "-c", "echo $PRESENTER_PROGRESS_FD"],
-                                             environment: files.environment("none:none"))
+        let progress = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec 7>/dev/null; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                + files.runArguments + ["sh", "-c", "echo $PRESENTER_PROGRESS_FD"],
+            environment: files.environment("none:none"))
         let channel = try #require(Int(progress.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(descriptors(underRun.stdout) == [0, 1, 2, 7, channel].sorted())
     }
 
     @Test func verboseShowsThePresentersLogAndTheHostsDecisions() throws {
         let files = try Files()
-        let printing = try ProcessRunner.host(files.runArguments(extra: ["-v", "--hook-timeout", "10"]) + ["true"], environment: files.environment("print:show"))
+        let printing = try ProcessRunner.host(
+            files.runArguments(extra: ["-v", "--hook-timeout", "10"]) + ["true"],
+            environment: files.environment("print:show"))
         #expect(printing.status == 0)
         let lines = printing.stderr.split(separator: "\n")
         #expect(lines.contains("presenter-host: fixture.misbehaving: info: showing Working"))
         // Each line the plugin printed is a log line; 1 MiB on stdout and stderr, in 1 KiB lines.
         let printed = lines.filter { $0.hasPrefix("presenter-host: fixture.misbehaving: warning: printed: xxxx") }
         #expect(printed.count == 2048, "\(printed.count) printed lines")
-        #expect(lines.contains("presenter-host: fixture.misbehaving: warning: printed: buffered output that never reaches the command's stdout"))
+        #expect(
+            lines.contains(
+                "presenter-host: fixture.misbehaving: warning: printed: buffered output that never reaches the command's stdout"
+            ))
 
-        let failing = try ProcessRunner.host(files.runArguments(extra: ["--verbose"]) + ["true"], environment: files.environment("fail:show"))
-        #expect(failing.stderr.contains("presenter-host: fixture.misbehaving: error: show failed (status 1): refusing on purpose\n"))
+        let failing = try ProcessRunner.host(
+            files.runArguments(extra: ["--verbose"]) + ["true"], environment: files.environment("fail:show"))
+        #expect(
+            failing.stderr.contains(
+                "presenter-host: fixture.misbehaving: error: show failed (status 1): refusing on purpose\n"))
         let quiet = try ProcessRunner.host(files.runArguments + ["true"], environment: files.environment("fail:show"))
         #expect(quiet.stderr == "Working\n")
     }
@@ -192,19 +218,28 @@ struct SandboxEndToEndTests {
     @Test func theLogFileHasTimestampsAndNoControlCharacters() throws {
         let files = try Files()
         let log = files.directory.appendingPathComponent("presenter.log").path
-        let result = try ProcessRunner.host(["--plugin-dir", files.plugins.path, "run", "--presenter", "fixture.misbehaving",
-                                             "--working", "red \u{1B}[31malert", "--log", log, "--", "true"],
-                                            environment: files.environment("crash:hide"))
+        let result = try ProcessRunner.host(
+            [
+                "--plugin-dir", files.plugins.path, "run", "--presenter", "fixture.misbehaving",
+                "--working", "red \u{1B}[31malert", "--log", log, "--", "true",
+            ],
+            environment: files.environment("crash:hide"))
         #expect(result.status == 0)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        let stamp = try NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z presenter-host: ")
+        let stamp = try NSRegularExpression(
+            pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z presenter-host: ")
         #expect(!lines.isEmpty)
         for line in lines {
             #expect(stamp.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil, "\(line)")
             #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(line.debugDescription)")
         }
-        #expect(lines.contains { $0.hasSuffix("presenter-host: fixture.misbehaving: info: showing red \\x1B[31malert") })
-        #expect(lines.contains { $0.hasSuffix("presenter-host: presenter 'fixture.misbehaving' crashed in hide (SIGSEGV); going on without it") })
+        #expect(
+            lines.contains { $0.hasSuffix("presenter-host: fixture.misbehaving: info: showing red \\x1B[31malert") })
+        #expect(
+            lines.contains {
+                $0.hasSuffix(
+                    "presenter-host: presenter 'fixture.misbehaving' crashed in hide (SIGSEGV); going on without it")
+            })
         // Not on stderr without -v, but for the one line.
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host:") }.count == 1)
     }
@@ -212,10 +247,14 @@ struct SandboxEndToEndTests {
     @Test func aLogFileThatCannotBeWrittenIsAnErrorBeforeAnythingRuns() throws {
         let files = try Files()
         let marker = files.directory.appendingPathComponent("ran").path
-        let result = try ProcessRunner.host(files.runArguments(extra: ["--log", "/nonexistent/dir/log"]) + ["touch", marker],
-                                            environment: files.environment("none:none"))
+        let result = try ProcessRunner.host(
+            files.runArguments(extra: ["--log", "/nonexistent/dir/log"]) + ["touch", marker],
+            environment: files.environment("none:none"))
         #expect(result.status == 73)
-        #expect(result.stderr == "Error: --log /nonexistent/dir/log: cannot open it for writing (No such file or directory); give a file in a directory you can write\n")
+        #expect(
+            result.stderr
+                == "Error: --log /nonexistent/dir/log: cannot open it for writing (No such file or directory); give a file in a directory you can write\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
@@ -223,15 +262,18 @@ struct SandboxEndToEndTests {
     func aPresenterThatNeverStopsDrawingEndsWithinTheOutcomeBound() throws {
         let files = try Files()
         let started = Date()
-        let run = try TerminalDriver.run(files.runArguments(extra: ["--min-show", "0", "-v"]) + ["true"],
-                                         environment: files.environment("linger:hide"), cols: 200,
-                                         steps: [.waitText("Working"), .waitExit(20)])
+        let run = try TerminalDriver.run(
+            files.runArguments(extra: ["--min-show", "0", "-v"]) + ["true"],
+            environment: files.environment("linger:hide"), cols: 200,
+            steps: [.waitText("Working"), .waitExit(20)])
         let duration = Date().timeIntervalSince(started)
         #expect(run.exit.code == 0)
         // --min-show 0 + the 5 s outcome limit, not for ever (nor 15 s).
         #expect(duration >= 5 && duration < 5 + Self.slack + 1, "took \(duration) s")
-        #expect(run.final.lines.contains(
-            "presenter-host: fixture.misbehaving: warning: still drawing 5 s after the command ended; ending the run"))
+        #expect(
+            run.final.lines.contains(
+                "presenter-host: fixture.misbehaving: warning: still drawing 5 s after the command ended; ending the run"
+            ))
         #expect(!run.final.lines.joined().contains { "╭╮╰╯│".contains($0) })
         #expect(!run.final.cursor.hidden)
         try files.expectNothingLeft()
@@ -246,8 +288,9 @@ struct SandboxEndToEndTests {
         var environment = files.environment("hang:render")
         environment["FIXTURE_SKIP"] = "1"
         let started = Date()
-        let run = try TerminalDriver.run(files.runArguments + ["sleep", "30"], environment: environment, cols: 200,
-                                         steps: [.waitText("Working"), .keys("\u{03}"), .waitExit(10)])
+        let run = try TerminalDriver.run(
+            files.runArguments + ["sleep", "30"], environment: environment, cols: 200,
+            steps: [.waitText("Working"), .keys("\u{03}"), .waitExit(10)])
         let duration = Date().timeIntervalSince(started)
         #expect(run.errors == [])
         #expect(run.exit.code == 130)
@@ -268,7 +311,10 @@ struct SandboxEndToEndTests {
         let duration = Date().timeIntervalSince(started)
         #expect(result.status == 0)
         #expect(duration < 0.25 + Self.slack, "took \(duration) s")
-        #expect(result.stderr == "Working\npresenter-host: presenter 'fixture.misbehaving' did not answer load within 250 ms; going on without it\n")
+        #expect(
+            result.stderr
+                == "Working\npresenter-host: presenter 'fixture.misbehaving' did not answer load within 250 ms; going on without it\n"
+        )
     }
 
     @Test func whatThePresenterStartedEndsWithIt() throws {
@@ -283,21 +329,26 @@ struct SandboxEndToEndTests {
 
     @Test func aHookThatLogsWithoutEndBreaksTheProtocolNotTheHost() throws {
         let files = try Files()
-        let result = try ProcessRunner.host(files.runArguments(extra: ["-v"]) + Self.command, environment: files.environment("logflood:show"))
+        let result = try ProcessRunner.host(
+            files.runArguments(extra: ["-v"]) + Self.command, environment: files.environment("logflood:show"))
         #expect(result.status == 3)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.filter { $0.hasSuffix("flooding the log") }.count <= 256)
-        #expect(lines.contains("presenter-host: presenter 'fixture.misbehaving' broke the presenter protocol in show: sent more than 256 log lines and element changes in one hook; going on without it"))
+        #expect(
+            lines.contains(
+                "presenter-host: presenter 'fixture.misbehaving' broke the presenter protocol in show: sent more than 256 log lines and element changes in one hook; going on without it"
+            ))
     }
 
     @Test func aLowDescriptorLimitChangesNothing() throws {
         // Every spawn's descriptors stay below any limit: the scan helper,
         // the presenter process and the command all get theirs.
         let files = try Files()
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
-                                           ["-c", "ulimit -n 32; exec \"$0\" \"$@\"", TestPaths.binary.path]
-                                           + files.runArguments + Self.command,
-                                           environment: files.environment("none:none"))
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -n 32; exec \"$0\" \"$@\"", TestPaths.binary.path]
+                + files.runArguments + Self.command,
+            environment: files.environment("none:none"))
         #expect(result.status == 3)
         #expect(result.stdout == Self.expectedStdout)
         #expect(result.stderr == "Working\n✖ Failed: exit status 3\n")
@@ -313,8 +364,9 @@ struct SandboxEndToEndTests {
         let environment = files.environment("none:none").merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         if terminal {
             guard TerminalDriver.isAvailable else { return }
-            let run = try TerminalDriver.run(arguments, environment: environment, cols: 200,
-                                             steps: [.waitText("Working"), .signal("SEGV"), .waitExit(10)])
+            let run = try TerminalDriver.run(
+                arguments, environment: environment, cols: 200,
+                steps: [.waitText("Working"), .signal("SEGV"), .waitExit(10)])
             #expect(run.errors == [])
             #expect(run.exit.code == Int(128 + SIGSEGV) || run.exit.signal == Int(SIGSEGV))
             #expect(!run.final.cursor.hidden)
@@ -328,8 +380,9 @@ struct SandboxEndToEndTests {
                 while [ ! -s "$COMMAND_PIDFILE" ]; do sleep 0.05; done
                 kill -SEGV $host; wait $host; echo "status $?"
                 """
-            let result = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, TestPaths.binary.path] + arguments,
-                                               environment: environment.merging(["HOST_PIDFILE": host]) { $1 })
+            let result = try ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", script, TestPaths.binary.path] + arguments,
+                environment: environment.merging(["HOST_PIDFILE": host]) { $1 })
             #expect(result.stdout == "status \(128 + SIGSEGV)\n")
         }
         try files.expectNothingLeft()
@@ -353,15 +406,20 @@ struct SandboxEndToEndTests {
         var runArguments: [String] { runArguments(extra: []) }
 
         func runArguments(extra: [String]) -> [String] {
-            ["--plugin-dir", plugins.path, "run", "--presenter", "fixture.misbehaving", "--working", "Working",
-             "--failure", "Failed"] + extra + ["--"]
+            [
+                "--plugin-dir", plugins.path, "run", "--presenter", "fixture.misbehaving", "--working", "Working",
+                "--failure", "Failed",
+            ] + extra + ["--"]
         }
 
         /// The fixture's settings, and a UTF-8 locale whatever the caller's
         /// (the plain lines' marks are ✔ and ✖ only with one; CI has none).
         func environment(_ misbehaviour: String) -> [String: String] {
-            ["FIXTURE_MISBEHAVE": misbehaviour, "FIXTURE_PIDFILE": presenterPidPath, "COMMAND_PIDFILE": commandPidPath,
-             "STDOUT_FILE": stdoutPath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+            [
+                "FIXTURE_MISBEHAVE": misbehaviour, "FIXTURE_PIDFILE": presenterPidPath,
+                "COMMAND_PIDFILE": commandPidPath,
+                "STDOUT_FILE": stdoutPath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+            ]
         }
 
         func stdout() throws -> String {

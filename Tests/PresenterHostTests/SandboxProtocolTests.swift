@@ -6,18 +6,24 @@ import Testing
 /// The presenter protocol's bytes, and the drawing that crosses it.
 @Suite("The sandbox: protocol and drawing")
 struct SandboxProtocolTests {
-    static let interactor = InteractorSnapshot(id: 7, type: "GetWebTitleInteractor", action: "get-title", progress: 0.25)
+    static let interactor = InteractorSnapshot(
+        id: 7, type: "GetWebTitleInteractor", action: "get-title", progress: 0.25)
     static let geometry = ViewGeometry(cols: 79, rows: 5, flags: 0x5)
 
     static let requests: [PresenterMessage.Request] = [
         .configure(options: ["min-show-ms": "500", "grace-ms": "0"], geometry: geometry),
         .load(paths: ["/a/libMBHud.so", "/b/lib é.so"]),
-        .attach(view: 3, chain: [.init(path: "/a/libAddBookmark.so", id: "addbookmark"), .init(path: "/a/libMBHud.so", id: "mbhud")],
-                elements: ["get-title-button", "activity-indicator"]),
+        .attach(
+            view: 3,
+            chain: [
+                .init(path: "/a/libAddBookmark.so", id: "addbookmark"), .init(path: "/a/libMBHud.so", id: "mbhud"),
+            ],
+            elements: ["get-title-button", "activity-indicator"]),
         .show(view: 3, message: "Saving bookmark...", interactor: interactor),
         .hide(view: 3, message: nil, interactor: interactor, failure: nil),
-        .hide(view: 3, message: "✖ An error", interactor: interactor,
-              failure: InteractorError(code: -3, domain: "http", message: "HTTP 500", isValidation: true)),
+        .hide(
+            view: 3, message: "✖ An error", interactor: interactor,
+            failure: InteractorError(code: -3, domain: "http", message: "HTTP 500", isValidation: true)),
         .progress(view: 3, interactor: interactor),
         .render(view: 3, now: .max),
         .key(view: 3, code: 0x1F600),
@@ -41,12 +47,20 @@ struct SandboxProtocolTests {
         .notice(.element(view: 1, name: "activity-indicator", operation: PRESENTER_ELEMENT_START_ANIMATING)),
         .reply(.init(sequence: 1, result: .done, frameRequests: [:])),
         .reply(.init(sequence: 2, result: .refused("cannot load"), frameRequests: [1: 5, 2: .max])),
-        .reply(.init(sequence: 3, result: .createFailed(presenterId: "tp", status: 4, message: nil), frameRequests: [:])),
-        .reply(.init(sequence: 4, result: .outcome(HookOutcome(status: 1, hook: "show", presenterId: "mbhud", message: "x")),
-                     frameRequests: [3: 100])),
-        .reply(.init(sequence: 5, result: .drawing([.box(col: -1, row: 0, cols: 20, rows: 3, style: 0x16),
-                                                     .text(col: 2, row: 1, maxColumns: 9, style: 0, text: "⠋ 日本")]),
-                     frameRequests: [:])),
+        .reply(
+            .init(sequence: 3, result: .createFailed(presenterId: "tp", status: 4, message: nil), frameRequests: [:])),
+        .reply(
+            .init(
+                sequence: 4, result: .outcome(HookOutcome(status: 1, hook: "show", presenterId: "mbhud", message: "x")),
+                frameRequests: [3: 100])),
+        .reply(
+            .init(
+                sequence: 5,
+                result: .drawing([
+                    .box(col: -1, row: 0, cols: 20, rows: 3, style: 0x16),
+                    .text(col: 2, row: 1, maxColumns: 9, style: 0, text: "⠋ 日本"),
+                ]),
+                frameRequests: [:])),
         .reply(.init(sequence: 6, result: .keyUsed(true), frameRequests: [:])),
     ]
 
@@ -100,7 +114,9 @@ struct SandboxProtocolTests {
             for length in 0..<body.count {
                 #expect(throws: MessageError.self) { try PresenterMessage.decodeIncoming(Array(body.prefix(length))) }
             }
-            #expect(throws: MessageError("1 bytes after the end of a message")) { try PresenterMessage.decodeIncoming(body + [0]) }
+            #expect(throws: MessageError("1 bytes after the end of a message")) {
+                try PresenterMessage.decodeIncoming(body + [0])
+            }
         }
         // A count that the bytes left cannot hold fails at once, without allocating for it.
         var writer = MessageWriter()
@@ -127,10 +143,13 @@ struct SandboxProtocolTests {
     /// random text (wide, combining, control characters) at random places.
     @Test func aRecordedTextDrawsWhatTheTextDrawsDirectly() {
         var generator = SeededGenerator(seed: 11)
-        let pieces = ["a", "Z", " ", "日", "本", "🎉", "👨‍👩‍👧", "e\u{301}", "\u{1B}", "\n", "…", "ｗ", "\u{200D}", "🇫🇷", "x",
-                      "\u{200B}", "🏽", "🇯", "🇵", "\u{FFFD}", "\u{301}"]
+        let pieces = [
+            "a", "Z", " ", "日", "本", "🎉", "👨‍👩‍👧", "e\u{301}", "\u{1B}", "\n", "…", "ｗ", "\u{200D}", "🇫🇷", "x",
+            "\u{200B}", "🏽", "🇯", "🇵", "\u{FFFD}", "\u{301}",
+        ]
         for round in 0..<3_000 {
-            let text = (0..<Int(generator.next() % 30)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let text = (0..<Int(generator.next() % 30)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))]
+            }.joined()
             let col = Int32(Int(generator.next() % 120) - 40)
             let row = Int32(Int(generator.next() % 8) - 2)
             let maxColumns = [UInt32.max, 0, 1, 2, 3, 10, 80][Int(generator.next() % 7)]
@@ -138,10 +157,12 @@ struct SandboxProtocolTests {
             let geometry = ViewGeometry(cols: 40, rows: 5, flags: unicode ? UInt32(PRESENTER_VIEW_UNICODE) : 0)
             let ellipsis = unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis
             var direct = Canvas(cols: 40, rows: 5)
-            let width = direct.drawText(text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
-                                        ellipsis: ellipsis)
-            let (operation, recordedWidth) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: 0,
-                                                                geometry: geometry)
+            let width = direct.drawText(
+                text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
+                ellipsis: ellipsis)
+            let (operation, recordedWidth) = DrawOperation.text(
+                text, col: col, row: row, maxColumns: maxColumns, style: 0,
+                geometry: geometry)
             var replayed = Canvas(cols: 40, rows: 5)
             operation?.draw(on: &replayed, unicode: unicode)
             #expect(replayed == direct, "\(text.debugDescription) at \(col),\(row) in \(maxColumns)")
@@ -154,7 +175,8 @@ struct SandboxProtocolTests {
         var canvas = Canvas(cols: 80, rows: 5)
         let clock = ContinuousClock()
         let elapsed = clock.measure {
-            DrawOperation.box(col: -30_000, row: -30_000, cols: .max, rows: .max, style: 0).draw(on: &canvas, unicode: true)
+            DrawOperation.box(col: -30_000, row: -30_000, cols: .max, rows: .max, style: 0).draw(
+                on: &canvas, unicode: true)
         }
         #expect(elapsed < .seconds(1))
         let blank = canvas.lines().allSatisfy { $0.isEmpty }

@@ -10,7 +10,8 @@ import Testing
 /// every way the host must catch (Fixtures/sandbox/fake_presenter_process.py).
 @Suite("The sandbox: the presenter process under the runtime")
 struct SandboxRuntimeTests {
-    static let fake = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/sandbox/fake_presenter_process.py")
+    static let fake = TestPaths.packageRoot.appendingPathComponent(
+        "Tests/PresenterHostTests/Fixtures/sandbox/fake_presenter_process.py")
 
     /// A runtime over the misbehaving fixture in a presenter process, with
     /// one interactive view attached and the failures it reports kept.
@@ -30,8 +31,10 @@ struct SandboxRuntimeTests {
             var log: [PresenterLogEntry] = []
         }
 
-        init(executable: String = TestPaths.binary.path, environment: [String: String], hookTimeout: Double = 5,
-             handlesFailures: Bool = true) throws {
+        init(
+            executable: String = TestPaths.binary.path, environment: [String: String], hookTimeout: Double = 5,
+            handlesFailures: Bool = true
+        ) throws {
             let plugins = try FixtureBuilder.directory([.misbehaving])
             let registry = PresenterRegistry.load([SearchPathEntry(path: plugins.path, origin: .flag)])
             let configuration = PresenterProcess.Configuration(
@@ -41,15 +44,18 @@ struct SandboxRuntimeTests {
             runtime = PresenterRuntime(
                 registry: registry, backend: backend, clock: ManualClock(), isolation: .presenterProcess(configuration),
                 log: { entry in record.lock.withLock { record.log.append(entry) } },
-                onPresenterFailure: handlesFailures ? { failure, backend in
-                    record.lock.withLock { record.failures.append(failure) }
-                    return backend
-                } : nil)
+                onPresenterFailure: handlesFailures
+                    ? { failure, backend in
+                        record.lock.withLock { record.failures.append(failure) }
+                        return backend
+                    } : nil)
             final class View: ScreenletView, @unchecked Sendable {
                 override func createProgressPresenter() -> String { "fixture.misbehaving" }
             }
-            screenlet = try runtime.attach(View(progressMessages: ["a": [.working: "Working", .success: "Done"]],
-                                                elements: ["get-title-button": ViewElement()]))
+            screenlet = try runtime.attach(
+                View(
+                    progressMessages: ["a": [.working: "Working", .success: "Done"]],
+                    elements: ["get-title-button": ViewElement()]))
         }
 
         /// Ends the work and lets the frames already asked for (at most 100 ms ahead) come.
@@ -61,7 +67,8 @@ struct SandboxRuntimeTests {
 
         /// The presenter process (or the stand-in) has ended.
         func processHasEnded() throws -> Bool {
-            let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             let pid = try #require(pid_t(text))
             let pidfd = ph_pidfd_open(pid)
             guard pidfd >= 0 else { return errno == ESRCH }
@@ -79,8 +86,12 @@ struct SandboxRuntimeTests {
         #expect(harness.runtime.sync { harness.backend.lines[2] }.contains("Working"))
         if hook == "progress" { action.reportProgress(0.5) } else { harness.runtime.key(13) }
         harness.runtime.advance(by: 0.1)
-        #expect(harness.failures == [PresenterFailure(presenterId: "fixture.misbehaving", hook: hook,
-                                                      reason: .crashed(signal: SIGSEGV))])
+        #expect(
+            harness.failures == [
+                PresenterFailure(
+                    presenterId: "fixture.misbehaving", hook: hook,
+                    reason: .crashed(signal: SIGSEGV))
+            ])
         #expect(harness.runtime.sync { harness.backend.canvas.isBlank })
         #expect(try harness.processHasEnded())
         // Nothing more is asked of the presenter; the work goes on.
@@ -92,9 +103,11 @@ struct SandboxRuntimeTests {
         let harness = try Harness(environment: ["FIXTURE_MISBEHAVE": "exit:show"], handlesFailures: false)
         defer { harness.runtime.shutdown() }
         #expect(harness.settle(harness.screenlet.perform(action: "a", interactorType: "T")))
-        #expect(harness.log.contains(PresenterLogEntry(
-            level: .error, presenterId: "fixture.misbehaving",
-            message: "presenter 'fixture.misbehaving' ended its process in show (exit status 3)")))
+        #expect(
+            harness.log.contains(
+                PresenterLogEntry(
+                    level: .error, presenterId: "fixture.misbehaving",
+                    message: "presenter 'fixture.misbehaving' ended its process in show (exit status 3)")))
         #expect(try harness.processHasEnded())
     }
 
@@ -104,9 +117,14 @@ struct SandboxRuntimeTests {
         defer { harness.runtime.shutdown() }
         #expect(harness.failures.isEmpty)
         #expect(harness.settle(harness.screenlet.perform(action: "a", interactorType: "T")))
-        #expect(harness.failures == [PresenterFailure(presenterId: "fixture.misbehaving", hook: "create",
-                                                      reason: .createFailed(status: PRESENTER_ERR_FAILED,
-                                                                            message: "refusing on purpose"))])
+        #expect(
+            harness.failures == [
+                PresenterFailure(
+                    presenterId: "fixture.misbehaving", hook: "create",
+                    reason: .createFailed(
+                        status: PRESENTER_ERR_FAILED,
+                        message: "refusing on purpose"))
+            ])
         #expect(try harness.processHasEnded())
     }
 
@@ -117,10 +135,16 @@ struct SandboxRuntimeTests {
         #expect(harness.runtime.sync { harness.backend.lines[2] }.contains("Working"))
         #expect(harness.settle(action))
         #expect(harness.failures.isEmpty)
-        #expect(harness.log.contains(PresenterLogEntry(level: .error, presenterId: "fixture.misbehaving",
-                                                       message: "show failed (status 1): refusing on purpose")))
-        #expect(harness.log.contains(PresenterLogEntry(level: .info, presenterId: "fixture.misbehaving",
-                                                       message: "showing Working")))
+        #expect(
+            harness.log.contains(
+                PresenterLogEntry(
+                    level: .error, presenterId: "fixture.misbehaving",
+                    message: "show failed (status 1): refusing on purpose")))
+        #expect(
+            harness.log.contains(
+                PresenterLogEntry(
+                    level: .info, presenterId: "fixture.misbehaving",
+                    message: "showing Working")))
     }
 
     @Test func aHookPastItsBudgetEndsThePresenter() throws {
@@ -129,8 +153,12 @@ struct SandboxRuntimeTests {
         _ = harness.screenlet.perform(action: "a", interactorType: "T")
         harness.runtime.key(13)
         harness.runtime.sync {}
-        #expect(harness.failures == [PresenterFailure(presenterId: "fixture.misbehaving", hook: "key",
-                                                      reason: .hung(milliseconds: 250))])
+        #expect(
+            harness.failures == [
+                PresenterFailure(
+                    presenterId: "fixture.misbehaving", hook: "key",
+                    reason: .hung(milliseconds: 250))
+            ])
         #expect(try harness.processHasEnded())
     }
 
@@ -144,20 +172,31 @@ struct SandboxRuntimeTests {
 
     static let violations: [Violation] = [
         Violation(scenario: "garbage-on-render", hook: "render", reason: .protocolViolation("an unknown message")),
-        Violation(scenario: "oversized-on-render", hook: "render",
-                  reason: .protocolViolation("a message of 2097152 bytes, more than the 1048576 allowed")),
-        Violation(scenario: "too-many-on-render", hook: "render", reason: .protocolViolation("drew 5000 things, more than 4096")),
-        Violation(scenario: "element-on-render", hook: "render",
-                  reason: .protocolViolation("changed an element of view 999 outside a hook of that view")),
-        Violation(scenario: "unknown-view-on-show", hook: "show",
-                  reason: .protocolViolation("asked for a frame for view 999, which it does not have")),
-        Violation(scenario: "trailing-bytes-on-show", hook: "show", reason: .protocolViolation("5 bytes after the end of a message")),
-        Violation(scenario: "bad-hello", hook: "start", reason: .protocolViolation("speaks presenter protocol 99, this host 1")),
+        Violation(
+            scenario: "oversized-on-render", hook: "render",
+            reason: .protocolViolation("a message of 2097152 bytes, more than the 1048576 allowed")),
+        Violation(
+            scenario: "too-many-on-render", hook: "render",
+            reason: .protocolViolation("drew 5000 things, more than 4096")),
+        Violation(
+            scenario: "element-on-render", hook: "render",
+            reason: .protocolViolation("changed an element of view 999 outside a hook of that view")),
+        Violation(
+            scenario: "unknown-view-on-show", hook: "show",
+            reason: .protocolViolation("asked for a frame for view 999, which it does not have")),
+        Violation(
+            scenario: "trailing-bytes-on-show", hook: "show",
+            reason: .protocolViolation("5 bytes after the end of a message")),
+        Violation(
+            scenario: "bad-hello", hook: "start",
+            reason: .protocolViolation("speaks presenter protocol 99, this host 1")),
         Violation(scenario: "no-hello", hook: "start", reason: .protocolViolation("did not say hello first")),
-        Violation(scenario: "close-channel", hook: "load", reason: .protocolViolation("closed its connection to the host")),
+        Violation(
+            scenario: "close-channel", hook: "load", reason: .protocolViolation("closed its connection to the host")),
         // Its words reach the user's terminal: never an escape sequence.
-        Violation(scenario: "evil-create-failed", hook: "create",
-                  reason: .protocolViolation("named a presenter it was not given")),
+        Violation(
+            scenario: "evil-create-failed", hook: "create",
+            reason: .protocolViolation("named a presenter it was not given")),
         Violation(scenario: "evil-refused", hook: nil, reason: .couldNotStart("\\x1B[41mEVIL\\x1B[0m\\x1B[?25l")),
     ]
 
@@ -167,8 +206,12 @@ struct SandboxRuntimeTests {
         defer { harness.runtime.shutdown() }
         _ = harness.screenlet.perform(action: "a", interactorType: "T")
         harness.runtime.sync {}
-        #expect(harness.failures == [PresenterFailure(presenterId: "fixture.misbehaving", hook: violation.hook,
-                                                      reason: violation.reason)])
+        #expect(
+            harness.failures == [
+                PresenterFailure(
+                    presenterId: "fixture.misbehaving", hook: violation.hook,
+                    reason: violation.reason)
+            ])
         #expect(try harness.processHasEnded())
         #expect(harness.runtime.sync { harness.backend.canvas.isBlank })
     }
@@ -186,7 +229,8 @@ struct SandboxRuntimeTests {
                 continue
             }
             // Read with the next request, or before it is sent: out of turn either way.
-            #expect(detail.hasPrefix("sent reply ") || detail == "spoke when nothing was asked", "\(scenario): \(detail)")
+            #expect(
+                detail.hasPrefix("sent reply ") || detail == "spoke when nothing was asked", "\(scenario): \(detail)")
             #expect(try harness.processHasEnded())
         }
     }
@@ -196,8 +240,9 @@ struct SandboxRuntimeTests {
         defer { harness.runtime.shutdown() }
         _ = harness.screenlet.perform(action: "a", interactorType: "T")
         harness.runtime.sync {}
-        #expect(harness.failures.map(\.description) == [
-            "presenter 'fixture.misbehaving' could not be started: cannot run /nonexistent/presenter-host: No such file or directory",
-        ])
+        #expect(
+            harness.failures.map(\.description) == [
+                "presenter 'fixture.misbehaving' could not be started: cannot run /nonexistent/presenter-host: No such file or directory"
+            ])
     }
 }

@@ -132,6 +132,7 @@ struct ScreenFormTests {
         _ = form.focus(on: .title)
         #expect(form.handle(.enter) == [])
         #expect(form.focus == .getTitle)
-        #expect(form.handle(.paste("typed")) == [] && form.title.text == " Example ", "a paste on a button types nothing")
+        #expect(
+            form.handle(.paste("typed")) == [] && form.title.text == " Example ", "a paste on a button types nothing")
     }
 }

@@ -11,17 +11,25 @@ struct ScreenKeyTests {
         ("\t", [.tab], "Tab"),
         ("\u{7F}", [.backspace], "Backspace (DEL)"),
         ("\u{8}", [.backspace], "Backspace (BS)"),
-        ("\u{1}\u{5}\u{15}\u{17}\u{3}\u{1A}", [.control(1), .control(5), .control(21), .control(23), .control(3), .control(26)],
-         "Ctrl-A, E, U, W, C, Z"),
+        (
+            "\u{1}\u{5}\u{15}\u{17}\u{3}\u{1A}",
+            [.control(1), .control(5), .control(21), .control(23), .control(3), .control(26)],
+            "Ctrl-A, E, U, W, C, Z"
+        ),
         ("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D", [.up, .down, .right, .left], "arrows (CSI)"),
         ("\u{1B}OA\u{1B}OD", [.up, .left], "arrows (SS3, application mode)"),
         ("\u{1B}[1;5C", [.right], "an arrow with a modifier"),
-        ("\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}[7~\u{1B}[8~\u{1B}OH", [.home, .end, .home, .end, .home, .end, .home],
-         "Home and End as xterm, VT220 and rxvt send them"),
+        (
+            "\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}[7~\u{1B}[8~\u{1B}OH",
+            [.home, .end, .home, .end, .home, .end, .home],
+            "Home and End as xterm, VT220 and rxvt send them"
+        ),
         ("\u{1B}[3~", [.delete], "Delete"),
         ("\u{1B}[Z", [.backTab], "Shift-Tab"),
-        ("\u{1B}[200~https://example.com/a\nb\u{1B}[201~x", [.paste("https://example.com/a\nb"), .text("x")],
-         "a bracketed paste, then a key"),
+        (
+            "\u{1B}[200~https://example.com/a\nb\u{1B}[201~x", [.paste("https://example.com/a\nb"), .text("x")],
+            "a bracketed paste, then a key"
+        ),
         ("\u{1B}[15~\u{1B}[5;2R", [], "other sequences (F5, a position report) are ignored whole"),
         ("\u{1B}b", [], "Alt and a key types nothing"),
         ("\u{1B}\u{1B}[A", [.escape, .up], "Escape, then a sequence"),
@@ -74,7 +82,10 @@ struct ScreenKeyTests {
     @Test("malformed UTF-8 is U+FFFD, and the next key is still read")
     func malformed() {
         var decoder = KeyDecoder()
-        #expect(decoder.decode([0xFF, 0x61, 0xC3, 0x28, 0xE2, 0x82]) == [.text("\u{FFFD}"), .text("a"), .text("\u{FFFD}"), .text("(")])
+        #expect(
+            decoder.decode([0xFF, 0x61, 0xC3, 0x28, 0xE2, 0x82]) == [
+                .text("\u{FFFD}"), .text("a"), .text("\u{FFFD}"), .text("("),
+            ])
         #expect(decoder.decode([0xAC]) == [.text("€")])
     }
 
@@ -88,8 +99,10 @@ struct ScreenKeyTests {
 
     @Test("a key's code is what the presenter gets, and maps back to the key")
     func codes() {
-        let keys: [TerminalKey] = [.text("a"), .text("漢"), .enter, .tab, .backTab, .escape, .backspace, .delete,
-                                   .up, .down, .left, .right, .home, .end, .control(1), .control(23)]
+        let keys: [TerminalKey] = [
+            .text("a"), .text("漢"), .enter, .tab, .backTab, .escape, .backspace, .delete,
+            .up, .down, .left, .right, .home, .end, .control(1), .control(23),
+        ]
         for key in keys {
             let code = try! #require(key.code)
             #expect(TerminalKey(code: code) == key)

@@ -62,7 +62,10 @@ struct SpawnTests {
         var options = Spawn.Options()
         options.newSession = true
         options.closeOthers = true
-        #expect(try run("[ \"$(ps -o sid= -p $$ | tr -d ' ')\" = $$ ] && echo leader; (: </dev/tty) 2>/dev/null || echo no-tty", options)
+        #expect(
+            try run(
+                "[ \"$(ps -o sid= -p $$ | tr -d ' ')\" = $$ ] && echo leader; (: </dev/tty) 2>/dev/null || echo no-tty",
+                options)
                 == "leader\nno-tty\n")
     }
 

@@ -9,19 +9,23 @@ import Testing
     private static let package = TestPaths.packageRoot.appendingPathComponent("Examples/swift-package")
 
     @Test func theSourceIsTheGuidesSmallestPresenter() throws {
-        let guide = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/writing-a-presenter.md"), encoding: .utf8)
-        let code = try #require(guide.components(separatedBy: "## The smallest presenter\n\n```swift\n").dropFirst().first?
-            .components(separatedBy: "```").first)
-        let source = try String(contentsOf: Self.package.appendingPathComponent("Sources/DotPresenter/DotPresenter.swift"),
-                                encoding: .utf8)
+        let guide = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/writing-a-presenter.md"), encoding: .utf8)
+        let code = try #require(
+            guide.components(separatedBy: "## The smallest presenter\n\n```swift\n").dropFirst().first?
+                .components(separatedBy: "```").first)
+        let source = try String(
+            contentsOf: Self.package.appendingPathComponent("Sources/DotPresenter/DotPresenter.swift"),
+            encoding: .utf8)
         #expect(source.hasSuffix(code))
     }
 
     @Test func itBuildsOnItsOwnPassesCheckAndIsListed() throws {
         // A scratch path of its own (kept between runs, so a second build is quick).
         let scratch = TestPaths.packageRoot.appendingPathComponent(".build/swift-package-example")
-        let build = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                          ["swift", "build", "--package-path", Self.package.path, "--scratch-path", scratch.path])
+        let build = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["swift", "build", "--package-path", Self.package.path, "--scratch-path", scratch.path])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         let products = scratch.appendingPathComponent("debug")
         let library = products.appendingPathComponent("libDotPresenter.so")

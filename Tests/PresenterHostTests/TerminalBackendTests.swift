@@ -32,7 +32,9 @@ struct VirtualTerminal {
     var cursor: (row: Int, col: Int) { (row, col) }
 
     /// The screen as lines, trailing blanks removed.
-    var lines: [String] { cells.map { $0.joined().replacingOccurrences(of: " +$", with: "", options: .regularExpression) } }
+    var lines: [String] {
+        cells.map { $0.joined().replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+    }
 
     mutating func feed(_ bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 
@@ -51,9 +53,9 @@ struct VirtualTerminal {
                         if next.isLetter { control(parameters, next); break }
                         parameters.append(next)
                     }
-                case "7": saved = (row, col)                  // DECSC
-                case "8": (row, col) = saved                  // DECRC
-                case "D": index()                             // IND: down, same column
+                case "7": saved = (row, col)  // DECSC
+                case "8": (row, col) = saved  // DECRC
+                case "D": index()  // IND: down, same column
                 case let other: unknown.append("ESC " + (other.map(String.init) ?? ""))
                 }
             default: put(character)
@@ -101,7 +103,8 @@ struct VirtualTerminal {
         case ("", "J"):
             for x in col..<cols { cells[row][x] = " " }
             for y in (row + 1)..<rows { cells[y] = Array(repeating: " ", count: cols) }
-        case (_, "m"): colorCodes += parameters.split(separator: ";").filter { $0.count == 2 && $0.hasPrefix("3") }.count
+        case (_, "m"):
+            colorCodes += parameters.split(separator: ";").filter { $0.count == 2 && $0.hasPrefix("3") }.count
         default: unknown.append(parameters + String(final))
         }
     }
@@ -157,9 +160,10 @@ struct TerminalBackendTests {
         init(color: Bool = true, partial: String = "", foreground: SharedFlag = SharedFlag()) {
             self.foreground = foreground
             terminal = VirtualTerminal(cols: 30, rows: 10, text: ["$ make", "compiling..."], partial: partial)
-            backend = TerminalBackend(fd: pipe.writeEnd, regionRows: 3, color: color, unicode: true,
-                                      terminalSize: (30, 10), silenceInput: false,
-                                      isForeground: { foreground.isSet })
+            backend = TerminalBackend(
+                fd: pipe.writeEnd, regionRows: 3, color: color, unicode: true,
+                terminalSize: (30, 10), silenceInput: false,
+                isForeground: { foreground.isSet })
         }
         /// Presents `canvas`; returns the bytes written.
         @discardableResult
@@ -200,7 +204,9 @@ struct TerminalBackendTests {
     func firstFrame() {
         var setup = Setup()
         let bytes = setup.present(hud("⠋"))
-        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("\u{1B}[?25l\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(
+            String(decoding: bytes, as: UTF8.self).hasPrefix("\u{1B}[?25l\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J")
+        )
         #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("\u{1B}8"))
         #expect(setup.terminal.lines[0..<3] == ["$ make", "compiling...", ""])
         #expect(setup.region == hud("⠋").lines())
@@ -221,7 +227,9 @@ struct TerminalBackendTests {
         #expect(setup.terminal.cursor == (2, 17))
         #expect(setup.terminal.cursorVisible)
         setup.terminal.feed(Array("DONE".utf8))
-        #expect(setup.terminal.lines == ["$ make", "compiling...", "Progress so far: DONE"] + Array(repeating: "", count: 7))
+        #expect(
+            setup.terminal.lines == ["$ make", "compiling...", "Progress so far: DONE"] + Array(repeating: "", count: 7)
+        )
     }
 
     @Test("a blank frame before anything was shown writes nothing")
@@ -240,7 +248,9 @@ struct TerminalBackendTests {
         #expect(setup.backend.writeCount == 1)
     }
 
-    @Test("a spinner-only frame costs at most 24 bytes in one write", arguments: [CellStyle.plain, CellStyle(rawValue: 6)])
+    @Test(
+        "a spinner-only frame costs at most 24 bytes in one write",
+        arguments: [CellStyle.plain, CellStyle(rawValue: 6)])
     func spinnerFrame(style: CellStyle) {
         var setup = Setup()
         setup.present(hud("⠋", spinnerStyle: style))
@@ -267,8 +277,9 @@ struct TerminalBackendTests {
         #expect(setup.region == hud("⠋", message: "Saving bookmarks.").lines())
     }
 
-    @Test("frames of random text, wide characters and emoji always leave the screen equal to the canvas and the cursor on the anchor",
-          arguments: ["", "$ "])
+    @Test(
+        "frames of random text, wide characters and emoji always leave the screen equal to the canvas and the cursor on the anchor",
+        arguments: ["", "$ "])
     func randomFrames(partial: String) {
         var setup = Setup(partial: partial)
         var generator = SeededGenerator(seed: 42)
@@ -276,10 +287,14 @@ struct TerminalBackendTests {
         for _ in 0..<200 {
             var canvas = Canvas(cols: 29, rows: 3)
             for _ in 0..<Int.random(in: 0...6, using: &generator) {
-                let text = (0..<Int.random(in: 1...4, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined()
-                canvas.drawText(text, col: Int.random(in: -2...28, using: &generator), row: Int.random(in: 0...2, using: &generator),
-                                maxColumns: Int.random(in: 1...30, using: &generator),
-                                style: CellStyle(rawValue: UInt32.random(in: 0...0x7F, using: &generator)))
+                let text = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                    words.randomElement(using: &generator)!
+                }.joined()
+                canvas.drawText(
+                    text, col: Int.random(in: -2...28, using: &generator),
+                    row: Int.random(in: 0...2, using: &generator),
+                    maxColumns: Int.random(in: 1...30, using: &generator),
+                    style: CellStyle(rawValue: UInt32.random(in: 0...0x7F, using: &generator)))
             }
             if Bool.random(using: &generator) { canvas.drawBox(col: 1, row: 0, width: 10, height: 3) }
             setup.present(canvas)
@@ -288,7 +303,8 @@ struct TerminalBackendTests {
         }
         #expect(setup.terminal.lastColumnWrites == 0)
         #expect(setup.terminal.unknown.isEmpty)
-        #expect(setup.terminal.lines[0..<3] == ["$ make", "compiling...", partial.trimmingCharacters(in: .whitespaces)])
+        #expect(
+            setup.terminal.lines[0..<3] == ["$ make", "compiling...", partial.trimmingCharacters(in: .whitespaces)])
     }
 
     @Test("finish clears the region, shows the cursor and leaves it where it was before the region came")
@@ -342,12 +358,16 @@ struct TerminalBackendTests {
         #expect(setup.terminal.lines[3...].allSatisfy { $0.isEmpty })
     }
 
-    @Test("a region reserved on the last line scrolls earlier output up; finish leaves the cursor after it", arguments: ["", "50% "])
+    @Test(
+        "a region reserved on the last line scrolls earlier output up; finish leaves the cursor after it",
+        arguments: ["", "50% "])
     func reserveAtBottom(partial: String) {
         let pipe = OutputPipe()
-        var terminal = VirtualTerminal(cols: 30, rows: 6, text: ["one", "two", "three", "four", "five"], partial: partial)
-        let backend = TerminalBackend(fd: pipe.writeEnd, regionRows: 3, color: false, unicode: true,
-                                      terminalSize: (30, 6), silenceInput: false)
+        var terminal = VirtualTerminal(
+            cols: 30, rows: 6, text: ["one", "two", "three", "four", "five"], partial: partial)
+        let backend = TerminalBackend(
+            fd: pipe.writeEnd, regionRows: 3, color: false, unicode: true,
+            terminalSize: (30, 6), silenceInput: false)
         var canvas = Canvas(cols: backend.size.cols, rows: backend.size.rows)
         canvas.drawText("hud", col: 0, row: 1, maxColumns: 10)
         backend.present(canvas)
@@ -403,7 +423,9 @@ struct TerminalBackendTests {
         #expect(!setup.terminal.cursorVisible)
     }
 
-    @Test("sent to the background: the region is taken off once, nothing more is drawn; back in the foreground it is drawn again")
+    @Test(
+        "sent to the background: the region is taken off once, nothing more is drawn; back in the foreground it is drawn again"
+    )
     func sentToBackground() {
         var setup = Setup(partial: "$ ")
         setup.present(hud("⠋"))
@@ -436,7 +458,8 @@ struct TerminalBackendTests {
         #expect(setup.terminal.cursorVisible)
     }
 
-    @Test("a view waiting in the background is redrawn once we are the foreground job again, without a frame of its own")
+    @Test(
+        "a view waiting in the background is redrawn once we are the foreground job again, without a frame of its own")
     func foregroundAgainRedraws() {
         let setup = Setup(foreground: SharedFlag(false))
         let called = SharedFlag(false)
@@ -472,8 +495,9 @@ struct TerminalBackendPseudoTerminalTests {
     func settingsOnlyInForeground() throws {
         let terminal = try PseudoTerminal(cols: 40, rows: 10)
         let foreground = SharedFlag(false)
-        let backend = TerminalBackend(fd: terminal.follower, regionRows: 3, color: false, unicode: true,
-                                      isForeground: { foreground.isSet })
+        let backend = TerminalBackend(
+            fd: terminal.follower, regionRows: 3, color: false, unicode: true,
+            isForeground: { foreground.isSet })
         let before = lflag(terminal.follower)
         #expect(before & tcflag_t(ECHO) != 0)
         backend.present(hud())
@@ -494,8 +518,9 @@ struct TerminalBackendPseudoTerminalTests {
         settings.c_lflag |= tcflag_t(TOSTOP)
         tcsetattr(terminal.follower, TCSANOW, &settings)
         let foreground = SharedFlag(true)
-        let backend = TerminalBackend(fd: terminal.follower, regionRows: 3, color: false, unicode: true,
-                                      silenceInput: false, isForeground: { foreground.isSet })
+        let backend = TerminalBackend(
+            fd: terminal.follower, regionRows: 3, color: false, unicode: true,
+            silenceInput: false, isForeground: { foreground.isSet })
         backend.present(hud())
         #expect(!terminal.drain().isEmpty)
         foreground.isSet = false
@@ -512,7 +537,8 @@ struct TerminalBackendPseudoTerminalTests {
     @Test("a frame or printAbove laid out for the old size after a resize draws no region; the next frame draws it all")
     func frameAfterResize() throws {
         let terminal = try PseudoTerminal(cols: 40, rows: 10)
-        let backend = TerminalBackend(fd: terminal.follower, regionRows: 3, color: false, unicode: true, silenceInput: false)
+        let backend = TerminalBackend(
+            fd: terminal.follower, regionRows: 3, color: false, unicode: true, silenceInput: false)
         backend.present(hud())
         #expect(!terminal.drain().isEmpty)
         terminal.resize(cols: 30, rows: 10)

@@ -4,27 +4,31 @@ import Testing
 
 @Suite("Terminal environment and backend choice")
 struct TerminalEnvironmentTests {
-    @Test("colour: the flag wins; auto is on unless NO_COLOR is non-empty; CLICOLOR_FORCE forces", arguments: [
-        (ColorMode.auto, [:], true),
-        (.auto, ["NO_COLOR": "1"], false),
-        (.auto, ["NO_COLOR": ""], true),
-        (.auto, ["NO_COLOR": "1", "CLICOLOR_FORCE": "1"], true),
-        (.auto, ["CLICOLOR_FORCE": "0", "NO_COLOR": "1"], false),
-        (.always, ["NO_COLOR": "1"], true),
-        (.never, ["CLICOLOR_FORCE": "1"], false),
-    ] as [(ColorMode, [String: String], Bool)])
+    @Test(
+        "colour: the flag wins; auto is on unless NO_COLOR is non-empty; CLICOLOR_FORCE forces",
+        arguments: [
+            (ColorMode.auto, [:], true),
+            (.auto, ["NO_COLOR": "1"], false),
+            (.auto, ["NO_COLOR": ""], true),
+            (.auto, ["NO_COLOR": "1", "CLICOLOR_FORCE": "1"], true),
+            (.auto, ["CLICOLOR_FORCE": "0", "NO_COLOR": "1"], false),
+            (.always, ["NO_COLOR": "1"], true),
+            (.never, ["CLICOLOR_FORCE": "1"], false),
+        ] as [(ColorMode, [String: String], Bool)])
     func color(mode: ColorMode, environment: [String: String], enabled: Bool) {
         #expect(mode.isEnabled(environment: environment) == enabled)
     }
 
-    @Test("Unicode comes from LC_ALL, else LC_CTYPE, else LANG", arguments: [
-        (["LANG": "en_US.UTF-8"], true),
-        (["LANG": "de_DE.utf8"], true),
-        (["LC_ALL": "C", "LANG": "en_US.UTF-8"], false),
-        (["LC_ALL": "", "LC_CTYPE": "C.UTF-8", "LANG": "C"], true),
-        (["LC_CTYPE": "POSIX", "LANG": "en_US.UTF-8"], false),
-        ([:], false),
-    ] as [([String: String], Bool)])
+    @Test(
+        "Unicode comes from LC_ALL, else LC_CTYPE, else LANG",
+        arguments: [
+            (["LANG": "en_US.UTF-8"], true),
+            (["LANG": "de_DE.utf8"], true),
+            (["LC_ALL": "C", "LANG": "en_US.UTF-8"], false),
+            (["LC_ALL": "", "LC_CTYPE": "C.UTF-8", "LANG": "C"], true),
+            (["LC_CTYPE": "POSIX", "LANG": "en_US.UTF-8"], false),
+            ([:], false),
+        ] as [([String: String], Bool)])
     func unicode(environment: [String: String], expected: Bool) {
         #expect(TerminalEnvironment.isUnicode(environment) == expected)
     }
@@ -48,8 +52,9 @@ struct TerminalEnvironmentTests {
         #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "xterm"]) == .terminal)
         #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "dumb"]) == .plain)
         #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "xterm", "CI": ""]) == .plain)
-        let backend = BackendFactory.make(for: terminal.follower, environment: ["TERM": "xterm", "NO_COLOR": "1", "LANG": "C.UTF-8"],
-                                          regionRows: 4)
+        let backend = BackendFactory.make(
+            for: terminal.follower, environment: ["TERM": "xterm", "NO_COLOR": "1", "LANG": "C.UTF-8"],
+            regionRows: 4)
         #expect(backend is TerminalBackend)
         #expect(backend.flags == [.unicode, .animated])
         #expect(backend.size == (99, 4))
@@ -114,8 +119,9 @@ final class PseudoTerminal {
         }
         leader = try lookup("posix_openpt", as: OpenFunction.self)(O_RDWR | O_NOCTTY)
         guard leader >= 0, try lookup("grantpt", as: FDFunction.self)(leader) == 0,
-              try lookup("unlockpt", as: FDFunction.self)(leader) == 0,
-              let name = try lookup("ptsname", as: NameFunction.self)(leader) else { throw Unavailable() }
+            try lookup("unlockpt", as: FDFunction.self)(leader) == 0,
+            let name = try lookup("ptsname", as: NameFunction.self)(leader)
+        else { throw Unavailable() }
         follower = open(name, O_RDWR | O_NOCTTY)
         guard follower >= 0 else { throw Unavailable() }
         resize(cols: cols, rows: rows)

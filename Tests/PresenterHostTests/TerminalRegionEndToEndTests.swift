@@ -15,8 +15,9 @@ struct TerminalRegionEndToEndTests {
     static var binary: String { TmuxSession.quoted(TestPaths.binary.path) }
 
     @Test func anUnfinishedLineBeforeRunIsKept() throws {
-        let tmux = try TmuxSession(command: "printf 'Progress so far: '; \(Self.binary) run --working Working -- sleep 1; "
-                                   + "echo DONE; exec sleep 60")
+        let tmux = try TmuxSession(
+            command: "printf 'Progress so far: '; \(Self.binary) run --working Working -- sleep 1; "
+                + "echo DONE; exec sleep 60")
         defer { tmux.kill() }
         // While the box is shown, the text is there above it.
         let shown = try #require(tmux.waitFor { $0.contains { $0.contains("Working") } })
@@ -82,17 +83,20 @@ struct TerminalRegionEndToEndTests {
 
     @Test func shrinkingTheWindowLeavesNoDebris() throws {
         let earlier = (1...10).map { "earlier output line \($0), long enough to wrap at forty columns" }
-        let tmux = try TmuxSession(command: "for i in $(seq 1 10); do echo \"earlier output line $i, long enough to wrap at forty columns\"; done; "
-                                   + "printf 'Progress so far: '; \(Self.binary) run --working 'Resizing the window' -- sleep 2; "
-                                   + "echo DONE; exec sleep 60")
+        let tmux = try TmuxSession(
+            command:
+                "for i in $(seq 1 10); do echo \"earlier output line $i, long enough to wrap at forty columns\"; done; "
+                + "printf 'Progress so far: '; \(Self.binary) run --working 'Resizing the window' -- sleep 2; "
+                + "echo DONE; exec sleep 60")
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("Resizing") } } != nil)
         tmux.run(["resize-window", "-t", "main", "-x", "40"])
         // Redrawn at the new width: one whole box, no halves of the old one.
-        let redrawn = try #require(tmux.waitFor { lines in
-            lines.filter { $0.contains("╭") }.count == 1 && lines.filter(Self.drawnByUs).count == 3
-                && lines.allSatisfy { $0.count < 40 || !Self.drawnByUs($0) }
-        })
+        let redrawn = try #require(
+            tmux.waitFor { lines in
+                lines.filter { $0.contains("╭") }.count == 1 && lines.filter(Self.drawnByUs).count == 3
+                    && lines.allSatisfy { $0.count < 40 || !Self.drawnByUs($0) }
+            })
         #expect(redrawn.contains("Progress so far:"))
         let screen = try #require(tmux.waitFor(timeout: 10) { $0.contains { $0.contains("DONE") } })
         #expect(!screen.contains(where: Self.drawnByUs), "left behind: \(screen)")
@@ -110,7 +114,9 @@ struct TerminalRegionEndToEndTests {
 @Suite("run end to end: tmux available")
 struct TmuxAvailabilityTests {
     @Test func tmuxIsAvailable() {
-        #expect(TmuxSession.isAvailable,
-                "tmux is missing: the terminal region and add-bookmark tests did not run; run scripts/test (it installs tmux) or apt-get install tmux")
+        #expect(
+            TmuxSession.isAvailable,
+            "tmux is missing: the terminal region and add-bookmark tests did not run; run scripts/test (it installs tmux) or apt-get install tmux"
+        )
     }
 }

@@ -5,7 +5,8 @@ import Testing
 /// every hook call (arguments, result, duration) on stderr, or in the
 /// `--log` file when there is one; nothing of it otherwise.
 @Suite struct TracingTests {
-    private static let hookLine = #/trace: fixture\.misbehaving\.show\("Working", interactor #1 "run" progress -1\.0\) -> OK in [0-9]+\.[0-9]{3} ms/#
+    private static let hookLine =
+        #/trace: fixture\.misbehaving\.show\("Working", interactor #1 "run" progress -1\.0\) -> OK in [0-9]+\.[0-9]{3} ms/#
 
     private func directory() throws -> URL { try FixtureBuilder.directory([.misbehaving, .text]) }
 
@@ -13,17 +14,29 @@ import Testing
     func runTracesDiscoveryAndEveryHookOnStderr(flags: [String], environment: [String: String]) throws {
         for isolation in [[], ["--in-process"]] {
             let plugins = try directory()
-            let result = try ProcessRunner.host(flags + ["--plugin-dir", plugins.path, "run"] + isolation
-                                                + ["--presenter", "fixture.misbehaving", "--working", "Working", "--", "true"],
-                                                environment: environment.merging(["CI": "true"]) { $1 })
+            let result = try ProcessRunner.host(
+                flags + ["--plugin-dir", plugins.path, "run"] + isolation
+                    + ["--presenter", "fixture.misbehaving", "--working", "Working", "--", "true"],
+                environment: environment.merging(["CI": "true"]) { $1 })
             #expect(result.status == 0)
             let stderr = result.stderr
-            #expect(stderr.contains("trace: discovery: directory \(plugins.path) (flag): exists, 2 candidate files (*.so)"), "\(stderr)")
-            #expect(stderr.contains("trace: discovery:   taken: \(plugins.path)/libmisbehaving.so: presenter 'fixture.misbehaving'"))
-            #expect(stderr.contains("trace: discovery:   refused: \(plugins.path)/libtext.so: is a text file, not an ELF shared library"))
-            #expect(stderr.contains("(bundled): exists, 3 candidate files (only libMBHud.so, libNetActivity.so, libAddBookmark.so)"))
+            #expect(
+                stderr.contains("trace: discovery: directory \(plugins.path) (flag): exists, 2 candidate files (*.so)"),
+                "\(stderr)")
+            #expect(
+                stderr.contains(
+                    "trace: discovery:   taken: \(plugins.path)/libmisbehaving.so: presenter 'fixture.misbehaving'"))
+            #expect(
+                stderr.contains(
+                    "trace: discovery:   refused: \(plugins.path)/libtext.so: is a text file, not an ELF shared library"
+                ))
+            #expect(
+                stderr.contains(
+                    "(bundled): exists, 3 candidate files (only libMBHud.so, libNetActivity.so, libAddBookmark.so)"))
             #expect(stderr.contains(Self.hookLine), "\(isolation): \(stderr)")
-            for hook in ["create() -> OK", "hide(NULL, interactor #1 \"run\" progress -1.0, success) -> OK", "destroy() -> done"] {
+            for hook in [
+                "create() -> OK", "hide(NULL, interactor #1 \"run\" progress -1.0, success) -> OK", "destroy() -> done",
+            ] {
                 #expect(stderr.contains("trace: fixture.misbehaving.\(hook) in "), "\(hook): \(stderr)")
             }
         }
@@ -31,9 +44,12 @@ import Testing
 
     @Test func withALogFileTheTraceGoesThereAndNotToStderr() throws {
         let log = TestPaths.temporaryDirectory("trace").appendingPathComponent("run.log")
-        let result = try ProcessRunner.host(["--trace", "--plugin-dir", try directory().path, "run", "--log", log.path,
-                                             "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true"],
-                                            environment: ["CI": "true"])
+        let result = try ProcessRunner.host(
+            [
+                "--trace", "--plugin-dir", try directory().path, "run", "--log", log.path,
+                "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true",
+            ],
+            environment: ["CI": "true"])
         #expect(result.status == 0)
         #expect(!result.stderr.contains("trace:"), "\(result.stderr)")
         let text = try String(contentsOf: log, encoding: .utf8)
@@ -42,8 +58,11 @@ import Testing
     }
 
     @Test func withoutTracingNothingIsTracedEvenVerbose() throws {
-        let result = try ProcessRunner.host(["--plugin-dir", try directory().path, "run", "-v", "--presenter", "fixture.misbehaving",
-                                             "--working", "Working", "--", "true"], environment: ["CI": "true", "PRESENTER_HOST_DEBUG": "0"])
+        let result = try ProcessRunner.host(
+            [
+                "--plugin-dir", try directory().path, "run", "-v", "--presenter", "fixture.misbehaving",
+                "--working", "Working", "--", "true",
+            ], environment: ["CI": "true", "PRESENTER_HOST_DEBUG": "0"])
         #expect(result.status == 0)
         #expect(!result.stderr.contains("trace:"), "\(result.stderr)")
         #expect(result.stderr.contains("fixture.misbehaving: info: showing Working"))
@@ -54,7 +73,9 @@ import Testing
         let plain = try ProcessRunner.host(["--plugin-dir", plugins.path, "--list"])
         let traced = try ProcessRunner.host(["--trace", "--plugin-dir", plugins.path, "--list"])
         #expect(traced.stdout == plain.stdout)
-        #expect(traced.stderr.contains("presenter-host: debug: trace: discovery:   taken: \(plugins.path)/libmisbehaving.so"))
+        #expect(
+            traced.stderr.contains(
+                "presenter-host: debug: trace: discovery:   taken: \(plugins.path)/libmisbehaving.so"))
         #expect(!plain.stderr.contains("trace:"))
     }
 }
@@ -65,11 +86,14 @@ extension TracingTests {
         let cache = TestPaths.temporaryDirectory("trace-cache")
         let environment = ["XDG_CACHE_HOME": cache.path]
         let line = "trace: discovery:   taken: \(plugins.path)/libmisbehaving.so: presenter 'fixture.misbehaving'"
-        let cold = try ProcessRunner.host(["--trace", "--plugin-dir", plugins.path, "--list"], environment: environment)
+        let cold = try ProcessRunner.host(
+            ["--trace", "--plugin-dir", plugins.path, "--list"], environment: environment)
         #expect(cold.stderr.contains(line + " (cache miss, loaded)"), "\(cold.stderr)")
-        let warm = try ProcessRunner.host(["--trace", "--plugin-dir", plugins.path, "--list"], environment: environment)
+        let warm = try ProcessRunner.host(
+            ["--trace", "--plugin-dir", plugins.path, "--list"], environment: environment)
         #expect(warm.stderr.contains(line + " (cache hit)"), "\(warm.stderr)")
-        let off = try ProcessRunner.host(["--trace", "--no-cache", "--plugin-dir", plugins.path, "--list"], environment: environment)
+        let off = try ProcessRunner.host(
+            ["--trace", "--no-cache", "--plugin-dir", plugins.path, "--list"], environment: environment)
         #expect(off.stderr.contains(line + " (cache miss, loaded)"), "\(off.stderr)")
     }
 }

@@ -7,27 +7,28 @@ import Testing
 struct WebTitleCharsetTests {
     /// One sample per family of labels: a label, bytes in that encoding
     /// (made by Python's codecs, which the loopback tests also use), and the text.
-    @Test(arguments: [
-        ("UTF-8", [0x63, 0x61, 0x66, 0xC3, 0xA9], "café"),
-        ("windows-1252", [0x93, 0x68, 0x69, 0x94, 0x20, 0x80], "“hi” €"),
-        ("ISO-8859-1", [0x93, 0x43, 0x61, 0x66, 0xE9, 0x94], "“Café”"),  // read as windows-1252, as browsers do
-        ("us-ascii", [0x41, 0x96, 0x42], "A–B"),
-        ("iso-8859-2", [0xA3, 0xF3, 0x64, 0xBC], "Łódź"),
-        ("windows-1250", [0x8A, 0x6B, 0x6F, 0x64, 0x61], "Škoda"),
-        ("windows-1251", [0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2], "Привет"),
-        ("koi8-r", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4], "Привет"),
-        ("koi8-u", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4, 0xA6], "Приветі"),
-        ("iso-8859-15", [0xA4, 0x20, 0xBD], "€ œ"),
-        ("windows-1253", [0xE1, 0xE2, 0xE3], "αβγ"),
-        ("iso-8859-9", [0xD0, 0xFD, 0xDE], "ĞıŞ"),  // windows-1254
-        ("Shift_JIS", [0x93, 0xFA, 0x96, 0x7B], "日本"),
-        ("gbk", [0xD6, 0xD0, 0xCE, 0xC4], "中文"),
-        ("gb2312", [0xD6, 0xD0, 0xCE, 0xC4], "中文"),
-        ("big5", [0xA4, 0xA4, 0xA4, 0xE5], "中文"),
-        ("euc-kr", [0xC7, 0xD1, 0xB1, 0xDB], "한글"),
-        ("utf-16le", [0x41, 0x00, 0xE9, 0x00], "Aé"),
-        ("UTF-16BE", [0x00, 0x41, 0x00, 0xE9], "Aé"),
-    ] as [(String, [UInt8], String)])
+    @Test(
+        arguments: [
+            ("UTF-8", [0x63, 0x61, 0x66, 0xC3, 0xA9], "café"),
+            ("windows-1252", [0x93, 0x68, 0x69, 0x94, 0x20, 0x80], "“hi” €"),
+            ("ISO-8859-1", [0x93, 0x43, 0x61, 0x66, 0xE9, 0x94], "“Café”"),  // read as windows-1252, as browsers do
+            ("us-ascii", [0x41, 0x96, 0x42], "A–B"),
+            ("iso-8859-2", [0xA3, 0xF3, 0x64, 0xBC], "Łódź"),
+            ("windows-1250", [0x8A, 0x6B, 0x6F, 0x64, 0x61], "Škoda"),
+            ("windows-1251", [0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2], "Привет"),
+            ("koi8-r", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4], "Привет"),
+            ("koi8-u", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4, 0xA6], "Приветі"),
+            ("iso-8859-15", [0xA4, 0x20, 0xBD], "€ œ"),
+            ("windows-1253", [0xE1, 0xE2, 0xE3], "αβγ"),
+            ("iso-8859-9", [0xD0, 0xFD, 0xDE], "ĞıŞ"),  // windows-1254
+            ("Shift_JIS", [0x93, 0xFA, 0x96, 0x7B], "日本"),
+            ("gbk", [0xD6, 0xD0, 0xCE, 0xC4], "中文"),
+            ("gb2312", [0xD6, 0xD0, 0xCE, 0xC4], "中文"),
+            ("big5", [0xA4, 0xA4, 0xA4, 0xE5], "中文"),
+            ("euc-kr", [0xC7, 0xD1, 0xB1, 0xDB], "한글"),
+            ("utf-16le", [0x41, 0x00, 0xE9, 0x00], "Aé"),
+            ("UTF-16BE", [0x00, 0x41, 0x00, 0xE9], "Aé"),
+        ] as [(String, [UInt8], String)])
     func eachLabelDecodesItsEncoding(label: String, bytes: [UInt8], text: String) throws {
         let charset = try #require(Charset(label: label), "\(label) is not known")
         #expect(charset.decode(bytes[...]) == text)
@@ -103,17 +104,18 @@ struct WebTitleCharsetTests {
         #expect(sniff("<meta http-equiv=content-type content=\"text/html\">") == .utf8)
     }
 
-    @Test(arguments: [
-        ("text/html; charset=utf-8", "utf-8"),
-        ("charset=koi8-r", "koi8-r"),
-        ("text/html; CHARSET = 'big5' ", "big5"),
-        ("text/html;charset=\"gbk\"; x=y", "gbk"),
-        ("x; charset=  euc-kr  ;", "euc-kr"),
-        ("text/html; charsetx=1; charset=a", "a"),
-        ("text/html;charset", nil),
-        ("text/html; charset=", nil),
-        ("text/html; charset=\"unended", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("text/html; charset=utf-8", "utf-8"),
+            ("charset=koi8-r", "koi8-r"),
+            ("text/html; CHARSET = 'big5' ", "big5"),
+            ("text/html;charset=\"gbk\"; x=y", "gbk"),
+            ("x; charset=  euc-kr  ;", "euc-kr"),
+            ("text/html; charsetx=1; charset=a", "a"),
+            ("text/html;charset", nil),
+            ("text/html; charset=", nil),
+            ("text/html; charset=\"unended", nil),
+        ] as [(String, String?)])
     func theCharsetOfAMetaContent(content: String, expected: String?) {
         #expect(Charset.charsetInMetaContent(content) == expected)
     }

@@ -83,7 +83,8 @@ struct WebTitleExtractionTests {
             for unit in units {
                 bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
             }
-            #expect(TitleExtractor.title(in: bytes, contentType: MediaType("text/html"), complete: true)
+            #expect(
+                TitleExtractor.title(in: bytes, contentType: MediaType("text/html"), complete: true)
                     == "Ünïcode 16 😀")
         }
     }

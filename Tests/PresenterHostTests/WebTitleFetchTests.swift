@@ -10,8 +10,10 @@ struct WebTitleFetchTests {
     /// proxy set would otherwise send the loopback requests through it.
     static let noProxies: [String: String] = {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY",
-                     "no_proxy"] {
+        for name in [
+            "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY",
+            "no_proxy",
+        ] {
             environment[name] = nil
         }
         return environment
@@ -21,8 +23,10 @@ struct WebTitleFetchTests {
 
     private var server: TitleServer { TitleServer.shared }
 
-    private func fetch(_ url: String, timeout: Double = 10, environment: [String: String] = noProxies,
-                       fetcher: String? = fetcher) -> Result<String, WebTitleError> {
+    private func fetch(
+        _ url: String, timeout: Double = 10, environment: [String: String] = noProxies,
+        fetcher: String? = fetcher
+    ) -> Result<String, WebTitleError> {
         WebTitleFetch(url: url, timeout: timeout, environment: environment, fetcher: fetcher).run()
     }
 
@@ -62,14 +66,16 @@ struct WebTitleFetchTests {
     }
 
     @Test func aMetaHttpEquivTagDecodesThePage() {
-        let url = page(title: "日本語のページ", charset: "shift_jis",
-                       meta: "<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=Shift_JIS\">")
+        let url = page(
+            title: "日本語のページ", charset: "shift_jis",
+            meta: "<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=Shift_JIS\">")
         #expect(fetch(url) == .success("日本語のページ"))
     }
 
     @Test func theHeadersCharsetWinsOverTheMetaTags() {
-        let url = page(title: "Café", charset: "windows-1252", type: "text/html; charset=windows-1252",
-                       meta: "<meta charset=\"koi8-r\">")
+        let url = page(
+            title: "Café", charset: "windows-1252", type: "text/html; charset=windows-1252",
+            meta: "<meta charset=\"koi8-r\">")
         #expect(fetch(url) == .success("Café"))
     }
 
@@ -106,14 +112,16 @@ struct WebTitleFetchTests {
 
     @Test func aServerThatNeverAnswersTimesOut() {
         let started = Date()
-        #expect(fetch(server.url("/slow-head?\(UUID())"), timeout: 0.5)
+        #expect(
+            fetch(server.url("/slow-head?\(UUID())"), timeout: 0.5)
                 == .failure(WebTitleError(reason: "no answer within 0.5 s")))
         // Its 30 s of silence were not waited for.
         #expect(Date().timeIntervalSince(started) < 0.5 + WebTitleFetch.killGrace + 2)
     }
 
     @Test func aPageThatStopsBeforeItsTitleEndsTimesOut() {
-        #expect(fetch(server.url("/slow?\(UUID())"), timeout: 0.5)
+        #expect(
+            fetch(server.url("/slow?\(UUID())"), timeout: 0.5)
                 == .failure(WebTitleError(reason: "no answer within 0.5 s")))
     }
 
@@ -145,7 +153,8 @@ struct WebTitleFetchTests {
 
     @Test func aBodyThatIsNotHTMLIsNotSearched() {
         #expect(fetch(server.url("/json")) == .failure(WebTitleError(reason: "not HTML (application/json)")))
-        #expect(fetch(page(title: "Plain", type: "text/plain; charset=utf-8"))
+        #expect(
+            fetch(page(title: "Plain", type: "text/plain; charset=utf-8"))
                 == .failure(WebTitleError(reason: "not HTML (text/plain)")))
     }
 
@@ -158,14 +167,16 @@ struct WebTitleFetchTests {
     static let resolveTimeout: Double = 30
 
     @Test func aHostThatDoesNotResolveIsNamed() {
-        #expect(fetch("http://no-such-host.invalid/", timeout: Self.resolveTimeout)
+        #expect(
+            fetch("http://no-such-host.invalid/", timeout: Self.resolveTimeout)
                 == .failure(WebTitleError(reason: "cannot resolve host no-such-host.invalid")))
     }
 
     @Test func aRefusedConnectionNamesHostAndPort() {
         let refusing = RefusingPort()
         defer { refusing.close() }
-        #expect(fetch("http://127.0.0.1:\(refusing.port)/")
+        #expect(
+            fetch("http://127.0.0.1:\(refusing.port)/")
                 == .failure(WebTitleError(reason: "cannot connect to 127.0.0.1:\(refusing.port)")))
     }
 
@@ -176,12 +187,15 @@ struct WebTitleFetchTests {
             Issue.record("fetched \(result) over https from a plain HTTP server")
             return
         }
-        #expect(error.reason.hasPrefix("cannot fetch https://127.0.0.1:\(server.port)/page:")
+        #expect(
+            error.reason.hasPrefix("cannot fetch https://127.0.0.1:\(server.port)/page:")
                 || error.reason.hasPrefix("no secure connection to 127.0.0.1:"), "\(error)")
     }
 
     @Test func onlyHTTPAndHTTPSAreFetched() {
-        #expect(fetch("ftp://example.com/") == .failure(WebTitleError(reason: "only http and https URLs can be fetched, not 'ftp://example.com/'")))
+        #expect(
+            fetch("ftp://example.com/")
+                == .failure(WebTitleError(reason: "only http and https URLs can be fetched, not 'ftp://example.com/'")))
     }
 
     // MARK: - Proxies, as curl reads them
@@ -197,14 +211,16 @@ struct WebTitleFetchTests {
     @Test func allProxyCarriesItToo() {
         var environment = Self.noProxies
         environment["ALL_PROXY"] = server.url("")
-        #expect(fetch("http://everything.invalid/x", environment: environment) == .success("Proxied everything.invalid/x"))
+        #expect(
+            fetch("http://everything.invalid/x", environment: environment) == .success("Proxied everything.invalid/x"))
     }
 
     @Test func upperCaseHTTPProxyIsIgnoredAsCurlIgnoresIt() {
         // curl reads only http_proxy for http (HTTP_PROXY could come from a CGI request's Proxy: header).
         var environment = Self.noProxies
         environment["HTTP_PROXY"] = server.url("")
-        #expect(fetch("http://not-proxied.invalid/", timeout: Self.resolveTimeout, environment: environment)
+        #expect(
+            fetch("http://not-proxied.invalid/", timeout: Self.resolveTimeout, environment: environment)
                 == .failure(WebTitleError(reason: "cannot resolve host not-proxied.invalid")))
     }
 
@@ -214,7 +230,8 @@ struct WebTitleFetchTests {
         var environment = Self.noProxies
         environment["http_proxy"] = "http://127.0.0.1:\(deadProxy.port)"
         // Through the dead proxy: refused (the proxy is what fails).
-        #expect(fetch(page(title: "Direct"), environment: environment)
+        #expect(
+            fetch(page(title: "Direct"), environment: environment)
                 == .failure(WebTitleError(reason: "cannot connect to 127.0.0.1:\(server.port)")))
         environment["NO_PROXY"] = "127.0.0.1"
         #expect(fetch(page(title: "Direct"), environment: environment) == .success("Direct"))
@@ -224,8 +241,9 @@ struct WebTitleFetchTests {
 
     @Test func cancelKillsTheFetchAtOnce() throws {
         let path = "/slow-head?\(UUID())"
-        let fetch = WebTitleFetch(url: server.url(path), timeout: 30, environment: Self.noProxies,
-                                  fetcher: Self.fetcher)
+        let fetch = WebTitleFetch(
+            url: server.url(path), timeout: 30, environment: Self.noProxies,
+            fetcher: Self.fetcher)
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox()
         let started = Date()
@@ -234,7 +252,8 @@ struct WebTitleFetchTests {
             done.signal()
         }.start()
         // Cancelled once the request is at the server: the fetcher is running.
-        #expect(try server.wait(for: "/seen?path=\(path.replacingOccurrences(of: "?", with: "%3F"))") { $0 == "1" } == "1")
+        #expect(
+            try server.wait(for: "/seen?path=\(path.replacingOccurrences(of: "?", with: "%3F"))") { $0 == "1" } == "1")
         fetch.cancel()
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(result.value == .failure(.cancelled))
@@ -261,21 +280,32 @@ struct WebTitleFetchTests {
         try FileManager.default.createDirectory(atPath: libexec, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         let executable = prefix + "/bin/presenter-host"
-        #expect(WebTitleFetch.locateFetcher(nil, executable: executable) == .failure(WebTitleError(
-            reason: "cannot find presenter-host-fetch (looked for \(prefix)/bin/presenter-host-fetch and "
-                + "\(prefix)/libexec/presenter-host/presenter-host-fetch); install it with presenter-host")))
+        #expect(
+            WebTitleFetch.locateFetcher(nil, executable: executable)
+                == .failure(
+                    WebTitleError(
+                        reason: "cannot find presenter-host-fetch (looked for \(prefix)/bin/presenter-host-fetch and "
+                            + "\(prefix)/libexec/presenter-host/presenter-host-fetch); install it with presenter-host"))
+        )
         try FileManager.default.copyItem(atPath: Self.fetcher, toPath: libexec + "/presenter-host-fetch")
-        #expect(WebTitleFetch.locateFetcher(nil, executable: executable)
+        #expect(
+            WebTitleFetch.locateFetcher(nil, executable: executable)
                 == .success(prefix + "/libexec/presenter-host/presenter-host-fetch"))
         // Next to the executable comes first.
         try FileManager.default.copyItem(atPath: Self.fetcher, toPath: prefix + "/bin/presenter-host-fetch")
-        #expect(WebTitleFetch.locateFetcher(nil, executable: executable) == .success(prefix + "/bin/presenter-host-fetch"))
+        #expect(
+            WebTitleFetch.locateFetcher(nil, executable: executable) == .success(prefix + "/bin/presenter-host-fetch"))
     }
 
     @Test func aMissingFetcherIsNamed() {
         let missing = "/nonexistent/presenter-host-fetch"
-        #expect(fetch(page(title: "x"), fetcher: missing) == .failure(WebTitleError(
-            reason: "cannot find presenter-host-fetch (looked for \(missing)); install it with presenter-host")))
+        #expect(
+            fetch(page(title: "x"), fetcher: missing)
+                == .failure(
+                    WebTitleError(
+                        reason:
+                            "cannot find presenter-host-fetch (looked for \(missing)); install it with presenter-host"))
+        )
     }
 
     /// A stand-in fetcher: a shell script (written by `writeExecutable`, so
@@ -290,35 +320,51 @@ struct WebTitleFetchTests {
         let pidFile = TestPaths.temporaryDirectory("fetcher").appendingPathComponent("pid").path
         let fetcher = try fakeFetcher("echo $$ > \(pidFile); exec sleep 60")
         let started = Date()
-        #expect(fetch(page(title: "x"), timeout: 0.2, fetcher: fetcher)
+        #expect(
+            fetch(page(title: "x"), timeout: 0.2, fetcher: fetcher)
                 == .failure(WebTitleError(reason: "no answer within 0.2 s")))
         #expect(Date().timeIntervalSince(started) < 0.2 + WebTitleFetch.killGrace + 2)
-        let pid = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(
+            pid_t(
+                try String(contentsOfFile: pidFile, encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         // Killed and reaped: no such process is left.
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }
 
     @Test func aFetcherThatCrashesIsReported() throws {
         let fetcher = try fakeFetcher("kill -SEGV $$")
-        #expect(fetch(page(title: "x"), fetcher: fetcher)
+        #expect(
+            fetch(page(title: "x"), fetcher: fetcher)
                 == .failure(WebTitleError(reason: "\(fetcher) ended (SIGSEGV) without answering")))
     }
 
     @Test func aReplyThatIsNotTheProtocolIsRefused() throws {
         let garbage = try fakeFetcher("printf 'HTTP/1.1 200 OK\\n'")
-        #expect(fetch(page(title: "x"), fetcher: garbage) == .failure(WebTitleError(
-            reason: "\(garbage) sent a reply that cannot be read: it does not start with 'presenter-host-fetch reply '")))
+        #expect(
+            fetch(page(title: "x"), fetcher: garbage)
+                == .failure(
+                    WebTitleError(
+                        reason:
+                            "\(garbage) sent a reply that cannot be read: it does not start with 'presenter-host-fetch reply '"
+                    )))
         let newer = try fakeFetcher("printf 'presenter-host-fetch reply 2\\nsomething new\\n'")
-        #expect(fetch(page(title: "x"), fetcher: newer) == .failure(WebTitleError(
-            reason: "\(newer) sent a reply that cannot be read: it is in reply format 2, this presenter-host reads "
-                + "format 1; install presenter-host and presenter-host-fetch from the same build")))
+        #expect(
+            fetch(page(title: "x"), fetcher: newer)
+                == .failure(
+                    WebTitleError(
+                        reason:
+                            "\(newer) sent a reply that cannot be read: it is in reply format 2, this presenter-host reads "
+                            + "format 1; install presenter-host and presenter-host-fetch from the same build")))
     }
 
     @Test func aFetcherThatSendsTooMuchIsStopped() throws {
         let flood = try fakeFetcher("printf 'presenter-host-fetch reply 1\\n'; exec cat /dev/zero")
-        #expect(fetch(page(title: "x"), fetcher: flood) == .failure(WebTitleError(
-            reason: "\(flood) sent more than \(WebTitleFetch.maxReplyBytes) bytes")))
+        #expect(
+            fetch(page(title: "x"), fetcher: flood)
+                == .failure(
+                    WebTitleError(
+                        reason: "\(flood) sent more than \(WebTitleFetch.maxReplyBytes) bytes")))
     }
 
     @Test func theFetcherGetsTheEnvironmentGivenAndNotTheHosts() throws {
@@ -326,7 +372,9 @@ struct WebTitleFetchTests {
         let out = directory.appendingPathComponent("env").path
         let fetcher = try fakeFetcher("/usr/bin/env > \(out)")
         _ = fetch(page(title: "x"), environment: ["ONLY_THIS": "1"], fetcher: fetcher)
-        let names = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { $0.prefix { $0 != "=" } }
+        let names = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
+            $0.prefix { $0 != "=" }
+        }
         #expect(names.contains("ONLY_THIS"))
         // Nothing of the test process's own (the shell adds PWD and the like).
         #expect(!names.contains("PATH") && !names.contains("HOME"), "\(names)")
@@ -335,8 +383,9 @@ struct WebTitleFetchTests {
     @Test func theFetcherRunsOnlyForItsParentAndWithItsArguments() throws {
         let arguments = ["--timeout", "5", "--max-bytes", "100", "--max-redirects", "5", "--", page(title: "x")]
         // Not our child's parent: it leaves at once, saying nothing.
-        let stranger = try ProcessRunner.run(URL(fileURLWithPath: Self.fetcher), ["--parent", "1"] + arguments,
-                                             environment: Self.noProxies)
+        let stranger = try ProcessRunner.run(
+            URL(fileURLWithPath: Self.fetcher), ["--parent", "1"] + arguments,
+            environment: Self.noProxies)
         #expect(stranger.status == 0 && stranger.stdout.isEmpty)
         let wrong = try ProcessRunner.run(URL(fileURLWithPath: Self.fetcher), ["--parent", "1", "--max-bytes", "x"])
         #expect(wrong.status == 64 && wrong.stdout.isEmpty)
@@ -346,17 +395,24 @@ struct WebTitleFetchTests {
     @Test func theFetcherDiesWithItsParent() throws {
         // A shell stands in for the host: it starts the fetcher on a page that never answers, then is killed.
         let path = "/slow-head?\(UUID())"
-        let shell = try TestProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(Self.fetcher)' --parent $$ --timeout 60 "
-            + "--max-bytes 100 --max-redirects 5 -- '\(server.url(path))' & echo $!; wait"],
-                                    environment: Self.noProxies, stdin: .null, stderr: .null)
+        let shell = try TestProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c",
+                "'\(Self.fetcher)' --parent $$ --timeout 60 "
+                    + "--max-bytes 100 --max-redirects 5 -- '\(server.url(path))' & echo $!; wait",
+            ],
+            environment: Self.noProxies, stdin: .null, stderr: .null)
         var said: [UInt8] = []
         while !said.contains(UInt8(ascii: "\n")) {
             let chunk = shell.readAvailable()
             if chunk.isEmpty { break }
             said += chunk
         }
-        let fetcher = try #require(pid_t(String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(try server.wait(for: "/seen?path=\(path.replacingOccurrences(of: "?", with: "%3F"))") { $0 == "1" } == "1")
+        let fetcher = try #require(
+            pid_t(String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(
+            try server.wait(for: "/seen?path=\(path.replacingOccurrences(of: "?", with: "%3F"))") { $0 == "1" } == "1")
         shell.send(SIGKILL)
         _ = shell.wait()
         // Gone (or a zombie waiting for init) well before its 60 s.

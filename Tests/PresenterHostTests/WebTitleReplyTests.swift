@@ -7,18 +7,19 @@ import Testing
 struct WebTitleReplyTests {
     // MARK: - URLs
 
-    @Test(arguments: [
-        ("example.com", "https://example.com"),
-        ("  example.com/a?b#c \n", "https://example.com/a?b#c"),
-        ("http://example.com", "http://example.com"),
-        ("HTTPS://Example.com/", "HTTPS://Example.com/"),
-        ("localhost:8080", "https://localhost:8080"),
-        ("example.com:8080/path", "https://example.com:8080/path"),
-        ("//example.com/x", "https://example.com/x"),
-        ("bücher.de", "https://bücher.de"),
-        ("user:pw@example.com", nil),  // "user:" reads as a scheme
-        ("http://[::1]:8000/", "http://[::1]:8000/"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("example.com", "https://example.com"),
+            ("  example.com/a?b#c \n", "https://example.com/a?b#c"),
+            ("http://example.com", "http://example.com"),
+            ("HTTPS://Example.com/", "HTTPS://Example.com/"),
+            ("localhost:8080", "https://localhost:8080"),
+            ("example.com:8080/path", "https://example.com:8080/path"),
+            ("//example.com/x", "https://example.com/x"),
+            ("bücher.de", "https://bücher.de"),
+            ("user:pw@example.com", nil),  // "user:" reads as a scheme
+            ("http://[::1]:8000/", "http://[::1]:8000/"),
+        ] as [(String, String?)])
     func aTypedURLBecomesTheURLFetched(typed: String, expected: String?) {
         #expect((try? WebTitle.normalizedURL(typed)) == expected)
     }
@@ -41,22 +42,33 @@ struct WebTitleReplyTests {
 
     // MARK: - The reply format
 
-    private func response(status: Int = 200, url: String = "http://example.com/", type: String = "text/html",
-                          body: String, end: String = "complete") -> [UInt8] {
-        Array("presenter-host-fetch reply 1\nstatus \(status)\nurl \(url)\ncontent-type \(type)\nredirects 0\nbody \(body.utf8.count) \(end)\n\(body)".utf8)
+    private func response(
+        status: Int = 200, url: String = "http://example.com/", type: String = "text/html",
+        body: String, end: String = "complete"
+    ) -> [UInt8] {
+        Array(
+            "presenter-host-fetch reply 1\nstatus \(status)\nurl \(url)\ncontent-type \(type)\nredirects 0\nbody \(body.utf8.count) \(end)\n\(body)"
+                .utf8)
     }
 
     @Test func aResponseIsRead() throws {
-        let reply = try WebTitleReply.decode(response(type: "text/html; charset=utf-8", body: "<title>x</title>\n"),
-                                             maxBody: 100)
-        #expect(reply == .response(.init(status: 200, url: "http://example.com/", contentType: "text/html; charset=utf-8",
-                                          redirects: 0, body: Array("<title>x</title>\n".utf8), end: .complete)))
+        let reply = try WebTitleReply.decode(
+            response(type: "text/html; charset=utf-8", body: "<title>x</title>\n"),
+            maxBody: 100)
+        #expect(
+            reply
+                == .response(
+                    .init(
+                        status: 200, url: "http://example.com/", contentType: "text/html; charset=utf-8",
+                        redirects: 0, body: Array("<title>x</title>\n".utf8), end: .complete)))
     }
 
     @Test func aFailureIsRead() throws {
-        #expect(try WebTitleReply.decode(Array("presenter-host-fetch reply 1\nfailure redirects 5\n".utf8), maxBody: 1)
+        #expect(
+            try WebTitleReply.decode(Array("presenter-host-fetch reply 1\nfailure redirects 5\n".utf8), maxBody: 1)
                 == .failure(kind: "redirects", detail: "5"))
-        #expect(try WebTitleReply.decode(Array("presenter-host-fetch reply 1\nfailure timeout\n".utf8), maxBody: 1)
+        #expect(
+            try WebTitleReply.decode(Array("presenter-host-fetch reply 1\nfailure timeout\n".utf8), maxBody: 1)
                 == .failure(kind: "timeout", detail: ""))
     }
 
@@ -68,14 +80,22 @@ struct WebTitleReplyTests {
         ("presenter-host-fetch reply 1\nfailure timeout\nmore", "bytes follow its end"),
         ("presenter-host-fetch reply 1\nstatus 200\n", "it ends early"),
         ("presenter-host-fetch reply 1\nstatus 2000\n", "'status' is not a number from 0 to 999"),
-        ("presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 5 complete\nabc",
-         "its body is shorter than announced"),
-        ("presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 11 complete\n",
-         "its body line is not 'body N complete|limit|timeout|cut' with N up to 10"),
-        ("presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 1 finished\nx",
-         "its body line is not 'body N complete|limit|timeout|cut' with N up to 10"),
-        ("presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 1 complete\nxy",
-         "bytes follow its end"),
+        (
+            "presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 5 complete\nabc",
+            "its body is shorter than announced"
+        ),
+        (
+            "presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 11 complete\n",
+            "its body line is not 'body N complete|limit|timeout|cut' with N up to 10"
+        ),
+        (
+            "presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 1 finished\nx",
+            "its body line is not 'body N complete|limit|timeout|cut' with N up to 10"
+        ),
+        (
+            "presenter-host-fetch reply 1\nstatus 200\nurl x\ncontent-type \nredirects 0\nbody 1 complete\nxy",
+            "bytes follow its end"
+        ),
         ("presenter-host-fetch reply 1\nstatus 200\ncontent-type x\n", "'url' is missing"),
         ("presenter-host-fetch reply 1\nfailure other a\u{1B}b\n", "a line is not UTF-8 text"),
     ])
@@ -84,7 +104,8 @@ struct WebTitleReplyTests {
     }
 
     @Test func aLineLongerThanTheLimitIsRefused() {
-        let long = "presenter-host-fetch reply 1\nfailure other " + String(repeating: "x", count: WebTitleReply.maxLineBytes)
+        let long =
+            "presenter-host-fetch reply 1\nfailure other " + String(repeating: "x", count: WebTitleReply.maxLineBytes)
         #expect(throws: WebTitleReply.Malformed("a line is too long or unended")) {
             try WebTitleReply.decode(Array((long + "\n").utf8), maxBody: 10)
         }
@@ -96,7 +117,8 @@ struct WebTitleReplyTests {
     // MARK: - What a reply means
 
     private func meaning(_ bytes: [UInt8], url: String = "http://example.com/", timeout: Double = 10)
-        throws -> Result<String, WebTitleError> {
+        throws -> Result<String, WebTitleError>
+    {
         WebTitle.title(from: try WebTitleReply.decode(bytes, maxBody: WebTitle.maxBytes), url: url, timeout: timeout)
     }
 
@@ -107,7 +129,8 @@ struct WebTitleReplyTests {
     }
 
     @Test func aStatusOtherThan2xxNamesTheStatusAndTheURLThatGaveIt() throws {
-        #expect(try meaning(response(status: 404, url: "http://example.com/gone", body: "<title>404</title>"))
+        #expect(
+            try meaning(response(status: 404, url: "http://example.com/gone", body: "<title>404</title>"))
                 == reason("HTTP 404 from http://example.com/gone"))
         #expect(try meaning(response(status: 304, body: "")) == reason("HTTP 304 from http://example.com/"))
         #expect(try meaning(response(status: 204, body: "")) == reason("no <title> in the page"))
@@ -115,15 +138,20 @@ struct WebTitleReplyTests {
 
     @Test func whyABodyHasNoTitleDependsOnHowItEnded() throws {
         #expect(try meaning(response(body: "<p>none")) == reason("no <title> in the page"))
-        #expect(try meaning(response(body: "<p>none", end: "limit")) == reason("no <title> in the first 1 MiB of the page"))
-        #expect(try meaning(response(body: "<title>cut", end: "timeout"), timeout: 2.5) == reason("no answer within 2.5 s"))
-        #expect(try meaning(response(body: "<title>cut", end: "cut")) == reason("the connection ended before the page's <title>"))
+        #expect(
+            try meaning(response(body: "<p>none", end: "limit")) == reason("no <title> in the first 1 MiB of the page"))
+        #expect(
+            try meaning(response(body: "<title>cut", end: "timeout"), timeout: 2.5) == reason("no answer within 2.5 s"))
+        #expect(
+            try meaning(response(body: "<title>cut", end: "cut"))
+                == reason("the connection ended before the page's <title>"))
         #expect(try meaning(response(body: "<title>ended</title>", end: "timeout")) == .success("ended"))
     }
 
     @Test func aTitleFromTheNetworkCannotBreakTheReasonsLine() throws {
         // (The fetcher turns control characters into spaces; bidirectional controls get this far.)
-        #expect(try meaning(response(type: "application/x-\u{202E}evil", body: ""))
+        #expect(
+            try meaning(response(type: "application/x-\u{202E}evil", body: ""))
                 == reason("not HTML (application/x-\\u{202E}evil)"))
     }
 

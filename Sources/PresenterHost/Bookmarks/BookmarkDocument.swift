@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The bookmark store's file format, version 1 (docs/BOOKMARKS.md):
@@ -127,14 +127,20 @@ struct BookmarkDocument: Equatable {
         let members = try object(root, at: "", keys: ["version", "bookmarks"])
         guard let versionNode = members["version"] else { throw ShapeError(pointer: "/", message: "no \"version\"") }
         guard case .number(let number) = versionNode.value, let version = Int(number), version >= 1 else {
-            throw ShapeError(pointer: "/version", message: "expected a format version such as 1, found \(describe(versionNode))")
+            throw ShapeError(
+                pointer: "/version", message: "expected a format version such as 1, found \(describe(versionNode))")
         }
         guard version <= Self.version else {
-            throw ShapeError(pointer: "/version", message: "format version \(version) is newer than this presenter-host reads (\(Self.version)); upgrade presenter-host")
+            throw ShapeError(
+                pointer: "/version",
+                message:
+                    "format version \(version) is newer than this presenter-host reads (\(Self.version)); upgrade presenter-host"
+            )
         }
         guard let list = members["bookmarks"] else { throw ShapeError(pointer: "/", message: "no \"bookmarks\"") }
         guard case .array(let nodes) = list.value else {
-            throw ShapeError(pointer: "/bookmarks", message: "expected an array of bookmarks, found \(list.value.kindDescription)")
+            throw ShapeError(
+                pointer: "/bookmarks", message: "expected an array of bookmarks, found \(list.value.kindDescription)")
         }
         var document = BookmarkDocument()
         var firstIndex: [String: Int] = [:]
@@ -144,16 +150,24 @@ struct BookmarkDocument: Equatable {
             func string(_ key: String) throws(ShapeError) -> String {
                 guard let field = fields[key] else { throw ShapeError(pointer: pointer, message: "no \"\(key)\"") }
                 guard case .string(let text) = field.value else {
-                    throw ShapeError(pointer: pointer + "/" + key, message: "expected a string, found \(field.value.kindDescription)")
+                    throw ShapeError(
+                        pointer: pointer + "/" + key, message: "expected a string, found \(field.value.kindDescription)"
+                    )
                 }
                 return text
             }
-            let entry = Entry(bookmark: Bookmark(url: try string("url"), title: try string("title")), added: try string("added"))
+            let entry = Entry(
+                bookmark: Bookmark(url: try string("url"), title: try string("title")), added: try string("added"))
             guard isDateTime(entry.added) else {
-                throw ShapeError(pointer: pointer + "/added", message: "'\(PrintableText.escaping(entry.added))' is not an RFC 3339 date-time such as 2026-12-01T00:57:38Z")
+                throw ShapeError(
+                    pointer: pointer + "/added",
+                    message:
+                        "'\(PrintableText.escaping(entry.added))' is not an RFC 3339 date-time such as 2026-12-01T00:57:38Z"
+                )
             }
             if let first = firstIndex[entry.bookmark.url] {
-                throw ShapeError(pointer: pointer + "/url", message: "the URL of /bookmarks/\(first) again (one bookmark per URL)")
+                throw ShapeError(
+                    pointer: pointer + "/url", message: "the URL of /bookmarks/\(first) again (one bookmark per URL)")
             }
             firstIndex[entry.bookmark.url] = index
             document.entries.append(entry)
@@ -163,17 +177,24 @@ struct BookmarkDocument: Equatable {
 
     /// The members of an object by key; an error for another kind of value,
     /// a repeated key or a key not in `keys`.
-    private static func object(_ node: JSONReader.Node, at pointer: String,
-                               keys: [String]) throws(ShapeError) -> [String: JSONReader.Node] {
+    private static func object(
+        _ node: JSONReader.Node, at pointer: String,
+        keys: [String]
+    ) throws(ShapeError) -> [String: JSONReader.Node] {
         guard case .object(let members) = node.value else {
-            throw ShapeError(pointer: pointer.isEmpty ? "/" : pointer,
-                             message: "expected an object with \(keys.joined(separator: ", ")), found \(node.value.kindDescription)")
+            throw ShapeError(
+                pointer: pointer.isEmpty ? "/" : pointer,
+                message: "expected an object with \(keys.joined(separator: ", ")), found \(node.value.kindDescription)")
         }
         var result: [String: JSONReader.Node] = [:]
         for member in members {
             let place = pointer + "/" + JSONReader.pointerToken(member.key)
             guard keys.contains(member.key) else {
-                throw ShapeError(pointer: place, message: "unknown key '\(PrintableText.escaping(member.key))' (expected \(keys.joined(separator: ", ")))")
+                throw ShapeError(
+                    pointer: place,
+                    message:
+                        "unknown key '\(PrintableText.escaping(member.key))' (expected \(keys.joined(separator: ", ")))"
+                )
             }
             guard result.updateValue(member.node, forKey: member.key) == nil else {
                 throw ShapeError(pointer: place, message: "'\(PrintableText.escaping(member.key))' appears twice")
@@ -204,8 +225,9 @@ struct BookmarkDocument: Equatable {
             index < bytes.count && allowed.utf8.contains(bytes[index])
         }
         guard number(0, 4, 0...9999), byte(4, "-"), number(5, 2, 1...12), byte(7, "-"), number(8, 2, 1...31),
-              byte(10, "Tt"), number(11, 2, 0...23), byte(13, ":"), number(14, 2, 0...59), byte(16, ":"),
-              number(17, 2, 0...60) else { return false }
+            byte(10, "Tt"), number(11, 2, 0...23), byte(13, ":"), number(14, 2, 0...59), byte(16, ":"),
+            number(17, 2, 0...60)
+        else { return false }
         var index = 19
         if byte(index, ".") {
             index += 1

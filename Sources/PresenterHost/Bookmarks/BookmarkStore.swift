@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The bookmarks the Add Bookmark screen saves: a JSON file (format in
@@ -63,9 +63,10 @@ public struct BookmarkStore: Sendable {
         defer { close(lock) }
         BookmarkStoreFile.removeStaleTemporaries(of: target)
         let old = try BookmarkStoreFile.read(target)
-        var document = try old.map { contents throws(BookmarkStoreError) in
-            try BookmarkDocument.parse(contents.bytes, path: target)
-        } ?? BookmarkDocument()
+        var document =
+            try old.map { contents throws(BookmarkStoreError) in
+                try BookmarkDocument.parse(contents.bytes, path: target)
+            } ?? BookmarkDocument()
         let result = document.add(bookmark, added: BookmarkDocument.timestamp())
         if result.changed {
             try BookmarkStoreFile.replace(target, with: document.encoded(), keeping: old)
@@ -79,7 +80,8 @@ public struct BookmarkStore: Sendable {
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
-              let directory = entry.pw_dir else { return "" }
+            let directory = entry.pw_dir
+        else { return "" }
         return String(cString: directory)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The system calls behind the bookmark store's promises: a save is atomic
@@ -29,14 +29,20 @@ enum BookmarkStoreFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw unreadable(path, errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw BookmarkStoreError(.unreadable, "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS")
+            throw BookmarkStoreError(
+                .unreadable,
+                "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS"
+            )
         }
         guard let bytes = readAll(fd) else { throw unreadable(path, errno) }
         return Contents(bytes: bytes, mode: info.st_mode & 0o7777, owner: info.st_uid, group: info.st_gid)
     }
 
     private static func unreadable(_ path: String, _ code: Int32) -> BookmarkStoreError {
-        BookmarkStoreError(.unreadable, "\(path): cannot read the bookmark store: \(errnoText(code)); check the file's and its folders' permissions")
+        BookmarkStoreError(
+            .unreadable,
+            "\(path): cannot read the bookmark store: \(errnoText(code)); check the file's and its folders' permissions"
+        )
     }
 
     /// The file a save must replace: `path`, or what it links to when it is
@@ -45,7 +51,10 @@ enum BookmarkStoreFile {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
         guard let resolved = realpath(path, nil) else {
-            throw BookmarkStoreError(.unwritable, "\(path): the bookmark store is a symbolic link that cannot be followed: \(errnoText(errno)); fix the link or give the file itself")
+            throw BookmarkStoreError(
+                .unwritable,
+                "\(path): the bookmark store is a symbolic link that cannot be followed: \(errnoText(errno)); fix the link or give the file itself"
+            )
         }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -59,7 +68,10 @@ enum BookmarkStoreFile {
         let parentDirectory = SearchPath.parent(of: directory)
         if parentDirectory != directory { try makeDirectories(parentDirectory) }
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw BookmarkStoreError(.unwritable, "\(directory): cannot create the bookmark store's folder: \(errnoText(errno)); create it or choose another store with --store")
+            throw BookmarkStoreError(
+                .unwritable,
+                "\(directory): cannot create the bookmark store's folder: \(errnoText(errno)); create it or choose another store with --store"
+            )
         }
     }
 
@@ -72,13 +84,18 @@ enum BookmarkStoreFile {
         let lockPath = path + ".lock"
         let fd = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
-            throw BookmarkStoreError(.unwritable, "\(lockPath): cannot open the bookmark store's lock file: \(errnoText(errno)); check that the folder is writable (the store was not changed)")
+            throw BookmarkStoreError(
+                .unwritable,
+                "\(lockPath): cannot open the bookmark store's lock file: \(errnoText(errno)); check that the folder is writable (the store was not changed)"
+            )
         }
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let code = errno
             close(fd)
-            throw BookmarkStoreError(.unwritable, "\(lockPath): cannot lock the bookmark store: \(errnoText(code)); the store was not changed")
+            throw BookmarkStoreError(
+                .unwritable,
+                "\(lockPath): cannot lock the bookmark store: \(errnoText(code)); the store was not changed")
         }
         return fd
     }
@@ -108,7 +125,9 @@ enum BookmarkStoreFile {
     static func replace(_ path: String, with bytes: [UInt8], keeping old: Contents?) throws(BookmarkStoreError) {
         let directory = SearchPath.parent(of: path)
         func failure(_ code: Int32) -> BookmarkStoreError {
-            BookmarkStoreError(.unwritable, "\(directory): cannot save the bookmark store: \(errnoText(code)); the store was not changed")
+            BookmarkStoreError(
+                .unwritable,
+                "\(directory): cannot save the bookmark store: \(errnoText(code)); the store was not changed")
         }
         // Not mkostemp: its files are 0600, and a new store must get the
         // umask's permissions, which only the kernel's open applies.
@@ -142,7 +161,10 @@ enum BookmarkStoreFile {
         let code = errno
         if folder >= 0 { close(folder) }
         guard synced else {
-            throw BookmarkStoreError(.unwritable, "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(code)); a crash now could lose the change")
+            throw BookmarkStoreError(
+                .unwritable,
+                "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(code)); a crash now could lose the change"
+            )
         }
     }
 }

@@ -99,28 +99,61 @@ enum Charset: Equatable, Sendable {
     private static let labels: [String: Charset] = {
         let groups: [(Charset, [String])] = [
             (.utf8, ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"]),
-            (.utf16(bigEndian: false), ["utf-16", "utf-16le", "csunicode", "iso-10646-ucs-2", "ucs-2", "unicode",
-                                        "unicodefeff"]),
+            (
+                .utf16(bigEndian: false),
+                [
+                    "utf-16", "utf-16le", "csunicode", "iso-10646-ucs-2", "ucs-2", "unicode",
+                    "unicodefeff",
+                ]
+            ),
             (.utf16(bigEndian: true), ["utf-16be", "unicodefffe"]),
-            (.windows1252, ["windows-1252", "iso-8859-1", "latin1", "l1", "ascii", "us-ascii", "cp1252", "cp819",
-                            "ibm819", "iso-ir-100", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987",
-                            "x-cp1252", "csisolatin1", "ansi_x3.4-1968"]),
-            (.foundation(.isoLatin2), ["iso-8859-2", "latin2", "l2", "iso8859-2", "iso88592", "iso_8859-2",
-                                       "csisolatin2"]),
+            (
+                .windows1252,
+                [
+                    "windows-1252", "iso-8859-1", "latin1", "l1", "ascii", "us-ascii", "cp1252", "cp819",
+                    "ibm819", "iso-ir-100", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987",
+                    "x-cp1252", "csisolatin1", "ansi_x3.4-1968",
+                ]
+            ),
+            (
+                .foundation(.isoLatin2),
+                [
+                    "iso-8859-2", "latin2", "l2", "iso8859-2", "iso88592", "iso_8859-2",
+                    "csisolatin2",
+                ]
+            ),
             (.foundation(.windowsCP1250), ["windows-1250", "cp1250", "x-cp1250"]),
             (.foundation(.windowsCP1251), ["windows-1251", "cp1251", "x-cp1251"]),
             (.foundation(.windowsCP1253), ["windows-1253", "cp1253", "x-cp1253"]),
-            (.foundation(.windowsCP1254), ["windows-1254", "cp1254", "x-cp1254", "iso-8859-9", "latin5", "l5",
-                                           "iso8859-9", "iso88599", "iso_8859-9"]),
-            (.foundation(.shiftJIS), ["shift_jis", "sjis", "ms_kanji", "windows-31j", "ms932", "x-sjis", "csshiftjis"]),
-            (coreFoundation(0x020F), ["iso-8859-15", "latin9", "l9", "iso8859-15", "iso885915", "iso_8859-15",
-                                      "csisolatin9"]),
+            (
+                .foundation(.windowsCP1254),
+                [
+                    "windows-1254", "cp1254", "x-cp1254", "iso-8859-9", "latin5", "l5",
+                    "iso8859-9", "iso88599", "iso_8859-9",
+                ]
+            ),
+            (
+                .foundation(.shiftJIS),
+                ["shift_jis", "sjis", "ms_kanji", "windows-31j", "ms932", "x-sjis", "csshiftjis"]
+            ),
+            (
+                coreFoundation(0x020F),
+                [
+                    "iso-8859-15", "latin9", "l9", "iso8859-15", "iso885915", "iso_8859-15",
+                    "csisolatin9",
+                ]
+            ),
             (coreFoundation(0x0A02), ["koi8-r", "koi8", "koi", "koi8_r", "cskoi8r"]),
             (coreFoundation(0x0A08), ["koi8-u", "koi8-ru"]),
             (coreFoundation(0x0632), ["gb18030", "gbk", "gb2312", "chinese", "csgb2312", "x-gbk", "iso-ir-58"]),
             (coreFoundation(0x0A03), ["big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5"]),
-            (coreFoundation(0x0940), ["euc-kr", "korean", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601", "ksc_5601",
-                                      "windows-949", "cseuckr"]),
+            (
+                coreFoundation(0x0940),
+                [
+                    "euc-kr", "korean", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601", "ksc_5601",
+                    "windows-949", "cseuckr",
+                ]
+            ),
         ]
         var labels: [String: Charset] = [:]
         for (charset, names) in groups {

@@ -26,7 +26,8 @@ extension Charset {
         while let token = scanner.next() {
             // A tag cut off by the end of the window does not count.
             guard case .startTag("meta", let attributes, let end) = token, end > head.startIndex,
-                  head[end - 1] == UInt8(ascii: ">") else { continue }
+                head[end - 1] == UInt8(ascii: ">")
+            else { continue }
             let value = { (name: String) in attributes.first(where: { $0.0 == name })?.1 }
             var label = value("charset")
             if label == nil, value("http-equiv")?.lowercased() == "content-type", let content = value("content") {
@@ -62,7 +63,8 @@ extension Charset {
                 guard let close = text[(index + 1)...].firstIndex(of: quote) else { return nil }
                 return String(decoding: text[(index + 1)..<close], as: UTF8.self)
             }
-            let end = text[index...].firstIndex(where: { HTMLScanner.isSpace($0) || $0 == UInt8(ascii: ";") })
+            let end =
+                text[index...].firstIndex(where: { HTMLScanner.isSpace($0) || $0 == UInt8(ascii: ";") })
                 ?? text.count
             return end > index ? String(decoding: text[index..<end], as: UTF8.self) : nil
         }

@@ -113,7 +113,8 @@ struct HTMLScanner {
         let nameStart = index
         index += 1
         while index < bytes.endIndex, !Self.isSpace(bytes[index]),
-              ![UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: ">")].contains(bytes[index]) {
+            ![UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: ">")].contains(bytes[index])
+        {
             index += 1
         }
         let name = lowercased(bytes[nameStart..<index])

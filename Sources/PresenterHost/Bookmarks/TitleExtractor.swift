@@ -29,8 +29,9 @@ enum TitleExtractor {
             // UTF-16: the markup is found in the page turned into UTF-8.
             let utf8 = Array(charset.decode(page[start...]).utf8)
             guard let range = titleRange(in: utf8[...], complete: complete) else { return nil }
-            text = String(decoding: utf8[range.lowerBound..<min(range.upperBound, range.lowerBound + maxTitleBytes)],
-                          as: UTF8.self)
+            text = String(
+                decoding: utf8[range.lowerBound..<min(range.upperBound, range.lowerBound + maxTitleBytes)],
+                as: UTF8.self)
         }
         return clean(HTMLEntities.decode(text))
     }

@@ -53,8 +53,9 @@ extension WebTitleError {
     static let cancelled = WebTitleError(reason: "cancelled")
 
     static func fetcherMissing(_ paths: [String]) -> WebTitleError {
-        WebTitleError(reason: "cannot find presenter-host-fetch (looked for \(paths.joined(separator: " and "))); "
-                      + "install it with presenter-host")
+        WebTitleError(
+            reason: "cannot find presenter-host-fetch (looked for \(paths.joined(separator: " and "))); "
+                + "install it with presenter-host")
     }
     static func fetcherFailed(_ path: String, _ what: String) -> WebTitleError {
         WebTitleError(reason: "\(path) \(what)")

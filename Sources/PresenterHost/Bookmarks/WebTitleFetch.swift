@@ -36,9 +36,11 @@ public final class WebTitleFetch: @unchecked Sendable {
     /// (then <dir>/../libexec/presenter-host/presenter-host-fetch).
     /// `environment` is the fetcher's: its proxy variables (http_proxy,
     /// https_proxy, ALL_PROXY, NO_PROXY) apply as curl applies them.
-    public init(url: String, timeout: Double = defaultTimeout,
-                environment: [String: String] = ProcessInfo.processInfo.environment,
-                fetcher: String? = nil) {
+    public init(
+        url: String, timeout: Double = defaultTimeout,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        fetcher: String? = nil
+    ) {
         self.url = url
         self.timeout = timeout
         self.environment = environment
@@ -89,15 +91,19 @@ public final class WebTitleFetch: @unchecked Sendable {
         guard makePipe(&pipe) else { return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(errno))")) }
         defer { close(pipe[0]) }
         var options = Spawn.Options()
-        options.descriptors = [STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(pipe[1]),
-                               STDERR_FILENO: .null(O_WRONLY)]
+        options.descriptors = [
+            STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(pipe[1]),
+            STDERR_FILENO: .null(O_WRONLY),
+        ]
         options.closeOthers = true
         // A Ctrl-C meant for the host is the host's to act on (cancel).
         options.newProcessGroup = true
         options.environment = environment.map { "\($0.key)=\($0.value)" }
-        let arguments = ["presenter-host-fetch", "--parent", String(getpid()), "--timeout", String(timeout),
-                         "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
-                         "--", target]
+        let arguments = [
+            "presenter-host-fetch", "--parent", String(getpid()), "--timeout", String(timeout),
+            "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
+            "--", target,
+        ]
         let spawned = Spawn.start(path, arguments, options)
         close(pipe[1])
         let child: pid_t
@@ -173,8 +179,10 @@ public final class WebTitleFetch: @unchecked Sendable {
             candidates = [explicit]
         } else if let executable = executable ?? SearchPath.readExecutableLink() {
             let folder = SearchPath.parent(of: executable)
-            candidates = [folder + "/presenter-host-fetch",
-                          SearchPath.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch"]
+            candidates = [
+                folder + "/presenter-host-fetch",
+                SearchPath.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch",
+            ]
         }
         if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return .success(found) }
         return .failure(.fetcherMissing(candidates))

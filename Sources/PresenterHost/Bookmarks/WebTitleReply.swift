@@ -65,8 +65,9 @@ enum WebTitleReply: Equatable, Sendable {
             throw Malformed("its version is not a number")
         }
         guard version == self.version else {
-            throw Malformed("it is in reply format \(version), this presenter-host reads format \(self.version)"
-                            + "; install presenter-host and presenter-host-fetch from the same build")
+            throw Malformed(
+                "it is in reply format \(version), this presenter-host reads format \(self.version)"
+                    + "; install presenter-host and presenter-host-fetch from the same build")
         }
         let second = try reader.line()
         let reply: WebTitleReply
@@ -83,11 +84,14 @@ enum WebTitleReply: Equatable, Sendable {
             let redirects = try reader.number("redirects", in: 0...1000)
             let body = try reader.field("body").split(separator: " ", omittingEmptySubsequences: false)
             guard body.count == 2, let length = Int(body[0]), (0...maxBody).contains(length),
-                  let end = End(rawValue: String(body[1])) else {
+                let end = End(rawValue: String(body[1]))
+            else {
                 throw Malformed("its body line is not 'body N complete|limit|timeout|cut' with N up to \(maxBody)")
             }
-            reply = .response(Response(status: status, url: url, contentType: contentType, redirects: redirects,
-                                       body: try reader.bytes(length), end: end))
+            reply = .response(
+                Response(
+                    status: status, url: url, contentType: contentType, redirects: redirects,
+                    body: try reader.bytes(length), end: end))
         }
         guard reader.atEnd else { throw Malformed("bytes follow its end") }
         return reply
@@ -112,7 +116,8 @@ private struct LineReader {
             throw WebTitleReply.Malformed(index == bytes.count ? "it ends early" : "a line is too long or unended")
         }
         guard let line = String(validating: bytes[index..<newline], as: UTF8.self),
-              !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else {
             throw WebTitleReply.Malformed("a line is not UTF-8 text")
         }
         index = newline + 1

@@ -32,8 +32,11 @@ public enum AddBookmarkCommand {
         if options.mode == .screen {
             // Checked first: nothing is loaded for a screen that cannot be shown.
             guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1,
-                  BackendFactory.mode(for: STDERR_FILENO, environment: environment) == .terminal else {
-                throw .usage("the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset); in scripts use --get-title or --add")
+                BackendFactory.mode(for: STDERR_FILENO, environment: environment) == .terminal
+            else {
+                throw .usage(
+                    "the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset); in scripts use --get-title or --add"
+                )
             }
         }
         let messages = try options.messagesFile.map { path throws(CommandError) in
@@ -42,11 +45,13 @@ public enum AddBookmarkCommand {
         let log = try RunLog(verbose: false, path: options.logFile)
         defer { log.flush() }
         let presenter = options.presenter ?? "addbookmark"
-        let registry = try RunCommand.loadRegistry(pluginDirs: pluginDirs + options.pluginDirs, presenter: presenter,
-                                                   inProcess: options.inProcess, environment: environment)
+        let registry = try RunCommand.loadRegistry(
+            pluginDirs: pluginDirs + options.pluginDirs, presenter: presenter,
+            inProcess: options.inProcess, environment: environment)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let unicode = TerminalEnvironment.isUnicode(environment)
-        let isolation: PresenterRuntime.Isolation = options.inProcess
+        let isolation: PresenterRuntime.Isolation =
+            options.inProcess
             ? .inProcess : .presenterProcess(PresenterProcess.Configuration())
         let pluginOptions = [
             "failure-hold-ms": "3000",
@@ -74,12 +79,15 @@ public enum AddBookmarkCommand {
                 onPresenterFailure: { failure, current in
                     RunSession.fallBack(after: failure, from: current, unicode: unicode, log: log)
                 })
-            let script = BookmarkScript(runtime: runtime, terminal: !(backend is PlainBackend),
-                                        view: AddBookmarkView(form: BookmarkForm(), layout: .line, presenter: presenter,
-                                                              messages: messages),
-                                        timeout: options.timeout, environment: environment)
-            return try script.run(url: options.url ?? "", title: options.mode == .add ? options.title : nil,
-                                  save: options.mode == .add ? store : nil)
+            let script = BookmarkScript(
+                runtime: runtime, terminal: !(backend is PlainBackend),
+                view: AddBookmarkView(
+                    form: BookmarkForm(), layout: .line, presenter: presenter,
+                    messages: messages),
+                timeout: options.timeout, environment: environment)
+            return try script.run(
+                url: options.url ?? "", title: options.mode == .add ? options.title : nil,
+                save: options.mode == .add ? store : nil)
         }
     }
 

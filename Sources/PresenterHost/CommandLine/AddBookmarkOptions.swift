@@ -98,7 +98,9 @@ public struct AddBookmarkOptions: Equatable, Sendable {
                 if options.store!.isEmpty { throw .usage("--store needs a file") }
             case "--presenter":
                 options.presenter = try value(flag, inline: inline)
-                if options.presenter!.isEmpty { throw .usage("--presenter needs a presenter id; see presenter-host --list") }
+                if options.presenter!.isEmpty {
+                    throw .usage("--presenter needs a presenter id; see presenter-host --list")
+                }
             case "--messages": options.messagesFile = try value(flag, inline: inline)
             case "--timeout":
                 let text = try value(flag, inline: inline)
@@ -108,7 +110,9 @@ public struct AddBookmarkOptions: Equatable, Sendable {
                 options.timeout = seconds
             case "--color":
                 let text = try value(flag, inline: inline)
-                guard let choice = ColorMode(rawValue: text) else { throw .usage("--color: '\(text)' is not auto, always or never") }
+                guard let choice = ColorMode(rawValue: text) else {
+                    throw .usage("--color: '\(text)' is not auto, always or never")
+                }
                 options.color = choice
             case "--plugin-dir":
                 let directory = try value(flag, inline: inline)
@@ -121,11 +125,15 @@ public struct AddBookmarkOptions: Equatable, Sendable {
                 if inline != nil { throw .usage("\(flag) takes no value") }
                 if flag == "--in-process" { options.inProcess = true; break }
                 let mode: Mode = flag == "--add" ? .add : .getTitle
-                if options.mode != .screen && options.mode != mode { throw .usage("--get-title and --add cannot be combined") }
+                if options.mode != .screen && options.mode != mode {
+                    throw .usage("--get-title and --add cannot be combined")
+                }
                 options.mode = mode
             default:
-                throw .usage(argument.hasPrefix("-") ? "unknown option '\(flag)' for add-bookmark"
-                                                     : "unexpected argument '\(argument)'; give the URL with --url")
+                throw .usage(
+                    argument.hasPrefix("-")
+                        ? "unknown option '\(flag)' for add-bookmark"
+                        : "unexpected argument '\(argument)'; give the URL with --url")
             }
             index += 1
         }

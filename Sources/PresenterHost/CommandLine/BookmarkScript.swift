@@ -23,8 +23,10 @@ final class BookmarkScript: @unchecked Sendable {
     private var fetched: Result<String, WebTitleError>?
     private var saved: Result<Bookmark, InteractorError>?
 
-    init(runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, timeout: Double,
-         environment: [String: String]) {
+    init(
+        runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, timeout: Double,
+        environment: [String: String]
+    ) {
         self.runtime = runtime
         self.terminal = terminal
         self.view = view
@@ -81,8 +83,10 @@ final class BookmarkScript: @unchecked Sendable {
 
     private func getTitle(_ url: String, screenlet: Screenlet) -> Result<String, WebTitleError> {
         runtime.sync { view.lineText = "Getting the title of \(url)..." }
-        let started = BookmarkInteractors.getTitle(of: url, on: screenlet, timeout: timeout,
-                                                   environment: environment) { [self] _, result in
+        let started = BookmarkInteractors.getTitle(
+            of: url, on: screenlet, timeout: timeout,
+            environment: environment
+        ) { [self] _, result in
             condition.withLock {
                 fetched = result
                 condition.broadcast()
@@ -98,8 +102,10 @@ final class BookmarkScript: @unchecked Sendable {
         }
     }
 
-    private func add(url: String, title: String, store: BookmarkStore,
-                     screenlet: Screenlet) -> Result<Bookmark, InteractorError> {
+    private func add(
+        url: String, title: String, store: BookmarkStore,
+        screenlet: Screenlet
+    ) -> Result<Bookmark, InteractorError> {
         BookmarkInteractors.add(url: url, title: title, to: store, on: screenlet) { [self] result in
             condition.withLock {
                 saved = result

@@ -36,7 +36,9 @@ enum BookmarksCommand {
 
     /// Lists the store chosen by `arguments` (those after `bookmarks`);
     /// returns the exit status.
-    static func execute(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    static func execute(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Int32
+    {
         do {
             return try run(arguments, environment: environment)
         } catch {
@@ -95,7 +97,9 @@ enum BookmarksCommand {
 
     private static func storeFile(_ value: String) throws(CommandError) -> String {
         guard !value.isEmpty, !value.hasSuffix("/") else {
-            throw .usage("'--store \(value)' is not a file's path; give the bookmark store's file, e.g. --store ~/bookmarks.json")
+            throw .usage(
+                "'--store \(value)' is not a file's path; give the bookmark store's file, e.g. --store ~/bookmarks.json"
+            )
         }
         return value
     }
@@ -105,10 +109,14 @@ enum BookmarksCommand {
         guard !document.entries.isEmpty else {
             return "No bookmarks saved yet in \(PrintableText.escaping(path)).\n"
         }
-        let rows = [["ADDED", "TITLE", "URL"]] + document.entries.map { entry in
-            [String(entry.added.prefix(10)), PrintableText.escaping(entry.bookmark.title),
-             PrintableText.escaping(entry.bookmark.url)]
-        }
+        let rows =
+            [["ADDED", "TITLE", "URL"]]
+            + document.entries.map { entry in
+                [
+                    String(entry.added.prefix(10)), PrintableText.escaping(entry.bookmark.title),
+                    PrintableText.escaping(entry.bookmark.url),
+                ]
+            }
         let widths = (0..<2).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         return rows.map { row in
             row[0].padded(toColumns: widths[0]) + "  " + row[1].padded(toColumns: widths[1]) + "  " + row[2] + "\n"

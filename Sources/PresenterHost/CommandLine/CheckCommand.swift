@@ -5,7 +5,8 @@ import Foundation
 /// each check with the reason and what to change. Exits 0 only when no
 /// check failed (warnings do not fail), 1 otherwise.
 enum CheckCommand {
-    static let usage = "Usage: presenter-host [--plugin-dir <dir>]... check [--json] [--hook-timeout <seconds>] <file.so>...\n"
+    static let usage =
+        "Usage: presenter-host [--plugin-dir <dir>]... check [--json] [--hook-timeout <seconds>] <file.so>...\n"
 
     static func execute(_ arguments: [String], pluginDirs: [String]) -> Int32 {
         var files: [String] = []
@@ -23,9 +24,13 @@ enum CheckCommand {
                 case "--json":
                     json = true
                 case "--hook-timeout":
-                    guard index < arguments.endIndex else { throw .usage("Missing value for '--hook-timeout <seconds>'") }
+                    guard index < arguments.endIndex else {
+                        throw .usage("Missing value for '--hook-timeout <seconds>'")
+                    }
                     guard let value = Double(arguments[index]), value > 0, value <= 60 else {
-                        throw .usage("Invalid value '\(arguments[index])' for '--hook-timeout <seconds>'; give a number of seconds above 0, at most 60")
+                        throw .usage(
+                            "Invalid value '\(arguments[index])' for '--hook-timeout <seconds>'; give a number of seconds above 0, at most 60"
+                        )
                     }
                     hookTimeout = value
                     index += 1
@@ -37,11 +42,13 @@ enum CheckCommand {
             }
             guard !files.isEmpty else { throw .usage("'check' needs at least one plugin file (a .so)") }
             for file in files where access(file, F_OK) != 0 {
-                throw .noInput("check: \(PrintableText.escaping(file)): no such file; give the path of a plugin .so file")
+                throw .noInput(
+                    "check: \(PrintableText.escaping(file)): no such file; give the path of a plugin .so file")
             }
         } catch {
             if case .usage(let message) = error {
-                PresenterHostCommand.writeStandardError("Error: \(message)\n" + usage + "See 'presenter-host check --help'.\n")
+                PresenterHostCommand.writeStandardError(
+                    "Error: \(message)\n" + usage + "See 'presenter-host check --help'.\n")
                 return error.exitCode.rawValue
             }
             return PresenterHostCommand.report(error)
@@ -50,7 +57,8 @@ enum CheckCommand {
         let environment = ProcessInfo.processInfo.environment
         let scanner = PluginScanner(environment: environment)
         let suite = ConformanceSuite(configuration: PresenterProcess.Configuration(hookTimeout: hookTimeout)) {
-            let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: environment, executablePath: nil)
+            let (entries, warnings) = SearchPath.resolve(
+                pluginDirs: pluginDirs, environment: environment, executablePath: nil)
             for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
             return PresenterRegistry.load(entries, scanner: scanner)
         }
@@ -100,7 +108,9 @@ enum CheckCommand {
                 text += PrintableText.escaping(result.path) + (result.presenterId.map { ": \($0)" } ?? "") + "\n"
                 previous = (result.path, result.presenterId)
             }
-            text += "  \(result.verdict.rawValue)  \(result.check)" + (result.reason.map { ": \(PrintableText.escaping($0))" } ?? "") + "\n"
+            text +=
+                "  \(result.verdict.rawValue)  \(result.check)"
+                + (result.reason.map { ": \(PrintableText.escaping($0))" } ?? "") + "\n"
             if let fix = result.fix { text += "        fix: \(fix)\n" }
         }
         return text + "\n" + summary(results) + "\n"
@@ -109,20 +119,25 @@ enum CheckCommand {
     static func summary(_ results: [ConformanceResult]) -> String {
         let count = { (verdict: ConformanceResult.Verdict) in results.filter { $0.verdict == verdict }.count }
         let presenters = Set(results.compactMap { $0.presenterId.map { [results.first!.path, $0] } }).count
-        return "\(presenters) presenter\(presenters == 1 ? "" : "s") checked: \(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warned"
+        return
+            "\(presenters) presenter\(presenters == 1 ? "" : "s") checked: \(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warned"
     }
 
     static func json(_ results: [ConformanceResult]) -> String {
         let count = { (verdict: ConformanceResult.Verdict) in results.filter { $0.verdict == verdict }.count }
         let document: [String: Any] = [
             "results": results.map { result -> [String: Any] in
-                ["path": result.path, "presenter": result.presenterId ?? NSNull(), "check": result.check,
-                 "result": result.verdict.rawValue, "reason": result.reason ?? NSNull(), "fix": result.fix ?? NSNull()]
+                [
+                    "path": result.path, "presenter": result.presenterId ?? NSNull(), "check": result.check,
+                    "result": result.verdict.rawValue, "reason": result.reason ?? NSNull(),
+                    "fix": result.fix ?? NSNull(),
+                ]
             },
             "summary": ["passed": count(.pass), "failed": count(.fail), "warned": count(.warn)],
         ]
         // Only strings, numbers, arrays, dictionaries and NSNull: serialization cannot fail.
-        let data = try! JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try! JSONSerialization.data(
+            withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

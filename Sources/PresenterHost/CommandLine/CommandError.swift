@@ -21,7 +21,7 @@ public enum CommandError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .usage(let m), .dataError(let m), .noInput(let m), .cannotCreate(let m), .commandNotFound(let m),
-             .cannotExecute(let m), .failure(let m):
+            .cannotExecute(let m), .failure(let m):
             return m
         }
     }

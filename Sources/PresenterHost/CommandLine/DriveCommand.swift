@@ -18,7 +18,8 @@ public enum DriveCommand {
             }
         } catch {
             PresenterHostCommand.writeStandardError(
-                "Error: \(error.message)\nUsage: presenter-host drive [<options>]\nSee 'presenter-host drive --help'.\n")
+                "Error: \(error.message)\nUsage: presenter-host drive [<options>]\nSee 'presenter-host drive --help'.\n"
+            )
             return error.exitCode.rawValue
         }
         do {
@@ -33,17 +34,20 @@ public enum DriveCommand {
         let environment = ProcessInfo.processInfo.environment
         let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
         let log = try RunLog(verbose: presentation.verbose, path: presentation.logFile)
-        let registry = try RunCommand.loadRegistry(pluginDirs: pluginDirs + presentation.pluginDirs,
-                                                   presenter: presentation.presenter, inProcess: presentation.inProcess,
-                                                   environment: environment)
+        let registry = try RunCommand.loadRegistry(
+            pluginDirs: pluginDirs + presentation.pluginDirs,
+            presenter: presentation.presenter, inProcess: presentation.inProcess,
+            environment: environment)
         let server = try options.socket.map { path throws(CommandError) in try DriveServer(path: path) }
 
         signal(SIGPIPE, SIG_IGN)
-        let (runtime, mode) = RunSession.makeRuntime(registry: registry, options: presentation,
-                                                     environment: environment, log: log)
+        let (runtime, mode) = RunSession.makeRuntime(
+            registry: registry, options: presentation,
+            environment: environment, log: log)
         defer { log.flush() }
-        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil,
-                            terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
+        CrashRescue.install(
+            terminal: mode == .terminal ? STDERR_FILENO : nil,
+            terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
         let screenlet: Screenlet
         do throws(RuntimeError) {
             screenlet = try runtime.attach(DriveView(presenter: presentation.presenter, file: file))
@@ -103,8 +107,10 @@ public enum DriveCommand {
         if mode == .terminal && (signal == nil || server != nil) {
             let bound = presentation.minShow + RunSession.outcomeLimit
             if !runtime.waitUntilSettled(timeout: bound) {
-                log.write(PresenterLogEntry(level: .warning, presenterId: presentation.presenter,
-                                            message: "still drawing \(bound) s after the last action ended; ending"))
+                log.write(
+                    PresenterLogEntry(
+                        level: .warning, presenterId: presentation.presenter,
+                        message: "still drawing \(bound) s after the last action ended; ending"))
             }
         }
         runtime.shutdown()

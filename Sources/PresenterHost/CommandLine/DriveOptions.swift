@@ -76,7 +76,9 @@ public struct DriveOptions: Equatable, Sendable {
                 return .help
             case "--presenter":
                 options.presentation.presenter = try value(flag, inline: inline)
-                if options.presentation.presenter.isEmpty { throw .usage("--presenter needs a presenter id; see presenter-host --list") }
+                if options.presentation.presenter.isEmpty {
+                    throw .usage("--presenter needs a presenter id; see presenter-host --list")
+                }
             case "--messages":
                 options.presentation.messagesFile = try value(flag, inline: inline)
             case "--socket":
@@ -85,7 +87,9 @@ public struct DriveOptions: Equatable, Sendable {
                 options.socket = path
             case "--color":
                 let text = try value(flag, inline: inline)
-                guard let choice = ColorMode(rawValue: text) else { throw .usage("--color: '\(text)' is not auto, always or never") }
+                guard let choice = ColorMode(rawValue: text) else {
+                    throw .usage("--color: '\(text)' is not auto, always or never")
+                }
                 options.presentation.color = choice
             case "--plugin-dir":
                 let directory = try value(flag, inline: inline)
@@ -93,7 +97,8 @@ public struct DriveOptions: Equatable, Sendable {
                 options.presentation.pluginDirs.append(directory)
             case "--min-show":
                 options.presentation.minShow = try RunOptions.seconds(
-                    flag, try value(flag, inline: inline), allowZero: true, longest: RunOptions.longestHold, longestName: "1 day")
+                    flag, try value(flag, inline: inline), allowZero: true, longest: RunOptions.longestHold,
+                    longestName: "1 day")
             case "--hook-timeout":
                 options.presentation.hookTimeout = try RunOptions.seconds(
                     flag, try value(flag, inline: inline), allowZero: false, longest: RunOptions.longestHookTimeout,
@@ -110,7 +115,11 @@ public struct DriveOptions: Equatable, Sendable {
                 options.presentation.logFile = path
             case "--in-process", "-v", "--verbose":
                 if inline != nil { throw .usage("\(flag) takes no value") }
-                if flag == "--in-process" { options.presentation.inProcess = true } else { options.presentation.verbose = true }
+                if flag == "--in-process" {
+                    options.presentation.inProcess = true
+                } else {
+                    options.presentation.verbose = true
+                }
             default:
                 throw .usage("unknown option '\(argument)' for drive; see presenter-host drive --help")
             }

@@ -224,7 +224,9 @@ struct JSONReader {
         advance()  // "
         var scalars = String.UnicodeScalarView()
         var run = index  // start of the current stretch of plain bytes
-        func flushRun(_ end: Int) { scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars) }
+        func flushRun(_ end: Int) {
+            scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars)
+        }
         while true {
             guard let byte = current else { throw error("unterminated string: end of file before the closing '\"'") }
             switch byte {
@@ -238,7 +240,9 @@ struct JSONReader {
                 scalars.append(try parseEscape())
                 run = index
             case 0..<0x20:
-                throw error("control character (byte 0x\(String(byte, radix: 16, uppercase: true))) in a string; write it as an escape such as \\n")
+                throw error(
+                    "control character (byte 0x\(String(byte, radix: 16, uppercase: true))) in a string; write it as an escape such as \\n"
+                )
             default:
                 advance()
             }
@@ -253,16 +257,24 @@ struct JSONReader {
             UInt8(ascii: "r"): "\r", UInt8(ascii: "t"): "\t",
         ]
         if let scalar = simple[byte] { advance(); return scalar }
-        guard byte == UInt8(ascii: "u") else { throw error("invalid escape '\\\(describeCurrent().trimmingQuotes)' in a string") }
+        guard byte == UInt8(ascii: "u") else {
+            throw error("invalid escape '\\\(describeCurrent().trimmingQuotes)' in a string")
+        }
         advance()
         let high = try parseHex4()
         if (0xD800..<0xDC00).contains(high) {
-            guard current == UInt8(ascii: "\\") else { throw error("a lone surrogate \\u\(String(high, radix: 16)) needs its low half") }
+            guard current == UInt8(ascii: "\\") else {
+                throw error("a lone surrogate \\u\(String(high, radix: 16)) needs its low half")
+            }
             advance()
-            guard current == UInt8(ascii: "u") else { throw error("a lone surrogate \\u\(String(high, radix: 16)) needs its low half") }
+            guard current == UInt8(ascii: "u") else {
+                throw error("a lone surrogate \\u\(String(high, radix: 16)) needs its low half")
+            }
             advance()
             let low = try parseHex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw error("\\u\(String(low, radix: 16)) is not the low half of a surrogate pair") }
+            guard (0xDC00..<0xE000).contains(low) else {
+                throw error("\\u\(String(low, radix: 16)) is not the low half of a surrogate pair")
+            }
             return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
         }
         guard let scalar = Unicode.Scalar(high) else { throw error("a lone surrogate \\u\(String(high, radix: 16))") }
@@ -284,5 +296,7 @@ struct JSONReader {
 
 private extension String {
     /// `'x'` → `x`.
-    var trimmingQuotes: String { count >= 2 && hasPrefix("'") && hasSuffix("'") ? String(dropFirst().dropLast()) : self }
+    var trimmingQuotes: String {
+        count >= 2 && hasPrefix("'") && hasSuffix("'") ? String(dropFirst().dropLast()) : self
+    }
 }

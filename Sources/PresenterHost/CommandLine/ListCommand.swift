@@ -19,7 +19,9 @@ enum ListCommand {
         let diversion = StandardOutputDiversion()
         let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
         if EngineNote.tracingEnabled(environment) {
-            for line in DiscoveryTrace.lines(registry) { PresenterHostCommand.writeStandardError("presenter-host: debug: \(line)\n") }
+            for line in DiscoveryTrace.lines(registry) {
+                PresenterHostCommand.writeStandardError("presenter-host: debug: \(line)\n")
+            }
         }
         let written = diversion.write(json ? self.json(registry) : table(registry, verbose: verbose))
         for error in registry.errors {
@@ -39,9 +41,11 @@ enum ListCommand {
         } else {
             let header = ["ID", "NAME", "VERSION", "EXTENDS", "CAPABILITIES", "FILE"]
             let rows = registry.plugins.map { plugin in
-                [plugin.id, plugin.name, plugin.version, plugin.extends ?? "-",
-                 capabilityNames(plugin.capabilities).joined(separator: ",").ifEmpty("-"),
-                 PrintableText.escaping(plugin.path)]
+                [
+                    plugin.id, plugin.name, plugin.version, plugin.extends ?? "-",
+                    capabilityNames(plugin.capabilities).joined(separator: ",").ifEmpty("-"),
+                    PrintableText.escaping(plugin.path),
+                ]
             }
             // Columns line up on screen: a wide (CJK, emoji) character takes two.
             let widths = header.indices.map { column in
@@ -60,12 +64,14 @@ enum ListCommand {
             }
         }
         if verbose {
-            text += "\nSearch path, in order (bundled: only \(SearchPath.bundledLibraryNames.joined(separator: ", "))):\n"
+            text +=
+                "\nSearch path, in order (bundled: only \(SearchPath.bundledLibraryNames.joined(separator: ", "))):\n"
             let originWidth = SearchPathEntry.Origin.allCases.map(\.rawValue.count).max() ?? 0
             let statuses = registry.searchPath.map(\.status.label)
             let statusWidth = statuses.map(\.count).max() ?? 0
             for (entry, status) in zip(registry.searchPath, statuses) {
-                text += "  \(entry.origin.rawValue.padded(toColumns: originWidth))  \(status.padded(toColumns: statusWidth))"
+                text +=
+                    "  \(entry.origin.rawValue.padded(toColumns: originWidth))  \(status.padded(toColumns: statusWidth))"
                     + "  \(PrintableText.escaping(entry.path))\n"
             }
         }
@@ -73,8 +79,10 @@ enum ListCommand {
     }
 
     private static func details(_ plugin: PresenterPlugin, in registry: PresenterRegistry) -> String {
-        var lines = [("ABI", plugin.abiVersion.description),
-                     ("Loaded from", plugin.cached ? "the registry cache" : "the file (scanned now)")]
+        var lines = [
+            ("ABI", plugin.abiVersion.description),
+            ("Loaded from", plugin.cached ? "the registry cache" : "the file (scanned now)"),
+        ]
         if let description = plugin.description { lines.append(("Description", description)) }
         if let author = plugin.author { lines.append(("Author", author)) }
         if let license = plugin.license { lines.append(("License", license)) }
@@ -118,13 +126,16 @@ enum ListCommand {
             "errors": registry.errors.map { ["path": $0.path, "reason": $0.reason] },
             "searchPath": registry.searchPath.map { entry in
                 let status = entry.status
-                return ["path": entry.path, "origin": entry.origin.rawValue, "exists": status != .missing,
-                        "status": status.label] as [String: Any]
+                return [
+                    "path": entry.path, "origin": entry.origin.rawValue, "exists": status != .missing,
+                    "status": status.label,
+                ] as [String: Any]
             },
         ]
         // Only strings, booleans, arrays, dictionaries and NSNull: serialization cannot fail.
-        let data = try! JSONSerialization.data(withJSONObject: document,
-                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try! JSONSerialization.data(
+            withJSONObject: document,
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
@@ -154,7 +165,8 @@ enum ListCommand {
                 if ownNames.contains(hook) {
                     own.append(hook)
                 } else if hook != "create", hook != "destroy",
-                          let base = chain.dropFirst().first(where: { $0.hookNames.contains(hook) }) {
+                    let base = chain.dropFirst().first(where: { $0.hookNames.contains(hook) })
+                {
                     inherited.append((hook, base.id))
                 } else {
                     none.append(hook)

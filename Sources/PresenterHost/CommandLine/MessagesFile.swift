@@ -42,7 +42,8 @@ public struct MessagesFile: Equatable, Sendable {
     ///   content is wrong.
     public static func load(path: String) throws(CommandError) -> MessagesFile {
         guard let bytes = readFile(path) else {
-            throw .noInput("\(path): cannot read the messages file: \(errnoText(errno)); check the path given to --messages")
+            throw .noInput(
+                "\(path): cannot read the messages file: \(errnoText(errno)); check the path given to --messages")
         }
         return try parse(bytes, name: path)
     }
@@ -71,14 +72,18 @@ public struct MessagesFile: Equatable, Sendable {
                 throw .dataError("\(name): \(actionPath): action '\(PrintableText.escaping(action.key))' appears twice")
             }
             guard case .object(let statusMembers) = action.node.value else {
-                throw .dataError("\(name): \(actionPath): expected an object of messages, found \(action.node.value.kindDescription)")
+                throw .dataError(
+                    "\(name): \(actionPath): expected an object of messages, found \(action.node.value.kindDescription)"
+                )
             }
             var messages = Messages()
             var seen: Set<String> = []
             for status in statusMembers {
                 let path = actionPath + "/" + JSONReader.pointerToken(status.key)
                 guard statuses.contains(status.key) else {
-                    throw .dataError("\(name): \(path): unknown status '\(PrintableText.escaping(status.key))' (expected \(statuses.joined(separator: ", ")))")
+                    throw .dataError(
+                        "\(name): \(path): unknown status '\(PrintableText.escaping(status.key))' (expected \(statuses.joined(separator: ", ")))"
+                    )
                 }
                 guard seen.insert(status.key).inserted else {
                     throw .dataError("\(name): \(path): status '\(PrintableText.escaping(status.key))' appears twice")

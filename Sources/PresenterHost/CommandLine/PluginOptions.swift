@@ -46,8 +46,9 @@ struct PluginOptions: Equatable {
     /// cache file that was ignored gets one line on stderr.
     func loadRegistry(environment: [String: String], verbose: Bool) -> PresenterRegistry {
         let bundledOnly = bundledOnly || environment[Self.bundledOnlyVariable] == "1"
-        var (entries, warnings) = SearchPath.resolve(pluginDirs: bundledOnly ? [] : pluginDirs,
-                                                     environment: environment, executablePath: nil)
+        var (entries, warnings) = SearchPath.resolve(
+            pluginDirs: bundledOnly ? [] : pluginDirs,
+            environment: environment, executablePath: nil)
         if bundledOnly {
             entries = entries.filter { $0.origin == .bundled }
             warnings = []
@@ -56,10 +57,12 @@ struct PluginOptions: Equatable {
         let cache = RegistryCache(mode: cache, searchPath: entries, environment: environment)
         if verbose, let cache, let reason = cache.ignored {
             PresenterHostCommand.writeStandardError(
-                "presenter-host: registry cache \(PrintableText.escaping(cache.path)) ignored (\(reason)); rebuilding it\n")
+                "presenter-host: registry cache \(PrintableText.escaping(cache.path)) ignored (\(reason)); rebuilding it\n"
+            )
         }
-        return PresenterRegistry.load(entries, scanner: PluginScanner(environment: environment),
-                                      policy: policy, cache: cache)
+        return PresenterRegistry.load(
+            entries, scanner: PluginScanner(environment: environment),
+            policy: policy, cache: cache)
     }
 
     /// The rules plugin files are loaded under.

@@ -26,7 +26,9 @@ public enum PresenterHostCommand {
         if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
         // --trace (before the command) is PRESENTER_HOST_DEBUG=1 for this
         // process and every process it starts (the scan helper, the presenter process).
-        if arguments.prefix(while: { !["run", "check", "drive", "add-bookmark", "bookmarks"].contains($0) }).contains("--trace") {
+        if arguments.prefix(while: { !["run", "check", "drive", "add-bookmark", "bookmarks"].contains($0) }).contains(
+            "--trace")
+        {
             setenv(EngineNote.debugVariable, "1", 1)
         }
         if arguments.isEmpty {
@@ -88,8 +90,12 @@ public enum PresenterHostCommand {
             case _ where try plugins.parse(argument, arguments, &index):
                 continue
             case "run", "check", "drive", "add-bookmark":
-                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil {
-                    throw .usage("'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'")
+                if let flag = list
+                    ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil
+                {
+                    throw .usage(
+                        "'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'"
+                    )
                 }
                 let rest = Array(arguments[index...])
                 let pluginDirs = plugins.pluginDirs
@@ -100,8 +106,16 @@ public enum PresenterHostCommand {
                 default: return .addBookmark(arguments: rest, pluginDirs: pluginDirs)
                 }
             case "bookmarks":
-                if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path"
-                    : !plugins.pluginDirs.isEmpty ? "--plugin-dir" : nil {
+                if let flag = list
+                    ? "--list"
+                    : verbose
+                        ? "--verbose"
+                        : json
+                            ? "--json"
+                            : printPath
+                                ? "--print-plugin-path"
+                                : !plugins.pluginDirs.isEmpty ? "--plugin-dir" : nil
+                {
                     throw .usage("'\(flag)' cannot come before 'bookmarks'; put bookmarks' options after it")
                 }
                 return .bookmarks(arguments: Array(arguments[index...]))
@@ -118,9 +132,10 @@ public enum PresenterHostCommand {
             return .printPluginPath(pluginDirs: plugins.pluginDirs)
         }
         guard list else {
-            throw .usage(verbose || json
-                ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
-                : "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'")
+            throw .usage(
+                verbose || json
+                    ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
+                    : "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'")
         }
         return .list(plugins, verbose: verbose, json: json)
     }
@@ -129,8 +144,9 @@ public enum PresenterHostCommand {
     /// search order (missing ones too: a plugin put there would be found);
     /// warnings about the user's directories on stderr.
     static func printPluginPath(pluginDirs: [String]) -> Int32 {
-        let (entries, warnings) = SearchPath.resolve(pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
-                                                     executablePath: nil)
+        let (entries, warnings) = SearchPath.resolve(
+            pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
+            executablePath: nil)
         for warning in warnings { writeStandardError(warning + "\n") }
         writeStandardOutput(entries.map { $0.path + "\n" }.joined())
         return ExitCode.success.rawValue

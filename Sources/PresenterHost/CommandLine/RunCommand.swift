@@ -31,10 +31,12 @@ public enum RunCommand {
             let events = try RunEvents(path: options.eventsFile, log: log, environment: environment)
             var plugins = plugins
             plugins.pluginDirs += options.pluginDirs
-            let registry = try loadRegistry(plugins, presenter: options.presenter, inProcess: options.inProcess,
-                                            verbose: options.verbose, environment: environment, log: tracing ? log : nil)
-            let session = RunSession(options: options, view: RunView(options: options, file: file),
-                                     environment: environment)
+            let registry = try loadRegistry(
+                plugins, presenter: options.presenter, inProcess: options.inProcess,
+                verbose: options.verbose, environment: environment, log: tracing ? log : nil)
+            let session = RunSession(
+                options: options, view: RunView(options: options, file: file),
+                environment: environment)
             return try session.run(registry: registry, policy: plugins.policy, log: log, events: events)
         } catch {
             return report(error, withUsage: false)
@@ -45,8 +47,10 @@ public enum RunCommand {
     /// A warm start runs no plugin code here: the presenter process loads
     /// the files it needs; `inProcess` loads the presenter's chain here.
     /// With a `log`, every discovery decision goes to it (tracing).
-    static func loadRegistry(_ plugins: PluginOptions, presenter: String, inProcess: Bool, verbose: Bool,
-                             environment: [String: String], log: RunLog? = nil) throws(CommandError) -> PresenterRegistry {
+    static func loadRegistry(
+        _ plugins: PluginOptions, presenter: String, inProcess: Bool, verbose: Bool,
+        environment: [String: String], log: RunLog? = nil
+    ) throws(CommandError) -> PresenterRegistry {
         let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
         for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
             log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
@@ -68,10 +72,13 @@ public enum RunCommand {
 
     /// The same for commands whose views may use any presenter (`drive`,
     /// `add-bookmark`): with `inProcess`, every presenter is loaded here.
-    static func loadRegistry(pluginDirs: [String], presenter: String, inProcess: Bool,
-                             environment: [String: String]) throws(CommandError) -> PresenterRegistry {
-        let registry = try loadRegistry(PluginOptions(pluginDirs: pluginDirs), presenter: presenter, inProcess: false,
-                                        verbose: false, environment: environment)
+    static func loadRegistry(
+        pluginDirs: [String], presenter: String, inProcess: Bool,
+        environment: [String: String]
+    ) throws(CommandError) -> PresenterRegistry {
+        let registry = try loadRegistry(
+            PluginOptions(pluginDirs: pluginDirs), presenter: presenter, inProcess: false,
+            verbose: false, environment: environment)
         guard inProcess else { return registry }
         do throws(PluginLoadError) {
             return try registry.loading(chainOf: nil, policy: .strict)

@@ -13,9 +13,13 @@ extension RunSession {
             return .cannotExecute("\(command): cannot execute: \(reason); check that it is an executable file")
         case .interpreterNotFound(let command, let interpreter) where interpreter.hasSuffix("\r"):
             let shown = interpreter.dropLast()
-            return .commandNotFound("\(command): cannot execute: its #! line names '\(shown)\\r' (Windows line endings); convert the script to Unix line endings")
+            return .commandNotFound(
+                "\(command): cannot execute: its #! line names '\(shown)\\r' (Windows line endings); convert the script to Unix line endings"
+            )
         case .interpreterNotFound(let command, let interpreter):
-            return .commandNotFound("\(command): cannot execute: its interpreter \(interpreter) (the #! line) was not found; fix the first line of the script")
+            return .commandNotFound(
+                "\(command): cannot execute: its interpreter \(interpreter) (the #! line) was not found; fix the first line of the script"
+            )
         case .failed(let command, let reason):
             return .failure("\(command): cannot start: \(reason)")
         }

@@ -35,7 +35,9 @@ final class RunEvents: @unchecked Sendable {
         case let path?:
             fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o644)
             guard fd >= 0 else {
-                throw .cannotCreate("--events \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(errno))); give a file in a directory you can write")
+                throw .cannotCreate(
+                    "--events \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(errno))); give a file in a directory you can write"
+                )
             }
             ownsFD = true
         }
@@ -73,8 +75,10 @@ final class RunEvents: @unchecked Sendable {
     /// The run ended: `status` is run's exit status; `message`, the success
     /// or failure message shown.
     func ended(success: Bool, status: Int32, reason: String?, duration: Double, message: String? = nil) {
-        emit(["event": success ? "success" : "failure", "status": Int(status), "reason": reason ?? NSNull(),
-              "duration": (duration * 1000).rounded() / 1000])
+        emit([
+            "event": success ? "success" : "failure", "status": Int(status), "reason": reason ?? NSNull(),
+            "duration": (duration * 1000).rounded() / 1000,
+        ])
         let text = [message, success ? nil : reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
         self.status(text.isEmpty ? (success ? "Succeeded" : "Failed") : text)
     }

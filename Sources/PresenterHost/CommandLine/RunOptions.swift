@@ -162,7 +162,9 @@ public struct RunOptions: Equatable, Sendable {
                 return .help
             case "--presenter":
                 options.presenter = try value(flag, inline: inline)
-                if options.presenter.isEmpty { throw .usage("--presenter needs a presenter id; see presenter-host --list") }
+                if options.presenter.isEmpty {
+                    throw .usage("--presenter needs a presenter id; see presenter-host --list")
+                }
             case "--action":
                 options.action = try value(flag, inline: inline)
                 if options.action.isEmpty { throw .usage("--action needs a non-empty action name") }
@@ -175,14 +177,17 @@ public struct RunOptions: Equatable, Sendable {
             case "--failure":
                 options.failure = try value(flag, inline: inline)
             case "--timeout":
-                options.timeout = try seconds(flag, try value(flag, inline: inline), allowZero: false,
-                                              longest: longestTimeout, longestName: "30 days")
+                options.timeout = try seconds(
+                    flag, try value(flag, inline: inline), allowZero: false,
+                    longest: longestTimeout, longestName: "30 days")
             case "--min-show":
-                options.minShow = try seconds(flag, try value(flag, inline: inline), allowZero: true,
-                                              longest: longestHold, longestName: "1 day")
+                options.minShow = try seconds(
+                    flag, try value(flag, inline: inline), allowZero: true,
+                    longest: longestHold, longestName: "1 day")
             case "--grace":
-                options.grace = try seconds(flag, try value(flag, inline: inline), allowZero: true,
-                                            longest: longestHold, longestName: "1 day")
+                options.grace = try seconds(
+                    flag, try value(flag, inline: inline), allowZero: true,
+                    longest: longestHold, longestName: "1 day")
             case "--show-output", "--static", "--in-process", "-v", "--verbose":
                 if inline != nil { throw .usage("\(flag) takes no value") }
                 switch flag {
@@ -217,8 +222,9 @@ public struct RunOptions: Equatable, Sendable {
                 options.eventsFile = try value(flag, inline: inline)
                 if options.eventsFile!.isEmpty { throw .usage("--events needs a file, or - for stdout") }
             case "--hook-timeout":
-                options.hookTimeout = try seconds(flag, try value(flag, inline: inline), allowZero: false,
-                                                  longest: longestHookTimeout, longestName: "1 minute")
+                options.hookTimeout = try seconds(
+                    flag, try value(flag, inline: inline), allowZero: false,
+                    longest: longestHookTimeout, longestName: "1 minute")
             case "--log":
                 options.logFile = try value(flag, inline: inline)
                 if options.logFile!.isEmpty { throw .usage("--log needs a file") }
@@ -242,7 +248,9 @@ public struct RunOptions: Equatable, Sendable {
             throw .usage("run needs a command to run, e.g. presenter-host run -- sleep 2")
         }
         if options.messagesFile != nil && (options.working != nil || options.success != nil || options.failure != nil) {
-            throw .usage("--messages cannot be combined with --working, --success or --failure; put all the messages in the file")
+            throw .usage(
+                "--messages cannot be combined with --working, --success or --failure; put all the messages in the file"
+            )
         }
         return .run(options)
     }
@@ -258,10 +266,14 @@ public struct RunOptions: Equatable, Sendable {
 
     /// A number of seconds: finite, not negative (and above zero unless
     /// `allowZero`), at most `longest`.
-    static func seconds(_ flag: String, _ text: String, allowZero: Bool, longest: Double,
-                                longestName: String) throws(CommandError) -> Double {
+    static func seconds(
+        _ flag: String, _ text: String, allowZero: Bool, longest: Double,
+        longestName: String
+    ) throws(CommandError) -> Double {
         guard let value = Double(text), !value.isNaN, value > 0 || (allowZero && value == 0) else {
-            throw .usage("\(flag): '\(text)' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")")
+            throw .usage(
+                "\(flag): '\(text)' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")"
+            )
         }
         guard value <= longest else {
             throw .usage("\(flag): '\(text)' is too long; give at most \(Int(longest)) seconds (\(longestName))")

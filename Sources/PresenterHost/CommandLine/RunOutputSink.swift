@@ -16,8 +16,10 @@ final class RunOutputSink: @unchecked Sendable {
     /// Gets the whole lines of `--output tail` (on the pump's queue).
     private let tail: ([String]) -> Void
 
-    init(mode: OutputMode, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog,
-         tail: @escaping ([String]) -> Void) {
+    init(
+        mode: OutputMode, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog,
+        tail: @escaping ([String]) -> Void
+    ) {
         self.mode = mode
         self.runtime = runtime
         self.relay = relay

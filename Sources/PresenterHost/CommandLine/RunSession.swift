@@ -82,10 +82,13 @@ final class RunSession {
     /// Runs the command under the presenter; returns the exit status.
     /// `log` gets the presenter log (`--verbose`, `--log`).
     /// The presenter process loads its files under `policy`.
-    func run(registry: PresenterRegistry, policy: PluginPolicy, log: RunLog, events: RunEvents) throws(CommandError) -> Int32 {
+    func run(registry: PresenterRegistry, policy: PluginPolicy, log: RunLog, events: RunEvents) throws(CommandError)
+        -> Int32
+    {
         // A command that cannot start (missing, not executable, a #! line
         // naming a missing interpreter) is reported before anything is shown.
-        let workingMessage = view.progressMessages[options.action]?[.working]
+        let workingMessage =
+            view.progressMessages[options.action]?[.working]
             ?? view.progressMessages[ScreenletView.defaultAction]?[.working]
         /// The events of a command that could not start, and its error.
         func cannotStart(_ error: ChildProcess.SpawnError, startEvent: Bool) -> CommandError {
@@ -100,15 +103,17 @@ final class RunSession {
         } catch {
             throw cannotStart(error, startEvent: true)
         }
-        let (runtime, mode) = Self.makeRuntime(registry: registry, options: options, environment: environment, log: log,
-                                               policy: policy)
+        let (runtime, mode) = Self.makeRuntime(
+            registry: registry, options: options, environment: environment, log: log,
+            policy: policy)
         defer { log.flush() }
 
         // A closed stdout or stderr must not kill the host before it has
         // restored the terminal; the child gets SIGPIPE's default back.
         signal(SIGPIPE, SIG_IGN)
-        CrashRescue.install(terminal: mode == .terminal ? STDERR_FILENO : nil,
-                            terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
+        CrashRescue.install(
+            terminal: mode == .terminal ? STDERR_FILENO : nil,
+            terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
             if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
         }
@@ -161,7 +166,8 @@ final class RunSession {
                 captureStdout: (capture && isatty(STDOUT_FILENO) == 1) || events.usesStandardOutput,
                 captureStderr: capture,
                 passing: [channel.childFD: channel.writeFD],
-                environment: Spawn.environment(setting: ProgressChannel.environmentVariable, to: String(channel.childFD)))
+                environment: Spawn.environment(
+                    setting: ProgressChannel.environmentVariable, to: String(channel.childFD)))
             channel.commandStarted()
         } catch {
             channel.finish()
@@ -179,8 +185,9 @@ final class RunSession {
         // The command's output flows, and its timeout runs, from its start,
         // whatever the presenter takes to start.
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
-        let output = RunOutputSink(mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-                                runtime: runtime, relay: relay, log: log, tail: { [view] in view.appendTail($0) })
+        let output = RunOutputSink(
+            mode: mode == .terminal || options.output == .hide ? options.output : .stream,
+            runtime: runtime, relay: relay, log: log, tail: { [view] in view.appendTail($0) })
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
         let handle: InteractorHandle
@@ -197,7 +204,6 @@ final class RunSession {
                 throw error
             }
         }
-
 
         let termination = child.wait()
         CrashRescue.setCommand(0)
@@ -216,35 +222,48 @@ final class RunSession {
         if didTimeOut { endSurvivors() }
         let status: Int32
         if let signal = interruptedBy {
-            handle.fail(InteractorError(code: Int64(128 + signal), domain: "signal",
-                                        message: "interrupted by \(SignalName.of(signal))"))
+            handle.fail(
+                InteractorError(
+                    code: Int64(128 + signal), domain: "signal",
+                    message: "interrupted by \(SignalName.of(signal))"))
             status = 128 + signal
         } else if didTimeOut {
-            handle.fail(InteractorError(code: Int64(ExitCode.timedOut.rawValue), domain: "timeout",
-                                        message: "timed out after \(Self.seconds(options.timeout ?? 0))"))
+            handle.fail(
+                InteractorError(
+                    code: Int64(ExitCode.timedOut.rawValue), domain: "timeout",
+                    message: "timed out after \(Self.seconds(options.timeout ?? 0))"))
             status = ExitCode.timedOut.rawValue
         } else if termination == .exited(0) {
             handle.succeed()
             status = 0
         } else {
-            handle.fail(InteractorError(code: Int64(termination.shellStatus), domain: "process",
-                                        message: Self.describe(termination)))
+            handle.fail(
+                InteractorError(
+                    code: Int64(termination.shellStatus), domain: "process",
+                    message: Self.describe(termination)))
             status = termination.shellStatus
         }
-        let reason = status == 0 ? nil : interruptedBy.map { "interrupted by \(SignalName.of($0))" }
-            ?? (didTimeOut ? "timed out after \(Self.seconds(options.timeout ?? 0))" : Self.describe(termination))
-        let messages = view.progressMessages[options.action] ?? view.progressMessages[ScreenletView.defaultAction] ?? [:]
-        events.ended(success: status == 0, status: status, reason: reason,
-                     duration: Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9,
-                     message: messages[status == 0 ? .success : .failure])
+        let reason =
+            status == 0
+            ? nil
+            : interruptedBy.map { "interrupted by \(SignalName.of($0))" }
+                ?? (didTimeOut ? "timed out after \(Self.seconds(options.timeout ?? 0))" : Self.describe(termination))
+        let messages =
+            view.progressMessages[options.action] ?? view.progressMessages[ScreenletView.defaultAction] ?? [:]
+        events.ended(
+            success: status == 0, status: status, reason: reason,
+            duration: Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9,
+            message: messages[status == 0 ? .success : .failure])
         // Let the check mark or the failure message be seen, unless the
         // user asked to stop, for at most the outcome bound. Plain lines
         // are printed at once: no waiting.
         if interruptedBy == nil && mode == .terminal {
             let bound = options.minShow + Self.outcomeLimit
             if !settle(runtime, within: bound) {
-                log.write(PresenterLogEntry(level: .warning, presenterId: options.presenter,
-                                            message: "still drawing \(Self.seconds(bound)) after the command ended; ending the run"))
+                log.write(
+                    PresenterLogEntry(
+                        level: .warning, presenterId: options.presenter,
+                        message: "still drawing \(Self.seconds(bound)) after the command ended; ending the run"))
             }
         }
         runtime.shutdown()
@@ -265,19 +284,23 @@ final class RunSession {
     /// options) on stderr: a terminal region or plain lines, the presenter
     /// in its process (or in this one with `--in-process`), plain lines
     /// when it fails, the log above the region. Returns the mode too.
-    static func makeRuntime(registry: PresenterRegistry, options: RunOptions, environment: [String: String],
-                            log: RunLog, policy: PluginPolicy = .strict) -> (PresenterRuntime, BackendFactory.Mode) {
+    static func makeRuntime(
+        registry: PresenterRegistry, options: RunOptions, environment: [String: String],
+        log: RunLog, policy: PluginPolicy = .strict
+    ) -> (PresenterRuntime, BackendFactory.Mode) {
         let unicode = TerminalEnvironment.isUnicode(environment)
         // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
         let accessible = options.staticMode || TerminalEnvironment.wantsStatic(environment)
         let mode = accessible ? .plain : BackendFactory.mode(for: STDERR_FILENO, environment: environment)
         // --output tail: the command's last lines below the presenter's rows.
         let tailRows = mode == .terminal && options.output == .tail ? options.tailLines : 0
-        let backend: RenderBackend = accessible
+        let backend: RenderBackend =
+            accessible
             ? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
-            : BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color,
-                                  regionRows: 5 + tailRows, interactive: false,
-                                  terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
+            : BackendFactory.make(
+                for: STDERR_FILENO, environment: environment, colorMode: options.color,
+                regionRows: 5 + tailRows, interactive: false,
+                terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
         configuration.policy = policy
         let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
@@ -285,7 +308,9 @@ final class RunSession {
             registry: registry, backend: backend, options: pluginOptions(options), reservedRows: tailRows,
             isolation: isolation,
             log: log.isEnabled ? { log.write($0) } : nil,
-            onPresenterFailure: { failure, current in Self.fallBack(after: failure, from: current, unicode: unicode, log: log) })
+            onPresenterFailure: { failure, current in
+                Self.fallBack(after: failure, from: current, unicode: unicode, log: log)
+            })
         if mode == .terminal { log.show(above: runtime) }
         return (runtime, mode)
     }
@@ -332,15 +357,18 @@ final class RunSession {
     /// A presenter failed for good: the terminal region is taken off (the
     /// cursor and echo restored), one line says what happened, and plain
     /// lines take over. The command is not touched.
-    static func fallBack(after failure: PresenterFailure, from current: RenderBackend, unicode: Bool,
-                                 log: RunLog) -> RenderBackend {
+    static func fallBack(
+        after failure: PresenterFailure, from current: RenderBackend, unicode: Bool,
+        log: RunLog
+    ) -> RenderBackend {
         current.finish()
         let plain = current as? PlainBackend
-        let line = "presenter-host: \(failure); " + (plain == nil ? "going on with plain progress lines" : "going on without it")
+        let line =
+            "presenter-host: \(failure); "
+            + (plain == nil ? "going on with plain progress lines" : "going on without it")
         PresenterHostCommand.writeStandardError(line + "\n")
         log.record(line)
         return plain ?? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
     }
-
 
 }

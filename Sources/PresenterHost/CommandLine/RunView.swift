@@ -50,8 +50,9 @@ final class RunView: ScreenletView, @unchecked Sendable {
         let top = canvas.rows - tailRows
         let dim = CellStyle(rawValue: UInt32(PRESENTER_STYLE_DIM))
         for (offset, line) in lines.enumerated() where top + offset >= 0 {
-            canvas.drawText(line, col: 0, row: top + offset, maxColumns: canvas.cols, style: dim,
-                            ellipsis: flags.contains(.unicode) ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+            canvas.drawText(
+                line, col: 0, row: top + offset, maxColumns: canvas.cols, style: dim,
+                ellipsis: flags.contains(.unicode) ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
         }
         return nil
     }

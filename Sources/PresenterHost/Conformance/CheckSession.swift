@@ -25,8 +25,9 @@ final class CheckSession: PresenterEngineDelegate {
         var configuration = configuration
         configuration.environment[EngineNote.debugVariable] = "1"
         let printed = self.printed
-        engine = PresenterProcess(configuration: configuration, options: [:], clock: clock, geometry: geometry,
-                                  output: { printed.append($0) })
+        engine = PresenterProcess(
+            configuration: configuration, options: [:], clock: clock, geometry: geometry,
+            output: { printed.append($0) })
         engine.delegate = self
     }
 
@@ -50,12 +51,18 @@ final class CheckSession: PresenterEngineDelegate {
         return InteractorSnapshot(id: nextInteractor, type: "CheckInteractor", action: "check", progress: progress)
     }
 
-    func show(_ message: String, _ interactor: InteractorSnapshot, view: ViewID? = nil) throws(PresenterFailure) -> HookOutcome {
-        try timed("show") { () throws(PresenterFailure) in try engine.show(view ?? self.view, message: message, interactor: interactor) }
+    func show(_ message: String, _ interactor: InteractorSnapshot, view: ViewID? = nil) throws(PresenterFailure)
+        -> HookOutcome
+    {
+        try timed("show") { () throws(PresenterFailure) in
+            try engine.show(view ?? self.view, message: message, interactor: interactor)
+        }
     }
 
-    func hide(_ message: String?, _ interactor: InteractorSnapshot, failure: InteractorError? = nil,
-              view: ViewID? = nil) throws(PresenterFailure) -> HookOutcome {
+    func hide(
+        _ message: String?, _ interactor: InteractorSnapshot, failure: InteractorError? = nil,
+        view: ViewID? = nil
+    ) throws(PresenterFailure) -> HookOutcome {
         try timed("hide") { () throws(PresenterFailure) in
             try engine.hide(view ?? self.view, message: message, interactor: interactor, failure: failure)
         }
@@ -68,7 +75,9 @@ final class CheckSession: PresenterEngineDelegate {
     @discardableResult
     func render(after nanoseconds: UInt64 = 0, view: ViewID? = nil) throws(PresenterFailure) -> [DrawOperation] {
         clock.set(clock.now() + nanoseconds)
-        return try timed("render") { () throws(PresenterFailure) in try engine.render(view ?? self.view, at: clock.now()) }
+        return try timed("render") { () throws(PresenterFailure) in
+            try engine.render(view ?? self.view, at: clock.now())
+        }
     }
 
     func key(_ code: UInt32) throws(PresenterFailure) -> Bool {

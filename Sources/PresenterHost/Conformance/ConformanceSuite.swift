@@ -22,7 +22,8 @@ struct ConformanceSuite {
     /// Where the bases of presenters that extend others are found.
     var registry: () -> PresenterRegistry
 
-    static let defaultGeometry = ViewGeometry(cols: 80, rows: 5, flags: UInt32(PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_ANIMATED))
+    static let defaultGeometry = ViewGeometry(
+        cols: 80, rows: 5, flags: UInt32(PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_ANIMATED))
     /// The messages show and hide get, by what they test.
     static let messages: [(label: String, text: String)] = [
         ("an empty", ""), ("a plain", "Saving bookmark..."),
@@ -38,10 +39,11 @@ struct ConformanceSuite {
             ConformanceResult(path: path, presenterId: nil, check: "loads", verdict: verdict, reason: reason, fix: fix)
         }
         // Loading opens a real path (no link in it: `PluginFile`).
-        let file = realpath(path, nil).map { resolved in
-            defer { free(resolved) }
-            return String(cString: resolved)
-        } ?? path
+        let file =
+            realpath(path, nil).map { resolved in
+                defer { free(resolved) }
+                return String(cString: resolved)
+            } ?? path
         if case .failure(let failure)? = scanner.scan([file])[0] {
             return [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
         }
@@ -56,17 +58,21 @@ struct ConformanceSuite {
         for (index, outcome) in loaded.enumerated() {
             switch outcome {
             case .failure(let failure):
-                results.append(ConformanceResult(path: path, presenterId: "descriptor \(index)", check: "descriptor",
-                                                 verdict: .fail, reason: failure.description,
-                                                 fix: "fix the descriptor as the reason says and rebuild (docs/ABI.md)"))
+                results.append(
+                    ConformanceResult(
+                        path: path, presenterId: "descriptor \(index)", check: "descriptor",
+                        verdict: .fail, reason: failure.description,
+                        fix: "fix the descriptor as the reason says and rebuild (docs/ABI.md)"))
             case .success(let plugin):
                 var chain = [plugin]
                 if let base = plugin.extends {
                     registry = registry ?? self.registry()
                     guard let bases = registry?.chain(for: base), !bases.contains(where: { $0.id == plugin.id }) else {
-                        results.append(result(plugin, "descriptor", .fail,
-                                              "extends '\(base)', which is not on the search path (or does not load)",
-                                              "install '\(base)' or name its folder with --plugin-dir"))
+                        results.append(
+                            result(
+                                plugin, "descriptor", .fail,
+                                "extends '\(base)', which is not on the search path (or does not load)",
+                                "install '\(base)' or name its folder with --plugin-dir"))
                         continue
                     }
                     chain += bases
@@ -77,9 +83,12 @@ struct ConformanceSuite {
         return results
     }
 
-    private func result(_ plugin: PresenterPlugin, _ check: String, _ verdict: ConformanceResult.Verdict,
-                        _ reason: String?, _ fix: String?) -> ConformanceResult {
-        ConformanceResult(path: plugin.path, presenterId: plugin.id, check: check, verdict: verdict, reason: reason, fix: fix)
+    private func result(
+        _ plugin: PresenterPlugin, _ check: String, _ verdict: ConformanceResult.Verdict,
+        _ reason: String?, _ fix: String?
+    ) -> ConformanceResult {
+        ConformanceResult(
+            path: plugin.path, presenterId: plugin.id, check: check, verdict: verdict, reason: reason, fix: fix)
     }
 
     // MARK: - One presenter
@@ -117,21 +126,32 @@ struct ConformanceSuite {
         }
         if chain.count > 1 { results.append(baseResult(chain, log: observed.log)) }
         results.append(budgetResult(plugin, observed))
-        results.append(noteResult(plugin, "output", observed.printed.first.map { "it wrote to stdout or stderr: \($0.message)" },
-                                  .fail, "draw on the view and log with host->log; never write to a descriptor"))
-        results.append(noteResult(plugin, "services", firstNote(EngineNote.misuseTag, in: observed.log), .fail,
-                                  "call host services only from inside a hook, on the thread that called it (no threads of your own, no kept pointers)"))
-        results.append(noteResult(plugin, "drawing", firstNote(EngineNote.clippedTag, in: observed.log), .warn,
-                                  "draw only inside the view: read view_size in every render and fit what you draw to it"))
+        results.append(
+            noteResult(
+                plugin, "output", observed.printed.first.map { "it wrote to stdout or stderr: \($0.message)" },
+                .fail, "draw on the view and log with host->log; never write to a descriptor"))
+        results.append(
+            noteResult(
+                plugin, "services", firstNote(EngineNote.misuseTag, in: observed.log), .fail,
+                "call host services only from inside a hook, on the thread that called it (no threads of your own, no kept pointers)"
+            ))
+        results.append(
+            noteResult(
+                plugin, "drawing", firstNote(EngineNote.clippedTag, in: observed.log), .warn,
+                "draw only inside the view: read view_size in every render and fit what you draw to it"))
         return results
     }
 
     private func firstNote(_ tag: String, in log: [PresenterLogEntry]) -> String? {
-        log.first { $0.message.hasPrefix(tag) }.map { "\($0.presenterId.map { "\($0): " } ?? "")\($0.message.dropFirst(tag.count))" }
+        log.first { $0.message.hasPrefix(tag) }.map {
+            "\($0.presenterId.map { "\($0): " } ?? "")\($0.message.dropFirst(tag.count))"
+        }
     }
 
-    private func noteResult(_ plugin: PresenterPlugin, _ check: String, _ problem: String?,
-                            _ verdict: ConformanceResult.Verdict, _ fix: String) -> ConformanceResult {
+    private func noteResult(
+        _ plugin: PresenterPlugin, _ check: String, _ problem: String?,
+        _ verdict: ConformanceResult.Verdict, _ fix: String
+    ) -> ConformanceResult {
         guard let problem else { return result(plugin, check, .pass, nil, nil) }
         return result(plugin, check, verdict, PrintableText.escaping(problem), fix)
     }
@@ -139,10 +159,12 @@ struct ConformanceSuite {
     private func descriptorResult(_ plugin: PresenterPlugin) -> ConformanceResult {
         var findings = CheckFindings()
         if plugin.description == nil {
-            findings.warn("it has no description", fix: "set description to one line saying what it shows (--list -v shows it)")
+            findings.warn(
+                "it has no description", fix: "set description to one line saying what it shows (--list -v shows it)")
         }
-        return result(plugin, "descriptor", findings.verdict,
-                      findings.reason ?? "\(plugin.name) \(plugin.version), ABI \(plugin.abiVersion)", findings.fix)
+        return result(
+            plugin, "descriptor", findings.verdict,
+            findings.reason ?? "\(plugin.name) \(plugin.version), ABI \(plugin.abiVersion)", findings.fix)
     }
 
     // MARK: - Scenarios
@@ -151,18 +173,22 @@ struct ConformanceSuite {
     private static func expectOK(_ outcome: HookOutcome, _ situation: String, _ findings: inout CheckFindings) {
         guard outcome.failed else { return }
         let message = outcome.message.map { ": \(PrintableText.escaping($0))" } ?? ""
-        findings.fail("\(outcome.presenterId).\(outcome.hook) returned status \(outcome.status) for \(situation)\(message)",
-                      fix: "return PRESENTER_OK for every valid call; an error status is for a failure of the presenter itself")
+        findings.fail(
+            "\(outcome.presenterId).\(outcome.hook) returned status \(outcome.status) for \(situation)\(message)",
+            fix: "return PRESENTER_OK for every valid call; an error status is for a failure of the presenter itself")
     }
 
     private func createDestroy(_ session: CheckSession, _ findings: inout CheckFindings) throws(PresenterFailure) {
         let views = (1...32).map { ViewID($0) }
         try session.engine.attach(views[0], chain: session.chain, elements: CheckSession.elements)
         try session.engine.setGeometry(Self.defaultGeometry)
-        for view in views.dropFirst() { try session.engine.attach(view, chain: session.chain, elements: CheckSession.elements) }
+        for view in views.dropFirst() {
+            try session.engine.attach(view, chain: session.chain, elements: CheckSession.elements)
+        }
         for view in views {
             let interactor = session.interactor()
-            Self.expectOK(try session.show("Instance \(view)", interactor, view: view), "one of 32 instances", &findings)
+            Self.expectOK(
+                try session.show("Instance \(view)", interactor, view: view), "one of 32 instances", &findings)
             try session.render(view: view)
             Self.expectOK(try session.hide(nil, interactor, view: view), "one of 32 instances", &findings)
         }
@@ -190,8 +216,11 @@ struct ConformanceSuite {
     private func failure(_ session: CheckSession, _ findings: inout CheckFindings) throws(PresenterFailure) {
         try session.attach(geometry: Self.defaultGeometry)
         let failures: [(String?, InteractorError, String)] = [
-            ("Could not save the bookmark", InteractorError(code: 1, domain: "validation", message: "URL cannot be empty"),
-             "a failure with a message"),
+            (
+                "Could not save the bookmark",
+                InteractorError(code: 1, domain: "validation", message: "URL cannot be empty"),
+                "a failure with a message"
+            ),
             (nil, InteractorError(code: 3, domain: "process", message: "exit status 3"), "a failure without a message"),
             ("Failed", InteractorError(code: 500, domain: "http", message: ""), "a failure with an empty description"),
         ]
@@ -246,7 +275,9 @@ struct ConformanceSuite {
     }
 
     private func keys(_ session: CheckSession, _ findings: inout CheckFindings) throws(PresenterFailure) {
-        try session.attach(geometry: ViewGeometry(cols: 80, rows: 5, flags: Self.defaultGeometry.flags | UInt32(PRESENTER_VIEW_INTERACTIVE)))
+        try session.attach(
+            geometry: ViewGeometry(
+                cols: 80, rows: 5, flags: Self.defaultGeometry.flags | UInt32(PRESENTER_VIEW_INTERACTIVE)))
         let codes: [UInt32] = [0x61, 13, 27, 0x20, 0x1F600, 0x5D0, 0x10FFFF]
         for code in codes { _ = try session.key(code) }
         let interactor = session.interactor()
@@ -255,8 +286,10 @@ struct ConformanceSuite {
             _ = try session.key(code)
             try session.render()
         }
-        Self.expectOK(try session.hide("Failed", interactor, failure: InteractorError(code: 1, domain: "http", message: "HTTP 500")),
-                      "an interactive view", &findings)
+        Self.expectOK(
+            try session.hide(
+                "Failed", interactor, failure: InteractorError(code: 1, domain: "http", message: "HTTP 500")),
+            "an interactive view", &findings)
         for code in codes {
             _ = try session.key(code)
             try session.render()
@@ -274,8 +307,9 @@ struct ConformanceSuite {
         // They end in another order than they started, some failing.
         for (index, interactor) in running.enumerated().sorted(by: { ($0.offset * 37) % 64 < ($1.offset * 37) % 64 }) {
             let failure = index % 5 == 0 ? InteractorError(code: 1, domain: "check", message: "failed") : nil
-            Self.expectOK(try session.hide(index % 3 == 0 ? nil : "Done \(index)", interactor, failure: failure),
-                          "64 interactors at once", &findings)
+            Self.expectOK(
+                try session.hide(index % 3 == 0 ? nil : "Done \(index)", interactor, failure: failure),
+                "64 interactors at once", &findings)
             if index % 8 == 0 { try session.render() }
         }
         try session.render()
@@ -295,9 +329,11 @@ struct ConformanceSuite {
         // min-show-ms (500) + outcome-limit-ms (5000) later, the host takes the view away anyway.
         let drawing = try session.render(after: 5_500_000_000)
         if !drawing.isEmpty || session.engine.frameRequests[session.view] != nil {
-            findings.warn(drawing.isEmpty ? "it still asks for frames 5.5 s after the last hide"
-                                          : "it still draws 5.5 s after the last hide",
-                          fix: "once the outcome has shown, draw nothing and stop asking for frames (docs/ABI.md, \"Lifecycle\")")
+            findings.warn(
+                drawing.isEmpty
+                    ? "it still asks for frames 5.5 s after the last hide"
+                    : "it still draws 5.5 s after the last hide",
+                fix: "once the outcome has shown, draw nothing and stop asking for frames (docs/ABI.md, \"Lifecycle\")")
         }
         try session.detach()
     }
@@ -308,19 +344,25 @@ struct ConformanceSuite {
     /// was reached (through host->base_*), as the traces show.
     private func baseResult(_ chain: [PresenterPlugin], log: [PresenterLogEntry]) -> ConformanceResult {
         let (plugin, base) = (chain[0], chain[1])
-        let reached = Set(log.compactMap { entry -> String? in
-            guard entry.message.hasPrefix(EngineNote.traceTag) else { return nil }
-            return entry.message.dropFirst(EngineNote.traceTag.count).split(separator: "(").first.map(String.init)
-        })
+        let reached = Set(
+            log.compactMap { entry -> String? in
+                guard entry.message.hasPrefix(EngineNote.traceTag) else { return nil }
+                return entry.message.dropFirst(EngineNote.traceTag.count).split(separator: "(").first.map(String.init)
+            })
         // The nearest base in the chain that has each hook.
         let overridden = ["show", "hide", "progress", "render", "key"].filter { plugin.hooks.presentNames.contains($0) }
         let missed = overridden.compactMap { hook -> String? in
-            guard let owner = chain.dropFirst().first(where: { $0.hooks.presentNames.contains(hook) }) else { return nil }
+            guard let owner = chain.dropFirst().first(where: { $0.hooks.presentNames.contains(hook) }) else {
+                return nil
+            }
             return reached.contains("\(owner.id).\(hook)") ? nil : "\(hook) (\(owner.id).\(hook) never ran)"
         }
         guard missed.isEmpty else {
-            return result(plugin, "base", .fail, "it extends '\(base.id)' but never calls its base's " + missed.joined(separator: ", "),
-                          "call host->base_\(missed[0].split(separator: " ")[0])(ctx, view, ...) from your hook, or leave the hook NULL to inherit it")
+            return result(
+                plugin, "base", .fail,
+                "it extends '\(base.id)' but never calls its base's " + missed.joined(separator: ", "),
+                "call host->base_\(missed[0].split(separator: " ")[0])(ctx, view, ...) from your hook, or leave the hook NULL to inherit it"
+            )
         }
         return result(plugin, "base", .pass, "'\(base.id)' reached", nil)
     }
@@ -336,8 +378,9 @@ struct ConformanceSuite {
         }
         let took = String(format: "%.1f", time * 1000)
         if time > budget / 2 {
-            return result(plugin, "budget", .warn, "\(hook) took up to \(took) ms, more than half its \(milliseconds) ms budget",
-                          "do less in \(hook): no I/O, no sleeps, no locks; precompute in show and hide")
+            return result(
+                plugin, "budget", .warn, "\(hook) took up to \(took) ms, more than half its \(milliseconds) ms budget",
+                "do less in \(hook): no I/O, no sleeps, no locks; precompute in show and hide")
         }
         return result(plugin, "budget", .pass, "slowest: \(hook), \(took) ms of \(milliseconds) ms", nil)
     }
@@ -346,11 +389,13 @@ struct ConformanceSuite {
     static func fix(for failure: PresenterFailure, budget: Double) -> String {
         switch failure.reason {
         case .crashed:
-            return "find the crash under gdb: presenter-host run --in-process --presenter \(failure.presenterId) -- sleep 1 (docs/writing-a-presenter-in-c.md, \"Debugging\")"
+            return
+                "find the crash under gdb: presenter-host run --in-process --presenter \(failure.presenterId) -- sleep 1 (docs/writing-a-presenter-in-c.md, \"Debugging\")"
         case .exited:
             return "never call exit() or _exit() in a plugin; return an error status instead"
         case .hung:
-            return "return from every hook within \(Int(budget * 1000)) ms: never block, sleep or wait; animate with request_frame"
+            return
+                "return from every hook within \(Int(budget * 1000)) ms: never block, sleep or wait; animate with request_frame"
         case .createFailed:
             return "create must succeed whenever memory can be had; set_error says why it did not"
         case .protocolViolation:

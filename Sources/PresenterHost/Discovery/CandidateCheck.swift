@@ -45,7 +45,8 @@ final class CandidateCheck {
         let path = candidate.path
         if let problem = candidate.problem { return refused(path, problem) }
         guard let (real, directoryInfo, descriptor) = resolve(directory) else { return refused(path, .missing) }
-        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
+        let name =
+            path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
         var info = stat()
         // In the opened directory: one name to look up, not the whole path.
         guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {

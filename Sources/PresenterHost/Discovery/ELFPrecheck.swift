@@ -79,7 +79,8 @@ enum ELFPrecheck {
             machine = UInt16(integer(bytes, at: Layout.machineOffset, size: 2, bigEndian: bigEndian))
             type = UInt16(integer(bytes, at: Layout.typeOffset, size: 2, bigEndian: bigEndian))
             programHeaderOffset = integer(bytes, at: Layout.programHeaderOffset, size: 8, bigEndian: bigEndian)
-            programHeaderEntrySize = UInt16(integer(bytes, at: Layout.programHeaderEntrySize, size: 2, bigEndian: bigEndian))
+            programHeaderEntrySize = UInt16(
+                integer(bytes, at: Layout.programHeaderEntrySize, size: 2, bigEndian: bigEndian))
             programHeaderCount = UInt16(integer(bytes, at: Layout.programHeaderCount, size: 2, bigEndian: bigEndian))
         }
     }
@@ -101,38 +102,49 @@ enum ELFPrecheck {
             throw .notELF(looksLikeText: bytes.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d })
         }
         guard bytes.count >= Layout.machineOffset + 2 else {
-            throw .truncated("truncated: the file ends inside its ELF header (\(fileSize) bytes); rebuild or reinstall it")
+            throw .truncated(
+                "truncated: the file ends inside its ELF header (\(fileSize) bytes); rebuild or reinstall it")
         }
         let file = Header(bytes)
         if let host {
             if file.elfClass != host.elfClass {
-                throw .wrongClass("built for \(bits(file.elfClass)) \(machineName(file.machine)), this host is \(bits(host.elfClass)) \(machineName(host.machine)); rebuild it for this host")
+                throw .wrongClass(
+                    "built for \(bits(file.elfClass)) \(machineName(file.machine)), this host is \(bits(host.elfClass)) \(machineName(host.machine)); rebuild it for this host"
+                )
             }
             // Byte order first: read in the wrong order, the machine field is noise.
             if file.bigEndian != host.bigEndian {
-                throw .wrongByteOrder(plugin: file.bigEndian ? "big-endian" : "little-endian",
-                                      host: host.bigEndian ? "big-endian" : "little-endian")
+                throw .wrongByteOrder(
+                    plugin: file.bigEndian ? "big-endian" : "little-endian",
+                    host: host.bigEndian ? "big-endian" : "little-endian")
             }
             if file.machine != host.machine {
                 throw .wrongMachine(plugin: machineName(file.machine), host: machineName(host.machine))
             }
         }
         guard file.elfClass == Layout.class64 else {
-            throw .wrongClass("built for \(bits(file.elfClass)) code, this host loads 64-bit code only; rebuild it for this host")
+            throw .wrongClass(
+                "built for \(bits(file.elfClass)) code, this host loads 64-bit code only; rebuild it for this host")
         }
         guard bytes.count == Layout.headerSize else {
-            throw .truncated("truncated: the ELF header needs \(Layout.headerSize) bytes, the file has \(fileSize); rebuild or reinstall it")
+            throw .truncated(
+                "truncated: the ELF header needs \(Layout.headerSize) bytes, the file has \(fileSize); rebuild or reinstall it"
+            )
         }
         guard file.type == Layout.sharedObject else {
             throw .notSharedObject(kind: typeName(file.type))
         }
         guard file.programHeaderEntrySize == Layout.programHeaderSize, file.programHeaderCount > 0 else {
-            throw .malformed("malformed ELF file: \(file.programHeaderCount) program headers of \(file.programHeaderEntrySize) bytes (expected \(Layout.programHeaderSize)); rebuild it")
+            throw .malformed(
+                "malformed ELF file: \(file.programHeaderCount) program headers of \(file.programHeaderEntrySize) bytes (expected \(Layout.programHeaderSize)); rebuild it"
+            )
         }
         let (end, overflow) = file.programHeaderOffset.addingReportingOverflow(
             UInt64(file.programHeaderCount) * UInt64(Layout.programHeaderSize))
         if overflow || end > fileSize {
-            throw .truncated("truncated: the program headers end at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it")
+            throw .truncated(
+                "truncated: the program headers end at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it"
+            )
         }
     }
 
@@ -140,8 +152,10 @@ enum ELFPrecheck {
 
     /// Every segment's bytes in the file (`p_offset`, `p_filesz`) must lie
     /// inside it: that is what dlopen maps and touches.
-    private static func checkSegments(_ table: [UInt8], count: Int, bigEndian: Bool,
-                                      fileSize: UInt64) throws(PluginLoadFailure) {
+    private static func checkSegments(
+        _ table: [UInt8], count: Int, bigEndian: Bool,
+        fileSize: UInt64
+    ) throws(PluginLoadFailure) {
         for index in 0..<count {
             let base = index * Layout.programHeaderSize
             let offset = integer(table, at: base + 8, size: 8, bigEndian: bigEndian)
@@ -149,7 +163,9 @@ enum ELFPrecheck {
             guard fileBytes > 0 else { continue }
             let (end, overflow) = offset.addingReportingOverflow(fileBytes)
             if overflow || end > fileSize {
-                throw .truncated("truncated: segment \(index) ends at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it")
+                throw .truncated(
+                    "truncated: segment \(index) ends at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it"
+                )
             }
         }
     }
@@ -158,8 +174,10 @@ enum ELFPrecheck {
     /// glibc refuses it with a confusing message ("cannot dynamically load
     /// position-independent executable"). It has a program interpreter
     /// (`PT_INTERP`) or says so in its dynamic section (`DF_1_PIE`).
-    private static func isExecutable(_ fd: Int32, table: [UInt8], count: Int,
-                                     bigEndian: Bool) throws(PluginLoadFailure) -> Bool {
+    private static func isExecutable(
+        _ fd: Int32, table: [UInt8], count: Int,
+        bigEndian: Bool
+    ) throws(PluginLoadFailure) -> Bool {
         let interpreter: UInt64 = 3, dynamic: UInt64 = 2
         let flags1: UInt64 = 0x6fff_fffb, pie: UInt64 = 0x0800_0000, entrySize = 16
         for index in 0..<count {
@@ -203,7 +221,9 @@ enum ELFPrecheck {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            let n = bytes.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw .unreadable(String(cString: strerror(errno))) }
             if n == 0 { break }

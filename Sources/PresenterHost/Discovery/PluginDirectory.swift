@@ -27,7 +27,9 @@ enum PluginDirectory {
             names = SearchPath.bundledLibraryNames.filter { exists(entry.path + "/" + $0) }.map { Array($0.utf8) }
         } else {
             let dot = UInt8(ascii: "."), suffix = Array(".so".utf8)
-            names = list(entry.path).filter { $0.first != dot && $0.count > suffix.count && $0.suffix(suffix.count).elementsEqual(suffix) }
+            names = list(entry.path).filter {
+                $0.first != dot && $0.count > suffix.count && $0.suffix(suffix.count).elementsEqual(suffix)
+            }
         }
         let prefix = entry.path == "/" ? "/" : entry.path + "/"
         return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
@@ -56,7 +58,9 @@ enum PluginDirectory {
         var rest = bytes[...]
         while !rest.isEmpty {
             // The longest valid prefix (a scalar is at most 4 bytes), else one bad byte.
-            if let length = (1...min(4, rest.count)).first(where: { String(validating: rest.prefix($0), as: UTF8.self) != nil }) {
+            if let length = (1...min(4, rest.count)).first(where: {
+                String(validating: rest.prefix($0), as: UTF8.self) != nil
+            }) {
                 text += String(decoding: rest.prefix(length), as: UTF8.self)
                 rest = rest.dropFirst(length)
             } else {

@@ -42,7 +42,8 @@ public struct PluginPolicy: Sendable, Equatable {
             case let .writable(path, isDirectory, who, mode):
                 return "\(isDirectory ? "its directory is " : "")writable by \(who): chmod \(mode) \(path)"
             case let .foreignOwner(path, isDirectory, owner):
-                return "\(isDirectory ? "its directory is " : "")owned by \(owner), not by root or you: chown root \(path) (as root), or remove it"
+                return
+                    "\(isDirectory ? "its directory is " : "")owned by \(owner), not by root or you: chown root \(path) (as root), or remove it"
             }
         }
     }
@@ -54,7 +55,8 @@ public struct PluginPolicy: Sendable, Equatable {
     func check(file: stat, path: String, directory: stat, directoryPath: String) throws(PluginLoadFailure) {
         guard !allowInsecure, !Self.isBundled(path, in: directoryPath) else { return }
         if let violation = Self.violation(directory, path: directoryPath, isDirectory: true)
-            ?? Self.violation(file, path: path, isDirectory: false) {
+            ?? Self.violation(file, path: path, isDirectory: false)
+        {
             throw .insecure(violation)
         }
     }
@@ -65,7 +67,8 @@ public struct PluginPolicy: Sendable, Equatable {
             return .foreignOwner(path: shown, isDirectory: isDirectory, owner: userName(info.st_uid))
         }
         switch (info.st_mode & S_IWGRP != 0, info.st_mode & S_IWOTH != 0) {
-        case (true, true): return .writable(path: shown, isDirectory: isDirectory, who: "group and others", mode: "go-w")
+        case (true, true):
+            return .writable(path: shown, isDirectory: isDirectory, who: "group and others", mode: "go-w")
         case (true, false): return .writable(path: shown, isDirectory: isDirectory, who: "group", mode: "g-w")
         case (false, true): return .writable(path: shown, isDirectory: isDirectory, who: "others", mode: "o-w")
         case (false, false): return nil

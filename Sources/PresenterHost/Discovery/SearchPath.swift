@@ -37,8 +37,10 @@ public enum SearchPath {
     ///   loading skips them) and warnings, each a complete line for stderr:
     ///   ignored environment entries, then each `--plugin-dir` or environment
     ///   directory that is missing, not a directory or unreadable.
-    public static func resolve(pluginDirs: [String], environment: [String: String],
-                               executablePath: String?) -> (entries: [SearchPathEntry], warnings: [String]) {
+    public static func resolve(
+        pluginDirs: [String], environment: [String: String],
+        executablePath: String?
+    ) -> (entries: [SearchPathEntry], warnings: [String]) {
         var entries: [SearchPathEntry] = []
         var warnings: [String] = []
 
@@ -49,13 +51,18 @@ public enum SearchPath {
         // An empty variable means no entries; an empty entry inside one (a::b,
         // a trailing colon) would mean the current directory to a shell: ignored.
         let variable = environment[environmentVariable] ?? ""
-        for item in variable.split(separator: ":", omittingEmptySubsequences: false).map(String.init) where !variable.isEmpty {
+        for item in variable.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        where !variable.isEmpty {
             if item.hasPrefix("/") {
                 entries.append(SearchPathEntry(path: trimmed(item), origin: .env))
             } else if item.isEmpty {
-                warnings.append("presenter-host: warning: ignoring an empty entry in \(environmentVariable); separate absolute directories with single colons")
+                warnings.append(
+                    "presenter-host: warning: ignoring an empty entry in \(environmentVariable); separate absolute directories with single colons"
+                )
             } else {
-                warnings.append("presenter-host: warning: ignoring relative entry '\(PrintableText.escaping(item))' in \(environmentVariable); use an absolute path")
+                warnings.append(
+                    "presenter-host: warning: ignoring relative entry '\(PrintableText.escaping(item))' in \(environmentVariable); use an absolute path"
+                )
             }
         }
 
@@ -66,7 +73,8 @@ public enum SearchPath {
         if let executable = executablePath ?? readExecutableLink() {
             let binDir = parent(of: executable)
             if lastComponent(of: binDir) == "bin" {
-                entries.append(SearchPathEntry(path: parent(of: binDir) + "/lib/presenter-host/plugins", origin: .system))
+                entries.append(
+                    SearchPathEntry(path: parent(of: binDir) + "/lib/presenter-host/plugins", origin: .system))
             }
             entries.append(SearchPathEntry(path: binDir, origin: .bundled))
         }

@@ -63,9 +63,10 @@ final class DriveClient: @unchecked Sendable {
                 throw .init(reason: "action \"\(id)\" is already running; give each running action its own id")
             }
             let screenlet = session.screenlet
-            actions[id] = messages.map {
-                screenlet.perform(action: action, interactorType: DriveSession.interactorType, messages: $0)
-            } ?? screenlet.perform(action: action, interactorType: DriveSession.interactorType)
+            actions[id] =
+                messages.map {
+                    screenlet.perform(action: action, interactorType: DriveSession.interactorType, messages: $0)
+                } ?? screenlet.perform(action: action, interactorType: DriveSession.interactorType)
             return
         }
         guard let handle = actions[id] else {
@@ -97,8 +98,9 @@ final class DriveClient: @unchecked Sendable {
     /// `{"error": "...", "line": 3}` and a newline.
     static func errorReply(line: Int, reason: String) -> String {
         // A string and an integer: serialization cannot fail.
-        let data = try! JSONSerialization.data(withJSONObject: ["error": reason, "line": line] as [String: Any],
-                                               options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try! JSONSerialization.data(
+            withJSONObject: ["error": reason, "line": line] as [String: Any],
+            options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -53,30 +53,40 @@ enum DriveRequest: Equatable {
             throw Invalid(reason: "column \(error.column): \(error.message)")
         }
         guard case .object(let list) = node.value else {
-            throw Invalid(reason: "\(node.value.kindDescription) is not a request; send a JSON object such as {\"start\": \"a1\", \"working\": \"Working...\"}")
+            throw Invalid(
+                reason:
+                    "\(node.value.kindDescription) is not a request; send a JSON object such as {\"start\": \"a1\", \"working\": \"Working...\"}"
+            )
         }
         var members: [String: JSONReader.Value] = [:]
         for member in list {
-            guard members[member.key] == nil else { throw Invalid(reason: "\"\(PrintableText.escaping(member.key))\" is given twice") }
+            guard members[member.key] == nil else {
+                throw Invalid(reason: "\"\(PrintableText.escaping(member.key))\" is given twice")
+            }
             members[member.key] = member.node.value
         }
         if let version = members.removeValue(forKey: "protocol") {
             guard case .number(let digits) = version, Int(digits) == Self.version else {
-                throw Invalid(reason: "\"protocol\" must be \(Self.version) (this presenter-host speaks version \(Self.version) of the protocol)")
+                throw Invalid(
+                    reason:
+                        "\"protocol\" must be \(Self.version) (this presenter-host speaks version \(Self.version) of the protocol)"
+                )
             }
         }
         let found = verbs.filter { members[$0] != nil }
         guard found.count == 1, let verb = found.first else {
-            throw Invalid(reason: found.isEmpty
-                ? "no verb; give one of \"start\", \"progress\", \"succeed\", \"fail\" with the action's id"
-                : "more than one verb (\(found.map { "\"\($0)\"" }.joined(separator: ", "))); send one per line")
+            throw Invalid(
+                reason: found.isEmpty
+                    ? "no verb; give one of \"start\", \"progress\", \"succeed\", \"fail\" with the action's id"
+                    : "more than one verb (\(found.map { "\"\($0)\"" }.joined(separator: ", "))); send one per line")
         }
         guard case .string(let id) = members.removeValue(forKey: verb)!, !id.isEmpty else {
             throw Invalid(reason: "\"\(verb)\" must be the action's id, a non-empty string")
         }
         if let unknown = members.keys.sorted().first(where: { !allowed[verb]!.contains($0) }) {
             let expected = allowed[verb]!.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            throw Invalid(reason: "unknown member \"\(PrintableText.escaping(unknown))\" for \"\(verb)\" (expected \(expected))")
+            throw Invalid(
+                reason: "unknown member \"\(PrintableText.escaping(unknown))\" for \"\(verb)\" (expected \(expected))")
         }
         func text(_ key: String) throws(Invalid) -> String? {
             switch members[key] {
@@ -104,7 +114,8 @@ enum DriveRequest: Equatable {
                     throw Invalid(reason: "\"fraction\": \(digits) is not from 0 to 1")
                 }
                 fraction = value
-            case let other?: throw Invalid(reason: "\"fraction\" is \(other.kindDescription); expected a number from 0 to 1 or null")
+            case let other?:
+                throw Invalid(reason: "\"fraction\" is \(other.kindDescription); expected a number from 0 to 1 or null")
             }
             let message = try text("message")
             guard fraction != nil || message != nil else {

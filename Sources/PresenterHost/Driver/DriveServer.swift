@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `drive --socket PATH`: the driver protocol on a Unix stream socket, for
@@ -28,21 +28,29 @@ final class DriveServer: @unchecked Sendable {
             switch connectUnixSocket(path) {
             case .success(let fd):
                 close(fd)
-                throw .cannotCreate("--socket \(PrintableText.escaping(path)): another driver is listening there; give another path or stop it")
+                throw .cannotCreate(
+                    "--socket \(PrintableText.escaping(path)): another driver is listening there; give another path or stop it"
+                )
             case .failure where isSocket:
                 unlink(path)
                 result = listenUnixSocket(path)
             case .failure:
-                throw .cannotCreate("--socket \(PrintableText.escaping(path)): a file that is not a socket is in the way; remove it or give another path")
+                throw .cannotCreate(
+                    "--socket \(PrintableText.escaping(path)): a file that is not a socket is in the way; remove it or give another path"
+                )
             }
         }
         switch result {
         case .success(let fd):
             listener = fd
         case .failure(let failure) where failure.errno == ENAMETOOLONG:
-            throw .cannotCreate("--socket \(PrintableText.escaping(path)): the path is too long for a Unix socket (at most 107 bytes); give a shorter one")
+            throw .cannotCreate(
+                "--socket \(PrintableText.escaping(path)): the path is too long for a Unix socket (at most 107 bytes); give a shorter one"
+            )
         case .failure(let failure):
-            throw .cannotCreate("--socket \(PrintableText.escaping(path)): cannot listen there (\(errnoText(failure.errno))); give a path in a directory you can write")
+            throw .cannotCreate(
+                "--socket \(PrintableText.escaping(path)): cannot listen there (\(errnoText(failure.errno))); give a path in a directory you can write"
+            )
         }
     }
 

@@ -26,24 +26,29 @@ enum DrawOperation: Equatable, Sendable {
     func draw(on canvas: inout Canvas, unicode: Bool) {
         switch self {
         case let .text(col, row, maxColumns, style, text):
-            canvas.drawText(text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
-                            style: CellStyle(rawValue: style),
-                            ellipsis: unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+            canvas.drawText(
+                text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
+                style: CellStyle(rawValue: style),
+                ellipsis: unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
         case let .box(col, row, cols, rows, style):
-            canvas.drawBox(col: Int(col), row: Int(row), width: Int(min(cols, 0xFFFF)), height: Int(min(rows, 0xFFFF)),
-                           style: CellStyle(rawValue: style), unicode: unicode)
+            canvas.drawBox(
+                col: Int(col), row: Int(row), width: Int(min(cols, 0xFFFF)), height: Int(min(rows, 0xFFFF)),
+                style: CellStyle(rawValue: style), unicode: unicode)
         }
     }
 
     /// Records `draw_text(col, row, maxColumns, text, style)` on a view of
     /// `geometry`: the operation (nil when nothing of it can show) and the
     /// columns the cut text takes, which the service returns.
-    static func text(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32,
-                     geometry: ViewGeometry) -> (DrawOperation?, Int) {
+    static func text(
+        _ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32,
+        geometry: ViewGeometry
+    ) -> (DrawOperation?, Int) {
         guard maxColumns > 0 else { return (nil, 0) }
         let visible = Canvas.withoutControls(text)
-        let cut = DisplayWidth.truncate(visible, toColumns: Int(min(maxColumns, UInt32(Int32.max))),
-                                        ellipsis: geometry.isUnicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+        let cut = DisplayWidth.truncate(
+            visible, toColumns: Int(min(maxColumns, UInt32(Int32.max))),
+            ellipsis: geometry.isUnicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
         // Walk the cut text as the canvas would, and keep the stretch of it
         // from the first cluster that lands at least partly inside the view
         // to the last: a slice of the cut text, so its clusters stay the ones
@@ -71,7 +76,10 @@ enum DrawOperation: Equatable, Sendable {
         }
         let drawn = x - Int(col)
         guard let start, row >= 0, Int(row) < geometry.rows else { return (nil, drawn) }
-        return (.text(col: Int32(start.x), row: row, maxColumns: UInt32(keptWidth), style: style,
-                      text: String(cut[start.index..<end])), drawn)
+        return (
+            .text(
+                col: Int32(start.x), row: row, maxColumns: UInt32(keptWidth), style: style,
+                text: String(cut[start.index..<end])), drawn
+        )
     }
 }

@@ -29,14 +29,19 @@ enum HostServices {
 
         host.log = { context, level, message in
             guard let instance = HostServices.instance(context, "log"), let message else { return }
-            let text = String(decoding: UnsafeRawBufferPointer(start: message, count: strnlen(message, HostServices.maxLogBytes)),
-                              as: UTF8.self)
-            instance.engine.delegate?.engine(log: PresenterLogEntry(level: .init(abi: level), presenterId: instance.plugin.id,
-                                                                    message: text))
+            let text = String(
+                decoding: UnsafeRawBufferPointer(start: message, count: strnlen(message, HostServices.maxLogBytes)),
+                as: UTF8.self)
+            instance.engine.delegate?.engine(
+                log: PresenterLogEntry(
+                    level: .init(abi: level), presenterId: instance.plugin.id,
+                    message: text))
         }
         host.set_error = { context, message in
             HostServices.instance(context, "set_error")?.lastError = message.map {
-                String(decoding: UnsafeRawBufferPointer(start: $0, count: strnlen($0, HostServices.maxLogBytes)), as: UTF8.self)
+                String(
+                    decoding: UnsafeRawBufferPointer(start: $0, count: strnlen($0, HostServices.maxLogBytes)),
+                    as: UTF8.self)
             }
         }
         host.now_ns = { context in
@@ -89,18 +94,23 @@ enum HostServices {
         }
         host.draw_text = { view, col, row, maxCols, text, style in
             guard let view = HostServices.view(view, "draw_text", inRender: true), let text else { return 0 }
-            return UInt32(view.engine.recordText(String(cString: text), col: col, row: row, maxColumns: maxCols, style: style,
-                                                 presenterId: view.top.plugin.id))
+            return UInt32(
+                view.engine.recordText(
+                    String(cString: text), col: col, row: row, maxColumns: maxCols, style: style,
+                    presenterId: view.top.plugin.id))
         }
         host.draw_box = { view, col, row, cols, rows, style in
             guard let view = HostServices.view(view, "draw_box", inRender: true) else { return }
-            view.engine.recordBox(col: col, row: row, cols: cols, rows: rows, style: style, presenterId: view.top.plugin.id)
+            view.engine.recordBox(
+                col: col, row: row, cols: cols, rows: rows, style: style, presenterId: view.top.plugin.id)
         }
         host.element = { view, name, operation in
             guard let view = HostServices.view(view, "element"), let name else { return PRESENTER_ERR_INVALID }
             let element = String(cString: name)
             guard view.elements.contains(element) else { return PRESENTER_ERR_NOT_FOUND }
-            guard (PRESENTER_ELEMENT_HIDE...PRESENTER_ELEMENT_STOP_ANIMATING).contains(operation) else { return PRESENTER_ERR_INVALID }
+            guard (PRESENTER_ELEMENT_HIDE...PRESENTER_ELEMENT_STOP_ANIMATING).contains(operation) else {
+                return PRESENTER_ERR_INVALID
+            }
             view.engine.delegate?.engine(view: view.id, element: element, operation: operation)
             return PRESENTER_OK
         }
@@ -131,8 +141,11 @@ enum HostServices {
         guard let record = EngineView.from(view) else { return nil }
         let engine = record.engine
         guard engine.isInHook, record.phase != .outside else {
-            engine.misuses.note(record.top.plugin.id, service, engine.isInHook ? "with a view outside a hook of that view"
-                                                                               : engine.placeOfCall)
+            engine.misuses.note(
+                record.top.plugin.id, service,
+                engine.isInHook
+                    ? "with a view outside a hook of that view"
+                    : engine.placeOfCall)
             return nil
         }
         guard !inRender || record.phase == .render else {

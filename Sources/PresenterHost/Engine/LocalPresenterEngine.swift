@@ -31,8 +31,11 @@ final class LocalPresenterEngine: PresenterEngine {
     /// Service calls that did nothing, reported at the end of the next hook.
     let misuses = ServiceMisuses()
 
-    init(options: [String: String], clock: HostClock, geometry: ViewGeometry, tracing: Bool = EngineNote.tracingEnabled(),
-         isEngineThread: @escaping () -> Bool) {
+    init(
+        options: [String: String], clock: HostClock, geometry: ViewGeometry,
+        tracing: Bool = EngineNote.tracingEnabled(),
+        isEngineThread: @escaping () -> Bool
+    ) {
         self.options = options
         self.clock = clock
         self.geometry = geometry
@@ -66,7 +69,9 @@ final class LocalPresenterEngine: PresenterEngine {
         }
     }
 
-    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot, failure: InteractorError?) -> HookOutcome {
+    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot, failure: InteractorError?)
+        -> HookOutcome
+    {
         guard let record = views[view] else { return .ok }
         return record.during(.hook) { pointer in
             withOptionalCString(message) { text in
@@ -74,9 +79,10 @@ final class LocalPresenterEngine: PresenterEngine {
                     guard let failure else { return record.top.hide(pointer, text, info, nil) }
                     return failure.domain.withCString { domain in
                         failure.message.withCString { description in
-                            var value = presenter_failure(struct_size: UInt32(MemoryLayout<presenter_failure>.size),
-                                                          reserved: 0, code: failure.code, domain: domain,
-                                                          message: description)
+                            var value = presenter_failure(
+                                struct_size: UInt32(MemoryLayout<presenter_failure>.size),
+                                reserved: 0, code: failure.code, domain: domain,
+                                message: description)
                             return record.top.hide(pointer, text, info, &value)
                         }
                     }
@@ -170,14 +176,18 @@ final class LocalPresenterEngine: PresenterEngine {
 
     /// Records a draw_text of the render in progress; returns the columns
     /// the cut text takes.
-    func recordText(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, presenterId: String) -> Int {
-        let (operation, width) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: style,
-                                                    geometry: geometry)
+    func recordText(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, presenterId: String)
+        -> Int
+    {
+        let (operation, width) = DrawOperation.text(
+            text, col: col, row: row, maxColumns: maxColumns, style: style,
+            geometry: geometry)
         if width > 0 && (col < 0 || row < 0 || Int(row) >= geometry.rows || Int(col) + width > geometry.cols) {
             noteClipped("draw_text at (\(col), \(row)) \(width) columns wide", presenterId: presenterId)
         }
         if case .text(_, _, _, _, let kept)? = operation, recording.count < DrawOperation.maxPerRender,
-           recordedBytes + kept.utf8.count <= DrawOperation.maxBytesPerRender {
+            recordedBytes + kept.utf8.count <= DrawOperation.maxBytesPerRender
+        {
             recordedBytes += kept.utf8.count
             recording.append(operation!)
         }
@@ -199,8 +209,10 @@ extension LocalPresenterEngine {
     private func noteClipped(_ what: String, presenterId: String) {
         guard !clippedThisRender else { return }
         clippedThisRender = true
-        note(.warning, presenterId: presenterId,
-             EngineNote.clippedTag + "\(what) reaches outside the \(geometry.cols)x\(geometry.rows) view; the host clipped it")
+        note(
+            .warning, presenterId: presenterId,
+            EngineNote.clippedTag
+                + "\(what) reaches outside the \(geometry.cols)x\(geometry.rows) view; the host clipped it")
     }
 }
 

@@ -24,8 +24,10 @@ protocol PresenterEngine: AnyObject {
     /// An interactor of `view` started (show hook).
     func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome
     /// An interactor of `view` ended (hide hook); `failure` is nil on success.
-    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot,
-              failure: InteractorError?) throws(PresenterFailure) -> HookOutcome
+    func hide(
+        _ view: ViewID, message: String?, interactor: InteractorSnapshot,
+        failure: InteractorError?
+    ) throws(PresenterFailure) -> HookOutcome
     /// A shown interactor of `view` reported progress (progress hook).
     func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome
     /// Renders `view`'s presenter at `now` and returns what it drew.

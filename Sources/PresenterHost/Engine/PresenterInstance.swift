@@ -51,11 +51,14 @@ final class PresenterInstance {
         lastError = nil
         if let create = plugin.hooks.create {
             var newState: UnsafeMutableRawPointer?
-            let status = traced("create", "") { create(plugin.descriptor?.pointer, HostServices.table, context, &newState) }
+            let status = traced("create", "") {
+                create(plugin.descriptor?.pointer, HostServices.table, context, &newState)
+            }
             guard status == PRESENTER_OK else {
                 releaseOptions()
-                throw PresenterFailure(presenterId: plugin.id, hook: "create",
-                                       reason: .createFailed(status: status, message: lastError))
+                throw PresenterFailure(
+                    presenterId: plugin.id, hook: "create",
+                    reason: .createFailed(status: status, message: lastError))
             }
             state = newState
         }
@@ -77,7 +80,8 @@ final class PresenterInstance {
     func option(_ key: String) -> UnsafePointer<CChar>? {
         if let kept = optionValues[key] { return UnsafePointer(kept) }
         guard let value = engine.options["\(plugin.id).\(key)"] ?? engine.options[key],
-              let copy = strdup(value) else { return nil }
+            let copy = strdup(value)
+        else { return nil }
         optionValues[key] = copy
         return UnsafePointer(copy)
     }
@@ -101,17 +105,23 @@ final class PresenterInstance {
         return nil
     }
 
-    func show(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>) -> HookOutcome {
+    func show(
+        _ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>
+    ) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.show }) else { return .ok }
         return instance.call("show", "\(EngineNote.quoted(message)), \(Self.describe(interactor))") {
             hook(instance.state, view, message, interactor)
         }
     }
 
-    func hide(_ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>,
-              _ failure: UnsafePointer<presenter_failure>?) -> HookOutcome {
+    func hide(
+        _ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>,
+        _ failure: UnsafePointer<presenter_failure>?
+    ) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.hide }) else { return .ok }
-        return instance.call("hide", "\(EngineNote.quoted(message)), \(Self.describe(interactor)), \(Self.describe(failure))") {
+        return instance.call(
+            "hide", "\(EngineNote.quoted(message)), \(Self.describe(interactor)), \(Self.describe(failure))"
+        ) {
             hook(instance.state, view, message, interactor, failure)
         }
     }
@@ -127,7 +137,9 @@ final class PresenterInstance {
 
     func render(_ view: OpaquePointer, _ now: UInt64) {
         guard let (instance, hook) = resolve({ $0.render }) else { return }
-        instance.traced("render", "now \(now), view \(engine.geometry.cols)x\(engine.geometry.rows)") { hook(instance.state, view, now) }
+        instance.traced("render", "now \(now), view \(engine.geometry.cols)x\(engine.geometry.rows)") {
+            hook(instance.state, view, now)
+        }
     }
 
     func key(_ view: OpaquePointer, _ code: UInt32) -> Int32 {
@@ -135,33 +147,45 @@ final class PresenterInstance {
         return instance.traced("key", "key \(code)", { "\($0)" }) { hook(instance.state, view, code) }
     }
 
-    private func call(_ name: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status) -> HookOutcome {
+    private func call(_ name: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status)
+        -> HookOutcome
+    {
         lastError = nil
         let status = traced(name, arguments(), body)
-        return HookOutcome(status: status, hook: name, presenterId: plugin.id, message: status == PRESENTER_OK ? nil : lastError)
+        return HookOutcome(
+            status: status, hook: name, presenterId: plugin.id, message: status == PRESENTER_OK ? nil : lastError)
     }
 
     // MARK: - Tracing
 
     /// Runs a hook; when the engine traces, logs it with its arguments, its
     /// result and how long it took.
-    private func traced<T>(_ hook: String, _ arguments: @autoclosure () -> String,
-                           _ result: (T) -> String = { _ in "done" }, _ body: () -> T) -> T {
+    private func traced<T>(
+        _ hook: String, _ arguments: @autoclosure () -> String,
+        _ result: (T) -> String = { _ in "done" }, _ body: () -> T
+    ) -> T {
         guard engine.tracing else { return engine.inHook(body) }
         let start = MonotonicTime.nanoseconds()
         let value = engine.inHook(body)
         let milliseconds = Double(MonotonicTime.nanoseconds() - start) / 1e6
-        engine.note(.debug, presenterId: plugin.id, EngineNote.traceTag
-            + "\(plugin.id).\(hook)(\(arguments())) -> \(result(value)) in \(String(format: "%.3f", milliseconds)) ms")
+        engine.note(
+            .debug, presenterId: plugin.id,
+            EngineNote.traceTag
+                + "\(plugin.id).\(hook)(\(arguments())) -> \(result(value)) in \(String(format: "%.3f", milliseconds)) ms"
+        )
         return value
     }
 
-    private func traced(_ hook: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status) -> presenter_status {
-        traced(hook, arguments(), { [self] status in
-            let name = Self.statusNames[status] ?? "status \(status)"
-            guard status != PRESENTER_OK, let message = lastError else { return name }
-            return name + " " + EngineNote.quoted(message)
-        }, body)
+    private func traced(_ hook: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status)
+        -> presenter_status
+    {
+        traced(
+            hook, arguments(),
+            { [self] status in
+                let name = Self.statusNames[status] ?? "status \(status)"
+                guard status != PRESENTER_OK, let message = lastError else { return name }
+                return name + " " + EngineNote.quoted(message)
+            }, body)
     }
 
     private static let statusNames: [presenter_status: String] = [

@@ -13,7 +13,7 @@ struct BoundedStruct<Layout> {
     /// The field at `keyPath`, or nil when it lies past `struct_size`.
     func field<Value: BitwiseCopyable>(_ keyPath: KeyPath<Layout, Value>) -> Value? {
         guard let offset = MemoryLayout<Layout>.offset(of: keyPath),
-              offset + MemoryLayout<Value>.size <= declaredSize
+            offset + MemoryLayout<Value>.size <= declaredSize
         else { return nil }
         return base.loadUnaligned(fromByteOffset: offset, as: Value.self)
     }

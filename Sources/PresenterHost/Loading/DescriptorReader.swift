@@ -11,7 +11,8 @@ import PresenterABI
 enum DescriptorReader {
     /// The size of the ABI 1.0 descriptor: up to the end of its last field,
     /// `key`. Fixed even when later minors append fields.
-    static let minimumSize = MemoryLayout<presenter_descriptor>.offset(of: \.key)!
+    static let minimumSize =
+        MemoryLayout<presenter_descriptor>.offset(of: \.key)!
         + MemoryLayout<PresenterPlugin.Hooks.Key?>.size
 
     /// The largest `struct_size` taken for a descriptor. Later minors grow
@@ -32,7 +33,8 @@ enum DescriptorReader {
 
     /// Reads the descriptor at `pointer`, which came from the library at `path`.
     static func read(_ pointer: UnsafeRawPointer, path: String)
-        throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin {
+        throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin
+    {
         let descriptor = BoundedStruct<presenter_descriptor>(pointer)
         let size = UInt32(descriptor.declaredSize)
         guard descriptor.declaredSize <= maximumSize else { throw .tooLarge(size: size, limit: maximumSize) }
@@ -74,15 +76,16 @@ enum DescriptorReader {
     static func readableId(_ pointer: UnsafeRawPointer) -> String? {
         let descriptor = BoundedStruct<presenter_descriptor>(pointer)
         guard descriptor.declaredSize <= maximumSize, descriptor.field(\.abi_major) == ABIVersion.host.major,
-              let id = try? required(descriptor.field(\.id) ?? nil, "id", limit: Limit.id),
-              (try? checkId(id, field: "id")) != nil
+            let id = try? required(descriptor.field(\.id) ?? nil, "id", limit: Limit.id),
+            (try? checkId(id, field: "id")) != nil
         else { return nil }
         return id
     }
 
     /// A string that must be present and non-empty.
     private static func required(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
-        throws(PluginLoadFailure.DescriptorProblem) -> String {
+        throws(PluginLoadFailure.DescriptorProblem) -> String
+    {
         guard let pointer else { throw .missingField(field) }
         guard let value = try optional(pointer, field, limit: limit) else { throw .emptyField(field) }
         return value
@@ -90,7 +93,8 @@ enum DescriptorReader {
 
     /// A string that may be NULL; "" counts as absent.
     private static func optional(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
-        throws(PluginLoadFailure.DescriptorProblem) -> String? {
+        throws(PluginLoadFailure.DescriptorProblem) -> String?
+    {
         guard let pointer else { return nil }
         let length = strnlen(pointer, limit + 1)
         guard length <= limit else { throw .tooLong(field: field, limit: limit) }

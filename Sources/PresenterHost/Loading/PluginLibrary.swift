@@ -37,8 +37,10 @@ enum PluginLibrary {
             do throws(PluginLoadFailure.DescriptorProblem) {
                 return .success(try DescriptorReader.read(descriptor, path: path))
             } catch {
-                return .failure(.descriptor(index: numbered ? index : nil, id: DescriptorReader.readableId(descriptor),
-                                            error))
+                return .failure(
+                    .descriptor(
+                        index: numbered ? index : nil, id: DescriptorReader.readableId(descriptor),
+                        error))
             }
         }
     }

@@ -100,11 +100,14 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             let host = ABIVersion.host
             switch self {
             case .tooSmall(let size, let minimum):
-                return "descriptor struct_size is \(size) bytes, smaller than the ABI 1.0 descriptor (\(minimum) bytes); set struct_size = sizeof(presenter_descriptor) and rebuild"
+                return
+                    "descriptor struct_size is \(size) bytes, smaller than the ABI 1.0 descriptor (\(minimum) bytes); set struct_size = sizeof(presenter_descriptor) and rebuild"
             case .tooLarge(let size, let limit):
-                return "descriptor struct_size is \(size) bytes, more than \(limit): the descriptor is corrupt; set struct_size = sizeof(presenter_descriptor) and rebuild"
+                return
+                    "descriptor struct_size is \(size) bytes, more than \(limit): the descriptor is corrupt; set struct_size = sizeof(presenter_descriptor) and rebuild"
             case .abiMajor(let plugin):
-                return "built for ABI \(plugin), this host supports \(host.major).x (\(host)); rebuild the plugin against this host's presenter_abi.h"
+                return
+                    "built for ABI \(plugin), this host supports \(host.major).x (\(host)); rebuild the plugin against this host's presenter_abi.h"
             case .abiNewerMinor(let plugin):
                 return "built for ABI \(plugin), this host supports \(host); update presenter-host"
             case .missingField(let field):
@@ -112,11 +115,13 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             case .emptyField(let field):
                 return "\(field) is empty; every presenter needs an id, a name and a version"
             case .invalidId(let field, let value):
-                return "invalid \(field) \(value): an id is 1 to \(PluginLoadFailure.idMaxBytes) bytes of a-z, 0-9, '.', '_' and '-'; fix it and rebuild"
+                return
+                    "invalid \(field) \(value): an id is 1 to \(PluginLoadFailure.idMaxBytes) bytes of a-z, 0-9, '.', '_' and '-'; fix it and rebuild"
             case .invalidUTF8(let field):
                 return "\(field) is not valid UTF-8; strings in a descriptor must be UTF-8, fix it and rebuild"
             case .controlCharacter(let field):
-                return "\(field) contains a control or bidirectional formatting character; use printable text on one line"
+                return
+                    "\(field) contains a control or bidirectional formatting character; use printable text on one line"
             case .tooLong(let field, let limit):
                 return "\(field) is longer than \(limit) bytes; shorten it"
             }
@@ -139,11 +144,13 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         case .unreadable(let reason):
             return "cannot be read: \(reason); check its permissions"
         case .linkOutsideDirectory(let target):
-            return "is a symbolic link to '\(target)', outside its plugin directory; copy the library into the directory or put its own directory on the search path"
+            return
+                "is a symbolic link to '\(target)', outside its plugin directory; copy the library into the directory or put its own directory on the search path"
         case .insecure(let problem):
             return problem.description
         case .replacedByLink:
-            return "was replaced by a symbolic link while plugins were being loaded; check who changes the plugin directory"
+            return
+                "was replaced by a symbolic link while plugins were being loaded; check who changes the plugin directory"
         case .directory:
             return "is a directory, not a shared library; a plugin is a .so file, rename or move the directory"
         case .notRegularFile(let kind):
@@ -167,15 +174,19 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         case .noEntryPoint:
             return "not a presenter plugin: no presenter_plugin_descriptor symbol; remove it from the plugin directory"
         case .noPresenter:
-            return "entry point returns no presenter: presenter_plugin_descriptor(0) is NULL; return at least one descriptor"
+            return
+                "entry point returns no presenter: presenter_plugin_descriptor(0) is NULL; return at least one descriptor"
         case .tooManyPresenters(let limit):
             return "entry point returned more than \(limit) presenters; it must return NULL after the last one"
         case .crashed(let signal):
-            return "crashed while loading (\(SignalName.of(signal))): the file is corrupt or not built for this ABI; remove or rebuild it"
+            return
+                "crashed while loading (\(SignalName.of(signal))): the file is corrupt or not built for this ABI; remove or rebuild it"
         case .exited(let status):
-            return "ended the process while loading (exit status \(status)): the file is corrupt or a constructor calls exit; remove or rebuild it"
+            return
+                "ended the process while loading (exit status \(status)): the file is corrupt or a constructor calls exit; remove or rebuild it"
         case .timedOut(let seconds):
-            return "did not finish loading within \(Self.seconds(seconds)): a constructor or the entry point hangs; remove or rebuild it"
+            return
+                "did not finish loading within \(Self.seconds(seconds)): a constructor or the entry point hangs; remove or rebuild it"
         case .descriptor(let index, let id, let problem):
             switch (index, id) {
             case let (index?, id?): return "descriptor \(index) ('\(id)'): \(problem)"
@@ -184,15 +195,18 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             case (nil, nil): return problem.description
             }
         case .shadowed(let id, let winner):
-            return "presenter '\(id)' is shadowed by \(winner), which comes first in the search path; remove one of them"
+            return
+                "presenter '\(id)' is shadowed by \(winner), which comes first in the search path; remove one of them"
         case .duplicateInLibrary(let id, let index, let first):
-            return "descriptor \(index) repeats id '\(id)' of descriptor \(first) in the same file; give each presenter its own id"
+            return
+                "descriptor \(index) repeats id '\(id)' of descriptor \(first) in the same file; give each presenter its own id"
         case .baseNotFound(let id, let base):
             return "presenter '\(id)' extends '\(base)', which was not found; install it or put it on the search path"
         case .baseUnavailable(let id, let base, let path):
             return "presenter '\(id)' extends '\(base)', which did not load (see the error for \(path)); fix that first"
         case .extensionCycle(let id, let cycle):
-            return "presenter '\(id)' is in an extension cycle (\(cycle.joined(separator: " -> "))); make one of them extend another presenter or none"
+            return
+                "presenter '\(id)' is in an extension cycle (\(cycle.joined(separator: " -> "))); make one of them extend another presenter or none"
         }
     }
 

@@ -42,7 +42,8 @@ public struct PluginScanner: Sendable {
     /// started, or it did not speak the protocol): those are loaded
     /// in-process as they would be without a scanner.
     func scan(_ paths: [String], policy: PluginPolicy = .strict)
-        -> [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] {
+        -> [Int: Result<PluginLibrary.Contents, PluginLoadFailure>]
+    {
         var results: [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] = [:]
         var start = 0
         while start < paths.count {
@@ -81,8 +82,10 @@ public struct PluginScanner: Sendable {
     /// Follows one helper's reports until it has loaded its files (`paths`)
     /// or ends, putting each file's results into `found`. The helper gets
     /// `timeout` to start, too, but at least the default.
-    private func session(_ helper: ScanProcess, paths: [String],
-                         found: inout [Int: Result<PluginLibrary.Contents, PluginLoadFailure>]) -> Outcome {
+    private func session(
+        _ helper: ScanProcess, paths: [String],
+        found: inout [Int: Result<PluginLibrary.Contents, PluginLoadFailure>]
+    ) -> Outcome {
         var deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
         var started = false
         var current: Int?
@@ -100,7 +103,8 @@ public struct PluginScanner: Sendable {
                 case (.result(let index, let record)?, let begun?) where index == begun:
                     records.append(RegistryCacheFormat.fields(record.utf8))
                 case (.done(let index)?, let begun?) where index == begun:
-                    guard let contents = try? RegistryCacheFormat.contents(records, file: paths[index], cached: false) else {
+                    guard let contents = try? RegistryCacheFormat.contents(records, file: paths[index], cached: false)
+                    else {
                         helper.finish(waitingUpTo: 0)
                         return .stopped(completed: completed)
                     }

@@ -43,12 +43,16 @@ final class ScanProcess {
             return nil
         }
         var options = Spawn.Options()
-        options.descriptors = [STDIN_FILENO: .descriptor(lifelinePipe[0]), STDOUT_FILENO: .descriptor(reportPipe[1]),
-                               STDERR_FILENO: .null(O_WRONLY)]
+        options.descriptors = [
+            STDIN_FILENO: .descriptor(lifelinePipe[0]), STDOUT_FILENO: .descriptor(reportPipe[1]),
+            STDERR_FILENO: .null(O_WRONLY),
+        ]
         options.closeOthers = true
         options.newProcessGroup = true
-        let spawned = Spawn.start(executable, ["presenter-host", ScanHelper.flag]
-                                  + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + paths, options)
+        let spawned = Spawn.start(
+            executable,
+            ["presenter-host", ScanHelper.flag]
+                + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + paths, options)
         close(reportPipe[1])
         close(lifelinePipe[0])
         guard case .success(let child) = spawned else {

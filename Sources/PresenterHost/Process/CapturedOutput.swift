@@ -1,6 +1,6 @@
 import SystemShims
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A command's output kept while a presenter is on screen, to be shown only
@@ -59,7 +59,11 @@ public final class CapturedOutput {
             _ = writeAll(fd, memory)
         }
         if lostBytes > 0 {
-            _ = writeAll(fd, Array("presenter-host: \(lostBytes) bytes of the command's output were lost (cannot write a temporary file in \(Self.temporaryDirectory))\n".utf8))
+            _ = writeAll(
+                fd,
+                Array(
+                    "presenter-host: \(lostBytes) bytes of the command's output were lost (cannot write a temporary file in \(Self.temporaryDirectory))\n"
+                        .utf8))
         }
     }
 
@@ -76,4 +80,3 @@ public final class CapturedOutput {
         return fd
     }
 }
-

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A command started with `posix_spawn`, in the host's own process group.
@@ -83,7 +83,8 @@ public final class ChildProcess {
             }
         }
         var denied: Int32?
-        let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(
+            separator: ":", omittingEmptySubsequences: false)
         for directory in directories {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
             switch executableCheck(candidate) {
@@ -118,7 +119,8 @@ public final class ChildProcess {
         case 0: return
         case ENOENT, ENOTDIR: throw .interpreterNotFound(command: command, interpreter: interpreter)
         case let code:
-            throw .notExecutable(command: command, reason: "its interpreter \(interpreter) cannot be executed: \(errnoText(code))")
+            throw .notExecutable(
+                command: command, reason: "its interpreter \(interpreter) cannot be executed: \(errnoText(code))")
         }
     }
 
@@ -155,9 +157,11 @@ public final class ChildProcess {
     /// - Note: a file the kernel cannot execute (ENOEXEC: a script without
     ///   `#!`) is run with `/bin/sh`, as execvp(3) and shells do, unless it
     ///   looks binary.
-    public static func spawn(_ executable: String, _ arguments: [String], captureStdout: Bool = false,
-                             captureStderr: Bool = false, passing: [Int32: Int32] = [:],
-                             environment: [String]? = nil) throws(SpawnError) -> ChildProcess {
+    public static func spawn(
+        _ executable: String, _ arguments: [String], captureStdout: Bool = false,
+        captureStderr: Bool = false, passing: [Int32: Int32] = [:],
+        environment: [String]? = nil
+    ) throws(SpawnError) -> ChildProcess {
         precondition(!arguments.isEmpty, "a command needs at least its name")
         let command = arguments[0]
 

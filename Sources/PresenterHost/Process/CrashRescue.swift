@@ -1,6 +1,6 @@
 import SystemShims
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The host's last act when it dies of a fatal signal (a bug of ours):
@@ -80,10 +80,15 @@ extension CrashRescue {
         if terminal >= 0 {
             if state.pointee.fullScreen {
                 // ESC [ 0 m, ESC [ ? 2 0 0 4 l (paste mode off), ESC [ ? 1 0 4 9 l (the user's screen).
-                var leave: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                    (0x1b, 0x5b, 0x30, 0x6d, 0x1b, 0x5b, 0x3f, 0x32, 0x30, 0x30, 0x34, 0x6c,
-                     0x1b, 0x5b, 0x3f, 0x31, 0x30, 0x34, 0x39, 0x6c)
+                var leave:
+                    (
+                        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+                    ) =
+                        (
+                            0x1b, 0x5b, 0x30, 0x6d, 0x1b, 0x5b, 0x3f, 0x32, 0x30, 0x30, 0x34, 0x6c,
+                            0x1b, 0x5b, 0x3f, 0x31, 0x30, 0x34, 0x39, 0x6c
+                        )
                 _ = withUnsafeBytes(of: &leave) { write(terminal, $0.baseAddress, $0.count) }
             }
             if state.pointee.terminalProgress {
@@ -92,7 +97,8 @@ extension CrashRescue {
                     (0x1b, 0x5d, 0x39, 0x3b, 0x34, 0x3b, 0x30, 0x1b, 0x5c)
                 _ = withUnsafeBytes(of: &clear) { write(terminal, $0.baseAddress, $0.count) }
             }
-            var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)  // ESC [ ? 2 5 h
+            // ESC [ ? 2 5 h
+            var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)
             _ = withUnsafeBytes(of: &showCursor) { write(terminal, $0.baseAddress, $0.count) }
             // Only the foreground job may set them (else SIGTTOU would stop us here).
             if state.pointee.hasSettings && tcgetpgrp(terminal) == getpgrp() {

@@ -1,6 +1,6 @@
 import SystemShims
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pipe whose ends are close-on-exec from their creation (`pipe2`), so no
@@ -44,8 +44,10 @@ func writeFully(_ fd: Int32, _ bytes: [UInt8], socket: Bool = false, whenFull: (
         guard let base = buffer.baseAddress else { return 0 }
         var offset = 0
         while offset < buffer.count {
-            let written = socket ? send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                                 : write(fd, base + offset, buffer.count - offset)
+            let written =
+                socket
+                ? send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                : write(fd, base + offset, buffer.count - offset)
             if written > 0 { offset += written; continue }
             let error = written < 0 ? errno : EIO
             if error == EINTR { continue }

@@ -32,7 +32,7 @@ public struct OutputLines {
 
     private static func visibleText(_ line: [UInt8]) -> String {
         var bytes = line[...]
-        if bytes.last == 0x0d { bytes = bytes.dropLast() }           // CRLF
+        if bytes.last == 0x0d { bytes = bytes.dropLast() }  // CRLF
         if let cr = bytes.lastIndex(of: 0x0d) { bytes = bytes[(cr + 1)...] }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -1,6 +1,6 @@
 import SystemShims
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Waiting, with a time limit, for a helper process the host started (the
@@ -11,7 +11,9 @@ enum ProcessExit {
     /// With `group`, whatever is left in its process group (which it leads:
     /// what a plugin started) is killed too, before the leader is reaped so
     /// that the group's number cannot have been reused.
-    static func end(_ pid: pid_t, waitingUpTo seconds: Double, group: Bool = false) -> (ChildProcess.Termination, killed: Bool) {
+    static func end(_ pid: pid_t, waitingUpTo seconds: Double, group: Bool = false) -> (
+        ChildProcess.Termination, killed: Bool
+    ) {
         var killed = false
         if !waitForExit(pid, upTo: seconds) {
             kill(pid, SIGKILL)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The fields of `/proc/PID/stat` that the tree needs.
@@ -31,7 +31,9 @@ struct ProcessStat {
         defer { closedir(directory) }
         var result: [(pid_t, ProcessStat)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let pid = pid_t(name), let stat = read(pid) else { continue }
             result.append((pid, stat))
         }
@@ -45,8 +47,9 @@ struct ProcessStat {
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
         // After the name: field 3 (state) is at 0, 4 (ppid) at 1, 22 (starttime) at 19.
         guard fields.count > 19, let state = fields[0].first,
-              let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
-              let startTime = UInt64(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+            let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
+            let startTime = UInt64(String(decoding: fields[19], as: UTF8.self))
+        else { return nil }
         return ProcessStat(state: state, parent: parent, startTime: startTime)
     }
 }

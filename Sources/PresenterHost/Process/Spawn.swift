@@ -1,6 +1,6 @@
 import SystemShims
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one place the host starts a process (`posix_spawn`): the command of

@@ -29,17 +29,24 @@ enum ProgressLine {
             return ProgressReport(fraction: percent / 100)
         }
         if let slash = text.firstIndex(of: "/") {
-            guard let done = number(text[..<slash]), let total = number(text[text.index(after: slash)...]), total > 0 else {
-                throw Invalid(reason: "'\(PrintableText.escaping(text))' is not done/total with a total above 0 (e.g. 42/100)")
+            guard let done = number(text[..<slash]), let total = number(text[text.index(after: slash)...]), total > 0
+            else {
+                throw Invalid(
+                    reason: "'\(PrintableText.escaping(text))' is not done/total with a total above 0 (e.g. 42/100)")
             }
-            guard done <= total else { throw Invalid(reason: "'\(PrintableText.escaping(text))': done is more than the total") }
+            guard done <= total else {
+                throw Invalid(reason: "'\(PrintableText.escaping(text))': done is more than the total")
+            }
             return ProgressReport(fraction: done / total)
         }
         guard let fraction = number(Substring(text)) else {
             throw Invalid(reason: "'\(PrintableText.escaping(text))' is not 42%, 0.42, 42/100 or a JSON object")
         }
         guard fraction <= 1 else {
-            throw Invalid(reason: "'\(PrintableText.escaping(text))' is more than 1; write a percentage as \(PrintableText.escaping(text))%")
+            throw Invalid(
+                reason:
+                    "'\(PrintableText.escaping(text))' is more than 1; write a percentage as \(PrintableText.escaping(text))%"
+            )
         }
         return ProgressReport(fraction: fraction)
     }
@@ -47,7 +54,8 @@ enum ProgressLine {
     /// A finite, non-negative decimal number (digits, one optional point).
     private static func number(_ text: Substring) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(text), value.isFinite else { return nil }
+            let value = Double(text), value.isFinite
+        else { return nil }
         return value
     }
 
@@ -75,9 +83,14 @@ enum ProgressLine {
             case ("message", .string(let message)):
                 report.message = message
             case ("progress", let other), ("message", let other):
-                throw Invalid(reason: "\"\(PrintableText.escaping(member.key))\" is \(other.kindDescription); expected \(member.key == "message" ? "a string" : "a number from 0 to 1")")
+                throw Invalid(
+                    reason:
+                        "\"\(PrintableText.escaping(member.key))\" is \(other.kindDescription); expected \(member.key == "message" ? "a string" : "a number from 0 to 1")"
+                )
             default:
-                throw Invalid(reason: "unknown member \"\(PrintableText.escaping(member.key))\" (expected \"progress\", \"message\")")
+                throw Invalid(
+                    reason:
+                        "unknown member \"\(PrintableText.escaping(member.key))\" (expected \"progress\", \"message\")")
             }
         }
         guard fractionGiven || report.message != nil else {
@@ -91,7 +104,9 @@ extension String {
     /// Without leading and trailing spaces, tabs and carriage returns.
     var trimmingBlanks: String {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

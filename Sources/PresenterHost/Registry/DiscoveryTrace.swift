@@ -9,9 +9,11 @@ enum DiscoveryTrace {
         var lines: [String] = []
         for entry in registry.searchPath {
             let files = entry.status == .directory ? PluginDirectory.candidates(in: entry) : []
-            let which = entry.origin == .bundled ? "only \(SearchPath.bundledLibraryNames.joined(separator: ", "))" : "*.so"
-            lines.append("directory \(PrintableText.escaping(entry.path)) (\(entry.origin.rawValue)): \(entry.status.label), "
-                         + "\(files.count) candidate file\(files.count == 1 ? "" : "s") (\(which))")
+            let which =
+                entry.origin == .bundled ? "only \(SearchPath.bundledLibraryNames.joined(separator: ", "))" : "*.so"
+            lines.append(
+                "directory \(PrintableText.escaping(entry.path)) (\(entry.origin.rawValue)): \(entry.status.label), "
+                    + "\(files.count) candidate file\(files.count == 1 ? "" : "s") (\(which))")
             for file in files {
                 let plugins = registry.plugins.filter { $0.path == file.path }
                 let taken = plugins.map { "'\($0.id)'" }
@@ -19,9 +21,13 @@ enum DiscoveryTrace {
                 let path = PrintableText.escaping(file.path)
                 // A hit: the registry cache knew the file as it is, and none of its code ran.
                 let cache = plugins.allSatisfy(\.cached) ? "cache hit" : "cache miss, loaded"
-                if !taken.isEmpty { lines.append("  taken: \(path): presenter \(taken.joined(separator: ", ")) (\(cache))") }
+                if !taken.isEmpty {
+                    lines.append("  taken: \(path): presenter \(taken.joined(separator: ", ")) (\(cache))")
+                }
                 for reason in refused { lines.append("  refused: \(path): \(reason)") }
-                if taken.isEmpty && refused.isEmpty { lines.append("  skipped: \(path): already loaded from an earlier entry") }
+                if taken.isEmpty && refused.isEmpty {
+                    lines.append("  skipped: \(path): already loaded from an earlier entry")
+                }
             }
         }
         return lines.map { EngineNote.traceTag + "discovery: " + $0 }

@@ -40,9 +40,11 @@ public struct PresenterPlugin: Sendable, Equatable {
     /// it). `nil` for presenters built in code (tests): create then gets NULL.
     public let descriptor: Descriptor?
 
-    public init(id: String, name: String, version: String, description: String?, author: String?,
-                license: String?, extends: String?, capabilities: Capabilities, abiVersion: ABIVersion,
-                path: String, hooks: Hooks, descriptor: UnsafePointer<presenter_descriptor>? = nil) {
+    public init(
+        id: String, name: String, version: String, description: String?, author: String?,
+        license: String?, extends: String?, capabilities: Capabilities, abiVersion: ABIVersion,
+        path: String, hooks: Hooks, descriptor: UnsafePointer<presenter_descriptor>? = nil
+    ) {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
         self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = path; self.file = path
@@ -52,8 +54,10 @@ public struct PresenterPlugin: Sendable, Equatable {
 
     /// A presenter as the registry cache remembers it, or the scan helper
     /// reports it: what it declares, without hooks.
-    init(id: String, name: String, version: String, description: String?, author: String?, license: String?,
-         extends: String?, capabilities: Capabilities, abiVersion: ABIVersion, file: String, hookNames: [String]) {
+    init(
+        id: String, name: String, version: String, description: String?, author: String?, license: String?,
+        extends: String?, capabilities: Capabilities, abiVersion: ABIVersion, file: String, hookNames: [String]
+    ) {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
         self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = file; self.file = file
@@ -78,11 +82,24 @@ public struct PresenterPlugin: Sendable, Equatable {
 
     /// The C function pointers of a descriptor. Equality compares presence only.
     public struct Hooks: @unchecked Sendable, Equatable {
-        public typealias Create = @convention(c) (UnsafePointer<presenter_descriptor>?, UnsafePointer<presenter_host>?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> presenter_status
+        public typealias Create =
+            @convention(c) (
+                UnsafePointer<presenter_descriptor>?, UnsafePointer<presenter_host>?, OpaquePointer?,
+                UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+            ) -> presenter_status
         public typealias Destroy = @convention(c) (UnsafeMutableRawPointer?) -> Void
-        public typealias Show = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?) -> presenter_status
-        public typealias Hide = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?, UnsafePointer<presenter_failure>?) -> presenter_status
-        public typealias Progress = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<presenter_interactor>?) -> presenter_status
+        public typealias Show =
+            @convention(c) (
+                UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?
+            ) -> presenter_status
+        public typealias Hide =
+            @convention(c) (
+                UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?,
+                UnsafePointer<presenter_failure>?
+            ) -> presenter_status
+        public typealias Progress =
+            @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<presenter_interactor>?) ->
+            presenter_status
         public typealias Render = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
         public typealias Key = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt32) -> Int32
 
@@ -94,17 +111,21 @@ public struct PresenterPlugin: Sendable, Equatable {
         public var render: Render?
         public var key: Key?
 
-        public init(create: Create? = nil, destroy: Destroy? = nil, show: Show? = nil, hide: Hide? = nil,
-                    progress: Progress? = nil, render: Render? = nil, key: Key? = nil) {
+        public init(
+            create: Create? = nil, destroy: Destroy? = nil, show: Show? = nil, hide: Hide? = nil,
+            progress: Progress? = nil, render: Render? = nil, key: Key? = nil
+        ) {
             self.create = create; self.destroy = destroy; self.show = show; self.hide = hide
             self.progress = progress; self.render = render; self.key = key
         }
 
         /// The names of the hooks that are present, in descriptor order.
         public var presentNames: [String] {
-            [("create", create != nil), ("destroy", destroy != nil), ("show", show != nil),
-             ("hide", hide != nil), ("progress", progress != nil), ("render", render != nil),
-             ("key", key != nil)].filter(\.1).map(\.0)
+            [
+                ("create", create != nil), ("destroy", destroy != nil), ("show", show != nil),
+                ("hide", hide != nil), ("progress", progress != nil), ("render", render != nil),
+                ("key", key != nil),
+            ].filter(\.1).map(\.0)
         }
 
         public static func == (a: Hooks, b: Hooks) -> Bool { a.presentNames == b.presentNames }

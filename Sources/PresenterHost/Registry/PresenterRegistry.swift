@@ -59,14 +59,17 @@ public struct PresenterRegistry: Sendable {
     ///   (`PluginScanner`). The command line passes one; without one (tests,
     ///   whose executable is not presenter-host), every file is loaded in
     ///   this process.
-    static func load(_ searchPath: [SearchPathEntry], scanner: PluginScanner?,
-                     policy: PluginPolicy, cache: RegistryCache?) -> PresenterRegistry {
+    static func load(
+        _ searchPath: [SearchPathEntry], scanner: PluginScanner?,
+        policy: PluginPolicy, cache: RegistryCache?
+    ) -> PresenterRegistry {
         let files = checkedFiles(searchPath, policy: policy)
         var contents: [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] = [:]
         var remembered: [String: RegistryCacheFormat.Entry] = [:]
         for (index, file) in files.enumerated() {
             guard let real = file.checked.file, let identity = file.checked.identity,
-                  let entry = cache?.entries[real], entry.identity == identity else { continue }
+                let entry = cache?.entries[real], entry.identity == identity
+            else { continue }
             contents[index] = entry.contents
             remembered[real] = entry
         }
@@ -76,7 +79,8 @@ public struct PresenterRegistry: Sendable {
         // not scan, are loaded here.
         let pending = files.indices.filter { files[$0].checked.problem == nil && contents[$0] == nil }
         let scanned = pending.filter { !files[$0].bundled }
-        let reported = scanned.isEmpty ? [:] : scanner?.scan(scanned.map { files[$0].checked.file! }, policy: policy) ?? [:]
+        let reported =
+            scanned.isEmpty ? [:] : scanner?.scan(scanned.map { files[$0].checked.file! }, policy: policy) ?? [:]
         for (scanIndex, fileIndex) in scanned.enumerated() {
             if let result = reported[scanIndex] { contents[fileIndex] = result }
         }
@@ -123,7 +127,8 @@ public struct PresenterRegistry: Sendable {
 
         let resolution = PresenterResolution(candidates, refusedIds: refusedIds)
         for (position, failure) in resolution.refusals {
-            errors.append((candidateKeys[position], PluginLoadError(path: candidates[position].plugin.path, failure: failure)))
+            errors.append(
+                (candidateKeys[position], PluginLoadError(path: candidates[position].plugin.path, failure: failure)))
         }
         errors.sort { $0.key.lexicographicallyPrecedes($1.key) }
         return PresenterRegistry(plugins: resolution.plugins, errors: errors.map(\.error), searchPath: searchPath)
@@ -150,7 +155,8 @@ public struct PresenterRegistry: Sendable {
                 throw PluginLoadError(path: plugin.path, failure: error)
             }
             guard var fresh = loaded.lazy.compactMap({ try? $0.get() }).first(where: { $0.id == plugin.id }),
-                  let position = copy.plugins.firstIndex(where: { $0.id == plugin.id }) else {
+                let position = copy.plugins.firstIndex(where: { $0.id == plugin.id })
+            else {
                 throw PluginLoadError(path: plugin.path, failure: .missing)
             }
             fresh.path = plugin.path
@@ -189,7 +195,7 @@ private extension Result where Success == PluginLibrary.Contents, Failure == Plu
         switch self {
         case .success: return true
         case .failure(.missing), .failure(.unreadable), .failure(.replacedByLink), .failure(.insecure),
-             .failure(.linkOutsideDirectory), .failure(.danglingLink), .failure(.symlinkLoop):
+            .failure(.linkOutsideDirectory), .failure(.danglingLink), .failure(.symlinkLoop):
             return false
         case .failure: return true
         }

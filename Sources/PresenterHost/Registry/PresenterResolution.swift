@@ -36,10 +36,12 @@ struct PresenterResolution {
                 let plugin = candidates[position].plugin
                 guard let base = plugin.extends else { continue }
                 if winners[base] == nil {
-                    let refused = refusedIds[base]
+                    let refused =
+                        refusedIds[base]
                         ?? candidates.indices.first { candidates[$0].plugin.id == base && removed[$0] != nil }
-                            .map { candidates[$0].plugin.path }
-                    round[position] = refused.map { .baseUnavailable(id: plugin.id, base: base, path: $0) }
+                        .map { candidates[$0].plugin.path }
+                    round[position] =
+                        refused.map { .baseUnavailable(id: plugin.id, base: base, path: $0) }
                         ?? .baseNotFound(id: plugin.id, base: base)
                 } else if let cycle = Self.cycle(from: plugin, winners: winners, candidates: candidates) {
                     round[position] = .extensionCycle(id: plugin.id, cycle: cycle)
@@ -53,18 +55,23 @@ struct PresenterResolution {
         for (position, candidate) in candidates.enumerated() where removed[position] == nil {
             guard let winner = winners[candidate.plugin.id], winner != position else { continue }
             let first = candidates[winner]
-            refusals[position] = first.plugin.path == candidate.plugin.path
+            refusals[position] =
+                first.plugin.path == candidate.plugin.path
                 ? .duplicateInLibrary(id: candidate.plugin.id, index: candidate.index, first: first.index)
                 : .shadowed(id: candidate.plugin.id, by: first.plugin.path)
         }
-        self.plugins = candidates.indices.filter { winners[candidates[$0].plugin.id] == $0 }.map { candidates[$0].plugin }
+        self.plugins = candidates.indices.filter { winners[candidates[$0].plugin.id] == $0 }.map {
+            candidates[$0].plugin
+        }
         self.refusals = refusals
     }
 
     /// The ids from `plugin` back to itself when its chain of winners loops
     /// through it; nil when it does not (a loop further up is its members' problem).
-    private static func cycle(from plugin: PresenterPlugin, winners: [String: Int],
-                              candidates: [Candidate]) -> [String]? {
+    private static func cycle(
+        from plugin: PresenterPlugin, winners: [String: Int],
+        candidates: [Candidate]
+    ) -> [String]? {
         var visited = [plugin.id]
         var current = plugin
         while let base = current.extends, let next = winners[base] {

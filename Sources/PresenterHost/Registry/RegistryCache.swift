@@ -54,8 +54,10 @@ struct RegistryCache {
     /// Writes `entries` (by real path) as the new cache, unless they are
     /// what was read. Failures are silent: the cache is only an optimisation.
     func store(_ newEntries: [String: RegistryCacheFormat.Entry]) {
-        guard ignored != nil || newEntries.count != entries.count
-            || newEntries.contains(where: { entries[$0.key]?.identity != $0.value.identity }) else { return }
+        guard
+            ignored != nil || newEntries.count != entries.count
+                || newEntries.contains(where: { entries[$0.key]?.identity != $0.value.identity })
+        else { return }
         let bytes = RegistryCacheFormat.encode(key: key, entries: newEntries)
         let directory = String(path[..<path.lastIndex(of: "/")!])
         makeDirectory(directory)
@@ -109,7 +111,8 @@ struct RegistryCache {
     /// The ABI version, the host binary's identity and the search path.
     private static func key(_ searchPath: [SearchPathEntry]) -> String {
         var info = stat()
-        let binary = stat("/proc/self/exe", &info) == 0
+        let binary =
+            stat("/proc/self/exe", &info) == 0
             ? "\(info.st_dev) \(info.st_ino) \(info.st_size) \(FileIdentity(info).modified)" : "unknown"
         return (["abi \(ABIVersion.host)", "binary \(binary)"] + searchPath.map { "\($0.origin.rawValue) \($0.path)" })
             .joined(separator: "|")

@@ -50,10 +50,14 @@ enum RegistryCacheFormat {
     static func decode(_ bytes: [UInt8], key: String) throws(Unreadable) -> [String: Entry] {
         guard let newline = bytes.firstIndex(of: 0x0a) else { throw Unreadable(reason: "empty or truncated") }
         let first = String(decoding: bytes[..<newline], as: UTF8.self)
-        guard first.hasPrefix("presenter-host registry cache ") else { throw Unreadable(reason: "not a registry cache") }
+        guard first.hasPrefix("presenter-host registry cache ") else {
+            throw Unreadable(reason: "not a registry cache")
+        }
         guard first.hasPrefix(magic) else { throw Unreadable(reason: "written by another version") }
         let body = bytes[(newline + 1)...]
-        guard first.dropFirst(magic.count) == hex(checksum(body)) else { throw Unreadable(reason: "corrupt (checksum)") }
+        guard first.dropFirst(magic.count) == hex(checksum(body)) else {
+            throw Unreadable(reason: "corrupt (checksum)")
+        }
         // Read as bytes, not Characters: faster, and a "\r" in a path
         // would otherwise swallow the "\n" after it.
         var lines = Lines(body)
@@ -99,8 +103,11 @@ enum RegistryCacheFormat {
     /// What loading the file at the real path `file` gave, from its record
     /// lines split at tabs; its presenters are marked `cached` as said.
     static func contents(_ records: [[String]], file: String, cached: Bool)
-        throws(Unreadable) -> Result<PluginLibrary.Contents, PluginLoadFailure> {
-        if records.count == 1, records[0].count == 2, records[0][0] == "X" { return .failure(try decodeFailure(records[0][1])) }
+        throws(Unreadable) -> Result<PluginLibrary.Contents, PluginLoadFailure>
+    {
+        if records.count == 1, records[0].count == 2, records[0][0] == "X" {
+            return .failure(try decodeFailure(records[0][1]))
+        }
         guard !records.isEmpty else { throw corrupt }
         var results: PluginLibrary.Contents = []
         for fields in records {
@@ -164,10 +171,12 @@ enum RegistryCacheFormat {
     private static var corrupt: Unreadable { Unreadable(reason: "corrupt") }
 
     private static func presenterLine(_ index: Int, _ plugin: PresenterPlugin) -> String {
-        let fields = [String(index), plugin.id, plugin.name, plugin.version, plugin.description ?? absent,
-                      plugin.author ?? absent, plugin.license ?? absent, plugin.extends ?? absent,
-                      String(plugin.capabilities.rawValue), "\(plugin.abiVersion.major).\(plugin.abiVersion.minor)",
-                      plugin.hookNames.joined(separator: ",")]
+        let fields = [
+            String(index), plugin.id, plugin.name, plugin.version, plugin.description ?? absent,
+            plugin.author ?? absent, plugin.license ?? absent, plugin.extends ?? absent,
+            String(plugin.capabilities.rawValue), "\(plugin.abiVersion.major).\(plugin.abiVersion.minor)",
+            plugin.hookNames.joined(separator: ","),
+        ]
         return "P\t" + fields.joined(separator: "\t")
     }
 
@@ -175,7 +184,8 @@ enum RegistryCacheFormat {
         func optional(_ field: String) -> String? { field == absent ? nil : field }
         let abi = fields[10].split(separator: ".")
         guard let capabilities = UInt64(fields[9]), abi.count == 2,
-              let major = UInt16(abi[0]), let minor = UInt16(abi[1]) else { throw corrupt }
+            let major = UInt16(abi[0]), let minor = UInt16(abi[1])
+        else { throw corrupt }
         return PresenterPlugin(
             id: fields[2], name: fields[3], version: fields[4],
             description: optional(fields[5]), author: optional(fields[6]), license: optional(fields[7]),
@@ -203,8 +213,9 @@ enum RegistryCacheFormat {
         guard digits > 0 else { return nil }
         numbers.append(value)
         guard numbers.count == 5, numbers[2...].allSatisfy({ $0 <= UInt64(Int64.max) }) else { return nil }
-        return FileIdentity(device: numbers[0], inode: numbers[1], size: Int64(numbers[2]),
-                            modified: Int64(numbers[3]), changed: Int64(numbers[4]))
+        return FileIdentity(
+            device: numbers[0], inode: numbers[1], size: Int64(numbers[2]),
+            modified: Int64(numbers[3]), changed: Int64(numbers[4]))
     }
 
     private static func json(_ failure: PluginLoadFailure) -> String {
@@ -214,7 +225,9 @@ enum RegistryCacheFormat {
     }
 
     private static func decodeFailure(_ field: String) throws(Unreadable) -> PluginLoadFailure {
-        guard let failure = try? JSONDecoder().decode(PluginLoadFailure.self, from: Data(field.utf8)) else { throw corrupt }
+        guard let failure = try? JSONDecoder().decode(PluginLoadFailure.self, from: Data(field.utf8)) else {
+            throw corrupt
+        }
         return failure
     }
 

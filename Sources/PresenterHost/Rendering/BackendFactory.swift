@@ -18,19 +18,22 @@ public enum BackendFactory {
     }
 
     /// A backend for `fd` as the environment and the `--color` choice say.
-    public static func make(for fd: Int32 = STDERR_FILENO,
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                            colorMode: ColorMode = .auto, regionRows: Int = 5,
-                            interactive: Bool = false, terminalProgress: Bool = false) -> RenderBackend {
+    public static func make(
+        for fd: Int32 = STDERR_FILENO,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        colorMode: ColorMode = .auto, regionRows: Int = 5,
+        interactive: Bool = false, terminalProgress: Bool = false
+    ) -> RenderBackend {
         let unicode = TerminalEnvironment.isUnicode(environment)
         switch mode(for: fd, environment: environment) {
         case .plain:
             let cols = TerminalShim.windowSize(fd)?.cols ?? 80
             return PlainBackend(fd: fd, unicode: unicode, cols: cols, rows: regionRows)
         case .terminal:
-            return TerminalBackend(fd: fd, regionRows: regionRows,
-                                   color: colorMode.isEnabled(environment: environment),
-                                   unicode: unicode, interactive: interactive, terminalProgress: terminalProgress)
+            return TerminalBackend(
+                fd: fd, regionRows: regionRows,
+                color: colorMode.isEnabled(environment: environment),
+                unicode: unicode, interactive: interactive, terminalProgress: terminalProgress)
         }
     }
 }

@@ -56,8 +56,10 @@ public struct Canvas: Equatable, Sendable {
     ///
     /// - Returns: the columns the (cut) text takes, whether or not clipped.
     @discardableResult
-    public mutating func drawText(_ text: String, col: Int, row: Int, maxColumns: Int,
-                                  style: CellStyle = .plain, ellipsis: String = DisplayWidth.unicodeEllipsis) -> Int {
+    public mutating func drawText(
+        _ text: String, col: Int, row: Int, maxColumns: Int,
+        style: CellStyle = .plain, ellipsis: String = DisplayWidth.unicodeEllipsis
+    ) -> Int {
         guard maxColumns > 0 else { return 0 }
         let visible = Self.withoutControls(text)
         let cut = DisplayWidth.truncate(visible, toColumns: maxColumns, ellipsis: ellipsis)
@@ -74,8 +76,10 @@ public struct Canvas: Equatable, Sendable {
     /// Draws a bordered box with its top-left corner at (`col`, `row`),
     /// `width` × `height` cells, and blanks its inside in `style`. Sizes under
     /// 2 draw nothing. Cells outside the canvas are clipped.
-    public mutating func drawBox(col: Int, row: Int, width: Int, height: Int,
-                                 style: CellStyle = .plain, unicode: Bool = true) {
+    public mutating func drawBox(
+        col: Int, row: Int, width: Int, height: Int,
+        style: CellStyle = .plain, unicode: Bool = true
+    ) {
         guard width >= 2, height >= 2 else { return }
         let (topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical) =
             unicode ? ("╭", "╮", "╰", "╯", "─", "│") : ("+", "+", "+", "+", "-", "|")

@@ -10,7 +10,8 @@ public struct CellStyle: Hashable, Sendable {
     /// Keeps the colour (when it is one the ABI defines) and the known attributes.
     public init(rawValue: UInt32) {
         let color = rawValue & 0xF
-        let attributes = rawValue & (UInt32(PRESENTER_STYLE_BOLD) | UInt32(PRESENTER_STYLE_DIM) | UInt32(PRESENTER_STYLE_REVERSE))
+        let attributes =
+            rawValue & (UInt32(PRESENTER_STYLE_BOLD) | UInt32(PRESENTER_STYLE_DIM) | UInt32(PRESENTER_STYLE_REVERSE))
         self.rawValue = (color <= UInt32(PRESENTER_COLOR_CYAN) ? color : 0) | attributes
     }
 

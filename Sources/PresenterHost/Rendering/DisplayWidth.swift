@@ -66,7 +66,8 @@ public enum DisplayWidth {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0
         default: break
         }
-        if (0x1160...0x11FF).contains(value) { return 0 }  // Hangul medial vowels and final consonants join the syllable
+        // Hangul medial vowels and final consonants join the syllable.
+        if (0x1160...0x11FF).contains(value) { return 0 }
         return isWide(scalar) ? 2 : 1
     }
 

@@ -32,8 +32,10 @@ public final class FullScreenBackend: RenderBackend {
 
     /// A backend drawing on `output` and setting the modes of the terminal
     /// `input` reads from (the same terminal, normally stderr and stdin).
-    public init(output: Int32 = STDERR_FILENO, input: Int32 = STDIN_FILENO, color: Bool, unicode: Bool,
-                isForeground: (@Sendable () -> Bool)? = nil) {
+    public init(
+        output: Int32 = STDERR_FILENO, input: Int32 = STDIN_FILENO, color: Bool, unicode: Bool,
+        isForeground: (@Sendable () -> Bool)? = nil
+    ) {
         self.output = output
         self.input = input
         var flags: ViewFlags = [.animated, .interactive]
@@ -53,8 +55,10 @@ public final class FullScreenBackend: RenderBackend {
         // A frame laid out for another size would wrap at the edge: it is
         // dropped, and the runtime is asked to lay the view out again (as
         // after SIGWINCH, which may have come before anyone listened).
-        if let current = TerminalShim.windowSize(output), current != terminalSize
-            || canvas.cols != terminalSize.cols || canvas.rows != terminalSize.rows {
+        if let current = TerminalShim.windowSize(output),
+            current != terminalSize
+                || canvas.cols != terminalSize.cols || canvas.rows != terminalSize.rows
+        {
             terminalSize = current
             encoder.invalidate()
             resizeHandler?()

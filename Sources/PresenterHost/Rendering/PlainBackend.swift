@@ -70,7 +70,8 @@ public final class PlainBackend: RenderBackend {
 
     private static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline)
-            .map { line in String(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value) }) }
+            .map { line in String(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value) })
+            }
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .joined(separator: " - ")

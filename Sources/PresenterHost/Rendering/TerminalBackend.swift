@@ -67,9 +67,11 @@ public final class TerminalBackend: RenderBackend {
     ///     ours (one ioctl). Tests pass their own.
     ///   - terminalProgress: also show the actions' progress with OSC 9;4
     ///     (see ``TerminalProgress``), cleared by ``suspend()`` and ``finish()``.
-    public init(fd: Int32 = STDERR_FILENO, regionRows: Int = 5, color: Bool, unicode: Bool,
-                interactive: Bool = false, terminalSize: (cols: Int, rows: Int)? = nil, silenceInput: Bool = true,
-                isForeground: (@Sendable () -> Bool)? = nil, terminalProgress: Bool = false) {
+    public init(
+        fd: Int32 = STDERR_FILENO, regionRows: Int = 5, color: Bool, unicode: Bool,
+        interactive: Bool = false, terminalSize: (cols: Int, rows: Int)? = nil, silenceInput: Bool = true,
+        isForeground: (@Sendable () -> Bool)? = nil, terminalProgress: Bool = false
+    ) {
         if terminalProgress { self.terminalProgress = TerminalProgress() }
         self.fd = fd
         self.regionRows = max(1, regionRows)
@@ -210,7 +212,8 @@ public final class TerminalBackend: RenderBackend {
     /// a full redraw. Never true for a fixed size or a stream with no size.
     private func resizedSinceRefresh() -> Bool {
         guard fixedTerminalSize == nil, let current = TerminalShim.windowSize(fd),
-              current != terminalSize else { return false }
+            current != terminalSize
+        else { return false }
         refresh()
         return true
     }

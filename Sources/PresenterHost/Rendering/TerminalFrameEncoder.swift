@@ -156,12 +156,15 @@ struct TerminalFrameEncoder {
             return
         }
         if col == from { return }
-        if col == 0 { emit("\r") }
-        else if col < from {
+        if col == 0 {
+            emit("\r")
+        } else if col < from {
             let back = from - col
             let options = [String(repeating: "\u{8}", count: back), csiText(back, "D"), "\r" + csiText(col, "C")]
             emit(options.min { $0.utf8.count < $1.utf8.count }!)
-        } else if let canvas, let text = rewrite(canvas, row: row, from: from, to: col), text.utf8.count < csiText(col - from, "C").utf8.count {
+        } else if let canvas, let text = rewrite(canvas, row: row, from: from, to: col),
+            text.utf8.count < csiText(col - from, "C").utf8.count
+        {
             emit(text)
         } else {
             csi(col - from, "C")
@@ -177,7 +180,8 @@ struct TerminalFrameEncoder {
         for col in from..<to {
             let cell = canvas[col, row]
             guard same(cell, screen[col, row]), effective(cell.style) == style,
-                  !cell.isContinuation, DisplayWidth.of(Character(cell.text)) == 1 else { return nil }
+                !cell.isContinuation, DisplayWidth.of(Character(cell.text)) == 1
+            else { return nil }
             text += cell.text
         }
         return text

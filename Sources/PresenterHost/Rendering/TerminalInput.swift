@@ -51,8 +51,10 @@ public final class TerminalInput: @unchecked Sendable {
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            var waiters = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wakeFDs[0], events: Int16(POLLIN), revents: 0)]
+            var waiters = [
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeFDs[0], events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&waiters, 2, decoder.hasPendingEscape ? Self.escapeWait : -1)
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -33,7 +33,9 @@ public struct TerminalProgress {
         case .auto:
             // tmux and screen drop or mangle it without passthrough.
             if environment["TMUX"] != nil || environment["STY"] != nil { return false }
-            if (environment["TERM"] ?? "").hasPrefix("screen") || (environment["TERM"] ?? "").hasPrefix("tmux") { return false }
+            if (environment["TERM"] ?? "").hasPrefix("screen") || (environment["TERM"] ?? "").hasPrefix("tmux") {
+                return false
+            }
             return isOnAllowList(environment)
         }
     }
@@ -41,8 +43,8 @@ public struct TerminalProgress {
     /// The terminals known to understand OSC 9;4 (and not to show it as
     /// something else: older iTerm2 made a notification of each).
     static func isOnAllowList(_ environment: [String: String]) -> Bool {
-        if !(environment["WT_SESSION"] ?? "").isEmpty { return true }             // Windows Terminal
-        if environment["ConEmuANSI"] == "ON" { return true }                        // ConEmu
+        if !(environment["WT_SESSION"] ?? "").isEmpty { return true }  // Windows Terminal
+        if environment["ConEmuANSI"] == "ON" { return true }  // ConEmu
         switch environment["TERM_PROGRAM"] {
         case "ghostty", "WezTerm": return true
         case "iTerm.app": return features(environment["TERM_FEATURES"] ?? "").contains("P")  // 3.6.6+ reports "P"

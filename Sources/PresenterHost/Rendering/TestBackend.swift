@@ -42,7 +42,11 @@ public final class TestBackend: RenderBackend, @unchecked Sendable {
     /// True once ``finish()`` was called.
     public var isFinished: Bool { locked { _finished } }
 
-    public func present(_ canvas: Canvas) { locked { _canvas = canvas; _frameCount += 1 } }
+    public func present(_ canvas: Canvas) {
+        locked {
+            _canvas = canvas; _frameCount += 1
+        }
+    }
     public func event(_ event: ProgressEvent) { locked { _events.append(event) } }
     public func printAbove(_ text: String) { locked { _printed.append(text) } }
     public func finish() { locked { _finished = true } }

@@ -134,7 +134,8 @@ public final class InteractorHandle: @unchecked Sendable {
     /// What presenters are told of it now.
     var snapshot: InteractorSnapshot {
         lock.withLock {
-            InteractorSnapshot(id: id, type: interactorType, action: action, progress: fraction, message: workingMessage)
+            InteractorSnapshot(
+                id: id, type: interactorType, action: action, progress: fraction, message: workingMessage)
         }
     }
 

@@ -120,11 +120,13 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///     other failure (and, with a presenter process, after a failed
     ///     create, which the next call reports: attach does not wait for the
     ///     process) the views go on without their presenters on the same backend.
-    public init(registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
-                clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
-                isolation: Isolation = .inProcess,
-                log: ((PresenterLogEntry) -> Void)? = nil,
-                onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil) {
+    public init(
+        registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
+        clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
+        isolation: Isolation = .inProcess,
+        log: ((PresenterLogEntry) -> Void)? = nil,
+        onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
+    ) {
         self.registry = registry
         self.backend = backend
         self.options = options
@@ -137,19 +139,22 @@ public final class PresenterRuntime: @unchecked Sendable {
         canvas = Canvas(cols: backend.size.cols, rows: backend.size.rows)
         geometry = Self.geometry(of: backend, reserving: self.reservedRows)
         weak var weakSelf: PresenterRuntime?
-        thread = PresenterThread(name: "presenter",
-                                 afterJobs: { weakSelf?.afterJobs() },
-                                 onWake: { weakSelf?.timerFired() })
+        thread = PresenterThread(
+            name: "presenter",
+            afterJobs: { weakSelf?.afterJobs() },
+            onWake: { weakSelf?.timerFired() })
         weakSelf = self
         let delegate = EngineDelegate(runtime: self)
         switch isolation {
         case .inProcess:
-            engine = LocalPresenterEngine(options: options, clock: clock, geometry: geometry,
-                                          isEngineThread: { [thread] in thread.isCurrent })
+            engine = LocalPresenterEngine(
+                options: options, clock: clock, geometry: geometry,
+                isEngineThread: { [thread] in thread.isCurrent })
         case .presenterProcess(let configuration):
             let runtime = WeakRuntime(self)
-            engine = PresenterProcess(configuration: configuration, options: options, clock: clock,
-                                      geometry: geometry, output: { runtime.value?.log($0) })
+            engine = PresenterProcess(
+                configuration: configuration, options: options, clock: clock,
+                geometry: geometry, output: { runtime.value?.log($0) })
         }
         engine.delegate = delegate
         engineDelegate = delegate
@@ -386,9 +391,11 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Logs a failed hook.
     func report(_ outcome: HookOutcome) {
         guard outcome.failed else { return }
-        log(PresenterLogEntry(level: .error, presenterId: outcome.presenterId,
-                              message: "\(outcome.hook) failed (status \(outcome.status))"
-                                + (outcome.message.map { ": \($0)" } ?? "")))
+        log(
+            PresenterLogEntry(
+                level: .error, presenterId: outcome.presenterId,
+                message: "\(outcome.hook) failed (status \(outcome.status))"
+                    + (outcome.message.map { ": \($0)" } ?? "")))
     }
 
     /// Gives `entry` to the log sink, one entry at a time. Any thread.
@@ -498,8 +505,9 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// (at least one row is theirs).
     private static func geometry(of backend: RenderBackend, reserving reserved: Int) -> ViewGeometry {
         let rows = backend.size.rows
-        return ViewGeometry(cols: backend.size.cols, rows: max(min(rows, 1), rows - reserved),
-                            flags: backend.flags.abiValue)
+        return ViewGeometry(
+            cols: backend.size.cols, rows: max(min(rows, 1), rows - reserved),
+            flags: backend.flags.abiValue)
     }
 
     /// The earliest frame anyone asked for.
@@ -554,7 +562,9 @@ private final class EngineDelegate: PresenterEngineDelegate {
     init(runtime: PresenterRuntime) { self.runtime = runtime }
 
     func engine(view: ViewID, element: String, operation: Int32) {
-        guard let screenlet = runtime.screenlet(view), screenlet.view.elements[element]?.apply(operation) == true else { return }
+        guard let screenlet = runtime.screenlet(view), screenlet.view.elements[element]?.apply(operation) == true else {
+            return
+        }
         runtime.needsRender = true
     }
 

@@ -55,14 +55,16 @@ public final class Screenlet: @unchecked Sendable {
     /// its thread. End the returned handle when the work is done.
     public func perform(action: String, interactorType: String) -> InteractorHandle {
         let table = view.progressMessages
-        return perform(action: action, interactorType: interactorType,
-                       messages: table[action] ?? table[ScreenletView.defaultAction] ?? [:])
+        return perform(
+            action: action, interactorType: interactorType,
+            messages: table[action] ?? table[ScreenletView.defaultAction] ?? [:])
     }
 
     /// Starts an interactor with its own `messages` instead of the view's
     /// table for `action` (a driver line that names its messages).
     public func perform(action: String, interactorType: String, messages: ProgressMessages) -> InteractorHandle {
-        let handle = InteractorHandle(action: action, interactorType: interactorType, messages: messages, screenlet: self)
+        let handle = InteractorHandle(
+            action: action, interactorType: interactorType, messages: messages, screenlet: self)
         if !runtime.enqueue({ [self] in started(handle) }) {
             _ = handle.markEnded()
             handle.announced()
@@ -86,7 +88,8 @@ public final class Screenlet: @unchecked Sendable {
         handle.announced()
         handle.shown = true
         handle.announcedMessage = working
-        hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot) }
+        hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot)
+        }
         runtime.needsRender = true
     }
 
@@ -125,7 +128,8 @@ public final class Screenlet: @unchecked Sendable {
         }
         if snapshot.progress != handle.announcedFraction {
             handle.announcedFraction = snapshot.progress
-            runtime.backend.event(.progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
+            runtime.backend.event(
+                .progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
         }
         return snapshot
     }
@@ -140,7 +144,8 @@ public final class Screenlet: @unchecked Sendable {
             if handle.shown { _ = announceProgress(of: handle) }
         }
         runtime.inFlight -= 1
-        let message = replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
+        let message =
+            replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
         guard handle.shown else { return }
         hook { engine throws(PresenterFailure) in
@@ -170,7 +175,9 @@ public final class Screenlet: @unchecked Sendable {
     /// Offers a key to the presenter, then to the view; true when one used it.
     func key(_ code: UInt32) -> Bool {
         if hasPresenter {
-            let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in try engine.key(viewID, code: code) }
+            let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in
+                try engine.key(viewID, code: code)
+            }
             presenterDue = hasPresenter
             if used { return true }
         }

@@ -44,7 +44,8 @@ struct FrameBuffer {
     /// - Throws: when the announced length is over ``MessageCoding/maxBody``.
     mutating func next() throws(MessageError) -> [UInt8]? {
         guard bytes.count - start >= 4 else { return nil }
-        let length = Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16 | Int(bytes[start + 3]) << 24
+        let length =
+            Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16 | Int(bytes[start + 3]) << 24
         guard length <= MessageCoding.maxBody else {
             throw MessageError("a message of \(length) bytes, more than the \(MessageCoding.maxBody) allowed")
         }
@@ -147,7 +148,8 @@ struct MessageReader {
     /// A count, then that many elements read by `body`. Each element takes
     /// at least `minimumSize` bytes, so a count beyond what is left fails at once.
     mutating func array<T>(minimumSize: Int, _ body: (inout MessageReader) throws(MessageError) -> T)
-        throws(MessageError) -> [T] {
+        throws(MessageError) -> [T]
+    {
         let count = Int(try u32())
         guard count <= (bytes.count - offset) / max(1, minimumSize) else {
             throw MessageError("a list of \(count) items in a message too short for it")

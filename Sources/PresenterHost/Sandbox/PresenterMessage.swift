@@ -93,7 +93,9 @@ extension PresenterMessage {
         switch request {
         case let .configure(options, geometry):
             kind(.configure)
-            writer.array(options.sorted { $0.key < $1.key }) { $0.string($1.key); $0.string($1.value) }
+            writer.array(options.sorted { $0.key < $1.key }) {
+                $0.string($1.key); $0.string($1.value)
+            }
             writer.geometry(geometry)
         case let .load(paths):
             kind(.load)
@@ -101,7 +103,9 @@ extension PresenterMessage {
         case let .attach(view, chain, elements):
             kind(.attach)
             writer.u32(view)
-            writer.array(chain) { $0.string($1.path); $0.string($1.id) }
+            writer.array(chain) {
+                $0.string($1.path); $0.string($1.id)
+            }
             writer.array(elements) { $0.string($1) }
         case let .show(view, message, interactor):
             kind(.show)
@@ -151,17 +155,22 @@ extension PresenterMessage {
         let request: Request
         switch kind {
         case .configure:
-            let pairs = try reader.array(minimumSize: 8) { reader throws(MessageError) in (try reader.string(), try reader.string()) }
-            request = .configure(options: Dictionary(pairs, uniquingKeysWith: { _, last in last }), geometry: try reader.geometry())
+            let pairs = try reader.array(minimumSize: 8) { reader throws(MessageError) in
+                (try reader.string(), try reader.string())
+            }
+            request = .configure(
+                options: Dictionary(pairs, uniquingKeysWith: { _, last in last }), geometry: try reader.geometry())
         case .load:
-            request = .load(paths: try reader.array(minimumSize: 4) { reader throws(MessageError) in try reader.string() })
+            request = .load(
+                paths: try reader.array(minimumSize: 4) { reader throws(MessageError) in try reader.string() })
         case .attach:
             let view = try reader.u32()
             let chain = try reader.array(minimumSize: 8) { reader throws(MessageError) in
                 PresenterRef(path: try reader.string(), id: try reader.string())
             }
-            request = .attach(view: view, chain: chain,
-                              elements: try reader.array(minimumSize: 4) { reader throws(MessageError) in try reader.string() })
+            request = .attach(
+                view: view, chain: chain,
+                elements: try reader.array(minimumSize: 4) { reader throws(MessageError) in try reader.string() })
         case .show:
             request = .show(view: try reader.u32(), message: try reader.string(), interactor: try reader.interactor())
         case .hide:
@@ -170,8 +179,9 @@ extension PresenterMessage {
             let interactor = try reader.interactor()
             var failure: InteractorError?
             if try reader.bool() {
-                failure = InteractorError(code: try reader.i64(), domain: try reader.string(), message: try reader.string(),
-                                          isValidation: try reader.bool())
+                failure = InteractorError(
+                    code: try reader.i64(), domain: try reader.string(), message: try reader.string(),
+                    isValidation: try reader.bool())
             }
             request = .hide(view: view, message: message, interactor: interactor, failure: failure)
         case .progress:
@@ -251,7 +261,9 @@ extension PresenterMessage {
             writer.u8(ResultTag.keyUsed.rawValue)
             writer.bool(used)
         }
-        writer.array(reply.frameRequests.sorted { $0.key < $1.key }) { $0.u32($1.key); $0.u64($1.value) }
+        writer.array(reply.frameRequests.sorted { $0.key < $1.key }) {
+            $0.u32($1.key); $0.u64($1.value)
+        }
         return writer.bytes
     }
 
@@ -266,8 +278,11 @@ extension PresenterMessage {
             incoming = .notice(.hello(version: try reader.u32()))
         case .log?:
             let level = PresenterLogEntry.Level(abi: try reader.i32())
-            incoming = .notice(.log(PresenterLogEntry(level: level, presenterId: try reader.optionalString(),
-                                                      message: try reader.string())))
+            incoming = .notice(
+                .log(
+                    PresenterLogEntry(
+                        level: level, presenterId: try reader.optionalString(),
+                        message: try reader.string())))
         case .element?:
             incoming = .notice(.element(view: try reader.u32(), name: try reader.string(), operation: try reader.i32()))
         case .reply?:
@@ -277,29 +292,40 @@ extension PresenterMessage {
             case .done?: result = .done
             case .refused?: result = .refused(try reader.string())
             case .createFailed?:
-                result = .createFailed(presenterId: try reader.string(), status: try reader.i32(), message: try reader.optionalString())
+                result = .createFailed(
+                    presenterId: try reader.string(), status: try reader.i32(), message: try reader.optionalString())
             case .outcome?:
-                result = .outcome(HookOutcome(status: try reader.i32(), hook: try reader.string(),
-                                              presenterId: try reader.string(), message: try reader.optionalString()))
+                result = .outcome(
+                    HookOutcome(
+                        status: try reader.i32(), hook: try reader.string(),
+                        presenterId: try reader.string(), message: try reader.optionalString()))
             case .drawing?:
-                result = .drawing(try reader.array(minimumSize: 17) { reader throws(MessageError) in
-                    switch try reader.u8() {
-                    case 0:
-                        return .text(col: try reader.i32(), row: try reader.i32(), maxColumns: try reader.u32(),
-                                     style: try reader.u32(), text: try reader.string())
-                    case 1:
-                        return .box(col: try reader.i32(), row: try reader.i32(), cols: try reader.u32(), rows: try reader.u32(),
-                                    style: try reader.u32())
-                    case let other:
-                        throw MessageError("an unknown drawing operation \(other)")
-                    }
-                })
+                result = .drawing(
+                    try reader.array(minimumSize: 17) { reader throws(MessageError) in
+                        switch try reader.u8() {
+                        case 0:
+                            return .text(
+                                col: try reader.i32(), row: try reader.i32(), maxColumns: try reader.u32(),
+                                style: try reader.u32(), text: try reader.string())
+                        case 1:
+                            return .box(
+                                col: try reader.i32(), row: try reader.i32(), cols: try reader.u32(),
+                                rows: try reader.u32(),
+                                style: try reader.u32())
+                        case let other:
+                            throw MessageError("an unknown drawing operation \(other)")
+                        }
+                    })
             case .keyUsed?: result = .keyUsed(try reader.bool())
             case nil: throw MessageError("an unknown result")
             }
-            let requests = try reader.array(minimumSize: 12) { reader throws(MessageError) in (try reader.u32(), try reader.u64()) }
-            incoming = .reply(Reply(sequence: sequence, result: result,
-                                    frameRequests: Dictionary(requests, uniquingKeysWith: { first, _ in first })))
+            let requests = try reader.array(minimumSize: 12) { reader throws(MessageError) in
+                (try reader.u32(), try reader.u64())
+            }
+            incoming = .reply(
+                Reply(
+                    sequence: sequence, result: result,
+                    frameRequests: Dictionary(requests, uniquingKeysWith: { first, _ in first })))
         default:
             throw MessageError("an unknown message")
         }
@@ -332,7 +358,8 @@ private extension MessageReader {
     mutating func interactor() throws(MessageError) -> InteractorSnapshot {
         let id = try u64()
         let progress = try f64()
-        return InteractorSnapshot(id: id, type: try string(), action: try string(), progress: progress,
-                                  message: try optionalString())
+        return InteractorSnapshot(
+            id: id, type: try string(), action: try string(), progress: progress,
+            message: try optionalString())
     }
 }

@@ -41,8 +41,10 @@ public final class PresenterProcess: PresenterEngine {
         /// The default budget of starting and loading: 5 s, as the scan helper's.
         public static let defaultStartTimeout = 5.0
 
-        public init(executable: String = "/proc/self/exe", hookTimeout: Double = defaultHookTimeout,
-                    startTimeout: Double = defaultStartTimeout, environment: [String: String] = [:]) {
+        public init(
+            executable: String = "/proc/self/exe", hookTimeout: Double = defaultHookTimeout,
+            startTimeout: Double = defaultStartTimeout, environment: [String: String] = [:]
+        ) {
             self.executable = executable
             self.hookTimeout = hookTimeout
             self.startTimeout = startTimeout
@@ -121,8 +123,10 @@ public final class PresenterProcess: PresenterEngine {
     private let hurryLock = NSLock()
     private var hurriedAt: Double?
 
-    init(configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
-         output: @escaping @Sendable (PresenterLogEntry) -> Void) {
+    init(
+        configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
+        output: @escaping @Sendable (PresenterLogEntry) -> Void
+    ) {
         self.configuration = configuration
         self.options = options
         self.clock = clock
@@ -150,17 +154,21 @@ public final class PresenterProcess: PresenterEngine {
         let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
-        _ = try submit(.attach(view: view, chain: references, elements: elements), hook: "create",
-                       budget: configuration.hookTimeout, isAttach: true)
+        _ = try submit(
+            .attach(view: view, chain: references, elements: elements), hook: "create",
+            budget: configuration.hookTimeout, isAttach: true)
     }
 
     func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
         try outcome(of: .show(view: view, message: message, interactor: interactor), view: view, hook: "show")
     }
 
-    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot,
-              failure: InteractorError?) throws(PresenterFailure) -> HookOutcome {
-        try outcome(of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: "hide")
+    func hide(
+        _ view: ViewID, message: String?, interactor: InteractorSnapshot,
+        failure: InteractorError?
+    ) throws(PresenterFailure) -> HookOutcome {
+        try outcome(
+            of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: "hide")
     }
 
     func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
@@ -176,7 +184,8 @@ public final class PresenterProcess: PresenterEngine {
             throw violation("render", "drew \(operations.count) things, more than \(DrawOperation.maxPerRender)")
         }
         for case .text(_, _, _, _, let text) in operations where text.utf8.count > DrawOperation.maxTextBytes {
-            throw violation("render", "drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)")
+            throw violation(
+                "render", "drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)")
         }
         return operations
     }
@@ -220,7 +229,9 @@ public final class PresenterProcess: PresenterEngine {
 
     // MARK: - Calls
 
-    private func outcome(of request: PresenterMessage.Request, view: ViewID, hook: String) throws(PresenterFailure) -> HookOutcome {
+    private func outcome(of request: PresenterMessage.Request, view: ViewID, hook: String) throws(PresenterFailure)
+        -> HookOutcome
+    {
         name(view)
         guard case .outcome(let outcome) = try call(request, hook: hook) else {
             throw violation(hook, "answered \(hook) with something else than a status")
@@ -240,14 +251,18 @@ public final class PresenterProcess: PresenterEngine {
     }
 
     /// Sends `request` and waits for its reply (and those before it).
-    private func call(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure) -> PresenterMessage.Result {
+    private func call(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure)
+        -> PresenterMessage.Result
+    {
         try awaitReply(try submit(request, hook: hook, budget: configuration.hookTimeout))
     }
 
     /// Sends `request`, starting the process first if need be, and returns
     /// its number; the reply is waited for by ``awaitReply(_:)``.
-    private func submit(_ request: PresenterMessage.Request, hook: String?, budget: Double,
-                        isAttach: Bool = false) throws(PresenterFailure) -> UInt32 {
+    private func submit(
+        _ request: PresenterMessage.Request, hook: String?, budget: Double,
+        isAttach: Bool = false
+    ) throws(PresenterFailure) -> UInt32 {
         let running = try started()
         if pending.isEmpty && !awaitingHello {
             // Anything waiting now came between requests: the process ended
@@ -282,9 +297,12 @@ public final class PresenterProcess: PresenterEngine {
             }
             guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
             if awaitingHello {
-                guard case .notice(.hello(let version)) = message else { throw violation("start", "did not say hello first") }
+                guard case .notice(.hello(let version)) = message else {
+                    throw violation("start", "did not say hello first")
+                }
                 guard version == PresenterMessage.version else {
-                    throw violation("start", "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
+                    throw violation(
+                        "start", "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
                 }
                 awaitingHello = false
                 lastAnswer = Self.now()
@@ -294,7 +312,8 @@ public final class PresenterProcess: PresenterEngine {
                 // A hook that logs in a loop must not keep the host reading past its budget.
                 notices += 1
                 guard notices <= Self.maxNoticesPerRequest else {
-                    throw violation(hook, "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook")
+                    throw violation(
+                        hook, "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook")
                 }
                 guard Self.now() <= deadline() else { throw hung(hook) }
             }
@@ -315,7 +334,8 @@ public final class PresenterProcess: PresenterEngine {
                 throw violation(hook, "said hello twice")
             case .reply(let reply):
                 guard let head, reply.sequence == head.sequence else {
-                    throw violation(hook, "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due")
+                    throw violation(
+                        hook, "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due")
                 }
                 pending.removeFirst()
                 notices = 0
@@ -350,10 +370,13 @@ public final class PresenterProcess: PresenterEngine {
                 throw violation(request.hook, "named a presenter it was not given")
             }
             currentPresenter = presenterId
-            throw fail(hook: "create", .createFailed(status: status, message: message.map { Self.cut($0, to: HostServices.maxLogBytes) }))
+            throw fail(
+                hook: "create",
+                .createFailed(status: status, message: message.map { Self.cut($0, to: HostServices.maxLogBytes) }))
         case .outcome(let outcome):
             guard ["", "show", "hide", "progress"].contains(outcome.hook),
-                  outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId) else {
+                outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId)
+            else {
                 throw violation(request.hook, "answered for a hook or presenter it was not asked about")
             }
         case .done, .drawing, .keyUsed:
@@ -372,7 +395,8 @@ public final class PresenterProcess: PresenterEngine {
         switch state {
         case .running(let running): return running
         case .failed(let failure): throw failure
-        case .closed: throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart("it was closed"))
+        case .closed:
+            throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart("it was closed"))
         case .idle: break
         }
         var channel: [Int32] = [-1, -1], log: [Int32] = [-1, -1]
@@ -382,15 +406,18 @@ public final class PresenterProcess: PresenterEngine {
             throw fail(hook: nil, .couldNotStart("no pipe: \(errnoText(errno))"))
         }
         var options = Spawn.Options()
-        options.descriptors = [STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(log[1]),
-                               STDERR_FILENO: .descriptor(log[1]), PresenterProcessServer.channel: .descriptor(channel[1])]
+        options.descriptors = [
+            STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(log[1]),
+            STDERR_FILENO: .descriptor(log[1]), PresenterProcessServer.channel: .descriptor(channel[1]),
+        ]
         options.closeOthers = true
         options.newSession = true
         options.environment = Self.environment(adding: configuration.environment)
-        let spawned = Spawn.start(configuration.executable,
-                                  ["presenter-host", PresenterProcessServer.flag, String(getpid())]
-                                      + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
-                                  options)
+        let spawned = Spawn.start(
+            configuration.executable,
+            ["presenter-host", PresenterProcessServer.flag, String(getpid())]
+                + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
+            options)
         _ = Glibc.close(channel[1])
         _ = Glibc.close(log[1])
         guard case .success(let pid) = spawned else {
@@ -408,10 +435,13 @@ public final class PresenterProcess: PresenterEngine {
         awaitingHello = true
         lastAnswer = Self.now()
         sequence &+= 1
-        let body = PresenterMessage.encode(.configure(options: self.options, geometry: geometry), sequence: sequence,
-                                           clock: pinsClock ? max(1, clock.now()) : 0)
-        pending.append(Pending(sequence: sequence, hook: "start", budget: configuration.startTimeout, sentAt: lastAnswer,
-                               isAttach: false))
+        let body = PresenterMessage.encode(
+            .configure(options: self.options, geometry: geometry), sequence: sequence,
+            clock: pinsClock ? max(1, clock.now()) : 0)
+        pending.append(
+            Pending(
+                sequence: sequence, hook: "start", budget: configuration.startTimeout, sentAt: lastAnswer,
+                isAttach: false))
         try send(MessageCoding.frame(body), to: running, hook: "start")
         return running
     }
@@ -438,8 +468,10 @@ public final class PresenterProcess: PresenterEngine {
     /// is there already; then nil when none is), in waits of at most 50 ms
     /// with `slices` (the deadline may move meanwhile). Throws when the
     /// process ended, ran out of time or sent bytes that are not a message.
-    private func next(_ running: Running, until deadline: (() -> Double)?, slices: Bool = false,
-                      hook: String?) throws(PresenterFailure) -> PresenterMessage.Incoming? {
+    private func next(
+        _ running: Running, until deadline: (() -> Double)?, slices: Bool = false,
+        hook: String?
+    ) throws(PresenterFailure) -> PresenterMessage.Incoming? {
         while true {
             do throws(MessageError) {
                 if let body = try incoming.next() { return try PresenterMessage.decodeIncoming(body) }
@@ -583,8 +615,10 @@ private final class PrintedLines: @unchecked Sendable {
     func finish() {
         if !pending.isEmpty { emit() }
         if dropped > 0 {
-            output(PresenterLogEntry(level: .warning, presenterId: presenterId,
-                                     message: "printed \(dropped) more lines, not shown"))
+            output(
+                PresenterLogEntry(
+                    level: .warning, presenterId: presenterId,
+                    message: "printed \(dropped) more lines, not shown"))
             dropped = 0
         }
     }
@@ -599,7 +633,9 @@ private final class PrintedLines: @unchecked Sendable {
             return
         }
         lines += 1
-        output(PresenterLogEntry(level: .warning, presenterId: presenterId,
-                                 message: "printed: " + String(decoding: pending, as: UTF8.self) + (cut ? " [cut]" : "")))
+        output(
+            PresenterLogEntry(
+                level: .warning, presenterId: presenterId,
+                message: "printed: " + String(decoding: pending, as: UTF8.self) + (cut ? " [cut]" : "")))
     }
 }

@@ -36,15 +36,16 @@ enum PresenterProcessServer {
         // reserves terabytes of address space for its shadow memory, and
         // under the cap no presenter process could even start.)
         #if !PRESENTER_SANITIZER
-        var limit = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
-            // The hard limit too, so a plugin cannot raise it again.
-            limit.rlim_cur = memoryLimit
-            limit.rlim_max = min(limit.rlim_max, memoryLimit)
-            _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-        }
+            var limit = rlimit()
+            if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
+                // The hard limit too, so a plugin cannot raise it again.
+                limit.rlim_cur = memoryLimit
+                limit.rlim_max = min(limit.rlim_max, memoryLimit)
+                _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+            }
         #endif
-        let server = Server(policy: PluginPolicy(allowInsecure: arguments.dropFirst().first == PluginPolicy.allowInsecureFlag))
+        let server = Server(
+            policy: PluginPolicy(allowInsecure: arguments.dropFirst().first == PluginPolicy.allowInsecureFlag))
         server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version)))
         server.serve()
         _exit(0)
@@ -78,13 +79,17 @@ private final class Server: PresenterEngineDelegate {
                     clock.pinned = time
                     let result = handle(request)
                     clock.pinned = 0
-                    send(PresenterMessage.encode(PresenterMessage.Reply(
-                        sequence: sequence, result: result, frameRequests: engine?.frameRequests ?? [:])))
+                    send(
+                        PresenterMessage.encode(
+                            PresenterMessage.Reply(
+                                sequence: sequence, result: result, frameRequests: engine?.frameRequests ?? [:])))
                 }
             } catch {
                 _exit(70)  // the host is ours: a bad request means a bug, not an attack
             }
-            let count = chunk.withUnsafeMutableBytes { recv(PresenterProcessServer.channel, $0.baseAddress, $0.count, 0) }
+            let count = chunk.withUnsafeMutableBytes {
+                recv(PresenterProcessServer.channel, $0.baseAddress, $0.count, 0)
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             chunk.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
@@ -93,8 +98,9 @@ private final class Server: PresenterEngineDelegate {
 
     private func handle(_ request: PresenterMessage.Request) -> PresenterMessage.Result {
         if case let .configure(options, geometry) = request {
-            let engine = LocalPresenterEngine(options: options, clock: clock, geometry: geometry,
-                                              isEngineThread: { [mainThread] in pthread_equal(mainThread, pthread_self()) != 0 })
+            let engine = LocalPresenterEngine(
+                options: options, clock: clock, geometry: geometry,
+                isEngineThread: { [mainThread] in pthread_equal(mainThread, pthread_self()) != 0 })
             engine.delegate = self
             self.engine = engine
             return .done

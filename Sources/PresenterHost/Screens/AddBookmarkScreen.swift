@@ -44,8 +44,9 @@ final class AddBookmarkScreen: @unchecked Sendable {
 
     init(configuration: Configuration, form: BookmarkForm) {
         self.configuration = configuration
-        view = AddBookmarkView(form: form, layout: .form, presenter: configuration.presenter,
-                               messages: configuration.messages)
+        view = AddBookmarkView(
+            form: form, layout: .form, presenter: configuration.presenter,
+            messages: configuration.messages)
     }
 
     /// Shows the form until the user leaves it; returns the exit status.
@@ -150,8 +151,10 @@ final class AddBookmarkScreen: @unchecked Sendable {
                 switch result {
                 case .success(let title):
                     let filled = view.form.titleFetched(title, forURL: url, explicit: explicit)
-                    view.form.status = .info(filled ? "Got the title of \(fetched)"
-                                                    : "Got the title of \(fetched); kept the title you typed")
+                    view.form.status = .info(
+                        filled
+                            ? "Got the title of \(fetched)"
+                            : "Got the title of \(fetched); kept the title you typed")
                 case .failure(let error):
                     view.form.status = .failure(error.reason)
                 }

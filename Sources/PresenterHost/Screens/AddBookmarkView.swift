@@ -33,8 +33,10 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
 
     /// The original's messages.
     public static let defaultMessages: [String: ProgressMessages] = [
-        addAction: [.working: "Saving bookmark...", .success: "Bookmark saved!",
-                    .failure: "An error occurred saving the bookmark"],
+        addAction: [
+            .working: "Saving bookmark...", .success: "Bookmark saved!",
+            .failure: "An error occurred saving the bookmark",
+        ],
         getTitleAction: [.working: NoProgressMessage, .failure: "An error occurred retrieving the title"],
     ]
 
@@ -59,8 +61,10 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
 
     /// A view of the form with `form`'s values, `presenter`'s id and the
     /// given messages (the original's when `nil`).
-    public init(form: BookmarkForm, layout: Layout, presenter: String = "addbookmark",
-                messages: [String: ProgressMessages]? = nil) {
+    public init(
+        form: BookmarkForm, layout: Layout, presenter: String = "addbookmark",
+        messages: [String: ProgressMessages]? = nil
+    ) {
         self.form = form
         self.layout = layout
         presenterID = presenter
@@ -99,8 +103,9 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     private func drawForm(in canvas: inout Canvas, now: UInt64, unicode: Bool) {
         guard canvas.cols >= Self.minimumSize.cols, canvas.rows >= Self.minimumSize.rows else {
             let text = "Enlarge the terminal to \(Self.minimumSize.cols)×\(Self.minimumSize.rows) or more; Esc leaves"
-            canvas.drawText(unicode ? text : text.replacingOccurrences(of: "×", with: "x"),
-                            col: 0, row: 0, maxColumns: canvas.cols, ellipsis: unicode ? "…" : "...")
+            canvas.drawText(
+                unicode ? text : text.replacingOccurrences(of: "×", with: "x"),
+                col: 0, row: 0, maxColumns: canvas.cols, ellipsis: unicode ? "…" : "...")
             return
         }
         let left = 2
@@ -109,11 +114,13 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         let dim = CellStyle(rawValue: UInt32(PRESENTER_STYLE_DIM))
         canvas.drawText("Add Bookmark", col: left, row: 0, maxColumns: width, style: bold)
 
-        drawField(&canvas, label: "Site URL", field: &form.url, focused: form.focus == .url,
-                  col: left, row: 2, width: width, unicode: unicode)
+        drawField(
+            &canvas, label: "Site URL", field: &form.url, focused: form.focus == .url,
+            col: left, row: 2, width: width, unicode: unicode)
         let buttonWidth = 13
-        drawField(&canvas, label: "Title", field: &form.title, focused: form.focus == .title,
-                  col: left, row: 6, width: width - buttonWidth - 1, unicode: unicode)
+        drawField(
+            &canvas, label: "Title", field: &form.title, focused: form.focus == .title,
+            col: left, row: 6, width: width - buttonWidth - 1, unicode: unicode)
 
         // The get-title button, and the indicator placed over it.
         let buttonCol = left + width - buttonWidth
@@ -121,23 +128,28 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
             canvas.drawBox(col: buttonCol, row: 7, width: buttonWidth, height: 3, style: dim, unicode: unicode)
             canvas.drawText(spinner(at: now, unicode: unicode), col: buttonCol + buttonWidth / 2, row: 8, maxColumns: 1)
         } else if !button.isHidden {
-            drawButton(&canvas, label: "Get title", focused: form.focus == .getTitle, enabled: form.canGetTitle,
-                       col: buttonCol, row: 7, width: buttonWidth, unicode: unicode)
+            drawButton(
+                &canvas, label: "Get title", focused: form.focus == .getTitle, enabled: form.canGetTitle,
+                col: buttonCol, row: 7, width: buttonWidth, unicode: unicode)
         }
-        drawButton(&canvas, label: "ADD BOOKMARK", focused: form.focus == .add, enabled: true,
-                   col: left, row: 11, width: width, unicode: unicode)
+        drawButton(
+            &canvas, label: "ADD BOOKMARK", focused: form.focus == .add, enabled: true,
+            col: left, row: 11, width: width, unicode: unicode)
 
         if let presenterProblem {
-            canvas.drawText(presenterProblem, col: left, row: canvas.rows - 4, maxColumns: width,
-                            style: CellStyle(rawValue: PRESENTER_COLOR_YELLOW), ellipsis: unicode ? "…" : "...")
+            canvas.drawText(
+                presenterProblem, col: left, row: canvas.rows - 4, maxColumns: width,
+                style: CellStyle(rawValue: PRESENTER_COLOR_YELLOW), ellipsis: unicode ? "…" : "...")
         }
         drawStatus(&canvas, col: left, row: canvas.rows - 3, width: width, unicode: unicode)
         let help = unicode ? "Tab ↑ ↓ move · Enter press · Esc leave" : "Tab/Up/Down move - Enter press - Esc leave"
         canvas.drawText(help, col: left, row: canvas.rows - 1, maxColumns: width, style: dim)
     }
 
-    private func drawField(_ canvas: inout Canvas, label: String, field: inout TextField, focused: Bool,
-                           col: Int, row: Int, width: Int, unicode: Bool) {
+    private func drawField(
+        _ canvas: inout Canvas, label: String, field: inout TextField, focused: Bool,
+        col: Int, row: Int, width: Int, unicode: Bool
+    ) {
         let labelStyle = CellStyle(rawValue: focused ? UInt32(PRESENTER_STYLE_BOLD) : 0)
         canvas.drawText(label, col: col, row: row, maxColumns: width, style: labelStyle)
         let boxStyle = focused ? CellStyle(rawValue: UInt32(PRESENTER_STYLE_BOLD) | PRESENTER_COLOR_CYAN) : .plain
@@ -149,12 +161,15 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         // cursor stays hidden, so nothing depends on where it is left).
         let caretCol = col + 2 + caret
         let under = canvas.contains(col: caretCol, row: row + 2) ? canvas[caretCol, row + 2].text : " "
-        canvas.drawText(under.isEmpty ? " " : under, col: caretCol, row: row + 2, maxColumns: 2,
-                        style: CellStyle(rawValue: UInt32(PRESENTER_STYLE_REVERSE)), ellipsis: "")
+        canvas.drawText(
+            under.isEmpty ? " " : under, col: caretCol, row: row + 2, maxColumns: 2,
+            style: CellStyle(rawValue: UInt32(PRESENTER_STYLE_REVERSE)), ellipsis: "")
     }
 
-    private func drawButton(_ canvas: inout Canvas, label: String, focused: Bool, enabled: Bool,
-                            col: Int, row: Int, width: Int, unicode: Bool) {
+    private func drawButton(
+        _ canvas: inout Canvas, label: String, focused: Bool, enabled: Bool,
+        col: Int, row: Int, width: Int, unicode: Bool
+    ) {
         var style = CellStyle.plain
         if !enabled { style = CellStyle(rawValue: UInt32(PRESENTER_STYLE_DIM)) }
         if focused { style = CellStyle(rawValue: UInt32(PRESENTER_STYLE_BOLD) | PRESENTER_COLOR_CYAN) }
@@ -172,8 +187,9 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         case .success(let message): (text, tint) = ((unicode ? "✔ " : "[OK] ") + message, PRESENTER_COLOR_GREEN)
         case .failure(let message): (text, tint) = ((unicode ? "✖ " : "[FAILED] ") + message, PRESENTER_COLOR_RED)
         }
-        canvas.drawText(text, col: col, row: row, maxColumns: width, style: CellStyle(rawValue: tint),
-                        ellipsis: unicode ? "…" : "...")
+        canvas.drawText(
+            text, col: col, row: row, maxColumns: width, style: CellStyle(rawValue: tint),
+            ellipsis: unicode ? "…" : "...")
     }
 
     private func spinner(at now: UInt64, unicode: Bool) -> String {

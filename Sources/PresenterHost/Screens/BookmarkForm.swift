@@ -73,7 +73,13 @@ public struct BookmarkForm: Sendable {
             case .add: return [.add(url: trimmed(url.text), title: trimmed(title.text))]
             }
         default:
-            if focus == .url || focus == .title { edit(key) } else if key == .left { return move(by: -1) } else if key == .right { return move(by: 1) }
+            if focus == .url || focus == .title {
+                edit(key)
+            } else if key == .left {
+                return move(by: -1)
+            } else if key == .right {
+                return move(by: 1)
+            }
             return []
         }
     }

@@ -14,8 +14,10 @@ enum BookmarkInteractors {
     /// fetching thread with the URL as fetched and the outcome. Returns the
     /// fetch, to cancel it.
     @discardableResult
-    static func getTitle(of url: String, on screenlet: Screenlet, timeout: Double, environment: [String: String],
-                         completion: @escaping @Sendable (String, Result<String, WebTitleError>) -> Void) -> WebTitleFetch? {
+    static func getTitle(
+        of url: String, on screenlet: Screenlet, timeout: Double, environment: [String: String],
+        completion: @escaping @Sendable (String, Result<String, WebTitleError>) -> Void
+    ) -> WebTitleFetch? {
         let handle = screenlet.perform(action: AddBookmarkView.getTitleAction, interactorType: getTitleType)
         let target: String
         let fetch: WebTitleFetch?
@@ -38,7 +40,8 @@ enum BookmarkInteractors {
             let result = fetch!.run()
             switch result {
             case .success: handle.succeed()
-            case .failure(let error): handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: error.reason))
+            case .failure(let error):
+                handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: error.reason))
             }
             completion(target, result)
         }
@@ -49,8 +52,10 @@ enum BookmarkInteractors {
     /// validation error's text is the failure message (as in the original),
     /// any other failure keeps the action's failure message and gives its
     /// reason. `completion` runs on the saving thread.
-    static func add(url: String, title: String, to store: BookmarkStore, on screenlet: Screenlet,
-                    completion: @escaping @Sendable (Result<Bookmark, InteractorError>) -> Void) {
+    static func add(
+        url: String, title: String, to store: BookmarkStore, on screenlet: Screenlet,
+        completion: @escaping @Sendable (Result<Bookmark, InteractorError>) -> Void
+    ) {
         let handle = screenlet.perform(action: AddBookmarkView.addAction, interactorType: addType)
         Thread.detachNewThread {
             let result = save(url: url, title: title, to: store)

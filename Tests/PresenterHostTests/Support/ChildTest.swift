@@ -23,18 +23,23 @@ enum ChildTest {
 
     /// Runs the calling test (`suite`'s `function`) in a child test process
     /// and records an issue unless it passed there.
-    static func run(_ suite: Any.Type, function: String = #function,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func run(
+        _ suite: Any.Type, function: String = #function,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let name = function.split(separator: "(").first.map(String.init) ?? function
         // Swift Testing's ids: Module.Suite/function(labels:). A regex.
         let filter = "\\.\(String(describing: suite))/\(name)\\("
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let result = try ProcessRunner.run(executable,
-                                           ["--testing-library", "swift-testing", "--filter", filter],
-                                           environment: [variable: name])
+        let result = try ProcessRunner.run(
+            executable,
+            ["--testing-library", "swift-testing", "--filter", filter],
+            environment: [variable: name])
         let output = result.stdout + result.stderr
-        let ranOne = output.contains("Test run with 1 test ") && !output.contains("Test run with 1 test in 1 suite failed")
-        #expect(result.status == 0 && ranOne, "the child test process (--filter \(filter)) did not pass:\n\(output)",
-                sourceLocation: sourceLocation)
+        let ranOne =
+            output.contains("Test run with 1 test ") && !output.contains("Test run with 1 test in 1 suite failed")
+        #expect(
+            result.status == 0 && ranOne, "the child test process (--filter \(filter)) did not pass:\n\(output)",
+            sourceLocation: sourceLocation)
     }
 }

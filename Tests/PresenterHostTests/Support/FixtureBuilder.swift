@@ -18,7 +18,8 @@ enum Fixture: String, CaseIterable, Sendable {
     case missingDependency = "missing-dependency", undefinedSymbol = "undefined-symbol"
     case noEntryPoint = "no-entry-point", nullEntryPoint = "null-entry-point", endlessEntryPoint = "endless-entry-point"
     // Descriptors with one defect each.
-    case abiMajor = "abi-major", newerMinor = "newer-minor", sizeTooSmall = "size-too-small", sizeTooLarge = "size-too-large"
+    case abiMajor = "abi-major", newerMinor = "newer-minor", sizeTooSmall = "size-too-small", sizeTooLarge =
+        "size-too-large"
     case missingId = "missing-id", uppercaseId = "uppercase-id", longId = "long-id", invalidExtends = "invalid-extends"
     case missingName = "missing-name", emptyName = "empty-name", missingVersion = "missing-version"
     case invalidUTF8 = "invalid-utf8", controlCharacter = "control-character", bidiCharacter = "bidi-character"
@@ -30,7 +31,8 @@ enum Fixture: String, CaseIterable, Sendable {
     case childOfNameless = "child-of-nameless", childOfNewer = "child-of-newer", fakeMBHud = "fake-mbhud"
     // Files that kill or hang the process that loads them (see `hostile`).
     case garbageEntryPoint = "garbage-entry-point", garbageString = "garbage-string"
-    case constructorAbort = "constructor-abort", constructorExit = "constructor-exit", constructorHang = "constructor-hang"
+    case constructorAbort = "constructor-abort", constructorExit = "constructor-exit", constructorHang =
+        "constructor-hang"
     case bitFlipCrash = "bit-flip-crash", bitFlipAssertion = "bit-flip-assertion"
     // A good plugin that misbehaves at run time as FIXTURE_MISBEHAVE says (see misbehaving.c).
     case misbehaving
@@ -42,12 +44,16 @@ enum Fixture: String, CaseIterable, Sendable {
 
     /// Files that crash, end or hang whatever process loads them: the test
     /// process must load them only through a `PluginScanner`.
-    static let hostile: [Fixture] = [.garbageEntryPoint, .garbageString, .constructorAbort, .constructorExit,
-                                     .constructorHang, .bitFlipCrash, .bitFlipAssertion]
+    static let hostile: [Fixture] = [
+        .garbageEntryPoint, .garbageString, .constructorAbort, .constructorExit,
+        .constructorHang, .bitFlipCrash, .bitFlipAssertion,
+    ]
 
     /// Good plugins, each loading without an error on its own.
-    static let usable: [Fixture] = [.good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
-                                    .drawsOutside, .drawsInShow, .noDescription, .marking]
+    static let usable: [Fixture] = [
+        .good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
+        .drawsOutside, .drawsInShow, .noDescription, .marking,
+    ]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
     /// `lib<0xFF>.so` on disk; this is how the host shows it.
@@ -56,13 +62,17 @@ enum Fixture: String, CaseIterable, Sendable {
     /// How a compiled fixture is built: its source, extra flags, and what it is.
     fileprivate var compilation: Compilation? {
         func presenter(_ flags: String...) -> Compilation { Compilation(source: "presenter.c", flags: flags) }
-        func hostile(_ defect: String) -> Compilation { Compilation(source: "hostile.c", flags: ["-DHOSTILE_\(defect)"]) }
+        func hostile(_ defect: String) -> Compilation {
+            Compilation(source: "hostile.c", flags: ["-DHOSTILE_\(defect)"])
+        }
         func local(_ id: String, _ name: String) -> Compilation {
-            Compilation(source: "local_symbols.c", flags: ["-DFIXTURE_ID=\"\(id)\"", "-DFIXTURE_LOCAL_NAME=\"\(name)\""])
+            Compilation(
+                source: "local_symbols.c", flags: ["-DFIXTURE_ID=\"\(id)\"", "-DFIXTURE_LOCAL_NAME=\"\(name)\""])
         }
         func long(_ field: String, bytes: Int) -> Compilation {
-            presenter("-DFIXTURE_ID=\"fixture.long-\(field.lowercased())\"",
-                      "-DFIXTURE_\(field)=\"\(String(repeating: "x", count: bytes))\"")
+            presenter(
+                "-DFIXTURE_ID=\"fixture.long-\(field.lowercased())\"",
+                "-DFIXTURE_\(field)=\"\(String(repeating: "x", count: bytes))\"")
         }
         switch self {
         case .good: return presenter()
@@ -85,13 +95,16 @@ enum Fixture: String, CaseIterable, Sendable {
         case .missingId: return presenter("-DFIXTURE_ID=NULL")
         case .uppercaseId: return presenter("-DFIXTURE_ID=\"Fixture.Upper\"")
         case .longId: return presenter("-DFIXTURE_ID=\"\(String(repeating: "x", count: 65))\"")
-        case .invalidExtends: return presenter("-DFIXTURE_ID=\"fixture.bad-extends\"", "-DFIXTURE_EXTENDS=\"Not An Id\"")
+        case .invalidExtends:
+            return presenter("-DFIXTURE_ID=\"fixture.bad-extends\"", "-DFIXTURE_EXTENDS=\"Not An Id\"")
         case .missingName: return presenter("-DFIXTURE_ID=\"fixture.no-name\"", "-DFIXTURE_NAME=NULL")
         case .emptyName: return presenter("-DFIXTURE_ID=\"fixture.empty-name\"", "-DFIXTURE_NAME=\"\"")
         case .missingVersion: return presenter("-DFIXTURE_ID=\"fixture.no-version\"", "-DFIXTURE_VERSION=NULL")
         case .invalidUTF8: return presenter("-DFIXTURE_ID=\"fixture.bad-utf8\"", "-DFIXTURE_NAME=\"Bad \\xff\\xfe\"")
-        case .controlCharacter: return presenter("-DFIXTURE_ID=\"fixture.escape\"", "-DFIXTURE_NAME=\"Bad \\x1b[31mName\"")
-        case .bidiCharacter: return presenter("-DFIXTURE_ID=\"fixture.bidi\"", "-DFIXTURE_NAME=\"Bad \\xe2\\x80\\xae eman\"")
+        case .controlCharacter:
+            return presenter("-DFIXTURE_ID=\"fixture.escape\"", "-DFIXTURE_NAME=\"Bad \\x1b[31mName\"")
+        case .bidiCharacter:
+            return presenter("-DFIXTURE_ID=\"fixture.bidi\"", "-DFIXTURE_NAME=\"Bad \\xe2\\x80\\xae eman\"")
         case .longName: return long("NAME", bytes: 129)
         case .longVersion: return long("VERSION", bytes: 65)
         case .longDescription: return long("DESCRIPTION", bytes: 513)
@@ -99,8 +112,10 @@ enum Fixture: String, CaseIterable, Sendable {
         case .longLicense: return long("LICENSE", bytes: 129)
         case .duplicate: return presenter("-DFIXTURE_NAME=\"Duplicate Of Good\"")
         case .sameIdTwice: return Compilation(source: "same_id_twice.c")
-        case .baseNotFound: return presenter("-DFIXTURE_ID=\"fixture.orphan\"", "-DFIXTURE_EXTENDS=\"fixture.no-such-base\"")
-        case .baseBroken: return presenter("-DFIXTURE_ID=\"fixture.orphan-child\"", "-DFIXTURE_EXTENDS=\"fixture.orphan\"")
+        case .baseNotFound:
+            return presenter("-DFIXTURE_ID=\"fixture.orphan\"", "-DFIXTURE_EXTENDS=\"fixture.no-such-base\"")
+        case .baseBroken:
+            return presenter("-DFIXTURE_ID=\"fixture.orphan-child\"", "-DFIXTURE_EXTENDS=\"fixture.orphan\"")
         case .cycleA: return presenter("-DFIXTURE_ID=\"fixture.cycle-a\"", "-DFIXTURE_EXTENDS=\"fixture.cycle-b\"")
         case .cycleB: return presenter("-DFIXTURE_ID=\"fixture.cycle-b\"", "-DFIXTURE_EXTENDS=\"fixture.cycle-a\"")
         case .selfExtension: return presenter("-DFIXTURE_ID=\"fixture.self\"", "-DFIXTURE_EXTENDS=\"fixture.self\"")
@@ -109,14 +124,21 @@ enum Fixture: String, CaseIterable, Sendable {
         case .childOfNewer:
             return presenter("-DFIXTURE_ID=\"fixture.child-of-newer\"", "-DFIXTURE_EXTENDS=\"fixture.newer-minor\"")
         case .fakeMBHud:
-            return presenter("-DFIXTURE_ID=\"mbhud\"", "-DFIXTURE_NAME=\"Fake HUD\"", "-DFIXTURE_EXTENDS=\"fixture.no-such-base\"")
+            return presenter(
+                "-DFIXTURE_ID=\"mbhud\"", "-DFIXTURE_NAME=\"Fake HUD\"", "-DFIXTURE_EXTENDS=\"fixture.no-such-base\"")
         case .misbehaving: return Compilation(source: "misbehaving.c", flags: ["-lpthread"])
-        case .drawsOutside: return Compilation(source: "check_defects.c", flags: ["-DDEFECT_OUTSIDE", "-DDEFECT_ID=\"fixture.outside\""])
+        case .drawsOutside:
+            return Compilation(
+                source: "check_defects.c", flags: ["-DDEFECT_OUTSIDE", "-DDEFECT_ID=\"fixture.outside\""])
         case .drawsInShow:
-            return Compilation(source: "check_defects.c", flags: ["-DDEFECT_DRAW_IN_SHOW", "-DDEFECT_ID=\"fixture.draw-in-show\""])
-        case .skipsBase: return Compilation(source: "check_defects.c", flags: ["-DDEFECT_SKIP_BASE", "-DDEFECT_ID=\"fixture.skip-base\""])
+            return Compilation(
+                source: "check_defects.c", flags: ["-DDEFECT_DRAW_IN_SHOW", "-DDEFECT_ID=\"fixture.draw-in-show\""])
+        case .skipsBase:
+            return Compilation(
+                source: "check_defects.c", flags: ["-DDEFECT_SKIP_BASE", "-DDEFECT_ID=\"fixture.skip-base\""])
         case .noDescription: return presenter("-DFIXTURE_ID=\"fixture.no-description\"", "-DFIXTURE_DESCRIPTION=NULL")
-        case .marking: return presenter("-DFIXTURE_ID=\"fixture.marking\"", "-DFIXTURE_NAME=\"Marking\"", "-DFIXTURE_MARK")
+        case .marking:
+            return presenter("-DFIXTURE_ID=\"fixture.marking\"", "-DFIXTURE_NAME=\"Marking\"", "-DFIXTURE_MARK")
         case .garbageEntryPoint: return hostile("ENTRY_POINTER")
         case .garbageString: return hostile("STRING_POINTER")
         case .constructorAbort: return hostile("CONSTRUCTOR_ABORT")
@@ -146,7 +168,9 @@ struct FixtureError: Error, CustomStringConvertible {
 /// fresh plugin directories.
 enum FixtureBuilder {
     /// Where the fixtures' C sources are.
-    static var sources: URL { TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/plugins") }
+    static var sources: URL {
+        TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/plugins")
+    }
 
     /// Compiles `source` into a shared library at `output` with the same
     /// command a plugin author uses: `cc -shared -fPIC -std=c11 -I <abi>`.
@@ -159,7 +183,8 @@ enum FixtureBuilder {
         let (compiler, standard) = compilation.language == .c ? ("cc", "-std=c11") : ("c++", "-std=c++17")
         let kind = compilation.output == .sharedLibrary ? ["-shared", "-fPIC"] : []
         // Flags go last: a -l before the source would be dropped by --as-needed.
-        let arguments = kind + [standard, "-Wall", "-I", TestPaths.abiInclude.path, "-o", output.path, source.path]
+        let arguments =
+            kind + [standard, "-Wall", "-I", TestPaths.abiInclude.path, "-o", output.path, source.path]
             + compilation.flags
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [compiler] + arguments)
         guard result.status == 0 else {
@@ -211,7 +236,10 @@ enum FixtureBuilder {
         let fd = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
             open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
-        guard fd >= 0 else { throw FixtureError(description: "creating a file with a raw name failed: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw FixtureError(
+                description: "creating a file with a raw name failed: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard written == data.count else { throw FixtureError(description: "writing a file with a raw name failed") }
@@ -233,27 +261,31 @@ enum FixtureBuilder {
             raw[bytes.count] = 0
         }
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
-        guard status == 0 else { throw FixtureError(description: "bind \(path) failed: \(String(cString: strerror(errno)))") }
+        guard status == 0 else {
+            throw FixtureError(description: "bind \(path) failed: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The machine the `otherArchitecture` fixture claims and this host's,
     /// as the loader names them (hosts are x86-64 or AArch64).
     static var architectureNames: (plugin: String, host: String) {
         #if arch(arm64)
-        return ("x86-64", "AArch64")
+            return ("x86-64", "AArch64")
         #else
-        return ("AArch64", "x86-64")
+            return ("AArch64", "x86-64")
         #endif
     }
 
     /// EM_X86_64 on an AArch64 host, else EM_AARCH64.
     private static var otherMachine: UInt8 {
         #if arch(arm64)
-        return 62
+            return 62
         #else
-        return 183
+            return 183
         #endif
     }
 
@@ -280,8 +312,9 @@ enum FixtureBuilder {
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
             let (fixture, compilation) = jobs[index]
             do {
-                try compile(sources.appendingPathComponent(compilation.source),
-                            to: output.appendingPathComponent(fixture.fileName), compilation)
+                try compile(
+                    sources.appendingPathComponent(compilation.source),
+                    to: output.appendingPathComponent(fixture.fileName), compilation)
             } catch {
                 failures.append("\(error)")
             }
@@ -296,9 +329,10 @@ enum FixtureBuilder {
         try FileManager.default.createDirectory(at: dependencyDirectory, withIntermediateDirectories: true)
         let dependency = dependencyDirectory.appendingPathComponent("libfixturedep.so")
         try compile(sources.appendingPathComponent("dependency.c"), to: dependency)
-        try compile(sources.appendingPathComponent("missing_dependency.c"),
-                    to: output.appendingPathComponent(Fixture.missingDependency.fileName),
-                    flags: ["-L", dependencyDirectory.path, "-lfixturedep"])
+        try compile(
+            sources.appendingPathComponent("missing_dependency.c"),
+            to: output.appendingPathComponent(Fixture.missingDependency.fileName),
+            flags: ["-L", dependencyDirectory.path, "-lfixturedep"])
         try FileManager.default.removeItem(at: dependencyDirectory)
     }
 
@@ -313,9 +347,9 @@ enum FixtureBuilder {
         foreign[18] = otherMachine  // e_machine, a little-endian u16 below 256
         foreign[19] = 0
         var elf32 = good
-        elf32[4] = 1       // EI_CLASS = ELFCLASS32
+        elf32[4] = 1  // EI_CLASS = ELFCLASS32
         var bigEndian = good
-        bigEndian[5] = 2   // EI_DATA = ELFDATA2MSB
+        bigEndian[5] = 2  // EI_DATA = ELFDATA2MSB
         var headersAway = good
         headersAway.replaceSubrange(32..<40, with: [0, 0, 0, 0, 0, 1, 0, 0])  // e_phoff = 2^40
         let files: [(Fixture, Data)] = [
@@ -330,7 +364,7 @@ enum FixtureBuilder {
             (.byteOrder, bigEndian),
             // One bit of the dynamic section: the address of the relocations,
             // which dlopen then reads (SIGSEGV), and the size of one (an ld.so assertion).
-            (.bitFlipCrash, try flipBit(44, ofDynamicEntry: 7, in: good)),      // DT_RELA
+            (.bitFlipCrash, try flipBit(44, ofDynamicEntry: 7, in: good)),  // DT_RELA
             (.bitFlipAssertion, try flipBit(12, ofDynamicEntry: 9, in: good)),  // DT_RELAENT
         ]
         for (fixture, data) in files {
@@ -347,7 +381,8 @@ enum FixtureBuilder {
             bytes[offset..<offset + size].reversed().reduce(0) { $0 << 8 | UInt64($1) }
         }
         let headers = Int(integer(32, 8)), count = Int(integer(56, 2))
-        for header in stride(from: headers, to: headers + count * 56, by: 56) where integer(header, 4) == 2 {  // PT_DYNAMIC
+        // Type 2: PT_DYNAMIC.
+        for header in stride(from: headers, to: headers + count * 56, by: 56) where integer(header, 4) == 2 {
             let start = Int(integer(header + 8, 8)), end = start + Int(integer(header + 32, 8))
             for entry in stride(from: start, to: end, by: 16) where integer(entry, 8) == tag {
                 var flipped = library

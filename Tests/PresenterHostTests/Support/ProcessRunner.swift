@@ -1,7 +1,7 @@
 import Foundation
 @testable import PresenterHost
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program as a real process and captures what it printed.
@@ -28,14 +28,18 @@ enum ProcessRunner {
     /// env's status (125, 127) instead of a throw.
     /// - Throws: ``TestProcess/StartFailure`` when the program cannot be
     ///   started (no such file, not executable).
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                    stdin: String? = nil, currentDirectory: URL? = nil) throws -> ProcessResult {
-        let process = try TestProcess(executable, arguments, environment: environment,
-                                      currentDirectory: currentDirectory)
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        stdin: String? = nil, currentDirectory: URL? = nil
+    ) throws -> ProcessResult {
+        let process = try TestProcess(
+            executable, arguments, environment: environment,
+            currentDirectory: currentDirectory)
         let (out, err) = process.communicate(input: Array((stdin ?? "").utf8))
-        return ProcessResult(status: process.wait(),
-                             stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
+        return ProcessResult(
+            status: process.wait(),
+            stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// Runs the built `presenter-host` with `arguments`.
@@ -86,9 +90,11 @@ final class TestProcess {
 
     /// Starts `executable` with `arguments`; see ``ProcessRunner/run(_:_:environment:stdin:currentDirectory:)``
     /// for `environment` and `currentDirectory`.
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-         stdin: Stream = .pipe, stdout: Stream = .pipe, stderr: Stream = .pipe,
-         currentDirectory: URL? = nil) throws {
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        stdin: Stream = .pipe, stdout: Stream = .pipe, stderr: Stream = .pipe,
+        currentDirectory: URL? = nil
+    ) throws {
         var path = executable.path
         var argv = [path] + arguments
         if let currentDirectory {
@@ -161,7 +167,8 @@ final class TestProcess {
         env["NO_COLOR"] = nil
         env["PRESENTER_PLUGIN_PATH"] = nil
         env["PRESENTER_HOST_BUNDLED_ONLY"] = nil
-        env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
+        env["XDG_CACHE_HOME"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
         for (key, value) in entries { env[key] = value }
         return env.map { "\($0.key)=\($0.value)" }
     }
@@ -198,9 +205,11 @@ final class TestProcess {
         while output >= 0 || errorOutput >= 0 || (input >= 0 && offset < pending.count) {
             // poll ignores negative descriptors.
             let writing = offset < pending.count ? input : -1
-            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: errorOutput, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: writing, events: Int16(POLLOUT), revents: 0)]
+            var fds = [
+                pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errorOutput, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: writing, events: Int16(POLLOUT), revents: 0),
+            ]
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno == EINTR { continue }
                 break

@@ -64,7 +64,8 @@ enum TerminalDriver {
         }
     }
 
-    static let script = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/term/pty_screen.py")
+    static let script = TestPaths.packageRoot.appendingPathComponent(
+        "Tests/PresenterHostTests/Fixtures/term/pty_screen.py")
 
     static let python: URL? = {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
@@ -96,11 +97,13 @@ enum TerminalDriver {
     ///   - fastPlain: see `--fast-plain` in pty_screen.py (megabytes of output).
     ///   - shell: a `sh -c` command line to run instead, with the binary's
     ///     path in `$0` (`arguments` are ignored): `sh feed.sh | "$0" drive`.
-    static func run(_ arguments: [String], environment: [String: String] = [:], printFirst: Int = 0,
-                    cols: Int = 80, rows: Int = 24, stderrTo: String? = nil, stdoutTo: String? = nil,
-                    jobControl: Bool = false,
-                    watch: [String] = [], rawFile: String? = nil, fastPlain: Bool = false,
-                    shell: String? = nil, steps: [Step]) throws -> Result {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], printFirst: Int = 0,
+        cols: Int = 80, rows: Int = 24, stderrTo: String? = nil, stdoutTo: String? = nil,
+        jobControl: Bool = false,
+        watch: [String] = [], rawFile: String? = nil, fastPlain: Bool = false,
+        shell: String? = nil, steps: [Step]
+    ) throws -> Result {
         let stepsJSON = String(decoding: try JSONSerialization.data(withJSONObject: steps.map(\.json)), as: UTF8.self)
         var driverArguments = [script.path, "--cols", String(cols), "--rows", String(rows), "--steps", stepsJSON]
         for (key, value) in environment { driverArguments += ["--env", "\(key)=\(value)"] }
@@ -119,8 +122,9 @@ enum TerminalDriver {
         } else {
             driverArguments += [TestPaths.binary.path] + arguments
         }
-        let result = try ProcessRunner.run(try #require(python), driverArguments,
-                                           environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        let result = try ProcessRunner.run(
+            try #require(python), driverArguments,
+            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         guard result.status == 0 else {
             Issue.record("pty_screen.py failed (\(result.status)): \(result.stderr)")
             throw CocoaError(.executableLoad)
@@ -128,4 +132,3 @@ enum TerminalDriver {
         return try JSONDecoder().decode(Result.self, from: Data(result.stdout.utf8))
     }
 }
-

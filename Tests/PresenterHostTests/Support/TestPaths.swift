@@ -19,7 +19,9 @@ enum TestPaths {
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
         // On Linux the test bundle is `<products>/presenter-hostPackageTests.xctest`.
-        while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("presenter-host").path) {
+        while dir.path != "/"
+            && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("presenter-host").path)
+        {
             dir.deleteLastPathComponent()
         }
         return dir

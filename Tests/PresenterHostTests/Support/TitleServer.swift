@@ -1,7 +1,7 @@
 import Foundation
 @testable import PresenterHost
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The loopback HTTP server of the get-title tests
@@ -27,13 +27,16 @@ final class TitleServer: @unchecked Sendable {
     }
 
     private init() throws {
-        let script = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/web/title_server.py")
+        let script = TestPaths.packageRoot.appendingPathComponent(
+            "Tests/PresenterHostTests/Fixtures/web/title_server.py")
         process = try TestProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], stderr: .null)
         // The first line is "port N"; it comes once the server listens.
         var said: [UInt8] = []
         while !said.contains(UInt8(ascii: "\n")) {
             let chunk = process.readAvailable()
-            guard !chunk.isEmpty else { throw StartError(description: "it ended, having said '\(String(decoding: said, as: UTF8.self))'") }
+            guard !chunk.isEmpty else {
+                throw StartError(description: "it ended, having said '\(String(decoding: said, as: UTF8.self))'")
+            }
             said += chunk
         }
         let line = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -50,10 +53,13 @@ final class TitleServer: @unchecked Sendable {
     /// fetched with Python's urllib (the tests check the product's client,
     /// not themselves).
     func ask(_ path: String) throws -> String {
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [
-            "python3", "-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())",
-            url(path),
-        ], environment: WebTitleFetchTests.noProxies)
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", "-c",
+                "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())",
+                url(path),
+            ], environment: WebTitleFetchTests.noProxies)
         return result.stdout
     }
 

@@ -45,7 +45,8 @@ final class TmuxSession {
     /// Runs a tmux command on this server; its status and output (stdout and stderr).
     @discardableResult
     func run(_ arguments: [String]) -> (status: Int32, output: String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)").path
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)")
+            .path
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -86,10 +87,13 @@ final class TmuxSession {
 
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+; Swift's
     /// Glibc module does not import it).
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
 
     /// Types `text` and Enter.
     func type(_ text: String) {
@@ -113,7 +117,8 @@ final class TmuxSession {
     /// screen the program has not been told about. False when it never came.
     func resize(cols: Int, rows: Int) -> Bool {
         run(["resize-window", "-t", "main", "-x", String(cols), "-y", String(rows)])
-        let tty = run(["display", "-p", "-t", "main", "#{pane_tty}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tty = run(["display", "-p", "-t", "main", "#{pane_tty}"]).output.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let deadline = Date().addingTimeInterval(10)
         repeat {
             let fd = open(tty, O_RDONLY | O_NOCTTY | O_CLOEXEC)

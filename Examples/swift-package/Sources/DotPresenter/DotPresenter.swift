@@ -7,7 +7,7 @@ final class DotPresenter: Presenter {
     static let info = PresenterInfo(
         id: "dot", name: "Dot", version: "1.0.0",
         description: "A dot while something runs",
-        hooks: [.show, .hide, .render])      // the hooks this class implements
+        hooks: [.show, .hide, .render])  // the hooks this class implements
 
     let host: Host
     private var running: Set<UInt64> = []

@@ -5,7 +5,7 @@
 // and the error reply is one line of JSON (JSONReader reads it).
 
 #if !PRESENTER_FUZZ
-@testable import PresenterHost
+    @testable import PresenterHost
 #endif
 
 enum DriveFuzz {
@@ -27,22 +27,28 @@ enum DriveFuzz {
 
     static func seeds() -> [(name: String, bytes: [UInt8])] {
         let text: [(String, String)] = [
-            ("session", """
-            {"start": "a1", "action": "get-title", "working": "Getting the title…", "protocol": 1}
-            {"progress": "a1", "fraction": 0.3, "message": "Reading the page"}
-            {"progress": "a1", "fraction": -1}
-            {"succeed": "a1", "message": "Done"}
-            {"fail": "a2", "message": "Could not", "reason": "HTTP 404"}
+            (
+                "session",
+                """
+                {"start": "a1", "action": "get-title", "working": "Getting the title…", "protocol": 1}
+                {"progress": "a1", "fraction": 0.3, "message": "Reading the page"}
+                {"progress": "a1", "fraction": -1}
+                {"succeed": "a1", "message": "Done"}
+                {"fail": "a2", "message": "Could not", "reason": "HTTP 404"}
 
-            """),
-            ("bad-lines", """
-            {"start": "a1", "start": "a2"}
-            {"progress": "a1", "fraction": 1.5e400}
-            {"protocol": 2, "succeed": "a"}
-            ["start"]
-            {"fail": 3}
-            \u{7B}"start": "\\ud800"}
-            """),
+                """
+            ),
+            (
+                "bad-lines",
+                """
+                {"start": "a1", "start": "a2"}
+                {"progress": "a1", "fraction": 1.5e400}
+                {"protocol": 2, "succeed": "a"}
+                ["start"]
+                {"fail": 3}
+                \u{7B}"start": "\\ud800"}
+                """
+            ),
         ]
         return text.map { ($0.0, Array($0.1.utf8)) }
     }

@@ -6,7 +6,7 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-@testable import PresenterHost
+    @testable import PresenterHost
 #endif
 
 enum ELFFuzz {
@@ -27,7 +27,8 @@ enum ELFFuzz {
         defer { lock.unlock() }
         let (fd, path) = scratch
         guard ftruncate(fd, 0) == 0,
-              input.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) == input.count else {
+            input.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) == input.count
+        else {
             fatalError("ELFFuzz: cannot write \(path): \(String(cString: strerror(errno)))")
         }
         do throws(PluginLoadFailure) {
@@ -52,16 +53,20 @@ extension ELFFuzz {
         return UInt16(data[18]) | UInt16(data[19]) << 8
     }
 
-    private static func le(_ value: UInt64, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    private static func le(_ value: UInt64, _ size: Int) -> [UInt8] {
+        (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
 
     /// A little-endian ELF64 file of `type` whose program headers are
     /// `segments` (type, offset, file size), followed by `tail`.
-    private static func elf(type: UInt16 = 3, machine: UInt16? = nil, segments: [(UInt32, UInt64, UInt64)],
-                            tail: [UInt8] = []) -> [UInt8] {
+    private static func elf(
+        type: UInt16 = 3, machine: UInt16? = nil, segments: [(UInt32, UInt64, UInt64)],
+        tail: [UInt8] = []
+    ) -> [UInt8] {
         var header: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 8)
         header += le(UInt64(type), 2) + le(UInt64(machine ?? hostMachine), 2) + le(1, 4)
-        header += le(0, 8) + le(64, 8) + le(0, 8)              // entry, phoff, shoff
-        header += le(0, 4) + le(64, 2) + le(56, 2)              // flags, ehsize, phentsize
+        header += le(0, 8) + le(64, 8) + le(0, 8)  // entry, phoff, shoff
+        header += le(0, 4) + le(64, 2) + le(56, 2)  // flags, ehsize, phentsize
         header += le(UInt64(segments.count), 2) + le(64, 2) + le(0, 2) + le(0, 2)
         var table: [UInt8] = []
         for (kind, offset, size) in segments {
@@ -73,7 +78,7 @@ extension ELFFuzz {
 
     static func seeds() -> [(name: String, bytes: [UInt8])] {
         let dynamicAt = UInt64(64 + 2 * 56)
-        let dynamic = le(0x6fff_fffb, 8) + le(0, 8) + le(0, 8) + le(0, 8)        // DT_FLAGS_1 0, DT_NULL
+        let dynamic = le(0x6fff_fffb, 8) + le(0, 8) + le(0, 8) + le(0, 8)  // DT_FLAGS_1 0, DT_NULL
         let pieDynamic = le(0x6fff_fffb, 8) + le(0x0800_0000, 8) + le(0, 8) + le(0, 8)
         let library = elf(segments: [(1, 0, dynamicAt + 32), (2, dynamicAt, 32)], tail: dynamic)
         return [

@@ -5,7 +5,7 @@
 // character (a key with a newline once broke the line).
 
 #if !PRESENTER_FUZZ
-@testable import PresenterHost
+    @testable import PresenterHost
 #endif
 
 enum MessagesFuzz {
@@ -22,7 +22,10 @@ enum MessagesFuzz {
 
     static func seeds() -> [(name: String, bytes: [UInt8])] {
         let text: [(String, String)] = [
-            ("full", #"{"run": {"working": "Building…", "success": "Built", "failure": "Failed"}, "test": {"working": "Testing"}}"#),
+            (
+                "full",
+                #"{"run": {"working": "Building…", "success": "Built", "failure": "Failed"}, "test": {"working": "Testing"}}"#
+            ),
             ("escapes", #"{"a\u00e9\ud83d\ude00": {"working": "tab\there \"quoted\" \\ \/ \b\f\n\r"}}"#),
             ("numbers", #"{"run": {"working": -12.5e+3}, "x": [1, 0.5, 1E9, true, false, null, {}, []]}"#),
             ("nested", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)),

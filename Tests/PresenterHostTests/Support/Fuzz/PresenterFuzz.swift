@@ -29,7 +29,7 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-@testable import PresenterHost
+    @testable import PresenterHost
 #endif
 
 enum PresenterFuzz {
@@ -57,14 +57,16 @@ enum PresenterFuzz {
         let style = UInt32(control)
         for flags: UInt32 in oracles ? [1, 0] : [1] {
             let geometry = ViewGeometry(cols: 80, rows: 5, flags: flags)
-            let (operation, drawn) = DrawOperation.text(text, col: col, row: row, maxColumns: maxColumns, style: style,
-                                                        geometry: geometry)
+            let (operation, drawn) = DrawOperation.text(
+                text, col: col, row: row, maxColumns: maxColumns, style: style,
+                geometry: geometry)
             var replayed = Canvas(cols: 80, rows: 5)
             operation?.draw(on: &replayed, unicode: geometry.isUnicode)
             _ = replayed.lines()
             if oracles {
-                checkTextRecording(text, col: col, row: row, maxColumns: maxColumns, style: style, geometry: geometry,
-                                   operation: operation, drawn: drawn, replayed: replayed)
+                checkTextRecording(
+                    text, col: col, row: row, maxColumns: maxColumns, style: style, geometry: geometry,
+                    operation: operation, drawn: drawn, replayed: replayed)
             }
         }
     }
@@ -164,7 +166,8 @@ private func referenceFrames(_ payload: [UInt8]) -> [[UInt8]] {
     var bodies: [[UInt8]] = []
     var offset = 0
     while payload.count - offset >= 4 {
-        let length = Int(payload[offset]) | Int(payload[offset + 1]) << 8 | Int(payload[offset + 2]) << 16
+        let length =
+            Int(payload[offset]) | Int(payload[offset + 1]) << 8 | Int(payload[offset + 2]) << 16
             | Int(payload[offset + 3]) << 24
         guard length <= MessageCoding.maxBody, payload.count - offset - 4 >= length else { break }
         bodies.append(Array(payload[(offset + 4)..<(offset + 4 + length)]))
@@ -176,7 +179,8 @@ private func referenceFrames(_ payload: [UInt8]) -> [[UInt8]] {
 private func checkFraming(_ payload: [UInt8], control: UInt8, bodies: [[UInt8]]) {
     let reference = referenceFrames(payload)
     guard bodies == reference else {
-        fuzzFailure("FrameBuffer with control \(control) gave \(bodies.count) bodies, a one-pass split \(reference.count)")
+        fuzzFailure(
+            "FrameBuffer with control \(control) gave \(bodies.count) bodies, a one-pass split \(reference.count)")
     }
     // The same stream many times over, so the buffer compacts (> 64 KiB read).
     guard !payload.isEmpty, !bodies.isEmpty else { return }
@@ -196,7 +200,9 @@ private func checkFraming(_ payload: [UInt8], control: UInt8, bodies: [[UInt8]])
         offset = end
         do {
             while let body = try buffer.next() {
-                guard index < all.count, body == all[index] else { fuzzFailure("FrameBuffer lost its place after compacting") }
+                guard index < all.count, body == all[index] else {
+                    fuzzFailure("FrameBuffer lost its place after compacting")
+                }
                 index += 1
                 count += 1
             }
@@ -213,7 +219,8 @@ private func cells(_ canvas: Canvas) -> String {
     for row in 0..<canvas.rows {
         for col in 0..<canvas.cols where canvas[col, row] != .blank {
             let cell = canvas[col, row]
-            let scalars = cell.text.unicodeScalars.map { String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+            let scalars = cell.text.unicodeScalars.map { String($0.value, radix: 16, uppercase: true) }.joined(
+                separator: " ")
             described.append("\(col),\(row):\"\(cell.text)\"[\(scalars)]")
         }
     }
@@ -248,24 +255,35 @@ private func checkRequestRoundTrip(_ decoded: (PresenterMessage.Request, sequenc
         fuzzFailure("a decoded request re-encoded to \(hex(encoded)), which does not decode: \(error)")
     }
     let twice = PresenterMessage.encode(again.0, sequence: again.sequence, clock: again.clock)
-    guard twice == encoded else { fuzzFailure("request \(decoded.0) re-encoded to \(hex(encoded)), then \(hex(twice))") }
+    guard twice == encoded else {
+        fuzzFailure("request \(decoded.0) re-encoded to \(hex(encoded)), then \(hex(twice))")
+    }
 }
 
-private func checkTextRecording(_ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32,
-                                geometry: ViewGeometry, operation: DrawOperation?, drawn: Int, replayed: Canvas) {
+private func checkTextRecording(
+    _ text: String, col: Int32, row: Int32, maxColumns: UInt32, style: UInt32,
+    geometry: ViewGeometry, operation: DrawOperation?, drawn: Int, replayed: Canvas
+) {
     var direct = Canvas(cols: geometry.cols, rows: geometry.rows)
-    let width = direct.drawText(text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
-                                style: CellStyle(rawValue: style),
-                                ellipsis: geometry.isUnicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+    let width = direct.drawText(
+        text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
+        style: CellStyle(rawValue: style),
+        ellipsis: geometry.isUnicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
     guard width == drawn else { fuzzFailure("draw_text recorded \(drawn) columns, the canvas drew \(width)") }
     if case .text(_, _, let keptColumns, _, let kept)? = operation {
-        guard kept.utf8.count <= DrawOperation.maxTextBytes else { fuzzFailure("a recorded text of \(kept.utf8.count) bytes") }
-        guard keptColumns <= UInt32(geometry.cols) + 2 else { fuzzFailure("a recorded text \(keptColumns) columns wide") }
+        guard kept.utf8.count <= DrawOperation.maxTextBytes else {
+            fuzzFailure("a recorded text of \(kept.utf8.count) bytes")
+        }
+        guard keptColumns <= UInt32(geometry.cols) + 2 else {
+            fuzzFailure("a recorded text \(keptColumns) columns wide")
+        }
     }
     // Only comparable when the text is not cut short by maxTextBytes.
     guard text.utf8.count <= DrawOperation.maxTextBytes else { return }
     guard direct == replayed else {
-        fuzzFailure("replaying \(String(describing: operation)) paints \(cells(replayed)), drawing the text paints \(cells(direct))")
+        fuzzFailure(
+            "replaying \(String(describing: operation)) paints \(cells(replayed)), drawing the text paints \(cells(direct))"
+        )
     }
 }
 
@@ -275,8 +293,10 @@ extension PresenterFuzz {
     private static func frame(_ body: [UInt8]) -> [UInt8] { MessageCoding.frame(body) }
 
     /// Header bytes: control 0 (one chunk), col 0x20 (0), row 0x20 (0), maxColumns 80.
-    private static func input(_ payload: [UInt8], control: UInt8 = 0, col: UInt8 = 0x20, row: UInt8 = 0x20,
-                              maxColumns: UInt8 = 80) -> [UInt8] {
+    private static func input(
+        _ payload: [UInt8], control: UInt8 = 0, col: UInt8 = 0x20, row: UInt8 = 0x20,
+        maxColumns: UInt8 = 80
+    ) -> [UInt8] {
         [control, col, row, maxColumns] + payload
     }
 
@@ -286,26 +306,31 @@ extension PresenterFuzz {
 
     static func seeds() -> [(String, [UInt8])] {
         let hello = PresenterMessage.encode(.hello(version: PresenterMessage.version))
-        let log = PresenterMessage.encode(.log(PresenterLogEntry(level: .warning, presenterId: "mbhud", message: "low\u{1B}[31m")))
+        let log = PresenterMessage.encode(
+            .log(PresenterLogEntry(level: .warning, presenterId: "mbhud", message: "low\u{1B}[31m")))
         let element = PresenterMessage.encode(.element(view: 1, name: "status", operation: 2))
-        let drawing = reply(.drawing([
-            .text(col: 0, row: 0, maxColumns: 80, style: 0x12, text: "Downloading… 42%"),
-            .text(col: 78, row: 1, maxColumns: 4, style: 0, text: "漢字🇯🇵"),
-            .text(col: -1, row: 4, maxColumns: 10, style: 0x41, text: "e\u{301}👨‍👩‍👧"),
-            .box(col: 2, row: 1, cols: 20, rows: 3, style: 0x04),
-        ]), [1: 1_000_000, 2: 5])
-        let hugeBox = reply(.drawing([
-            .box(col: Int32.min, row: Int32.min, cols: .max, rows: .max, style: 0xFFFF_FFFF),
-            .box(col: -5, row: -1, cols: 0xFFFF, rows: 0xFFFF, style: 0),
-            .text(col: Int32.max, row: 0, maxColumns: .max, style: 0, text: String(repeating: "x", count: 100)),
-        ]))
+        let drawing = reply(
+            .drawing([
+                .text(col: 0, row: 0, maxColumns: 80, style: 0x12, text: "Downloading… 42%"),
+                .text(col: 78, row: 1, maxColumns: 4, style: 0, text: "漢字🇯🇵"),
+                .text(col: -1, row: 4, maxColumns: 10, style: 0x41, text: "e\u{301}👨‍👩‍👧"),
+                .box(col: 2, row: 1, cols: 20, rows: 3, style: 0x04),
+            ]), [1: 1_000_000, 2: 5])
+        let hugeBox = reply(
+            .drawing([
+                .box(col: Int32.min, row: Int32.min, cols: .max, rows: .max, style: 0xFFFF_FFFF),
+                .box(col: -5, row: -1, cols: 0xFFFF, rows: 0xFFFF, style: 0),
+                .text(col: Int32.max, row: 0, maxColumns: .max, style: 0, text: String(repeating: "x", count: 100)),
+            ]))
         let requests: [PresenterMessage.Request] = [
             .configure(options: ["a": "1", "color": "never"], geometry: ViewGeometry(cols: 80, rows: 5, flags: 1)),
             .load(paths: ["/usr/lib/presenters/libMBHud.so"]),
             .attach(view: 1, chain: [.init(path: "/p/libMBHud.so", id: "mbhud")], elements: ["status"]),
-            .show(view: 1, message: "Building", interactor: .init(id: 9, type: "command", action: "build", progress: -1)),
-            .hide(view: 1, message: nil, interactor: .init(id: 9, type: "command", action: "build", progress: 0.5),
-                  failure: InteractorError(code: 2, domain: "process", message: "failed", isValidation: false)),
+            .show(
+                view: 1, message: "Building", interactor: .init(id: 9, type: "command", action: "build", progress: -1)),
+            .hide(
+                view: 1, message: nil, interactor: .init(id: 9, type: "command", action: "build", progress: 0.5),
+                failure: InteractorError(code: 2, domain: "process", message: "failed", isValidation: false)),
             .render(view: 1, now: 123_456_789),
             .key(view: 1, code: 27),
         ]
@@ -317,16 +342,34 @@ extension PresenterFuzz {
             ("drawing-chunked", input(frame(drawing), control: 3 | 5 << 2, col: 0xE0, row: 0x21, maxColumns: 0xE0)),
             ("huge-box", input(frame(hugeBox), control: 0, col: 0xFE, row: 0x24, maxColumns: 0xE2)),
             ("refused", input(frame(reply(.refused("no such presenter"))))),
-            ("create-failed", input(frame(reply(.createFailed(presenterId: "mbhud", status: -3, message: "no memory"))))),
-            ("outcome", input(frame(reply(.outcome(HookOutcome(status: 0, hook: "show", presenterId: "mbhud", message: nil)))))),
+            (
+                "create-failed",
+                input(frame(reply(.createFailed(presenterId: "mbhud", status: -3, message: "no memory"))))
+            ),
+            (
+                "outcome",
+                input(frame(reply(.outcome(HookOutcome(status: 0, hook: "show", presenterId: "mbhud", message: nil)))))
+            ),
             ("key-used", input(frame(reply(.keyUsed(true), [3: 4])))),
             ("done", input(frame(reply(.done)))),
-            ("session", input(frame(hello) + frame(element) + frame(log) + frame(drawing) + frame(reply(.done)),
-                              control: 3 | 2 << 2)),
-            ("text-unicode", input(Array("Ünïcödé 漢字 🇯🇵🇺🇸 e\u{301} 👩🏽‍💻 ᄀ가 \u{200B}x\u{FE0F}♥\u{FE0F} tab\there".utf8),
-                                   col: 0x1E, row: 0x22, maxColumns: 60)),
-            ("text-invalid-utf8", input([0xFF, 0xC3, 0x28, 0xE2, 0x82, 0x41, 0xF0, 0x9F, 0x98] + Array("tail".utf8),
-                                        col: 0x6E, row: 0x20, maxColumns: 3)),
+            (
+                "session",
+                input(
+                    frame(hello) + frame(element) + frame(log) + frame(drawing) + frame(reply(.done)),
+                    control: 3 | 2 << 2)
+            ),
+            (
+                "text-unicode",
+                input(
+                    Array("Ünïcödé 漢字 🇯🇵🇺🇸 e\u{301} 👩🏽‍💻 ᄀ가 \u{200B}x\u{FE0F}♥\u{FE0F} tab\there".utf8),
+                    col: 0x1E, row: 0x22, maxColumns: 60)
+            ),
+            (
+                "text-invalid-utf8",
+                input(
+                    [0xFF, 0xC3, 0x28, 0xE2, 0x82, 0x41, 0xF0, 0x9F, 0x98] + Array("tail".utf8),
+                    col: 0x6E, row: 0x20, maxColumns: 3)
+            ),
         ]
         for (index, request) in requests.enumerated() {
             let body = PresenterMessage.encode(request, sequence: UInt32(index + 1), clock: 42)

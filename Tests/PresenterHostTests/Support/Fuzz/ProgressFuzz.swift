@@ -12,7 +12,7 @@
 // takes bytes out.
 
 #if !PRESENTER_FUZZ
-@testable import PresenterHost
+    @testable import PresenterHost
 #endif
 
 enum ProgressFuzz {
@@ -23,7 +23,9 @@ enum ProgressFuzz {
         if let last = splitter.flush() { lines.append(last) }
         for line in lines {
             do throws(ProgressLine.Invalid) {
-                guard let report = try ProgressLine.parse(String(line.prefix(ProgressChannel.longestLine))) else { continue }
+                guard let report = try ProgressLine.parse(String(line.prefix(ProgressChannel.longestLine))) else {
+                    continue
+                }
                 check(report, from: line)
             } catch {
                 // Shown in the --verbose log.
@@ -61,10 +63,16 @@ enum ProgressFuzz {
 
     static func seeds() -> [(name: String, bytes: [UInt8])] {
         let text: [(String, String)] = [
-            ("lines", "42%\n0.42\r\n42/100\n  7 / 8 \n{\"progress\": 0.5, \"message\": \"Downloading foo.tar\"}\n"
-                + "{\"progress\": null}\n\n100%\n1.5\n3/0\n50%\r60%\r70%\n{\"message\": \"x\", \"progress\": 1e-9}"),
-            ("osc", "out\u{1B}]9;4;1;42\u{07}more\u{1B}]9;4;3\u{1B}\\\u{1B}]9;4;2;100\u{07}\u{1B}]9;4;0\u{07}"
-                + "\u{1B}[31mred\u{1B}]9;4;4;7\u{07}\u{1B}]9;4;9;1\u{07}\u{1B}]9;4;1;999\u{07}\u{1B}]9;4;1;"),
+            (
+                "lines",
+                "42%\n0.42\r\n42/100\n  7 / 8 \n{\"progress\": 0.5, \"message\": \"Downloading foo.tar\"}\n"
+                    + "{\"progress\": null}\n\n100%\n1.5\n3/0\n50%\r60%\r70%\n{\"message\": \"x\", \"progress\": 1e-9}"
+            ),
+            (
+                "osc",
+                "out\u{1B}]9;4;1;42\u{07}more\u{1B}]9;4;3\u{1B}\\\u{1B}]9;4;2;100\u{07}\u{1B}]9;4;0\u{07}"
+                    + "\u{1B}[31mred\u{1B}]9;4;4;7\u{07}\u{1B}]9;4;9;1\u{07}\u{1B}]9;4;1;999\u{07}\u{1B}]9;4;1;"
+            ),
         ]
         return text.map { ($0.0, Array($0.1.utf8)) }
     }

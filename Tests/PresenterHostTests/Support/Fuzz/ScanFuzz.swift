@@ -5,7 +5,7 @@
 // text that parses back to the same line.
 
 #if !PRESENTER_FUZZ
-@testable import PresenterHost
+    @testable import PresenterHost
 #endif
 
 enum ScanFuzz {
@@ -17,7 +17,8 @@ enum ScanFuzz {
             rest = rest[min(rest.endIndex, end + 1)...]
             guard let line = ScanProtocol.Line(Substring(text)) else { continue }
             guard ScanProtocol.Line(Substring(line.text)) == line else {
-                fuzzFailure("\(text.debugDescription) parsed as \(line), whose text \(line.text.debugDescription) does not")
+                fuzzFailure(
+                    "\(text.debugDescription) parsed as \(line), whose text \(line.text.debugDescription) does not")
             }
         }
     }

@@ -29,7 +29,7 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-@testable import PresenterHost
+    @testable import PresenterHost
 #endif
 
 /// The Content-Type headers byte 0 chooses from (modulo their count).
@@ -64,7 +64,8 @@ enum WebTitleFuzz {
 
         // 3. A reply.
         if let reply = try? WebTitleReply.decode(payload, maxBody: WebTitle.maxBytes),
-           case .success(let title) = WebTitle.title(from: reply, url: "http://example.com/", timeout: 10) {
+            case .success(let title) = WebTitle.title(from: reply, url: "http://example.com/", timeout: 10)
+        {
             checkOneLine(title)
         }
     }
@@ -84,9 +85,12 @@ private func checkOneLine(_ title: String) {
 private func checkAgreement(_ page: [UInt8], contentType: MediaType, complete: Bool, title: String?) {
     // A title element that ended is the title, complete page or not.
     if let range = TitleExtractor.titleRange(in: page[...], complete: false), range.upperBound < page.count,
-       Charset.sniff(page[...], contentType: contentType).charset.isASCIICompatible {
+        Charset.sniff(page[...], contentType: contentType).charset.isASCIICompatible
+    {
         let other = TitleExtractor.title(in: page, contentType: contentType, complete: !complete)
-        guard other == title else { fuzzFailure("complete: \(complete) gives \(String(describing: title)), not \(String(describing: other))") }
+        guard other == title else {
+            fuzzFailure("complete: \(complete) gives \(String(describing: title)), not \(String(describing: other))")
+        }
     }
     // UTF-8 and UTF-16 of the same text give the same title.
     guard let text = String(validating: page, as: UTF8.self), !page.starts(with: [0xEF, 0xBB, 0xBF]) else { return }
@@ -95,7 +99,9 @@ private func checkAgreement(_ page: [UInt8], contentType: MediaType, complete: B
     for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
     let asUTF16 = TitleExtractor.title(in: utf16, contentType: MediaType("text/html"), complete: true)
     guard asUTF8 == asUTF16 else {
-        fuzzFailure("UTF-8 gives \(String(describing: asUTF8)), UTF-16 \(String(describing: asUTF16)) for \(text.debugDescription)")
+        fuzzFailure(
+            "UTF-8 gives \(String(describing: asUTF8)), UTF-16 \(String(describing: asUTF16)) for \(text.debugDescription)"
+        )
     }
 }
 
@@ -110,22 +116,56 @@ extension WebTitleFuzz {
     static func seeds() -> [(String, [UInt8])] {
         let page = { (text: String) in Array(text.utf8) }
         return [
-            ("upper", input(1, page("<!DOCTYPE html><HTML><HEAD><TITLE Lang=\"en\" data-x='a>b'>\n Upper\tCase </TITLE>"))),
-            ("entities", input(2, page("<title>Fish &amp; Chips &#8212; caf&eacute; &#x1F600; &copy 2024 &notit;</title>"))),
-            ("decoys", input(1, page("<!-- <title>x</title> --><script>'<title>y</title>'</script><svg><title>i</title></svg>"
-                                     + "<title>real</title>"))),
+            (
+                "upper",
+                input(1, page("<!DOCTYPE html><HTML><HEAD><TITLE Lang=\"en\" data-x='a>b'>\n Upper\tCase </TITLE>"))
+            ),
+            (
+                "entities",
+                input(2, page("<title>Fish &amp; Chips &#8212; caf&eacute; &#x1F600; &copy 2024 &notit;</title>"))
+            ),
+            (
+                "decoys",
+                input(
+                    1,
+                    page(
+                        "<!-- <title>x</title> --><script>'<title>y</title>'</script><svg><title>i</title></svg>"
+                            + "<title>real</title>"))
+            ),
             ("meta", input(0, page("<meta charset=\"koi8-r\"><title>") + [0xF0, 0xD2, 0xC9] + page("</title>"))),
-            ("http-equiv", input(1, page("<META HTTP-EQUIV=Content-Type CONTENT='text/html; charset=Shift_JIS'><title>")
-                                 + [0x93, 0xFA, 0x96, 0x7B, 0x93] + page("</title>"))),
+            (
+                "http-equiv",
+                input(
+                    1,
+                    page("<META HTTP-EQUIV=Content-Type CONTENT='text/html; charset=Shift_JIS'><title>")
+                        + [0x93, 0xFA, 0x96, 0x7B, 0x93] + page("</title>"))
+            ),
             ("latin1", input(3, page("<title>Caf") + [0xE9, 0x80] + page("</title>"))),
-            ("utf16", input(0, [0xFF, 0xFE] + Array("<title>Ünï 😀</title>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })),
+            (
+                "utf16",
+                input(
+                    0,
+                    [0xFF, 0xFE] + Array("<title>Ünï 😀</title>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            ),
             ("cut", input(1, complete: false, page("<html><head><title>Cut sh"))),
             ("unended", input(1, page("<title>runs to the end &amp"))),
-            ("reply-page", input(0, page("presenter-host-fetch reply 1\nstatus 200\nurl http://example.com/\n"
-                                         + "content-type text/html; charset=utf-8\nredirects 1\nbody 16 complete\n<title>x</title>"))),
+            (
+                "reply-page",
+                input(
+                    0,
+                    page(
+                        "presenter-host-fetch reply 1\nstatus 200\nurl http://example.com/\n"
+                            + "content-type text/html; charset=utf-8\nredirects 1\nbody 16 complete\n<title>x</title>"))
+            ),
             ("reply-failure", input(0, page("presenter-host-fetch reply 1\nfailure redirects 5\n"))),
-            ("reply-limit", input(0, page("presenter-host-fetch reply 1\nstatus 200\nurl http://e/\ncontent-type \n"
-                                          + "redirects 0\nbody 12 limit\n<title>cut at"))),
+            (
+                "reply-limit",
+                input(
+                    0,
+                    page(
+                        "presenter-host-fetch reply 1\nstatus 200\nurl http://e/\ncontent-type \n"
+                            + "redirects 0\nbody 12 limit\n<title>cut at"))
+            ),
         ]
     }
 }
