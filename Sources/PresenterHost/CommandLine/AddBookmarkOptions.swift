@@ -77,54 +77,34 @@ public struct AddBookmarkOptions: Equatable, Sendable {
     /// - Throws: `CommandError.usage` naming the flag or value.
     public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
         var options = AddBookmarkOptions()
-        var index = 0
-        func value(_ flag: String, inline: String?) throws(CommandError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw .usage("\(flag) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            let split = FlagArgument(argument)
-            let flag = split.name, inline = split.inline
-            switch flag {
+        var cursor = FlagCursor(arguments)
+        while let (flag, argument) = cursor.next() {
+            switch flag.name {
             case "-h", "--help":
                 return .help
-            case "--url": options.url = try value(flag, inline: inline)
-            case "--title": options.title = try value(flag, inline: inline)
-            case "--store":
-                options.store = try value(flag, inline: inline)
-                if options.store!.isEmpty { throw .usage("--store needs a file") }
+            case "--url": options.url = try cursor.value(of: flag)
+            case "--title": options.title = try cursor.value(of: flag)
+            case "--store": options.store = try cursor.nonEmptyValue(of: flag, needs: "a file")
             case "--presenter":
-                options.presenter = try value(flag, inline: inline)
-                if options.presenter!.isEmpty {
-                    throw .usage("--presenter needs a presenter id; see presenter-host --list")
-                }
-            case "--messages": options.messagesFile = try value(flag, inline: inline)
+                options.presenter = try cursor.nonEmptyValue(
+                    of: flag, needs: "a presenter id; see presenter-host --list")
+            case "--messages": options.messagesFile = try cursor.value(of: flag)
             case "--timeout":
-                let text = try value(flag, inline: inline)
+                let text = try cursor.value(of: flag)
                 guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                     throw .usage("--timeout: '\(text)' is not a number of seconds above 0 and at most 3600")
                 }
                 options.timeout = seconds
-            case "--color":
-                let text = try value(flag, inline: inline)
-                guard let choice = ColorMode(rawValue: text) else {
-                    throw .usage("--color: '\(text)' is not auto, always or never")
-                }
-                options.color = choice
-            case "--plugin-dir":
-                let directory = try value(flag, inline: inline)
-                if directory.isEmpty { throw .usage("--plugin-dir needs a directory") }
-                options.pluginDirs.append(directory)
-            case "--log":
-                options.logFile = try value(flag, inline: inline)
-                if options.logFile!.isEmpty { throw .usage("--log needs a file") }
+            case "--color": options.color = try cursor.color(of: flag)
+            case "--plugin-dir": options.pluginDirs.append(try cursor.nonEmptyValue(of: flag, needs: "a directory"))
+            case "--log": options.logFile = try cursor.nonEmptyValue(of: flag, needs: "a file")
             case "--get-title", "--add", "--in-process":
-                if inline != nil { throw .usage("\(flag) takes no value") }
-                if flag == "--in-process" { options.inProcess = true; break }
-                let mode: Mode = flag == "--add" ? .add : .getTitle
+                try cursor.noValue(for: flag)
+                if flag.name == "--in-process" {
+                    options.inProcess = true
+                    break
+                }
+                let mode: Mode = flag.name == "--add" ? .add : .getTitle
                 if options.mode != .screen && options.mode != mode {
                     throw .usage("--get-title and --add cannot be combined")
                 }
@@ -132,10 +112,9 @@ public struct AddBookmarkOptions: Equatable, Sendable {
             default:
                 throw .usage(
                     argument.hasPrefix("-")
-                        ? "unknown option '\(flag)' for add-bookmark"
+                        ? "unknown option '\(flag.name)' for add-bookmark"
                         : "unexpected argument '\(argument)'; give the URL with --url")
             }
-            index += 1
         }
         if options.mode != .screen && (options.url ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
             throw .usage("\(options.mode == .add ? "--add" : "--get-title") needs --url <url>")

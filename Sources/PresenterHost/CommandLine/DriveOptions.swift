@@ -60,62 +60,41 @@ public struct DriveOptions: Equatable, Sendable {
     /// - Throws: `CommandError.usage` naming the flag or value.
     public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
         var options = DriveOptions()
-        var index = 0
-        func value(_ flag: String, inline: String?) throws(CommandError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw .usage("\(flag) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            let split = FlagArgument(argument)
-            let flag = split.name, inline = split.inline
-            switch flag {
+        var cursor = FlagCursor(arguments)
+        while let (flag, argument) = cursor.next() {
+            switch flag.name {
             case "-h", "--help":
                 return .help
             case "--presenter":
-                options.presentation.presenter = try value(flag, inline: inline)
-                if options.presentation.presenter.isEmpty {
-                    throw .usage("--presenter needs a presenter id; see presenter-host --list")
-                }
+                options.presentation.presenter = try cursor.nonEmptyValue(
+                    of: flag, needs: "a presenter id; see presenter-host --list")
             case "--messages":
-                options.presentation.messagesFile = try value(flag, inline: inline)
+                options.presentation.messagesFile = try cursor.value(of: flag)
             case "--socket":
-                let path = try value(flag, inline: inline)
-                if path.isEmpty { throw .usage("--socket needs a path for the socket") }
-                options.socket = path
+                options.socket = try cursor.nonEmptyValue(of: flag, needs: "a path for the socket")
             case "--color":
-                let text = try value(flag, inline: inline)
-                guard let choice = ColorMode(rawValue: text) else {
-                    throw .usage("--color: '\(text)' is not auto, always or never")
-                }
-                options.presentation.color = choice
+                options.presentation.color = try cursor.color(of: flag)
             case "--plugin-dir":
-                let directory = try value(flag, inline: inline)
-                if directory.isEmpty { throw .usage("--plugin-dir needs a directory") }
-                options.presentation.pluginDirs.append(directory)
+                options.presentation.pluginDirs.append(try cursor.nonEmptyValue(of: flag, needs: "a directory"))
             case "--min-show":
                 options.presentation.minShow = try RunOptions.seconds(
-                    flag, try value(flag, inline: inline), allowZero: true, longest: RunOptions.longestHold,
+                    flag.name, try cursor.value(of: flag), allowZero: true, longest: RunOptions.longestHold,
                     longestName: "1 day")
             case "--hook-timeout":
                 options.presentation.hookTimeout = try RunOptions.seconds(
-                    flag, try value(flag, inline: inline), allowZero: false, longest: RunOptions.longestHookTimeout,
+                    flag.name, try cursor.value(of: flag), allowZero: false, longest: RunOptions.longestHookTimeout,
                     longestName: "1 minute")
             case "--terminal-progress":
-                let text = try value(flag, inline: inline)
+                let text = try cursor.value(of: flag)
                 guard let mode = TerminalProgressMode(rawValue: text) else {
                     throw .usage("--terminal-progress: '\(text)' is not auto, always or never")
                 }
                 options.presentation.terminalProgress = mode
             case "--log":
-                let path = try value(flag, inline: inline)
-                if path.isEmpty { throw .usage("--log needs a file") }
-                options.presentation.logFile = path
+                options.presentation.logFile = try cursor.nonEmptyValue(of: flag, needs: "a file")
             case "--in-process", "-v", "--verbose":
-                if inline != nil { throw .usage("\(flag) takes no value") }
-                if flag == "--in-process" {
+                try cursor.noValue(for: flag)
+                if flag.name == "--in-process" {
                     options.presentation.inProcess = true
                 } else {
                     options.presentation.verbose = true
@@ -123,7 +102,6 @@ public struct DriveOptions: Equatable, Sendable {
             default:
                 throw .usage("unknown option '\(argument)' for drive; see presenter-host drive --help")
             }
-            index += 1
         }
         return .drive(options)
     }

@@ -17,3 +17,50 @@ struct FlagArgument: Equatable, Sendable {
         }
     }
 }
+
+/// Walks a subcommand's arguments flag by flag, taking values as
+/// `--flag value` or `--flag=value`, with the checks every subcommand
+/// shares (a value that must not be empty, `--color`), so each parser
+/// says only what its own flags mean.
+struct FlagCursor {
+    private let arguments: [String]
+    private var index = 0
+
+    init(_ arguments: [String]) { self.arguments = arguments }
+
+    /// The next argument, split as a flag, and its raw text; `nil` at the end.
+    mutating func next() -> (flag: FlagArgument, argument: String)? {
+        guard index < arguments.count else { return nil }
+        defer { index += 1 }
+        return (FlagArgument(arguments[index]), arguments[index])
+    }
+
+    /// The value of `flag`: after its `=`, else the next argument (taken).
+    mutating func value(of flag: FlagArgument) throws(CommandError) -> String {
+        if let inline = flag.inline { return inline }
+        guard index < arguments.count else { throw .usage("\(flag.name) needs a value") }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    /// A value that must not be empty; `needs` ends the error: "--log needs a file".
+    mutating func nonEmptyValue(of flag: FlagArgument, needs: String) throws(CommandError) -> String {
+        let text = try value(of: flag)
+        if text.isEmpty { throw .usage("\(flag.name) needs \(needs)") }
+        return text
+    }
+
+    /// The value of `--color`.
+    mutating func color(of flag: FlagArgument) throws(CommandError) -> ColorMode {
+        let text = try value(of: flag)
+        guard let choice = ColorMode(rawValue: text) else {
+            throw .usage("\(flag.name): '\(text)' is not auto, always or never")
+        }
+        return choice
+    }
+
+    /// Refuses a value given to a flag that takes none (`--add=yes`).
+    func noValue(for flag: FlagArgument) throws(CommandError) {
+        if flag.inline != nil { throw .usage("\(flag.name) takes no value") }
+    }
+}
