@@ -207,6 +207,10 @@ func oneLine(_ text: String) -> String {
     return line
 }
 
+/// Writes all of `data` to stdout; stops when the host is gone.
+// Its own loop, not the host's writeFully/retryingOnInterrupt: this
+// executable links SystemShims only, and pulling in PresenterHost (the whole
+// host) for ten lines would slow every fetch's start.
 func writeAll(_ data: Data) {
     data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
         var offset = 0

@@ -89,13 +89,13 @@ enum BookmarkStoreFile {
                 "\(lockPath): cannot open the bookmark store's lock file: \(errnoText(errno)); check that the folder is writable (the store was not changed)"
             )
         }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            let code = errno
+        do throws(Errno) {
+            _ = try retryingOnInterrupt("flock") { flock(fd, LOCK_EX) }
+        } catch {
             close(fd)
             throw BookmarkStoreError(
                 .unwritable,
-                "\(lockPath): cannot lock the bookmark store: \(errnoText(code)); the store was not changed")
+                "\(lockPath): cannot lock the bookmark store: \(errnoText(error.code)); the store was not changed")
         }
         return fd
     }

@@ -116,7 +116,7 @@ public final class WebTitleFetch: @unchecked Sendable {
             pid = child
             if cancelled { kill(child, SIGKILL) }
         }
-        let deadline = MonotonicClock().now() &+ UInt64((timeout + Self.killGrace) * 1e9)
+        let deadline = MonotonicTime.nanoseconds() &+ UInt64((timeout + Self.killGrace) * 1e9)
         let (reply, ending) = Self.read(pipe[0], before: deadline)
         lock.withLock { pid = nil }
         if ending != .endOfFile { kill(child, SIGKILL) }
@@ -145,18 +145,25 @@ public final class WebTitleFetch: @unchecked Sendable {
     }
 
     /// Everything the fetcher writes, until it closes its stdout (it ended),
-    /// the deadline (on MonotonicClock) or ``maxReplyBytes``.
+    /// the deadline (on MonotonicTime) or ``maxReplyBytes``.
     private static func read(_ fd: Int32, before deadline: UInt64) -> ([UInt8], Ending) {
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let now = MonotonicClock().now()
-            guard now < deadline else { return (reply, .deadline) }
+            guard MonotonicTime.nanoseconds() < deadline else { return (reply, .deadline) }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min((deadline - now) / 1_000_000 + 1, 60_000)))
-            if ready <= 0 { continue }  // EINTR or the wait's end: the deadline check decides
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            let ready = try? retryingOnInterrupt("poll") {
+                let now = MonotonicTime.nanoseconds()
+                return poll(&poller, 1, now < deadline ? Int32(min((deadline - now) / 1_000_000 + 1, 60_000)) : 0)
+            }
+            guard let ready, ready > 0 else { continue }  // the wait's end: the deadline check decides
+            let count: Int
+            do throws(Errno) {
+                count = try readSome(fd, into: &chunk)
+            } catch {
+                if error.wouldBlock { continue }
+                return (reply, .endOfFile)
+            }
             guard count > 0 else { return (reply, .endOfFile) }
             reply += chunk[..<count]
             if reply.count > maxReplyBytes { return (reply, .tooLong) }

@@ -221,11 +221,16 @@ enum ELFPrecheck {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = bytes.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            let n: Int
+            do throws(Errno) {
+                n = try retryingOnInterrupt("pread") {
+                    bytes.withUnsafeMutableBytes {
+                        pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                    }
+                }
+            } catch {
+                throw .unreadable(errnoText(error.code))
             }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw .unreadable(String(cString: strerror(errno))) }
             if n == 0 { break }
             done += n
         }

@@ -58,11 +58,13 @@ final class DriveServer: @unchecked Sendable {
     func start(session: DriveSession) {
         let thread = Thread { [self] in
             while true {
-                let fd = acceptConnection(listener)
-                if fd < 0 {
-                    if errno == EINTR || errno == ECONNABORTED { continue }
+                let fd: Int32
+                do throws(Errno) {
+                    fd = try retryingOnInterrupt("accept") { acceptConnection(listener) }
+                } catch {
+                    if error.code == ECONNABORTED { continue }
                     if condition.withLock({ stopping }) { return }
-                    if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) {
                         usleep(10_000)  // out of descriptors: let clients end
                         continue
                     }

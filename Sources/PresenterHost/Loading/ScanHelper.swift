@@ -58,22 +58,15 @@ enum ScanHelper {
     /// Exits as soon as stdin reaches end of file.
     private static func watchLifeline() {
         Thread.detachNewThread {
-            var byte: UInt8 = 0
+            var byte: [UInt8] = [0]
             while true {
-                let count = read(STDIN_FILENO, &byte, 1)
-                if count == 0 || (count < 0 && errno != EINTR) { _exit(0) }
+                if ((try? readSome(STDIN_FILENO, into: &byte)) ?? 0) == 0 { _exit(0) }
             }
         }
     }
 
     /// Writes lines; a parent that stopped reading ends the helper (SIGPIPE).
     private static func send(_ lines: [ScanProtocol.Line], to channel: Int32) {
-        var bytes = Array(lines.map { $0.text + "\n" }.joined().utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(channel, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { _exit(0) }
-            bytes = bytes.dropFirst(written)
-        }
+        if !writeAll(channel, Array(lines.map { $0.text + "\n" }.joined().utf8)) { _exit(0) }
     }
 }

@@ -83,14 +83,19 @@ final class ScanProcess {
             if buffer.count - start > ScanProtocol.maxLineBytes {
                 return .line(Substring(String(decoding: buffer[start...], as: UTF8.self)))
             }
-            let remaining = deadline - Self.now()
-            guard remaining > 0 else { return .timeout }
+            guard deadline > Self.now() else { return .timeout }
             var poller = pollfd(fd: report, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(remaining * 1000 + 1, Double(Int32.max))))
-            if ready < 0 && errno == EINTR { continue }
+            let ready = try? retryingOnInterrupt("poll") {
+                poll(&poller, 1, MonotonicTime.milliseconds(until: deadline))
+            }
             if ready == 0 { continue }  // the deadline check above ends the wait
-            let count = chunk.withUnsafeMutableBytes { read(report, $0.baseAddress, $0.count) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            let count: Int
+            do throws(Errno) {
+                count = try readSome(report, into: &chunk)
+            } catch {
+                if error.wouldBlock { continue }
+                return .end
+            }
             guard count > 0 else { return .end }
             buffer.removeSubrange(..<start)
             start = 0

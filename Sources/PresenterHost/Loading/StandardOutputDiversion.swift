@@ -26,18 +26,11 @@ public final class StandardOutputDiversion {
         }
     }
 
-    /// Writes `text` to the original stdout, all of it (retrying on EINTR
-    /// and short writes). Returns false when the stream is closed or broken.
+    /// Writes `text` to the original stdout, all of it (``writeFully``).
+    /// Returns false when the stream is closed or broken.
     @discardableResult
     public func write(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
-            bytes = bytes.dropFirst(written)
-        }
-        return true
+        writeAll(output, Array(text.utf8))
     }
 
     /// Points file descriptor 1 back at the original stdout, after flushing

@@ -51,9 +51,9 @@ public final class CapturedOutput {
             _ = lseek(fileFD, 0, SEEK_SET)
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                let n = buffer.withUnsafeMutableBytes { read(fileFD, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0, writeAll(fd, Array(buffer[..<n])) else { break }
+                guard let n = try? readSome(fileFD, into: &buffer), n > 0, writeAll(fd, Array(buffer[..<n])) else {
+                    break
+                }
             }
         } else {
             _ = writeAll(fd, memory)

@@ -238,16 +238,14 @@ public final class ChildProcess {
         // Wait without reaping first: until the pid is released, `send`
         // cannot hit anyone else.
         var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        _ = try? retryingOnInterrupt("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
         lock.lock()
         reaped = true
         lock.unlock()
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            // EINTR: a signal arrived; anything else cannot happen for our own child.
-            // (EX_SOFTWARE, 70, if it ever did: this layer knows no command line.)
-            if errno != EINTR { return .exited(70) }
-        }
+        // A failure cannot happen for our own child (EX_SOFTWARE, 70, if it
+        // ever did: this layer knows no command line).
+        guard (try? retryingOnInterrupt("waitpid") { waitpid(pid, &status, 0) }) != nil else { return .exited(70) }
         return Termination(waitStatus: status)
     }
 }

@@ -27,16 +27,13 @@ func freeChildDescriptorNumber() -> Int32 {
     }
 }
 
-/// strerror's text for an errno value.
-func errnoText(_ code: Int32) -> String {
-    String(cString: strerror(code))
-}
-
 /// The one write loop: writes all of `bytes` to `fd`, going on after short
-/// writes and retrying EINTR. A socket is written with `send` and
-/// MSG_NOSIGNAL, so a peer that went away is EPIPE, never SIGPIPE. When a
-/// non-blocking `fd` is full (EAGAIN), `whenFull` says how many
-/// milliseconds to wait for room, or `nil` to give up.
+/// writes (and, through ``retryingOnInterrupt(_:_:)``, after EINTR). A
+/// socket is written with `send` and MSG_NOSIGNAL, so a peer that went away
+/// is EPIPE, never SIGPIPE. When a non-blocking `fd` is full (EAGAIN),
+/// `whenFull` says how many milliseconds to wait for room, or `nil` to give
+/// up; it is asked again after a signal ends the wait early, so a deadline
+/// behind it holds.
 /// - Returns: 0 when everything was written, else the failing call's errno
 ///   (EAGAIN: full, and no more waiting).
 func writeFully(_ fd: Int32, _ bytes: [UInt8], socket: Bool = false, whenFull: () -> Int32? = { nil }) -> Int32 {
@@ -44,19 +41,21 @@ func writeFully(_ fd: Int32, _ bytes: [UInt8], socket: Bool = false, whenFull: (
         guard let base = buffer.baseAddress else { return 0 }
         var offset = 0
         while offset < buffer.count {
-            let written =
-                socket
-                ? send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                : write(fd, base + offset, buffer.count - offset)
-            if written > 0 { offset += written; continue }
-            let error = written < 0 ? errno : EIO
-            if error == EINTR { continue }
-            if error == EAGAIN || error == EWOULDBLOCK, let wait = whenFull() {
+            do throws(Errno) {
+                let written = try retryingOnInterrupt(socket ? "send" : "write") {
+                    socket
+                        ? send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                        : write(fd, base + offset, buffer.count - offset)
+                }
+                guard written > 0 else { return EIO }
+                offset += written
+            } catch  where error.wouldBlock {
                 var waiter = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                if poll(&waiter, 1, wait) > 0 { continue }
-                return EAGAIN
+                let ready = try? retryingOnInterrupt("poll") { whenFull().map { poll(&waiter, 1, $0) } ?? 0 }
+                guard let ready, ready > 0 else { return EAGAIN }
+            } catch {
+                return error.code
             }
-            return error
         }
         return 0
     }
@@ -68,17 +67,22 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     writeFully(fd, bytes) == 0
 }
 
+/// One read of up to `buffer.count` bytes from `fd` into `buffer` (a
+/// socket too: a read is a `recv` without flags), retried on EINTR.
+/// - Returns: how many bytes came; 0 at end of file.
+/// - Throws: `read` and its errno (``Errno/wouldBlock``: a non-blocking
+///   `fd` has nothing yet).
+func readSome(_ fd: Int32, into buffer: inout [UInt8]) throws(Errno) -> Int {
+    try retryingOnInterrupt("read") { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+}
+
 /// Everything `fd` reads until end of file, or `nil` with errno set.
 func readAll(_ fd: Int32) -> [UInt8]? {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard let n = try? readSome(fd, into: &buffer) else { return nil }
         if n == 0 { return bytes }
-        if n < 0 {
-            if errno == EINTR { continue }
-            return nil
-        }
         bytes.append(contentsOf: buffer[..<n])
     }
 }
@@ -117,9 +121,7 @@ func readLines(_ fd: Int32, limit: Int, _ line: ([UInt8]?) -> Void) {
     var pending: [UInt8] = []
     var skipping = false
     while true {
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { break }
+        guard let count = try? readSome(fd, into: &buffer), count > 0 else { break }
         var start = 0
         for index in 0..<count where buffer[index] == 0x0A {
             if !skipping {

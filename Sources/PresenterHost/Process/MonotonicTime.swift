@@ -16,4 +16,12 @@ enum MonotonicTime {
     static func seconds() -> Double {
         Double(nanoseconds()) / 1e9
     }
+
+    /// The time from now to `deadline` (on ``seconds()``) as `poll` takes
+    /// it: whole milliseconds rounded up, so a wait never ends before the
+    /// deadline; 0 once it has passed.
+    static func milliseconds(until deadline: Double) -> Int32 {
+        let remaining = deadline - seconds()
+        return remaining > 0 ? Int32(min(remaining * 1000 + 1, Double(Int32.max))) : 0
+    }
 }

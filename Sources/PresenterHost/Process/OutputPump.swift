@@ -58,13 +58,13 @@ public final class OutputPump {
     private func drain() {
         guard open else { return }
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
+            do throws(Errno) {
+                let count = try readSome(fd, into: &buffer)
+                guard count > 0 else { return close() }
                 sink(Array(buffer[..<count]))
-            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                close()
-                return
-            } else if errno == EAGAIN {
+            } catch {
+                // Empty for now (non-blocking): the source calls again.
+                if !error.wouldBlock { close() }
                 return
             }
         }

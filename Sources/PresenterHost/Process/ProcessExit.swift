@@ -32,11 +32,11 @@ enum ProcessExit {
     /// there is no pidfd).
     private static func waitForExit(_ pid: pid_t, upTo seconds: Double) -> Bool {
         if hasExited(pid) { return true }
-        let deadline = MonotonicClock().now() &+ UInt64(max(0, seconds) * 1e9)
+        let deadline = MonotonicTime.nanoseconds() &+ UInt64(max(0, seconds) * 1e9)
         let pidfd = ph_pidfd_open(pid)
         defer { if pidfd >= 0 { close(pidfd) } }
         while true {
-            let now = MonotonicClock().now()
+            let now = MonotonicTime.nanoseconds()
             guard now < deadline else { return hasExited(pid) }
             let milliseconds = Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
             if pidfd >= 0 {
@@ -52,9 +52,9 @@ enum ProcessExit {
     /// True once `pid` has ended (or is not our child any more).
     private static func hasExited(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == -1 {
-            if errno != EINTR { return true }
-        }
+        guard
+            (try? retryingOnInterrupt("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) }) != nil
+        else { return true }
         return info._sifields._sigchld.si_pid == pid
     }
 
@@ -62,12 +62,8 @@ enum ProcessExit {
     /// ignored) counts as ended with status 0.
     private static func reap(_ pid: pid_t) -> ChildProcess.Termination? {
         var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { return ChildProcess.Termination(waitStatus: status) }
-            if result == 0 { return nil }
-            if errno == EINTR { continue }
-            return .exited(0)
-        }
+        let result = try? retryingOnInterrupt("waitpid") { waitpid(pid, &status, WNOHANG) }
+        if result == pid { return ChildProcess.Termination(waitStatus: status) }
+        return result == 0 ? nil : .exited(0)
     }
 }

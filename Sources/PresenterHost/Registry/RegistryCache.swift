@@ -86,9 +86,10 @@ struct RegistryCache {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            let count = try? retryingOnInterrupt("read") {
+                bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            }
+            guard let count, count > 0 else { break }
             done += count
         }
         do throws(RegistryCacheFormat.Unreadable) {

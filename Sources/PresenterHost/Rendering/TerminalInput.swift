@@ -55,18 +55,22 @@ public final class TerminalInput: @unchecked Sendable {
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeFDs[0], events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&waiters, 2, decoder.hasPendingEscape ? Self.escapeWait : -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return handler(nil)
-            }
+            guard
+                let ready = try? retryingOnInterrupt(
+                    "poll", { poll(&waiters, 2, decoder.hasPendingEscape ? Self.escapeWait : -1) })
+            else { return handler(nil) }
             if waiters[1].revents != 0 { return }
             if ready == 0 {
                 if let escape = decoder.flushPending() { handler(escape) }
                 continue
             }
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            let count: Int
+            do throws(Errno) {
+                count = try readSome(fd, into: &buffer)
+            } catch {
+                if error.wouldBlock { continue }
+                return handler(nil)
+            }
             guard count > 0 else { return handler(nil) }
             for key in decoder.decode(Array(buffer[0..<count])) { handler(key) }
         }

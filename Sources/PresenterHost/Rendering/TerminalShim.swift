@@ -1,7 +1,8 @@
 import Glibc
 
 /// The few system calls the rendering layer makes on a terminal, in one
-/// place: one spot to retry on EINTR and to read errno.
+/// place (their EINTR retry is the Process layer's one, through
+/// ``writeFully``).
 enum TerminalShim {
     /// True when `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
@@ -33,7 +34,7 @@ enum TerminalShim {
     }
 
     /// Writes all of `bytes` with as few write(2) calls as the kernel allows
-    /// (one, normally), retrying on EINTR and partial writes, and waiting up
+    /// (one, normally), going on after EINTR and partial writes, and waiting up
     /// to a second when a non-blocking `fd` is full. Returns false when the
     /// output is gone (EPIPE, EIO after a hang-up, ...), so callers stop writing.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

@@ -481,17 +481,21 @@ public final class PresenterProcess: PresenterEngine {
             // Past the deadline, what is there already still counts: the host
             // may have been stopped (SIGSTOP) while the answer came.
             let remaining = deadline.map { max(0, $0() - Self.now()) } ?? 0
-            let wait = slices ? min(remaining, 0.05) : remaining
+            let end = Self.now() + (slices ? min(remaining, 0.05) : remaining)
             var poller = pollfd(fd: running.channel, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, wait > 0 ? Int32(min(wait * 1000 + 1, Double(Int32.max))) : 0)
-            if ready < 0 && errno == EINTR { continue }
+            let ready = try? retryingOnInterrupt("poll") { poll(&poller, 1, MonotonicTime.milliseconds(until: end)) }
             if ready == 0 {
                 if deadline == nil { return nil }
                 if remaining <= 0 { throw hung(hook) }
                 continue
             }
-            let count = receiveBuffer.withUnsafeMutableBytes { recv(running.channel, $0.baseAddress, $0.count, 0) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            let count: Int
+            do throws(Errno) {
+                count = try readSome(running.channel, into: &receiveBuffer)
+            } catch {
+                if error.wouldBlock { continue }
+                throw ended(hook)
+            }
             guard count > 0 else { throw ended(hook) }
             receiveBuffer.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }

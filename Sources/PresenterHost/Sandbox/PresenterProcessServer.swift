@@ -87,11 +87,7 @@ private final class Server: PresenterEngineDelegate {
             } catch {
                 _exit(70)  // the host is ours: a bad request means a bug, not an attack
             }
-            let count = chunk.withUnsafeMutableBytes {
-                recv(PresenterProcessServer.channel, $0.baseAddress, $0.count, 0)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard let count = try? readSome(PresenterProcessServer.channel, into: &chunk), count > 0 else { return }
             chunk.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
