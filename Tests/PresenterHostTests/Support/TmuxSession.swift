@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import PresenterHost
 import Testing
 
 /// A tmux server of its own (a unique socket, no configuration file) with
@@ -48,52 +49,27 @@ final class TmuxSession {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)")
             .path
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { return (-1, "cannot create \(outputPath)") }
+        var options = Spawn.Options()
         // Other tests' pipes must not live on in the server.
-        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigemptyset(&defaults)
-        for signal in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, Int32(signal)) }
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let path = Self.executable!.path
-        let argv = ([path, "-L", socket, "-f", "/dev/null", "-u"] + arguments).map { strdup($0) } + [nil]
+        options.descriptors = [0: .null(O_RDONLY), 1: .descriptor(output), 2: .descriptor(output)]
+        options.closeOthers = true
         var environment = ProcessInfo.processInfo.environment
         for key in ["CI", "NO_COLOR", "TMUX", "PRESENTER_PLUGIN_PATH"] { environment[key] = nil }
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = "C.UTF-8"
         environment["TERM"] = "xterm-256color"
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, &attributes, argv, envp) == 0 else { return (-1, "cannot start tmux") }
+        options.environment = environment.map { "\($0.key)=\($0.value)" }
+        let path = Self.executable!.path
+        let spawned = Spawn.start(path, [path, "-L", socket, "-f", "/dev/null", "-u"] + arguments, options)
+        close(output)
+        guard case .success(let pid) = spawned else { return (-1, "cannot start tmux") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1, output)
+        _ = try? retryingOnInterrupt("waitpid") { waitpid(pid, &status, 0) }
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return (ChildProcess.Termination(waitStatus: status).shellStatus, text)
     }
-
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+; Swift's
-    /// Glibc module does not import it).
-    private static let addCloseFrom:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-            else { return nil }
-            return unsafeBitCast(
-                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        }()
 
     /// Types `text` and Enter.
     func type(_ text: String) {
