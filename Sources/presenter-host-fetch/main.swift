@@ -199,7 +199,10 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 }
 
-/// `text` on one line of at most maxLineBytes: controls become spaces.
+/// `text` on one line of at most maxLineBytes: ASCII's controls (C0, DEL)
+/// become spaces.
+// The host's ControlCharacters.ascii, which WebTitleReply checks, written
+// out: this executable links SystemShims only, not the host.
 func oneLine(_ text: String) -> String {
     let scalars = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }
     var line = String(String.UnicodeScalarView(scalars))

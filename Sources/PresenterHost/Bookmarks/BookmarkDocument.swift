@@ -59,8 +59,11 @@ struct BookmarkDocument: Equatable {
         return Array(text.utf8)
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters
-    /// escaped (RFC 8259 section 7), everything else as UTF-8.
+    /// `text` as a JSON string: quotes, backslashes and ASCII's controls
+    /// escaped, everything else as UTF-8. The ``ControlCharacters/ascii``
+    /// rule, not the terminal's: RFC 8259 (section 7) asks for C0 only, and
+    /// C1 or layout characters in a title are kept as they came (escaped
+    /// where shown).
     private static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -70,7 +73,7 @@ struct BookmarkDocument: Equatable {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+            case _ where ControlCharacters.ascii.matches(scalar):
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:

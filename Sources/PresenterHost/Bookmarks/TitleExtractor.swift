@@ -58,16 +58,18 @@ enum TitleExtractor {
     }
 
     /// `text` as one line: runs of HTML white space (space, tab, LF, FF, CR)
-    /// become one space, none at either end, and other control characters
-    /// are dropped (a title goes to a terminal and into a file).
+    /// become one space, none at either end, and the other characters of the
+    /// ``ControlCharacters/terminal`` rule are dropped (a title goes to a
+    /// terminal and into a file). Layout characters stay: a right-to-left
+    /// title may need its marks, and they are escaped where shown.
     static func clean(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
+            case 0x20, 0x09, 0x0A, 0x0C, 0x0D:  // HTML's white space, not a control rule
                 pendingSpace = !result.isEmpty
-            case 0..<0x20, 0x7F...0x9F:
+            case _ where ControlCharacters.terminal.matches(scalar):
                 continue
             default:
                 if pendingSpace { result.append(" ") }

@@ -116,7 +116,8 @@ private struct LineReader {
             throw WebTitleReply.Malformed(index == bytes.count ? "it ends early" : "a line is too long or unended")
         }
         guard let line = String(validating: bytes[index..<newline], as: UTF8.self),
-            !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            // The reply's rule: ASCII's controls, which the fetcher turns into spaces.
+            !line.unicodeScalars.contains(where: ControlCharacters.ascii.matches)
         else {
             throw WebTitleReply.Malformed("a line is not UTF-8 text")
         }

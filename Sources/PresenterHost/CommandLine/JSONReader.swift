@@ -239,7 +239,7 @@ struct JSONReader {
                 advance()
                 scalars.append(try parseEscape())
                 run = index
-            case 0..<0x20:
+            case 0..<0x20:  // RFC 8259's rule for a string: C0 only (ControlCharacters.c0)
                 throw error(
                     "control character (byte 0x\(String(byte, radix: 16, uppercase: true))) in a string; write it as an escape such as \\n"
                 )

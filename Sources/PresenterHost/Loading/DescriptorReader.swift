@@ -101,19 +101,10 @@ enum DescriptorReader {
         guard length > 0 else { return nil }
         let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
         guard let value = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8(field: field) }
-        if value.unicodeScalars.contains(where: isForbidden) { throw .controlCharacter(field: field) }
+        // Controls would reach the terminal through --list; layout characters
+        // would make a listing line read differently from what it holds.
+        if value.unicodeScalars.contains(where: ControlCharacters.all.matches) { throw .controlCharacter(field: field) }
         return value
-    }
-
-    /// C0 and C1 controls and DEL would reach the terminal through --list;
-    /// bidirectional formatting characters (and the Unicode line separators)
-    /// would make a listing line read differently from what it holds.
-    static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7f...0x9f: return true
-        case 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069: return true
-        default: return false
-        }
     }
 
     private static func checkId(_ id: String, field: String) throws(PluginLoadFailure.DescriptorProblem) {

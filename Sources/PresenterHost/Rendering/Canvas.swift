@@ -139,13 +139,9 @@ public struct Canvas: Equatable, Sendable {
         }
     }
 
-    /// `text` without its control characters (C0, DEL, C1), which never
-    /// reach a canvas.
+    /// `text` without the ``ControlCharacters/terminal`` characters (C0,
+    /// DEL, C1), which never reach a canvas.
     static func withoutControls(_ text: String) -> String {
-        text.contains(where: isControl) ? String(text.filter { !isControl($0) }) : text
-    }
-
-    private static func isControl(_ character: Character) -> Bool {
-        character.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }
+        ControlCharacters.terminal.removed(from: text)
     }
 }

@@ -60,7 +60,7 @@ public enum DisplayWidth {
 
     private static func baseWidth(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
-        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        if ControlCharacters.terminal.matches(scalar) { return 0 }
         if value < 0x300 { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0

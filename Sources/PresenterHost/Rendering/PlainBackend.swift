@@ -70,8 +70,7 @@ public final class PlainBackend: RenderBackend {
 
     private static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline)
-            .map { line in String(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value) })
-            }
+            .map { ControlCharacters.terminal.removed(from: String($0)) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .joined(separator: " - ")

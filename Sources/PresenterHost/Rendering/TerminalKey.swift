@@ -70,9 +70,8 @@ public enum TerminalKey: Equatable, Sendable {
         case Self.homeCode: self = .home
         case Self.endCode: self = .end
         case 1...26: self = .control(UInt8(code))
-        case 0..<0x20, 0x7F..<0xA0: return nil
         default:
-            guard let scalar = Unicode.Scalar(code) else { return nil }
+            guard let scalar = Unicode.Scalar(code), !ControlCharacters.terminal.matches(scalar) else { return nil }
             self = .text(scalar)
         }
     }

@@ -22,9 +22,11 @@ public struct PresenterLogEntry: Equatable, Sendable {
         self.message = message
     }
 
-    /// `presenter-host: mbhud: warning: message`, one line, control characters dropped.
+    /// `presenter-host: mbhud: warning: message`, one line, with the
+    /// characters of every ``ControlCharacters`` rule dropped (a plugin's
+    /// C1 CSI or right-to-left override never reaches the terminal).
     public var line: String {
-        let text = String(message.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        let text = ControlCharacters.all.removed(from: message)
         return "presenter-host: " + (presenterId.map { "\($0): " } ?? "") + "\(level): " + text
     }
 }

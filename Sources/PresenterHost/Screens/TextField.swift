@@ -40,7 +40,7 @@ public struct TextField: Equatable, Sendable {
         for scalar in typed.unicodeScalars {
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: clean.unicodeScalars.append(" ")
-            case 0..<0x20, 0x7F..<0xA0: continue
+            case _ where ControlCharacters.terminal.matches(scalar): continue
             default: clean.unicodeScalars.append(scalar)
             }
         }
