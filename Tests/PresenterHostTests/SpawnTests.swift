@@ -16,15 +16,9 @@ struct SpawnTests {
         close(pipe[1])
         defer { close(pipe[0]) }
         let pid = try spawned.get()
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(pipe[0], &buffer, buffer.count)
-            if count <= 0 { break }
-            output += buffer[..<count]
-        }
+        let output = readAll(pipe[0]) ?? []
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = try? retryingOnInterrupt("waitpid") { waitpid(pid, &status, 0) }
         return String(decoding: output, as: UTF8.self)
     }
 

@@ -210,10 +210,7 @@ final class TestProcess {
                 pollfd(fd: errorOutput, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: writing, events: Int16(POLLOUT), revents: 0),
             ]
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
+            guard (try? retryingOnInterrupt("poll") { poll(&fds, nfds_t(fds.count), -1) }) != nil else { break }
             if fds[0].revents != 0 { Self.read(&output, into: &out, buffer: &buffer) }
             if fds[1].revents != 0 { Self.read(&errorOutput, into: &err, buffer: &buffer) }
             if fds[2].revents != 0 {
@@ -231,16 +228,12 @@ final class TestProcess {
     func readAvailable() -> [UInt8] {
         guard output >= 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = Glibc.read(output, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 {
-                close(output)
-                output = -1
-                return []
-            }
-            return Array(buffer[..<count])
+        guard let count = try? readSome(output, into: &buffer), count > 0 else {
+            close(output)
+            output = -1
+            return []
         }
+        return Array(buffer[..<count])
     }
 
     /// Waits for the program to end and reaps it; returns its exit status,
@@ -249,14 +242,10 @@ final class TestProcess {
     func wait() -> Int32 {
         if let status { return status }
         var raw: Int32 = 0
-        var result: Int32
-        while true {
-            if waitpid(pid, &raw, 0) != -1 {
-                result = ChildProcess.Termination(waitStatus: raw).shellStatus
-                break
-            }
-            if errno != EINTR { result = -1; break }  // ECHILD: cannot happen for our own child
-        }
+        // -1: ECHILD, which cannot happen for our own child.
+        let result =
+            (try? retryingOnInterrupt("waitpid") { waitpid(pid, &raw, 0) }) != nil
+            ? ChildProcess.Termination(waitStatus: raw).shellStatus : -1
         status = result
         return result
     }
@@ -264,13 +253,14 @@ final class TestProcess {
     /// One read from `fd` appended to `data`; closes `fd` (and sets it to
     /// -1) at end of file or on an error.
     private static func read(_ fd: inout Int32, into data: inout [UInt8], buffer: inout [UInt8]) {
-        let count = Glibc.read(fd, &buffer, buffer.count)
-        if count > 0 {
-            data.append(contentsOf: buffer[..<count])
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-            close(fd)
-            fd = -1
+        do throws(Errno) {
+            let count = try readSome(fd, into: &buffer)
+            if count > 0 { return data.append(contentsOf: buffer[..<count]) }
+        } catch {
+            if error.wouldBlock { return }
         }
+        close(fd)
+        fd = -1
     }
 
     /// One write of the rest of `data` to the non-blocking `fd`; false when
@@ -283,16 +273,17 @@ final class TestProcess {
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let count = data[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if count >= 0 {
-            offset += count
+        do throws(Errno) {
+            offset += try retryingOnInterrupt("write") {
+                data[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            }
             return true
+        } catch {
+            if error.code == EPIPE {
+                var now = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            return error.wouldBlock
         }
-        let code = errno
-        if code == EPIPE {
-            var now = timespec(tv_sec: 0, tv_nsec: 0)
-            _ = sigtimedwait(&pipeSignal, nil, &now)
-        }
-        return code == EINTR || code == EAGAIN
     }
 }
