@@ -144,8 +144,10 @@ import Testing
 
     @Test func aSymbolicLinkLoopIsNotCalledDangling() throws {
         let directory = try FixtureBuilder.directory([.symlinkLoop, .danglingLink])
-        #expect(throws: PluginLoadFailure.symlinkLoop) { try ELFPrecheck.check(directory.path + "/libsymlink-loop.so") }
-        #expect(throws: PluginLoadFailure.danglingLink(target: "libnothing-here.so")) {
+        #expect(throws: PluginLoadFailure.file(.symlinkLoop)) {
+            try ELFPrecheck.check(directory.path + "/libsymlink-loop.so")
+        }
+        #expect(throws: PluginLoadFailure.file(.danglingLink(target: "libnothing-here.so"))) {
             try ELFPrecheck.check(directory.path + "/libdangling-link.so")
         }
     }

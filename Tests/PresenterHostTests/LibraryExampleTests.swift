@@ -23,7 +23,7 @@ private final class AddBookmarkView: ScreenletView, @unchecked Sendable {
 struct LibraryExampleTests {
     @Test("a validation failure shows its own text; a success shows the success message, then nothing")
     func readmeExample() throws {
-        let registry = PresenterRegistry.load([SearchPathEntry(path: TestPaths.products.path, origin: .flag)])
+        let registry = RegistryPipeline().load([SearchPathEntry(path: TestPaths.products.path, origin: .flag)])
         let backend = TestBackend(cols: 40, rows: 5)
         let runtime = PresenterRuntime(registry: registry, backend: backend, clock: ManualClock())
         defer { runtime.shutdown() }
@@ -54,6 +54,7 @@ struct LibraryExampleTests {
         let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for line in [
             "final class AddBookmarkView: ScreenletView {",
+            "let runtime = PresenterRuntime(registry: RegistryPipeline().load(searchPath), backend: BackendFactory.make())",
             "let screenlet = try runtime.attach(AddBookmarkView())",
             "save.fail(.validation(\"URL cannot be empty\"))",
         ] {

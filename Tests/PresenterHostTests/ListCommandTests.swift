@@ -373,7 +373,7 @@ import Testing
             extends: nil, capabilities: [], abiVersion: .host, path: "/d/libp.so", hooks: .init())
         let registry = PresenterRegistry(
             plugins: [plugin],
-            errors: [PluginLoadError(path: "/d/libx.so", failure: .empty)],
+            errors: [PluginLoadError(path: "/d/libx.so", failure: .loading(.empty))],
             searchPath: [SearchPathEntry(path: "/nonexistent-dir", origin: .env)])
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(ListCommand.json(registry).utf8)) as? [String: Any])

@@ -58,9 +58,11 @@ import Testing
         let document = try String(
             contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/ABI.md"), encoding: .utf8)
         let descriptor = PluginLoadFailure.DescriptorProblem.self
-        let samples: [PluginLoadFailure] = [
-            .unreadable("Permission denied"), .directory, .danglingLink(target: "TARGET"), .symlinkLoop,
-            .notRegularFile(kind: "a FIFO"), .nameNotUTF8, .missing, .empty, .notELF(looksLikeText: true),
+        let discovery: [DiscoveryFailure] = [
+            .unreadable("Permission denied"), .danglingLink(target: "TARGET"), .symlinkLoop, .nameNotUTF8, .missing,
+        ]
+        let loading: [PluginLoadFailure] = [
+            .directory, .notRegularFile(kind: "a FIFO"), .empty, .notELF(looksLikeText: true),
             .notELF(looksLikeText: false), .notSharedObject(kind: "an executable"),
             .notSharedObject(kind: "an object file (.o)"), .wrongByteOrder(plugin: "big-endian", host: "little-endian"),
             .wrongMachine(plugin: "AArch64", host: "x86-64"),
@@ -77,13 +79,15 @@ import Testing
             .descriptor(index: nil, id: "fancy", descriptor.invalidUTF8(field: "name")),
             .descriptor(index: nil, id: "fancy", descriptor.controlCharacter(field: "name")),
             .descriptor(index: nil, id: "fancy", descriptor.tooLong(field: "description", limit: 512)),
+        ]
+        let resolution: [ResolutionFailure] = [
             .shadowed(id: "mbhud", by: "/first/libMBHud.so"), .duplicateInLibrary(id: "fancy", index: 1, first: 0),
             .baseNotFound(id: "addbookmark", base: "mbhud"),
             .baseUnavailable(id: "c", base: "b", path: "/plugins/libb.so"),
             .extensionCycle(id: "a", cycle: ["a", "b", "a"]),
         ]
-        for failure in samples {
-            #expect(document.contains("`\(failure.description)`"), "docs/ABI.md does not quote: \(failure.description)")
+        for reason in discovery.map(\.description) + loading.map(\.description) + resolution.map(\.description) {
+            #expect(document.contains("`\(reason)`"), "docs/ABI.md does not quote: \(reason)")
         }
     }
 

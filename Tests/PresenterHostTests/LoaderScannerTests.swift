@@ -23,13 +23,13 @@ import Testing
     func aFileThatKillsItsLoaderIsReportedAndTheOthersLoad(fixture: Fixture, failure: PluginLoadFailure) throws {
         // The hostile file sorts first: the scan must go on after it.
         let directory = try FixtureBuilder.directory([.twoPresenters, fixture, .good])
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
+        let registry = RegistryPipeline(scanner: scanner).load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(Set(registry.plugins.map(\.id)) == ["fixture.good", "fixture.base", "fixture.derived"])
         #expect(
             registry.errors == [
                 PluginLoadError(
                     path: directory.appendingPathComponent(fixture.fileName).path,
-                    failure: failure)
+                    failure: .loading(failure))
             ])
     }
 
@@ -37,7 +37,7 @@ import Testing
         // By name, libc++.so comes between the bit flips and the constructors:
         // the blame must land on the right files across helper restarts.
         let directory = try FixtureBuilder.directory(Fixture.hostile + [.cxx, .good, .noisy])
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
+        let registry = RegistryPipeline(scanner: scanner).load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(Set(registry.plugins.map(\.id)) == ["fixture.cxx", "fixture.good", "fixture.noisy"])
         #expect(
             registry.errors.map { URL(fileURLWithPath: $0.path).lastPathComponent }
@@ -60,12 +60,12 @@ import Testing
 
     @Test func refusalsComeFromTheHelpersReport() throws {
         let directory = try FixtureBuilder.directory([.text, .missingName, .good])
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: scanner)
+        let registry = RegistryPipeline(scanner: scanner).load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
         #expect(
             registry.errors.map(\.failure) == [
-                .descriptor(index: nil, id: "fixture.no-name", .missingField("name")),
-                .notELF(looksLikeText: true),
+                .loading(.descriptor(index: nil, id: "fixture.no-name", .missingField("name"))),
+                .loading(.notELF(looksLikeText: true)),
             ])
     }
 
@@ -75,9 +75,9 @@ import Testing
         #expect(missing.scan([directory.appendingPathComponent("libgood.so").path]) == [:])
         // /bin/true starts but never speaks the protocol.
         let mute = PluginScanner(executable: "/bin/true", timeout: 1)
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)], scanner: mute)
+        let registry = RegistryPipeline(scanner: mute).load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
-        #expect(registry.errors.map(\.failure) == [.notELF(looksLikeText: true)])
+        #expect(registry.errors.map(\.failure) == [.loading(.notELF(looksLikeText: true))])
     }
 
     @Test func theTimeoutComesFromTheEnvironment() {
@@ -118,18 +118,17 @@ import Testing
         #expect(
             lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
                 == ["presenter-host-scan 2", "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", ""])
-        // What each file holds, in the registry cache's record format.
+        // What each file holds, as record lines.
         let noisy = try #require(ScanProtocol.Line(lines[2]))
         let text = try #require(ScanProtocol.Line(lines[5]))
         guard case .result(0, let presenter) = noisy, case .result(1, let failure) = text else {
             Issue.record("not result lines: \(lines)")
             return
         }
-        let contents = try RegistryCacheFormat.contents(
-            [RegistryCacheFormat.fields(presenter.utf8)], file: "/x", cached: false)
+        let contents = try LoadRecords.outcome([LoadRecords.fields(presenter.utf8)], file: "/x", cached: false)
         #expect(try contents.get().map { try $0.get().id } == ["fixture.noisy"])
         #expect(
-            try RegistryCacheFormat.contents([RegistryCacheFormat.fields(failure.utf8)], file: "/y", cached: false)
+            try LoadRecords.outcome([LoadRecords.fields(failure.utf8)], file: "/y", cached: false)
                 == .failure(.notELF(looksLikeText: true)))
         #expect(status == 0)
     }

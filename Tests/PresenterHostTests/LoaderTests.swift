@@ -9,7 +9,7 @@ import Testing
     /// Loads `fixtures` from one fresh directory.
     private func load(_ fixtures: [Fixture]) throws -> (registry: PresenterRegistry, directory: URL) {
         let directory = try FixtureBuilder.directory(fixtures)
-        return (PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)]), directory)
+        return (RegistryPipeline().load([SearchPathEntry(path: directory.path, origin: .flag)]), directory)
     }
 
     @Test func goodPluginLoadsEveryDescriptorField() throws {
@@ -124,14 +124,17 @@ import Testing
     @Test func theFirstPresenterWithAnIdWinsAndTheLaterIsShadowed() throws {
         let first = try FixtureBuilder.directory([.good])
         let second = try FixtureBuilder.directory([.duplicate])
-        let registry = PresenterRegistry.load([
+        let registry = RegistryPipeline().load([
             SearchPathEntry(path: first.path, origin: .flag),
             SearchPathEntry(path: second.path, origin: .env),
         ])
         let winner = first.appendingPathComponent("libgood.so").path
         let loser = second.appendingPathComponent("libduplicate.so").path
         #expect(registry.plugins.map(\.path) == [winner])
-        #expect(registry.errors == [PluginLoadError(path: loser, failure: .shadowed(id: "fixture.good", by: winner))])
+        #expect(
+            registry.errors == [
+                PluginLoadError(path: loser, failure: .resolution(.shadowed(id: "fixture.good", by: winner)))
+            ])
         #expect(registry.errors[0].reason.contains(winner))
     }
 
@@ -145,7 +148,7 @@ import Testing
         let alias = TestPaths.temporaryDirectory("lib64").appendingPathComponent("lib64")
         try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: directory)
         let entry = SearchPathEntry(path: directory.path, origin: .flag)
-        let registry = PresenterRegistry.load([entry, entry, SearchPathEntry(path: alias.path, origin: .env)])
+        let registry = RegistryPipeline().load([entry, entry, SearchPathEntry(path: alias.path, origin: .env)])
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
         #expect(registry.plugins.map(\.path) == [directory.appendingPathComponent("libalias.so").path])
         #expect(registry.errors == [])
@@ -156,10 +159,12 @@ import Testing
         #expect(registry.plugins.map(\.id) == ["fixture.good"])
         #expect(
             Set(registry.errors.map(\.failure)) == [
-                .extensionCycle(
-                    id: "fixture.cycle-a", cycle: ["fixture.cycle-a", "fixture.cycle-b", "fixture.cycle-a"]),
-                .extensionCycle(
-                    id: "fixture.cycle-b", cycle: ["fixture.cycle-b", "fixture.cycle-a", "fixture.cycle-b"]),
+                .resolution(
+                    .extensionCycle(
+                        id: "fixture.cycle-a", cycle: ["fixture.cycle-a", "fixture.cycle-b", "fixture.cycle-a"])),
+                .resolution(
+                    .extensionCycle(
+                        id: "fixture.cycle-b", cycle: ["fixture.cycle-b", "fixture.cycle-a", "fixture.cycle-b"])),
             ])
     }
 
@@ -169,8 +174,8 @@ import Testing
         let orphan = directory.appendingPathComponent(Fixture.baseNotFound.fileName).path
         #expect(
             registry.errors.map(\.failure) == [
-                .baseUnavailable(id: "fixture.orphan-child", base: "fixture.orphan", path: orphan),
-                .baseNotFound(id: "fixture.orphan", base: "fixture.no-such-base"),
+                .resolution(.baseUnavailable(id: "fixture.orphan-child", base: "fixture.orphan", path: orphan)),
+                .resolution(.baseNotFound(id: "fixture.orphan", base: "fixture.no-such-base")),
             ])
         #expect(
             registry.errors[0].reason
@@ -196,7 +201,7 @@ import Testing
     @Test func aBrokenPresenterDoesNotShadowAGoodOneWithTheSameId() throws {
         // A fake mbhud first in the search path, extending a base that does not exist, and the bundled plugins.
         let fake = try FixtureBuilder.directory([.fakeMBHud])
-        let registry = PresenterRegistry.load([
+        let registry = RegistryPipeline().load([
             SearchPathEntry(path: fake.path, origin: .flag),
             SearchPathEntry(path: TestPaths.products.path, origin: .bundled),
         ])
@@ -206,7 +211,7 @@ import Testing
             registry.errors == [
                 PluginLoadError(
                     path: fake.appendingPathComponent(Fixture.fakeMBHud.fileName).path,
-                    failure: .baseNotFound(id: "mbhud", base: "fixture.no-such-base"))
+                    failure: .resolution(.baseNotFound(id: "mbhud", base: "fixture.no-such-base")))
             ])
     }
 
@@ -238,7 +243,7 @@ import Testing
     }
 
     @Test func missingDirectoriesAreSkippedWithoutErrors() throws {
-        let registry = PresenterRegistry.load([
+        let registry = RegistryPipeline().load([
             SearchPathEntry(path: "/nonexistent/presenter-host-test", origin: .flag),
             SearchPathEntry(path: "/nonexistent/presenter-host-user", origin: .user),
         ])
@@ -262,7 +267,7 @@ import Testing
         try FileManager.default.copyItem(
             at: FixtureBuilder.library(.twoPresenters),
             to: directory.appendingPathComponent("libMBHud.so"))
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .bundled)])
+        let registry = RegistryPipeline().load([SearchPathEntry(path: directory.path, origin: .bundled)])
         #expect(registry.plugins.map(\.id) == ["fixture.base", "fixture.derived"])
         #expect(registry.errors.isEmpty)
     }
@@ -288,7 +293,7 @@ import Testing
         try FixtureBuilder.compile(
             example, to: directory.appendingPathComponent("libhello_presenter.so"),
             flags: ["-Wextra", "-Werror", "-pedantic"])
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)])
+        let registry = RegistryPipeline().load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.errors == [])
         let plugin = try #require(registry.plugin(id: "example.hello"))
         #expect(plugin.extends == nil)
@@ -317,7 +322,7 @@ import Testing
             URL(fileURLWithPath: "/usr/bin/make"),
             ["-s", "-C", directory.path, "PRESENTER_ABI_INCLUDE=\(TestPaths.abiInclude.path)"])
         try #require(make.status == 0, "\(make.stderr)")
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)])
+        let registry = RegistryPipeline().load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.errors == [])
         #expect(registry.plugins.map(\.id) == ["example.hello"])
     }
@@ -326,7 +331,7 @@ import Testing
         let directory = TestPaths.temporaryDirectory("swift-example")
         let library = directory.appendingPathComponent("libSwiftExamplePresenter.so")
         try FileManager.default.copyItem(at: TestPaths.library("SwiftExamplePresenter"), to: library)
-        let registry = PresenterRegistry.load([SearchPathEntry(path: directory.path, origin: .flag)])
+        let registry = RegistryPipeline().load([SearchPathEntry(path: directory.path, origin: .flag)])
         #expect(registry.errors == [])
         #expect(!registry.plugins.isEmpty)
         #expect(registry.plugins.allSatisfy { $0.path == library.path && $0.abiVersion == .host })

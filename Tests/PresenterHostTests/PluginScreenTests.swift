@@ -68,7 +68,7 @@ private struct Screen {
         options: [String: String] = [:],
         elements: [String: ViewElement] = [:], folder: URL = TestPaths.products
     ) throws {
-        let registry = PresenterRegistry.load([SearchPathEntry(path: folder.path, origin: .flag)])
+        let registry = RegistryPipeline().load([SearchPathEntry(path: folder.path, origin: .flag)])
         backend = TestBackend(cols: 40, rows: 5, flags: flags)
         runtime = PresenterRuntime(
             registry: registry, backend: backend, options: options, clock: ManualClock(),

@@ -15,8 +15,7 @@ import Testing
     }
 
     private func load(_ directory: URL, policy: PluginPolicy = .strict) -> PresenterRegistry {
-        PresenterRegistry.load(
-            [SearchPathEntry(path: directory.path, origin: .flag)], scanner: nil, policy: policy, cache: nil)
+        RegistryPipeline(policy: policy).load([SearchPathEntry(path: directory.path, origin: .flag)])
     }
 
     /// The real path of `url` (the temporary directory may be reached through a link).

@@ -36,7 +36,7 @@ struct SandboxRuntimeTests {
             handlesFailures: Bool = true
         ) throws {
             let plugins = try FixtureBuilder.directory([.misbehaving])
-            let registry = PresenterRegistry.load([SearchPathEntry(path: plugins.path, origin: .flag)])
+            let registry = RegistryPipeline().load([SearchPathEntry(path: plugins.path, origin: .flag)])
             let configuration = PresenterProcess.Configuration(
                 executable: executable, hookTimeout: hookTimeout,
                 environment: environment.merging(["FIXTURE_PIDFILE": pidFile, "FAKE_PIDFILE": pidFile]) { $1 })

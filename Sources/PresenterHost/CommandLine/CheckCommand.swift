@@ -60,7 +60,7 @@ enum CheckCommand {
             let (entries, warnings) = SearchPath.resolve(
                 pluginDirs: pluginDirs, environment: environment, executablePath: nil)
             for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
-            return PresenterRegistry.load(entries, scanner: scanner)
+            return RegistryPipeline(scanner: scanner).load(entries)
         }
         // Plugin code runs here while loading (constructors, the entry point): what it prints must not mix with the report.
         let diversion = StandardOutputDiversion()

@@ -60,9 +60,8 @@ struct PluginOptions: Equatable {
                 "presenter-host: registry cache \(PrintableText.escaping(cache.path)) ignored (\(reason)); rebuilding it\n"
             )
         }
-        return PresenterRegistry.load(
-            entries, scanner: PluginScanner(environment: environment),
-            policy: policy, cache: cache)
+        return RegistryPipeline(scanner: PluginScanner(environment: environment), policy: policy, cache: cache)
+            .load(entries)
     }
 
     /// The rules plugin files are loaded under.

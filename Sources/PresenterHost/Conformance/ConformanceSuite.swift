@@ -47,7 +47,7 @@ struct ConformanceSuite {
         if case .failure(let failure)? = scanner.scan([file])[0] {
             return [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
         }
-        let loaded: [Result<PresenterPlugin, PluginLoadFailure>]
+        let loaded: PluginLibrary.Contents
         do {
             loaded = try PluginLibrary.load(file, policy: .strict)
         } catch {

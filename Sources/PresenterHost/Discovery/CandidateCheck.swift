@@ -7,7 +7,8 @@ import Glibc
 /// 1. a symbolic link is resolved, and refused when its real file is
 ///    outside the link's plugin directory (a link within it is followed);
 /// 2. a file already reached by another name (`lib64 -> lib`, a directory
-///    twice on the path) counts once: the caller dedupes on `file`;
+///    twice on the path) counts once: the caller (`DiscoveredFile.all`)
+///    dedupes on the real path;
 /// 3. the real file and its directory pass the owner and mode checks
 ///    (`PluginPolicy`).
 ///
@@ -16,18 +17,6 @@ import Glibc
 /// every start, warm or cold. `PluginFile` repeats 3 on the descriptor it
 /// loads through.
 final class CandidateCheck {
-    /// A candidate that passed, or why it did not.
-    struct Checked {
-        /// The path as found on the search path.
-        let path: String
-        /// The real path (no links); nil when refused before it was known.
-        let file: String?
-        /// The real file's identity, for the cache; nil when refused.
-        let identity: FileIdentity?
-        /// Why the file is refused, or nil.
-        let problem: PluginLoadFailure?
-    }
-
     let policy: PluginPolicy
     /// The real path of each directory seen, its status and an open descriptor.
     private var directories: [String: (real: String, info: stat, descriptor: Int32)?] = [:]
@@ -40,43 +29,46 @@ final class CandidateCheck {
         for case let (_, _, descriptor)? in directories.values { close(descriptor) }
     }
 
-    /// Checks `candidate`, found in the search path directory `directory`.
-    func check(_ candidate: PluginDirectory.Candidate, in directory: String) -> Checked {
+    /// Checks `candidate`, found in the search path directory `entry`.
+    func check(_ candidate: PluginDirectory.Candidate, in entry: SearchPathEntry) -> DiscoveredFile {
         let path = candidate.path
-        if let problem = candidate.problem { return refused(path, problem) }
-        guard let (real, directoryInfo, descriptor) = resolve(directory) else { return refused(path, .missing) }
+        func refused(_ problem: DiscoveryFailure) -> DiscoveredFile {
+            DiscoveredFile(path: path, bundled: entry.origin == .bundled, checked: .failure(problem))
+        }
+        if let problem = candidate.problem { return refused(problem) }
+        guard let (real, directoryInfo, descriptor) = resolve(entry.path) else { return refused(.missing) }
         let name =
             path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
         var info = stat()
         // In the opened directory: one name to look up, not the whole path.
         guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-            return refused(path, ELFPrecheck.openFailure(path, errno))
+            return refused(DiscoveryFailure(reaching: path, error: errno))
         }
         var file = (real == "/" ? "" : real) + "/" + name
         var fileDirectoryInfo = directoryInfo, fileDirectory = real
         if (info.st_mode & S_IFMT) == S_IFLNK {
-            guard let resolved = Self.realPath(path) else { return refused(path, ELFPrecheck.openFailure(path, errno)) }
+            guard let resolved = Self.realPath(path) else {
+                return refused(DiscoveryFailure(reaching: path, error: errno))
+            }
             guard resolved.hasPrefix(real == "/" ? "/" : real + "/") else {
-                return refused(path, .linkOutsideDirectory(target: PrintableText.escaping(resolved)))
+                return refused(.linkOutsideDirectory(target: PrintableText.escaping(resolved)))
             }
             file = resolved
             fileDirectory = String(resolved[..<resolved.lastIndex(of: "/")!])
-            guard stat(file, &info) == 0 else { return refused(path, ELFPrecheck.openFailure(path, errno)) }
+            guard stat(file, &info) == 0 else { return refused(DiscoveryFailure(reaching: path, error: errno)) }
             if fileDirectory != real {
-                guard let (_, subdirectoryInfo, _) = resolve(fileDirectory) else { return refused(path, .missing) }
+                guard let (_, subdirectoryInfo, _) = resolve(fileDirectory) else { return refused(.missing) }
                 fileDirectoryInfo = subdirectoryInfo
             }
         }
-        do throws(PluginLoadFailure) {
+        do throws(PluginPolicy.Violation) {
             try policy.check(file: info, path: file, directory: fileDirectoryInfo, directoryPath: fileDirectory)
         } catch {
-            return refused(path, error)
+            return refused(.insecure(error))
         }
-        return Checked(path: path, file: file, identity: FileIdentity(info), problem: nil)
-    }
-
-    private func refused(_ path: String, _ problem: PluginLoadFailure) -> Checked {
-        Checked(path: path, file: nil, identity: nil, problem: problem)
+        return DiscoveredFile(
+            path: path, bundled: entry.origin == .bundled,
+            checked: .success(.init(path: file, identity: FileIdentity(info))))
     }
 
     /// The real path, status and a descriptor of `directory`, looked up once.

@@ -15,7 +15,7 @@ enum PluginDirectory {
         /// shown as `\xNN`: such a path is for messages, not for opening.
         let path: String
         /// Why the file cannot be loaded whatever it holds (`.nameNotUTF8`).
-        let problem: PluginLoadFailure?
+        let problem: DiscoveryFailure?
     }
 
     /// The candidate files of `entry`, sorted by name (bytewise) so the

@@ -52,12 +52,12 @@ public struct PluginPolicy: Sendable, Equatable {
     /// (that of the directory holding it, at `directoryPath`) may have been
     /// written by another account. The directory is checked first: when it
     /// is open to others, fixing the file alone fixes nothing.
-    func check(file: stat, path: String, directory: stat, directoryPath: String) throws(PluginLoadFailure) {
+    func check(file: stat, path: String, directory: stat, directoryPath: String) throws(Violation) {
         guard !allowInsecure, !Self.isBundled(path, in: directoryPath) else { return }
         if let violation = Self.violation(directory, path: directoryPath, isDirectory: true)
             ?? Self.violation(file, path: path, isDirectory: false)
         {
-            throw .insecure(violation)
+            throw violation
         }
     }
 

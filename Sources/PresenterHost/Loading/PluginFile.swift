@@ -23,24 +23,28 @@ struct PluginFile {
 
     /// Opens and checks `path` under `policy`; throws why it cannot be a plugin.
     static func open(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> PluginFile {
-        guard let slash = path.lastIndex(of: "/") else { throw .missing }
+        guard let slash = path.lastIndex(of: "/") else { throw .file(.missing) }
         let directoryPath = slash == path.startIndex ? "/" : String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
         let directory = Glibc.open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory < 0 { throw ELFPrecheck.openFailure(path, errno) }
+        if directory < 0 { throw .opening(path, error: errno) }
         defer { close(directory) }
         let fd = openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             let error = errno
-            throw error == ELOOP ? .replacedByLink : ELFPrecheck.openFailure(path, error)
+            throw error == ELOOP ? .replacedByLink : .opening(path, error: error)
         }
         do throws(PluginLoadFailure) {
             var directoryInfo = stat(), info = stat()
             guard fstat(directory, &directoryInfo) == 0, fstat(fd, &info) == 0 else {
-                throw .unreadable(String(cString: strerror(errno)))
+                throw .file(.unreadable(String(cString: strerror(errno))))
             }
             try ELFPrecheck.checkType(info)
-            try policy.check(file: info, path: path, directory: directoryInfo, directoryPath: directoryPath)
+            do throws(PluginPolicy.Violation) {
+                try policy.check(file: info, path: path, directory: directoryInfo, directoryPath: directoryPath)
+            } catch {
+                throw .file(.insecure(error))
+            }
             try ELFPrecheck.check(fd, info: info)
             return PluginFile(descriptor: fd, info: info, path: path)
         } catch {

@@ -12,10 +12,19 @@ enum PluginLibrary {
     /// library may hold good and bad presenters).
     typealias Contents = [Result<PresenterPlugin, PluginLoadFailure>]
 
+    /// What loading one file gave: what it holds, or why the file as a
+    /// whole is unusable.
+    typealias Outcome = Result<Contents, PluginLoadFailure>
+
     /// Loads the file at the real path `path` under `policy`. Throws when
     /// the file as a whole is unusable.
     static func load(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> Contents {
         try load(PluginFile.open(path, policy: policy))
+    }
+
+    /// What loading the file at the real path `path` under `policy` gave.
+    static func outcome(_ path: String, policy: PluginPolicy) -> Outcome {
+        Outcome { () throws(PluginLoadFailure) in try load(path, policy: policy) }
     }
 
     /// Loads a file already opened and checked.

@@ -5,21 +5,11 @@ import PresenterABI
 /// is the one-line reason shown to the user after the file's path: what is
 /// wrong and what to do.
 public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Nothing has this name (any more).
-    case missing
-    /// The file's name is not valid UTF-8 (the path shows the bad bytes as `\xNN`).
-    case nameNotUTF8
-    /// A symbolic link whose target does not exist.
-    case danglingLink(target: String)
-    /// A symbolic link that leads back to itself (ELOOP).
-    case symlinkLoop
-    /// `open` failed; carries `strerror`'s text.
-    case unreadable(String)
-    /// A symbolic link whose real file is outside the link's plugin directory.
-    case linkOutsideDirectory(target: String)
-    /// The file, or the directory it is in, could be written by someone
-    /// other than root and this user (see `PluginPolicy`).
-    case insecure(PluginPolicy.Violation)
+    /// Opening or reading the file failed as discovery's checks fail (it
+    /// vanished, became a dangling link, cannot be read), or it no longer
+    /// passes the owner and mode rules, which are checked again on the
+    /// descriptor it is loaded through: the file changed since discovery.
+    case file(DiscoveryFailure)
     /// The checked path became a symbolic link before it was opened.
     case replacedByLink
     /// A directory named like a library.
@@ -60,17 +50,6 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     /// One descriptor is unusable. `index` is nil when the library has only
     /// one; `id` is the descriptor's id when it could be read.
     case descriptor(index: Int?, id: String?, DescriptorProblem)
-    /// Another file earlier in the search path has a presenter with the same id.
-    case shadowed(id: String, by: String)
-    /// Two descriptors of one library have the same id; the first one is used.
-    case duplicateInLibrary(id: String, index: Int, first: Int)
-    /// The presenter extends an id that no presenter has.
-    case baseNotFound(id: String, base: String)
-    /// The presenter extends one that exists but was refused; `path` is the
-    /// file whose error says why.
-    case baseUnavailable(id: String, base: String, path: String)
-    /// The presenter's extension chain loops; `cycle` starts and ends with the same id.
-    case extensionCycle(id: String, cycle: [String])
 
     /// What is wrong with one descriptor.
     public enum DescriptorProblem: Error, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -131,23 +110,15 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     /// The longest id in bytes, `PRESENTER_ID_MAX`.
     static let idMaxBytes = Int(PRESENTER_ID_MAX)
 
+    /// Why opening `path` failed with `error` (an errno), as a user should read it.
+    static func opening(_ path: String, error: Int32) -> PluginLoadFailure {
+        error == ENXIO ? .notRegularFile(kind: "a socket") : .file(DiscoveryFailure(reaching: path, error: error))
+    }
+
     public var description: String {
         switch self {
-        case .missing:
-            return "disappeared while plugins were being loaded; run the command again"
-        case .nameNotUTF8:
-            return "file name is not valid UTF-8; rename it"
-        case .danglingLink(let target):
-            return "is a dangling symbolic link to '\(target)'; fix or remove the link"
-        case .symlinkLoop:
-            return "is a symbolic link loop (it leads back to itself); fix or remove the link"
-        case .unreadable(let reason):
-            return "cannot be read: \(reason); check its permissions"
-        case .linkOutsideDirectory(let target):
-            return
-                "is a symbolic link to '\(target)', outside its plugin directory; copy the library into the directory or put its own directory on the search path"
-        case .insecure(let problem):
-            return problem.description
+        case .file(let failure):
+            return failure.description
         case .replacedByLink:
             return
                 "was replaced by a symbolic link while plugins were being loaded; check who changes the plugin directory"
@@ -194,19 +165,6 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             case let (nil, id?): return "presenter '\(id)': \(problem)"
             case (nil, nil): return problem.description
             }
-        case .shadowed(let id, let winner):
-            return
-                "presenter '\(id)' is shadowed by \(winner), which comes first in the search path; remove one of them"
-        case .duplicateInLibrary(let id, let index, let first):
-            return
-                "descriptor \(index) repeats id '\(id)' of descriptor \(first) in the same file; give each presenter its own id"
-        case .baseNotFound(let id, let base):
-            return "presenter '\(id)' extends '\(base)', which was not found; install it or put it on the search path"
-        case .baseUnavailable(let id, let base, let path):
-            return "presenter '\(id)' extends '\(base)', which did not load (see the error for \(path)); fix that first"
-        case .extensionCycle(let id, let cycle):
-            return
-                "presenter '\(id)' is in an extension cycle (\(cycle.joined(separator: " -> "))); make one of them extend another presenter or none"
         }
     }
 

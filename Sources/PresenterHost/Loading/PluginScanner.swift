@@ -42,14 +42,14 @@ public struct PluginScanner: Sendable {
     /// started, or it did not speak the protocol): those are loaded
     /// in-process as they would be without a scanner.
     func scan(_ paths: [String], policy: PluginPolicy = .strict)
-        -> [Int: Result<PluginLibrary.Contents, PluginLoadFailure>]
+        -> [Int: PluginLibrary.Outcome]
     {
-        var results: [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] = [:]
+        var results: [Int: PluginLibrary.Outcome] = [:]
         var start = 0
         while start < paths.count {
             let remaining = Array(paths[start...])
             guard let helper = ScanProcess(executable: executable, paths: remaining, policy: policy) else { break }
-            var found: [Int: Result<PluginLibrary.Contents, PluginLoadFailure>] = [:]
+            var found: [Int: PluginLibrary.Outcome] = [:]
             let outcome = session(helper, paths: remaining, found: &found)
             for (index, result) in found { results[start + index] = result }
             switch outcome {
@@ -84,7 +84,7 @@ public struct PluginScanner: Sendable {
     /// `timeout` to start, too, but at least the default.
     private func session(
         _ helper: ScanProcess, paths: [String],
-        found: inout [Int: Result<PluginLibrary.Contents, PluginLoadFailure>]
+        found: inout [Int: PluginLibrary.Outcome]
     ) -> Outcome {
         var deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
         var started = false
@@ -101,9 +101,9 @@ public struct PluginScanner: Sendable {
                     current = index
                     records = []
                 case (.result(let index, let record)?, let begun?) where index == begun:
-                    records.append(RegistryCacheFormat.fields(record.utf8))
+                    records.append(LoadRecords.fields(record.utf8))
                 case (.done(let index)?, let begun?) where index == begun:
-                    guard let contents = try? RegistryCacheFormat.contents(records, file: paths[index], cached: false)
+                    guard let contents = try? LoadRecords.outcome(records, file: paths[index], cached: false)
                     else {
                         helper.finish(waitingUpTo: 0)
                         return .stopped(completed: completed)

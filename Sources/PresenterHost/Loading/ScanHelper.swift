@@ -43,13 +43,10 @@ enum ScanHelper {
         var pending: [ScanProtocol.Line] = [.header(version: ScanProtocol.version)]
         for (index, path) in paths.enumerated() {
             send(pending + [.begin(index)], to: channel)
-            let contents: Result<PluginLibrary.Contents, PluginLoadFailure>
-            do throws(PluginLoadFailure) {
-                contents = .success(try PluginLibrary.load(path, policy: policy))
-            } catch {
-                contents = .failure(error)
-            }
-            pending = RegistryCacheFormat.records(contents).map { .result(index, $0) } + [.done(index)]
+            pending =
+                LoadRecords.lines(PluginLibrary.outcome(path, policy: policy)).map { .result(index, $0) } + [
+                    .done(index)
+                ]
         }
         send(pending, to: channel)
         _exit(0)

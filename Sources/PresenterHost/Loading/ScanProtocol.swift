@@ -3,8 +3,7 @@
 ///
 ///     presenter-host-scan 2     first: the protocol version
 ///     begin <index>             about to load file <index> (0-based, in argument order)
-///     result <index> <record>   what loading it gave, one record line of the
-///                               registry cache's format each (`RegistryCacheFormat`)
+///     result <index> <record>   what loading it gave, one record line each (`LoadRecords`)
 ///     done <index>              file <index> was loaded (whether or not it is a valid plugin)
 ///
 /// Indices, not paths, so a file name can never break a line (records hold

@@ -2,11 +2,30 @@
 public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The library file, as found (it may hold any character but NUL).
     public let path: String
-    /// What is wrong.
-    public let failure: PluginLoadFailure
+    /// What is wrong, as the stage that refused it says.
+    public let failure: Failure
+
+    /// Which stage refused the file or presenter, and why.
+    public enum Failure: Sendable, Hashable, CustomStringConvertible {
+        /// Discovery refused the file (its name, its links, its owner and mode).
+        case discovery(DiscoveryFailure)
+        /// Loading the file, or one of its descriptors, failed.
+        case loading(PluginLoadFailure)
+        /// The presenter is valid but not used (shadowed, its base missing, a cycle).
+        case resolution(ResolutionFailure)
+
+        /// The stage's one-line reason.
+        public var description: String {
+            switch self {
+            case .discovery(let failure): return failure.description
+            case .loading(let failure): return failure.description
+            case .resolution(let failure): return failure.description
+            }
+        }
+    }
 
     /// Creates an error for the file at `path`.
-    public init(path: String, failure: PluginLoadFailure) {
+    public init(path: String, failure: Failure) {
         self.path = path
         self.failure = failure
     }

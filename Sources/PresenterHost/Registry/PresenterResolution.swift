@@ -19,19 +19,19 @@ struct PresenterResolution {
     /// The presenters used, in search order.
     let plugins: [PresenterPlugin]
     /// Why each other candidate is not used, by its position in the candidates.
-    let refusals: [Int: PluginLoadFailure]
+    let refusals: [Int: ResolutionFailure]
 
     /// Resolves `candidates`. `refusedIds` maps the ids of presenters refused
     /// for their descriptor (when the id was readable) to their file.
     init(_ candidates: [Candidate], refusedIds: [String: String]) {
-        var removed: [Int: PluginLoadFailure] = [:]
+        var removed: [Int: ResolutionFailure] = [:]
         var winners: [String: Int] = [:]
         while true {
             winners = [:]
             for (position, candidate) in candidates.enumerated() where removed[position] == nil {
                 if winners[candidate.plugin.id] == nil { winners[candidate.plugin.id] = position }
             }
-            var round: [Int: PluginLoadFailure] = [:]
+            var round: [Int: ResolutionFailure] = [:]
             for position in winners.values {
                 let plugin = candidates[position].plugin
                 guard let base = plugin.extends else { continue }

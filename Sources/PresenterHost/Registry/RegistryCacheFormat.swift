@@ -5,28 +5,21 @@ import Foundation
 ///     presenter-host registry cache 1 <FNV-1a 64 of the rest, hex>
 ///     K <key: ABI version, host binary, search path>
 ///     F <real path> <device inode size mtime-ns ctime-ns>
-///     P <index> <id> <name> <version> <description> <author> <license> <extends> <capabilities> <abi> <hooks>
-///     D <index> <failure as JSON>
-///     X <failure as JSON>
+///     <the file's records: P, D or X lines>
 ///
-/// Fields are separated by tabs. A file line (`F`) is followed by one line
-/// per descriptor (`P` for a presenter, `D` for a refused descriptor) or by
-/// one `X` line when the file as a whole failed: the *records* of that file,
-/// which the scan helper also reports, one per line (`ScanProtocol`).
-/// Paths escape `\`, tab and newline; descriptor strings hold none of them
-/// (`DescriptorReader` refuses control characters) and an absent one is
-/// written as U+0001. The checksum makes a torn or bit-flipped file
-/// unreadable rather than wrong.
+/// Fields are separated by tabs. A file line (`F`) is followed by the
+/// *records* of what loading that file gave (`LoadRecords`, which the scan
+/// helper also reports). Paths escape `\`, tab and newline. The checksum
+/// makes a torn or bit-flipped file unreadable rather than wrong.
 enum RegistryCacheFormat {
     /// Bumped whenever a line changes meaning.
     static let version = 1
     private static let magic = "presenter-host registry cache \(version) "
-    private static let absent = "\u{1}"
 
     /// One plugin file as remembered: which version of it, and what loading it gave.
     struct Entry: Sendable {
         let identity: FileIdentity
-        let contents: Result<PluginLibrary.Contents, PluginLoadFailure>
+        let contents: PluginLibrary.Outcome
     }
 
     /// Why a cache file was not used.
@@ -39,7 +32,7 @@ enum RegistryCacheFormat {
         var body = "K\t\(escaped(key))\n"
         for (file, entry) in entries.sorted(by: { $0.key < $1.key }) {
             body += "F\t\(escaped(file))\t\(entry.identity.text)\n"
-            for record in records(entry.contents) { body += record + "\n" }
+            for record in LoadRecords.lines(entry.contents) { body += record + "\n" }
         }
         let bytes = Array(body.utf8)
         return Array((magic + hex(checksum(bytes[...])) + "\n").utf8) + bytes
@@ -79,55 +72,15 @@ enum RegistryCacheFormat {
                 }
                 fields.append(line)
             }
-            entries[file] = Entry(identity: identity, contents: try contents(fields, file: file, cached: true))
-        }
-        guard lines.atEnd else { throw corrupt }
-        return entries
-    }
-
-    /// The record lines (without newlines) of what loading one file gave.
-    static func records(_ contents: Result<PluginLibrary.Contents, PluginLoadFailure>) -> [String] {
-        switch contents {
-        case .failure(let failure):
-            return ["X\t\(json(failure))"]
-        case .success(let results):
-            return results.enumerated().map { index, result in
-                switch result {
-                case .success(let plugin): return presenterLine(index, plugin)
-                case .failure(let failure): return "D\t\(index)\t\(json(failure))"
-                }
-            }
-        }
-    }
-
-    /// What loading the file at the real path `file` gave, from its record
-    /// lines split at tabs; its presenters are marked `cached` as said.
-    static func contents(_ records: [[String]], file: String, cached: Bool)
-        throws(Unreadable) -> Result<PluginLibrary.Contents, PluginLoadFailure>
-    {
-        if records.count == 1, records[0].count == 2, records[0][0] == "X" {
-            return .failure(try decodeFailure(records[0][1]))
-        }
-        guard !records.isEmpty else { throw corrupt }
-        var results: PluginLibrary.Contents = []
-        for fields in records {
-            switch (fields[0], fields.count) {
-            case ("D", 3) where Int(fields[1]) == results.count:
-                results.append(.failure(try decodeFailure(fields[2])))
-            case ("P", 12) where Int(fields[1]) == results.count:
-                var plugin = try presenter(fields, file: file)
-                plugin.cached = cached
-                results.append(.success(plugin))
-            default:
+            do throws(LoadRecords.Malformed) {
+                entries[file] = Entry(
+                    identity: identity, contents: try LoadRecords.outcome(fields, file: file, cached: true))
+            } catch {
                 throw corrupt
             }
         }
-        return .success(results)
-    }
-
-    /// One line's fields (split at tabs).
-    static func fields(_ line: some Collection<UInt8>) -> [String] {
-        line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard lines.atEnd else { throw corrupt }
+        return entries
     }
 
     /// The lines of a body, each split at tabs into fields; every line ends
@@ -170,30 +123,6 @@ enum RegistryCacheFormat {
 
     private static var corrupt: Unreadable { Unreadable(reason: "corrupt") }
 
-    private static func presenterLine(_ index: Int, _ plugin: PresenterPlugin) -> String {
-        let fields = [
-            String(index), plugin.id, plugin.name, plugin.version, plugin.description ?? absent,
-            plugin.author ?? absent, plugin.license ?? absent, plugin.extends ?? absent,
-            String(plugin.capabilities.rawValue), "\(plugin.abiVersion.major).\(plugin.abiVersion.minor)",
-            plugin.hookNames.joined(separator: ","),
-        ]
-        return "P\t" + fields.joined(separator: "\t")
-    }
-
-    private static func presenter(_ fields: [String], file: String) throws(Unreadable) -> PresenterPlugin {
-        func optional(_ field: String) -> String? { field == absent ? nil : field }
-        let abi = fields[10].split(separator: ".")
-        guard let capabilities = UInt64(fields[9]), abi.count == 2,
-            let major = UInt16(abi[0]), let minor = UInt16(abi[1])
-        else { throw corrupt }
-        return PresenterPlugin(
-            id: fields[2], name: fields[3], version: fields[4],
-            description: optional(fields[5]), author: optional(fields[6]), license: optional(fields[7]),
-            extends: optional(fields[8]), capabilities: .init(rawValue: capabilities),
-            abiVersion: ABIVersion(major: major, minor: minor), file: file,
-            hookNames: fields[11].split(separator: ",").map(String.init))
-    }
-
     private static func identity(_ field: String) -> FileIdentity? {
         // Five decimal numbers, by hand: this runs once per plugin file on every warm start.
         var numbers: [UInt64] = []
@@ -216,19 +145,6 @@ enum RegistryCacheFormat {
         return FileIdentity(
             device: numbers[0], inode: numbers[1], size: Int64(numbers[2]),
             modified: Int64(numbers[3]), changed: Int64(numbers[4]))
-    }
-
-    private static func json(_ failure: PluginLoadFailure) -> String {
-        // A Codable enum of strings and numbers: encoding cannot fail. JSON
-        // escapes control characters, so the text holds no tab or newline.
-        String(decoding: try! JSONEncoder().encode(failure), as: UTF8.self)
-    }
-
-    private static func decodeFailure(_ field: String) throws(Unreadable) -> PluginLoadFailure {
-        guard let failure = try? JSONDecoder().decode(PluginLoadFailure.self, from: Data(field.utf8)) else {
-            throw corrupt
-        }
-        return failure
     }
 
     // MARK: - Text

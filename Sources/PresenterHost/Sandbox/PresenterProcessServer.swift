@@ -110,7 +110,7 @@ private final class Server: PresenterEngineDelegate {
                 do throws(PluginLoadFailure) {
                     loaded[path] = try PluginLibrary.load(path, policy: policy).compactMap { try? $0.get() }
                 } catch {
-                    return .refused(PluginLoadError(path: path, failure: error).description)
+                    return .refused(PluginLoadError(path: path, failure: .loading(error)).description)
                 }
             }
             return .done

@@ -12,10 +12,10 @@ enum ELFPrecheck {
     /// (Loading opens and checks a file through `PluginFile`.)
     static func check(_ path: String) throws(PluginLoadFailure) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        if fd < 0 { throw openFailure(path, errno) }
+        if fd < 0 { throw .opening(path, error: errno) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard fstat(fd, &info) == 0 else { throw .file(.unreadable(String(cString: strerror(errno)))) }
         try checkType(info)
         try check(fd, info: info)
     }
@@ -202,20 +202,6 @@ enum ELFPrecheck {
 
     // MARK: - Helpers
 
-    /// Why `open(path)` failed with `error`, as a user should read it.
-    static func openFailure(_ path: String, _ error: Int32) -> PluginLoadFailure {
-        var info = stat()
-        if error == ELOOP { return .symlinkLoop }
-        if error == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(path, &target, target.count - 1)
-            return .danglingLink(target: count > 0 ? String(cString: target) : "?")
-        }
-        if error == ENOENT { return .missing }
-        if error == ENXIO { return .notRegularFile(kind: "a socket") }
-        return .unreadable(String(cString: strerror(error)))
-    }
-
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
     private static func read(_ fd: Int32, offset: UInt64, count: Int) throws(PluginLoadFailure) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -229,7 +215,7 @@ enum ELFPrecheck {
                     }
                 }
             } catch {
-                throw .unreadable(errnoText(error.code))
+                throw .file(.unreadable(errnoText(error.code)))
             }
             if n == 0 { break }
             done += n

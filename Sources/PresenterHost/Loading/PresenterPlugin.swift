@@ -9,10 +9,15 @@ import PresenterABI
 public struct PresenterPlugin: Sendable, Equatable {
     /// The presenter's unique id (`[a-z0-9._-]`, at most 64 bytes).
     public let id: String
+    /// Its name for people, one line.
     public let name: String
+    /// Its own version (free text, one line).
     public let version: String
+    /// One line about it, if the descriptor has one.
     public let description: String?
+    /// Who wrote it, if the descriptor says.
     public let author: String?
+    /// Its licence, if the descriptor says.
     public let license: String?
     /// The id of the presenter this one extends, if any.
     public let extends: String?
@@ -32,14 +37,16 @@ public struct PresenterPlugin: Sendable, Equatable {
     public internal(set) var cached = false
     /// Whether its library is loaded in this process, so its hooks can be
     /// called here. Not for one from the cache or the scan helper: running
-    /// it loads its file (in the presenter process, or with
-    /// `PresenterRegistry.loadingChain`).
+    /// it loads its file (in the presenter process, or in this process for
+    /// `--in-process`).
     public var isLoaded: Bool { descriptor != nil }
     /// The descriptor the plugin returned, handed back to its `create` (one
     /// create function may serve several presenters and tell them apart by
     /// it). `nil` for presenters built in code (tests): create then gets NULL.
     public let descriptor: Descriptor?
 
+    /// A presenter with these fields and hooks; `descriptor` is what its
+    /// `create` hook gets back (nil for presenters built in code).
     public init(
         id: String, name: String, version: String, description: String?, author: String?,
         license: String?, extends: String?, capabilities: Capabilities, abiVersion: ABIVersion,
@@ -130,15 +137,4 @@ public struct PresenterPlugin: Sendable, Equatable {
 
         public static func == (a: Hooks, b: Hooks) -> Bool { a.presentNames == b.presentNames }
     }
-}
-
-/// An ABI version, `major.minor`.
-public struct ABIVersion: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
-    public let major: UInt16
-    public let minor: UInt16
-    public init(major: UInt16, minor: UInt16) { self.major = major; self.minor = minor }
-    /// The version this host implements.
-    public static let host = ABIVersion(major: UInt16(PRESENTER_ABI_MAJOR), minor: UInt16(PRESENTER_ABI_MINOR))
-    public var description: String { "\(major).\(minor)" }
-    public static func < (a: ABIVersion, b: ABIVersion) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
 }

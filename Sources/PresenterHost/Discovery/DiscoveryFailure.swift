@@ -1,0 +1,59 @@
+import Glibc
+
+/// Why discovery refuses a candidate file before anything reads it: its
+/// name, where its links lead, whether it can be reached, and the owner
+/// and mode rules. `description` is the one-line reason shown after the
+/// file's path: what is wrong and what to do.
+public enum DiscoveryFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Nothing has this name (any more).
+    case missing
+    /// The file's name is not valid UTF-8 (the path shows the bad bytes as `\xNN`).
+    case nameNotUTF8
+    /// A symbolic link whose target does not exist.
+    case danglingLink(target: String)
+    /// A symbolic link that leads back to itself (ELOOP).
+    case symlinkLoop
+    /// The file cannot be reached or read; carries `strerror`'s text.
+    case unreadable(String)
+    /// A symbolic link whose real file is outside the link's plugin directory.
+    case linkOutsideDirectory(target: String)
+    /// The file, or the directory it is in, could be written by someone
+    /// other than root and this user (see `PluginPolicy`).
+    case insecure(PluginPolicy.Violation)
+
+    /// Why reaching `path` failed with `error` (an errno), as a user should read it.
+    init(reaching path: String, error: Int32) {
+        var info = stat()
+        if error == ELOOP {
+            self = .symlinkLoop
+        } else if error == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &target, target.count - 1)
+            self = .danglingLink(target: count > 0 ? String(cString: target) : "?")
+        } else if error == ENOENT {
+            self = .missing
+        } else {
+            self = .unreadable(String(cString: strerror(error)))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missing:
+            return "disappeared while plugins were being loaded; run the command again"
+        case .nameNotUTF8:
+            return "file name is not valid UTF-8; rename it"
+        case .danglingLink(let target):
+            return "is a dangling symbolic link to '\(target)'; fix or remove the link"
+        case .symlinkLoop:
+            return "is a symbolic link loop (it leads back to itself); fix or remove the link"
+        case .unreadable(let reason):
+            return "cannot be read: \(reason); check its permissions"
+        case .linkOutsideDirectory(let target):
+            return
+                "is a symbolic link to '\(target)', outside its plugin directory; copy the library into the directory or put its own directory on the search path"
+        case .insecure(let problem):
+            return problem.description
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// Builds a `PresenterRegistry` from a search path: the one owner of the
+/// stages, which it runs in order, each on what the one before produced.
+///
+/// 1. Discovery (`DiscoveredFile.all`): the candidate files of each
+///    directory, checked (links, the owner and mode policy), each real file
+///    once.
+/// 2. The registry cache: a file whose identity the cache remembers is not
+///    loaded; its presenters come from the cache (`PresenterPlugin.cached`,
+///    no hooks), or its failure does.
+/// 3. Loading (`PluginLoader`): the other files, in the scan helper when a
+///    scanner is given (the bundled ones, and any the helper could not
+///    scan, in this process). Loading runs plugin code (constructors and
+///    the entry point): callers that print results should divert stdout
+///    first (`StandardOutputDiversion`). The cache is then rewritten if
+///    anything changed.
+/// 4. Resolution (`PresenterResolution`): one usable presenter per id, the
+///    first in search order; a later one is reported as shadowed.
+///
+/// What each stage refuses becomes a `PluginLoadError` carrying that
+/// stage's failure, in search order; a broken file never stops the others.
+public struct RegistryPipeline {
+    /// Loads files in a helper process first, or nil to load every file in this process.
+    let scanner: PluginScanner?
+    /// The owner and mode rules files are discovered and loaded under.
+    let policy: PluginPolicy
+    /// What earlier scans gave, per file identity; nil for none.
+    let cache: RegistryCache?
+
+    /// A pipeline without a cache. The command line passes a scanner;
+    /// without one (tests, whose executable is not presenter-host), every
+    /// file is loaded in this process.
+    public init(scanner: PluginScanner? = nil, policy: PluginPolicy = .strict) {
+        self.init(scanner: scanner, policy: policy, cache: nil)
+    }
+
+    /// A pipeline that reads and updates `cache`.
+    init(scanner: PluginScanner?, policy: PluginPolicy, cache: RegistryCache?) {
+        self.scanner = scanner
+        self.policy = policy
+        self.cache = cache
+    }
+
+    /// The registry of every candidate file of `searchPath`, in order.
+    public func load(_ searchPath: [SearchPathEntry]) -> PresenterRegistry {
+        let files = DiscoveredFile.all(on: searchPath, policy: policy)
+        return resolve(files, outcomes: load(files), searchPath: searchPath)
+    }
+
+    /// What loading each file discovery accepted gave, by its index: from
+    /// the cache when it knows the file as it is, else loaded; the cache
+    /// then remembers the outcomes that last.
+    private func load(_ files: [DiscoveredFile]) -> [Int: PluginLibrary.Outcome] {
+        var outcomes: [Int: PluginLibrary.Outcome] = [:]
+        var remembered: [String: RegistryCacheFormat.Entry] = [:]
+        var pending: [(index: Int, real: DiscoveredFile.Real)] = []
+        for (index, file) in files.enumerated() {
+            guard case .success(let real) = file.checked else { continue }
+            if let entry = cache?.entries[real.path], entry.identity == real.identity {
+                outcomes[index] = entry.contents
+                remembered[real.path] = entry
+            } else {
+                pending.append((index, real))
+            }
+        }
+        let loaded = PluginLoader.load(
+            pending.map { ($0.real.path, files[$0.index].bundled) }, scanner: scanner, policy: policy)
+        for ((index, real), outcome) in zip(pending, loaded) {
+            outcomes[index] = outcome
+            if outcome.isLasting { remembered[real.path] = .init(identity: real.identity, contents: outcome) }
+        }
+        cache?.store(remembered)
+        return outcomes
+    }
+
+    /// The registry: the presenters resolution keeps, and every refusal in
+    /// search order (by file, then descriptor).
+    private func resolve(
+        _ files: [DiscoveredFile], outcomes: [Int: PluginLibrary.Outcome], searchPath: [SearchPathEntry]
+    ) -> PresenterRegistry {
+        var errors: [(key: [Int], error: PluginLoadError)] = []
+        var candidates: [PresenterResolution.Candidate] = []
+        var candidateKeys: [[Int]] = []
+        var refusedIds: [String: String] = [:]
+        for (fileIndex, file) in files.enumerated() {
+            let path = file.path
+            switch (file.checked, outcomes[fileIndex]) {
+            case (.failure(let failure), _):
+                errors.append(([fileIndex, -1], PluginLoadError(path: path, failure: .discovery(failure))))
+            case (.success, .failure(let failure)?):
+                errors.append(([fileIndex, -1], PluginLoadError(path: path, failure: .loading(failure))))
+            case (.success, .success(let results)?):
+                for (index, result) in results.enumerated() {
+                    switch result {
+                    case .success(var plugin):
+                        plugin.path = path
+                        candidates.append(.init(plugin: plugin, index: index))
+                        candidateKeys.append([fileIndex, index])
+                    case .failure(let failure):
+                        if case .descriptor(_, let id?, _) = failure, refusedIds[id] == nil { refusedIds[id] = path }
+                        errors.append(([fileIndex, index], PluginLoadError(path: path, failure: .loading(failure))))
+                    }
+                }
+            case (.success, nil):
+                break
+            }
+        }
+
+        let resolution = PresenterResolution(candidates, refusedIds: refusedIds)
+        for (position, failure) in resolution.refusals {
+            errors.append(
+                (
+                    candidateKeys[position],
+                    PluginLoadError(path: candidates[position].plugin.path, failure: .resolution(failure))
+                ))
+        }
+        errors.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        return PresenterRegistry(plugins: resolution.plugins, errors: errors.map(\.error), searchPath: searchPath)
+    }
+}
+
+extension Result where Success == PluginLibrary.Contents, Failure == PluginLoadFailure {
+    /// Whether the outcome lasts as long as the file does, and may be
+    /// cached: not a file that vanished, could not be opened or changed
+    /// under the checks (those are about this moment, not about the file).
+    fileprivate var isLasting: Bool {
+        switch self {
+        case .success: return true
+        case .failure(.file), .failure(.replacedByLink): return false
+        case .failure: return true
+        }
+    }
+}
