@@ -38,6 +38,22 @@ import Testing
         #expect(registry.errors.map(\.path) == [file])
     }
 
+    /// Discovery refuses the file with its own failure; when loading opens
+    /// a file that changed after discovery, the same check fails as
+    /// loading's, with the same reason.
+    @Test func eachStageReportsItsOwnFailure() throws {
+        let (directory, file) = try plugin()
+        #expect(chmod(file, 0o646) == 0)
+        let failures = load(directory).errors.map(\.failure)
+        guard failures.count == 1, case .discovery(.insecure(let violation)) = failures[0] else {
+            Issue.record("not one discovery refusal: \(failures)")
+            return
+        }
+        #expect(throws: PluginLoadFailure.file(.insecure(violation))) {
+            try PluginFile.open(real(file), policy: .strict)
+        }
+    }
+
     @Test(arguments: [
         (mode_t(0o775), "its directory is writable by group: chmod g-w"),
         (0o757, "its directory is writable by others: chmod o-w"),
