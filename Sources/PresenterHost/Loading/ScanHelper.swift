@@ -43,10 +43,8 @@ enum ScanHelper {
         var pending: [ScanProtocol.Line] = [.header(version: ScanProtocol.version)]
         for (index, path) in paths.enumerated() {
             send(pending + [.begin(index)], to: channel)
-            pending =
-                LoadRecords.lines(PluginLibrary.outcome(path, policy: policy)).map { .result(index, $0) } + [
-                    .done(index)
-                ]
+            let records = LoadRecords.lines(PluginLibrary.outcome(path, policy: policy))
+            pending = records.map { .result(index, $0) } + [.done(index)]
         }
         send(pending, to: channel)
         _exit(0)
