@@ -104,16 +104,27 @@ struct AddBookmarkScreenTests {
 
     @Test func aFailureWaitsForAKeyAndTheKeyThatDismissesItDoesNothingElse() throws {
         let files = Files()
-        let tmux = try TmuxSession(command: files.command(""))
+        let trace = TraceLog()
+        let tmux = try TmuxSession(
+            command: files.command("--log \(TmuxSession.quoted(trace.path))", environment: "PRESENTER_HOST_DEBUG=1"))
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
         // Tab, Tab: the title field, then ADD BOOKMARK (get-title is disabled without a URL).
         tmux.keys("Tab", "Tab", "Enter")
         let hud = "│ ✖ URL cannot be empty │"
         try #require(tmux.waitFor { $0.contains { $0.contains(hud) } } != nil)
-        // Longer than a failure shows in a view without keys (3 s): it waits for one here.
-        usleep(3_500_000)
-        #expect(tmux.capture().contains { $0.contains(hud) })
+        // In a view without keys the failure goes 3 s after it was drawn
+        // (mbhud's failure-hold-ms); here it waits for one. Once the host's
+        // clock is past that, a resize makes the presenter render the view
+        // again: the failure is still there.
+        let drawn = try #require(trace.renderTimes.last)
+        let pastTheHold = drawn + 3_500_000_000
+        #expect(waitUntil(timeout: 10) { MonotonicClock().now() >= pastTheHold })
+        try #require(tmux.resize(cols: 70, rows: 24))
+        let resized = try #require(
+            tmux.waitFor { Self.field(after: "Site URL", in: $0).map { DisplayWidth.of($0) } == 68 })
+        #expect(resized.contains { $0.contains(hud) }, "the failure went without a key: \(resized)")
+        #expect((trace.renderTimes.last ?? 0) >= pastTheHold, "no render past the hold: \(trace.calls)")
         // Esc dismisses it, and does not also leave the screen.
         tmux.keys("Escape")
         let after = try #require(tmux.waitFor { !$0.contains { $0.contains(hud) } })

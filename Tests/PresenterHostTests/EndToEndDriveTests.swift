@@ -154,12 +154,7 @@ struct EndToEndDriveSocketTests {
 
     /// Waits until `path` exists, for at most `seconds`.
     private func waitForFile(_ path: String, seconds: Double = 10) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if FileManager.default.fileExists(atPath: path) { return true }
-            usleep(10_000)
-        }
-        return false
+        waitUntil(timeout: seconds) { FileManager.default.fileExists(atPath: path) }
     }
 
     @Test(.enabled(if: TerminalDriver.python != nil)) func clientsHaveTheirOwnActionsAndErrors() throws {
@@ -209,10 +204,10 @@ struct EndToEndDriveSocketTests {
         let driver = try TestProcess(TestPaths.binary, ["drive", "--socket", socket], environment: utf8)
         defer { driver.send(SIGKILL); _ = driver.communicate(); driver.wait() }
         // Replaced: it answers.
-        let deadline = Date(timeIntervalSinceNow: 10)
-        var answered = false
-        while !answered && Date() < deadline {
-            if case .success(let fd) = connectUnixSocket(socket) { close(fd); answered = true } else { usleep(10_000) }
+        let answered = waitUntil(timeout: 10) {
+            guard case .success(let fd) = connectUnixSocket(socket) else { return false }
+            close(fd)
+            return true
         }
         #expect(answered)
         let second = try ProcessRunner.host(["drive", "--socket", socket])

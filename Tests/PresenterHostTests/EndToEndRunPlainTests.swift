@@ -130,7 +130,7 @@ struct EndToEndRunPlainTests {
         let host = try SignalledHost(
             ["run", "--working", "W", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"],
             environment: utf8)
-        let childPID = try host.waitForFile(pidFile)
+        let childPID = try waitForPid(in: pidFile)
         host.send(signal)
         let result = host.finish()
         #expect(result.status == status)
@@ -147,7 +147,7 @@ struct EndToEndRunPlainTests {
         let host = try SignalledHost(
             ["run", "--working", "W", "--", "sh", "-c", "sh -c 'echo $$ > \(pidFile); exec sleep 30'; echo x"],
             environment: utf8)
-        let grandchild = try host.waitForFile(pidFile)
+        let grandchild = try waitForPid(in: pidFile)
         host.send(signal)
         let result = host.finish()
         #expect(result.status == 128 + signal)
@@ -167,14 +167,14 @@ struct EndToEndRunPlainTests {
                 "head -c 300000 /dev/zero >&2 & echo $$ > \(pidFile); sleep 0.2; exit 0",
             ],
             environment: utf8)
-        let command = try host.waitForFile(pidFile)
+        let command = try waitForPid(in: pidFile)
         #expect(waitUntilGone(command), "the command was not reaped")
         // The premise: the signal comes while the host is stuck writing to stderr.
         #expect(waitUntil(timeout: 10) { host.isBlockedWriting(to: 2) }, "the host never blocked writing to stderr")
         host.send(SIGINT)
-        // Time for the signal to be handled while the host is still blocked
-        // (nothing reads stderr yet): it must not change the status.
-        usleep(300_000)
+        // The signal is taken while the host is still blocked (nothing reads
+        // stderr yet): it must not change the status.
+        #expect(waitUntil(timeout: 10) { !host.isPending(SIGINT) }, "the host never took the signal")
         let result = host.finish()
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("W\n") && result.stderr.contains("✔ ok\n"))
@@ -337,20 +337,6 @@ private final class SignalledHost {
         process = try TestProcess(TestPaths.binary, arguments, environment: environment, stdin: .null)
     }
 
-    /// Waits (up to 10 s) for `path` to hold a pid.
-    func waitForFile(_ path: String) throws -> pid_t {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8),
-                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            {
-                return pid
-            }
-            usleep(20_000)
-        }
-        throw CocoaError(.fileReadNoSuchFile)
-    }
-
     func send(_ signal: Int32) {
         process.send(signal)
     }
@@ -367,6 +353,21 @@ private final class SignalledHost {
         return tasks.contains { task in
             let text = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
             return text.hasPrefix("\(write) 0x\(String(fd, radix: 16)) ")
+        }
+    }
+
+    /// Whether `signal` waits to be delivered to the host: to the process or
+    /// to one of its threads (the ShdPnd and SigPnd masks in /proc).
+    func isPending(_ signal: Int32) -> Bool {
+        let bit = UInt64(1) << UInt64(signal - 1)
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+        return tasks.contains { task in
+            let text = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").contains { line in
+                guard line.hasPrefix("SigPnd:") || line.hasPrefix("ShdPnd:") else { return false }
+                return UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16).map { $0 & bit != 0 }
+                    ?? false
+            }
         }
     }
 

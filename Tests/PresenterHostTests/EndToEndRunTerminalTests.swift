@@ -15,7 +15,7 @@ struct EndToEndRunTerminalTests {
         let run = try TerminalDriver.run(
             ["run", "--working", "Sleeping...", "--success", "Done!", "--", "sleep", "1.5"], printFirst: 30,
             steps: [
-                .waitText("Sleeping..."), .sleep(0.3), .snapshot("working"), .waitText("Done!"),
+                .waitText("Sleeping..."), .waitText("╰"), .snapshot("working"), .waitText("Done!"),
                 .snapshot("success"), .waitExit(20),
             ])
         #expect(run.errors == [])
@@ -120,11 +120,12 @@ struct EndToEndRunTerminalTests {
         let run = try TerminalDriver.run(
             ["run", "--working", "Spinning", "--failure", "Failed", "--", "sh", "-c", "sleep 1; exit 1"],
             environment: ["NO_COLOR": "1"],
-            steps: [.waitText("Spinning"), .snapshot("a"), .sleep(0.25), .snapshot("b"), .waitExit(20)])
+            steps: [.waitText("Spinning"), .snapshot("a"), .waitChanged("a"), .snapshot("b"), .waitExit(20)])
         #expect(run.errors == [])
         #expect(!run.sgrColor, "colour codes with NO_COLOR: \(run.sgr)")
         let a = try #require(run.snapshots["a"]), b = try #require(run.snapshots["b"])
         #expect(a.lines != b.lines, "the spinner did not move")
+        #expect(b.row(containing: "Spinning") != nil, "the change was not the spinner's: \(b.lines)")
     }
 
     @Test func colorAlwaysWinsOverNoColor() throws {
@@ -142,7 +143,7 @@ struct EndToEndRunTerminalTests {
         let run = try TerminalDriver.run(
             ["run", "--working", "Working", "--", "sleep", "1.5"], jobControl: true,
             steps: [
-                .waitText("Working"), stop, .waitGone("Working"), .sleep(0.5), .snapshot("stopped"),
+                .waitText("Working"), stop, .waitStopped(), .snapshot("stopped"),
                 .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), .waitExit(20),
             ])
         #expect(run.errors == [])
@@ -163,8 +164,8 @@ struct EndToEndRunTerminalTests {
             let run = try TerminalDriver.run(
                 ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.5"], jobControl: true,
                 steps: [
-                    .waitText("Working"), .signalGroup("TSTP"), .waitGone("Working", timeout: 2), .sleep(0.2),
-                    .snapshot("stopped"), .signalGroup("CONT"), .waitExit(10),
+                    .waitText("Working"), .signalGroup("TSTP"), .waitStopped(), .snapshot("stopped"),
+                    .signalGroup("CONT"), .waitExit(10),
                 ])
             #expect(run.errors == [])
             #expect(run.snapshots["stopped"]?.isBlank == true)
@@ -173,17 +174,21 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func nothingWakesWhileTheFailureMessageStands() throws {
+        // The same 2 s window twice: while the spinner turns, then while the
+        // failure message (held 3 s) stands still.
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--failure", "It failed", "--", "sh", "-c", "sleep 0.6; exit 1"],
+            ["run", "--working", "Working", "--failure", "It failed", "--", "sh", "-c", "sleep 2.5; exit 1"],
             steps: [
-                .waitText("It failed"), .sleep(0.3), .switches("start"), .sleep(2), .switches("end"),
-                .waitExit(20),
+                .waitText("Working"), .switchesOver("animating", seconds: 2),
+                .waitText("It failed"), .switchesOver("standing", seconds: 2), .waitExit(20),
             ])
         #expect(run.errors == [])
         #expect(run.exit.code == 1)
-        let woken = try #require(run.switches["end"]) - (try #require(run.switches["start"]))
+        let animating = try #require(run.switches["animating"]), standing = try #require(run.switches["standing"])
+        // The window would show wake-ups: a spinner's frame every 80 ms wakes the host.
+        #expect(animating >= 10, "the host's threads woke only \(animating) times in 2 s while animating")
         // Polling every 50 ms would wake a thread 40 times in these 2 s.
-        #expect(woken < 10, "the host's threads woke \(woken) times in 2 s with nothing to animate")
+        #expect(standing < 10, "the host's threads woke \(standing) times in 2 s with nothing to animate")
     }
 
     @Test func timeoutEndsWithOneLineAndACleanScreen() throws {

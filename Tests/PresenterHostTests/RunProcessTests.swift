@@ -219,45 +219,14 @@ private func start(
 
 /// The pids written one a line to `path`, once there are `count` of them (10 s at most).
 private func waitForLines(_ path: String, count: Int) throws -> [pid_t] {
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
+    var pids: [pid_t] = []
+    let written = waitUntil(timeout: 10) {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        let pids = text.split(separator: "\n").compactMap { pid_t($0) }
-        if pids.count >= count { return pids }
-        usleep(10_000)
+        pids = text.split(separator: "\n").compactMap { pid_t($0) }
+        return pids.count >= count
     }
-    throw CocoaError(.fileReadNoSuchFile)
-}
-
-/// Writes an executable file that no process of ours ever had open for
-/// writing: a child that another test spawns at that moment inherits every
-/// descriptor until it execs, and executing a file open for writing fails
-/// with "Text file busy". install(1), in a child of its own, writes it.
-func writeExecutable(_ bytes: [UInt8], to url: URL) throws {
-    let source = url.appendingPathExtension("source")
-    try Data(bytes).write(to: source)
-    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/install"), ["-m", "755", source.path, url.path])
-    guard result.status == 0 else { throw CocoaError(.fileWriteUnknown) }
-}
-
-/// Whether `pid` ended (gone, or a zombie no one reaps) within 5 s.
-func waitUntilEnded(_ pid: pid_t) -> Bool {
-    let deadline = Date().addingTimeInterval(5)
-    while Date() < deadline {
-        guard let stat = ProcessStat.read(pid), !stat.isDead else { return true }
-        usleep(10_000)
-    }
-    return false
-}
-
-/// Whether `pid` was reaped (no /proc entry, not even a zombie) within 5 s.
-func waitUntilGone(_ pid: pid_t) -> Bool {
-    let deadline = Date().addingTimeInterval(5)
-    while Date() < deadline {
-        if ProcessStat.read(pid) == nil { return true }
-        usleep(10_000)
-    }
-    return false
+    guard written else { throw CocoaError(.fileReadNoSuchFile) }
+    return pids
 }
 
 /// Bytes gathered from another thread.

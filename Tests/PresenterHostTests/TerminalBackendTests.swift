@@ -134,19 +134,6 @@ final class OutputPipe {
     }
 }
 
-/// A flag shared between a test and the backend's threads; as the
-/// backend's foreground predicate it stands in for the terminal's foreground
-/// process group.
-final class SharedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Bool
-    init(_ value: Bool = true) { self.value = value }
-    var isSet: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
-}
-
 @Suite("TerminalBackend")
 struct TerminalBackendTests {
     /// A terminal of 30 × 10 with two lines of earlier output (and optionally
@@ -465,12 +452,13 @@ struct TerminalBackendTests {
         let called = SharedFlag(false)
         setup.backend.watchResize { called.isSet = true }
         setup.backend.present(hud("✔"))
-        usleep(500_000)
+        // The watch asked twice whether we are in the foreground, and was
+        // told no: it would have redrawn had the answer been yes.
+        let asked = setup.foreground.reads
+        #expect(waitUntil(timeout: 10) { setup.foreground.reads >= asked + 2 }, "the foreground is not watched")
         #expect(!called.isSet)
         setup.foreground.isSet = true
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while !called.isSet && Date() < deadline { usleep(10_000) }
-        #expect(called.isSet)
+        #expect(waitUntil(timeout: 10) { called.isSet })
         setup.backend.finish()
     }
 }

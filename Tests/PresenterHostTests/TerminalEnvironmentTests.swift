@@ -84,8 +84,7 @@ struct TerminalResizeTests {
         defer { runtime.shutdown() }
         terminal.resize(cols: 50, rows: 30)
         kill(getpid(), SIGWINCH)
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while runtime.sync({ backend.size.cols }) != 49 && Date() < deadline { usleep(10_000) }
+        #expect(waitUntil(timeout: 10) { runtime.sync { backend.size.cols } == 49 })
         #expect(runtime.sync { backend.size } == (49, 5))
     }
 
@@ -98,9 +97,7 @@ struct TerminalResizeTests {
         backend.watchResize { called.isSet = true }
         defer { backend.finish() }
         kill(getpid(), SIGCONT)
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while !called.isSet && Date() < deadline { usleep(10_000) }
-        #expect(called.isSet)
+        #expect(waitUntil(timeout: 10) { called.isSet })
     }
 }
 

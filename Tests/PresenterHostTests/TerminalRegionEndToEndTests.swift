@@ -31,9 +31,12 @@ struct TerminalRegionEndToEndTests {
         let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
-        tmux.type("\(Self.binary) run --working Background -- sleep 2 &")
-        // Long enough for several frames, were any drawn.
-        usleep(700_000)
+        let trace = TraceLog()
+        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Background -- sleep 2 &")
+        // Frames the presenter drew in the background: each would be on the
+        // screen in the foreground. The shell echoes what is typed next after
+        // the terminal got whatever they wrote.
+        #expect(waitUntil(timeout: 10) { trace.count("mbhud.render") >= 3 }, "no frames: \(trace.calls)")
         tmux.type("echo typed at the prompt")
         let typed = try #require(tmux.waitFor { $0.contains("typed at the prompt") })
         #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")
@@ -49,12 +52,16 @@ struct TerminalRegionEndToEndTests {
         let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
-        tmux.type("\(Self.binary) run --working Stopping -- sleep 2.5")
+        let trace = TraceLog()
+        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Stopping -- sleep 2.5")
         try #require(tmux.waitFor { $0.contains { $0.contains("Stopping") } } != nil)
         tmux.keys("C-z")
         try #require(tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil)
+        let renders = trace.count("mbhud.render")
         tmux.type("bg")
-        usleep(500_000)
+        // Frames drawn after bg, which the foreground would show (see above).
+        #expect(
+            waitUntil(timeout: 10) { trace.count("mbhud.render") >= renders + 3 }, "no frames after bg: \(trace.calls)")
         tmux.type("echo typed at the prompt")
         let typed = try #require(tmux.waitFor { $0.contains("typed at the prompt") })
         #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")
@@ -69,10 +76,17 @@ struct TerminalRegionEndToEndTests {
         let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
-        // The success message stands still for 1.5 s + 10 ms a character (2.5 s here).
-        let message = "Finished" + String(repeating: ".", count: 92)
-        tmux.type("\(Self.binary) run --working W --success \(message) -- sleep 0.3 &")
-        usleep(1_000_000)
+        // The success message stands still for 1.5 s + 10 ms a character (4 s here).
+        let message = "Finished" + String(repeating: ".", count: 242)
+        let trace = TraceLog()
+        tmux.type(
+            "\(Self.binary) \(trace.shellFlags("run")) --min-show 0 --working W --success \(message) -- sleep 0.3 &")
+        // fg once the view stands still: the command ended and the success
+        // message was rendered (in the background). After that the view asks
+        // for no frame until it goes, so only the foreground watch can draw it.
+        #expect(
+            waitUntil(timeout: 10) { trace.called("mbhud.render", after: "mbhud.hide") },
+            "the success message was never rendered: \(trace.calls)")
         tmux.type("fg")
         let shown = try #require(tmux.waitFor(timeout: 5) { $0.contains { $0.contains("✔ Finished") } })
         #expect(shown.contains { $0.contains("╭") })

@@ -7,13 +7,18 @@ enum TerminalDriver {
     enum Step {
         case waitText(String, timeout: Double = 10)
         case waitGone(String, timeout: Double = 10)
-        case sleep(Double)
+        /// Until the screen differs from the snapshot of that name.
+        case waitChanged(String, timeout: Double = 10)
+        /// Until the program is stopped (state T in /proc), then reads what it wrote before.
+        case waitStopped(timeout: Double = 10)
+        /// Records the screen (with everything written so far).
         case snapshot(String)
         case signal(String)
         /// To the program's process group, as a shell's `kill -TSTP %1` or `fg` does.
         case signalGroup(String)
-        /// Records the context switches of the program's threads so far.
-        case switches(String)
+        /// Records the context switches of the program's threads in a
+        /// window of `seconds` (a measurement, not a wait).
+        case switchesOver(String, seconds: Double)
         case keys(String)
         case waitExit(Double)
 
@@ -21,11 +26,12 @@ enum TerminalDriver {
             switch self {
             case .waitText(let text, let timeout): return ["wait_text": text, "timeout": timeout]
             case .waitGone(let text, let timeout): return ["wait_gone": text, "timeout": timeout]
-            case .sleep(let seconds): return ["sleep": seconds]
+            case .waitChanged(let name, let timeout): return ["wait_changed": name, "timeout": timeout]
+            case .waitStopped(let timeout): return ["wait_stopped": timeout]
             case .snapshot(let name): return ["snapshot": name]
             case .signal(let name): return ["signal": name]
             case .signalGroup(let name): return ["signal_group": name]
-            case .switches(let name): return ["switches": name]
+            case .switchesOver(let name, let seconds): return ["switches_over": name, "seconds": seconds]
             case .keys(let keys): return ["keys": keys]
             case .waitExit(let seconds): return ["wait_exit": seconds]
             }
@@ -53,7 +59,7 @@ enum TerminalDriver {
         var sgrColor: Bool
         /// For each `watch` text: whether it was ever on the screen.
         var watched: [String: Bool]
-        /// For each `.switches` step: the program's context switches by then.
+        /// For each `.switchesOver` step: the program's context switches in its window.
         var switches: [String: Int]
         /// Whether the terminal echoes typed characters after the program exited.
         var echo: Bool?

@@ -21,13 +21,21 @@ prints one JSON object with the screens it was asked for.
 Steps (a JSON array, run in order; output is read all the while):
     {"wait_text": "Done", "timeout": 5}   until the text is on the screen
     {"wait_gone": "Done", "timeout": 5}   until it is not
-    {"sleep": 0.5}                        keep reading for that long
-    {"snapshot": "name"}                  record the screen as "name"
+    {"wait_changed": "name", "timeout": 5}
+                                          until the screen differs from the
+                                          snapshot "name"
+    {"wait_stopped": 5}                   until the program is stopped (state
+                                          T), then read what it wrote before
+    {"snapshot": "name"}                  record the screen as "name" (once
+                                          what was written so far is read)
     {"signal": "INT"}                     kill(2) the program (not its group)
     {"signal_group": "TSTP"}              killpg(2) the program's process group
-    {"switches": "name"}                  record the context switches of all the
-                                          program's threads so far as "name"
-                                          (each wake-up of a thread is one)
+    {"switches_over": "name", "seconds": 2}
+                                          record as "name" the context switches
+                                          of all the program's threads in a
+                                          window of that long (each wake-up of
+                                          a thread is one; a measurement, with
+                                          the output read all the while)
     {"keys": "\\u0003"}                   type into the terminal (^C: SIGINT
                                           from the terminal to the foreground group)
     {"wait_exit": 10}                     until the program exits
@@ -180,6 +188,11 @@ class Session:
                 self.feed(data)
             self.reap()
 
+    def drain(self):
+        """Reads what the program wrote so far, without waiting for more."""
+        while not self.eof and select.select([self.fd], [], [], 0)[0]:
+            self.pump(0.02)
+
     def reap(self):
         if self.status is None:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
@@ -214,6 +227,16 @@ class Session:
         if self.status is not None:
             self.pump(0.2)  # what is left in the terminal
         return self.status is not None
+
+
+def is_stopped(pid):
+    """Whether `pid` is stopped (state T or t in /proc/PID/stat)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return False
+    return stat[stat.rindex(")") + 2] in "Tt"
 
 
 def context_switches(pid):
@@ -279,16 +302,27 @@ def main():
             ok = session.wait_until(lambda: text not in session.text(), step.get("timeout", 10))
             if not ok:
                 errors.append("timed out waiting for %r to go" % text)
-        elif "sleep" in step:
-            session.pump(step["sleep"])
+        elif "wait_changed" in step:
+            name = step["wait_changed"]
+            ok = session.wait_until(lambda: session.snapshot()["lines"] != snapshots[name]["lines"],
+                                    step.get("timeout", 10))
+            if not ok:
+                errors.append("timed out waiting for the screen to change from %r" % name)
+        elif "wait_stopped" in step:
+            ok = session.wait_until(lambda: is_stopped(session.program), step["wait_stopped"])
+            if ok:
+                session.drain()
+            else:
+                errors.append("timed out waiting for the program to stop")
         elif "snapshot" in step:
-            session.pump(0)
+            session.drain()
             snapshots[step["snapshot"]] = session.snapshot()
         elif "signal" in step:
             os.kill(session.program, getattr(signal, "SIG" + step["signal"]))
-        elif "switches" in step:
-            session.pump(0)
-            switches[step["switches"]] = context_switches(session.program)
+        elif "switches_over" in step:
+            start = context_switches(session.program)
+            session.pump(step["seconds"])
+            switches[step["switches_over"]] = context_switches(session.program) - start
         elif "signal_group" in step:
             os.killpg(os.getpgid(session.program), getattr(signal, "SIG" + step["signal_group"]))
         elif "keys" in step:

@@ -1,0 +1,24 @@
+import Foundation
+@testable import PresenterHost
+
+/// Whether `pid` ended (gone, or a zombie no one reaps) within 10 s.
+func waitUntilEnded(_ pid: pid_t) -> Bool {
+    waitUntil(timeout: 10) { ProcessStat.read(pid).map(\.isDead) ?? true }
+}
+
+/// Whether `pid` was reaped (no /proc entry, not even a zombie) within 10 s.
+func waitUntilGone(_ pid: pid_t) -> Bool {
+    waitUntil(timeout: 10) { ProcessStat.read(pid) == nil }
+}
+
+/// The pid in the file at `path`, once it holds one (10 s at most).
+func waitForPid(in path: String) throws -> pid_t {
+    var pid: pid_t?
+    let written = waitUntil(timeout: 10) {
+        pid = (try? String(contentsOfFile: path, encoding: .utf8))
+            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return pid != nil
+    }
+    guard written, let pid else { throw CocoaError(.fileReadNoSuchFile) }
+    return pid
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+/// Writes an executable file that no process of ours ever had open for
+/// writing: a child that another test spawns at that moment inherits every
+/// descriptor until it execs, and executing a file open for writing fails
+/// with "Text file busy". install(1), in a child of its own, writes it.
+func writeExecutable(_ bytes: [UInt8], to url: URL) throws {
+    let source = url.appendingPathExtension("source")
+    try Data(bytes).write(to: source)
+    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/install"), ["-m", "755", source.path, url.path])
+    guard result.status == 0 else { throw CocoaError(.fileWriteUnknown) }
+}
