@@ -2,22 +2,12 @@ import Foundation
 import PresenterABI
 import Testing
 
-/// MBHud, loaded from the built libMBHud.so and driven hook by hook with a fake host.
+/// MBHud, loaded from the built libMBHud.so and driven hook by hook with a
+/// fake host: each case creates an instance with its options, calls its
+/// hooks on a fake view at set times of the fake clock and checks what it drew.
 @Suite struct PluginMBHudTests {
     let plugin: LoadedPlugin
     init() throws { plugin = try LoadedPlugin.load("MBHud") }
-
-    private func hud(
-        _ options: [String: String] = [:], flags: UInt32 = PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_ANIMATED,
-        cols: Int = 40
-    ) throws -> (PluginInstance, FakeView) {
-        let host = FakeHost()
-        host.options = options
-        return (try PluginInstance(plugin.descriptor, host: host), FakeView(cols: cols, flags: flags))
-    }
-
-    private static let ms = FakeHost.ms
-    private let t0: UInt64 = 1_000_000_000  // the fake clock's start
 
     @Test func descriptorDeclaresTheHUD() {
         let d = plugin.descriptor.pointee
@@ -31,345 +21,515 @@ import Testing
         #expect(d.progress != nil && d.render != nil && d.key != nil)
     }
 
-    /// A view too small for the box gets the line alone, inside the view.
-    @Test(arguments: [(30, 2, "     ⠋ Saving bookmark...     "), (6, 1, "⠋ Sav…"), (1, 1, "⠋")])
-    func aViewTooSmallForTheBoxGetsTheLineAlone(cols: Int, rows: Int, line: String) throws {
-        let host = FakeHost()
-        let hud = try PluginInstance(plugin.descriptor, host: host)
-        let view = FakeView(cols: cols, rows: rows)
-        hud.show(view, "Saving bookmark...", id: 1)
-        hud.render(view)
-        #expect(view.lines[rows / 2] == line)
-        #expect(view.visibleLines.count == 1)
-    }
-
-    @Test func boxIsCentredWithSpinnerAndMessage() throws {
-        let (hud, view) = try hud()
-        #expect(hud.show(view, "Saving bookmark...", id: 1) == PRESENTER_OK)
-        hud.render(view)
-        #expect(
-            view.lines[3...5] == [
-                "        ┌──────────────────────┐        ",
-                "        │ ⠋ Saving bookmark... │        ",
-                "        └──────────────────────┘        ",
-            ])
-        #expect(view.visibleLines.count == 3)
-        #expect(hud.host.takeFrameRequests() == [t0 + Self.ms(80)])
-    }
-
-    @Test func spinnerFollowsTheClockAndAsksOnlyForTheNextChange() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(250)  // a late frame skips to frame 3
-        hud.render(view)
-        #expect(view.visibleLines[1] == "              │ ⠸ Saving │")
-        #expect(hud.host.takeFrameRequests() == [t0 + Self.ms(320)])
-    }
-
-    @Test func asciiViewGetsAsciiSpinnerAndBox() throws {
-        let (hud, view) = try hud(flags: PRESENTER_VIEW_ANIMATED)
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(80)
-        hud.render(view)
-        #expect(
-            view.visibleLines == [
-                "              +----------+", "              | \\ Saving |", "              +----------+",
-            ])
-    }
-
-    @Test func secondLineOfTheMessageIsADimDetailsLine() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Saving bookmark...\nThis may take a moment", id: 1)
-        hud.render(view)
-        #expect(
-            view.lines[3...6] == [
-                "       ┌────────────────────────┐       ",
-                "       │  ⠋ Saving bookmark...  │       ",
-                "       │ This may take a moment │       ",
-                "       └────────────────────────┘       ",
-            ])
-        #expect(view.texts.contains { $0 == ("This may take a moment", PRESENTER_STYLE_DIM) })
-    }
-
-    @Test func emptyMessageShowsTheSpinnerAlone() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "", id: 1)
-        hud.render(view)
-        #expect(view.visibleLines == ["                 ┌───┐", "                 │ ⠋ │", "                 └───┘"])
-    }
-
-    @Test func longMessageIsCutToTheView() throws {
-        let (hud, view) = try hud(cols: 20)
-        hud.show(view, "Saving a very long bookmark title", id: 1)
-        hud.render(view)
-        #expect(view.visibleLines == ["┌──────────────────┐", "│ ⠋ Saving a very… │", "└──────────────────┘"])
-    }
-
-    @Test func successShowsCheckMarkThenHidesAfterReadingTime() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Saving bookmark...", id: 1)
-        hud.host.now = t0 + Self.ms(1000)
-        hud.hide(view, "Bookmark saved!", id: 1)
-        hud.render(view)
-        #expect(
-            view.visibleLines == [
-                "         ┌───────────────────┐",
-                "         │ ✔ Bookmark saved! │",
-                "         └───────────────────┘",
-            ])
-        #expect(view.texts.contains { $0 == ("✔", PRESENTER_COLOR_GREEN) })
-        // 1.5 s + 10 ms for each of the 15 characters.
-        let end = t0 + Self.ms(1000 + 1500 + 150)
-        #expect(hud.host.takeFrameRequests() == [end])
-        hud.host.now = end - 1
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("Bookmark saved!"))
-        hud.host.now = end
-        _ = hud.host.takeFrameRequests()
-        hud.render(view)
-        #expect(view.isBlank)
-        #expect(hud.host.takeFrameRequests() == [])
-    }
-
-    @Test func newActionReplacesASuccessMessage() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(1000)
-        hud.hide(view, "Saved", id: 1)
-        hud.show(view, "Loading", id: 2)
-        hud.render(view)
-        #expect(view.visibleLines[1] == "             │ ⠹ Loading │")
-    }
-
-    @Test func failureWaitsForAKeyInAnInteractiveView() throws {
-        let (hud, view) = try hud(flags: PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_INTERACTIVE)
-        hud.show(view, "Saving", id: 1)
-        #expect(hud.key(view, 13) == 0)  // nothing to dismiss while working
-        hud.host.now = t0 + Self.ms(1000)
-        hud.hide(view, "Could not save", id: 1, failure: (1, "http", "HTTP 500"))
-        hud.host.now += Self.ms(60_000)
-        _ = hud.host.takeFrameRequests()
-        hud.render(view)
-        #expect(
-            view.lines[3...6] == [
-                "          ┌──────────────────┐          ",
-                "          │ ✖ Could not save │          ",
-                "          │     HTTP 500     │          ",
-                "          └──────────────────┘          ",
-            ])
-        #expect(view.texts.contains { $0 == ("✖", PRESENTER_COLOR_RED) })
-        #expect(hud.host.takeFrameRequests() == [])
-        #expect(hud.key(view, 13) == 1)
-        hud.render(view)
-        #expect(view.isBlank)
-        #expect(hud.key(view, 13) == 0)
-    }
-
-    @Test(arguments: [(nil, 3000), ("1000", 1000)] as [(String?, UInt64)])
-    func failureHoldsForFailureHoldTimeWithoutKeys(option: String?, holdMs: UInt64) throws {
-        let (hud, view) = try hud(option.map { ["failure-hold-ms": $0] } ?? [:])
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(1000)
-        hud.hide(view, "Could not save", id: 1, failure: (1, "http", "HTTP 500"))
-        let end = hud.host.now + Self.ms(holdMs)
-        hud.render(view)
-        #expect(hud.host.takeFrameRequests() == [end])
-        hud.host.now = end - 1
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("✖ Could not save"))
-        hud.host.now = end
-        hud.render(view)
-        #expect(view.isBlank)
-    }
-
-    @Test func failureTextSameAsMessageIsNotRepeated() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(1000)
-        hud.hide(view, "URL cannot be empty", id: 1, failure: (1, "validation", "URL cannot be empty"))
-        hud.render(view)
-        #expect(view.visibleLines.count == 3)
-    }
-
-    @Test func hideWithoutMessageHidesAtOnce() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(1000)
-        hud.hide(view, nil, id: 1)
-        hud.render(view)
-        #expect(view.isBlank)
-        #expect(hud.host.takeFrameRequests() == [])
-    }
-
-    @Test func earlyHideWaitsForTheMinimumShowTime() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(100)
-        hud.hide(view, "Saved", id: 1)
-        hud.render(view)
-        #expect(view.visibleLines[1] == "              │ ⠙ Saving │")
-        #expect(hud.host.takeFrameRequests() == [t0 + Self.ms(160)])  // the spinner's next frame comes first
-        hud.host.now = t0 + Self.ms(499)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("Saving"))
-        #expect(hud.host.takeFrameRequests() == [t0 + Self.ms(500)])
-        hud.host.now = t0 + Self.ms(500)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("✔ Saved"))
-        #expect(hud.host.takeFrameRequests() == [t0 + Self.ms(500 + 1500 + 50)])
-    }
-
-    @Test(arguments: [(nil, 500), ("0", 0), ("200", 200)] as [(String?, UInt64)])
-    func minimumShowTimeIsConfigurable(option: String?, minShowMs: UInt64) throws {
-        let (hud, view) = try hud(option.map { ["min-show-ms": $0] } ?? [:])
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(10)
-        hud.hide(view, nil, id: 1)
-        if minShowMs > 10 {
-            hud.host.now = t0 + Self.ms(minShowMs) - 1
-            hud.render(view)
-            #expect(view.visibleLines[1].contains("Saving"))
-        }
-        hud.host.now = max(t0 + Self.ms(minShowMs), t0 + Self.ms(10))
-        hud.render(view)
-        #expect(view.isBlank)
-    }
-
-    @Test func actionEndingWithinGraceNeverDraws() throws {
-        let (hud, view) = try hud(["grace-ms": "300"])
-        hud.show(view, "Saving", id: 1)
-        hud.render(view)
-        #expect(view.isBlank)
-        #expect(hud.host.takeFrameRequests() == [t0 + Self.ms(300)])
-        hud.host.now = t0 + Self.ms(200)
-        hud.hide(view, "Saved", id: 1)
-        for time in [200, 300, 2000] as [UInt64] {
-            hud.host.now = t0 + Self.ms(time)
-            hud.render(view)
-            #expect(view.isBlank)
-        }
-        #expect(hud.host.takeFrameRequests() == [])
-    }
-
-    @Test func actionOutlastingGraceShowsAndMinimumShowCountsFromThen() throws {
-        let (hud, view) = try hud(["grace-ms": "300"])
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(300)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("Saving"))
-        hud.host.now = t0 + Self.ms(400)
-        hud.hide(view, nil, id: 1)
-        hud.host.now = t0 + Self.ms(799)
-        hud.render(view)
-        #expect(!view.isBlank)
-        hud.host.now = t0 + Self.ms(800)
-        hud.render(view)
-        #expect(view.isBlank)
-    }
-
-    @Test func determinateProgressShowsABarInsteadOfTheSpinner() throws {
-        let (hud, view) = try hud(flags: PRESENTER_VIEW_ANIMATED)
-        hud.show(view, "Uploading", id: 1, progress: 0.5)
-        hud.render(view)
-        #expect(
-            view.visibleLines == [
-                "    +-----------------------------+",
-                "    | [#####-----]  50% Uploading |",
-                "    +-----------------------------+",
-            ])
-        #expect(hud.host.takeFrameRequests() == [])  // nothing moves
-        #expect(hud.progress(view, id: 1, 0.8) == PRESENTER_OK)
-        hud.render(view)
-        #expect(view.visibleLines[1] == "    | [########--]  80% Uploading |")
-        view.flags |= PRESENTER_VIEW_UNICODE
-        hud.progress(view, id: 1, 1)
-        hud.render(view)
-        #expect(view.visibleLines[1] == "     │ ██████████ 100% Uploading │")
-    }
-
-    @Test func progressStartingLaterReplacesTheSpinner() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Uploading", id: 1)
-        hud.progress(view, id: 1, 0.05)
-        hud.progress(view, id: 99, 0.5)  // unknown id: ignored
-        hud.render(view)
-        #expect(view.visibleLines[1] == "     │ ░░░░░░░░░░   5% Uploading │")
-    }
-
-    @Test func concurrentActionsShareOneHUDWithACount() throws {
-        let (hud, view) = try hud()
-        hud.show(view, "Uploading", id: 1)
-        hud.show(view, "Saving bookmark...", id: 2)
-        hud.show(view, "", id: 3)
-        hud.render(view)
-        #expect(view.visibleLines[1] == "   │ ⠋ Saving bookmark... (+2 more) │")
-        hud.host.now = t0 + Self.ms(1000)
-        hud.hide(view, "Bookmark saved!", id: 2)  // not the last: no check mark yet
-        #expect(hud.hide(view, "Unknown", id: 999) == PRESENTER_OK)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("Uploading (+1 more)"))
-        hud.hide(view, nil, id: 1)
-        hud.render(view)
-        #expect(view.visibleLines[1] == "                 │ ⠹ │")
-        hud.hide(view, "Done", id: 3)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("✔ Done"))
-        hud.hide(view, "Again", id: 3)  // a second hide of the same id changes nothing
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("✔ Done"))
-    }
-
-    @Test func malformedOptionIsLoggedAndTheDefaultUsed() throws {
-        let (hud, view) = try hud(["min-show-ms": "soon"])
-        #expect(hud.host.logs.contains { $0.level == 2 && $0.message.contains("min-show-ms") })
-        hud.show(view, "Saving", id: 1)
-        hud.host.now = t0 + Self.ms(499)
-        hud.hide(view, nil, id: 1)
-        hud.render(view)
-        #expect(!view.isBlank)
-    }
-
-    /// The longest duration the plugin accepts, in ns (HUDSession.longest).
-    private static let longest: UInt64 = 1 << 60
-
-    @Test func hugeOptionsAreCappedInsteadOfOverflowing() throws {
-        // Int.max milliseconds overflowed UInt64 nanoseconds and trapped in create.
-        let (hud, view) = try hud([
-            "min-show-ms": String(Int.max), "grace-ms": "100000000000",
-            "failure-hold-ms": String(Int.max),
-        ])
-        hud.show(view, "Saving", id: 1)
-        hud.render(view)
-        #expect(view.isBlank)  // inside the (capped) grace time
-        #expect(hud.host.takeFrameRequests() == [t0 + FakeHost.ms(100_000_000_000)])
-        hud.host.now = t0 + FakeHost.ms(100_000_000_000)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("Saving"))
-        hud.hide(view, "Failed", id: 1, failure: (1, "x", "boom"))
-        hud.host.now += FakeHost.ms(1_000_000_000)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("Saving"))  // the (capped) minimum show time lasts
-    }
-
-    @Test func hugeFailureHoldIsCapped() throws {
-        let (hud, view) = try hud(["min-show-ms": "0", "failure-hold-ms": String(Int.max)])
-        hud.show(view, "Saving", id: 1)
-        hud.hide(view, "Failed", id: 1, failure: (1, "x", "boom"))
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("✖ Failed"))
-        #expect(hud.host.takeFrameRequests() == [t0 + Self.longest])
-    }
-
-    @Test(arguments: ["-1", "1e11", "99999999999999999999999", "", " 5", "0x10", "NaN"])
-    func malformedOrOutOfRangeOptionsFallBackToTheDefault(text: String) throws {
-        let (hud, view) = try hud(["min-show-ms": text, "grace-ms": text, "failure-hold-ms": text])
-        #expect(hud.host.logs.filter { $0.level == 2 }.count == 3)
-        hud.show(view, "Saving", id: 1)
-        hud.render(view)
-        #expect(view.visibleLines[1].contains("Saving"))  // grace 0
-        hud.host.now = t0 + Self.ms(499)
-        hud.hide(view, nil, id: 1)
-        hud.render(view)
-        #expect(!view.isBlank)  // min-show 500
+    @Test(arguments: hudCases)
+    fileprivate func hud(_ hudCase: HudCase) throws {
+        try hudCase.run(plugin)
     }
 }
+
+/// Milliseconds in the fake clock's nanoseconds.
+private func ms(_ value: UInt64) -> UInt64 { FakeHost.ms(value) }
+
+/// The longest duration the plugin accepts, in ns (HUDSession.longest).
+private let longest: UInt64 = 1 << 60
+
+/// A failure as hide passes it.
+private struct Failure: Sendable {
+    var code: Int64, domain: String, message: String
+    static let http500 = Failure(code: 1, domain: "http", message: "HTTP 500")
+}
+
+/// One hook call, clock change or check of a case, with the place in the
+/// table it was written (where a failure is reported). Times are from the
+/// fake clock's start, in ns. Every hook call but key is expected to
+/// return PRESENTER_OK.
+private struct HudStep: Sendable {
+    enum Kind: Sendable {
+        case show(String, id: UInt64, progress: Double)
+        case hide(String?, id: UInt64, failure: Failure?)
+        case progress(id: UInt64, Double)
+        case key(UInt32, handled: Int32)
+        case render
+        /// The clock at this time.
+        case at(UInt64)
+        /// The clock moved on by this much.
+        case later(UInt64)
+        /// The view's flags gain these.
+        case addFlags(UInt32)
+        /// Forgets the frames asked for so far.
+        case dropFrameRequests
+        /// The view's rows from `first` on (whole rows, 40 columns).
+        case lines(first: Int, [String])
+        /// The rows that are not blank, without trailing spaces.
+        case visible([String])
+        case visibleRow(Int, String)
+        case visibleRowContains(Int, String)
+        case visibleCount(Int)
+        case blank(Bool)
+        /// Some text was drawn in this style.
+        case drew(String, UInt32)
+        /// The frames asked for since the last look, as times.
+        case frameRequests([UInt64])
+        /// The number of warnings logged.
+        case warnings(Int)
+        /// A warning naming this was logged.
+        case warned(String)
+    }
+    var kind: Kind
+    var location: SourceLocation
+
+    static func show(
+        _ message: String, id: UInt64 = 1, progress: Double = -1, at location: SourceLocation = #_sourceLocation
+    ) -> HudStep { HudStep(kind: .show(message, id: id, progress: progress), location: location) }
+    static func hide(
+        _ message: String?, id: UInt64 = 1, failure: Failure? = nil, at location: SourceLocation = #_sourceLocation
+    ) -> HudStep { HudStep(kind: .hide(message, id: id, failure: failure), location: location) }
+    static func progress(id: UInt64 = 1, _ fraction: Double, at location: SourceLocation = #_sourceLocation) -> HudStep
+    {
+        HudStep(kind: .progress(id: id, fraction), location: location)
+    }
+    static func key(_ key: UInt32, handled: Int32, at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .key(key, handled: handled), location: location)
+    }
+    static var render: HudStep { HudStep(kind: .render, location: #_sourceLocation) }
+    static func at(_ time: UInt64) -> HudStep { HudStep(kind: .at(time), location: #_sourceLocation) }
+    static func later(_ time: UInt64) -> HudStep { HudStep(kind: .later(time), location: #_sourceLocation) }
+    static func addFlags(_ flags: UInt32) -> HudStep { HudStep(kind: .addFlags(flags), location: #_sourceLocation) }
+    static var dropFrameRequests: HudStep { HudStep(kind: .dropFrameRequests, location: #_sourceLocation) }
+    static func lines(from first: Int, _ lines: [String], at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .lines(first: first, lines), location: location)
+    }
+    static func line(_ row: Int, _ line: String, at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .lines(first: row, [line]), location: location)
+    }
+    static func visible(_ lines: [String], at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .visible(lines), location: location)
+    }
+    static func visibleRow(_ row: Int, _ line: String, at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .visibleRow(row, line), location: location)
+    }
+    static func visibleRow(_ row: Int, contains text: String, at location: SourceLocation = #_sourceLocation)
+        -> HudStep
+    { HudStep(kind: .visibleRowContains(row, text), location: location) }
+    static func visibleCount(_ count: Int, at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .visibleCount(count), location: location)
+    }
+    static func blank(at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .blank(true), location: location)
+    }
+    static func notBlank(at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .blank(false), location: location)
+    }
+    static func drew(_ text: String, _ style: UInt32, at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .drew(text, style), location: location)
+    }
+    static func frameRequests(_ times: [UInt64], at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .frameRequests(times), location: location)
+    }
+    static func warnings(_ count: Int, at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .warnings(count), location: location)
+    }
+    static func warned(_ text: String, at location: SourceLocation = #_sourceLocation) -> HudStep {
+        HudStep(kind: .warned(text), location: location)
+    }
+}
+
+/// An MBHud instance with `options` on a view of `cols` × `rows`, and its steps.
+private struct HudCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var options: [String: String] = [:]
+    var flags: UInt32 = PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_ANIMATED
+    var cols = 40, rows = 10
+    var steps: [HudStep]
+
+    var testDescription: String { name }
+
+    func run(_ plugin: LoadedPlugin) throws {
+        let host = FakeHost()
+        host.options = options
+        let hud = try PluginInstance(plugin.descriptor, host: host)
+        let view = FakeView(cols: cols, rows: rows, flags: flags)
+        let t0 = host.now
+        for step in steps {
+            let location = step.location
+            switch step.kind {
+            case .show(let message, let id, let progress):
+                #expect(hud.show(view, message, id: id, progress: progress) == PRESENTER_OK, sourceLocation: location)
+            case .hide(let message, let id, let failure):
+                let status = hud.hide(
+                    view, message, id: id, failure: failure.map { ($0.code, $0.domain, $0.message) })
+                #expect(status == PRESENTER_OK, sourceLocation: location)
+            case .progress(let id, let fraction):
+                #expect(hud.progress(view, id: id, fraction) == PRESENTER_OK, sourceLocation: location)
+            case .key(let key, let handled):
+                #expect(hud.key(view, key) == handled, sourceLocation: location)
+            case .render: hud.render(view)
+            case .at(let time): host.now = t0 + time
+            case .later(let time): host.now += time
+            case .addFlags(let flags): view.flags |= flags
+            case .dropFrameRequests: _ = host.takeFrameRequests()
+            case .lines(let first, let lines):
+                #expect(
+                    Array(view.lines[first..<first + lines.count]) == lines, "view: \(view.lines)",
+                    sourceLocation: location)
+            case .visible(let lines): #expect(view.visibleLines == lines, sourceLocation: location)
+            case .visibleRow(let row, let line):
+                #expect(
+                    view.visibleLines.count > row && view.visibleLines[row] == line, "view: \(view.visibleLines)",
+                    sourceLocation: location)
+            case .visibleRowContains(let row, let text):
+                #expect(
+                    view.visibleLines.count > row && view.visibleLines[row].contains(text),
+                    "view: \(view.visibleLines)", sourceLocation: location)
+            case .visibleCount(let count):
+                #expect(view.visibleLines.count == count, "view: \(view.visibleLines)", sourceLocation: location)
+            case .blank(let blank):
+                #expect(view.isBlank == blank, "view: \(view.visibleLines)", sourceLocation: location)
+            case .drew(let text, let style):
+                #expect(view.texts.contains { $0 == (text, style) }, "drawn: \(view.texts)", sourceLocation: location)
+            case .frameRequests(let times):
+                #expect(host.takeFrameRequests() == times.map { t0 + $0 }, sourceLocation: location)
+            case .warnings(let count):
+                #expect(host.logs.filter { $0.level == 2 }.count == count, "\(host.logs)", sourceLocation: location)
+            case .warned(let text):
+                #expect(
+                    host.logs.contains { $0.level == 2 && $0.message.contains(text) }, "\(host.logs)",
+                    sourceLocation: location)
+            }
+        }
+    }
+}
+
+private let unicode = PRESENTER_VIEW_UNICODE
+
+/// A failure stands for `holdMs` (failure-hold-ms as `option`) without keys.
+private func failureHold(option: String?, holdMs: UInt64) -> HudCase {
+    HudCase(
+        name: "a failure holds for \(holdMs) ms without keys (failure-hold-ms \(option ?? "unset"))",
+        options: option.map { ["failure-hold-ms": $0] } ?? [:],
+        steps: [
+            .show("Saving"),
+            .at(ms(1000)),
+            .hide("Could not save", failure: .http500),
+            .render,
+            .frameRequests([ms(1000 + holdMs)]),
+            .at(ms(1000 + holdMs) - 1),
+            .render,
+            .visibleRow(1, contains: "✖ Could not save"),
+            .at(ms(1000 + holdMs)),
+            .render,
+            .blank(),
+        ])
+}
+
+/// An action hidden without a message after 10 ms stays for `minShowMs`
+/// (min-show-ms as `option`).
+private func minimumShow(option: String?, minShowMs: UInt64) -> HudCase {
+    var steps: [HudStep] = [.show("Saving"), .at(ms(10)), .hide(nil)]
+    if minShowMs > 10 { steps += [.at(ms(minShowMs) - 1), .render, .visibleRow(1, contains: "Saving")] }
+    steps += [.at(max(ms(minShowMs), ms(10))), .render, .blank()]
+    return HudCase(
+        name: "the minimum show time is \(minShowMs) ms (min-show-ms \(option ?? "unset"))",
+        options: option.map { ["min-show-ms": $0] } ?? [:], steps: steps)
+}
+
+/// A view too small for the box gets the line alone, inside the view.
+private func tooSmall(cols: Int, rows: Int, line: String) -> HudCase {
+    HudCase(
+        name: "a view of \(cols) × \(rows), too small for the box, gets the line alone", cols: cols, rows: rows,
+        steps: [.show("Saving bookmark..."), .render, .line(rows / 2, line), .visibleCount(1)])
+}
+
+/// Malformed or out-of-range values of every option are logged and the defaults used.
+private func malformedOptions(_ text: String) -> HudCase {
+    HudCase(
+        name: "options of \"\(text)\" fall back to the defaults",
+        options: ["min-show-ms": text, "grace-ms": text, "failure-hold-ms": text],
+        steps: [
+            .warnings(3),
+            .show("Saving"),
+            .render,
+            .visibleRow(1, contains: "Saving"),  // grace 0
+            .at(ms(499)),
+            .hide(nil),
+            .render,
+            .notBlank(),  // min-show 500
+        ])
+}
+
+private let hudCases: [HudCase] =
+    [
+        tooSmall(cols: 30, rows: 2, line: "     ⠋ Saving bookmark...     "),
+        tooSmall(cols: 6, rows: 1, line: "⠋ Sav…"),
+        tooSmall(cols: 1, rows: 1, line: "⠋"),
+        HudCase(
+            name: "the box is centred, with the spinner and the message",
+            steps: [
+                .show("Saving bookmark..."),
+                .render,
+                .lines(
+                    from: 3,
+                    [
+                        "        ┌──────────────────────┐        ",
+                        "        │ ⠋ Saving bookmark... │        ",
+                        "        └──────────────────────┘        ",
+                    ]),
+                .visibleCount(3),
+                .frameRequests([ms(80)]),
+            ]),
+        HudCase(
+            name: "the spinner follows the clock and asks only for the next change",
+            steps: [
+                .show("Saving"),
+                .at(ms(250)),  // a late frame skips to frame 3
+                .render,
+                .visibleRow(1, "              │ ⠸ Saving │"),
+                .frameRequests([ms(320)]),
+            ]),
+        HudCase(
+            name: "an ASCII view gets an ASCII spinner and box", flags: PRESENTER_VIEW_ANIMATED,
+            steps: [
+                .show("Saving"),
+                .at(ms(80)),
+                .render,
+                .visible(["              +----------+", "              | \\ Saving |", "              +----------+"]),
+            ]),
+        HudCase(
+            name: "the message's second line is a dim details line",
+            steps: [
+                .show("Saving bookmark...\nThis may take a moment"),
+                .render,
+                .lines(
+                    from: 3,
+                    [
+                        "       ┌────────────────────────┐       ",
+                        "       │  ⠋ Saving bookmark...  │       ",
+                        "       │ This may take a moment │       ",
+                        "       └────────────────────────┘       ",
+                    ]),
+                .drew("This may take a moment", PRESENTER_STYLE_DIM),
+            ]),
+        HudCase(
+            name: "an empty message shows the spinner alone",
+            steps: [
+                .show(""),
+                .render,
+                .visible(["                 ┌───┐", "                 │ ⠋ │", "                 └───┘"]),
+            ]),
+        HudCase(
+            name: "a long message is cut to the view", cols: 20,
+            steps: [
+                .show("Saving a very long bookmark title"),
+                .render,
+                .visible(["┌──────────────────┐", "│ ⠋ Saving a very… │", "└──────────────────┘"]),
+            ]),
+        HudCase(
+            name: "success shows a check mark, then hides after the reading time",
+            steps: [
+                .show("Saving bookmark..."),
+                .at(ms(1000)),
+                .hide("Bookmark saved!"),
+                .render,
+                .visible([
+                    "         ┌───────────────────┐",
+                    "         │ ✔ Bookmark saved! │",
+                    "         └───────────────────┘",
+                ]),
+                .drew("✔", PRESENTER_COLOR_GREEN),
+                // 1.5 s + 10 ms for each of the 15 characters.
+                .frameRequests([ms(1000 + 1500 + 150)]),
+                .at(ms(1000 + 1500 + 150) - 1),
+                .render,
+                .visibleRow(1, contains: "Bookmark saved!"),
+                .at(ms(1000 + 1500 + 150)),
+                .dropFrameRequests,
+                .render,
+                .blank(),
+                .frameRequests([]),
+            ]),
+        HudCase(
+            name: "a new action replaces a success message",
+            steps: [
+                .show("Saving"),
+                .at(ms(1000)),
+                .hide("Saved"),
+                .show("Loading", id: 2),
+                .render,
+                .visibleRow(1, "             │ ⠹ Loading │"),
+            ]),
+        HudCase(
+            name: "a failure waits for a key in an interactive view",
+            flags: unicode | PRESENTER_VIEW_INTERACTIVE,
+            steps: [
+                .show("Saving"),
+                .key(13, handled: 0),  // nothing to dismiss while working
+                .at(ms(1000)),
+                .hide("Could not save", failure: .http500),
+                .later(ms(60_000)),
+                .dropFrameRequests,
+                .render,
+                .lines(
+                    from: 3,
+                    [
+                        "          ┌──────────────────┐          ",
+                        "          │ ✖ Could not save │          ",
+                        "          │     HTTP 500     │          ",
+                        "          └──────────────────┘          ",
+                    ]),
+                .drew("✖", PRESENTER_COLOR_RED),
+                .frameRequests([]),
+                .key(13, handled: 1),
+                .render,
+                .blank(),
+                .key(13, handled: 0),
+            ]),
+        failureHold(option: nil, holdMs: 3000),
+        failureHold(option: "1000", holdMs: 1000),
+        HudCase(
+            name: "a failure text the same as the message is not repeated",
+            steps: [
+                .show("Saving"),
+                .at(ms(1000)),
+                .hide(
+                    "URL cannot be empty",
+                    failure: Failure(code: 1, domain: "validation", message: "URL cannot be empty")),
+                .render,
+                .visibleCount(3),
+            ]),
+        HudCase(
+            name: "a hide without a message hides at once",
+            steps: [.show("Saving"), .at(ms(1000)), .hide(nil), .render, .blank(), .frameRequests([])]),
+        HudCase(
+            name: "an early hide waits for the minimum show time",
+            steps: [
+                .show("Saving"),
+                .at(ms(100)),
+                .hide("Saved"),
+                .render,
+                .visibleRow(1, "              │ ⠙ Saving │"),
+                .frameRequests([ms(160)]),  // the spinner's next frame comes first
+                .at(ms(499)),
+                .render,
+                .visibleRow(1, contains: "Saving"),
+                .frameRequests([ms(500)]),
+                .at(ms(500)),
+                .render,
+                .visibleRow(1, contains: "✔ Saved"),
+                .frameRequests([ms(500 + 1500 + 50)]),
+            ]),
+        minimumShow(option: nil, minShowMs: 500),
+        minimumShow(option: "0", minShowMs: 0),
+        minimumShow(option: "200", minShowMs: 200),
+        HudCase(
+            name: "an action ending within the grace time never draws", options: ["grace-ms": "300"],
+            steps: [
+                .show("Saving"),
+                .render,
+                .blank(),
+                .frameRequests([ms(300)]),
+                .at(ms(200)),
+                .hide("Saved"),
+                .at(ms(200)), .render, .blank(),
+                .at(ms(300)), .render, .blank(),
+                .at(ms(2000)), .render, .blank(),
+                .frameRequests([]),
+            ]),
+        HudCase(
+            name: "an action outlasting the grace time shows, and the minimum show time counts from then",
+            options: ["grace-ms": "300"],
+            steps: [
+                .show("Saving"),
+                .at(ms(300)),
+                .render,
+                .visibleRow(1, contains: "Saving"),
+                .at(ms(400)),
+                .hide(nil),
+                .at(ms(799)),
+                .render,
+                .notBlank(),
+                .at(ms(800)),
+                .render,
+                .blank(),
+            ]),
+        HudCase(
+            name: "determinate progress shows a bar instead of the spinner", flags: PRESENTER_VIEW_ANIMATED,
+            steps: [
+                .show("Uploading", progress: 0.5),
+                .render,
+                .visible([
+                    "    +-----------------------------+",
+                    "    | [#####-----]  50% Uploading |",
+                    "    +-----------------------------+",
+                ]),
+                .frameRequests([]),  // nothing moves
+                .progress(0.8),
+                .render,
+                .visibleRow(1, "    | [########--]  80% Uploading |"),
+                .addFlags(unicode),
+                .progress(1),
+                .render,
+                .visibleRow(1, "     │ ██████████ 100% Uploading │"),
+            ]),
+        HudCase(
+            name: "progress starting later replaces the spinner",
+            steps: [
+                .show("Uploading"),
+                .progress(0.05),
+                .progress(id: 99, 0.5),  // unknown id: ignored
+                .render,
+                .visibleRow(1, "     │ ░░░░░░░░░░   5% Uploading │"),
+            ]),
+        HudCase(
+            name: "concurrent actions share one HUD with a count",
+            steps: [
+                .show("Uploading"),
+                .show("Saving bookmark...", id: 2),
+                .show("", id: 3),
+                .render,
+                .visibleRow(1, "   │ ⠋ Saving bookmark... (+2 more) │"),
+                .at(ms(1000)),
+                .hide("Bookmark saved!", id: 2),  // not the last: no check mark yet
+                .hide("Unknown", id: 999),
+                .render,
+                .visibleRow(1, contains: "Uploading (+1 more)"),
+                .hide(nil),
+                .render,
+                .visibleRow(1, "                 │ ⠹ │"),
+                .hide("Done", id: 3),
+                .render,
+                .visibleRow(1, contains: "✔ Done"),
+                .hide("Again", id: 3),  // a second hide of the same id changes nothing
+                .render,
+                .visibleRow(1, contains: "✔ Done"),
+            ]),
+        HudCase(
+            name: "a malformed option is logged and the default used", options: ["min-show-ms": "soon"],
+            steps: [.warned("min-show-ms"), .show("Saving"), .at(ms(499)), .hide(nil), .render, .notBlank()]),
+        HudCase(
+            // Int.max milliseconds overflowed UInt64 nanoseconds and trapped in create.
+            name: "huge options are capped instead of overflowing",
+            options: ["min-show-ms": String(Int.max), "grace-ms": "100000000000", "failure-hold-ms": String(Int.max)],
+            steps: [
+                .show("Saving"),
+                .render,
+                .blank(),  // inside the (capped) grace time
+                .frameRequests([ms(100_000_000_000)]),
+                .at(ms(100_000_000_000)),
+                .render,
+                .visibleRow(1, contains: "Saving"),
+                .hide("Failed", failure: Failure(code: 1, domain: "x", message: "boom")),
+                .later(ms(1_000_000_000)),
+                .render,
+                .visibleRow(1, contains: "Saving"),  // the (capped) minimum show time lasts
+            ]),
+        HudCase(
+            name: "a huge failure hold is capped",
+            options: ["min-show-ms": "0", "failure-hold-ms": String(Int.max)],
+            steps: [
+                .show("Saving"),
+                .hide("Failed", failure: Failure(code: 1, domain: "x", message: "boom")),
+                .render,
+                .visibleRow(1, contains: "✖ Failed"),
+                .frameRequests([longest]),
+            ]),
+    ] + ["-1", "1e11", "99999999999999999999999", "", " 5", "0x10", "NaN"].map(malformedOptions)

@@ -64,9 +64,8 @@ private struct Screen {
 
     /// `folder` holds the plugin libraries to load (by default the build's products).
     init(
-        _ presenter: String, _ isolation: Isolation, flags: ViewFlags = [.unicode, .animated],
-        options: [String: String] = [:],
-        elements: [String: ViewElement] = [:], folder: URL = TestPaths.products
+        _ presenter: String, _ isolation: Isolation, flags: ViewFlags, options: [String: String],
+        elements: [String: ViewElement], folder: URL
     ) throws {
         let registry = RegistryPipeline().load([SearchPathEntry(path: folder.path, origin: .flag)])
         backend = TestBackend(cols: 40, rows: 5, flags: flags)
@@ -79,10 +78,6 @@ private struct Screen {
     /// The screen once everything asked so far was handled.
     var lines: [String] { runtime.sync { backend.lines } }
 
-    func perform(_ action: String, _ type: String = "AddBookmarkInteractor") -> InteractorHandle {
-        screenlet.perform(action: action, interactorType: type)
-    }
-
     /// Nothing left on the screen and nothing animating, once the frames
     /// already asked for (one-shot, at most 80 ms ahead) have come.
     func isSettled() -> Bool {
@@ -91,217 +86,285 @@ private struct Screen {
     }
 }
 
-@Suite struct PluginScreenTests {
-    private static let blank = ["", "", "", "", ""]
+/// One thing a screen case does or checks. The checks carry the place in
+/// the table they were written, where a failure is reported.
+private enum Step: Sendable {
+    /// Starts an action; the actions are numbered from 0 in the order they start.
+    case perform(String, type: String)
+    case advance(Double)
+    case progress(action: Int, Double)
+    case succeed(action: Int)
+    case fail(action: Int, InteractorError)
+    case key(UInt32)
+    /// The whole screen is `lines`.
+    case screen([String], SourceLocation)
+    /// The screen's rows from `first` on are `lines`.
+    case rows(from: Int, [String], SourceLocation)
+    /// Row `row` ends with `suffix`.
+    case rowEnds(Int, String, SourceLocation)
+    /// Nothing left on the screen and nothing animating (see ``Screen/isSettled()``).
+    case settled(SourceLocation)
 
-    @Test(arguments: Isolation.allCases)
-    func mbhudWorkingThenSuccess(_ isolation: Isolation) throws {
-        let screen = try Screen("mbhud", isolation)
+    static func perform(_ action: String, _ type: String = "AddBookmarkInteractor") -> Step {
+        .perform(action, type: type)
+    }
+    static func screen(_ lines: [String], at location: SourceLocation = #_sourceLocation) -> Step {
+        .screen(lines, location)
+    }
+    static func row(_ row: Int, _ line: String, at location: SourceLocation = #_sourceLocation) -> Step {
+        .rows(from: row, [line], location)
+    }
+    static func rows(from row: Int, _ lines: [String], at location: SourceLocation = #_sourceLocation) -> Step {
+        .rows(from: row, lines, location)
+    }
+    static func rowEnds(_ row: Int, with suffix: String, at location: SourceLocation = #_sourceLocation) -> Step {
+        .rowEnds(row, suffix, location)
+    }
+    static func settled(at location: SourceLocation = #_sourceLocation) -> Step { .settled(location) }
+}
+
+/// A presenter on a view of 40 × 5 and what happens there, step by step.
+private struct ScreenCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var presenter: String
+    var flags: ViewFlags = [.unicode, .animated]
+    var options: [String: String] = [:]
+    /// Add Bookmark's elements by name, with their `hidesWhenStopped`.
+    var elements: [String: Bool] = [:]
+    /// Load this library (e.g. "NetActivity") from a private copy, not the
+    /// build's products: a plugin whose state is shared by every instance
+    /// in the process.
+    var privateCopy: String?
+    var steps: [Step]
+
+    var testDescription: String { "\(presenter): \(name)" }
+
+    /// Runs the steps in a new runtime and checks each check.
+    func run(_ isolation: Isolation) throws {
+        var folder = TestPaths.products
+        if let privateCopy {
+            folder = TestPaths.temporaryDirectory(privateCopy)
+            try FileManager.default.copyItem(
+                at: TestPaths.library(privateCopy), to: folder.appendingPathComponent("lib\(privateCopy).so"))
+        }
+        let screen = try Screen(
+            presenter, isolation, flags: flags, options: options,
+            elements: elements.mapValues { ViewElement(hidesWhenStopped: $0) }, folder: folder)
         defer { screen.runtime.shutdown() }
-        let action = screen.perform("add-bookmark")
-        #expect(
-            screen.lines == [
+        var actions: [InteractorHandle] = []
+        for step in steps {
+            switch step {
+            case .perform(let action, let type):
+                actions.append(screen.screenlet.perform(action: action, interactorType: type))
+            case .advance(let seconds): screen.runtime.advance(by: seconds)
+            case .progress(let action, let fraction): actions[action].reportProgress(fraction)
+            case .succeed(let action): actions[action].succeed()
+            case .fail(let action, let error): actions[action].fail(error)
+            case .key(let key): screen.runtime.key(key)
+            case .screen(let lines, let location):
+                #expect(screen.lines == lines, sourceLocation: location)
+            case .rows(let first, let lines, let location):
+                let all = screen.lines
+                #expect(Array(all[first..<first + lines.count]) == lines, "screen: \(all)", sourceLocation: location)
+            case .rowEnds(let row, let suffix, let location):
+                let line = screen.lines[row]
+                #expect(line.hasSuffix(suffix), "row \(row): \(line)", sourceLocation: location)
+            case .settled(let location):
+                #expect(screen.isSettled(), "screen: \(screen.lines)", sourceLocation: location)
+            }
+        }
+    }
+}
+
+private let blank = ["", "", "", "", ""]
+private let http500 = InteractorError(code: 1, domain: "http", message: "HTTP 500")
+/// Add Bookmark's button and activity indicator (which hides when stopped).
+private let addBookmarkElements = ["get-title-button": false, "activity-indicator": true]
+
+private let screenCases: [ScreenCase] = [
+    ScreenCase(
+        name: "working, then success", presenter: "mbhud",
+        steps: [
+            .perform("add-bookmark"),
+            .screen([
                 "",
                 "        ╭──────────────────────╮",
                 "        │ ⠋ Saving bookmark... │",
                 "        ╰──────────────────────╯",
                 "",
-            ])
-        screen.runtime.advance(by: 0.08)
-        #expect(screen.lines[2] == "        │ ⠙ Saving bookmark... │")
-        screen.runtime.advance(by: 0.42)  // past the minimum show time
-        action.succeed()
-        #expect(
-            screen.lines == [
+            ]),
+            .advance(0.08),
+            .row(2, "        │ ⠙ Saving bookmark... │"),
+            .advance(0.42),  // past the minimum show time
+            .succeed(action: 0),
+            .screen([
                 "",
                 "         ╭───────────────────╮",
                 "         │ ✔ Bookmark saved! │",
                 "         ╰───────────────────╯",
                 "",
-            ])
-        screen.runtime.advance(by: 1.649)
-        #expect(screen.lines[2] == "         │ ✔ Bookmark saved! │")
-        screen.runtime.advance(by: 0.001)
-        #expect(screen.isSettled())
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func mbhudFailureWithTheErrorTextHeldForFailureHoldTime(_ isolation: Isolation) throws {
-        let screen = try Screen("mbhud", isolation)
-        defer { screen.runtime.shutdown() }
-        let action = screen.perform("add-bookmark")
-        screen.runtime.advance(by: 0.5)
-        action.fail(InteractorError(code: 1, domain: "http", message: "HTTP 500"))
-        #expect(
-            screen.lines == [
+            ]),
+            .advance(1.649),
+            .row(2, "         │ ✔ Bookmark saved! │"),
+            .advance(0.001),
+            .settled(),
+        ]),
+    ScreenCase(
+        name: "a failure with the error text, held for failure-hold-ms", presenter: "mbhud",
+        steps: [
+            .perform("add-bookmark"),
+            .advance(0.5),
+            .fail(action: 0, http500),
+            .screen([
                 "   ╭───────────────────────────────╮",
                 "   │ ✖ Could not save the bookmark │",
                 "   │           HTTP 500            │",
                 "   ╰───────────────────────────────╯",
                 "",
-            ])
-        screen.runtime.advance(by: 2.999)
-        #expect(screen.lines[1] == "   │ ✖ Could not save the bookmark │")
-        screen.runtime.advance(by: 0.001)
-        #expect(screen.isSettled())
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func mbhudFailureWaitsForAKeyInAnInteractiveView(_ isolation: Isolation) throws {
-        let screen = try Screen("mbhud", isolation, flags: [.unicode, .animated, .interactive])
-        defer { screen.runtime.shutdown() }
-        let action = screen.perform("add-bookmark")
-        screen.runtime.advance(by: 0.5)
-        action.fail(.validation("URL cannot be empty"))  // its own text replaces the failure message
-        screen.runtime.advance(by: 60)
-        #expect(
-            screen.lines == [
+            ]),
+            .advance(2.999),
+            .row(1, "   │ ✖ Could not save the bookmark │"),
+            .advance(0.001),
+            .settled(),
+        ]),
+    ScreenCase(
+        name: "a failure waits for a key in an interactive view", presenter: "mbhud",
+        flags: [.unicode, .animated, .interactive],
+        steps: [
+            .perform("add-bookmark"),
+            .advance(0.5),
+            .fail(action: 0, .validation("URL cannot be empty")),  // its own text replaces the failure message
+            .advance(60),
+            .screen([
                 "",
                 "       ╭───────────────────────╮",
                 "       │ ✖ URL cannot be empty │",
                 "       ╰───────────────────────╯",
                 "",
-            ])
-        screen.runtime.key(13)
-        #expect(screen.isSettled())
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func mbhudDetailsLineEmptyMessageAndAscii(_ isolation: Isolation) throws {
-        let screen = try Screen("mbhud", isolation)
-        defer { screen.runtime.shutdown() }
-        let sync = screen.perform("sync")
-        #expect(
-            screen.lines == [
+            ]),
+            .key(13),
+            .settled(),
+        ]),
+    ScreenCase(
+        name: "a details line; no success message hides at once", presenter: "mbhud",
+        steps: [
+            .perform("sync"),
+            .screen([
                 "       ╭────────────────────────╮",
                 "       │       ⠋ Syncing        │",
                 "       │ This may take a moment │",
                 "       ╰────────────────────────╯",
                 "",
-            ])
-        screen.runtime.advance(by: 0.5)
-        sync.succeed()
-        #expect(screen.isSettled())  // no success message: hides at once
-
-        let ascii = try Screen("mbhud", isolation, flags: [.animated])
-        defer { ascii.runtime.shutdown() }
-        _ = ascii.perform("quiet")
-        ascii.runtime.advance(by: 0.08)
-        #expect(ascii.lines == ["", "                 +---+", "                 | \\ |", "                 +---+", ""])
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func mbhudDeterminateProgressAndConcurrentCount(_ isolation: Isolation) throws {
-        let screen = try Screen("mbhud", isolation)
-        defer { screen.runtime.shutdown() }
-        let upload = screen.perform("upload")
-        upload.reportProgress(0.5)
-        screen.runtime.advance(by: 0.05)
-        #expect(
-            screen.lines[1...3] == [
-                "     ╭───────────────────────────╮",
-                "     │ █████░░░░░  50% Uploading │",
-                "     ╰───────────────────────────╯",
-            ])
-        let save = screen.perform("add-bookmark")
-        #expect(screen.lines[2] == "   │ ⠋ Saving bookmark... (+1 more) │")
-        save.succeed()
-        #expect(screen.lines[2] == "     │ █████░░░░░  50% Uploading │")
-        screen.runtime.advance(by: 0.5)  // past the minimum show time
-        upload.succeed()
-        #expect(screen.lines[2] == "             │ ✔ Uploaded │")
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func mbhudGraceTimeHidesFastActionsEntirely(_ isolation: Isolation) throws {
-        let screen = try Screen("mbhud", isolation, options: ["grace-ms": "300"])
-        defer { screen.runtime.shutdown() }
-        let action = screen.perform("add-bookmark")
-        #expect(screen.lines == Self.blank)
-        screen.runtime.advance(by: 0.2)
-        action.succeed()
-        #expect(screen.lines == Self.blank)
-        screen.runtime.advance(by: 0.1)  // the grace time passes
-        #expect(screen.lines == Self.blank)
-        #expect(screen.isSettled())
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func netActivityIndicatorAtTopRightWhileAnyActionRuns(_ isolation: Isolation) throws {
-        // A private copy: the plugin's counter is shared by every instance in the process.
-        let folder = TestPaths.temporaryDirectory("netactivity")
-        try FileManager.default.copyItem(
-            at: TestPaths.library("NetActivity"),
-            to: folder.appendingPathComponent("libNetActivity.so"))
-        let screen = try Screen("netactivity", isolation, folder: folder)
-        defer { screen.runtime.shutdown() }
-        let first = screen.perform("add-bookmark")
-        let second = screen.perform("get-title", "GetWebTitleInteractor")
-        #expect(screen.lines == [String(repeating: " ", count: 39) + "⠹", "", "", "", ""])
-        screen.runtime.advance(by: 0.05)  // the next frame, at the runtime's 20 fps cap
-        #expect(screen.lines[0].hasSuffix("⠸"))
-        first.succeed()
-        #expect(screen.lines[0].hasSuffix("⠸"))
-        second.succeed()
-        #expect(screen.isSettled())
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func addBookmarkSwapsTheButtonForTheIndicatorAndInheritsTheHUD(_ isolation: Isolation) throws {
-        let elements = [
-            "get-title-button": ViewElement(),
-            "activity-indicator": ViewElement(hidesWhenStopped: true),
-        ]
-        let screen = try Screen("addbookmark", isolation, elements: elements)
-        defer { screen.runtime.shutdown() }
-        #expect(screen.lines == ["[Get title]", "", "", "", ""])
-        let title = screen.perform("get-title", "GetWebTitleInteractor")
-        #expect(screen.lines == ["(busy)", "", "", "", ""])  // no HUD for the title
-        title.succeed()
-        #expect(screen.lines == ["[Get title]", "", "", "", ""])
-
-        let save = screen.perform("add-bookmark")
-        #expect(
-            screen.lines == [
+            ]),
+            .advance(0.5),
+            .succeed(action: 0),
+            .settled(),
+        ]),
+    ScreenCase(
+        name: "an empty message in ASCII", presenter: "mbhud", flags: [.animated],
+        steps: [
+            .perform("quiet"),
+            .advance(0.08),
+            .screen(["", "                 +---+", "                 | \\ |", "                 +---+", ""]),
+        ]),
+    ScreenCase(
+        name: "determinate progress and a count of concurrent actions", presenter: "mbhud",
+        steps: [
+            .perform("upload"),
+            .progress(action: 0, 0.5),
+            .advance(0.05),
+            .rows(
+                from: 1,
+                [
+                    "     ╭───────────────────────────╮",
+                    "     │ █████░░░░░  50% Uploading │",
+                    "     ╰───────────────────────────╯",
+                ]),
+            .perform("add-bookmark"),
+            .row(2, "   │ ⠋ Saving bookmark... (+1 more) │"),
+            .succeed(action: 1),
+            .row(2, "     │ █████░░░░░  50% Uploading │"),
+            .advance(0.5),  // past the minimum show time
+            .succeed(action: 0),
+            .row(2, "             │ ✔ Uploaded │"),
+        ]),
+    ScreenCase(
+        name: "grace-ms hides fast actions entirely", presenter: "mbhud", options: ["grace-ms": "300"],
+        steps: [
+            .perform("add-bookmark"),
+            .screen(blank),
+            .advance(0.2),
+            .succeed(action: 0),
+            .screen(blank),
+            .advance(0.1),  // the grace time passes
+            .screen(blank),
+            .settled(),
+        ]),
+    ScreenCase(
+        name: "the indicator at the top right while any action runs", presenter: "netactivity",
+        // The plugin's counter is shared by every instance in the process.
+        privateCopy: "NetActivity",
+        steps: [
+            .perform("add-bookmark"),
+            .perform("get-title", "GetWebTitleInteractor"),
+            .screen([String(repeating: " ", count: 39) + "⠹", "", "", "", ""]),
+            .advance(0.05),  // the next frame, at the runtime's 20 fps cap
+            .rowEnds(0, with: "⠸"),
+            .succeed(action: 0),
+            .rowEnds(0, with: "⠸"),
+            .succeed(action: 1),
+            .settled(),
+        ]),
+    ScreenCase(
+        name: "the button swaps for the indicator; the HUD is inherited", presenter: "addbookmark",
+        elements: addBookmarkElements,
+        steps: [
+            .screen(["[Get title]", "", "", "", ""]),
+            .perform("get-title", "GetWebTitleInteractor"),
+            .screen(["(busy)", "", "", "", ""]),  // no HUD for the title
+            .succeed(action: 0),
+            .screen(["[Get title]", "", "", "", ""]),
+            .perform("add-bookmark"),
+            .screen([
                 "[Get title]",
                 "        ╭──────────────────────╮",
                 "        │ ⠋ Saving bookmark... │",
                 "        ╰──────────────────────╯",
                 "",
-            ])
-        screen.runtime.advance(by: 0.5)
-        save.succeed()
-        #expect(screen.lines[2] == "         │ ✔ Bookmark saved! │")
-        screen.runtime.advance(by: 1.65)
-        #expect(screen.lines == ["[Get title]", "", "", "", ""])
-    }
+            ]),
+            .advance(0.5),
+            .succeed(action: 1),
+            .row(2, "         │ ✔ Bookmark saved! │"),
+            .advance(1.65),
+            .screen(["[Get title]", "", "", "", ""]),
+        ]),
+    ScreenCase(
+        name: "concurrent title fetches never hide each other", presenter: "addbookmark",
+        elements: addBookmarkElements,
+        steps: [
+            .perform("get-title", "GetWebTitleInteractor"),
+            .perform("get-title", "GetWebTitleInteractor"),
+            .row(0, "(busy)"),
+            .succeed(action: 0),
+            .row(0, "(busy)"),  // the second is still in flight
+            .fail(action: 1, InteractorError(code: 1, domain: "http", message: "HTTP 404")),
+            .row(0, "[Get title]"),
+        ]),
+    ScreenCase(
+        name: "a status line on the bottom row", presenter: "swift-example",
+        steps: [
+            .perform("add-bookmark"),
+            .screen(["", "", "", "", "⠋ Saving bookmark..."]),
+            .fail(action: 0, http500),
+            .screen(["", "", "", "", "✖ Could not save the bookmark: HTTP 500"]),
+            .advance(2),
+            .settled(),
+        ]),
+]
 
-    @Test(arguments: Isolation.allCases)
-    func addBookmarkConcurrentTitleFetchesNeverHideEachOther(_ isolation: Isolation) throws {
-        let elements = [
-            "get-title-button": ViewElement(),
-            "activity-indicator": ViewElement(hidesWhenStopped: true),
-        ]
-        let screen = try Screen("addbookmark", isolation, elements: elements)
-        defer { screen.runtime.shutdown() }
-        let first = screen.perform("get-title", "GetWebTitleInteractor")
-        let second = screen.perform("get-title", "GetWebTitleInteractor")
-        #expect(screen.lines[0] == "(busy)")
-        first.succeed()
-        #expect(screen.lines[0] == "(busy)")  // the second is still in flight
-        second.fail(InteractorError(code: 1, domain: "http", message: "HTTP 404"))
-        #expect(screen.lines[0] == "[Get title]")
-    }
-
-    @Test(arguments: Isolation.allCases)
-    func swiftExampleStatusLineOnTheBottomRow(_ isolation: Isolation) throws {
-        let screen = try Screen("swift-example", isolation)
-        defer { screen.runtime.shutdown() }
-        let action = screen.perform("add-bookmark")
-        #expect(screen.lines == ["", "", "", "", "⠋ Saving bookmark..."])
-        action.fail(InteractorError(code: 1, domain: "http", message: "HTTP 500"))
-        #expect(screen.lines == ["", "", "", "", "✖ Could not save the bookmark: HTTP 500"])
-        screen.runtime.advance(by: 2)
-        #expect(screen.isSettled())
+@Suite struct PluginScreenTests {
+    @Test(arguments: screenCases, Isolation.allCases)
+    fileprivate func screen(_ screenCase: ScreenCase, _ isolation: Isolation) throws {
+        try screenCase.run(isolation)
     }
 }
