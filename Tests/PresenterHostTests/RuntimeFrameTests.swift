@@ -2,110 +2,264 @@ import Foundation
 import PresenterHost
 import Testing
 
+/// A runtime on a manual clock over a recorded presenter "p", with one
+/// view attached, and what happens there, step by step.
+private struct FrameCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var script: PresenterScript
+    var maxFramesPerSecond = 20
+    /// A backend whose size the steps set (``FrameStep/size(cols:rows:)``);
+    /// it counts no frames and keeps no screen.
+    var resizable = false
+    var steps: [FrameStep]
+
+    var testDescription: String { name }
+
+    func run() throws {
+        let messages: [String: ProgressMessages] = [ScreenletView.defaultAction: [.working: "W", .success: "S"]]
+        let recorder = Recorder(["p": script])
+        let backend = TestBackend()
+        let resizable = ResizableBackend(cols: 40, rows: 5)
+        let clock = ManualClock()
+        let runtime = recorder.runtime(
+            backend: self.resizable ? resizable : backend, clock: clock, maxFramesPerSecond: maxFramesPerSecond)
+        defer { runtime.shutdown() }
+        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
+        var handle: InteractorHandle?
+        // What the counting checks count from.
+        var frames = 0, renders = 0, time = clock.now()
+        for step in steps {
+            let location = step.location
+            switch step.kind {
+            case .perform: handle = screenlet.perform(action: "a", interactorType: "T")
+            case .sync: runtime.sync {}
+            case .advance(let seconds): runtime.advance(by: seconds)
+            case .progress(let fractions): for fraction in fractions { handle?.reportProgress(fraction) }
+            case .succeed: handle?.succeed()
+            case .suspend: runtime.suspend()
+            case .resume: runtime.resume()
+            case .resize: runtime.resize()
+            case .setNeedsDisplay: screenlet.setNeedsDisplay()
+            case .size(let cols, let rows): resizable.size = (cols, rows)
+            case .mark:
+                frames = backend.frameCount
+                renders = recorder.renderTimes.count
+                time = clock.now()
+            case .frames(let count):
+                #expect(backend.frameCount - frames == count, sourceLocation: location)
+            case .moreFrames(let count):
+                #expect(backend.frameCount - frames > count, sourceLocation: location)
+            case .renders(let count):
+                #expect(recorder.renderTimes.count - renders == count, sourceLocation: location)
+            case .settled(let settled, let timeout):
+                #expect(runtime.waitUntilSettled(timeout: timeout) == settled, sourceLocation: location)
+            case .screen(let lines): #expect(backend.lines == lines, sourceLocation: location)
+            case .blank: #expect(backend.canvas.isBlank, "\(backend.lines)", sourceLocation: location)
+            case .lastRenders(let times):
+                #expect(
+                    recorder.renderTimes.suffix(times.count).map { $0 - time } == times, sourceLocation: location)
+            case .lastRendersApart(let count, let interval):
+                let times = recorder.renderTimes.suffix(count)
+                #expect(
+                    times.count == count && zip(times, times.dropFirst()).allSatisfy { $1 - $0 == interval },
+                    "\(times)", sourceLocation: location)
+            case .lastProgress(let detail):
+                #expect(
+                    recorder.calls.filter { $0.hook == "progress" }.last?.detail == detail, sourceLocation: location)
+            case .progressCalls(let fewerThan):
+                #expect(
+                    recorder.calls.filter { $0.hook == "progress" }.count < fewerThan, sourceLocation: location)
+            }
+        }
+    }
+}
+
+/// One thing a frame case does or checks, with the place in the table it
+/// was written (where a failure is reported). The counts are since the last
+/// ``mark`` (or the start).
+private struct FrameStep: Sendable {
+    enum Kind: Sendable {
+        /// Starts the one action of the case.
+        case perform
+        /// Waits until everything asked so far was handled.
+        case sync
+        case advance(Double)
+        case progress([Double])
+        case succeed, suspend, resume, resize, setNeedsDisplay
+        /// The resizable backend's size.
+        case size(cols: Int, rows: Int)
+        /// Counts from here.
+        case mark
+        case frames(Int)
+        case moreFrames(than: Int)
+        case renders(Int)
+        case settled(Bool, timeout: Double)
+        case screen([String])
+        case blank
+        /// The times of the last renders, from the mark.
+        case lastRenders([UInt64])
+        /// The last `count` renders came `interval` ns apart.
+        case lastRendersApart(Int, interval: UInt64)
+        /// The last progress call's detail.
+        case lastProgress(String)
+        case progressCalls(fewerThan: Int)
+    }
+    var kind: Kind
+    var location: SourceLocation
+
+    init(_ kind: Kind, _ location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+    }
+
+    static let perform = FrameStep(.perform, #_sourceLocation)
+    static let sync = FrameStep(.sync, #_sourceLocation)
+    static let succeed = FrameStep(.succeed, #_sourceLocation)
+    static let suspend = FrameStep(.suspend, #_sourceLocation)
+    static let resume = FrameStep(.resume, #_sourceLocation)
+    static let resize = FrameStep(.resize, #_sourceLocation)
+    static let setNeedsDisplay = FrameStep(.setNeedsDisplay, #_sourceLocation)
+    static let mark = FrameStep(.mark, #_sourceLocation)
+    static func advance(_ seconds: Double) -> FrameStep { FrameStep(.advance(seconds), #_sourceLocation) }
+    static func progress(_ fractions: [Double]) -> FrameStep { FrameStep(.progress(fractions), #_sourceLocation) }
+    static func size(cols: Int, rows: Int) -> FrameStep { FrameStep(.size(cols: cols, rows: rows), #_sourceLocation) }
+    static func frames(_ count: Int, at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.frames(count), location)
+    }
+    static func moreFrames(than count: Int, at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.moreFrames(than: count), location)
+    }
+    static func renders(_ count: Int, at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.renders(count), location)
+    }
+    static func settled(timeout: Double = 5, at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.settled(true, timeout: timeout), location)
+    }
+    static func notSettled(within timeout: Double, at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.settled(false, timeout: timeout), location)
+    }
+    static func screen(_ lines: [String], at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.screen(lines), location)
+    }
+    static func blank(at location: SourceLocation = #_sourceLocation) -> FrameStep { FrameStep(.blank, location) }
+    static func lastRenders(_ times: [UInt64], at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.lastRenders(times), location)
+    }
+    static func lastRenders(_ count: Int, apart interval: UInt64, at location: SourceLocation = #_sourceLocation)
+        -> FrameStep
+    { FrameStep(.lastRendersApart(count, interval: interval), location) }
+    static func lastProgress(_ detail: String, at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.lastProgress(detail), location)
+    }
+    static func progressCalls(fewerThan count: Int, at location: SourceLocation = #_sourceLocation) -> FrameStep {
+        FrameStep(.progressCalls(fewerThan: count), location)
+    }
+}
+
+private let frameCases: [FrameCase] = [
+    FrameCase(
+        name: "a presenter that never asks gets a frame after attach, show and hide, and none while time passes",
+        script: PresenterScript(text: "hud"),
+        steps: [
+            .perform, .sync,
+            .frames(2),
+            .screen(["hud", "", "", "", ""]),
+            .advance(10),
+            .frames(2),
+            .succeed,
+            .settled(),
+            .frames(3),
+            .blank(),
+            .advance(10),
+            .frames(3),
+        ]),
+    FrameCase(
+        name: "a presenter asking for frames as fast as possible gets maxFramesPerSecond of them",
+        script: PresenterScript(animateEvery: 0), maxFramesPerSecond: 20,
+        steps: [
+            .perform, .sync, .mark,
+            .advance(1),
+            .frames(20),
+            .lastRenders(20, apart: 50_000_000),
+            .notSettled(within: 0.05),  // still animating
+            .succeed,
+            .advance(0.05),
+            .settled(),
+            .mark,
+            .advance(5),
+            .frames(0),
+        ]),
+    FrameCase(
+        name: "between suspend and resume (Ctrl-Z) nothing is drawn; resume draws the view again",
+        script: PresenterScript(animateEvery: 0),
+        steps: [
+            .perform, .sync, .suspend, .mark,
+            .advance(1),
+            .progress([0.5]),
+            .sync,
+            .frames(0),
+            .resume, .sync,
+            .frames(1),
+            .advance(1),
+            .moreFrames(than: 1),
+            .succeed,
+        ]),
+    FrameCase(
+        name: "a frame asked for later comes at that time, not before",
+        script: PresenterScript(animateEvery: 300_000_000),
+        steps: [
+            .perform, .sync, .mark,
+            .advance(1),
+            .lastRenders([300_000_000, 600_000_000, 900_000_000]),
+        ]),
+    FrameCase(
+        name: "progress reports coalesce and their frames respect the cap",
+        script: PresenterScript(),
+        steps: [
+            .perform, .sync, .mark,
+            .progress((1...100).map { Double($0) / 100 }),
+            .sync,
+            .frames(0),  // the cap: no frame yet at the same instant
+            .advance(0.05),
+            .frames(1),
+            .lastProgress("1.0"),
+            .progressCalls(fewerThan: 100),
+        ]),
+    FrameCase(
+        name:
+            "render is never called before a show, and frames of the view alone reuse the presenter's last drawing",
+        script: PresenterScript(text: "HUD"),
+        steps: [
+            .advance(1), .setNeedsDisplay, .resize, .sync,
+            .renders(0),
+            .perform, .sync,
+            .renders(1),
+            .setNeedsDisplay, .sync,
+            .renders(1),
+            .screen(["HUD", "", "", "", ""]),
+        ]),
+    FrameCase(
+        name: "a change of the view's size makes its presenter render again; a resize without one does not",
+        script: PresenterScript(text: "HUD"), resizable: true,
+        steps: [
+            .perform, .sync, .mark,
+            .resize, .sync,
+            .renders(0),
+            .size(cols: 60, rows: 5),
+            .resize, .sync,
+            .renders(1),
+        ]),
+]
+
 /// The frame scheduler: frames after hooks, requested frames, the cap, and
 /// no frames at all when nobody asks.
 @Suite("Runtime: frames")
 struct RuntimeFrameTests {
     let messages: [String: ProgressMessages] = [ScreenletView.defaultAction: [.working: "W", .success: "S"]]
 
-    @Test("a presenter that never asks gets a frame after attach, show and hide, and none while time passes")
-    func noFramesWhenNobodyAsks() throws {
-        let recorder = Recorder(["p": PresenterScript(text: "hud")])
-        let backend = TestBackend()
-        let runtime = recorder.runtime(backend: backend)
-        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
-        let handle = screenlet.perform(action: "a", interactorType: "T")
-        runtime.sync {}
-        #expect(backend.frameCount == 2)
-        #expect(backend.lines == ["hud", "", "", "", ""])
-        runtime.advance(by: 10)
-        #expect(backend.frameCount == 2)
-        handle.succeed()
-        #expect(runtime.waitUntilSettled(timeout: 5))
-        #expect(backend.frameCount == 3)
-        #expect(backend.canvas.isBlank)
-        runtime.advance(by: 10)
-        #expect(backend.frameCount == 3)
-        runtime.shutdown()
-    }
-
-    @Test("a presenter asking for frames as fast as possible gets maxFramesPerSecond of them")
-    func cap() throws {
-        let recorder = Recorder(["p": PresenterScript(animateEvery: 0)])
-        let backend = TestBackend()
-        let runtime = recorder.runtime(backend: backend, maxFramesPerSecond: 20)
-        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
-        let handle = screenlet.perform(action: "a", interactorType: "T")
-        runtime.sync {}
-        let before = backend.frameCount
-        runtime.advance(by: 1)
-        #expect(backend.frameCount - before == 20)
-        let times = recorder.renderTimes.suffix(20)
-        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 50_000_000 })
-        #expect(!runtime.waitUntilSettled(timeout: 0.05))  // still animating
-        handle.succeed()
-        runtime.advance(by: 0.05)
-        #expect(runtime.waitUntilSettled(timeout: 5))
-        let settledAt = backend.frameCount
-        runtime.advance(by: 5)
-        #expect(backend.frameCount == settledAt)
-        runtime.shutdown()
-    }
-
-    @Test("between suspend and resume (Ctrl-Z) nothing is drawn; resume draws the view again")
-    func suspendStopsFrames() throws {
-        let recorder = Recorder(["p": PresenterScript(animateEvery: 0)])
-        let backend = TestBackend()
-        let runtime = recorder.runtime(backend: backend)
-        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
-        let handle = screenlet.perform(action: "a", interactorType: "T")
-        runtime.sync {}
-        runtime.suspend()
-        let before = backend.frameCount
-        runtime.advance(by: 1)
-        handle.reportProgress(0.5)
-        runtime.sync {}
-        #expect(backend.frameCount == before)
-        runtime.resume()
-        runtime.sync {}
-        #expect(backend.frameCount == before + 1)
-        runtime.advance(by: 1)
-        #expect(backend.frameCount > before + 1)
-        handle.succeed()
-        runtime.shutdown()
-    }
-
-    @Test("a frame asked for later comes at that time, not before")
-    func requestedTime() throws {
-        let recorder = Recorder(["p": PresenterScript(animateEvery: 300_000_000)])
-        let clock = ManualClock()
-        let runtime = recorder.runtime(clock: clock)
-        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
-        _ = screenlet.perform(action: "a", interactorType: "T")
-        runtime.sync {}
-        let start = clock.now()
-        runtime.advance(by: 1)
-        #expect(recorder.renderTimes.suffix(3).map { $0 - start } == [300_000_000, 600_000_000, 900_000_000])
-        runtime.shutdown()
-    }
-
-    @Test("progress reports coalesce and their frames respect the cap")
-    func progressFrames() throws {
-        let recorder = Recorder(["p": PresenterScript()])
-        let backend = TestBackend()
-        let runtime = recorder.runtime(backend: backend)
-        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
-        let handle = screenlet.perform(action: "a", interactorType: "T")
-        runtime.sync {}
-        let frames = backend.frameCount
-        for step in 1...100 { handle.reportProgress(Double(step) / 100) }
-        runtime.sync {}
-        #expect(backend.frameCount == frames)  // the cap: no frame yet at the same instant
-        runtime.advance(by: 0.05)
-        #expect(backend.frameCount == frames + 1)
-        #expect(recorder.calls.filter { $0.hook == "progress" }.last?.detail == "1.0")
-        #expect(recorder.calls.filter { $0.hook == "progress" }.count < 100)
-        runtime.shutdown()
+    @Test(arguments: frameCases)
+    fileprivate func frames(_ frameCase: FrameCase) throws {
+        try frameCase.run()
     }
 
     @Test("with the real clock the timer renders while asked and stops when nobody asks")
@@ -155,49 +309,6 @@ struct RuntimeFrameTests {
         runtime.resize()
         runtime.sync {}
         #expect(backend.frameCount == frames + 1)
-        runtime.shutdown()
-    }
-
-    @Test("render is never called before a show, and frames of the view alone reuse the presenter's last drawing")
-    func noRenderBeforeShow() throws {
-        final class Counter: ScreenletView, @unchecked Sendable {
-            override func createProgressPresenter() -> String { "p" }
-        }
-        let recorder = Recorder(["p": PresenterScript(text: "HUD")])
-        let backend = TestBackend()
-        let runtime = recorder.runtime(backend: backend)
-        let screenlet = try runtime.attach(Counter(progressMessages: messages))
-        runtime.advance(by: 1)
-        screenlet.setNeedsDisplay()
-        runtime.resize()
-        runtime.sync {}
-        #expect(recorder.renderTimes.isEmpty)
-        _ = screenlet.perform(action: "a", interactorType: "T")
-        runtime.sync {}
-        #expect(recorder.renderTimes.count == 1)
-        screenlet.setNeedsDisplay()
-        runtime.sync {}
-        #expect(recorder.renderTimes.count == 1)
-        #expect(backend.lines.first == "HUD")
-        runtime.shutdown()
-    }
-
-    @Test("a change of the view's size makes its presenter render again; a resize without one does not")
-    func renderAfterASizeChange() throws {
-        let recorder = Recorder(["p": PresenterScript(text: "HUD")])
-        let backend = ResizableBackend(cols: 40, rows: 5)
-        let runtime = recorder.runtime(backend: backend)
-        let screenlet = try runtime.attach(TestView(presenter: "p", messages: messages))
-        _ = screenlet.perform(action: "a", interactorType: "T")
-        runtime.sync {}
-        let renders = recorder.renderTimes.count
-        runtime.resize()
-        runtime.sync {}
-        #expect(recorder.renderTimes.count == renders)
-        backend.size = (cols: 60, rows: 5)
-        runtime.resize()
-        runtime.sync {}
-        #expect(recorder.renderTimes.count == renders + 1)
         runtime.shutdown()
     }
 }
