@@ -41,7 +41,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
     ],
-    // Swift 5 mode: the code is C-pointer heavy and confined to one presenter
-    // thread by design; Sendable checking there costs more than it catches.
-    swiftLanguageModes: [.v5]
+    // Swift 6 mode, complete concurrency checking, in every target: each
+    // `@unchecked Sendable` and `nonisolated(unsafe)` says why it is safe.
+    swiftLanguageModes: [.v6]
 )

@@ -13,8 +13,13 @@ final class ActivityCounter: Sendable {
         /// In-flight interactor ids and the instance that showed each.
         var inFlight: [UInt64: ObjectIdentifier] = [:]
         /// The live instances, to wake when the indicator appears or goes.
-        var watchers: [ObjectIdentifier: Host] = [:]
+        var watchers: [ObjectIdentifier: Watcher] = [:]
     }
+
+    /// A live instance's host, kept to wake it.
+    // Safe: only used inside a hook on the presenter thread, and the host
+    // ignores a service called from anywhere else.
+    private struct Watcher: @unchecked Sendable { let host: Host }
 
     // Hooks run on one thread, but nothing in the ABI forbids a host from
     // using several presenter threads, so the shared state is locked anyway.
@@ -25,7 +30,8 @@ final class ActivityCounter: Sendable {
 
     /// Registers a live instance.
     func watch(_ owner: ObjectIdentifier, host: Host) {
-        state.withLock { $0.watchers[owner] = host }
+        let watcher = Watcher(host: host)
+        state.withLock { $0.watchers[owner] = watcher }
     }
 
     /// Forgets an instance and the interactors it showed (its view is gone).
@@ -61,6 +67,6 @@ final class ActivityCounter: Sendable {
     private func wakeOthers(if changed: Bool, except owner: ObjectIdentifier) {
         guard changed else { return }
         let others = state.withLock { $0.watchers.filter { $0.key != owner }.map(\.value) }
-        for host in others { host.requestFrame(at: 0) }
+        for watcher in others { watcher.host.requestFrame(at: 0) }
     }
 }

@@ -28,7 +28,10 @@ import PresenterABI
 /// Every hook has a default that calls the base presenter (the one named by
 /// ``PresenterInfo/extends``), so a hook left out of ``PresenterInfo/hooks``
 /// and a hook that keeps its default behave the same.
-public protocol Presenter: AnyObject {
+///
+/// The type itself (not its instances) may be used from any thread: the
+/// export table keeps it behind a lock, hence `SendableMetatype`.
+public protocol Presenter: AnyObject, SendableMetatype {
     /// What the descriptor declares: id, name, capabilities, implemented hooks.
     static var info: PresenterInfo { get }
 

@@ -23,19 +23,21 @@ public enum PresenterExport {
     >? {
         guard Int(index) < types.count else { return nil }
         let type = types[Int(index)]
-        return registry.withLock { registry in
+        let address = registry.withLock { registry in
             if let existing = registry.descriptors[ObjectIdentifier(type)] { return existing }
             let pointer = UnsafeMutablePointer<presenter_descriptor>.allocate(capacity: 1)
             pointer.initialize(to: makeDescriptor(type.info))
-            registry.descriptors[ObjectIdentifier(type)] = UnsafePointer(pointer)
-            registry.types[UnsafeRawPointer(pointer)] = type
-            return UnsafePointer(pointer)
+            let address = UInt(bitPattern: pointer)
+            registry.descriptors[ObjectIdentifier(type)] = address
+            registry.types[address] = type
+            return address
         }
+        return UnsafePointer(bitPattern: address)
     }
 
     /// The presenter type a descriptor built here stands for.
     static func type(of descriptor: UnsafePointer<presenter_descriptor>) -> (any Presenter.Type)? {
-        registry.withLock { $0.types[UnsafeRawPointer(descriptor)] }
+        registry.withLock { $0.types[UInt(bitPattern: descriptor)] }
     }
 
     private static func makeDescriptor(_ info: PresenterInfo) -> presenter_descriptor {
@@ -66,11 +68,12 @@ public enum PresenterExport {
         UnsafePointer(strdup(string))
     }
 
-    /// Descriptors built so far, both ways. A descriptor is never freed nor
-    /// changed once built.
+    /// Descriptors built so far, both ways, by address (a plain number, so
+    /// the lock's state is Sendable). A descriptor is never freed nor changed
+    /// once built.
     private struct Registry {
-        var descriptors: [ObjectIdentifier: UnsafePointer<presenter_descriptor>] = [:]
-        var types: [UnsafeRawPointer: any Presenter.Type] = [:]
+        var descriptors: [ObjectIdentifier: UInt] = [:]
+        var types: [UInt: any Presenter.Type] = [:]
     }
 
     // The entry point may be called from any thread, so the cache is locked.

@@ -5,8 +5,10 @@ import Testing
 /// every hook call (arguments, result, duration) on stderr, or in the
 /// `--log` file when there is one; nothing of it otherwise.
 @Suite struct TracingTests {
-    private static let hookLine =
+    // A computed property: a Regex is not Sendable, so it cannot be a stored static.
+    private static var hookLine: Regex<Substring> {
         #/trace: fixture\.misbehaving\.show\("Working", interactor #1 "run" progress -1\.0\) -> OK in [0-9]+\.[0-9]{3} ms/#
+    }
 
     private func directory() throws -> URL { try FixtureBuilder.directory([.misbehaving, .text]) }
 

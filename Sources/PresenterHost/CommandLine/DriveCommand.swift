@@ -63,16 +63,8 @@ public enum DriveCommand {
         }
 
         // The end: stdin's end, or a signal.
-        let end = NSCondition()
-        var ended = false
-        var interruption: Int32?
-        let finish = { (signal: Int32?) in
-            end.withLock {
-                if interruption == nil { interruption = signal }
-                ended = true
-                end.broadcast()
-            }
-        }
+        let ending = DriveEnding()
+        let finish = ending.finish
         let control = DispatchQueue(label: "presenter-host.drive.control")
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP], queue: control) { event in
             if event.signal == SIGTSTP {
@@ -97,8 +89,7 @@ public enum DriveCommand {
             reader.name = "drive-stdin"
             reader.start()
         }
-        end.withLock { while !ended { end.wait() } }
-        let signal = end.withLock { interruption }
+        let signal = ending.wait()
         // Every action still open fails: the driver went away.
         if let server { server.stop() } else { stdinClient.wentAway() }
 
@@ -129,4 +120,28 @@ final class DriveView: ScreenletView, @unchecked Sendable {
     }
 
     override func createProgressPresenter() -> String { presenterID }
+}
+
+/// How a drive ends: stdin's end (no signal) or the first signal, whichever
+/// comes first, reported from any thread.
+private final class DriveEnding: @unchecked Sendable {  // Safe: fields only under `condition`.
+    private let condition = NSCondition()
+    private var ended = false
+    private var interruption: Int32?
+
+    func finish(_ signal: Int32?) {
+        condition.withLock {
+            if interruption == nil { interruption = signal }
+            ended = true
+            condition.broadcast()
+        }
+    }
+
+    /// Blocks until ``finish(_:)``; the first signal, or nil for stdin's end.
+    func wait() -> Int32? {
+        condition.withLock {
+            while !ended { condition.wait() }
+            return interruption
+        }
+    }
 }

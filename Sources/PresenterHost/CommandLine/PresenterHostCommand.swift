@@ -166,12 +166,11 @@ public enum PresenterHostCommand {
     private static let seeHelp = "See 'presenter-host --help'.\n"
 
     static func writeStandardOutput(_ text: String) {
-        fputs(text, stdout)
-        fflush(stdout)
+        _ = writeAll(STDOUT_FILENO, Array(text.utf8))
     }
 
     /// Writes `text` to stderr (unbuffered).
     static func writeStandardError(_ text: String) {
-        fputs(text, stderr)
+        _ = writeAll(STDERR_FILENO, Array(text.utf8))
     }
 }

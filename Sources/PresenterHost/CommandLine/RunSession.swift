@@ -38,7 +38,8 @@ import Foundation
 /// take over (``fallBack(after:from:unicode:log:)``); `CMD` is not touched.
 /// If the host itself crashes, ``CrashRescue`` restores the terminal and
 /// hangs up `CMD`.
-final class RunSession {
+// Safe: every `var` below is read and written under `condition`; the rest is immutable.
+final class RunSession: @unchecked Sendable {
     /// How long `CMD` gets between SIGTERM and SIGKILL after `--timeout`.
     static let killGrace: TimeInterval = 2
     /// How long the presenter's outcome (the success or failure message)

@@ -27,9 +27,9 @@ public enum DiscoveryFailure: Error, Sendable, Hashable, Codable, CustomStringCo
         if error == ELOOP {
             self = .symlinkLoop
         } else if error == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(path, &target, target.count - 1)
-            self = .danglingLink(target: count > 0 ? String(cString: target) : "?")
+            var target = [UInt8](repeating: 0, count: Int(PATH_MAX))
+            let count = readlink(path, &target, target.count)
+            self = .danglingLink(target: count > 0 ? String(decoding: target[..<count], as: UTF8.self) : "?")
         } else if error == ENOENT {
             self = .missing
         } else {

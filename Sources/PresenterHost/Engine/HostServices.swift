@@ -12,7 +12,8 @@ import PresenterABI
 /// host.
 enum HostServices {
     /// The table; valid for the life of the process.
-    static let table: UnsafePointer<presenter_host> = {
+    // Safe: built once (a `static let` initialiser runs once, under a lock) and never written again.
+    nonisolated(unsafe) static let table: UnsafePointer<presenter_host> = {
         let table = UnsafeMutablePointer<presenter_host>.allocate(capacity: 1)
         table.initialize(to: makeTable())
         return UnsafePointer(table)

@@ -16,7 +16,7 @@ public final class StandardOutputDiversion {
 
     /// Diverts file descriptor 1 to stderr.
     public init() {
-        fflush(stdout)
+        fflush(nil)  // all streams: Swift 6 refuses the C global `stdout`
         let saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         if saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 {
             output = saved
@@ -37,7 +37,7 @@ public final class StandardOutputDiversion {
     /// whatever plugins buffered into stderr. Later calls do nothing.
     public func restore() {
         guard output != STDOUT_FILENO else { return }
-        fflush(stdout)
+        fflush(nil)  // all streams: Swift 6 refuses the C global `stdout`
         dup2(output, STDOUT_FILENO)
         close(output)
         output = STDOUT_FILENO

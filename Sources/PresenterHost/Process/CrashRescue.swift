@@ -26,14 +26,17 @@ enum CrashRescue {
         var command: pid_t = 0
     }
 
-    private static let state: UnsafeMutablePointer<State> = {
+    // Safe: written only by `arm`/`setCommand` before and between crashes; the
+    // handler only reads it, and a lock is not async-signal-safe.
+    nonisolated(unsafe) private static let state: UnsafeMutablePointer<State> = {
         let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
         pointer.initialize(to: State())
         return pointer
     }()
 
     /// Indexed by signal number; filled before the handler can run.
-    private static let previous: UnsafeMutablePointer<sigaction> = {
+    // Safe: filled before the handler is installed, then only read by it.
+    nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
         let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
         table.initialize(repeating: sigaction(), count: 65)
         return table

@@ -9,7 +9,8 @@ import Dispatch
 /// `finish()` is called once the child was reaped: everything the child wrote
 /// is in the pipe by then, so it drains what is left without waiting for an
 /// end of file that a grandchild still holding the pipe could delay forever.
-public final class OutputPump {
+// Safe: `open`, `paused` and `buffer` are only touched on `queue`.
+public final class OutputPump: @unchecked Sendable {
     private let fd: Int32
     private let queue = DispatchQueue(label: "presenter-host.output")
     private let source: DispatchSourceRead

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -62,7 +63,7 @@ public final class SignalTrap {
         source.setCancelHandler { close(readFD) }
         source.resume()
 
-        signalPipeWriteFD = writeFD
+        signalPipeWriteFD.store(writeFD, ordering: .releasing)
         // A parent may have started us with these signals blocked (a thread
         // of a dispatch pool blocks them all, and its children inherit the
         // mask); the calling thread takes them, dispatch threads never do.
@@ -96,7 +97,7 @@ public final class SignalTrap {
             if var old = previous[signal] { sigaction(signal, &old, nil) }
         }
         previous = [:]
-        signalPipeWriteFD = -1
+        signalPipeWriteFD.store(-1, ordering: .releasing)
         source.cancel()  // its cancel handler closes readFD
         close(writeFD)
     }
@@ -105,14 +106,15 @@ public final class SignalTrap {
 /// `SI_KERNEL` (not imported: it is an enum constant in glibc's headers).
 private let signalCodeKernel: Int32 = 0x80
 
-/// Where the handler writes; -1 when no trap is active.
-private var signalPipeWriteFD: Int32 = -1
+/// Where the handler writes; -1 when no trap is active. An atomic, because a
+/// lock is not async-signal-safe and lock-free atomics are.
+private let signalPipeWriteFD = Atomic<Int32>(-1)
 
 /// The signal handler: one write of 8 bytes, errno preserved. Async-signal-safe.
 private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
     signal, info, _ in
     let savedErrno = errno
     var record: (Int32, Int32) = (signal, info?.pointee.si_code ?? 0)
-    _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD, $0.baseAddress, $0.count) }
+    _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD.load(ordering: .acquiring), $0.baseAddress, $0.count) }
     errno = savedErrno
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Calls handlers (on a global dispatch queue) after each SIGWINCH, and
 /// after each SIGCONT: a process continued after a stop (Ctrl-Z, then `fg`
@@ -14,55 +15,61 @@ import Foundation
 /// source, where it can stay pending unseen (the test suite caught it).
 /// Installed once per process, on first use, and left in place.
 enum ResizeSignal {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var handlers: [UInt64: @Sendable () -> Void] = [:]
-    nonisolated(unsafe) private static var lastToken: UInt64 = 0
-    nonisolated(unsafe) private static var source: DispatchSourceRead?
+    private struct State {
+        var handlers: [UInt64: @Sendable () -> Void] = [:]
+        var lastToken: UInt64 = 0
+        /// The pipe's reader, kept for the life of the process.
+        var source: DispatchSourceRead?
+    }
+    private static let state = Mutex(State())
 
     /// Starts calling `handler` after each SIGWINCH or SIGCONT; returns a
     /// token for ``stopWatching(_:)``, or `nil` when no pipe could be made.
     static func watch(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
-        lock.withLock {
-            if source == nil && !install() { return nil }
-            lastToken += 1
-            handlers[lastToken] = handler
-            return lastToken
+        state.withLock { state in
+            if state.source == nil {
+                guard let source = install() else { return nil }
+                state.source = source
+            }
+            state.lastToken += 1
+            state.handlers[state.lastToken] = handler
+            return state.lastToken
         }
     }
 
     /// Stops calling the handler `token` stands for.
     static func stopWatching(_ token: UInt64) {
-        lock.withLock { handlers[token] = nil }
+        state.withLock { $0.handlers[token] = nil }
     }
 
-    private static func install() -> Bool {
+    private static func install() -> DispatchSourceRead? {
         var fds: [Int32] = [-1, -1]
-        guard makePipe(&fds, nonBlocking: true) else { return false }
+        guard makePipe(&fds, nonBlocking: true) else { return nil }
         let readFD = fds[0]
-        resizePipeWriteFD = fds[1]
+        resizePipeWriteFD.store(fds[1], ordering: .releasing)
         let reader = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: .global())
         reader.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 64)
             while read(readFD, &buffer, buffer.count) > 0 {}
-            for handler in lock.withLock({ Array(handlers.values) }) { handler() }
+            for handler in state.withLock({ Array($0.handlers.values) }) { handler() }
         }
         reader.resume()
-        source = reader
 
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
             // Async-signal-safe: one write(2), errno kept for the interrupted code.
             let saved = errno
             var byte: UInt8 = 1
-            _ = write(resizePipeWriteFD, &byte, 1)
+            _ = write(resizePipeWriteFD.load(ordering: .acquiring), &byte, 1)
             errno = saved
         }
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
-        return sigaction(SIGWINCH, &action, nil) == 0 && sigaction(SIGCONT, &action, nil) == 0
+        let installed = sigaction(SIGWINCH, &action, nil) == 0 && sigaction(SIGCONT, &action, nil) == 0
+        return installed ? reader : nil
     }
 }
 
-/// The pipe the signal handler writes to (a C global: a signal handler
-/// cannot capture context).
-nonisolated(unsafe) private var resizePipeWriteFD: Int32 = -1
+/// The pipe the signal handler writes to (a global: a signal handler cannot
+/// capture context). Atomic, because lock-free atomics are async-signal-safe.
+private let resizePipeWriteFD = Atomic<Int32>(-1)

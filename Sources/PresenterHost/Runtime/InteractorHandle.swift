@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PresenterABI
 
 /// One running action (the original's interactor), as returned by
@@ -139,12 +140,8 @@ public final class InteractorHandle: @unchecked Sendable {
         }
     }
 
-    private static let counterLock = NSLock()
-    nonisolated(unsafe) private static var counter: UInt64 = 0
+    private static let counter = Atomic<UInt64>(0)
     private static func nextId() -> UInt64 {
-        counterLock.withLock {
-            counter += 1
-            return counter
-        }
+        counter.add(1, ordering: .relaxed).newValue
     }
 }
