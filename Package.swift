@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "presenter-host-fetch", targets: ["presenter-host-fetch"]),
         .library(name: "PresenterHost", targets: ["PresenterHost"]),
         .library(name: "PresenterSDK", targets: ["PresenterSDK"]),
+        .library(name: "PresenterHostTesting", targets: ["PresenterHostTesting"]),
         .library(name: "MBHud", type: .dynamic, targets: ["MBHud"]),
         .library(name: "NetActivity", type: .dynamic, targets: ["NetActivity"]),
         .library(name: "AddBookmark", type: .dynamic, targets: ["AddBookmark"]),
@@ -25,6 +26,10 @@ let package = Package(
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
         .target(name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims"]),
         .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
+        // Test doubles (TestBackend, ManualClock's advance) for this package's
+        // tests and for anyone testing a view on the runtime; never linked
+        // into the host.
+        .target(name: "PresenterHostTesting", dependencies: ["PresenterHost"]),
         // The only target that imports FoundationNetworking (libcurl and some
         // 30 more libraries, which would nearly double presenter-host's
         // start-up): presenter-host spawns it per fetch.
@@ -37,7 +42,7 @@ let package = Package(
             path: "Examples/SwiftExamplePresenter"),
         .testTarget(
             name: "PresenterHostTests",
-            dependencies: ["PresenterHost", "PresenterABI", "SystemShims"],
+            dependencies: ["PresenterHost", "PresenterHostTesting", "PresenterABI", "SystemShims"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 // The README's "Using the library" example, run for real: the same view and
 // the same calls, with a TestBackend and a manual clock instead of stderr.

@@ -1,6 +1,7 @@
 import Foundation
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 // Exact-screen tests: the real plugin libraries run in the real runtime on a
 // manual clock, drawing on a TestBackend (40 × 5 cells unless said). Each

@@ -1,6 +1,7 @@
 import Foundation
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 @Suite("PlainBackend")
 struct RenderingPlainBackendTests {

@@ -1,6 +1,7 @@
 import PresenterABI
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 /// Presenters that extend others: instance chains, base_* routing, NULL hooks.
 @Suite("Runtime: instance chains")

@@ -1,6 +1,7 @@
 import Foundation
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 /// A runtime on a manual clock over a recorded presenter "p", with one
 /// view attached, and what happens there, step by step.

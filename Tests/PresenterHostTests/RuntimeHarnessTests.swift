@@ -2,6 +2,7 @@ import Foundation
 import PresenterABI
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 // A presenter built from @convention(c) hooks, with no .so: each test makes
 // its own Recorder, which scripts what each presenter id does and records

@@ -1,5 +1,6 @@
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 /// The original's message rules, seen from the presenter.
 @Suite("Runtime: message rules")

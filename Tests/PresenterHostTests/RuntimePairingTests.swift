@@ -1,6 +1,7 @@
 import Foundation
 import PresenterHost
 import Testing
+import PresenterHostTesting
 
 /// Show and hide pairing per interactor, and the one presenter thread.
 @Suite("Runtime: pairing and threads")

@@ -3,6 +3,7 @@ import PresenterABI
 @testable import PresenterHost
 import SystemShims
 import Testing
+import PresenterHostTesting
 
 /// The runtime with its presenters in a presenter process: the built binary
 /// running the misbehaving fixture for the hooks `run` cannot reach

@@ -22,6 +22,14 @@ final class EngineView {
         self.elements = elements
     }
 
+    deinit { LiveHandles.remove(pointer) }
+
+    /// Gives plugins the view: from now on services accept its pointer
+    /// (inside its hooks). Called once `top` is set.
+    func open() {
+        LiveHandles.add(pointer, .init(presenterId: top.plugin.id, scope: engine.scope, misuses: engine.misuses))
+    }
+
     /// The `presenter_view *` plugins get.
     var pointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 

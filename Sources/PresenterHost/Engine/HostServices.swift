@@ -121,12 +121,14 @@ enum HostServices {
     /// The instance behind `context`, when called inside a hook on the
     /// engine's thread; otherwise nil, and the call is noted as ignored.
     private static func instance(_ context: OpaquePointer?, _ service: String) -> PresenterInstance? {
-        guard let instance = PresenterInstance.from(context) else { return nil }
-        guard instance.engine.isInHook else {
-            instance.engine.misuses.note(instance.plugin.id, service, instance.engine.placeOfCall)
+        // The pointer is looked up and the thread checked before anything
+        // behind it is read: a plugin thread may call with a freed context.
+        guard let entry = LiveHandles.entry(context) else { return nil }
+        guard entry.scope.isInHook else {
+            entry.misuses.note(entry.presenterId, service, entry.scope.placeOfCall)
             return nil
         }
-        return instance
+        return PresenterInstance.from(context)
     }
 
     /// The instance behind `context` and its base, when it has one.
@@ -139,14 +141,17 @@ enum HostServices {
     /// the engine's thread (inside render, for `inRender`); otherwise nil,
     /// and the call is noted as ignored.
     private static func view(_ view: OpaquePointer?, _ service: String, inRender: Bool = false) -> EngineView? {
+        // As for a context: nothing behind the pointer is read before the
+        // view is known live and the call to be inside a hook on its thread.
+        guard let entry = LiveHandles.entry(view) else { return nil }
+        guard entry.scope.isInHook else {
+            entry.misuses.note(entry.presenterId, service, entry.scope.placeOfCall)
+            return nil
+        }
         guard let record = EngineView.from(view) else { return nil }
         let engine = record.engine
-        guard engine.isInHook, record.phase != .outside else {
-            engine.misuses.note(
-                record.top.plugin.id, service,
-                engine.isInHook
-                    ? "with a view outside a hook of that view"
-                    : engine.placeOfCall)
+        guard record.phase != .outside else {
+            engine.misuses.note(record.top.plugin.id, service, "with a view outside a hook of that view")
             return nil
         }
         guard !inRender || record.phase == .render else {

@@ -16,11 +16,10 @@ final class LocalPresenterEngine: PresenterEngine {
     /// The clock of `now_ns`.
     let clock: HostClock
     weak var delegate: PresenterEngineDelegate?
-    private let isEngineThread: () -> Bool
+    /// The engine's thread, and whether a hook runs on it.
+    let scope: HookScope
     private var views: [ViewID: EngineView] = [:]
     private(set) var geometry: ViewGeometry
-    /// Hooks running now (a base_* call nests one in another).
-    private var hookDepth = 0
     /// What the render in progress drew, and the bytes of its texts.
     private var recording: [DrawOperation] = []
     private var recordedBytes = 0
@@ -34,13 +33,13 @@ final class LocalPresenterEngine: PresenterEngine {
     init(
         options: [String: String], clock: HostClock, geometry: ViewGeometry,
         tracing: Bool = EngineNote.tracingEnabled(),
-        isEngineThread: @escaping () -> Bool
+        isEngineThread: @escaping @Sendable () -> Bool
     ) {
         self.options = options
         self.clock = clock
         self.geometry = geometry
         self.tracing = tracing
-        self.isEngineThread = isEngineThread
+        scope = HookScope(isEngineThread: isEngineThread)
     }
 
     // MARK: - PresenterEngine
@@ -59,6 +58,7 @@ final class LocalPresenterEngine: PresenterEngine {
             created.append(instance)
         }
         record.top = created.last
+        record.open()
         views[view] = record
     }
 
@@ -146,21 +146,13 @@ final class LocalPresenterEngine: PresenterEngine {
 
     // MARK: - For the host services
 
-    /// True on the engine's thread while a hook runs: the only time a host
-    /// service may act.
-    var isInHook: Bool { isEngineThread() && hookDepth > 0 }
-
-    /// Where a service call that is not inside a hook came from, for its note.
-    var placeOfCall: String { isEngineThread() ? "outside a hook" : "from another thread" }
-
     /// Runs a plugin hook, counted so services know they are inside one.
     /// At the end of the outermost one, the service calls that did nothing
     /// since the last go to the log.
     func inHook<T>(_ body: () -> T) -> T {
-        hookDepth += 1
+        scope.enter()
         defer {
-            hookDepth -= 1
-            if hookDepth == 0 {
+            if scope.leave() {
                 for (presenterId, text) in misuses.take() {
                     note(.warning, presenterId: presenterId, EngineNote.misuseTag + text)
                 }

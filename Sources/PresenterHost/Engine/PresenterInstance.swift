@@ -27,7 +27,10 @@ final class PresenterInstance {
         self.plugin = plugin
         self.base = base
         self.engine = engine
+        LiveHandles.add(context, .init(presenterId: plugin.id, scope: engine.scope, misuses: engine.misuses))
     }
+
+    deinit { LiveHandles.remove(context) }
 
     /// The `presenter_context *` plugins get for this instance.
     var context: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }

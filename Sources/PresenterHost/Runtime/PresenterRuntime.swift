@@ -35,9 +35,9 @@ import PresenterABI
 /// it asked for: never before any of these; the frames in between reuse
 /// what it drew last.
 ///
-/// Tests use a ``ManualClock``: then nothing renders on a timer, and
-/// ``advance(by:)`` / ``advance(to:)`` move the clock and render the frames
-/// that fall due on the way, before returning.
+/// On a clock that does not move on its own (a ``ManualClock``) nothing
+/// renders on a timer: `PresenterHostTesting`'s `advance(by:)` moves the
+/// clock and renders the frames that fall due on the way, before returning.
 public final class PresenterRuntime: @unchecked Sendable {
     /// Where the presenters' hooks run.
     public enum Isolation: Sendable {
@@ -81,8 +81,8 @@ public final class PresenterRuntime: @unchecked Sendable {
     private var canvas: Canvas
     private var screenlets: [Screenlet] = []
     private var nextViewID: ViewID = 1
-    var inFlight = 0
-    var needsRender = false
+    private var inFlight = 0
+    fileprivate var needsRender = false
     /// Between ``suspend()`` and ``resume()``: nothing is drawn.
     private var suspended = false
     /// Whether frames may be drawn now (presenter thread only).
@@ -102,7 +102,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - options: plugin options (see ``options``).
-    ///   - clock: ``MonotonicClock`` in real use, ``ManualClock`` in tests.
+    ///   - clock: ``MonotonicClock`` in real use, ``ManualClock`` in `check` and tests.
     ///   - maxFramesPerSecond: the cap for requested frames.
     ///   - reservedRows: rows at the bottom kept from the presenters (see ``reservedRows``).
     ///   - isolation: where the plugins' hooks run (in this process by default).
@@ -256,7 +256,7 @@ public final class PresenterRuntime: @unchecked Sendable {
 
     /// Runs `body` on the presenter thread once everything asked before it
     /// was handled, including the frame that follows it, and returns its
-    /// result: a stable moment to read a ``TestBackend`` or a view's elements.
+    /// result: a stable moment to read a test backend or a view's elements.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
         try thread.sync {
             if needsRender && isDrawing { renderFrame() }
@@ -279,7 +279,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// frame (the HUD is gone and nothing animates). `timeout` in seconds;
     /// `nil` waits for ever. Returns whether it settled. Never call it on
     /// the presenter thread. With a ``ManualClock``, pending frames come only
-    /// through ``advance(by:)``, so it cannot settle while one is asked for.
+    /// through `advance(by:)` (PresenterHostTesting), so it cannot settle while one is asked for.
     public func waitUntilSettled(timeout: Double?) -> Bool {
         let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
         settledCondition.lock()
@@ -327,26 +327,19 @@ public final class PresenterRuntime: @unchecked Sendable {
         }
     }
 
-    // MARK: - Manual time (tests)
+    // MARK: - A clock that does not move on its own
 
-    /// Moves the ``ManualClock`` forward by `seconds`, rendering each frame
-    /// that falls due on the way at its own time, and returns once done.
-    public func advance(by seconds: Double) {
-        advance(to: clock.now() + UInt64(max(0, seconds) * 1e9))
-    }
-
-    /// Moves the ``ManualClock`` to `time` (ns), rendering each frame that
-    /// falls due on the way at its own time, and returns once done.
-    public func advance(to time: UInt64) {
-        guard let manual = clock as? ManualClock else {
-            preconditionFailure("advance(to:) needs a runtime made with a ManualClock")
-        }
+    /// Renders each frame that falls due up to `time` (ns) at its own time,
+    /// calling `move` to set the clock to it first, then moves the clock to
+    /// `time`; returns once done. For a clock that does not move on its own
+    /// (`PresenterHostTesting`'s `advance(by:)`).
+    package func renderFrames(through time: UInt64, moving move: (UInt64) -> Void) {
         sync {
             while isDrawing, let due = dueTime(), due <= time {
-                manual.set(due)
+                move(due)
                 renderFrame()
             }
-            manual.set(time)
+            move(time)
         }
         updateSettled()
     }
@@ -357,6 +350,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// failure of the engine takes the presenters off (``presenterFailed(_:)``)
     /// and gives `fallback`.
     func callEngine<T>(default fallback: T, _ body: (PresenterEngine) throws(PresenterFailure) -> T) -> T {
+        thread.assertCurrent()
         guard engineAlive else { return fallback }
         do throws(PresenterFailure) {
             return try body(engine)
@@ -382,8 +376,33 @@ public final class PresenterRuntime: @unchecked Sendable {
         }
     }
 
+    /// An interactor started: the runtime is not settled until it ends.
+    func interactorStarted() {
+        thread.assertCurrent()
+        inFlight += 1
+    }
+
+    /// An interactor ended (or was cancelled).
+    func interactorEnded() {
+        thread.assertCurrent()
+        inFlight -= 1
+    }
+
+    /// Renders at the next frame: a view or its presenter changed.
+    func setNeedsRender() {
+        thread.assertCurrent()
+        needsRender = true
+    }
+
+    /// Tells the backend of an interactor's progress (its plain lines).
+    func announce(_ event: ProgressEvent) {
+        thread.assertCurrent()
+        backend.event(event)
+    }
+
     /// Asks for a frame now, subject to the cap (progress reports).
     func requestCappedFrame() {
+        thread.assertCurrent()
         let now = clock.now()
         progressFrameRequest = min(progressFrameRequest ?? now, now)
     }
@@ -412,6 +431,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Interactors already shown are announced again to a new backend (plain
     /// lines then show what is still running).
     private func presenterFailed(_ failure: PresenterFailure) {
+        thread.assertCurrent()
         guard engineAlive else { return }
         engineAlive = false
         engine.close()
@@ -461,6 +481,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Renders one frame now: the presenters that are due render, then each
     /// view draws and its presenter's last picture goes over it.
     private func renderFrame() {
+        thread.assertCurrent()
         let now = clock.now()
         updateGeometry()
         if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
@@ -524,7 +545,8 @@ public final class PresenterRuntime: @unchecked Sendable {
 
     /// Arms the thread's timer for the next due frame, or disarms it.
     private func reschedule() {
-        guard !(clock is ManualClock), let due = dueTime() else {
+        thread.assertCurrent()
+        guard clock.movesOnItsOwn, let due = dueTime() else {
             thread.setWakeup(nil)
             return
         }

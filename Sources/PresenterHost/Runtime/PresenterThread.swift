@@ -42,6 +42,13 @@ final class PresenterThread: @unchecked Sendable {
     /// True on the presenter thread.
     var isCurrent: Bool { pthread_equal(threadID, pthread_self()) != 0 }
 
+    /// Stops a debug build when presenter-thread-only state is touched from
+    /// another thread. Once the thread exited, ``sync(_:)`` runs its body on
+    /// the caller's thread, which then stands in for it.
+    func assertCurrent(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isCurrent || condition.withLock { hasExited }, "presenter thread only", file: file, line: line)
+    }
+
     /// Queues `job`; false (and the job dropped) once the thread is stopping.
     @discardableResult
     func async(_ job: @escaping () -> Void) -> Bool {

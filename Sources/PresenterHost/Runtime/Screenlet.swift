@@ -74,29 +74,31 @@ public final class Screenlet: @unchecked Sendable {
 
     /// Asks for a frame soon (any thread): the view's own content changed.
     public func setNeedsDisplay() {
-        runtime.enqueue { [self] in runtime.needsRender = true }
+        runtime.enqueue { [self] in runtime.setNeedsRender() }
     }
 
     // MARK: - Presenter thread
 
     private func started(_ handle: InteractorHandle) {
+        runtime.thread.assertCurrent()
         active.append(handle)
-        runtime.inFlight += 1
+        runtime.interactorStarted()
         // No working message: neither show nor hide, and no plain lines either.
         guard let working = handle.messages[.working] else { return handle.announced() }
-        runtime.backend.event(.started(action: handle.action, message: working))
+        runtime.announce(.started(action: handle.action, message: working))
         handle.announced()
         handle.shown = true
         handle.announcedMessage = working
         hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot)
         }
-        runtime.needsRender = true
+        runtime.setNeedsRender()
     }
 
     /// A report is waiting (presenter thread): it is taken at the next
     /// frame, so reports that come faster than frames wake this thread once
     /// a frame, not once a report.
     func progressed(_ handle: InteractorHandle) {
+        runtime.thread.assertCurrent()
         guard handle.shown, active.contains(where: { $0 === handle }) else {
             _ = handle.progressDelivered()
             return
@@ -109,6 +111,7 @@ public final class Screenlet: @unchecked Sendable {
     /// that reported since the last frame, tells the backend of its new
     /// messages and fraction, and the presenter (its progress hook).
     func deliverProgress() {
+        runtime.thread.assertCurrent()
         let due = progressDue
         progressDue = []
         for handle in due where active.contains(where: { $0 === handle }) {
@@ -124,11 +127,11 @@ public final class Screenlet: @unchecked Sendable {
         let snapshot = handle.snapshot
         for message in messages where message != handle.announcedMessage {
             handle.announcedMessage = message
-            runtime.backend.event(.working(action: handle.action, message: message))
+            runtime.announce(.working(action: handle.action, message: message))
         }
         if snapshot.progress != handle.announcedFraction {
             handle.announcedFraction = snapshot.progress
-            runtime.backend.event(
+            runtime.announce(
                 .progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
         }
         return snapshot
@@ -136,6 +139,7 @@ public final class Screenlet: @unchecked Sendable {
 
     /// `replacement`: the message the work gave in place of the table's.
     func ended(_ handle: InteractorHandle, error: InteractorError?, message replacement: String? = nil) {
+        runtime.thread.assertCurrent()
         guard let index = active.firstIndex(where: { $0 === handle }) else { return }
         active.remove(at: index)
         if progressDue.contains(where: { $0 === handle }) {
@@ -143,7 +147,7 @@ public final class Screenlet: @unchecked Sendable {
             progressDue.removeAll { $0 === handle }
             if handle.shown { _ = announceProgress(of: handle) }
         }
-        runtime.inFlight -= 1
+        runtime.interactorEnded()
         let message =
             replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
@@ -151,8 +155,8 @@ public final class Screenlet: @unchecked Sendable {
         hook { engine throws(PresenterFailure) in
             try engine.hide(viewID, message: message, interactor: handle.snapshot, failure: error)
         }
-        runtime.needsRender = true
-        runtime.backend.event(.finished(action: handle.action, message: message, error: error))
+        runtime.setNeedsRender()
+        runtime.announce(.finished(action: handle.action, message: message, error: error))
     }
 
     /// Runs a status-returning hook of the presenter, if it still runs, logs
@@ -165,6 +169,7 @@ public final class Screenlet: @unchecked Sendable {
 
     /// Draws the view, then its presenter's picture over it.
     func draw(on canvas: inout Canvas, at now: UInt64, flags: ViewFlags) {
+        runtime.thread.assertCurrent()
         if let next = view.draw(in: &canvas, at: now, flags: flags) {
             viewFrameRequest = min(viewFrameRequest ?? next, next)
         }
@@ -174,6 +179,7 @@ public final class Screenlet: @unchecked Sendable {
 
     /// Offers a key to the presenter, then to the view; true when one used it.
     func key(_ code: UInt32) -> Bool {
+        runtime.thread.assertCurrent()
         if hasPresenter {
             let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in
                 try engine.key(viewID, code: code)
@@ -186,6 +192,7 @@ public final class Screenlet: @unchecked Sendable {
 
     /// The presenter failed: nothing of it is drawn or called any more.
     func presenterGone() {
+        runtime.thread.assertCurrent()
         hasPresenter = false
         presenterDue = false
         overlay = []
@@ -194,19 +201,21 @@ public final class Screenlet: @unchecked Sendable {
     /// Tells the backend again about every interactor shown and still
     /// running (after the runtime moved to another backend).
     func announceShown() {
+        runtime.thread.assertCurrent()
         for handle in active where handle.shown {
             guard let working = handle.announcedMessage ?? handle.messages[.working] else { continue }
-            runtime.backend.event(.started(action: handle.action, message: working))
+            runtime.announce(.started(action: handle.action, message: working))
         }
     }
 
     /// Ends every interactor still running (shutdown): shown ones get their
     /// hide with no message and a "cancelled" failure; nothing more is printed.
     func cancelAll() {
+        runtime.thread.assertCurrent()
         let cancelled = InteractorError(code: 0, domain: "cancelled", message: "cancelled")
         for handle in active {
             _ = handle.markEnded()
-            runtime.inFlight -= 1
+            runtime.interactorEnded()
             if handle.shown {
                 hook { engine throws(PresenterFailure) in
                     try engine.hide(viewID, message: nil, interactor: handle.snapshot, failure: cancelled)

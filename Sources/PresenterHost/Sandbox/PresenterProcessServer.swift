@@ -167,10 +167,13 @@ private final class Server: PresenterEngineDelegate {
 /// The clock of `now_ns` in the presenter process: the system's monotonic
 /// clock (the host's too), or, while a request pins it, the host's time
 /// (a test's manual clock).
+// Safe: `pinned` is written and read only on the server's main thread, which
+// runs every hook and host service of the process.
 private final class PinnedClock: HostClock, @unchecked Sendable {
     /// The host's time for the request in progress, 0 for none. Main thread only.
     var pinned: UInt64 = 0
     private let monotonic = MonotonicClock()
 
     func now() -> UInt64 { pinned != 0 ? pinned : monotonic.now() }
+    var movesOnItsOwn: Bool { true }
 }

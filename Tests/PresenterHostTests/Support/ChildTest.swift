@@ -21,10 +21,11 @@ enum ChildTest {
     /// Whether this process is the child running one such test.
     static var isChild: Bool { ProcessInfo.processInfo.environment[variable] != nil }
 
-    /// Runs the calling test (`suite`'s `function`) in a child test process
-    /// and records an issue unless it passed there.
+    /// Runs the calling test (`suite`'s `function`) in a child test process,
+    /// with `environment` added to its own, and records an issue unless it
+    /// passed there.
     static func run(
-        _ suite: Any.Type, function: String = #function,
+        _ suite: Any.Type, environment: [String: String] = [:], function: String = #function,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let name = function.split(separator: "(").first.map(String.init) ?? function
@@ -34,7 +35,7 @@ enum ChildTest {
         let result = try ProcessRunner.run(
             executable,
             ["--testing-library", "swift-testing", "--filter", filter],
-            environment: [variable: name])
+            environment: environment.merging([variable: name]) { $1 })
         let output = result.stdout + result.stderr
         let ranOne =
             output.contains("Test run with 1 test ") && !output.contains("Test run with 1 test in 1 suite failed")

@@ -11,7 +11,9 @@
  *         default 1000, then goes on), hang (never returns), spin (a busy
  *         loop), print (1 MiB to stdout and 1 MiB to stderr, then goes on),
  *         tty (writes to /dev/tty, then goes on), thread (starts a thread that
- *         calls host services with kept pointers, then goes on), alloc
+ *         calls host services with kept pointers for about a second, even
+ *         after its instance is destroyed, then creates the file
+ *         FIXTURE_THREAD_DONE names, when set; the hook goes on), alloc
  *         (allocates and touches memory without end), fail (returns
  *         PRESENTER_ERR_FAILED with a set_error message), linger (hide:
  *         keeps drawing for ever, as if the interactor still ran)
@@ -90,6 +92,11 @@ static void *service_caller(void *argument) {
         usleep(500);
     }
     free(self);
+    const char *done = getenv("FIXTURE_THREAD_DONE");
+    if (done != NULL) {
+        int fd = open(done, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        if (fd >= 0) close(fd);
+    }
     return NULL;
 }
 
