@@ -72,6 +72,7 @@ enum Outcome {
 /// One GET, driven by URLSession's delegate calls (on its serial delegate
 /// queue) and by the total-time timer (on another queue): whichever ends it
 /// first writes the reply and exits the process.
+// Safe: every `var` only under `lock`; `arguments` is immutable.
 final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let arguments: Arguments
     private let lock = NSLock()

@@ -10,6 +10,7 @@ import Foundation
 /// has not answered ``killGrace`` seconds after, so a fetch never outlasts
 /// its timeout by more. `cancel()` kills it at once: `run()` then returns
 /// "cancelled".
+// Safe: `pid`, `cancelled` and `result` only under `lock`; the rest is immutable.
 public final class WebTitleFetch: @unchecked Sendable {
     /// The timeout when none is given, in seconds.
     public static let defaultTimeout: Double = 10

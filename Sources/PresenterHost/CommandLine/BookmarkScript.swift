@@ -8,6 +8,7 @@ import Foundation
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once (a save is
 /// let finish: it is quick, and the user's data) and exit with 128 + the
 /// signal, the terminal restored.
+// Safe: `interruption`, `fetch`, `fetched` and `saved` only under `condition`; the rest is immutable.
 final class BookmarkScript: @unchecked Sendable {
     private let runtime: PresenterRuntime
     /// Progress is drawn in a terminal region (not plain lines): a failure's

@@ -111,6 +111,7 @@ public enum DriveCommand {
 }
 
 /// The view of `drive`: the presenter chosen, the `--messages` file's table.
+// Safe: only immutable state of its own; the rest as for every view.
 final class DriveView: ScreenletView, @unchecked Sendable {
     private let presenterID: String
 

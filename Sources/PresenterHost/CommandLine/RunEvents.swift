@@ -9,6 +9,7 @@ import Foundation
 /// systemd service), the working message, each new message and the outcome
 /// go there as `STATUS=` datagrams. Any thread; lines are written whole,
 /// one at a time.
+// Safe: `lastPercent` and `broken` only under `lock`; the rest is immutable.
 final class RunEvents: @unchecked Sendable {
     private let fd: Int32
     private let ownsFD: Bool

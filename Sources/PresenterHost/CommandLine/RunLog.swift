@@ -8,6 +8,7 @@ import Foundation
 /// terminal, so it never tears it); with `--log FILE` it is appended to the
 /// file with a timestamp and without control characters. Without either,
 /// nothing is kept. Any thread; entries are written one at a time.
+// Safe: `runtime` and `held` only under `lock`; the rest is immutable.
 final class RunLog: @unchecked Sendable {
     private let verbose: Bool
     private let file: Int32

@@ -3,6 +3,7 @@ import Foundation
 /// Where `CMD`'s captured output goes: above the region line by line, or
 /// kept for after a failure. Called on the pump's queue; `flush` and
 /// `replay` after the pump finished.
+// Safe: its `var`s are touched on the pump's serial queue, and by `flush`/`replay` only after it finished.
 final class RunOutputSink: @unchecked Sendable {
     private let mode: OutputMode
     private let runtime: PresenterRuntime

@@ -7,6 +7,7 @@ import PresenterABI
 ///
 /// With `--output tail=N` its last N rows are not the presenter's: they show
 /// the command's last N whole lines as they come (dim, cut to the width).
+// Safe: `tail` and `screenlet` only under `tailLock`; the rest as for every view.
 final class RunView: ScreenletView, @unchecked Sendable {
     private let presenterID: String
     /// How many rows show the command's last lines (0: none).

@@ -101,6 +101,7 @@ final class CheckSession: PresenterEngineDelegate {
     func engine(log entry: PresenterLogEntry) { log.append(entry) }
 
     /// Lines the process printed; they come on the output pump's thread.
+    // Safe: `entries` only under `lock`.
     private final class Printed: @unchecked Sendable {
         private let lock = NSLock()
         private var entries: [PresenterLogEntry] = []

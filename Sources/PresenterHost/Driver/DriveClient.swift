@@ -4,6 +4,7 @@ import Foundation
 /// own actions: ids are this source's own, so one client's lines never
 /// touch another's actions. Lines come from one thread; ``wentAway()`` may
 /// come from another (a signal), so the actions are under a lock.
+// Safe: `actions`, `lineNumber` and `gone` only under `lock`; the rest is immutable.
 final class DriveClient: @unchecked Sendable {
     /// The reason of the actions still open when the source ends.
     static let wentAwayReason = "the driver went away"

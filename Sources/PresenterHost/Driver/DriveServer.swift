@@ -8,6 +8,7 @@ import Foundation
 /// own, read on a thread of its own; a bad line gets an error back on its
 /// connection (`{"error": "...", "line": 3}`) and on stderr. When a client
 /// disconnects its open actions fail; ``stop()`` disconnects everyone.
+// Safe: `clients`, `nextNumber` and `stopping` only under `condition`; the rest is immutable.
 final class DriveServer: @unchecked Sendable {
     let path: String
     private let listener: Int32

@@ -2,6 +2,7 @@ import Foundation
 
 /// What every source of driver lines shares: the view the actions run on,
 /// where errors go, and how the actions ended. Any thread.
+// Safe: the counts only under `lock`; the rest is immutable.
 final class DriveSession: @unchecked Sendable {
     /// The interactor type presenters are told about.
     static let interactorType = "DriverInteractor"

@@ -38,6 +38,7 @@ enum EngineNote {
 
 /// Host service calls that did nothing, collected from any thread and
 /// reported on the engine's thread at the end of the next hook.
+// Safe: `pending` and `seen` only under `lock`.
 final class ServiceMisuses: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [(presenterId: String, text: String)] = []

@@ -73,6 +73,7 @@ public struct PresenterPlugin: Sendable, Equatable {
 
     /// The address of a plugin's descriptor (static storage of a library the
     /// host never unloads, so it may be shared between threads).
+    // Safe: the pointer is to a library's static storage, never written and never unloaded.
     public struct Descriptor: @unchecked Sendable, Equatable {
         public let pointer: UnsafePointer<presenter_descriptor>
     }
@@ -88,6 +89,7 @@ public struct PresenterPlugin: Sendable, Equatable {
     }
 
     /// The C function pointers of a descriptor. Equality compares presence only.
+    // Safe: C function pointers into libraries that are never unloaded; calling them is the engine's job.
     public struct Hooks: @unchecked Sendable, Equatable {
         public typealias Create =
             @convention(c) (

@@ -54,6 +54,7 @@ final class ProgressChannel {
     }
 
     /// The line splitting and parsing, on the pump's queue.
+    // Safe: used only on the pump's serial queue.
     private final class LineState: @unchecked Sendable {
         private let relay: ProgressRelay
         private let invalid: @Sendable (String) -> Void

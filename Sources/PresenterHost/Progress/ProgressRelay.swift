@@ -3,6 +3,7 @@ import Foundation
 /// Where a command's progress reports go: its interactor once there is one.
 /// In a terminal the interactor is made after the command started, so what
 /// comes before is merged and handed over then. Any thread.
+// Safe: `handle` and `pending` only under `lock`; the observer is immutable.
 final class ProgressRelay: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: InteractorHandle?

@@ -10,6 +10,8 @@ import Foundation
 /// hung up) is handed over as `nil`, once. ``stop()`` ends the thread
 /// through a pipe the reader also polls, so it never waits on a key that
 /// will not come.
+// Safe: `wakeFDs` and `thread` are set in init, before the reader thread can read them, and not
+// changed after; the reader's own state is on its thread.
 public final class TerminalInput: @unchecked Sendable {
     /// How long a lone Escape waits for the rest of a sequence, in ms (the
     /// bytes of one key may come split over a slow link).

@@ -9,6 +9,7 @@ import PresenterABI
 /// It ends once: the first ``succeed()`` or ``fail(_:)`` counts, later ones
 /// (and progress after the end) are ignored. The presenter gets exactly one
 /// hide for its show, on the presenter thread, whichever thread ended it.
+// Safe: the reported state only under `lock`; the `announced...`/`shown` vars presenter thread only.
 public final class InteractorHandle: @unchecked Sendable {
     /// Unique among the process's interactors; never 0. The id presenters see.
     public let id: UInt64

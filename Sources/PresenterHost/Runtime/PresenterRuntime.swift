@@ -38,6 +38,8 @@ import PresenterABI
 /// On a clock that does not move on its own (a ``ManualClock``) nothing
 /// renders on a timer: `PresenterHostTesting`'s `advance(by:)` moves the
 /// clock and renders the frames that fall due on the way, before returning.
+// Safe: the state marked "presenter thread only" is touched there alone (asserted in debug
+// builds), the rest under `settledCondition` or `logLock`, or immutable.
 public final class PresenterRuntime: @unchecked Sendable {
     /// Where the presenters' hooks run.
     public enum Isolation: Sendable {
@@ -571,6 +573,7 @@ public final class PresenterRuntime: @unchecked Sendable {
 }
 
 /// A weak reference to a runtime that any thread may read.
+// Safe: `value` is set in init only; weak loads are atomic in Swift.
 private final class WeakRuntime: @unchecked Sendable {
     weak var value: PresenterRuntime?
     init(_ value: PresenterRuntime) { self.value = value }

@@ -8,6 +8,8 @@ import Foundation
 /// promises plugins one thread, not merely one call at a time. Its timer is
 /// the timed wait of that thread: armed only while a wake-up is set, so
 /// nothing ticks while nothing animates.
+// Safe: `jobs`, `wakeAt`, `stopping` and `hasExited` only under `condition`; `threadID` is set
+// before init returns.
 final class PresenterThread: @unchecked Sendable {
     private let condition = NSCondition()
     /// Jobs in order; `done` is signalled after the job ran and was released

@@ -16,6 +16,7 @@
 /// hide for each show, none without, all on the presenter thread in the
 /// order the interactors reported, so concurrent actions never end each
 /// other's progress.
+// Safe: the `var`s are presenter thread only (its methods assert it); the rest is immutable.
 public final class Screenlet: @unchecked Sendable {
     /// The view.
     public let view: ScreenletView

@@ -12,6 +12,8 @@
 ///     override func createProgressPresenter() -> String { "addbookmark" }
 /// }
 /// ```
+// Safe by contract: its tables are set up before attaching and then only read; drawing and keys
+// come on the presenter thread alone. Subclasses keep to the same rule.
 open class ScreenletView: @unchecked Sendable {
     /// The key of the messages used for an action that declares none.
     public static let defaultAction = "default"

@@ -6,6 +6,7 @@ import PresenterABI
 /// it can be hidden and it can animate. The view draws it as it likes.
 ///
 /// Thread-safe: presenters change it on the presenter thread, anything may read it.
+// Safe: `hidden` and `animating` only under `lock`; the rest is immutable.
 public final class ViewElement: @unchecked Sendable {
     private let lock = NSLock()
     private var hidden: Bool

@@ -588,6 +588,7 @@ public final class PresenterProcess: PresenterEngine {
 /// marked), at most ``PresenterProcess/maxOutputLines`` of them (the rest
 /// counted), one partial line kept. Fed on the output pump's queue;
 /// ``finish()`` after the pump finished.
+// Safe: fed only on the output pump's serial queue; `finish()` runs after the pump finished.
 private final class PrintedLines: @unchecked Sendable {
     private let presenterId: String
     private let output: @Sendable (PresenterLogEntry) -> Void

@@ -16,6 +16,7 @@ import Foundation
 /// Keys go to the presenter first (a failure HUD waits for one and uses it
 /// up), then to the form; Ctrl-C and Ctrl-Z are the screen's own and
 /// never reach a presenter (raw mode makes them keys). A paste goes to the form alone.
+// Safe: `exitStatus`, `fetches` and `saving` only under `condition`; the rest is immutable.
 final class AddBookmarkScreen: @unchecked Sendable {
     /// What the screen needs besides the form's first values.
     struct Configuration {

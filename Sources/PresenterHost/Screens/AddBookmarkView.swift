@@ -16,6 +16,7 @@ import PresenterABI
 ///
 /// Presenter thread only, like every view (see ``ScreenletView``): the
 /// screen changes the form through ``PresenterRuntime/sync(_:)``.
+// Safe: presenter thread only, like every view; others reach it through `PresenterRuntime.sync`.
 public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     /// The two ways the view is drawn.
     public enum Layout: Sendable {
