@@ -14,6 +14,8 @@ public enum CommandError: Error, Equatable, Sendable {
     case commandNotFound(String)
     /// The command given to `run` cannot be executed.
     case cannotExecute(String)
+    /// The system cannot give what the command needs (descriptors).
+    case systemError(String)
     /// Anything else that stops the command.
     case failure(String)
 
@@ -21,7 +23,7 @@ public enum CommandError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .usage(let m), .dataError(let m), .noInput(let m), .cannotCreate(let m), .commandNotFound(let m),
-            .cannotExecute(let m), .failure(let m):
+            .cannotExecute(let m), .systemError(let m), .failure(let m):
             return m
         }
     }
@@ -35,6 +37,7 @@ public enum CommandError: Error, Equatable, Sendable {
         case .cannotCreate: return .cannotCreate
         case .commandNotFound: return .commandNotFound
         case .cannotExecute: return .cannotExecute
+        case .systemError: return .systemError
         case .failure: return .failure
         }
     }

@@ -11,6 +11,8 @@ public enum ExitCode: Int32, Sendable {
     case noInput = 66
     /// An internal error: EX_SOFTWARE.
     case software = 70
+    /// The system cannot give what is needed (too few descriptors): EX_OSERR.
+    case systemError = 71
     /// An output file that cannot be created or written (`--log`): EX_CANTCREAT.
     case cannotCreate = 73
     /// `run --timeout` expired (as timeout(1)).

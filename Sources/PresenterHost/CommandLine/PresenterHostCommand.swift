@@ -15,6 +15,18 @@ public enum PresenterHostCommand {
         case addBookmark(arguments: [String], pluginDirs: [String])
         case check(arguments: [String], pluginDirs: [String])
         case drive(arguments: [String], pluginDirs: [String])
+
+        /// The name of a command that runs work under a presenter (and so
+        /// needs ``DescriptorLimit/needed`` descriptors), or nil.
+        var runsWork: String? {
+            switch self {
+            case .run: "run"
+            case .addBookmark: "add-bookmark"
+            case .check: "check"
+            case .drive: "drive"
+            case .help, .version, .list, .printPluginPath, .bookmarks: nil
+            }
+        }
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -35,8 +47,14 @@ public enum PresenterHostCommand {
             writeStandardError(Usage.synopsis + seeHelp)
             return ExitCode.usage.rawValue
         }
-        do {
-            switch try parse(arguments) {
+        do throws(CommandError) {
+            let invocation = try parse(arguments)
+            if let command = invocation.runsWork, let limit = DescriptorLimit.shortfall() {
+                throw CommandError.systemError(
+                    "the open-file limit (ulimit -n) is \(limit); presenter-host \(command) needs at least "
+                        + "\(DescriptorLimit.needed): raise it, e.g. ulimit -n 1024")
+            }
+            switch invocation {
             case .help:
                 writeStandardOutput(Usage.help)
                 return ExitCode.success.rawValue

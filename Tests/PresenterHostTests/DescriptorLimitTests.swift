@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// A tiny open-file limit is one clear line and EX_OSERR, not a crash of
+/// libdispatch (SIGILL at `ulimit -n 6` before the check), for every
+/// command that runs work under a presenter; at the limit the host works.
+@Suite("The open-file limit")
+struct DescriptorLimitTests {
+    /// `arguments` run by the host under `ulimit -n limit` (set by a shell
+    /// that then becomes the host).
+    private func host(limit: Int, _ arguments: [String]) throws -> ProcessResult {
+        try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", TestPaths.binary.path] + arguments,
+            environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+    }
+
+    @Test(arguments: [
+        ["run", "--", "echo", "hi"], ["drive"], ["add-bookmark", "--get-title", "--url", "http://127.0.0.1:9/"],
+        ["check", "/nonexistent.so"],
+    ])
+    func aTinyLimitIsOneClearLine(_ arguments: [String]) throws {
+        let result = try host(limit: 6, arguments)
+        #expect(result.status == 71, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "Error: the open-file limit (ulimit -n) is 6; presenter-host \(arguments[0]) needs at least 16: "
+                + "raise it, e.g. ulimit -n 1024\n")
+        #expect(result.stdout == "")
+    }
+
+    @Test func atTheLimitTheCommandRunsUnderItsPresenter() throws {
+        let result = try host(limit: 16, ["run", "--working", "Working", "--success", "Done", "--", "echo", "hi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "hi\n")
+        #expect(result.stderr == "Working\n✔ Done\n")
+    }
+
+    @Test func listAndVersionNeedNoMore() throws {
+        #expect(try host(limit: 6, ["--version"]).status == 0)
+        #expect(try host(limit: 6, ["--list"]).status == 0)
+    }
+}
