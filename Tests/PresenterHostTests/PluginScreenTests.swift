@@ -9,21 +9,6 @@ import PresenterHostTesting
 // the presenter in this process and in a presenter process (the built
 // binary): the picture is the same either way.
 
-/// Where a screen test runs its presenter.
-enum Isolation: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case inProcess = "in process", presenterProcess = "in a presenter process"
-    var testDescription: String { rawValue }
-
-    var runtime: PresenterRuntime.Isolation {
-        switch self {
-        case .inProcess: return .inProcess
-        case .presenterProcess:
-            // A generous budget: these tests are about pictures, and a loaded CI machine is slow.
-            return .presenterProcess(PresenterProcess.Configuration(executable: TestPaths.binary.path, hookTimeout: 10))
-        }
-    }
-}
-
 /// A screen for these tests: its presenter, its messages, and Add Bookmark's
 /// two elements, which it draws on its first row when they are visible.
 private final class ScreenView: ScreenletView, @unchecked Sendable {

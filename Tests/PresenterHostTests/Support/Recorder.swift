@@ -1,0 +1,65 @@
+import Foundation
+import PresenterABI
+import PresenterHost
+
+/// Scripts the presenters of one test (``PresenterScript``) and records
+/// every hook call they get; see ``TestPresenters``.
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _calls: [HookCall] = []
+    private var _threads = Set<UInt>()
+    private var _renderTimes: [UInt64] = []
+    private var _renderers: [String] = []
+    private var inHook = false
+    private(set) var overlapped = false
+    let scripts: [String: PresenterScript]
+    let key = UUID().uuidString
+
+    init(_ scripts: [String: PresenterScript]) {
+        self.scripts = scripts
+        Recorder.lock.withLock { Recorder.all[key] = self }
+    }
+
+    /// Every call but render (see ``renderTimes``), in order.
+    var calls: [HookCall] { lock.withLock { _calls } }
+    var threads: Set<UInt> { lock.withLock { _threads } }
+    /// The frame time of each render call, in order.
+    var renderTimes: [UInt64] { lock.withLock { _renderTimes } }
+    /// The presenter of each render call, in order.
+    var renderers: [String] { lock.withLock { _renderers } }
+
+    func record(_ call: HookCall, renderAt time: UInt64? = nil) {
+        lock.withLock {
+            _threads.insert(UInt(pthread_self()))
+            if let time { _renderTimes.append(time); _renderers.append(call.presenter) } else { _calls.append(call) }
+        }
+    }
+
+    /// Marks a hook entered/left, noting any overlap (hooks must be serial).
+    func enter() {
+        lock.withLock {
+            if inHook { overlapped = true }; inHook = true
+        }
+    }
+    func leave() { lock.withLock { inHook = false } }
+
+    static let lock = NSLock()
+    nonisolated(unsafe) static var all: [String: Recorder] = [:]
+    static func find(_ key: String) -> Recorder? { lock.withLock { all[key] } }
+
+    /// The registry of every scripted presenter.
+    var registry: PresenterRegistry {
+        PresenterRegistry(plugins: scripts.keys.sorted().map { TestPresenters.plugin(id: $0, script: scripts[$0]!) })
+    }
+
+    /// A runtime over these presenters, with the recorder option set.
+    func runtime(
+        backend: RenderBackend = TestBackend(), options: [String: String] = [:],
+        clock: HostClock = ManualClock(), maxFramesPerSecond: Int = 20,
+        log: ((PresenterLogEntry) -> Void)? = nil
+    ) -> PresenterRuntime {
+        PresenterRuntime(
+            registry: registry, backend: backend, options: options.merging(["recorder": key]) { a, _ in a },
+            clock: clock, maxFramesPerSecond: maxFramesPerSecond, log: log)
+    }
+}
