@@ -1,6 +1,7 @@
 import Foundation
 import PresenterABI
 import PresenterHost
+import PresenterHostTesting
 
 /// Scripts the presenters of one test (``PresenterScript``) and records
 /// every hook call they get; see ``TestPresenters``.
