@@ -22,6 +22,11 @@ struct SpawnTests {
         return String(decoding: output, as: UTF8.self)
     }
 
+    @Test func aFailedStartIsTheCallAndItsErrno() {
+        let result = Spawn.start("/nonexistent/program", ["program"], Spawn.Options())
+        #expect(throws: Errno(call: "posix_spawn", code: ENOENT)) { try result.get() }
+    }
+
     @Test func descriptorsArePassedWhereAskedAndNothingElseWithCloseOthers() throws {
         var extra: [Int32] = [-1, -1]
         #expect(makePipe(&extra))

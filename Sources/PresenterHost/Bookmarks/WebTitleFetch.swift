@@ -111,7 +111,7 @@ public final class WebTitleFetch: @unchecked Sendable {
         switch spawned {
         case .success(let pid): child = pid
         case .failure(let failure):
-            return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.errno))"))
+            return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.code))"))
         }
         lock.withLock {
             pid = child

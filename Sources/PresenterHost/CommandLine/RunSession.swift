@@ -149,13 +149,13 @@ final class RunSession: @unchecked Sendable {
         if let early { relay.attach(early) }
         let presenterId = options.presenter
         let channel: ProgressChannel
-        do throws(SpawnFailure) {
+        do throws(Errno) {
             channel = try ProgressChannel(relay: relay) { reason in
                 log.write(PresenterLogEntry(level: .warning, presenterId: presenterId, message: reason))
             }
         } catch {
             runtime.shutdown()
-            throw .failure("cannot make the progress channel's pipe: \(errnoText(error.errno))")
+            throw .failure("cannot make the progress channel's pipe: \(errnoText(error.code))")
         }
         // Before the command can report anything.
         let startedAt = DispatchTime.now()

@@ -33,7 +33,7 @@ public enum DiscoveryFailure: Error, Sendable, Hashable, Codable, CustomStringCo
         } else if error == ENOENT {
             self = .missing
         } else {
-            self = .unreadable(String(cString: strerror(error)))
+            self = .unreadable(errnoText(error))
         }
     }
 

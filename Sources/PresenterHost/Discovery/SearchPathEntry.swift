@@ -57,10 +57,10 @@ public struct SearchPathEntry: Sendable, Equatable {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let error = errno
-            return error == ENOENT || error == ENOTDIR ? .missing : .unreadable(String(cString: strerror(error)))
+            return error == ENOENT || error == ENOTDIR ? .missing : .unreadable(errnoText(error))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { return .notDirectory }
-        guard let directory = opendir(path) else { return .unreadable(String(cString: strerror(errno))) }
+        guard let directory = opendir(path) else { return .unreadable(errnoText(errno)) }
         closedir(directory)
         return .directory
     }

@@ -23,7 +23,7 @@ final class DriveServer: @unchecked Sendable {
     init(path: String) throws(CommandError) {
         self.path = path
         var result = listenUnixSocket(path)
-        if case .failure(let failure) = result, failure.errno == EADDRINUSE {
+        if case .failure(let failure) = result, failure.code == EADDRINUSE {
             var info = stat()
             let isSocket = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
             switch connectUnixSocket(path) {
@@ -44,13 +44,13 @@ final class DriveServer: @unchecked Sendable {
         switch result {
         case .success(let fd):
             listener = fd
-        case .failure(let failure) where failure.errno == ENAMETOOLONG:
+        case .failure(let failure) where failure.code == ENAMETOOLONG:
             throw .cannotCreate(
                 "--socket \(PrintableText.escaping(path)): the path is too long for a Unix socket (at most 107 bytes); give a shorter one"
             )
         case .failure(let failure):
             throw .cannotCreate(
-                "--socket \(PrintableText.escaping(path)): cannot listen there (\(errnoText(failure.errno))); give a path in a directory you can write"
+                "--socket \(PrintableText.escaping(path)): cannot listen there (\(errnoText(failure.code))); give a path in a directory you can write"
             )
         }
     }

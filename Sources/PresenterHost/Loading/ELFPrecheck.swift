@@ -15,7 +15,7 @@ enum ELFPrecheck {
         if fd < 0 { throw .opening(path, error: errno) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .file(.unreadable(String(cString: strerror(errno)))) }
+        guard fstat(fd, &info) == 0 else { throw .file(.unreadable(errnoText(errno))) }
         try checkType(info)
         try check(fd, info: info)
     }

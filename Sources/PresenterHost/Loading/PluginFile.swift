@@ -37,7 +37,7 @@ struct PluginFile {
         do throws(PluginLoadFailure) {
             var directoryInfo = stat(), info = stat()
             guard fstat(directory, &directoryInfo) == 0, fstat(fd, &info) == 0 else {
-                throw .file(.unreadable(String(cString: strerror(errno))))
+                throw .file(.unreadable(errnoText(errno)))
             }
             try ELFPrecheck.checkType(info)
             do throws(PluginPolicy.Violation) {

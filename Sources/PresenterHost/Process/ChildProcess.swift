@@ -185,7 +185,7 @@ public final class ChildProcess {
         func start(_ path: String, _ words: [String]) -> (pid_t, Int32) {
             switch Spawn.start(path, words, options) {
             case .success(let pid): return (pid, 0)
-            case .failure(let failure): return (0, failure.errno)
+            case .failure(let failure): return (0, failure.code)
             }
         }
         var (pid, result) = start(executable, arguments)

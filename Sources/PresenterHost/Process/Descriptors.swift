@@ -88,15 +88,15 @@ func readAll(_ fd: Int32) -> [UInt8]? {
 }
 
 /// A Unix stream socket listening at `path`, close-on-exec; the errno when not.
-func listenUnixSocket(_ path: String, backlog: Int32 = 128) -> Result<Int32, SpawnFailure> {
+func listenUnixSocket(_ path: String, backlog: Int32 = 128) -> Result<Int32, Errno> {
     let fd = ph_listen_unix_cloexec(path, backlog)
-    return fd >= 0 ? .success(fd) : .failure(SpawnFailure(errno: errno))
+    return fd >= 0 ? .success(fd) : .failure(Errno(call: "listen", code: errno))
 }
 
 /// A connection to the Unix stream socket at `path`, close-on-exec; the errno when not.
-func connectUnixSocket(_ path: String) -> Result<Int32, SpawnFailure> {
+func connectUnixSocket(_ path: String) -> Result<Int32, Errno> {
     let fd = ph_connect_unix_cloexec(path)
-    return fd >= 0 ? .success(fd) : .failure(SpawnFailure(errno: errno))
+    return fd >= 0 ? .success(fd) : .failure(Errno(call: "connect", code: errno))
 }
 
 /// Sends `text` as one datagram to the Unix datagram socket at `path`

@@ -42,8 +42,8 @@ struct Spawn {
     }
 
     /// Starts `path` with `arguments` (its name first) and returns its pid,
-    /// or the errno `posix_spawn` (or setting it up) gave.
-    static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, SpawnFailure> {
+    /// or the call that failed, `posix_spawn` or one setting it up.
+    static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, Errno> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -62,19 +62,26 @@ struct Spawn {
             case .descriptor(var fd):
                 if fd <= highest {
                     let copy = fcntl(fd, F_DUPFD_CLOEXEC, highest + 1)
-                    guard copy >= 0 else { return .failure(SpawnFailure(errno: errno)) }
+                    guard copy >= 0 else { return .failure(Errno(call: "fcntl", code: errno)) }
                     copies.append(copy)
                     fd = copy
                 }
                 status = posix_spawn_file_actions_adddup2(&actions, fd, target)
+                guard status == 0 else {
+                    return .failure(Errno(call: "posix_spawn_file_actions_adddup2", code: status))
+                }
             case .null(let flags):
                 status = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", flags, 0)
+                guard status == 0 else {
+                    return .failure(Errno(call: "posix_spawn_file_actions_addopen", code: status))
+                }
             }
-            guard status == 0 else { return .failure(SpawnFailure(errno: status)) }
         }
         if options.closeOthers {
             status = ph_spawn_add_close_from(&actions, highest + 1)
-            guard status == 0 else { return .failure(SpawnFailure(errno: status)) }
+            guard status == 0 else {
+                return .failure(Errno(call: "posix_spawn_file_actions_addclosefrom_np", code: status))
+            }
         }
 
         var attributes = posix_spawnattr_t()
@@ -111,7 +118,7 @@ struct Spawn {
         } else {
             status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         }
-        return status == 0 ? .success(pid) : .failure(SpawnFailure(errno: status))
+        return status == 0 ? .success(pid) : .failure(Errno(call: "posix_spawn", code: status))
     }
 }
 
@@ -128,9 +135,4 @@ extension Spawn {
         }
         return entries + ["\(name)=\(value)"]
     }
-}
-
-/// The errno of a failed `posix_spawn`.
-struct SpawnFailure: Error, Equatable {
-    let errno: Int32
 }

@@ -27,9 +27,9 @@ final class ProgressChannel {
 
     /// Opens the pipe and starts reading it.
     /// - Throws: the errno when no pipe can be made.
-    init(relay: ProgressRelay, invalid: @escaping @Sendable (String) -> Void) throws(SpawnFailure) {
+    init(relay: ProgressRelay, invalid: @escaping @Sendable (String) -> Void) throws(Errno) {
         var fds: [Int32] = [-1, -1]
-        guard makePipe(&fds) else { throw SpawnFailure(errno: errno) }
+        guard makePipe(&fds) else { throw Errno(call: "pipe2", code: errno) }
         writeFD = fds[1]
         let lines = LineState(relay: relay, invalid: invalid)
         self.lines = lines

@@ -74,7 +74,7 @@ struct RegistryCache {
     private mutating func read() {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
-            if errno != ENOENT { ignored = "cannot be opened (\(String(cString: strerror(errno))))" }
+            if errno != ENOENT { ignored = "cannot be opened (\(errnoText(errno)))" }
             return
         }
         defer { close(fd) }

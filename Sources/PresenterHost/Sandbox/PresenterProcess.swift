@@ -424,7 +424,7 @@ public final class PresenterProcess: PresenterEngine {
             _ = Glibc.close(channel[0])
             _ = Glibc.close(log[0])
             var reason = "cannot run \(configuration.executable)"
-            if case .failure(let failure) = spawned { reason += ": \(errnoText(failure.errno))" }
+            if case .failure(let failure) = spawned { reason += ": \(errnoText(failure.code))" }
             throw fail(hook: nil, .couldNotStart(reason))
         }
         _ = fcntl(channel[0], F_SETFL, fcntl(channel[0], F_GETFL) | O_NONBLOCK)

@@ -142,7 +142,7 @@ final class TestProcess {
             (input, output, errorOutput) = (parentEnds[0], parentEnds[1], parentEnds[2])
         case .failure(let failure):
             parentEnds.filter { $0 >= 0 }.forEach { close($0) }
-            throw StartFailure(path: path, errno: failure.errno)
+            throw StartFailure(path: path, errno: failure.code)
         }
     }
 
