@@ -20,6 +20,8 @@ enum TerminalDriver {
         /// window of `seconds` (a measurement, not a wait).
         case switchesOver(String, seconds: Double)
         case keys(String)
+        /// Creates this file (see ``waitForFile(_:)``).
+        case touch(String)
         case waitExit(Double)
 
         var json: [String: Any] {
@@ -33,6 +35,7 @@ enum TerminalDriver {
             case .signalGroup(let name): return ["signal_group": name]
             case .switchesOver(let name, let seconds): return ["switches_over": name, "seconds": seconds]
             case .keys(let keys): return ["keys": keys]
+            case .touch(let path): return ["touch": path]
             case .waitExit(let seconds): return ["wait_exit": seconds]
             }
         }
@@ -68,6 +71,13 @@ enum TerminalDriver {
             case snapshots, final, exit, errors, bytes, sgr, watched, switches, echo
             case sgrColor = "sgr_color"
         }
+    }
+
+    /// A shell command that waits (10 s at most) until `path` exists: what a
+    /// test's command runs where it must not go on before the test saw
+    /// something (a ``Step/touch(_:)`` creates it).
+    static func waitForFile(_ path: String) -> String {
+        "i=0; while [ ! -e '\(path)' ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done"
     }
 
     static let script = TestPaths.packageRoot.appendingPathComponent(

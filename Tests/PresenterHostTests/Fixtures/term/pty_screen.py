@@ -36,6 +36,8 @@ Steps (a JSON array, run in order; output is read all the while):
                                           window of that long (each wake-up of
                                           a thread is one; a measurement, with
                                           the output read all the while)
+    {"touch": "/path/go"}                 create that file (a program that waits
+                                          for it goes on: no guessed sleeps)
     {"keys": "\\u0003"}                   type into the terminal (^C: SIGINT
                                           from the terminal to the foreground group)
     {"wait_exit": 10}                     until the program exits
@@ -325,6 +327,8 @@ def main():
             switches[step["switches_over"]] = context_switches(session.program) - start
         elif "signal_group" in step:
             os.killpg(os.getpgid(session.program), getattr(signal, "SIG" + step["signal_group"]))
+        elif "touch" in step:
+            open(step["touch"], "a").close()
         elif "keys" in step:
             os.write(session.fd, step["keys"].encode())
         elif "wait_exit" in step:
