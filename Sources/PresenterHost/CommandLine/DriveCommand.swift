@@ -38,7 +38,13 @@ public enum DriveCommand {
             pluginDirs: pluginDirs + presentation.pluginDirs,
             presenter: presentation.presenter, inProcess: presentation.inProcess,
             environment: environment)
-        let server = try options.socket.map { path throws(CommandError) in try DriveServer(path: path) }
+        let server = try options.socket.map { path throws(CommandError) in
+            do throws(DriveServer.ListenFailure) {
+                return try DriveServer(path: path)
+            } catch {
+                throw .cannotCreate(error.message)
+            }
+        }
 
         signal(SIGPIPE, SIG_IGN)
         let (runtime, mode) = RunSession.makeRuntime(

@@ -17,10 +17,16 @@ final class DriveServer: @unchecked Sendable {
     private var nextNumber = 1
     private var stopping = false
 
+    /// Why the server cannot listen at its path: one line for the user.
+    struct ListenFailure: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
     /// Listens at `path`. A socket file there that nobody answers on (left by
     /// a driver that was killed) is replaced; anything else is an error.
-    /// - Throws: `.cannotCreate` naming the path, what is wrong and what to do.
-    init(path: String) throws(CommandError) {
+    /// - Throws: a ``ListenFailure`` naming the path, what is wrong and what to do.
+    init(path: String) throws(ListenFailure) {
         self.path = path
         var result = listenUnixSocket(path)
         if case .failure(let failure) = result, failure.code == EADDRINUSE {
@@ -29,14 +35,14 @@ final class DriveServer: @unchecked Sendable {
             switch connectUnixSocket(path) {
             case .success(let fd):
                 close(fd)
-                throw .cannotCreate(
+                throw ListenFailure(
                     "--socket \(PrintableText.escaping(path)): another driver is listening there; give another path or stop it"
                 )
             case .failure where isSocket:
                 unlink(path)
                 result = listenUnixSocket(path)
             case .failure:
-                throw .cannotCreate(
+                throw ListenFailure(
                     "--socket \(PrintableText.escaping(path)): a file that is not a socket is in the way; remove it or give another path"
                 )
             }
@@ -45,11 +51,11 @@ final class DriveServer: @unchecked Sendable {
         case .success(let fd):
             listener = fd
         case .failure(let failure) where failure.code == ENAMETOOLONG:
-            throw .cannotCreate(
+            throw ListenFailure(
                 "--socket \(PrintableText.escaping(path)): the path is too long for a Unix socket (at most 107 bytes); give a shorter one"
             )
         case .failure(let failure):
-            throw .cannotCreate(
+            throw ListenFailure(
                 "--socket \(PrintableText.escaping(path)): cannot listen there (\(errnoText(failure.code))); give a path in a directory you can write"
             )
         }
