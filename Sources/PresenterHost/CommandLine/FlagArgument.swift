@@ -25,8 +25,16 @@ struct FlagArgument: Equatable, Sendable {
 struct FlagCursor {
     private let arguments: [String]
     private var index = 0
+    /// `--` ends the flags (run's command follows it), so it is never a value.
+    private let dashDashEnds: Bool
 
-    init(_ arguments: [String]) { self.arguments = arguments }
+    init(_ arguments: [String], dashDashEndsFlags: Bool = false) {
+        self.arguments = arguments
+        dashDashEnds = dashDashEndsFlags
+    }
+
+    /// The arguments not taken yet (a command after the flags).
+    var remaining: [String] { Array(arguments[index...]) }
 
     /// The next argument, split as a flag, and its raw text; `nil` at the end.
     mutating func next() -> (flag: FlagArgument, argument: String)? {
@@ -38,7 +46,9 @@ struct FlagCursor {
     /// The value of `flag`: after its `=`, else the next argument (taken).
     mutating func value(of flag: FlagArgument) throws(CommandError) -> String {
         if let inline = flag.inline { return inline }
-        guard index < arguments.count else { throw .usage("\(flag.name) needs a value") }
+        guard index < arguments.count, !(dashDashEnds && arguments[index] == "--") else {
+            throw .usage("\(flag.name) needs a value")
+        }
         defer { index += 1 }
         return arguments[index]
     }
@@ -52,10 +62,15 @@ struct FlagCursor {
 
     /// The value of `--color`.
     mutating func color(of flag: FlagArgument) throws(CommandError) -> ColorMode {
+        try choice(of: flag, "auto, always or never")
+    }
+
+    /// A value that must be one of `T`'s raw values, named in `expected`.
+    mutating func choice<T: RawRepresentable<String>>(of flag: FlagArgument, _ expected: String)
+        throws(CommandError) -> T
+    {
         let text = try value(of: flag)
-        guard let choice = ColorMode(rawValue: text) else {
-            throw .usage("\(flag.name): '\(text)' is not auto, always or never")
-        }
+        guard let choice = T(rawValue: text) else { throw .usage("\(flag.name): '\(text)' is not \(expected)") }
         return choice
     }
 

@@ -133,63 +133,48 @@ public struct RunOptions: Equatable, Sendable {
     /// - Throws: `CommandError.usage` naming the flag or value.
     public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
         var options = RunOptions()
-        var index = 0
-
-        /// The value of the flag at `index`: `--flag=value` or the next argument.
-        func value(_ flag: String, inline: String?) throws(CommandError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count, arguments[index] != "--" else {
-                throw .usage("\(flag) needs a value")
-            }
-            return arguments[index]
-        }
-
-        while index < arguments.count {
-            let argument = arguments[index]
+        var cursor = FlagCursor(arguments, dashDashEndsFlags: true)
+        while let (split, argument) = cursor.next() {
             if argument == "--" {
-                options.command = Array(arguments[(index + 1)...])
+                options.command = cursor.remaining
                 break
             }
+            // The first word that is not a flag starts the command.
             guard argument.hasPrefix("-"), argument != "-" else {
-                options.command = Array(arguments[index...])
+                options.command = [argument] + cursor.remaining
                 break
             }
-            let split = FlagArgument(argument)
-            let flag = split.name, inline = split.inline
+            let flag = split.name
             switch flag {
             case "-h", "--help":
                 return .help
             case "--presenter":
-                options.presenter = try value(flag, inline: inline)
-                if options.presenter.isEmpty {
-                    throw .usage("--presenter needs a presenter id; see presenter-host --list")
-                }
+                options.presenter = try cursor.nonEmptyValue(
+                    of: split, needs: "a presenter id; see presenter-host --list")
             case "--action":
-                options.action = try value(flag, inline: inline)
-                if options.action.isEmpty { throw .usage("--action needs a non-empty action name") }
+                options.action = try cursor.nonEmptyValue(of: split, needs: "a non-empty action name")
             case "--messages":
-                options.messagesFile = try value(flag, inline: inline)
+                options.messagesFile = try cursor.value(of: split)
             case "--working":
-                options.working = try value(flag, inline: inline)
+                options.working = try cursor.value(of: split)
             case "--success":
-                options.success = try value(flag, inline: inline)
+                options.success = try cursor.value(of: split)
             case "--failure":
-                options.failure = try value(flag, inline: inline)
+                options.failure = try cursor.value(of: split)
             case "--timeout":
                 options.timeout = try seconds(
-                    flag, try value(flag, inline: inline), allowZero: false,
+                    flag, try cursor.value(of: split), allowZero: false,
                     longest: longestTimeout, longestName: "30 days")
             case "--min-show":
                 options.minShow = try seconds(
-                    flag, try value(flag, inline: inline), allowZero: true,
+                    flag, try cursor.value(of: split), allowZero: true,
                     longest: longestHold, longestName: "1 day")
             case "--grace":
                 options.grace = try seconds(
-                    flag, try value(flag, inline: inline), allowZero: true,
+                    flag, try cursor.value(of: split), allowZero: true,
                     longest: longestHold, longestName: "1 day")
             case "--show-output", "--static", "--in-process", "-v", "--verbose":
-                if inline != nil { throw .usage("\(flag) takes no value") }
+                try cursor.noValue(for: split)
                 switch flag {
                 case "--show-output": options.output = .stream
                 case "--static": options.staticMode = true
@@ -197,7 +182,7 @@ public struct RunOptions: Equatable, Sendable {
                 default: options.verbose = true
                 }
             case "--output":
-                let text = try value(flag, inline: inline)
+                let text = try cursor.value(of: split)
                 if text == "tail" || text.hasPrefix("tail=") {
                     options.output = .tail
                     guard text != "tail" else { break }
@@ -213,35 +198,22 @@ public struct RunOptions: Equatable, Sendable {
                 }
                 options.output = mode
             case "--terminal-progress":
-                let text = try value(flag, inline: inline)
-                guard let mode = TerminalProgressMode(rawValue: text) else {
-                    throw .usage("--terminal-progress: '\(text)' is not auto, always or never")
-                }
-                options.terminalProgress = mode
+                options.terminalProgress = try cursor.choice(of: split, "auto, always or never")
             case "--events":
-                options.eventsFile = try value(flag, inline: inline)
-                if options.eventsFile!.isEmpty { throw .usage("--events needs a file, or - for stdout") }
+                options.eventsFile = try cursor.nonEmptyValue(of: split, needs: "a file, or - for stdout")
             case "--hook-timeout":
                 options.hookTimeout = try seconds(
-                    flag, try value(flag, inline: inline), allowZero: false,
+                    flag, try cursor.value(of: split), allowZero: false,
                     longest: longestHookTimeout, longestName: "1 minute")
             case "--log":
-                options.logFile = try value(flag, inline: inline)
-                if options.logFile!.isEmpty { throw .usage("--log needs a file") }
+                options.logFile = try cursor.nonEmptyValue(of: split, needs: "a file")
             case "--color":
-                let text = try value(flag, inline: inline)
-                guard let choice = ColorMode(rawValue: text) else {
-                    throw .usage("--color: '\(text)' is not auto, always or never")
-                }
-                options.color = choice
+                options.color = try cursor.color(of: split)
             case "--plugin-dir":
-                let directory = try value(flag, inline: inline)
-                if directory.isEmpty { throw .usage("--plugin-dir needs a directory") }
-                options.pluginDirs.append(directory)
+                options.pluginDirs.append(try cursor.nonEmptyValue(of: split, needs: "a directory"))
             default:
                 throw .usage("unknown option '\(flag)' for run; put the command after '--' if it is the command's")
             }
-            index += 1
         }
 
         if options.command.isEmpty {
