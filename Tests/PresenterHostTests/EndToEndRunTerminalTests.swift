@@ -10,12 +10,22 @@ struct EndToEndRunTerminalTests {
     private let rows = 24, cols = 80
     private let spinnerFrames = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
+    /// A go file for a command that must not end before the test saw what
+    /// it looks for (``TerminalDriver/waitForFile(_:)``, ``TerminalDriver/Step/touch(_:)``).
+    private static func goFile() -> String { TestPaths.temporaryDirectory("go").appendingPathComponent("go").path }
+
+    /// `sh -c` waiting for `go`, then running `then`.
+    private static func waitingCommand(_ go: String, then: String = "exit 0") -> [String] {
+        ["sh", "-c", TerminalDriver.waitForFile(go) + "; " + then]
+    }
+
     @Test func successShowsACentredBoxThenACheckMarkThenLeavesNothing() throws {
         // 30 lines of earlier output fill the screen: the region goes below them.
+        let go = Self.goFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Sleeping...", "--success", "Done!", "--", "sleep", "1.5"], printFirst: 30,
+            ["run", "--working", "Sleeping...", "--success", "Done!", "--"] + Self.waitingCommand(go), printFirst: 30,
             steps: [
-                .waitText("Sleeping..."), .waitText("╰"), .snapshot("working"), .waitText("Done!"),
+                .waitText("Sleeping..."), .waitText("╰"), .snapshot("working"), .touch(go), .waitText("Done!"),
                 .snapshot("success"), .waitExit(20),
             ])
         #expect(run.errors == [])
@@ -77,12 +87,13 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func showOutputPrintsLinesAboveTheRegion() throws {
+        let go = Self.goFile()
         let run = try TerminalDriver.run(
             [
                 "run", "--show-output", "--working", "Counting", "--", "sh", "-c",
-                "for i in 1 2 3; do echo line$i; sleep 0.3; done; printf partial; sleep 0.5",
+                "for i in 1 2 3; do echo line$i; sleep 0.3; done; \(TerminalDriver.waitForFile(go)); printf partial",
             ],
-            steps: [.waitText("line3"), .snapshot("output"), .waitExit(20)])
+            steps: [.waitText("line3"), .snapshot("output"), .touch(go), .waitExit(20)])
         #expect(run.errors == [])
         let output = try #require(run.snapshots["output"])
         let line1 = try #require(output.row(containing: "line1"))
@@ -117,10 +128,13 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func noColorDropsColourButKeepsTheAnimation() throws {
+        let go = Self.goFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Spinning", "--failure", "Failed", "--", "sh", "-c", "sleep 1; exit 1"],
+            ["run", "--working", "Spinning", "--failure", "Failed", "--"] + Self.waitingCommand(go, then: "exit 1"),
             environment: ["NO_COLOR": "1"],
-            steps: [.waitText("Spinning"), .snapshot("a"), .waitChanged("a"), .snapshot("b"), .waitExit(20)])
+            steps: [
+                .waitText("Spinning"), .snapshot("a"), .waitChanged("a"), .snapshot("b"), .touch(go), .waitExit(20),
+            ])
         #expect(run.errors == [])
         #expect(!run.sgrColor, "colour codes with NO_COLOR: \(run.sgr)")
         let a = try #require(run.snapshots["a"]), b = try #require(run.snapshots["b"])
@@ -140,11 +154,12 @@ struct EndToEndRunTerminalTests {
 
     @Test(arguments: [TerminalDriver.Step.keys("\u{1a}"), .signalGroup("TSTP")])
     func ctrlZTakesTheRegionOffUntilTheJobIsContinued(stop: TerminalDriver.Step) throws {
+        let go = Self.goFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--", "sleep", "1.5"], jobControl: true,
+            ["run", "--working", "Working", "--"] + Self.waitingCommand(go), jobControl: true,
             steps: [
                 .waitText("Working"), stop, .waitStopped(), .snapshot("stopped"),
-                .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), .waitExit(20),
+                .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), .touch(go), .waitExit(20),
             ])
         #expect(run.errors == [])
         let stopped = try #require(run.snapshots["stopped"])
@@ -161,11 +176,12 @@ struct EndToEndRunTerminalTests {
         // The stop right after the first frame, several times: the host must
         // not run on (and redraw) between clearing the region and stopping.
         for _ in 0..<5 {
+            let go = Self.goFile()
             let run = try TerminalDriver.run(
-                ["run", "--min-show", "0", "--working", "Working", "--", "sleep", "0.5"], jobControl: true,
+                ["run", "--min-show", "0", "--working", "Working", "--"] + Self.waitingCommand(go), jobControl: true,
                 steps: [
                     .waitText("Working"), .signalGroup("TSTP"), .waitStopped(), .snapshot("stopped"),
-                    .signalGroup("CONT"), .waitExit(10),
+                    .signalGroup("CONT"), .touch(go), .waitExit(10),
                 ])
             #expect(run.errors == [])
             #expect(run.snapshots["stopped"]?.isBlank == true)
@@ -176,10 +192,11 @@ struct EndToEndRunTerminalTests {
     @Test func nothingWakesWhileTheFailureMessageStands() throws {
         // The same 2 s window twice: while the spinner turns, then while the
         // failure message (held 3 s) stands still.
+        let go = Self.goFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--failure", "It failed", "--", "sh", "-c", "sleep 2.5; exit 1"],
+            ["run", "--working", "Working", "--failure", "It failed", "--"] + Self.waitingCommand(go, then: "exit 1"),
             steps: [
-                .waitText("Working"), .switchesOver("animating", seconds: 2),
+                .waitText("Working"), .switchesOver("animating", seconds: 2), .touch(go),
                 .waitText("It failed"), .switchesOver("standing", seconds: 2), .waitExit(20),
             ])
         #expect(run.errors == [])
