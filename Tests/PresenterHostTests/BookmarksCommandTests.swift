@@ -127,7 +127,7 @@ struct BookmarksCommandTests {
         #expect(chmod(directory.path + "/bookmarks.json", 0o600) == 0)
         // A copy of the binary in a world-readable folder: the build folder may not be.
         let bin = TestPaths.temporaryDirectory("bin")
-        try FileManager.default.copyItem(at: TestPaths.binary, to: bin.appendingPathComponent("presenter-host"))
+        try copyExecutable(TestPaths.binary, to: bin.appendingPathComponent("presenter-host"))
         for folder in [directory, bin] { try #require(chmod(folder.path, 0o755) == 0) }
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),

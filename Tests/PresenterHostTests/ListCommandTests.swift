@@ -159,7 +159,7 @@ import Testing
         let plugins = prefix.appendingPathComponent("lib/presenter-host/plugins")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: TestPaths.binary, to: bin.appendingPathComponent("presenter-host"))
+        try copyExecutable(TestPaths.binary, to: bin.appendingPathComponent("presenter-host"))
         try FixtureBuilder.place(.good, in: plugins)
         let result = try host(["--list", "--json"], executable: bin.appendingPathComponent("presenter-host"))
         let document = try json(result)
@@ -273,7 +273,7 @@ import Testing
         // A copy of the binary in a world-readable folder: the build folder may not be.
         let bin = TestPaths.temporaryDirectory("bin")
         let binary = bin.appendingPathComponent("presenter-host")
-        try FileManager.default.copyItem(at: TestPaths.binary, to: binary)
+        try copyExecutable(TestPaths.binary, to: binary)
         for folder in [directory, bin] { try #require(chmod(folder.path, 0o755) == 0) }
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),
@@ -299,7 +299,7 @@ import Testing
         try FixtureBuilder.place(.good, in: closed)
         let bin = TestPaths.temporaryDirectory("bin")
         let binary = bin.appendingPathComponent("presenter-host")
-        try FileManager.default.copyItem(at: TestPaths.binary, to: binary)
+        try copyExecutable(TestPaths.binary, to: binary)
         try #require(chmod(bin.path, 0o755) == 0 && chmod(closed.path, 0o700) == 0)
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),

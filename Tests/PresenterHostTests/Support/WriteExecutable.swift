@@ -7,6 +7,13 @@ import Foundation
 func writeExecutable(_ bytes: [UInt8], to url: URL) throws {
     let source = url.appendingPathExtension("source")
     try Data(bytes).write(to: source)
+    try copyExecutable(source, to: url)
+}
+
+/// Copies the file at `source` to `url` as an executable the same way
+/// (install(1) writes it), so that it can be run at once: a copy made here
+/// (`FileManager.copyItem`) fails now and then with "Text file busy".
+func copyExecutable(_ source: URL, to url: URL) throws {
     let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/install"), ["-m", "755", source.path, url.path])
     guard result.status == 0 else { throw CocoaError(.fileWriteUnknown) }
 }
