@@ -88,6 +88,19 @@ import Testing
         #expect(registry.errors.map(\.failure) == [.loading(.notELF(looksLikeText: true))])
     }
 
+    /// Swift's backtracer would take a crashing plugin's helper a third of
+    /// a second or more to end (longer on a busy machine: past the timeout,
+    /// the crash is reported as a hang). A stand-in helper shows what the
+    /// real one is given.
+    @Test func theHelperRunsWithoutSwiftsBacktracer() throws {
+        let folder = TestPaths.temporaryDirectory("helper")
+        let seen = folder.appendingPathComponent("seen").path
+        let helper = folder.appendingPathComponent("helper")
+        try writeExecutable(Array("#!/bin/sh\nprintf %s \"$SWIFT_BACKTRACE\" > '\(seen)'\n".utf8), to: helper)
+        #expect(PluginScanner(executable: helper.path, timeout: 1).scan(["/nonexistent/libx.so"]) == [:])
+        #expect(try String(contentsOfFile: seen, encoding: .utf8) == "enable=no")
+    }
+
     @Test func theTimeoutComesFromTheEnvironment() {
         #expect(PluginScanner(environment: [:]).timeout == PluginScanner.defaultTimeout)
         #expect(PluginScanner(environment: ["PRESENTER_SCAN_TIMEOUT_MS": "250"]).timeout == 0.25)

@@ -49,6 +49,11 @@ final class ScanProcess {
         ]
         options.closeOthers = true
         options.newProcessGroup = true
+        // A plugin that crashes the helper must end it at once: Swift's
+        // backtracer would first spend a third of a second or more on a
+        // report that goes to /dev/null, and past the timeout the file is
+        // blamed for a hang instead of its crash.
+        options.environment = Spawn.environment(setting: "SWIFT_BACKTRACE", to: "enable=no")
         let spawned = Spawn.start(
             executable,
             ["presenter-host", ScanHelper.flag]
