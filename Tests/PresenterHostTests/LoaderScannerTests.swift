@@ -124,6 +124,24 @@ import Testing
         #expect(ScanProtocol.Line(Substring(text)) == nil)
     }
 
+    /// Lines in the wrong place, and records that are not a file's results,
+    /// make the rest of a helper's report untrusted.
+    @Test(arguments: [
+        ("presenter-host-scan 2\npresenter-host-scan 2", "a second header"),
+        ("begin 0", "a begin before the header"),
+        ("presenter-host-scan 2\nbegin 1", "a file out of order"),
+        ("presenter-host-scan 2\nbegin 0\nresult 0 X\t{\"empty\":{}}\ndone 0\nbegin 1", "a file past the last"),
+        ("presenter-host-scan 2\nbegin 0\nresult 1 X\t{\"empty\":{}}", "a result for another file"),
+        ("presenter-host-scan 2\nbegin 0\ndone 0", "a file done without records"),
+        ("presenter-host-scan 2\nbegin 0\nresult 0 P\t0\tx\ndone 0", "a presenter record cut short"),
+    ])
+    func theReaderStopsAtTheFirstLineOutOfTurn(lines: String, what: String) {
+        var reader = ScanReader(paths: ["/a.so"])
+        let steps = lines.split(separator: "\n").map { reader.read($0) }
+        #expect(steps.last == .broken, "\(what)")
+        #expect(steps.dropLast().allSatisfy { $0 != .broken }, "\(what)")
+    }
+
     /// The helper as the host starts it: its report is exactly the protocol,
     /// whatever plugins print, and plugin output never reaches it.
     @Test func theHelperReportsOnlyTheProtocol() throws {
@@ -139,18 +157,19 @@ import Testing
         #expect(
             lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
                 == ["presenter-host-scan 2", "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", ""])
-        // What each file holds, as record lines.
-        let noisy = try #require(ScanProtocol.Line(lines[2]))
-        let text = try #require(ScanProtocol.Line(lines[5]))
-        guard case .result(0, let presenter) = noisy, case .result(1, let failure) = text else {
-            Issue.record("not result lines: \(lines)")
-            return
+        // What each file holds, as record lines, read as the host reads them.
+        var reader = ScanReader(paths: ["/x", "/y"])
+        var loaded: [Int: PluginLibrary.Outcome] = [:]
+        for line in lines.dropLast() {
+            switch reader.read(line) {
+            case .more: continue
+            case .loaded(let index, let contents): loaded[index] = contents
+            case .broken: Issue.record("the reader refused \(line.debugDescription)")
+            }
         }
-        let contents = try LoadRecords.outcome([LoadRecords.fields(presenter.utf8)], file: "/x", cached: false)
-        #expect(try contents.get().map { try $0.get().id } == ["fixture.noisy"])
-        #expect(
-            try LoadRecords.outcome([LoadRecords.fields(failure.utf8)], file: "/y", cached: false)
-                == .failure(.notELF(looksLikeText: true)))
+        #expect(try loaded[0]?.get().map { try $0.get().id } == ["fixture.noisy"])
+        #expect(try loaded[0]?.get().map { try $0.get().file } == ["/x"])
+        #expect(loaded[1] == .failure(.notELF(looksLikeText: true)))
         #expect(status == 0)
     }
 

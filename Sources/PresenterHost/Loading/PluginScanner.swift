@@ -87,51 +87,36 @@ public struct PluginScanner: Sendable {
         found: inout [Int: PluginLibrary.Outcome]
     ) -> Outcome {
         var deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
-        var started = false
-        var current: Int?
-        var records: [[String]] = []
-        var completed = 0
+        var reader = ScanReader(paths: paths)
         while true {
             switch helper.next(before: deadline) {
             case .line(let text):
-                switch (ScanProtocol.Line(text), current) {
-                case (.header(ScanProtocol.version)?, nil) where !started:
-                    started = true
-                case (.begin(let index)?, nil) where started && index == completed:
-                    current = index
-                    records = []
-                case (.result(let index, let record)?, let begun?) where index == begun:
-                    records.append(LoadRecords.fields(record.utf8))
-                case (.done(let index)?, let begun?) where index == begun:
-                    guard let contents = try? LoadRecords.outcome(records, file: paths[index], cached: false)
-                    else {
-                        helper.finish(waitingUpTo: 0)
-                        return .stopped(completed: completed)
-                    }
+                switch reader.read(text) {
+                case .more:
+                    break
+                case .loaded(let index, let contents):
                     found[index] = contents
-                    current = nil
-                    completed += 1
-                    if completed == paths.count {
+                    if reader.completed == paths.count {
                         helper.finish(waitingUpTo: timeout)
                         return .finished
                     }
-                default:
+                case .broken:
                     helper.finish(waitingUpTo: 0)
-                    return started ? .stopped(completed: completed) : .unusable
+                    return reader.started ? .stopped(completed: reader.completed) : .unusable
                 }
                 deadline = ScanProcess.now() + timeout
             case .end:
                 let ending = helper.finish(waitingUpTo: timeout)
-                guard started else { return .unusable }
-                guard let current else { return .stopped(completed: completed) }
+                guard reader.started else { return .unusable }
+                guard let current = reader.current else { return .stopped(completed: reader.completed) }
                 switch ending {
                 case .signaled(let signal): return .failed(index: current, .crashed(signal: signal))
                 case .exited(let status): return .failed(index: current, .exited(status: status))
                 }
             case .timeout:
                 helper.finish(waitingUpTo: 0)
-                guard started else { return .unusable }
-                guard let current else { return .stopped(completed: completed) }
+                guard reader.started else { return .unusable }
+                guard let current = reader.current else { return .stopped(completed: reader.completed) }
                 return .failed(index: current, .timedOut(seconds: timeout))
             }
         }
