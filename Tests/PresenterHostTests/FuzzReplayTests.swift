@@ -22,6 +22,18 @@ struct FuzzReplayTests {
         }
     }
 
+    /// The registry-cache corpus starts from real cache files (made by
+    /// `presenter-host --list` under a fresh XDG_CACHE_HOME): a format
+    /// change that makes them unreadable leaves the fuzzer nothing past the
+    /// first line to start from; make them anew then.
+    @Test func theRealRegistryCachesStillRead() throws {
+        let directory = Self.root.appendingPathComponent(FuzzTarget.registryCache.rawValue)
+        for name in ["real-all", "real-broken", "real-bundled", "real-mixed", "regression-json-key-order"] {
+            let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
+            #expect(RegistryCacheFuzz.reads(bytes), "\(name) is refused")
+        }
+    }
+
     @Test("Every generated seed runs clean", arguments: FuzzTarget.allCases)
     func seeds(target: FuzzTarget) {
         let seeds = target.seeds

@@ -88,7 +88,12 @@ enum LoadRecords {
     private static func json(_ failure: PluginLoadFailure) -> String {
         // A Codable enum of strings and numbers: encoding cannot fail. JSON
         // escapes control characters, so the text holds no tab or newline.
-        String(decoding: try! JSONEncoder().encode(failure), as: UTF8.self)
+        // Sorted keys: the same outcome makes the same line (the
+        // registry-cache fuzz target's oracle found a case's fields in
+        // another order each write: Fixtures/fuzz/registry-cache/regression-json-key-order).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try! encoder.encode(failure), as: UTF8.self)
     }
 
     private static func decodeFailure(_ field: String) throws(Malformed) -> PluginLoadFailure {

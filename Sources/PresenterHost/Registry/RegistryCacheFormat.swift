@@ -17,7 +17,7 @@ enum RegistryCacheFormat {
     private static let magic = "presenter-host registry cache \(version) "
 
     /// One plugin file as remembered: which version of it, and what loading it gave.
-    struct Entry: Sendable {
+    struct Entry: Sendable, Equatable {
         let identity: FileIdentity
         let contents: PluginLibrary.Outcome
     }
@@ -35,7 +35,13 @@ enum RegistryCacheFormat {
             for record in LoadRecords.lines(entry.contents) { body += record + "\n" }
         }
         let bytes = Array(body.utf8)
-        return Array((magic + hex(checksum(bytes[...])) + "\n").utf8) + bytes
+        return header(for: bytes[...]) + bytes
+    }
+
+    /// The first line of a cache file whose lines are `body`: the magic and
+    /// the body's checksum.
+    static func header(for body: ArraySlice<UInt8>) -> [UInt8] {
+        Array((magic + hex(checksum(body)) + "\n").utf8)
     }
 
     /// The entries of the cache file `bytes`, which must have been written

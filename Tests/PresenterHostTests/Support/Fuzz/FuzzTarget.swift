@@ -31,6 +31,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case drive
     /// PRESENTER_PROGRESS_FD lines and OSC 9;4 sequences in a command's output.
     case progress
+    /// The registry cache file.
+    case registryCache = "registry-cache"
 
     /// Feeds one input to the target. Any bytes are valid input; a crash, a
     /// hang or a leak is a finding, and so is a failed oracle (a property
@@ -45,6 +47,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .bookmarks: BookmarksFuzz.run(input)
         case .drive: DriveFuzz.run(input)
         case .progress: ProgressFuzz.run(input)
+        case .registryCache: RegistryCacheFuzz.run(input)
         }
     }
 
@@ -61,6 +64,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .bookmarks: BookmarksFuzz.seeds()
         case .drive: DriveFuzz.seeds()
         case .progress: ProgressFuzz.seeds()
+        case .registryCache: RegistryCacheFuzz.seeds()
         }
     }
 }
