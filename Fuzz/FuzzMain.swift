@@ -20,7 +20,9 @@ private let target: FuzzTarget = {
     let name = environment("PRESENTER_FUZZ_TARGET") ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-        fputs("presenter-fuzz: PRESENTER_FUZZ_TARGET is '\(name)'; set it to one of \(names)\n", stderr)
+        // (FileHandle, not fputs: Glibc's `stderr` is a mutable global, refused in Swift 6 mode.)
+        FileHandle.standardError.write(
+            Data("presenter-fuzz: PRESENTER_FUZZ_TARGET is '\(name)'; set it to one of \(names)\n".utf8))
         exit(2)
     }
     return target
