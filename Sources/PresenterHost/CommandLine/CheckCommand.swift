@@ -125,19 +125,17 @@ enum CheckCommand {
 
     static func json(_ results: [ConformanceResult]) -> String {
         let count = { (verdict: ConformanceResult.Verdict) in results.filter { $0.verdict == verdict }.count }
-        let document: [String: Any] = [
-            "results": results.map { result -> [String: Any] in
-                [
-                    "path": result.path, "presenter": result.presenterId ?? NSNull(), "check": result.check,
-                    "result": result.verdict.rawValue, "reason": result.reason ?? NSNull(),
-                    "fix": result.fix ?? NSNull(),
-                ]
-            },
-            "summary": ["passed": count(.pass), "failed": count(.fail), "warned": count(.warn)],
+        let document: JSONValue = [
+            "results": .array(
+                results.map { result in
+                    [
+                        "path": .string(result.path), "presenter": JSONValue(result.presenterId),
+                        "check": .string(result.check), "result": .string(result.verdict.rawValue),
+                        "reason": JSONValue(result.reason), "fix": JSONValue(result.fix),
+                    ]
+                }),
+            "summary": ["passed": .int(count(.pass)), "failed": .int(count(.fail)), "warned": .int(count(.warn))],
         ]
-        // Only strings, numbers, arrays, dictionaries and NSNull: serialization cannot fail.
-        let data = try! JSONSerialization.data(
-            withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return document.prettyPrinted + "\n"
     }
 }

@@ -101,42 +101,41 @@ enum ListCommand {
 
     /// The JSON document: `plugins`, `errors` and `searchPath`, keys sorted.
     static func json(_ registry: PresenterRegistry) -> String {
-        let plugins: [[String: Any]] = registry.plugins.map { plugin in
+        let strings = { (texts: [String]) in JSONValue.array(texts.map(JSONValue.string)) }
+        let plugins: [JSONValue] = registry.plugins.map { plugin in
             let hooks = HookSummary(plugin, chain: registry.chain(for: plugin.id) ?? [plugin])
             return [
-                "id": plugin.id,
-                "name": plugin.name,
-                "version": plugin.version,
-                "extends": plugin.extends ?? NSNull(),
-                "supportsMessages": plugin.capabilities.contains(.messages),
-                "supportsDeterminate": plugin.capabilities.contains(.determinate),
-                "capabilities": capabilityNames(plugin.capabilities),
-                "description": plugin.description ?? NSNull(),
-                "author": plugin.author ?? NSNull(),
-                "license": plugin.license ?? NSNull(),
-                "abiVersion": plugin.abiVersion.description,
-                "hooks": hooks.own,
-                "inheritedHooks": Dictionary(uniqueKeysWithValues: hooks.inherited.map { ($0.hook, $0.from) }),
-                "path": plugin.path,
-                "cached": plugin.cached,
+                "id": .string(plugin.id),
+                "name": .string(plugin.name),
+                "version": .string(plugin.version),
+                "extends": JSONValue(plugin.extends),
+                "supportsMessages": .bool(plugin.capabilities.contains(.messages)),
+                "supportsDeterminate": .bool(plugin.capabilities.contains(.determinate)),
+                "capabilities": strings(capabilityNames(plugin.capabilities)),
+                "description": JSONValue(plugin.description),
+                "author": JSONValue(plugin.author),
+                "license": JSONValue(plugin.license),
+                "abiVersion": .string(plugin.abiVersion.description),
+                "hooks": strings(hooks.own),
+                "inheritedHooks": .object(
+                    Dictionary(uniqueKeysWithValues: hooks.inherited.map { ($0.hook, .string($0.from)) })),
+                "path": .string(plugin.path),
+                "cached": .bool(plugin.cached),
             ]
         }
-        let document: [String: Any] = [
-            "plugins": plugins,
-            "errors": registry.errors.map { ["path": $0.path, "reason": $0.reason] },
-            "searchPath": registry.searchPath.map { entry in
-                let status = entry.status
-                return [
-                    "path": entry.path, "origin": entry.origin.rawValue, "exists": status != .missing,
-                    "status": status.label,
-                ] as [String: Any]
-            },
+        let document: JSONValue = [
+            "plugins": .array(plugins),
+            "errors": .array(registry.errors.map { ["path": .string($0.path), "reason": .string($0.reason)] }),
+            "searchPath": .array(
+                registry.searchPath.map { entry in
+                    let status = entry.status
+                    return [
+                        "path": .string(entry.path), "origin": .string(entry.origin.rawValue),
+                        "exists": .bool(status != .missing), "status": .string(status.label),
+                    ]
+                }),
         ]
-        // Only strings, booleans, arrays, dictionaries and NSNull: serialization cannot fail.
-        let data = try! JSONSerialization.data(
-            withJSONObject: document,
-            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return document.prettyPrinted + "\n"
     }
 
     // MARK: - Helpers

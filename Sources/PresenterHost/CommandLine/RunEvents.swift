@@ -53,7 +53,10 @@ final class RunEvents: @unchecked Sendable {
 
     /// The action started (`command`: its words; `message`: the working message).
     func started(action: String, message: String?, command: [String]) {
-        emit(["event": "start", "action": action, "message": message ?? NSNull(), "command": command])
+        emit([
+            "event": "start", "action": .string(action), "message": JSONValue(message),
+            "command": .array(command.map(JSONValue.string)),
+        ])
         if let message, !message.isEmpty { status(message) }
     }
 
@@ -61,7 +64,7 @@ final class RunEvents: @unchecked Sendable {
     /// whole percentage changed.
     func reported(_ report: ProgressReport) {
         if let message = report.message {
-            emit(["event": "message", "message": message])
+            emit(["event": "message", "message": .string(message)])
             status(message)
         }
         guard let fraction = report.fraction else { return }
@@ -70,15 +73,15 @@ final class RunEvents: @unchecked Sendable {
             defer { lastPercent = percent }
             return percent != lastPercent
         }
-        if changed { emit(["event": "progress", "fraction": fraction < 0 ? NSNull() : fraction as Any]) }
+        if changed { emit(["event": "progress", "fraction": fraction < 0 ? .null : .double(fraction)]) }
     }
 
     /// The run ended: `status` is run's exit status; `message`, the success
     /// or failure message shown.
     func ended(success: Bool, status: Int32, reason: String?, duration: Double, message: String? = nil) {
         emit([
-            "event": success ? "success" : "failure", "status": Int(status), "reason": reason ?? NSNull(),
-            "duration": (duration * 1000).rounded() / 1000,
+            "event": .string(success ? "success" : "failure"), "status": .int(Int(status)), "reason": JSONValue(reason),
+            "duration": .double((duration * 1000).rounded() / 1000),
         ])
         let text = [message, success ? nil : reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
         self.status(text.isEmpty ? (success ? "Succeeded" : "Failed") : text)
@@ -91,12 +94,10 @@ final class RunEvents: @unchecked Sendable {
         sendDatagram("STATUS=" + line, to: notifySocket)
     }
 
-    private func emit(_ fields: [String: Any]) {
+    private func emit(_ fields: [String: JSONValue]) {
         var fields = fields
-        fields["time"] = RunLog.timestamp()
-        // Strings, numbers, arrays and NSNull only: serialization cannot fail.
-        let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
-        let line = String(decoding: data, as: UTF8.self)
+        fields["time"] = .string(RunLog.timestamp())
+        let line = JSONValue.object(fields).serialized
         log.record("presenter-host: event: " + line)
         guard fd >= 0 else { return }
         lock.withLock {

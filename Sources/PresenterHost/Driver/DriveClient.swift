@@ -98,10 +98,6 @@ final class DriveClient: @unchecked Sendable {
 
     /// `{"error": "...", "line": 3}` and a newline.
     static func errorReply(line: Int, reason: String) -> String {
-        // A string and an integer: serialization cannot fail.
-        let data = try! JSONSerialization.data(
-            withJSONObject: ["error": reason, "line": line] as [String: Any],
-            options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        JSONValue.object(["error": .string(reason), "line": .int(line)]).serialized + "\n"
     }
 }
