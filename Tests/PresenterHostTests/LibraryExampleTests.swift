@@ -7,6 +7,7 @@ import PresenterHostTesting
 // the same calls, with a TestBackend and a manual clock instead of stderr.
 
 /// The README's view: the Add Bookmark screen's messages, the default presenter.
+// Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
 private final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     init() {
         super.init(progressMessages: [

@@ -11,6 +11,7 @@ import PresenterHostTesting
 
 /// A screen for these tests: its presenter, its messages, and Add Bookmark's
 /// two elements, which it draws on its first row when they are visible.
+// Safe: only `let`s of its own; ScreenletView's contract (set up before attaching) covers the rest.
 private final class ScreenView: ScreenletView, @unchecked Sendable {
     let presenter: String
 

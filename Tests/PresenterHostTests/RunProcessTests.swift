@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 @testable import PresenterHost
 
@@ -230,9 +231,8 @@ private func waitForLines(_ path: String, count: Int) throws -> [pid_t] {
 }
 
 /// Bytes gathered from another thread.
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [UInt8] = []
-    func append(_ bytes: [UInt8]) { lock.withLock { storage += bytes } }
-    var bytes: [UInt8] { lock.withLock { storage } }
+private final class Collected: Sendable {
+    private let storage = Mutex<[UInt8]>([])
+    func append(_ bytes: [UInt8]) { storage.withLock { $0 += bytes } }
+    var bytes: [UInt8] { storage.withLock { $0 } }
 }

@@ -290,6 +290,7 @@ struct RuntimeFrameTests {
 
     @Test("a view's own content is drawn under its presenter, and a resize redraws")
     func viewContent() throws {
+        // Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
         final class LabelView: ScreenletView, @unchecked Sendable {
             override func createProgressPresenter() -> String { "p" }
             override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {

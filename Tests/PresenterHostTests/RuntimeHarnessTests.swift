@@ -93,6 +93,7 @@ struct RuntimeHarnessTests {
 
 /// A presenter whose show calls the element service four times.
 enum ElementProbe {
+    // Safe: written only by the probe's show hook and read in `probeRuntime.sync`, both on the runtime's thread.
     nonisolated(unsafe) static var statuses: [presenter_status] = []
     static func run(elements: [String: ViewElement]) -> [presenter_status] {
         let hooks = PresenterPlugin.Hooks(
@@ -115,6 +116,7 @@ enum ElementProbe {
             extends: nil, capabilities: [], abiVersion: .host, path: "<test>", hooks: hooks)
         let probeRuntime = PresenterRuntime(
             registry: PresenterRegistry(plugins: [probe]), backend: TestBackend(), clock: ManualClock())
+        // Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
         final class ProbeView: ScreenletView, @unchecked Sendable {
             override func createProgressPresenter() -> String { "probe" }
         }

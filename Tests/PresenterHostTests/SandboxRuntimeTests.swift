@@ -16,18 +16,18 @@ struct SandboxRuntimeTests {
 
     /// A runtime over the misbehaving fixture in a presenter process, with
     /// one interactive view attached and the failures it reports kept.
+    // Safe: every stored property is a `let` of a Sendable type or the runtime's own @unchecked types.
     final class Harness: @unchecked Sendable {
         let runtime: PresenterRuntime
         let backend = TestBackend(cols: 40, rows: 5, flags: [.unicode, .animated, .interactive])
         let screenlet: Screenlet
         let pidFile = TestPaths.temporaryDirectory("sandbox-runtime").appendingPathComponent("pid").path
-        private let record = Record()
-        var failures: [PresenterFailure] { record.lock.withLock { record.failures } }
-        var log: [PresenterLogEntry] { record.lock.withLock { record.log } }
+        private let record = LockedBox(Record())
+        var failures: [PresenterFailure] { record.value.failures }
+        var log: [PresenterLogEntry] { record.value.log }
 
         /// What the runtime reported, from its threads.
-        private final class Record: @unchecked Sendable {
-            let lock = NSLock()
+        private struct Record {
             var failures: [PresenterFailure] = []
             var log: [PresenterLogEntry] = []
         }
@@ -44,12 +44,13 @@ struct SandboxRuntimeTests {
             let record = self.record
             runtime = PresenterRuntime(
                 registry: registry, backend: backend, clock: ManualClock(), isolation: .presenterProcess(configuration),
-                log: { entry in record.lock.withLock { record.log.append(entry) } },
+                log: { entry in record.mutate { $0.log.append(entry) } },
                 onPresenterFailure: handlesFailures
                     ? { failure, backend in
-                        record.lock.withLock { record.failures.append(failure) }
+                        record.mutate { $0.failures.append(failure) }
                         return backend
                     } : nil)
+            // Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
             final class View: ScreenletView, @unchecked Sendable {
                 override func createProgressPresenter() -> String { "fixture.misbehaving" }
             }

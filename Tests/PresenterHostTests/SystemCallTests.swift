@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import PresenterHost
 import Testing
 
@@ -8,12 +9,10 @@ import Testing
 @Suite("Process: system calls")
 struct SystemCallTests {
     /// A count that two threads share.
-    private final class Count: @unchecked Sendable {
-        // @unchecked: every access holds `lock`.
-        private let lock = NSLock()
-        private var count = 0
-        func increment() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
+    private final class Count: Sendable {
+        private let count = Atomic(0)
+        func increment() { count.add(1, ordering: .sequentiallyConsistent) }
+        var value: Int { count.load(ordering: .sequentiallyConsistent) }
     }
 
     /// Catches SIGUSR1 without SA_RESTART, so a blocking call that it

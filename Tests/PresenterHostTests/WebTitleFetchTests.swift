@@ -245,10 +245,11 @@ struct WebTitleFetchTests {
             url: server.url(path), timeout: 30, environment: Self.noProxies,
             fetcher: Self.fetcher)
         let done = DispatchSemaphore(value: 0)
-        let result = ResultBox()
+        let result = LockedBox<Result<String, WebTitleError>?>(nil)
         let started = Date()
         Thread {
-            result.value = fetch.run()
+            let value = fetch.run()
+            result.mutate { $0 = value }
             done.signal()
         }.start()
         // Cancelled once the request is at the server: the fetcher is running.
@@ -437,10 +438,4 @@ struct WebTitleFetchTests {
         #expect(fetcher.contains("libFoundationNetworking"))
         #expect(fetcher.contains("libcurl"))
     }
-}
-
-/// A result handed from the fetching thread to the test (read after the
-/// semaphore says it was written).
-private final class ResultBox: @unchecked Sendable {
-    var value: Result<String, WebTitleError>?
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A file the loader tests put in a plugin directory: good plugins, and one
 /// per way a plugin file can be broken.
@@ -394,10 +395,9 @@ enum FixtureBuilder {
     }
 
     /// Messages collected from concurrent compile jobs.
-    private final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private var messages: [String] = []
-        func append(_ message: String) { lock.lock(); messages.append(message); lock.unlock() }
-        var first: String? { lock.lock(); defer { lock.unlock() }; return messages.first }
+    private final class Failures: Sendable {
+        private let messages = Mutex<[String]>([])
+        func append(_ message: String) { messages.withLock { $0.append(message) } }
+        var first: String? { messages.withLock { $0.first } }
     }
 }

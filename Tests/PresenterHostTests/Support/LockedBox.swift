@@ -1,10 +1,9 @@
-import Foundation
+import Synchronization
 
 /// A value shared between threads in tests.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+final class LockedBox<Value>: Sendable {
+    private let stored: Mutex<Value>
+    init(_ value: sending Value) { stored = Mutex(value) }
+    var value: Value { stored.withLock { $0 } }
+    func mutate(_ body: (inout Value) -> Void) { stored.withLock { body(&$0) } }
 }

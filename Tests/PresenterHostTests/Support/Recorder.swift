@@ -2,9 +2,11 @@ import Foundation
 import PresenterABI
 import PresenterHost
 import PresenterHostTesting
+import Synchronization
 
 /// Scripts the presenters of one test (``PresenterScript``) and records
 /// every hook call they get; see ``TestPresenters``.
+// Safe: every `var` is read and written only under `lock`; the rest is immutable.
 final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
     private var _calls: [HookCall] = []
@@ -12,13 +14,13 @@ final class Recorder: @unchecked Sendable {
     private var _renderTimes: [UInt64] = []
     private var _renderers: [String] = []
     private var inHook = false
-    private(set) var overlapped = false
+    private var _overlapped = false
     let scripts: [String: PresenterScript]
     let key = UUID().uuidString
 
     init(_ scripts: [String: PresenterScript]) {
         self.scripts = scripts
-        Recorder.lock.withLock { Recorder.all[key] = self }
+        Recorder.all.withLock { $0[key] = self }
     }
 
     /// Every call but render (see ``renderTimes``), in order.
@@ -39,14 +41,16 @@ final class Recorder: @unchecked Sendable {
     /// Marks a hook entered/left, noting any overlap (hooks must be serial).
     func enter() {
         lock.withLock {
-            if inHook { overlapped = true }; inHook = true
+            if inHook { _overlapped = true }; inHook = true
         }
     }
     func leave() { lock.withLock { inHook = false } }
+    /// Whether two hooks ever ran at once.
+    var overlapped: Bool { lock.withLock { _overlapped } }
 
-    static let lock = NSLock()
-    nonisolated(unsafe) static var all: [String: Recorder] = [:]
-    static func find(_ key: String) -> Recorder? { lock.withLock { all[key] } }
+    /// Every recorder, by key: the presenters' C hooks find theirs here.
+    static let all = Mutex<[String: Recorder]>([:])
+    static func find(_ key: String) -> Recorder? { all.withLock { $0[key] } }
 
     /// The registry of every scripted presenter.
     var registry: PresenterRegistry {

@@ -1,14 +1,13 @@
-import Foundation
 import PresenterHost
+import Synchronization
 
 /// A backend whose size a test sets (the runtime reads it before each frame).
-final class ResizableBackend: RenderBackend, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _size: (cols: Int, rows: Int)
-    init(cols: Int, rows: Int) { _size = (cols, rows) }
+final class ResizableBackend: RenderBackend, Sendable {
+    private let _size: Mutex<(cols: Int, rows: Int)>
+    init(cols: Int, rows: Int) { _size = Mutex((cols, rows)) }
     var size: (cols: Int, rows: Int) {
-        get { lock.withLock { _size } }
-        set { lock.withLock { _size = newValue } }
+        get { _size.withLock { $0 } }
+        set { _size.withLock { $0 = newValue } }
     }
     var flags: ViewFlags { [.unicode, .animated] }
     func present(_ canvas: Canvas) {}

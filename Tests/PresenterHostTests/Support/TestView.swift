@@ -2,6 +2,7 @@ import Foundation
 import PresenterHost
 
 /// A view with fixed messages and presenter.
+// Safe: `keys` is appended on the presenter thread alone (ScreenletView's rule), read by a test after `runtime.sync`.
 final class TestView: ScreenletView, @unchecked Sendable {
     let presenter: String
     private(set) var keys: [UInt32] = []

@@ -9,6 +9,7 @@ import Foundation
 /// once for the test process on a port the kernel picks. It ends when this
 /// process does: it reads its stdin, a pipe only this process holds, until
 /// end of file.
+// Safe: `port` is immutable; `process` is used only in `init`, then kept so the server lives with the test process.
 final class TitleServer: @unchecked Sendable {
     /// The one server of the test process.
     static let shared: TitleServer = {
