@@ -1,3 +1,4 @@
+import PresenterHostTesting
 import Testing
 @testable import PresenterHost
 
@@ -28,5 +29,22 @@ struct RunViewTests {
         let file = MessagesFile(actions: ["default": .init(working: "W", failure: "F"), "x": .init(success: "S")])
         let view = RunView(options: try options(["--messages", "m.json", "--", "true"]), file: file)
         #expect(view.progressMessages == ["default": [.working: "W", .failure: "F"], "x": [.success: "S"]])
+    }
+
+    /// The view keeps its screenlet to ask for frames (`--output tail`), and
+    /// the screenlet keeps the view: the view's reference must not keep the
+    /// runtime alive (LeakSanitizer found the cycle in every `run`).
+    @Test func theViewDoesNotKeepItsRuntimeAlive() throws {
+        weak var gone: PresenterRuntime?
+        do {
+            let recorder = Recorder(["p": PresenterScript()])
+            let runtime = recorder.runtime()
+            gone = runtime
+            let view = RunView(
+                options: try options(["--presenter", "p", "--output", "tail=2", "--", "true"]), file: nil)
+            view.attached(to: try runtime.attach(view))
+            runtime.shutdown()
+        }
+        #expect(gone == nil, "the runtime outlived its shutdown and every reference to it")
     }
 }

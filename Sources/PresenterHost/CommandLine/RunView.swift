@@ -15,7 +15,8 @@ final class RunView: ScreenletView, @unchecked Sendable {
     private let tailLock = NSLock()
     private var tail: [String] = []
     /// Where to ask for a frame when the tail changes, once attached.
-    private var screenlet: Screenlet?
+    /// Weak: the screenlet holds this view, and the runtime behind it.
+    private weak var screenlet: Screenlet?
 
     /// A view for `options`, with the messages already read from the file
     /// (`nil` without `--messages`).
