@@ -52,7 +52,7 @@ public enum AddBookmarkCommand {
         let unicode = TerminalEnvironment.isUnicode(environment)
         let isolation: PresenterRuntime.Isolation =
             options.inProcess
-            ? .inProcess : .presenterProcess(PresenterProcess.Configuration())
+            ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
         let pluginOptions = [
             "failure-hold-ms": "3000",
             "outcome-limit-ms": RunSession.milliseconds(RunSession.outcomeLimit),

@@ -27,6 +27,8 @@ public struct AddBookmarkOptions: Equatable, Sendable {
     public var pluginDirs: [String] = []
     /// `--in-process`: the presenter in this process (to debug a plugin).
     public var inProcess = false
+    /// `--hook-timeout`: how long one of the presenter's hooks may take, in seconds.
+    public var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
     /// `--log`: the presenter log, with timestamps.
     public var logFile: String?
 
@@ -64,6 +66,9 @@ public struct AddBookmarkOptions: Equatable, Sendable {
           --color <when>         auto, always or never (default: auto).
           --plugin-dir <dir>     Look for plugins in <dir> first. Repeatable.
           --in-process           Run the presenter inside presenter-host (to debug a plugin).
+          --hook-timeout <seconds>
+                                 How long one of the presenter's hooks may take before the
+                                 presenter is taken off the screen (default: 0.25).
           --log <file>           Append the presenters' log to <file>.
           -h, --help             Show this help.
 
@@ -95,6 +100,10 @@ public struct AddBookmarkOptions: Equatable, Sendable {
                     throw .usage("--timeout: '\(text)' is not a number of seconds above 0 and at most 3600")
                 }
                 options.timeout = seconds
+            case "--hook-timeout":
+                options.hookTimeout = try RunOptions.seconds(
+                    flag.name, try cursor.value(of: flag), allowZero: false,
+                    longest: RunOptions.longestHookTimeout, longestName: "1 minute")
             case "--color": options.color = try cursor.color(of: flag)
             case "--plugin-dir": options.pluginDirs.append(try cursor.nonEmptyValue(of: flag, needs: "a directory"))
             case "--log": options.logFile = try cursor.nonEmptyValue(of: flag, needs: "a file")
