@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A descriptor number of this process, and the one place the host makes
+/// the system calls that take one: opening, closing, duplicating, flags,
+/// status. Reading, writing and waiting are in `FileDescriptor+IO.swift`,
+/// pipes and sockets in `FileDescriptor+Sockets.swift`. Code outside
+/// Process/ calls these methods, never `close(2)` or `read(2)` itself
+/// (`scripts/layers` checks it), and uses ``rawValue`` only where a C API
+/// wants the number.
+///
+/// A plain value, as an `Int32` was: it owns nothing and closes nothing by
+/// itself; whoever opened it closes it, once (``close()``), or scopes it
+/// with ``closeAfter(_:)``. Every descriptor it opens is close-on-exec from
+/// its creation, so no process another thread spawns meanwhile inherits it;
+/// only ``duplicate(as:)`` makes one a child may inherit, on purpose.
+///
+/// Every call that can be interrupted is retried on EINTR through
+/// ``retryingOnInterrupt(_:_:)``, except `close`; a failure throws the
+/// call's ``Errno``.
+public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+    /// The number, for a C API that takes one.
+    public let rawValue: CInt
+
+    /// The descriptor numbered `rawValue` (opened elsewhere, or not open).
+    public init(rawValue: CInt) {
+        self.rawValue = rawValue
+    }
+
+    /// Descriptor 0.
+    public static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+    /// Descriptor 1.
+    public static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    /// Descriptor 2: where the host draws its progress.
+    public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+}
+
+// MARK: - Opening and closing
+
+extension FileDescriptor {
+    /// Opens `path` with `flags` (`O_RDONLY | O_NOFOLLOW`, ...), close-on-exec
+    /// whether or not `flags` says so; `permissions` for a file `O_CREAT` makes.
+    /// - Throws: `open` and its errno.
+    static func open(_ path: String, _ flags: CInt, permissions: mode_t = 0) throws(Errno) -> FileDescriptor {
+        FileDescriptor(
+            rawValue: try retryingOnInterrupt("open") { Glibc.open(path, flags | O_CLOEXEC, permissions) })
+    }
+
+    /// Opens `name` in the directory open at this descriptor (`openat`), as
+    /// ``open(_:_:permissions:)`` does: the name cannot be swapped for one in
+    /// another directory between a check of the directory and the open.
+    /// - Throws: `openat` and its errno.
+    func open(_ name: String, in flags: CInt) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("openat") { openat(rawValue, name, flags | O_CLOEXEC) })
+    }
+
+    /// Closes the descriptor. Call it once: the number is free at once, and
+    /// may be another descriptor's by the time a second call made.
+    ///
+    /// Never retried on EINTR: Linux frees the number before anything can
+    /// interrupt the call, so a retry could close a descriptor that another
+    /// thread has just been given. An error (EIO from a file system that
+    /// reports a failed write late) still means the number is closed.
+    /// - Throws: `close` and its errno.
+    func close() throws(Errno) {
+        guard Glibc.close(rawValue) == 0 else { throw Errno(call: "close", code: errno) }
+    }
+
+    /// Calls `body` with this descriptor, then closes it, however `body`
+    /// ends (a failure to close is not reported: use ``close()`` where it
+    /// matters, as after writing a file).
+    func closeAfter<Result, Failure: Error>(
+        _ body: (FileDescriptor) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        defer { try? close() }
+        return try body(self)
+    }
+}
+
+// MARK: - Duplicating
+
+extension FileDescriptor {
+    /// A new descriptor for the same open file, numbered `minimum` or the
+    /// lowest free number above it, close-on-exec (`F_DUPFD_CLOEXEC`).
+    /// - Throws: `fcntl` and its errno (EMFILE: no number free).
+    func duplicate(atLeast minimum: CInt = 0) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_DUPFD_CLOEXEC, minimum) })
+    }
+
+    /// Makes `target` a copy of this descriptor (`dup2`), closing what
+    /// `target` was first. The copy is not close-on-exec: it is how a
+    /// descriptor is handed to a process the host execs, or how the host's
+    /// own stdout is replaced. Duplicating a descriptor onto itself changes
+    /// nothing.
+    /// - Returns: `target`.
+    /// - Throws: `dup2` and its errno.
+    @discardableResult
+    func duplicate(as target: FileDescriptor) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("dup2") { dup2(rawValue, target.rawValue) })
+    }
+}
+
+// MARK: - Flags and status
+
+extension FileDescriptor {
+    /// Whether a process the host starts now would not get this descriptor:
+    /// it is not open, or it is close-on-exec.
+    var isClosedOnExec: Bool {
+        let flags = fcntl(rawValue, F_GETFD)
+        return flags == -1 || flags & FD_CLOEXEC != 0
+    }
+
+    /// Makes the descriptor close-on-exec (one the host was started with).
+    /// - Throws: `fcntl` and its errno.
+    func setClosedOnExec() throws(Errno) {
+        _ = try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
+    }
+
+    /// Makes reads and writes of the open file fail with EAGAIN
+    /// (``Errno/wouldBlock``) instead of waiting. The flag belongs to the
+    /// open file, so it holds for every duplicate of it too.
+    /// - Throws: `fcntl` and its errno.
+    func setNonBlocking() throws(Errno) {
+        let flags = try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_GETFL) }
+        if flags & O_NONBLOCK == 0 {
+            _ = try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+        }
+    }
+
+    /// The open file's status (`fstat`).
+    /// - Throws: `fstat` and its errno.
+    func status() throws(Errno) -> stat {
+        var info = stat()
+        _ = try retryingOnInterrupt("fstat") { fstat(rawValue, &info) }
+        return info
+    }
+
+    /// Flushes what was written to the open file, or a directory's entries,
+    /// to the disk (`fsync`).
+    /// - Throws: `fsync` and its errno.
+    func sync() throws(Errno) {
+        _ = try retryingOnInterrupt("fsync") { fsync(rawValue) }
+    }
+
+    /// Sets the open file's permission bits (`fchmod`).
+    /// - Throws: `fchmod` and its errno.
+    func setPermissions(_ mode: mode_t) throws(Errno) {
+        _ = try retryingOnInterrupt("fchmod") { fchmod(rawValue, mode) }
+    }
+
+    /// Gives the open file to `owner` and `group` (`fchown`; only root may
+    /// give a file away).
+    /// - Throws: `fchown` and its errno.
+    func setOwner(_ owner: uid_t, group: gid_t) throws(Errno) {
+        _ = try retryingOnInterrupt("fchown") { fchown(rawValue, owner, group) }
+    }
+
+    /// Takes the exclusive `flock` lock of the open file, waiting for it;
+    /// it is released when the last descriptor of the open file closes.
+    /// - Throws: `flock` and its errno.
+    func lockExclusively() throws(Errno) {
+        _ = try retryingOnInterrupt("flock") { flock(rawValue, LOCK_EX) }
+    }
+
+    /// Moves the open file's offset to `offset` from its start (`lseek`).
+    /// - Throws: `lseek` and its errno.
+    func seek(to offset: Int64) throws(Errno) {
+        _ = try retryingOnInterrupt("lseek") { lseek(rawValue, off_t(offset), SEEK_SET) }
+    }
+
+    /// The lowest descriptor number from 3 up that a command started now
+    /// would not inherit (``isClosedOnExec``): a number to give it a
+    /// descriptor under without hiding one its caller passed (`3>file`).
+    /// Low numbers matter: `sh` redirects only to single digits (`>&7`).
+    static func lowestNumberFreeForChild() -> FileDescriptor {
+        var fd = FileDescriptor(rawValue: 3)
+        while !fd.isClosedOnExec { fd = FileDescriptor(rawValue: fd.rawValue + 1) }
+        return fd
+    }
+}
