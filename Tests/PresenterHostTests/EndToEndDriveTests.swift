@@ -199,14 +199,13 @@ struct EndToEndDriveSocketTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("s").path
         // A socket file nobody listens on.
-        let stale = try #require(try? listenUnixSocket(socket).get())
-        close(stale)
+        try FileDescriptor.listen(atUnixSocket: socket).close()
         let driver = try TestProcess(TestPaths.binary, ["drive", "--socket", socket], environment: utf8)
         defer { driver.send(SIGKILL); _ = driver.communicate(); driver.wait() }
         // Replaced: it answers.
         let answered = waitUntil(timeout: 10) {
-            guard case .success(let fd) = connectUnixSocket(socket) else { return false }
-            close(fd)
+            guard let fd = try? FileDescriptor.connect(toUnixSocket: socket) else { return false }
+            try? fd.close()
             return true
         }
         #expect(answered)

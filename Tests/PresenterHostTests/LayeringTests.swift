@@ -5,10 +5,22 @@ import Testing
 /// `scripts/layers`: the folders of Sources/PresenterHost flow one way
 /// (discovery → loading → registry); code in a folder never names what a
 /// later folder declares, and the foundation below them (Process/, Text/)
-/// names none of them. Run on the real tree, and on a small tree whose
-/// three violations it must find, and nothing else.
+/// names none of them; and no file outside Process/ makes a descriptor
+/// system call (`close(fd)`), `FileDescriptor`'s alone. Run on the real
+/// tree, and on small trees whose violations it must find, and nothing else.
 @Suite struct LayeringTests {
     private let script = TestPaths.packageRoot.appendingPathComponent("scripts/layers")
+
+    /// The script's result on a tree of `files` (path: text) under `root`.
+    private func run(on root: URL, _ files: [String: String]) throws -> ProcessResult {
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return try ProcessRunner.run(script, ["--root", root.path])
+    }
 
     @Test func theSourcesFlowOneWay() throws {
         let result = try ProcessRunner.run(script, [])
@@ -33,13 +45,7 @@ import Testing
             "Registry/Catalog.swift": "struct Catalog {\n    let loaded: Loaded\n    let thing: Thing\n}\n",
             "Runtime/Thing.swift": "struct Thing {}\n",
         ]
-        for (path, text) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-        let result = try ProcessRunner.run(script, ["--root", root.path])
+        let result = try run(on: root, files)
         let errors = result.stderr.split(separator: "\n")
         #expect(result.status == 1)
         #expect(errors.count == 3, "\(result.stderr)")
@@ -48,5 +54,43 @@ import Testing
             errors.dropFirst().first?.hasPrefix("Error: Discovery/Found.swift:5: Discovery/ names Loaded from Loading/")
                 == true)
         #expect(errors.last?.hasPrefix("Error: Registry/Catalog.swift:3: Registry/ names Thing from Runtime/") == true)
+    }
+
+    @Test func aDescriptorSystemCallOutsideProcessFails() throws {
+        let root = TestPaths.temporaryDirectory("syscalls")
+        let files = [
+            "Process/FileDescriptor.swift": "struct FileDescriptor {\n    func close() { _ = Glibc.close(3) }\n}\n",
+            "Loading/Raw.swift": """
+            // close(fd) in a comment is no call, nor is "write(" in a string.
+            func leak(_ fd: Int32) {
+                close(fd)
+                _ = fcntl(fd, F_GETFL) | poll(nil, 0, 0)
+            }
+
+            """,
+            "Rendering/Backend.swift": """
+            final class Backend {
+                let fd = FileDescriptor()
+                func write(_ text: String) {}
+                func frame() {
+                    write("frame")  // its own method
+                    fd.close()  // FileDescriptor's
+                    shutdown()  // a method of no arguments: no system call takes none
+                }
+                func read(_ buffer: inout [UInt8]) -> Int { Glibc.read(3, &buffer, 1) }
+            }
+
+            """,
+        ]
+        let result = try run(on: root, files)
+        let errors = result.stderr.split(separator: "\n").map { String($0.prefix { $0 != ";" }) }
+        #expect(result.status == 1)
+        #expect(
+            errors == [
+                "Error: Loading/Raw.swift:3: calls close( itself",
+                "Error: Loading/Raw.swift:4: calls fcntl( itself",
+                "Error: Loading/Raw.swift:4: calls poll( itself",
+                "Error: Rendering/Backend.swift:9: calls Glibc.read( itself",
+            ], "\(result.stderr)")
     }
 }

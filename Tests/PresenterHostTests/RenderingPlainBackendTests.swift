@@ -32,7 +32,7 @@ struct RenderingPlainBackendTests {
             (.finished(action: "a", message: "Two\nlines", error: nil), true, "✔ Two - lines"),
         ] as [(ProgressEvent, Bool, String?)])
     func lines(event: ProgressEvent, unicode: Bool, line: String?) {
-        #expect(PlainBackend(fd: -1, unicode: unicode).line(for: event) == line)
+        #expect(PlainBackend(fd: FileDescriptor(rawValue: -1), unicode: unicode).line(for: event) == line)
     }
 
     @Test("plain output never holds an escape code, even from a message")

@@ -202,9 +202,9 @@ struct RunProcessTests {
         let dir = TestPaths.temporaryDirectory("captured")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("out").path
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
         output.write(to: fd)
-        close(fd)
+        try fd.close()
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
     }
 }

@@ -8,15 +8,14 @@ struct SpawnTests {
     /// Runs `script` with `sh -c` under `options` (its stdout on a pipe added
     /// as descriptor 1) and returns what it printed.
     private func run(_ script: String, _ options: Spawn.Options, shell: String = "/bin/sh") throws -> String {
-        var pipe: [Int32] = [-1, -1]
-        #expect(makePipe(&pipe))
+        let pipe = try FileDescriptor.pipe()
         var options = options
-        options.descriptors[1] = .descriptor(pipe[1])
+        options.descriptors[.standardOutput] = .descriptor(pipe.writeEnd)
         let spawned = Spawn.start(shell, [shell, "-c", script], options)
-        close(pipe[1])
-        defer { close(pipe[0]) }
+        try pipe.writeEnd.close()
+        defer { try? pipe.readEnd.close() }
         let pid = try spawned.get()
-        let output = readAll(pipe[0]) ?? []
+        let output = try pipe.readEnd.readAll()
         var status: Int32 = 0
         _ = try? retryingOnInterrupt("waitpid") { waitpid(pid, &status, 0) }
         return String(decoding: output, as: UTF8.self)
@@ -28,11 +27,13 @@ struct SpawnTests {
     }
 
     @Test func descriptorsArePassedWhereAskedAndNothingElseWithCloseOthers() throws {
-        var extra: [Int32] = [-1, -1]
-        #expect(makePipe(&extra))
-        defer { extra.forEach { close($0) } }
+        let extra = try FileDescriptor.pipe()
+        defer { [extra.readEnd, extra.writeEnd].forEach { try? $0.close() } }
         var options = Spawn.Options()
-        options.descriptors = [0: .null(O_RDONLY), 2: .null(O_WRONLY), 3: .descriptor(extra[1])]
+        options.descriptors = [
+            .standardInput: .null(O_RDONLY), .standardError: .null(O_WRONLY),
+            FileDescriptor(rawValue: 3): .descriptor(extra.writeEnd),
+        ]
         options.closeOthers = true
         // A simple command, no pipeline: a shell holds a pipeline's pipes while it runs.
         let output = try run("ls /proc/$$/fd; readlink /proc/$$/fd/0 /proc/$$/fd/2", options).split(separator: "\n")
@@ -42,19 +43,22 @@ struct SpawnTests {
 
     @Test func aSourceAtItsOwnNumberOrAnotherTargetsNumberArrivesIntact() throws {
         // Two pipes whose write ends swap places: 1000 spare numbers later, each lands where asked.
-        var first: [Int32] = [-1, -1], second: [Int32] = [-1, -1]
-        #expect(makePipe(&first) && makePipe(&second))
+        let first = try FileDescriptor.pipe(), second = try FileDescriptor.pipe()
         // The read ends here; the write ends are closed below, once each.
-        defer { [first[0], second[0]].forEach { close($0) } }
+        defer { [first.readEnd, second.readEnd].forEach { try? $0.close() } }
         var options = Spawn.Options()
-        options.descriptors = [first[1]: .descriptor(second[1]), second[1]: .descriptor(first[1])]
+        options.descriptors = [
+            first.writeEnd: .descriptor(second.writeEnd), second.writeEnd: .descriptor(first.writeEnd),
+        ]
         options.closeOthers = false
         // bash: dash redirects only descriptors 0 to 9.
-        _ = try run("echo to-second >&\(first[1]); echo to-first >&\(second[1])", options, shell: "/bin/bash")
-        close(first[1]); close(second[1])
-        var buffer = [UInt8](repeating: 0, count: 64)
-        #expect(String(decoding: buffer[..<max(0, read(second[0], &buffer, 64))], as: UTF8.self) == "to-second\n")
-        #expect(String(decoding: buffer[..<max(0, read(first[0], &buffer, 64))], as: UTF8.self) == "to-first\n")
+        _ = try run(
+            "echo to-second >&\(first.writeEnd.rawValue); echo to-first >&\(second.writeEnd.rawValue)", options,
+            shell: "/bin/bash")
+        try first.writeEnd.close()
+        try second.writeEnd.close()
+        #expect(String(decoding: try second.readEnd.readAll(), as: UTF8.self) == "to-second\n")
+        #expect(String(decoding: try first.readEnd.readAll(), as: UTF8.self) == "to-first\n")
     }
 
     @Test func aNewSessionHasNoControllingTerminal() throws {
@@ -69,9 +73,9 @@ struct SpawnTests {
     }
 
     @Test func theHostsDescriptorsCloseOnExec() throws {
-        var pipe: [Int32] = [-1, -1], sockets: [Int32] = [-1, -1]
-        #expect(makePipe(&pipe) && makeSocketPair(&sockets))
-        defer { (pipe + sockets).forEach { close($0) } }
-        for fd in pipe + sockets { #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0) }
+        let pipe = try FileDescriptor.pipe(), sockets = try FileDescriptor.socketPair()
+        let all = [pipe.readEnd, pipe.writeEnd, sockets.0, sockets.1]
+        defer { all.forEach { try? $0.close() } }
+        for fd in all { #expect(fcntl(fd.rawValue, F_GETFD) & FD_CLOEXEC != 0) }
     }
 }

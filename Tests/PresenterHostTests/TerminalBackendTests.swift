@@ -352,7 +352,7 @@ struct TerminalBackendPseudoTerminalTests {
         let terminal = try PseudoTerminal(cols: 40, rows: 10)
         let foreground = SharedFlag(false)
         let backend = TerminalBackend(
-            fd: terminal.follower, regionRows: 3, color: false, unicode: true,
+            fd: terminal.followerFD, regionRows: 3, color: false, unicode: true,
             isForeground: { foreground.isSet })
         let before = lflag(terminal.follower)
         #expect(before & tcflag_t(ECHO) != 0)
@@ -375,7 +375,7 @@ struct TerminalBackendPseudoTerminalTests {
         tcsetattr(terminal.follower, TCSANOW, &settings)
         let foreground = SharedFlag(true)
         let backend = TerminalBackend(
-            fd: terminal.follower, regionRows: 3, color: false, unicode: true,
+            fd: terminal.followerFD, regionRows: 3, color: false, unicode: true,
             silenceInput: false, isForeground: { foreground.isSet })
         backend.present(hud())
         #expect(!terminal.drain().isEmpty)
@@ -394,7 +394,7 @@ struct TerminalBackendPseudoTerminalTests {
     func frameAfterResize() throws {
         let terminal = try PseudoTerminal(cols: 40, rows: 10)
         let backend = TerminalBackend(
-            fd: terminal.follower, regionRows: 3, color: false, unicode: true, silenceInput: false)
+            fd: terminal.followerFD, regionRows: 3, color: false, unicode: true, silenceInput: false)
         backend.present(hud())
         #expect(!terminal.drain().isEmpty)
         terminal.resize(cols: 30, rows: 10)

@@ -37,8 +37,8 @@ struct TerminalEnvironmentTests {
     func unknownTerminal(environment: [String: String]) throws {
         #expect(TerminalEnvironment.wantsPlainLines(isTerminal: true, environment))
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
-        #expect(BackendFactory.mode(for: terminal.follower, environment: environment) == .plain)
-        #expect(BackendFactory.make(for: terminal.follower, environment: environment) is PlainBackend)
+        #expect(BackendFactory.mode(for: terminal.followerFD, environment: environment) == .plain)
+        #expect(BackendFactory.make(for: terminal.followerFD, environment: environment) is PlainBackend)
         #expect(!TerminalEnvironment.wantsPlainLines(isTerminal: true, ["TERM": "xterm-256color"]))
     }
 
@@ -49,11 +49,11 @@ struct TerminalEnvironmentTests {
         #expect(BackendFactory.make(for: pipe.writeEnd, environment: ["TERM": "xterm"]) is PlainBackend)
 
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
-        #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "xterm"]) == .terminal)
-        #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "dumb"]) == .plain)
-        #expect(BackendFactory.mode(for: terminal.follower, environment: ["TERM": "xterm", "CI": ""]) == .plain)
+        #expect(BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "xterm"]) == .terminal)
+        #expect(BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "dumb"]) == .plain)
+        #expect(BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "xterm", "CI": ""]) == .plain)
         let backend = BackendFactory.make(
-            for: terminal.follower, environment: ["TERM": "xterm", "NO_COLOR": "1", "LANG": "C.UTF-8"],
+            for: terminal.followerFD, environment: ["TERM": "xterm", "NO_COLOR": "1", "LANG": "C.UTF-8"],
             regionRows: 4)
         #expect(backend is TerminalBackend)
         #expect(backend.flags == [.unicode, .animated])
@@ -63,7 +63,7 @@ struct TerminalEnvironmentTests {
     @Test("the size is re-read from the terminal on refresh")
     func resize() throws {
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
-        let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
+        let backend = TerminalBackend(fd: terminal.followerFD, color: false, unicode: false, silenceInput: false)
         #expect(backend.size == (99, 5))
         terminal.resize(cols: 60, rows: 3)
         #expect(backend.size == (99, 5))
@@ -79,7 +79,7 @@ struct TerminalResizeTests {
         // A signal to this process: in a test process of its own.
         guard ChildTest.isChild else { return try ChildTest.run(Self.self) }
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
-        let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
+        let backend = TerminalBackend(fd: terminal.followerFD, color: false, unicode: false, silenceInput: false)
         let runtime = PresenterRuntime(registry: PresenterRegistry(plugins: []), backend: backend)
         defer { runtime.shutdown() }
         terminal.resize(cols: 50, rows: 30)
@@ -92,7 +92,7 @@ struct TerminalResizeTests {
     func sigcont() throws {
         guard ChildTest.isChild else { return try ChildTest.run(Self.self) }
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
-        let backend = TerminalBackend(fd: terminal.follower, color: false, unicode: false, silenceInput: false)
+        let backend = TerminalBackend(fd: terminal.followerFD, color: false, unicode: false, silenceInput: false)
         let called = SharedFlag(false)
         backend.watchResize { called.isSet = true }
         defer { backend.finish() }

@@ -60,7 +60,7 @@ public struct BookmarkStore: Sendable {
         let target = try BookmarkStoreFile.target(of: path)
         try BookmarkStoreFile.makeDirectories(SearchPath.parent(of: target))
         let lock = try BookmarkStoreFile.lock(target)
-        defer { close(lock) }
+        defer { try? lock.close() }
         BookmarkStoreFile.removeStaleTemporaries(of: target)
         let old = try BookmarkStoreFile.read(target)
         var document =

@@ -20,21 +20,31 @@ enum BookmarkStoreFile {
 
     /// The file at `path`, or `nil` when there is none (nor a folder for it).
     static func read(_ path: String) throws(BookmarkStoreError) -> Contents? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw unreadable(path, errno)
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, O_RDONLY)
+        } catch {
+            if error.code == ENOENT { return nil }
+            throw unreadable(path, error.code)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw unreadable(path, errno) }
+        defer { try? fd.close() }
+        let info: stat, bytes: [UInt8]
+        do throws(Errno) {
+            info = try fd.status()
+        } catch {
+            throw unreadable(path, error.code)
+        }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw BookmarkStoreError(
                 .unreadable,
                 "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS"
             )
         }
-        guard let bytes = readAll(fd) else { throw unreadable(path, errno) }
+        do throws(Errno) {
+            bytes = try fd.readAll()
+        } catch {
+            throw unreadable(path, error.code)
+        }
         return Contents(bytes: bytes, mode: info.st_mode & 0o7777, owner: info.st_uid, group: info.st_gid)
     }
 
@@ -80,19 +90,21 @@ enum BookmarkStoreFile {
     /// each rename, so a lock on it would guard an inode no longer in use).
     /// Returns the descriptor; closing it releases the lock, as does the
     /// end of the process however it ends.
-    static func lock(_ path: String) throws(BookmarkStoreError) -> Int32 {
+    static func lock(_ path: String) throws(BookmarkStoreError) -> FileDescriptor {
         let lockPath = path + ".lock"
-        let fd = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC, 0o666)
-        guard fd >= 0 else {
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(lockPath, O_RDONLY | O_CREAT, permissions: 0o666)
+        } catch {
             throw BookmarkStoreError(
                 .unwritable,
-                "\(lockPath): cannot open the bookmark store's lock file: \(errnoText(errno)); check that the folder is writable (the store was not changed)"
+                "\(lockPath): cannot open the bookmark store's lock file: \(errnoText(error.code)); check that the folder is writable (the store was not changed)"
             )
         }
         do throws(Errno) {
-            _ = try retryingOnInterrupt("flock") { flock(fd, LOCK_EX) }
+            try fd.lockExclusively()
         } catch {
-            close(fd)
+            try? fd.close()
             throw BookmarkStoreError(
                 .unwritable,
                 "\(lockPath): cannot lock the bookmark store: \(errnoText(error.code)); the store was not changed")
@@ -131,39 +143,49 @@ enum BookmarkStoreFile {
         }
         // Not mkostemp: its files are 0600, and a new store must get the
         // umask's permissions, which only the kernel's open applies.
-        var temporary = ""
-        var fd: Int32 = -1
-        while fd < 0 {
-            temporary = temporaryPrefix(of: path) + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd < 0 && errno != EEXIST { throw failure(errno) }
+        func create() throws(BookmarkStoreError) -> (FileDescriptor, String) {
+            while true {
+                let name = temporaryPrefix(of: path) + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+                do throws(Errno) {
+                    return (try FileDescriptor.open(name, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o666), name)
+                } catch  where error.code == EEXIST {
+                    continue
+                } catch {
+                    throw failure(error.code)
+                }
+            }
         }
-        var written = false
+        let (fd, temporary) = try create()
+        var open = true, written = false
         defer {
-            if fd >= 0 { close(fd) }
+            if open { try? fd.close() }
             if !written { unlink(temporary) }
         }
-        if let old {
-            // Another user's store (written by root, say): keep its owner
-            // when allowed; otherwise the file is ours, as any file we write.
-            if old.owner != geteuid() || old.group != getegid() { _ = fchown(fd, old.owner, old.group) }
-            guard fchmod(fd, old.mode) == 0 else { throw failure(errno) }
+        do throws(Errno) {
+            if let old {
+                // Another user's store (written by root, say): keep its owner
+                // when allowed; otherwise the file is ours, as any file we write.
+                if old.owner != geteuid() || old.group != getegid() { try? fd.setOwner(old.owner, group: old.group) }
+                try fd.setPermissions(old.mode)
+            }
+            try fd.writeAll(bytes)
+            try fd.sync()
+            open = false
+            try fd.close()
+        } catch {
+            throw failure(error.code)
         }
-        guard writeAll(fd, bytes), fsync(fd) == 0 else { throw failure(errno) }
-        let closed = close(fd)
-        fd = -1
-        guard closed == 0 else { throw failure(errno) }
         guard rename(temporary, path) == 0 else { throw failure(errno) }
         written = true
-        // The rename is only durable once the folder's entry is on disk.
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        let synced = folder >= 0 && fsync(folder) == 0
-        let code = errno
-        if folder >= 0 { close(folder) }
-        guard synced else {
+        do throws(Errno) {
+            // The rename is only durable once the folder's entry is on disk.
+            try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY).closeAfter { folder throws(Errno) in
+                try folder.sync()
+            }
+        } catch {
             throw BookmarkStoreError(
                 .unwritable,
-                "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(code)); a crash now could lose the change"
+                "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(error.code)); a crash now could lose the change"
             )
         }
     }

@@ -88,13 +88,17 @@ public final class WebTitleFetch: @unchecked Sendable {
         case .success(let found): path = found
         case .failure(let error): return .failure(error)
         }
-        var pipe: [Int32] = [-1, -1]
-        guard makePipe(&pipe) else { return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(errno))")) }
-        defer { close(pipe[0]) }
+        let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do throws(Errno) {
+            pipe = try FileDescriptor.pipe()
+        } catch {
+            return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(error.code))"))
+        }
+        defer { try? pipe.readEnd.close() }
         var options = Spawn.Options()
         options.descriptors = [
-            STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(pipe[1]),
-            STDERR_FILENO: .null(O_WRONLY),
+            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(pipe.writeEnd),
+            .standardError: .null(O_WRONLY),
         ]
         options.closeOthers = true
         // A Ctrl-C meant for the host is the host's to act on (cancel).
@@ -106,7 +110,7 @@ public final class WebTitleFetch: @unchecked Sendable {
             "--", target,
         ]
         let spawned = Spawn.start(path, arguments, options)
-        close(pipe[1])
+        try? pipe.writeEnd.close()
         let child: pid_t
         switch spawned {
         case .success(let pid): child = pid
@@ -118,7 +122,7 @@ public final class WebTitleFetch: @unchecked Sendable {
             if cancelled { kill(child, SIGKILL) }
         }
         let deadline = MonotonicTime.nanoseconds() &+ UInt64((timeout + Self.killGrace) * 1e9)
-        let (reply, ending) = Self.read(pipe[0], before: deadline)
+        let (reply, ending) = Self.read(pipe.readEnd, before: deadline)
         lock.withLock { pid = nil }
         if ending != .endOfFile { kill(child, SIGKILL) }
         let termination = ProcessExit.end(child, waitingUpTo: 1).0
@@ -147,20 +151,19 @@ public final class WebTitleFetch: @unchecked Sendable {
 
     /// Everything the fetcher writes, until it closes its stdout (it ended),
     /// the deadline (on MonotonicTime) or ``maxReplyBytes``.
-    private static func read(_ fd: Int32, before deadline: UInt64) -> ([UInt8], Ending) {
+    private static func read(_ fd: FileDescriptor, before deadline: UInt64) -> ([UInt8], Ending) {
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             guard MonotonicTime.nanoseconds() < deadline else { return (reply, .deadline) }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = try? retryingOnInterrupt("poll") {
+            let ready = try? fd.wait(for: .input) {
                 let now = MonotonicTime.nanoseconds()
-                return poll(&poller, 1, now < deadline ? Int32(min((deadline - now) / 1_000_000 + 1, 60_000)) : 0)
+                return now < deadline ? Int32(min((deadline - now) / 1_000_000 + 1, 60_000)) : 0
             }
-            guard let ready, ready > 0 else { continue }  // the wait's end: the deadline check decides
+            guard let ready, !ready.isEmpty else { continue }  // the wait's end: the deadline check decides
             let count: Int
             do throws(Errno) {
-                count = try readSome(fd, into: &chunk)
+                count = try fd.read(into: &chunk)
             } catch {
                 if error.wouldBlock { continue }
                 return (reply, .endOfFile)

@@ -31,8 +31,8 @@ public enum AddBookmarkCommand {
         let environment = ProcessInfo.processInfo.environment
         if options.mode == .screen {
             // Checked first: nothing is loaded for a screen that cannot be shown.
-            guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1,
-                BackendFactory.mode(for: STDERR_FILENO, environment: environment) == .terminal
+            guard TerminalShim.isTerminal(.standardInput), TerminalShim.isTerminal(.standardError),
+                BackendFactory.mode(for: .standardError, environment: environment) == .terminal
             else {
                 throw .usage(
                     "the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset); in scripts use --get-title or --add"
@@ -72,7 +72,7 @@ public enum AddBookmarkCommand {
                 throw .failure("\(error)")
             }
         case .getTitle, .add:
-            let backend = BackendFactory.make(for: STDERR_FILENO, environment: environment, colorMode: options.color)
+            let backend = BackendFactory.make(for: .standardError, environment: environment, colorMode: options.color)
             let runtime = PresenterRuntime(
                 registry: registry, backend: backend, options: pluginOptions, isolation: isolation,
                 log: log.isEnabled ? { log.write($0) } : nil,

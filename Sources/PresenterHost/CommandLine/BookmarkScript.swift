@@ -40,7 +40,7 @@ final class BookmarkScript: @unchecked Sendable {
     /// exit status.
     func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        CrashRescue.install(terminal: terminal ? STDERR_FILENO : nil)
+        CrashRescue.install(terminal: terminal ? .standardError : nil)
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT], queue: control) { [self] event in
             condition.withLock {
                 if interruption == nil { interruption = event.signal }

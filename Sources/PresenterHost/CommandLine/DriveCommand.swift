@@ -52,7 +52,7 @@ public enum DriveCommand {
             environment: environment, log: log)
         defer { log.flush() }
         CrashRescue.install(
-            terminal: mode == .terminal ? STDERR_FILENO : nil,
+            terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
         let screenlet: Screenlet
         do throws(RuntimeError) {
@@ -89,7 +89,7 @@ public enum DriveCommand {
             server.start(session: session)
         } else {
             let reader = Thread {
-                readLines(STDIN_FILENO, limit: DriveClient.longestLine) { stdinClient.receive($0) }
+                FileDescriptor.standardInput.readLines(limit: DriveClient.longestLine) { stdinClient.receive($0) }
                 finish(nil)
             }
             reader.name = "drive-stdin"

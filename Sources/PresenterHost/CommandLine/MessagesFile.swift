@@ -41,9 +41,12 @@ public struct MessagesFile: Equatable, Sendable {
     /// - Throws: `.noInput` when it cannot be read, `.dataError` when its
     ///   content is wrong.
     public static func load(path: String) throws(CommandError) -> MessagesFile {
-        guard let bytes = readFile(path) else {
+        let bytes: [UInt8]
+        do throws(Errno) {
+            bytes = try readFile(path)
+        } catch {
             throw .noInput(
-                "\(path): cannot read the messages file: \(errnoText(errno)); check the path given to --messages")
+                "\(path): cannot read the messages file: \(errnoText(error.code)); check the path given to --messages")
         }
         return try parse(bytes, name: path)
     }
@@ -102,18 +105,13 @@ public struct MessagesFile: Equatable, Sendable {
         return MessagesFile(actions: actions)
     }
 
-    /// The whole file, or `nil` with errno set.
-    private static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            errno = EISDIR
-            return nil
+    /// The whole file.
+    /// - Throws: the call that failed (`read` and EISDIR for a directory).
+    private static func readFile(_ path: String) throws(Errno) -> [UInt8] {
+        try FileDescriptor.open(path, O_RDONLY).closeAfter { fd throws(Errno) in
+            if try fd.status().st_mode & S_IFMT == S_IFDIR { throw Errno(call: "read", code: EISDIR) }
+            return try fd.readAll()
         }
-        return readAll(fd)
     }
 }
 

@@ -184,11 +184,11 @@ public enum PresenterHostCommand {
     private static let seeHelp = "See 'presenter-host --help'.\n"
 
     static func writeStandardOutput(_ text: String) {
-        _ = writeAll(STDOUT_FILENO, Array(text.utf8))
+        try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
     }
 
     /// Writes `text` to stderr (unbuffered).
     static func writeStandardError(_ text: String) {
-        _ = writeAll(STDERR_FILENO, Array(text.utf8))
+        try? FileDescriptor.standardError.writeAll(Array(text.utf8))
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// one at a time.
 // Safe: `lastPercent` and `broken` only under `lock`; the rest is immutable.
 final class RunEvents: @unchecked Sendable {
-    private let fd: Int32
+    private let fd: FileDescriptor?
     private let ownsFD: Bool
     private let log: RunLog
     /// `NOTIFY_SOCKET`: where systemd hears the service's status.
@@ -28,16 +28,17 @@ final class RunEvents: @unchecked Sendable {
         notifySocket = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         switch path {
         case nil:
-            fd = -1
+            fd = nil
             ownsFD = false
         case "-":
-            fd = STDOUT_FILENO
+            fd = .standardOutput
             ownsFD = false
         case let path?:
-            fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o644)
-            guard fd >= 0 else {
+            do throws(Errno) {
+                fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY, permissions: 0o644)
+            } catch {
                 throw .cannotCreate(
-                    "--events \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(errno))); give a file in a directory you can write"
+                    "--events \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(error.code))); give a file in a directory you can write"
                 )
             }
             ownsFD = true
@@ -45,11 +46,11 @@ final class RunEvents: @unchecked Sendable {
     }
 
     deinit {
-        if ownsFD { close(fd) }
+        if ownsFD { try? fd?.close() }
     }
 
     /// Whether events go to stdout (which the command then must not use).
-    var usesStandardOutput: Bool { fd == STDOUT_FILENO }
+    var usesStandardOutput: Bool { fd == .standardOutput }
 
     /// The action started (`command`: its words; `message`: the working message).
     func started(action: String, message: String?, command: [String]) {
@@ -91,7 +92,7 @@ final class RunEvents: @unchecked Sendable {
     private func status(_ text: String) {
         guard let notifySocket else { return }
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        sendDatagram("STATUS=" + line, to: notifySocket)
+        FileDescriptor.sendDatagram("STATUS=" + line, to: notifySocket)
     }
 
     private func emit(_ fields: [String: JSONValue]) {
@@ -99,7 +100,7 @@ final class RunEvents: @unchecked Sendable {
         fields["time"] = .string(RunLog.timestamp())
         let line = JSONValue.object(fields).serialized
         log.record("presenter-host: event: " + line)
-        guard fd >= 0 else { return }
+        guard let fd else { return }
         lock.withLock {
             guard !broken else { return }
             broken = !TerminalShim.writeAll(fd, Array((line + "\n").utf8))

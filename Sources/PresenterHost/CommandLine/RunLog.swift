@@ -11,7 +11,7 @@ import Foundation
 // Safe: `runtime` and `held` only under `lock`; the rest is immutable.
 final class RunLog: @unchecked Sendable {
     private let verbose: Bool
-    private let file: Int32
+    private let file: FileDescriptor?
     private let lock = NSLock()
     /// Where verbose lines go while the presenter is on screen.
     private weak var runtime: PresenterRuntime?
@@ -23,26 +23,27 @@ final class RunLog: @unchecked Sendable {
     init(verbose: Bool, path: String?) throws(CommandError) {
         self.verbose = verbose
         guard let path else {
-            file = -1
+            file = nil
             return
         }
-        file = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o644)
-        guard file >= 0 else {
+        do throws(Errno) {
+            file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY, permissions: 0o644)
+        } catch {
             throw .cannotCreate(
-                "--log \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(errno))); give a file in a directory you can write"
+                "--log \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(error.code))); give a file in a directory you can write"
             )
         }
     }
 
     deinit {
-        if file >= 0 { close(file) }
+        try? file?.close()
     }
 
     /// True when there is a `--log` file.
-    var hasFile: Bool { file >= 0 }
+    var hasFile: Bool { file != nil }
 
     /// True when entries go anywhere.
-    var isEnabled: Bool { verbose || file >= 0 }
+    var isEnabled: Bool { verbose || file != nil }
 
     /// From now on, verbose lines go above `runtime`'s region.
     func show(above runtime: PresenterRuntime) {
@@ -53,7 +54,7 @@ final class RunLog: @unchecked Sendable {
     func write(_ entry: PresenterLogEntry) {
         guard isEnabled else { return }
         lock.withLock {
-            if file >= 0 { _ = writeAll(file, Array((Self.timestamp() + " " + Self.fileLine(entry) + "\n").utf8)) }
+            try? file?.writeAll(Array((Self.timestamp() + " " + Self.fileLine(entry) + "\n").utf8))
             guard verbose else { return }
             if let runtime {
                 // Refused once the runtime is shutting down: written after it.
@@ -67,8 +68,8 @@ final class RunLog: @unchecked Sendable {
     /// Records a line already shown on stderr (a presenter's failure) in the
     /// log file only.
     func record(_ line: String) {
-        guard file >= 0 else { return }
-        lock.withLock { _ = writeAll(file, Array((Self.timestamp() + " " + PrintableText.escaping(line) + "\n").utf8)) }
+        guard let file else { return }
+        lock.withLock { try? file.writeAll(Array((Self.timestamp() + " " + PrintableText.escaping(line) + "\n").utf8)) }
     }
 
     /// Writes what came while the runtime was shutting down: call it once

@@ -61,7 +61,7 @@ final class RunOutputSink: @unchecked Sendable {
     }
 
     /// Writes what was kept (only with `--output on-failure` and `tail`).
-    func replay(to fd: Int32) {
+    func replay(to fd: FileDescriptor) {
         kept.write(to: fd)
     }
 }

@@ -113,7 +113,7 @@ final class RunSession: @unchecked Sendable {
         // restored the terminal; the child gets SIGPIPE's default back.
         signal(SIGPIPE, SIG_IGN)
         CrashRescue.install(
-            terminal: mode == .terminal ? STDERR_FILENO : nil,
+            terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
             if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
@@ -164,11 +164,11 @@ final class RunSession: @unchecked Sendable {
         do {
             child = try ChildProcess.spawn(
                 executable, options.command,
-                captureStdout: (capture && isatty(STDOUT_FILENO) == 1) || events.usesStandardOutput,
+                captureStdout: (capture && TerminalShim.isTerminal(.standardOutput)) || events.usesStandardOutput,
                 captureStderr: capture,
                 passing: [channel.childFD: channel.writeFD],
                 environment: Spawn.environment(
-                    setting: ProgressChannel.environmentVariable, to: String(channel.childFD)))
+                    setting: ProgressChannel.environmentVariable, to: String(channel.childFD.rawValue)))
             channel.commandStarted()
         } catch {
             channel.finish()
@@ -270,7 +270,7 @@ final class RunSession: @unchecked Sendable {
         runtime.shutdown()
 
         if status != 0 {
-            output.replay(to: STDERR_FILENO)
+            output.replay(to: .standardError)
             if didTimeOut && mode == .terminal {
                 PresenterHostCommand.writeStandardError(
                     "presenter-host: timed out after \(Self.seconds(options.timeout ?? 0)): \(options.commandLine)\n")
@@ -292,14 +292,14 @@ final class RunSession: @unchecked Sendable {
         let unicode = TerminalEnvironment.isUnicode(environment)
         // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
         let accessible = options.staticMode || TerminalEnvironment.wantsStatic(environment)
-        let mode = accessible ? .plain : BackendFactory.mode(for: STDERR_FILENO, environment: environment)
+        let mode = accessible ? .plain : BackendFactory.mode(for: .standardError, environment: environment)
         // --output tail: the command's last lines below the presenter's rows.
         let tailRows = mode == .terminal && options.output == .tail ? options.tailLines : 0
         let backend: RenderBackend =
             accessible
-            ? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
+            ? PlainBackend(fd: .standardError, unicode: unicode)
             : BackendFactory.make(
-                for: STDERR_FILENO, environment: environment, colorMode: options.color,
+                for: .standardError, environment: environment, colorMode: options.color,
                 regionRows: 5 + tailRows, interactive: false,
                 terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
@@ -369,7 +369,7 @@ final class RunSession: @unchecked Sendable {
             + (plain == nil ? "going on with plain progress lines" : "going on without it")
         PresenterHostCommand.writeStandardError(line + "\n")
         log.record(line)
-        return plain ?? PlainBackend(fd: STDERR_FILENO, unicode: unicode)
+        return plain ?? PlainBackend(fd: .standardError, unicode: unicode)
     }
 
 }

@@ -19,14 +19,14 @@ import Glibc
 final class CandidateCheck {
     let policy: PluginPolicy
     /// The real path of each directory seen, its status and an open descriptor.
-    private var directories: [String: (real: String, info: stat, descriptor: Int32)?] = [:]
+    private var directories: [String: (real: String, info: stat, descriptor: FileDescriptor)?] = [:]
 
     init(policy: PluginPolicy) {
         self.policy = policy
     }
 
     deinit {
-        for case let (_, _, descriptor)? in directories.values { close(descriptor) }
+        for case let (_, _, descriptor)? in directories.values { try? descriptor.close() }
     }
 
     /// Checks `candidate`, found in the search path directory `entry`.
@@ -39,10 +39,12 @@ final class CandidateCheck {
         guard let (real, directoryInfo, descriptor) = resolve(entry.path) else { return refused(.missing) }
         let name =
             path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
-        var info = stat()
-        // In the opened directory: one name to look up, not the whole path.
-        guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-            return refused(DiscoveryFailure(reaching: path, error: errno))
+        var info: stat
+        do throws(Errno) {
+            // In the opened directory: one name to look up, not the whole path.
+            info = try descriptor.status(ofLink: name)
+        } catch {
+            return refused(DiscoveryFailure(reaching: path, error: error.code))
         }
         var file = (real == "/" ? "" : real) + "/" + name
         var fileDirectoryInfo = directoryInfo, fileDirectory = real
@@ -72,16 +74,15 @@ final class CandidateCheck {
     }
 
     /// The real path, status and a descriptor of `directory`, looked up once.
-    private func resolve(_ directory: String) -> (real: String, info: stat, descriptor: Int32)? {
+    private func resolve(_ directory: String) -> (real: String, info: stat, descriptor: FileDescriptor)? {
         if let known = directories[directory] { return known }
-        var result: (real: String, info: stat, descriptor: Int32)?
-        var info = stat()
-        if let real = Self.realPath(directory) {
-            let descriptor = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if descriptor >= 0 && fstat(descriptor, &info) == 0 {
+        var result: (real: String, info: stat, descriptor: FileDescriptor)?
+        if let real = Self.realPath(directory), let descriptor = try? FileDescriptor.open(real, O_RDONLY | O_DIRECTORY)
+        {
+            if let info = try? descriptor.status() {
                 result = (real, info, descriptor)
-            } else if descriptor >= 0 {
-                close(descriptor)
+            } else {
+                try? descriptor.close()
             }
         }
         directories[directory] = result

@@ -11,9 +11,9 @@ import Foundation
 // Safe: `clients`, `nextNumber` and `stopping` only under `condition`; the rest is immutable.
 final class DriveServer: @unchecked Sendable {
     let path: String
-    private let listener: Int32
+    private let listener: FileDescriptor
     private let condition = NSCondition()
-    private var clients: [Int32: DriveClient] = [:]
+    private var clients: [FileDescriptor: DriveClient] = [:]
     private var nextNumber = 1
     private var stopping = false
 
@@ -28,19 +28,19 @@ final class DriveServer: @unchecked Sendable {
     /// - Throws: a ``ListenFailure`` naming the path, what is wrong and what to do.
     init(path: String) throws(ListenFailure) {
         self.path = path
-        var result = listenUnixSocket(path)
+        var result = Self.listen(path)
         if case .failure(let failure) = result, failure.code == EADDRINUSE {
             var info = stat()
             let isSocket = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
-            switch connectUnixSocket(path) {
+            switch Result(catching: { () throws(Errno) in try FileDescriptor.connect(toUnixSocket: path) }) {
             case .success(let fd):
-                close(fd)
+                try? fd.close()
                 throw ListenFailure(
                     "--socket \(PrintableText.escaping(path)): another driver is listening there; give another path or stop it"
                 )
             case .failure where isSocket:
                 unlink(path)
-                result = listenUnixSocket(path)
+                result = Self.listen(path)
             case .failure:
                 throw ListenFailure(
                     "--socket \(PrintableText.escaping(path)): a file that is not a socket is in the way; remove it or give another path"
@@ -61,13 +61,17 @@ final class DriveServer: @unchecked Sendable {
         }
     }
 
+    private static func listen(_ path: String) -> Result<FileDescriptor, Errno> {
+        Result { () throws(Errno) in try FileDescriptor.listen(atUnixSocket: path) }
+    }
+
     /// Accepts clients (on a thread of its own) until ``stop()``.
     func start(session: DriveSession) {
         let thread = Thread { [self] in
             while true {
-                let fd: Int32
+                let fd: FileDescriptor
                 do throws(Errno) {
-                    fd = try retryingOnInterrupt("accept") { acceptConnection(listener) }
+                    fd = try listener.accept()
                 } catch {
                     if error.code == ECONNABORTED { continue }
                     if condition.withLock({ stopping }) { return }
@@ -84,28 +88,27 @@ final class DriveServer: @unchecked Sendable {
         thread.start()
     }
 
-    private func serve(_ fd: Int32, session: DriveSession) {
+    private func serve(_ fd: FileDescriptor, session: DriveSession) {
         let client: DriveClient? = condition.withLock {
             guard !stopping else { return nil }
             let client = DriveClient(name: "client \(nextNumber)", session: session) { text in
                 // A client that stopped reading loses its replies, never blocks the driver.
-                let bytes = Array(text.utf8)
-                _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                try? fd.send(Array(text.utf8), waiting: false)
             }
             nextNumber += 1
             clients[fd] = client
             return client
         }
         guard let client else {
-            close(fd)
+            try? fd.close()
             return
         }
         let thread = Thread { [self] in
-            readLines(fd, limit: DriveClient.longestLine) { client.receive($0) }
+            fd.readLines(limit: DriveClient.longestLine) { client.receive($0) }
             client.wentAway()
             condition.withLock {
                 clients[fd] = nil
-                close(fd)
+                try? fd.close()
                 condition.broadcast()
             }
         }
@@ -119,8 +122,8 @@ final class DriveServer: @unchecked Sendable {
         condition.withLock {
             stopping = true
             // Wakes the accept and every read.
-            shutdown(listener, Int32(SHUT_RDWR))
-            for fd in clients.keys { shutdown(fd, Int32(SHUT_RDWR)) }
+            listener.shutdown()
+            for fd in clients.keys { fd.shutdown() }
             while !clients.isEmpty { condition.wait() }
         }
         unlink(path)

@@ -11,13 +11,22 @@ enum ELFPrecheck {
     /// Throws the reason `path` cannot be a plugin for this host, or returns.
     /// (Loading opens and checks a file through `PluginFile`.)
     static func check(_ path: String) throws(PluginLoadFailure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        if fd < 0 { throw .opening(path, error: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .file(.unreadable(errnoText(errno))) }
-        try checkType(info)
-        try check(fd, info: info)
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        } catch {
+            throw .opening(path, error: error.code)
+        }
+        try fd.closeAfter { fd throws(PluginLoadFailure) in
+            let info: stat
+            do throws(Errno) {
+                info = try fd.status()
+            } catch {
+                throw .file(.unreadable(errnoText(error.code)))
+            }
+            try checkType(info)
+            try check(fd, info: info)
+        }
     }
 
     /// Throws unless `info` is that of a regular file.
@@ -33,7 +42,7 @@ enum ELFPrecheck {
 
     /// Throws the reason the regular file open at `fd` (whose status is
     /// `info`) cannot be a plugin for this host, or returns.
-    static func check(_ fd: Int32, info: stat) throws(PluginLoadFailure) {
+    static func check(_ fd: FileDescriptor, info: stat) throws(PluginLoadFailure) {
         let size = UInt64(info.st_size)
         if size == 0 { throw .empty }
 
@@ -89,10 +98,9 @@ enum ELFPrecheck {
     /// Read from `/proc/self/exe`, so it is right on any architecture; nil
     /// (no architecture checks, dlopen still refuses) if that cannot be read.
     private static let host: Header? = {
-        let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let bytes = try? read(fd, offset: 0, count: Layout.headerSize), bytes.count == Layout.headerSize
+        guard let fd = try? FileDescriptor.open("/proc/self/exe", O_RDONLY),
+            let bytes = fd.closeAfter({ try? $0.read(count: Layout.headerSize, at: 0) }),
+            bytes.count == Layout.headerSize
         else { return nil }
         return Header(bytes)
     }()
@@ -175,7 +183,7 @@ enum ELFPrecheck {
     /// position-independent executable"). It has a program interpreter
     /// (`PT_INTERP`) or says so in its dynamic section (`DF_1_PIE`).
     private static func isExecutable(
-        _ fd: Int32, table: [UInt8], count: Int,
+        _ fd: FileDescriptor, table: [UInt8], count: Int,
         bigEndian: Bool
     ) throws(PluginLoadFailure) -> Bool {
         let interpreter: UInt64 = 3, dynamic: UInt64 = 2
@@ -203,24 +211,12 @@ enum ELFPrecheck {
     // MARK: - Helpers
 
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
-    private static func read(_ fd: Int32, offset: UInt64, count: Int) throws(PluginLoadFailure) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n: Int
-            do throws(Errno) {
-                n = try retryingOnInterrupt("pread") {
-                    bytes.withUnsafeMutableBytes {
-                        pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                    }
-                }
-            } catch {
-                throw .file(.unreadable(errnoText(error.code)))
-            }
-            if n == 0 { break }
-            done += n
+    private static func read(_ fd: FileDescriptor, offset: UInt64, count: Int) throws(PluginLoadFailure) -> [UInt8] {
+        do throws(Errno) {
+            return try fd.read(count: count, at: offset)
+        } catch {
+            throw .file(.unreadable(errnoText(error.code)))
         }
-        return Array(bytes[..<done])
     }
 
     /// An unsigned integer of `size` bytes at `offset`, or 0 past the end of `bytes`.

@@ -15,7 +15,7 @@ import Glibc
 /// is one of its own descriptors (gdb then blocks reading its pipe).
 struct PluginFile {
     /// The open file (close-on-exec).
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     /// Its status, as checked.
     let info: stat
     /// The real path it was opened at.
@@ -26,18 +26,24 @@ struct PluginFile {
         guard let slash = path.lastIndex(of: "/") else { throw .file(.missing) }
         let directoryPath = slash == path.startIndex ? "/" : String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
-        let directory = Glibc.open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory < 0 { throw .opening(path, error: errno) }
-        defer { close(directory) }
-        let fd = openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
-        if fd < 0 {
-            let error = errno
-            throw error == ELOOP ? .replacedByLink : .opening(path, error: error)
+        let directory: FileDescriptor, fd: FileDescriptor
+        do throws(Errno) {
+            directory = try FileDescriptor.open(directoryPath, O_RDONLY | O_DIRECTORY)
+        } catch {
+            throw .opening(path, error: error.code)
+        }
+        defer { try? directory.close() }
+        do throws(Errno) {
+            fd = try directory.open(name, in: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        } catch {
+            throw error.code == ELOOP ? .replacedByLink : .opening(path, error: error.code)
         }
         do throws(PluginLoadFailure) {
-            var directoryInfo = stat(), info = stat()
-            guard fstat(directory, &directoryInfo) == 0, fstat(fd, &info) == 0 else {
-                throw .file(.unreadable(errnoText(errno)))
+            let directoryInfo: stat, info: stat
+            do throws(Errno) {
+                (directoryInfo, info) = (try directory.status(), try fd.status())
+            } catch {
+                throw .file(.unreadable(errnoText(error.code)))
             }
             try ELFPrecheck.checkType(info)
             do throws(PluginPolicy.Violation) {
@@ -48,7 +54,7 @@ struct PluginFile {
             try ELFPrecheck.check(fd, info: info)
             return PluginFile(descriptor: fd, info: info, path: path)
         } catch {
-            close(fd)
+            try? fd.close()
             throw error
         }
     }
@@ -60,9 +66,9 @@ struct PluginFile {
     /// number must never come to mean another file. On failure it is closed.
     func load() throws(PluginLoadFailure) -> DynamicLibrary {
         do {
-            return try DynamicLibrary.open("/proc/\(getpid())/fd/\(descriptor)")
+            return try DynamicLibrary.open("/proc/\(getpid())/fd/\(descriptor.rawValue)")
         } catch {
-            close(descriptor)
+            try? descriptor.close()
             throw error
         }
     }

@@ -22,12 +22,9 @@ enum ScanHelper {
         let insecure = arguments.first == PluginPolicy.allowInsecureFlag
         let policy = PluginPolicy(allowInsecure: insecure)
         let paths = insecure ? Array(arguments.dropFirst()) : arguments
-        let channel = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-        guard channel >= 0 else { _exit(70) }
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        if null >= 0 {
-            dup2(null, STDOUT_FILENO)
-            close(null)
+        guard let channel = try? FileDescriptor.standardOutput.duplicate(atLeast: 3) else { _exit(70) }
+        if let null = try? FileDescriptor.open("/dev/null", O_WRONLY) {
+            null.closeAfter { _ = try? $0.duplicate(as: .standardOutput) }
         }
         // Each library loaded keeps its descriptor (`PluginFile`): a
         // thousand plugins need more than the usual soft limit of 1024.
@@ -55,13 +52,17 @@ enum ScanHelper {
         Thread.detachNewThread {
             var byte: [UInt8] = [0]
             while true {
-                if ((try? readSome(STDIN_FILENO, into: &byte)) ?? 0) == 0 { _exit(0) }
+                if ((try? FileDescriptor.standardInput.read(into: &byte)) ?? 0) == 0 { _exit(0) }
             }
         }
     }
 
     /// Writes lines; a parent that stopped reading ends the helper (SIGPIPE).
-    private static func send(_ lines: [ScanProtocol.Line], to channel: Int32) {
-        if !writeAll(channel, Array(lines.map { $0.text + "\n" }.joined().utf8)) { _exit(0) }
+    private static func send(_ lines: [ScanProtocol.Line], to channel: FileDescriptor) {
+        do throws(Errno) {
+            try channel.writeAll(Array(lines.map { $0.text + "\n" }.joined().utf8))
+        } catch {
+            _exit(0)
+        }
     }
 }

@@ -22,8 +22,8 @@ final class ScanProcess {
     }
 
     private let pid: pid_t
-    private let report: Int32
-    private let lifeline: Int32
+    private let report: FileDescriptor
+    private let lifeline: FileDescriptor
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts: lines are taken from the
     /// front without moving the rest (a helper reports thousands of lines).
@@ -36,16 +36,16 @@ final class ScanProcess {
     /// files, loaded under `policy`); nil when it cannot be started (no
     /// pipe, no such executable).
     init?(executable: String, paths: [String], policy: PluginPolicy) {
-        var reportPipe: [Int32] = [-1, -1], lifelinePipe: [Int32] = [-1, -1]
-        guard makePipe(&reportPipe) else { return nil }
-        guard makePipe(&lifelinePipe) else {
-            reportPipe.forEach { close($0) }
+        guard let reportPipe = try? FileDescriptor.pipe() else { return nil }
+        guard let lifelinePipe = try? FileDescriptor.pipe() else {
+            try? reportPipe.readEnd.close()
+            try? reportPipe.writeEnd.close()
             return nil
         }
         var options = Spawn.Options()
         options.descriptors = [
-            STDIN_FILENO: .descriptor(lifelinePipe[0]), STDOUT_FILENO: .descriptor(reportPipe[1]),
-            STDERR_FILENO: .null(O_WRONLY),
+            .standardInput: .descriptor(lifelinePipe.readEnd), .standardOutput: .descriptor(reportPipe.writeEnd),
+            .standardError: .null(O_WRONLY),
         ]
         options.closeOthers = true
         options.newProcessGroup = true
@@ -58,22 +58,22 @@ final class ScanProcess {
             executable,
             ["presenter-host", ScanHelper.flag]
                 + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + paths, options)
-        close(reportPipe[1])
-        close(lifelinePipe[0])
+        try? reportPipe.writeEnd.close()
+        try? lifelinePipe.readEnd.close()
         guard case .success(let child) = spawned else {
-            close(reportPipe[0])
-            close(lifelinePipe[1])
+            try? reportPipe.readEnd.close()
+            try? lifelinePipe.writeEnd.close()
             return nil
         }
         pid = child
-        report = reportPipe[0]
-        lifeline = lifelinePipe[1]
+        report = reportPipe.readEnd
+        lifeline = lifelinePipe.writeEnd
     }
 
     deinit {
         _ = finish(waitingUpTo: 0)
-        close(report)
-        close(lifeline)
+        try? report.close()
+        try? lifeline.close()
     }
 
     /// The next line, or `.end` / `.timeout`. `deadline` is on `now()`'s clock.
@@ -89,14 +89,11 @@ final class ScanProcess {
                 return .line(Substring(String(decoding: buffer[start...], as: UTF8.self)))
             }
             guard deadline > Self.now() else { return .timeout }
-            var poller = pollfd(fd: report, events: Int16(POLLIN), revents: 0)
-            let ready = try? retryingOnInterrupt("poll") {
-                poll(&poller, 1, MonotonicTime.milliseconds(until: deadline))
-            }
-            if ready == 0 { continue }  // the deadline check above ends the wait
+            let ready = try? report.wait(for: .input) { MonotonicTime.milliseconds(until: deadline) }
+            if ready?.isEmpty == true { continue }  // the deadline check above ends the wait
             let count: Int
             do throws(Errno) {
-                count = try readSome(report, into: &chunk)
+                count = try report.read(into: &chunk)
             } catch {
                 if error.wouldBlock { continue }
                 return .end

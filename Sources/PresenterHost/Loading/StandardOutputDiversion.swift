@@ -12,34 +12,35 @@ import Glibc
 public final class StandardOutputDiversion {
     /// The original stdout; 1 when it could not be duplicated (then nothing
     /// is diverted) and after `restore()`.
-    public private(set) var output: Int32
+    public private(set) var output: FileDescriptor
 
     /// Diverts file descriptor 1 to stderr.
     public init() {
         fflush(nil)  // all streams: Swift 6 refuses the C global `stdout`
-        let saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-        if saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 {
+        let saved = try? FileDescriptor.standardOutput.duplicate(atLeast: 3)
+        if let saved, (try? FileDescriptor.standardError.duplicate(as: .standardOutput)) != nil {
             output = saved
         } else {
-            if saved >= 0 { close(saved) }
-            output = STDOUT_FILENO
+            try? saved?.close()
+            output = .standardOutput
         }
     }
 
-    /// Writes `text` to the original stdout, all of it (``writeFully``).
-    /// Returns false when the stream is closed or broken.
+    /// Writes `text` to the original stdout, all of it
+    /// (``FileDescriptor/writeAll(_:whenFull:)``). Returns false when the
+    /// stream is closed or broken.
     @discardableResult
     public func write(_ text: String) -> Bool {
-        writeAll(output, Array(text.utf8))
+        (try? output.writeAll(Array(text.utf8))) != nil
     }
 
     /// Points file descriptor 1 back at the original stdout, after flushing
     /// whatever plugins buffered into stderr. Later calls do nothing.
     public func restore() {
-        guard output != STDOUT_FILENO else { return }
+        guard output != .standardOutput else { return }
         fflush(nil)  // all streams: Swift 6 refuses the C global `stdout`
-        dup2(output, STDOUT_FILENO)
-        close(output)
-        output = STDOUT_FILENO
+        _ = try? output.duplicate(as: .standardOutput)
+        try? output.close()
+        output = .standardOutput
     }
 }

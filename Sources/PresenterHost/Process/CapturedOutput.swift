@@ -11,7 +11,7 @@ public final class CapturedOutput {
     /// Bytes kept in memory before spilling to a file.
     public let memoryLimit: Int
     private var memory: [UInt8] = []
-    private var fileFD: Int32 = -1
+    private var file: FileDescriptor?
     /// Total bytes appended.
     public private(set) var count = 0
     /// Set when the spill file could not be created or written; the bytes
@@ -24,43 +24,46 @@ public final class CapturedOutput {
     }
 
     deinit {
-        if fileFD >= 0 { close(fileFD) }
+        try? file?.close()
     }
 
     /// Keeps `bytes`.
     public func append(_ bytes: [UInt8]) {
         count += bytes.count
-        if fileFD < 0 && memory.count + bytes.count <= memoryLimit {
+        if file == nil && memory.count + bytes.count <= memoryLimit {
             memory.append(contentsOf: bytes)
             return
         }
-        if fileFD < 0 {
-            guard let fd = Self.makeSpillFile(), writeAll(fd, memory) else {
+        if file == nil {
+            guard let spill = Self.makeSpillFile() else {
                 lostBytes += bytes.count
                 return
             }
-            fileFD = fd
+            guard (try? spill.writeAll(memory)) != nil else {
+                try? spill.close()
+                lostBytes += bytes.count
+                return
+            }
+            file = spill
             memory = []
         }
-        if !writeAll(fileFD, bytes) { lostBytes += bytes.count }
+        if (try? file?.writeAll(bytes)) == nil { lostBytes += bytes.count }
     }
 
     /// Writes everything kept, in order, to `fd`.
-    public func write(to fd: Int32) {
-        if fileFD >= 0 {
-            _ = lseek(fileFD, 0, SEEK_SET)
+    public func write(to fd: FileDescriptor) {
+        if let file {
+            try? file.seek(to: 0)
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                guard let n = try? readSome(fileFD, into: &buffer), n > 0, writeAll(fd, Array(buffer[..<n])) else {
-                    break
-                }
+                guard let n = try? file.read(into: &buffer), n > 0, (try? fd.writeAll(Array(buffer[..<n]))) != nil
+                else { break }
             }
         } else {
-            _ = writeAll(fd, memory)
+            try? fd.writeAll(memory)
         }
         if lostBytes > 0 {
-            _ = writeAll(
-                fd,
+            try? fd.writeAll(
                 Array(
                     "presenter-host: \(lostBytes) bytes of the command's output were lost (cannot write a temporary file in \(Self.temporaryDirectory))\n"
                         .utf8))
@@ -72,11 +75,11 @@ public final class CapturedOutput {
     }
 
     /// A temporary file that is already unlinked, so it vanishes with the process.
-    private static func makeSpillFile() -> Int32? {
+    private static func makeSpillFile() -> FileDescriptor? {
         var template = Array("\(temporaryDirectory)/presenter-host-output-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { ph_mkstemp_cloexec($0.baseAddress!) }
         guard fd >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return fd
+        return FileDescriptor(rawValue: fd)
     }
 }

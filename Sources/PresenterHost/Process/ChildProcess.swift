@@ -15,7 +15,7 @@ public final class ChildProcess {
     public let pid: pid_t
     /// The read end of the pipe that receives the child's captured output, or
     /// `nil` when nothing is captured. The caller owns it and closes it.
-    public let outputFD: Int32?
+    public let outputFD: FileDescriptor?
     private let lock = NSLock()
     private var reaped = false
 
@@ -55,7 +55,7 @@ public final class ChildProcess {
         case failed(command: String, reason: String)
     }
 
-    private init(pid: pid_t, outputFD: Int32?) {
+    private init(pid: pid_t, outputFD: FileDescriptor?) {
         self.pid = pid
         self.outputFD = outputFD
     }
@@ -126,12 +126,8 @@ public final class ChildProcess {
 
     /// The first bytes of `file` (none when it cannot be read).
     private static func readHead(of file: String) -> [UInt8] {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return count > 0 ? Array(buffer[..<count]) : []
+        guard let file = try? FileDescriptor.open(file, O_RDONLY) else { return [] }
+        return file.closeAfter { file in (try? file.read(count: 256, at: 0)) ?? [] }
     }
 
     /// A file the kernel refused (ENOEXEC) is binary when its first line
@@ -159,23 +155,24 @@ public final class ChildProcess {
     ///   looks binary.
     public static func spawn(
         _ executable: String, _ arguments: [String], captureStdout: Bool = false,
-        captureStderr: Bool = false, passing: [Int32: Int32] = [:],
+        captureStderr: Bool = false, passing: [FileDescriptor: FileDescriptor] = [:],
         environment: [String]? = nil
     ) throws(SpawnError) -> ChildProcess {
         precondition(!arguments.isEmpty, "a command needs at least its name")
         let command = arguments[0]
 
-        var pipeFDs: [Int32] = [-1, -1]
-        let capturing = captureStdout || captureStderr
-        if capturing {
-            guard makePipe(&pipeFDs) else {
-                throw .failed(command: command, reason: "cannot create a pipe: \(errnoText(errno))")
+        var capture: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
+        if captureStdout || captureStderr {
+            do throws(Errno) {
+                capture = try FileDescriptor.pipe()
+            } catch {
+                throw .failed(command: command, reason: "cannot create a pipe: \(errnoText(error.code))")
             }
         }
 
         var options = Spawn.Options()
-        if captureStdout { options.descriptors[STDOUT_FILENO] = .descriptor(pipeFDs[1]) }
-        if captureStderr { options.descriptors[STDERR_FILENO] = .descriptor(pipeFDs[1]) }
+        if captureStdout, let capture { options.descriptors[.standardOutput] = .descriptor(capture.writeEnd) }
+        if captureStderr, let capture { options.descriptors[.standardError] = .descriptor(capture.writeEnd) }
         for (target, fd) in passing { options.descriptors[target] = .descriptor(fd) }
         options.environment = environment
         // What the host traps or ignores acts on the command as under a shell;
@@ -192,9 +189,9 @@ public final class ChildProcess {
         if result == ENOEXEC && !looksBinary(executable) {
             (pid, result) = start("/bin/sh", ["/bin/sh", executable] + arguments.dropFirst())
         }
-        if capturing { close(pipeFDs[1]) }
+        try? capture?.writeEnd.close()
         guard result == 0 else {
-            if capturing { close(pipeFDs[0]) }
+            try? capture?.readEnd.close()
             switch result {
             case ENOENT, ENOTDIR:
                 throw .notFound(command: command)
@@ -204,7 +201,7 @@ public final class ChildProcess {
                 throw .failed(command: command, reason: errnoText(result))
             }
         }
-        return ChildProcess(pid: pid, outputFD: capturing ? pipeFDs[0] : nil)
+        return ChildProcess(pid: pid, outputFD: capture?.readEnd)
     }
 
     /// Sends `signal` to the child (not to the process group, which holds

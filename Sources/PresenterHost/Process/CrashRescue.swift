@@ -11,7 +11,8 @@ import SystemShims
 /// with stdin on `/dev/null` so that the reporter cannot wait for a key.
 ///
 /// Everything the handler reads is in raw memory filled before it can run,
-/// and it makes only async-signal-safe calls.
+/// and it makes only async-signal-safe calls: raw ones, with the raw
+/// descriptor number, as ``FileDescriptor``'s methods may allocate.
 enum CrashRescue {
     private struct State {
         /// The terminal to restore, or -1.
@@ -49,12 +50,12 @@ enum CrashRescue {
     /// (nil in plain mode): its settings now are what a crash restores.
     /// `fullScreen`: the host takes the whole alternate screen
     /// (``FullScreenBackend``), which a crash leaves too.
-    static func install(terminal: Int32?, fullScreen: Bool = false, terminalProgress: Bool = false) {
+    static func install(terminal: FileDescriptor?, fullScreen: Bool = false, terminalProgress: Bool = false) {
         if let terminal {
-            state.pointee.terminal = terminal
+            state.pointee.terminal = terminal.rawValue
             state.pointee.fullScreen = fullScreen
             state.pointee.terminalProgress = terminalProgress
-            state.pointee.hasSettings = tcgetattr(terminal, &state.pointee.settings) == 0
+            state.pointee.hasSettings = tcgetattr(terminal.rawValue, &state.pointee.settings) == 0
         }
         for signal in signals {
             var action = sigaction()

@@ -136,6 +136,15 @@ extension FileDescriptor {
         return info
     }
 
+    /// The status of `name` in the directory open at this descriptor
+    /// (`fstatat`), of a symbolic link itself, not of what it points to.
+    /// - Throws: `fstatat` and its errno.
+    func status(ofLink name: String) throws(Errno) -> stat {
+        var info = stat()
+        _ = try retryingOnInterrupt("fstatat") { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }
+        return info
+    }
+
     /// Flushes what was written to the open file, or a directory's entries,
     /// to the disk (`fsync`).
     /// - Throws: `fsync` and its errno.

@@ -11,7 +11,7 @@ import Dispatch
 /// end of file that a grandchild still holding the pipe could delay forever.
 // Safe: `open`, `paused` and `buffer` are only touched on `queue`.
 public final class OutputPump: @unchecked Sendable {
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let queue = DispatchQueue(label: "presenter-host.output")
     private let source: DispatchSourceRead
     private let sink: ([UInt8]) -> Void
@@ -29,12 +29,12 @@ public final class OutputPump: @unchecked Sendable {
     /// reads again (what came meanwhile is read at once then): a writer of
     /// many small writes (progress lines, 1,000 a second) wakes it at most
     /// once per `pacing`, not once per write.
-    public init(fd: Int32, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
+    public init(fd: FileDescriptor, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
         self.fd = fd
         self.sink = sink
         self.pacing = pacing
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        try? fd.setNonBlocking()
+        source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: queue)
         source.setEventHandler { [unowned self] in
             self.drain()
             self.pause()
@@ -42,7 +42,7 @@ public final class OutputPump: @unchecked Sendable {
         // libdispatch may still watch the descriptor until the source's
         // cancellation is done: close it only then, or a reused number can
         // send its manager thread into freed memory.
-        source.setCancelHandler { _ = Glibc.close(fd) }
+        source.setCancelHandler { try? fd.close() }
         source.resume()
     }
 
@@ -60,7 +60,7 @@ public final class OutputPump: @unchecked Sendable {
         guard open else { return }
         while true {
             do throws(Errno) {
-                let count = try readSome(fd, into: &buffer)
+                let count = try fd.read(into: &buffer)
                 guard count > 0 else { return close() }
                 sink(Array(buffer[..<count]))
             } catch {

@@ -34,14 +34,14 @@ enum ProcessExit {
         if hasExited(pid) { return true }
         let deadline = MonotonicTime.nanoseconds() &+ UInt64(max(0, seconds) * 1e9)
         let pidfd = ph_pidfd_open(pid)
-        defer { if pidfd >= 0 { close(pidfd) } }
+        let exit = pidfd >= 0 ? FileDescriptor(rawValue: pidfd) : nil
+        defer { try? exit?.close() }
         while true {
             let now = MonotonicTime.nanoseconds()
             guard now < deadline else { return hasExited(pid) }
             let milliseconds = Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
-            if pidfd >= 0 {
-                var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&waiter, 1, milliseconds)
+            if let exit {
+                _ = try? exit.wait(for: .input) { milliseconds }
             } else {
                 usleep(UInt32(min(milliseconds, 2)) * 1000)
             }

@@ -16,13 +16,10 @@ struct ProcessStat {
 
     /// The stat of `pid`, or `nil` when there is no such process.
     static func read(_ pid: pid_t) -> ProcessStat? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return parse(buffer[..<count])
+        guard let file = try? FileDescriptor.open("/proc/\(pid)/stat", O_RDONLY),
+            let bytes = file.closeAfter({ try? $0.read(count: 1024, at: 0) }), !bytes.isEmpty
+        else { return nil }
+        return parse(bytes[...])
     }
 
     /// Every process on the system (those that vanish while listed are skipped).

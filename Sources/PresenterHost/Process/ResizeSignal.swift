@@ -43,21 +43,20 @@ enum ResizeSignal {
     }
 
     private static func install() -> DispatchSourceRead? {
-        var fds: [Int32] = [-1, -1]
-        guard makePipe(&fds, nonBlocking: true) else { return nil }
-        let readFD = fds[0]
-        resizePipeWriteFD.store(fds[1], ordering: .releasing)
-        let reader = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: .global())
+        guard let pipe = try? FileDescriptor.pipe(nonBlocking: true) else { return nil }
+        resizePipeWriteFD.store(pipe.writeEnd.rawValue, ordering: .releasing)
+        let reader = DispatchSource.makeReadSource(fileDescriptor: pipe.readEnd.rawValue, queue: .global())
         reader.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 64)
-            while read(readFD, &buffer, buffer.count) > 0 {}
+            while ((try? pipe.readEnd.read(into: &buffer)) ?? 0) > 0 {}
             for handler in state.withLock({ Array($0.handlers.values) }) { handler() }
         }
         reader.resume()
 
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
-            // Async-signal-safe: one write(2), errno kept for the interrupted code.
+            // Async-signal-safe: one write(2), errno kept for the interrupted
+            // code (not FileDescriptor.writeAll, whose array allocates).
             let saved = errno
             var byte: UInt8 = 1
             _ = write(resizePipeWriteFD.load(ordering: .acquiring), &byte, 1)

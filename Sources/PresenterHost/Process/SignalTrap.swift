@@ -29,8 +29,7 @@ public final class SignalTrap {
 
     private let signals: [Int32]
     private var previous: [Int32: sigaction] = [:]
-    private let readFD: Int32
-    private let writeFD: Int32
+    private let writeEnd: FileDescriptor
     private let source: DispatchSourceRead
     /// Set by the first ``cancel()``: a second must not close descriptor
     /// numbers that may belong to someone else by then.
@@ -41,29 +40,34 @@ public final class SignalTrap {
     /// Catches `signals` and calls `handler` on `queue` for each one. Call
     /// it on the thread that should receive them (the main thread).
     public init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) {
-        var fds: [Int32] = [-1, -1]
-        // A pipe cannot fail here short of running out of descriptors at start-up.
-        precondition(makePipe(&fds, nonBlocking: true), "cannot create the signal pipe: \(errnoText(errno))")
-        readFD = fds[0]
-        writeFD = fds[1]
+        let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do throws(Errno) {
+            pipe = try FileDescriptor.pipe(nonBlocking: true)
+        } catch {
+            // A pipe cannot fail here short of running out of descriptors at start-up.
+            preconditionFailure("cannot create the signal pipe: \(error)")
+        }
+        writeEnd = pipe.writeEnd
         self.signals = signals
-        let readFD = fds[0]
         self.queue = queue
         drain = {
-            var record: (Int32, Int32) = (0, 0)
-            while withUnsafeMutableBytes(of: &record, { read(readFD, $0.baseAddress, $0.count) }) == 8 {
-                handler(Event(signal: record.0, fromTerminal: record.1 == signalCodeKernel))
+            var record = [UInt8](repeating: 0, count: 8)
+            while (try? pipe.readEnd.read(into: &record)) == 8 {
+                let (signal, code) = record.withUnsafeBytes {
+                    ($0.load(as: Int32.self), $0.load(fromByteOffset: 4, as: Int32.self))
+                }
+                handler(Event(signal: signal, fromTerminal: code == signalCodeKernel))
             }
         }
-        source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: queue)
+        source = DispatchSource.makeReadSource(fileDescriptor: pipe.readEnd.rawValue, queue: queue)
         source.setEventHandler(handler: drain)
         // libdispatch may still watch the descriptor until the source's
         // cancellation is done: close it only then, or a reused number can
         // send its manager thread into freed memory.
-        source.setCancelHandler { close(readFD) }
+        source.setCancelHandler { try? pipe.readEnd.close() }
         source.resume()
 
-        signalPipeWriteFD.store(writeFD, ordering: .releasing)
+        signalPipeWriteFD.store(writeEnd.rawValue, ordering: .releasing)
         // A parent may have started us with these signals blocked (a thread
         // of a dispatch pool blocks them all, and its children inherit the
         // mask); the calling thread takes them, dispatch threads never do.
@@ -98,8 +102,8 @@ public final class SignalTrap {
         }
         previous = [:]
         signalPipeWriteFD.store(-1, ordering: .releasing)
-        source.cancel()  // its cancel handler closes readFD
-        close(writeFD)
+        source.cancel()  // its cancel handler closes the read end
+        try? writeEnd.close()
     }
 }
 
@@ -110,7 +114,8 @@ private let signalCodeKernel: Int32 = 0x80
 /// lock is not async-signal-safe and lock-free atomics are.
 private let signalPipeWriteFD = Atomic<Int32>(-1)
 
-/// The signal handler: one write of 8 bytes, errno preserved. Async-signal-safe.
+/// The signal handler: one write of 8 bytes, errno preserved. Async-signal-safe
+/// (so a raw write(2), not FileDescriptor.writeAll, whose array allocates).
 private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
     signal, info, _ in
     let savedErrno = errno

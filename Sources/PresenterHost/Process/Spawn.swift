@@ -15,7 +15,7 @@ struct Spawn {
     /// Where a descriptor of the child comes from.
     enum Source: Equatable {
         /// A copy of this descriptor of the host.
-        case descriptor(Int32)
+        case descriptor(FileDescriptor)
         /// `/dev/null`, opened with these flags.
         case null(Int32)
     }
@@ -23,7 +23,7 @@ struct Spawn {
     /// How to start the child.
     struct Options {
         /// The child's descriptors that are set up, by number.
-        var descriptors: [Int32: Source] = [:]
+        var descriptors: [FileDescriptor: Source] = [:]
         /// Closes every descriptor above the highest one in `descriptors`;
         /// name every number up to it (the helpers name 0 to 3), as one not
         /// named below it is kept as inherited.
@@ -53,25 +53,27 @@ struct Spawn {
         // close-on-exec, closed again here once the child exists. Then
         // every dup2 lands where asked, in any order, with no fixed spare
         // number that a low RLIMIT_NOFILE would refuse.
-        let highest = options.descriptors.keys.max() ?? 2
-        var copies: [Int32] = []
-        defer { copies.forEach { _ = close($0) } }
+        let highest = options.descriptors.keys.map(\.rawValue).max() ?? 2
+        var copies: [FileDescriptor] = []
+        defer { copies.forEach { try? $0.close() } }
         var status: Int32 = 0
-        for (target, source) in options.descriptors.sorted(by: { $0.key < $1.key }) {
+        for (target, source) in options.descriptors.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             switch source {
             case .descriptor(var fd):
-                if fd <= highest {
-                    let copy = fcntl(fd, F_DUPFD_CLOEXEC, highest + 1)
-                    guard copy >= 0 else { return .failure(Errno(call: "fcntl", code: errno)) }
-                    copies.append(copy)
-                    fd = copy
+                if fd.rawValue <= highest {
+                    do throws(Errno) {
+                        fd = try fd.duplicate(atLeast: highest + 1)
+                    } catch {
+                        return .failure(error)
+                    }
+                    copies.append(fd)
                 }
-                status = posix_spawn_file_actions_adddup2(&actions, fd, target)
+                status = posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target.rawValue)
                 guard status == 0 else {
                     return .failure(Errno(call: "posix_spawn_file_actions_adddup2", code: status))
                 }
             case .null(let flags):
-                status = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", flags, 0)
+                status = posix_spawn_file_actions_addopen(&actions, target.rawValue, "/dev/null", flags, 0)
                 guard status == 0 else {
                     return .failure(Errno(call: "posix_spawn_file_actions_addopen", code: status))
                 }

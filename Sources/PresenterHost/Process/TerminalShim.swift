@@ -1,17 +1,16 @@
 import Glibc
 
 /// The few system calls the rendering layer makes on a terminal, in one
-/// place (their EINTR retry is the Process layer's one, through
-/// ``writeFully``).
+/// place (their write loop and EINTR retry are ``FileDescriptor``'s).
 enum TerminalShim {
     /// True when `fd` is a terminal.
-    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
 
     /// The terminal's size from TIOCGWINSZ, or `nil` when `fd` is not a
     /// terminal or reports no size.
-    static func windowSize(_ fd: Int32) -> (cols: Int, rows: Int)? {
+    static func windowSize(_ fd: FileDescriptor) -> (cols: Int, rows: Int)? {
         var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        guard ioctl(fd.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
@@ -19,17 +18,17 @@ enum TerminalShim {
     /// ours: we are a background job (`cmd &`, or after Ctrl-Z and `bg`) and
     /// the terminal belongs to the shell or another job. True for a stream
     /// that is not our controlling terminal (a pipe, a file). One ioctl.
-    static func isForeground(_ fd: Int32) -> Bool {
-        let group = tcgetpgrp(fd)
+    static func isForeground(_ fd: FileDescriptor) -> Bool {
+        let group = tcgetpgrp(fd.rawValue)
         return group < 0 || group == getpgrp()
     }
 
     /// True when a background process may write to `fd` without being
     /// stopped by SIGTTOU: `fd` is not a terminal, or its `TOSTOP` is off
     /// (the default). Reading the settings is allowed in the background.
-    static func allowsBackgroundWrites(_ fd: Int32) -> Bool {
+    static func allowsBackgroundWrites(_ fd: FileDescriptor) -> Bool {
         var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { return true }
+        guard tcgetattr(fd.rawValue, &settings) == 0 else { return true }
         return settings.c_lflag & tcflag_t(TOSTOP) == 0
     }
 
@@ -37,8 +36,8 @@ enum TerminalShim {
     /// (one, normally), going on after EINTR and partial writes, and waiting up
     /// to a second when a non-blocking `fd` is full. Returns false when the
     /// output is gone (EPIPE, EIO after a hang-up, ...), so callers stop writing.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        writeFully(fd, bytes, whenFull: { 1000 }) == 0
+    static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Bool {
+        (try? fd.writeAll(bytes, whenFull: { 1000 })) != nil
     }
 
     /// Turns off echo of typed characters on the terminal `fd` while a region
@@ -46,13 +45,13 @@ enum TerminalShim {
     /// relative moves count on). Returns the settings to restore, or `nil`
     /// when `fd` is not a terminal or we are a background job on it (which
     /// must not touch it: that would stop us with SIGTTOU).
-    static func disableEcho(_ fd: Int32) -> termios? {
+    static func disableEcho(_ fd: FileDescriptor) -> termios? {
         guard isTerminal(fd), isForeground(fd) else { return nil }
         var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { return nil }
+        guard tcgetattr(fd.rawValue, &settings) == 0 else { return nil }
         let saved = settings
         settings.c_lflag &= ~tcflag_t(ECHO)
-        guard tcsetattr(fd, TCSANOW, &settings) == 0 else { return nil }
+        guard tcsetattr(fd.rawValue, TCSANOW, &settings) == 0 else { return nil }
         return saved
     }
 
@@ -61,10 +60,10 @@ enum TerminalShim {
     /// no signals from keys (Ctrl-C and Ctrl-Z come as bytes). Returns the
     /// settings to restore, or `nil` when `fd` is not a terminal or we are a
     /// background job on it.
-    static func enableRawMode(_ fd: Int32) -> termios? {
+    static func enableRawMode(_ fd: FileDescriptor) -> termios? {
         guard isTerminal(fd), isForeground(fd) else { return nil }
         var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { return nil }
+        guard tcgetattr(fd.rawValue, &settings) == 0 else { return nil }
         let saved = settings
         settings.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
         settings.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
@@ -73,13 +72,13 @@ enum TerminalShim {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(fd, TCSANOW, &settings) == 0 else { return nil }
+        guard tcsetattr(fd.rawValue, TCSANOW, &settings) == 0 else { return nil }
         return saved
     }
 
     /// Restores settings saved by ``disableEcho(_:)`` or ``enableRawMode(_:)``.
-    static func restore(_ fd: Int32, _ settings: termios) {
+    static func restore(_ fd: FileDescriptor, _ settings: termios) {
         var settings = settings
-        _ = tcsetattr(fd, TCSANOW, &settings)
+        _ = tcsetattr(fd.rawValue, TCSANOW, &settings)
     }
 }

@@ -18,9 +18,9 @@ final class ProgressChannel {
 
     /// The write end, for the command; closed in the host once the command
     /// has started (``commandStarted()``).
-    let writeFD: Int32
+    let writeFD: FileDescriptor
     /// The number the command gets it under (`PRESENTER_PROGRESS_FD`).
-    let childFD = freeChildDescriptorNumber()
+    let childFD = FileDescriptor.lowestNumberFreeForChild()
     private var writeOpen = true
     private let pump: OutputPump
     private let lines: LineState
@@ -28,14 +28,13 @@ final class ProgressChannel {
     /// Opens the pipe and starts reading it.
     /// - Throws: the errno when no pipe can be made.
     init(relay: ProgressRelay, invalid: @escaping @Sendable (String) -> Void) throws(Errno) {
-        var fds: [Int32] = [-1, -1]
-        guard makePipe(&fds) else { throw Errno(call: "pipe2", code: errno) }
-        writeFD = fds[1]
+        let pipe = try FileDescriptor.pipe()
+        writeFD = pipe.writeEnd
         let lines = LineState(relay: relay, invalid: invalid)
         self.lines = lines
         // Read at most every 10 ms: lines written 1,000 a second cost a
         // wake-up per 10 of them, and still reach the next frame (50 ms).
-        pump = OutputPump(fd: fds[0], pacing: .milliseconds(10)) { lines.receive($0) }
+        pump = OutputPump(fd: pipe.readEnd, pacing: .milliseconds(10)) { lines.receive($0) }
     }
 
     /// The command has its copy: the host's is closed, so the pipe ends when
@@ -43,7 +42,7 @@ final class ProgressChannel {
     func commandStarted() {
         guard writeOpen else { return }
         writeOpen = false
-        close(writeFD)
+        try? writeFD.close()
     }
 
     /// Reads what is left (the command was reaped) and stops.

@@ -63,37 +63,34 @@ struct RegistryCache {
         makeDirectory(directory)
         // A name of this process's own: hosts starting at once each write their own file.
         let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return }
-        let written = writeAll(fd, bytes)
-        if close(fd) != 0 || !written || rename(temporary, path) != 0 { unlink(temporary) }
+        guard let fd = try? FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o600)
+        else { return }
+        let written = (try? fd.writeAll(bytes)) != nil
+        if (try? fd.close()) == nil || !written || rename(temporary, path) != 0 { unlink(temporary) }
     }
 
     // MARK: - Reading
 
     private mutating func read() {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else {
-            if errno != ENOENT { ignored = "cannot be opened (\(errnoText(errno)))" }
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        } catch {
+            if error.code != ENOENT { ignored = "cannot be opened (\(errnoText(error.code)))" }
             return
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { ignored = "not a regular file"; return }
+        defer { try? fd.close() }
+        guard let info = try? fd.status(), (info.st_mode & S_IFMT) == S_IFREG else {
+            ignored = "not a regular file"
+            return
+        }
         guard info.st_uid == geteuid() else { ignored = "owned by another user"; return }
         guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { ignored = "writable by group or others"; return }
         guard info.st_size <= Self.maxSize else { ignored = "too large"; return }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = try? retryingOnInterrupt("read") {
-                bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            }
-            guard let count, count > 0 else { break }
-            done += count
-        }
+        // What can be read of it: a failure reads as a truncated file.
+        let bytes = (try? fd.read(count: Int(info.st_size), at: 0)) ?? []
         do throws(RegistryCacheFormat.Unreadable) {
-            entries = try RegistryCacheFormat.decode(Array(bytes[..<done]), key: key)
+            entries = try RegistryCacheFormat.decode(bytes, key: key)
         } catch {
             ignored = error.reason
         }

@@ -18,8 +18,8 @@ import Foundation
 /// - ``printAbove(_:)`` has nowhere to print while the screen is taken: the
 ///   text is dropped (the runtime's log goes to `--log`).
 public final class FullScreenBackend: RenderBackend {
-    private let output: Int32
-    private let input: Int32
+    private let output: FileDescriptor
+    private let input: FileDescriptor
     private let viewFlags: ViewFlags
     private let isForeground: @Sendable () -> Bool
     private var terminalSize: (cols: Int, rows: Int)
@@ -33,7 +33,7 @@ public final class FullScreenBackend: RenderBackend {
     /// A backend drawing on `output` and setting the modes of the terminal
     /// `input` reads from (the same terminal, normally stderr and stdin).
     public init(
-        output: Int32 = STDERR_FILENO, input: Int32 = STDIN_FILENO, color: Bool, unicode: Bool,
+        output: FileDescriptor = .standardError, input: FileDescriptor = .standardInput, color: Bool, unicode: Bool,
         isForeground: (@Sendable () -> Bool)? = nil
     ) {
         self.output = output

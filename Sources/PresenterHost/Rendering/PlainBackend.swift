@@ -18,7 +18,7 @@ import Foundation
 /// Without a UTF-8 locale the marks are `[OK]` and `[FAILED]`. Newlines in a
 /// message become ` - ` and control characters are dropped.
 public final class PlainBackend: RenderBackend {
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let unicode: Bool
     private let cols: Int
     private let rows: Int
@@ -26,7 +26,7 @@ public final class PlainBackend: RenderBackend {
 
     /// Lines go to `fd` (stderr by default). `unicode` chooses the marks;
     /// `cols` × `rows` is the size presenters are told their view has.
-    public init(fd: Int32 = STDERR_FILENO, unicode: Bool, cols: Int = 80, rows: Int = 5) {
+    public init(fd: FileDescriptor = .standardError, unicode: Bool, cols: Int = 80, rows: Int = 5) {
         self.fd = fd
         self.unicode = unicode
         self.cols = cols

@@ -26,7 +26,7 @@ import Foundation
 /// - ``finish()`` erases the region, shows the cursor and leaves it where it
 ///   was when the region came: nothing is left behind.
 public final class TerminalBackend: RenderBackend {
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let regionRows: Int
     private let fixedTerminalSize: (cols: Int, rows: Int)?
     private let viewFlags: ViewFlags
@@ -68,7 +68,7 @@ public final class TerminalBackend: RenderBackend {
     ///   - terminalProgress: also show the actions' progress with OSC 9;4
     ///     (see ``TerminalProgress``), cleared by ``suspend()`` and ``finish()``.
     public init(
-        fd: Int32 = STDERR_FILENO, regionRows: Int = 5, color: Bool, unicode: Bool,
+        fd: FileDescriptor = .standardError, regionRows: Int = 5, color: Bool, unicode: Bool,
         interactive: Bool = false, terminalSize: (cols: Int, rows: Int)? = nil, silenceInput: Bool = true,
         isForeground: (@Sendable () -> Bool)? = nil, terminalProgress: Bool = false
     ) {
@@ -218,7 +218,7 @@ public final class TerminalBackend: RenderBackend {
         return true
     }
 
-    private static func readTerminalSize(fd: Int32, fixed: (cols: Int, rows: Int)?) -> (cols: Int, rows: Int) {
+    private static func readTerminalSize(fd: FileDescriptor, fixed: (cols: Int, rows: Int)?) -> (cols: Int, rows: Int) {
         if let fixed { return fixed }
         if let size = TerminalShim.windowSize(fd) { return size }
         let environment = ProcessInfo.processInfo.environment

@@ -81,7 +81,7 @@ public final class PresenterProcess: PresenterEngine {
     }
     private struct Running {
         let pid: pid_t
-        let channel: Int32
+        let channel: FileDescriptor
         let pump: OutputPump
         let printed: PrintedLines
     }
@@ -399,16 +399,24 @@ public final class PresenterProcess: PresenterEngine {
             throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart("it was closed"))
         case .idle: break
         }
-        var channel: [Int32] = [-1, -1], log: [Int32] = [-1, -1]
-        guard makeSocketPair(&channel) else { throw fail(hook: nil, .couldNotStart("no socket: \(errnoText(errno))")) }
-        guard makePipe(&log) else {
-            channel.forEach { _ = Glibc.close($0) }
-            throw fail(hook: nil, .couldNotStart("no pipe: \(errnoText(errno))"))
+        let channel: (host: FileDescriptor, process: FileDescriptor)
+        let log: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do throws(Errno) {
+            channel = try FileDescriptor.socketPair()
+        } catch {
+            throw fail(hook: nil, .couldNotStart("no socket: \(errnoText(error.code))"))
+        }
+        do throws(Errno) {
+            log = try FileDescriptor.pipe()
+        } catch {
+            try? channel.host.close()
+            try? channel.process.close()
+            throw fail(hook: nil, .couldNotStart("no pipe: \(errnoText(error.code))"))
         }
         var options = Spawn.Options()
         options.descriptors = [
-            STDIN_FILENO: .null(O_RDONLY), STDOUT_FILENO: .descriptor(log[1]),
-            STDERR_FILENO: .descriptor(log[1]), PresenterProcessServer.channel: .descriptor(channel[1]),
+            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(log.writeEnd),
+            .standardError: .descriptor(log.writeEnd), PresenterProcessServer.channel: .descriptor(channel.process),
         ]
         options.closeOthers = true
         options.newSession = true
@@ -418,19 +426,19 @@ public final class PresenterProcess: PresenterEngine {
             ["presenter-host", PresenterProcessServer.flag, String(getpid())]
                 + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
             options)
-        _ = Glibc.close(channel[1])
-        _ = Glibc.close(log[1])
+        try? channel.process.close()
+        try? log.writeEnd.close()
         guard case .success(let pid) = spawned else {
-            _ = Glibc.close(channel[0])
-            _ = Glibc.close(log[0])
+            try? channel.host.close()
+            try? log.readEnd.close()
             var reason = "cannot run \(configuration.executable)"
             if case .failure(let failure) = spawned { reason += ": \(errnoText(failure.code))" }
             throw fail(hook: nil, .couldNotStart(reason))
         }
-        _ = fcntl(channel[0], F_SETFL, fcntl(channel[0], F_GETFL) | O_NONBLOCK)
+        try? channel.host.setNonBlocking()
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
-        let pump = OutputPump(fd: log[0]) { printed.append($0) }
-        let running = Running(pid: pid, channel: channel[0], pump: pump, printed: printed)
+        let pump = OutputPump(fd: log.readEnd) { printed.append($0) }
+        let running = Running(pid: pid, channel: channel.host, pump: pump, printed: printed)
         state = .running(running)
         awaitingHello = true
         lastAnswer = Self.now()
@@ -482,16 +490,15 @@ public final class PresenterProcess: PresenterEngine {
             // may have been stopped (SIGSTOP) while the answer came.
             let remaining = deadline.map { max(0, $0() - Self.now()) } ?? 0
             let end = Self.now() + (slices ? min(remaining, 0.05) : remaining)
-            var poller = pollfd(fd: running.channel, events: Int16(POLLIN), revents: 0)
-            let ready = try? retryingOnInterrupt("poll") { poll(&poller, 1, MonotonicTime.milliseconds(until: end)) }
-            if ready == 0 {
+            let ready = try? running.channel.wait(for: .input) { MonotonicTime.milliseconds(until: end) }
+            if ready?.isEmpty == true {
                 if deadline == nil { return nil }
                 if remaining <= 0 { throw hung(hook) }
                 continue
             }
             let count: Int
             do throws(Errno) {
-                count = try readSome(running.channel, into: &receiveBuffer)
+                count = try running.channel.read(into: &receiveBuffer)
             } catch {
                 if error.wouldBlock { continue }
                 throw ended(hook)
@@ -509,22 +516,23 @@ public final class PresenterProcess: PresenterEngine {
         let deadline = Self.now() + configuration.hookTimeout
         // It stopped reading while busy with its oldest request: wait for
         // room until the budget is spent.
-        let error = writeFully(running.channel, bytes, socket: true) {
-            let remaining = deadline - Self.now()
-            return remaining > 0 ? Int32(remaining * 1000 + 1) : nil
-        }
-        switch error {
-        case 0:
-            return
-        case EPIPE, ECONNRESET:
-            // The process is gone: the replies it sent first, and the end of
-            // the channel after them, are read by the next wait, which so
-            // blames the request it died on, not this later one.
-            return
-        case EAGAIN:
-            throw hung(pending.first?.hook ?? hook)
-        default:
-            throw ended(hook)
+        do throws(Errno) {
+            try running.channel.send(bytes) {
+                let remaining = deadline - Self.now()
+                return remaining > 0 ? Int32(remaining * 1000 + 1) : nil
+            }
+        } catch {
+            switch error.code {
+            case EPIPE, ECONNRESET:
+                // The process is gone: the replies it sent first, and the end of
+                // the channel after them, are read by the next wait, which so
+                // blames the request it died on, not this later one.
+                return
+            case EAGAIN:
+                throw hung(pending.first?.hook ?? hook)
+            default:
+                throw ended(hook)
+            }
         }
     }
 
@@ -573,7 +581,7 @@ public final class PresenterProcess: PresenterEngine {
     @discardableResult
     private func end(_ running: Running, waitingUpTo seconds: Double) -> (ChildProcess.Termination, killed: Bool) {
         state = .closed
-        _ = Glibc.close(running.channel)
+        try? running.channel.close()
         let ending = ProcessExit.end(running.pid, waitingUpTo: seconds, group: true)
         running.pump.finish()
         running.printed.finish()

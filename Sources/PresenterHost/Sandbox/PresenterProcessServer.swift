@@ -16,7 +16,7 @@ enum PresenterProcessServer {
     /// The hidden command-line flag that runs it.
     static let flag = "--presenter-process"
     /// The descriptor the channel to the host is on.
-    static let channel: Int32 = 3
+    static let channel = FileDescriptor(rawValue: 3)
     /// The most address space the presenter process may use: 2 GiB.
     static let memoryLimit: rlim_t = 2 << 30
 
@@ -31,7 +31,7 @@ enum PresenterProcessServer {
         _ = ph_set_process_name("presenter-host")
         // The channel is ours alone: a process a plugin starts must not hold
         // it (the host would then miss this process's end).
-        _ = fcntl(PresenterProcessServer.channel, F_SETFD, FD_CLOEXEC)
+        try? PresenterProcessServer.channel.setClosedOnExec()
         // (Not in a build of scripts/sanitize: a sanitizer's runtime
         // reserves terabytes of address space for its shadow memory, and
         // under the cap no presenter process could even start.)
@@ -87,7 +87,7 @@ private final class Server: PresenterEngineDelegate {
             } catch {
                 _exit(70)  // the host is ours: a bad request means a bug, not an attack
             }
-            guard let count = try? readSome(PresenterProcessServer.channel, into: &chunk), count > 0 else { return }
+            guard let count = try? PresenterProcessServer.channel.read(into: &chunk), count > 0 else { return }
             chunk.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
@@ -160,7 +160,11 @@ private final class Server: PresenterEngineDelegate {
 
     /// Writes one message; a host that stopped reading is gone: exit.
     func send(_ body: [UInt8]) {
-        if writeFully(PresenterProcessServer.channel, MessageCoding.frame(body), socket: true) != 0 { _exit(0) }
+        do throws(Errno) {
+            try PresenterProcessServer.channel.send(MessageCoding.frame(body))
+        } catch {
+            _exit(0)
+        }
     }
 }
 

@@ -64,7 +64,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
                 return current
             })
         signal(SIGPIPE, SIG_IGN)
-        CrashRescue.install(terminal: STDERR_FILENO, fullScreen: true)
+        CrashRescue.install(terminal: .standardError, fullScreen: true)
         let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
             if event.signal == SIGTSTP { suspend(runtime) } else { leave(status: 128 + event.signal) }
         }

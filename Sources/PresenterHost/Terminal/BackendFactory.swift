@@ -13,13 +13,13 @@ public enum BackendFactory {
     /// The mode for `fd`: plain when it is not a terminal, `TERM` is `dumb`,
     /// unset or empty, or `CI` is set
     /// (``TerminalEnvironment/wantsPlainLines(isTerminal:_:)``).
-    public static func mode(for fd: Int32, environment: [String: String]) -> Mode {
+    public static func mode(for fd: FileDescriptor, environment: [String: String]) -> Mode {
         TerminalEnvironment.wantsPlainLines(isTerminal: TerminalShim.isTerminal(fd), environment) ? .plain : .terminal
     }
 
     /// A backend for `fd` as the environment and the `--color` choice say.
     public static func make(
-        for fd: Int32 = STDERR_FILENO,
+        for fd: FileDescriptor = .standardError,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         colorMode: ColorMode = .auto, regionRows: Int = 5,
         interactive: Bool = false, terminalProgress: Bool = false

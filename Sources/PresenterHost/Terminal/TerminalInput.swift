@@ -10,24 +10,25 @@ import Foundation
 /// hung up) is handed over as `nil`, once. ``stop()`` ends the thread
 /// through a pipe the reader also polls, so it never waits on a key that
 /// will not come.
-// Safe: `wakeFDs` and `thread` are set in init, before the reader thread can read them, and not
-// changed after; the reader's own state is on its thread.
+// Safe: `wake` and `thread` are set in init, before the reader thread can read them, and
+// changed only by `stop()` once the reader has ended; the reader's own state is on its thread.
 public final class TerminalInput: @unchecked Sendable {
     /// How long a lone Escape waits for the rest of a sequence, in ms (the
     /// bytes of one key may come split over a slow link).
     public static let escapeWait: Int32 = 50
 
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let handler: @Sendable (TerminalKey?) -> Void
-    private var wakeFDs: [Int32] = [-1, -1]
+    private var wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
     private let done = DispatchSemaphore(value: 0)
     private var thread: Thread?
 
     /// Starts reading `fd` and calling `handler` (on the reader's thread).
-    public init(fd: Int32 = STDIN_FILENO, handler: @escaping @Sendable (TerminalKey?) -> Void) {
+    public init(fd: FileDescriptor = .standardInput, handler: @escaping @Sendable (TerminalKey?) -> Void) {
         self.fd = fd
         self.handler = handler
-        guard makePipe(&wakeFDs) else { return }
+        guard let wake = try? FileDescriptor.pipe() else { return }
+        self.wake = wake
         let thread = Thread { [self] in
             readKeys()
             done.signal()
@@ -39,36 +40,33 @@ public final class TerminalInput: @unchecked Sendable {
 
     /// Stops reading and waits for the reader to end (never from the handler).
     public func stop() {
-        guard thread != nil, wakeFDs[1] >= 0 else { return }
-        var byte: UInt8 = 0
-        _ = write(wakeFDs[1], &byte, 1)
+        guard thread != nil, let wake else { return }
+        try? wake.writeEnd.writeAll([0])
         done.wait()
-        close(wakeFDs[0])
-        close(wakeFDs[1])
-        wakeFDs = [-1, -1]
+        try? wake.readEnd.close()
+        try? wake.writeEnd.close()
+        self.wake = nil
         thread = nil
     }
 
     private func readKeys() {
+        guard let wake else { return }
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            var waiters = [
-                pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeFDs[0], events: Int16(POLLIN), revents: 0),
-            ]
             guard
-                let ready = try? retryingOnInterrupt(
-                    "poll", { poll(&waiters, 2, decoder.hasPendingEscape ? Self.escapeWait : -1) })
+                let ready = try? FileDescriptor.wait(
+                    for: .input, on: [fd, wake.readEnd],
+                    milliseconds: { decoder.hasPendingEscape ? Self.escapeWait : -1 })
             else { return handler(nil) }
-            if waiters[1].revents != 0 { return }
-            if ready == 0 {
+            if !ready[1].isEmpty { return }
+            if ready[0].isEmpty {
                 if let escape = decoder.flushPending() { handler(escape) }
                 continue
             }
             let count: Int
             do throws(Errno) {
-                count = try readSome(fd, into: &buffer)
+                count = try fd.read(into: &buffer)
             } catch {
                 if error.wouldBlock { continue }
                 return handler(nil)

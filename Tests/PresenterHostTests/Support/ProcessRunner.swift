@@ -55,7 +55,7 @@ enum ProcessRunner {
 /// another test spawns at the same moment can inherit this test's pipe and
 /// hold its write end open; this test then waits for an end of file that
 /// never comes (until that other program ends). Here every pipe is
-/// close-on-exec from its creation (`makePipe`, pipe2 with O_CLOEXEC) and
+/// close-on-exec from its creation (`FileDescriptor.pipe`, pipe2 with O_CLOEXEC) and
 /// the program is started with the host's own `Spawn` with `closeOthers`,
 /// so it gets exactly its descriptors 0, 1 and 2 and nothing else.
 final class TestProcess {
@@ -111,19 +111,20 @@ final class TestProcess {
         }
         var options = Spawn.Options()
         for (number, stream) in [stdin, stdout, stderr].enumerated() {
-            let target = Int32(number)
+            let target = FileDescriptor(rawValue: Int32(number))
             switch stream {
             case .pipe:
-                var fds: [Int32] = [-1, -1]
-                guard makePipe(&fds) else {
-                    let code = errno
+                let fds: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+                do throws(Errno) {
+                    fds = try FileDescriptor.pipe()
+                } catch {
                     closeAll()
-                    throw StartFailure(path: path, errno: code)
+                    throw StartFailure(path: path, errno: error.code)
                 }
-                // stdin: the child reads fds[0]; stdout, stderr: it writes fds[1].
-                let (child, parent) = number == 0 ? (fds[0], fds[1]) : (fds[1], fds[0])
-                childEnds.append(child)
-                parentEnds[number] = parent
+                // stdin: the child reads the read end; stdout, stderr: it writes the write end.
+                let (child, parent) = number == 0 ? (fds.readEnd, fds.writeEnd) : (fds.writeEnd, fds.readEnd)
+                childEnds.append(child.rawValue)
+                parentEnds[number] = parent.rawValue
                 options.descriptors[target] = .descriptor(child)
             case .null:
                 options.descriptors[target] = .null(number == 0 ? O_RDONLY : O_WRONLY)
@@ -228,7 +229,7 @@ final class TestProcess {
     func readAvailable() -> [UInt8] {
         guard output >= 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 65536)
-        guard let count = try? readSome(output, into: &buffer), count > 0 else {
+        guard let count = try? FileDescriptor(rawValue: output).read(into: &buffer), count > 0 else {
             close(output)
             output = -1
             return []
@@ -254,7 +255,7 @@ final class TestProcess {
     /// -1) at end of file or on an error.
     private static func read(_ fd: inout Int32, into data: inout [UInt8], buffer: inout [UInt8]) {
         do throws(Errno) {
-            let count = try readSome(fd, into: &buffer)
+            let count = try FileDescriptor(rawValue: fd).read(into: &buffer)
             if count > 0 { return data.append(contentsOf: buffer[..<count]) }
         } catch {
             if error.wouldBlock { return }

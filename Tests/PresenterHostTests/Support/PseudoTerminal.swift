@@ -5,6 +5,8 @@ import PresenterHost
 /// (Glibc's Swift module hides the X/Open pty functions; they are looked up.)
 final class PseudoTerminal {
     let leader: Int32, follower: Int32
+    /// The follower, as the code under test takes a descriptor.
+    var followerFD: FileDescriptor { FileDescriptor(rawValue: follower) }
     struct Unavailable: Error {}
     init(cols: Int, rows: Int) throws {
         typealias OpenFunction = @convention(c) (Int32) -> Int32

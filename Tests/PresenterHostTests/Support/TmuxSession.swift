@@ -53,7 +53,10 @@ final class TmuxSession {
         guard output >= 0 else { return (-1, "cannot create \(outputPath)") }
         var options = Spawn.Options()
         // Other tests' pipes must not live on in the server.
-        options.descriptors = [0: .null(O_RDONLY), 1: .descriptor(output), 2: .descriptor(output)]
+        let file = FileDescriptor(rawValue: output)
+        options.descriptors = [
+            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(file), .standardError: .descriptor(file),
+        ]
         options.closeOthers = true
         var environment = ProcessInfo.processInfo.environment
         for key in ["CI", "NO_COLOR", "TMUX", "PRESENTER_PLUGIN_PATH"] { environment[key] = nil }
