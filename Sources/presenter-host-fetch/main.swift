@@ -212,7 +212,7 @@ func oneLine(_ text: String) -> String {
 }
 
 /// Writes all of `data` to stdout; stops when the host is gone.
-// Its own loop, not the host's writeFully/retryingOnInterrupt: this
+// Its own loop, not the host's FileDescriptor.writeAll/retryingOnInterrupt: this
 // executable links SystemShims only, and pulling in PresenterHost (the whole
 // host) for ten lines would slow every fetch's start.
 func writeAll(_ data: Data) {
