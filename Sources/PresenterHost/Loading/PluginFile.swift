@@ -34,7 +34,7 @@ struct PluginFile {
         }
         defer { try? directory.close() }
         do throws(Errno) {
-            fd = try directory.open(name, in: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+            fd = try directory.open(named: name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         } catch {
             throw error.code == ELOOP ? .replacedByLink : .opening(path, error: error.code)
         }

@@ -127,7 +127,9 @@ public final class ChildProcess {
     /// The first bytes of `file` (none when it cannot be read).
     private static func readHead(of file: String) -> [UInt8] {
         guard let file = try? FileDescriptor.open(file, O_RDONLY) else { return [] }
-        return file.closeAfter { file in (try? file.read(count: 256, at: 0)) ?? [] }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = file.closeAfter { (try? $0.read(into: &buffer)) ?? 0 }
+        return Array(buffer[..<count])
     }
 
     /// A file the kernel refused (ENOEXEC) is binary when its first line

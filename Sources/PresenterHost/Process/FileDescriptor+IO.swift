@@ -162,10 +162,10 @@ extension FileDescriptor {
     /// - Returns: what each is ready for, in order; all empty when the time ran out.
     /// - Throws: `poll` and its errno.
     static func wait(
-        for events: Readiness, on descriptors: [FileDescriptor], milliseconds: () -> Int32
+        for events: Readiness, on descriptors: [FileDescriptor], milliseconds: () -> Int32?
     ) throws(Errno) -> [Readiness] {
         var waiters = descriptors.map { pollfd(fd: $0.rawValue, events: events.rawValue, revents: 0) }
-        _ = try retryingOnInterrupt("poll") { poll(&waiters, nfds_t(waiters.count), milliseconds()) }
+        _ = try retryingOnInterrupt("poll") { milliseconds().map { poll(&waiters, nfds_t(waiters.count), $0) } ?? 0 }
         return waiters.map { Readiness(rawValue: $0.revents) }
     }
 }

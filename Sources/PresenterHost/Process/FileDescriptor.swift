@@ -51,7 +51,7 @@ extension FileDescriptor {
     /// ``open(_:_:permissions:)`` does: the name cannot be swapped for one in
     /// another directory between a check of the directory and the open.
     /// - Throws: `openat` and its errno.
-    func open(_ name: String, in flags: CInt) throws(Errno) -> FileDescriptor {
+    func open(named name: String, _ flags: CInt) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingOnInterrupt("openat") { openat(rawValue, name, flags | O_CLOEXEC) })
     }
 

@@ -16,10 +16,11 @@ struct ProcessStat {
 
     /// The stat of `pid`, or `nil` when there is no such process.
     static func read(_ pid: pid_t) -> ProcessStat? {
-        guard let file = try? FileDescriptor.open("/proc/\(pid)/stat", O_RDONLY),
-            let bytes = file.closeAfter({ try? $0.read(count: 1024, at: 0) }), !bytes.isEmpty
-        else { return nil }
-        return parse(bytes[...])
+        guard let file = try? FileDescriptor.open("/proc/\(pid)/stat", O_RDONLY) else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = file.closeAfter { (try? $0.read(into: &buffer)) ?? 0 }
+        guard count > 0 else { return nil }
+        return parse(buffer[..<count])
     }
 
     /// Every process on the system (those that vanish while listed are skipped).
