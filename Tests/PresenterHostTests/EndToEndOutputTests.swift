@@ -100,10 +100,12 @@ struct EndToEndStaticTerminalTests {
         let dir = TestPaths.temporaryDirectory("static")
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("raw").path
-        let script = "echo '{\"message\": \"Halfway\"}' >&$PRESENTER_PROGRESS_FD; sleep 0.5"
+        let go = GoFile()
+        let script = "echo '{\"message\": \"Halfway\"}' >&$PRESENTER_PROGRESS_FD; \(go.wait)"
         let run = try TerminalDriver.run(
             ["run"] + flags + ["--working", "Working", "--success", "Done", "--", "sh", "-c", script],
-            environment: environment, rawFile: raw, steps: [.waitText("Done"), .waitExit(20)])
+            environment: environment, rawFile: raw,
+            steps: [.waitText("Halfway"), go.touch, .waitText("Done"), .waitExit(20)])
         #expect(run.errors == [])
         #expect(run.exit.code == 0)
         #expect(run.final.nonEmptyLines == ["Working", "Halfway", "✔ Done"])
@@ -111,27 +113,33 @@ struct EndToEndStaticTerminalTests {
         #expect(!bytes.contains(0x1B), "an escape code in static mode")
     }
 
-    @Test func hideShowsNothingOfTheOutputEvenOnFailure() throws {
+    /// With `--output hide` the output is never shown; the control, the same
+    /// command without it, shows its output after the failure.
+    @Test(arguments: [true, false])
+    func hideShowsNothingOfTheOutputEvenOnFailure(hide: Bool) throws {
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            [
-                "run", "--output", "hide", "--working", "W", "--failure", "F", "--",
-                "sh", "-c", "echo secret; sleep 0.5; exit 4",
+            ["run"] + (hide ? ["--output", "hide"] : []) + [
+                "--working", "Working", "--failure", "Failed", "--", "sh", "-c", "echo secret; \(go.wait); exit 4",
             ],
-            watch: ["secret"], steps: [.waitText("F"), .waitExit(20)])
+            watch: ["secret"], steps: [.waitText("Working"), go.touch, .waitText("Failed"), .waitExit(20)])
         #expect(run.errors == [])
         #expect(run.exit.code == 4)
-        #expect(run.watched["secret"] == false)
-        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+        #expect(run.watched["secret"] == !hide)
+        #expect(run.final.nonEmptyLines == (hide ? [] : ["secret"]), "left behind: \(run.final.lines)")
     }
 
     @Test func streamIsShowOutput() throws {
-        // The line comes while the box is up (the command ends 2 s after it).
+        // The line comes while the box is up, and the command ends once the test saw it.
+        let (box, line) = (GoFile(), GoFile())
         let run = try TerminalDriver.run(
             [
                 "run", "--output", "stream", "--working", "Streaming", "--",
-                "sh", "-c", "echo shown; sleep 2",
+                "sh", "-c", "\(box.wait); echo shown; \(line.wait)",
             ],
-            steps: [.waitText("Streaming"), .waitText("shown"), .snapshot("streamed"), .waitExit(20)])
+            steps: [
+                .waitText("Streaming"), box.touch, .waitText("shown"), .snapshot("streamed"), line.touch, .waitExit(20),
+            ])
         #expect(run.errors == [])
         let streamed = try #require(run.snapshots["streamed"])
         #expect(streamed.row(containing: "Streaming") != nil)
@@ -178,12 +186,23 @@ struct EndToEndNotifySocketTests {
         let path = dir.appendingPathComponent("notify").path
         let fd = try listen(path)
         defer { close(fd) }
-        let script = #"echo '{"message": "Step two"}' >&$PRESENTER_PROGRESS_FD; sleep 0.3; exit 3"#
-        let result = try ProcessRunner.host(
+        // The command fails once the host passed its message on.
+        let go = GoFile()
+        let script = #"echo '{"message": "Step two"}' >&$PRESENTER_PROGRESS_FD; "# + go.wait + "; exit 3"
+        let host = try TestProcess(
+            TestPaths.binary,
             ["run", "--working", "Backing up", "--failure", "Backup failed", "--", "sh", "-c", script],
-            environment: ["NOTIFY_SOCKET": path])
-        #expect(result.status == 3)
-        #expect(received(fd) == ["STATUS=Backing up", "STATUS=Step two", "STATUS=Backup failed: exit status 3"])
+            environment: ["NOTIFY_SOCKET": path], stdin: .null, stdout: .null, stderr: .null)
+        var statuses: [String] = []
+        #expect(
+            waitUntil(timeout: 10) {
+                statuses += received(fd)
+                return statuses.contains("STATUS=Step two")
+            }, "\(statuses)")
+        go.create()
+        #expect(host.wait() == 3)
+        statuses += received(fd)
+        #expect(statuses == ["STATUS=Backing up", "STATUS=Step two", "STATUS=Backup failed: exit status 3"])
         let success = try ProcessRunner.host(
             ["run", "--working", "W", "--", "true"], environment: ["NOTIFY_SOCKET": path])
         #expect(success.status == 0)

@@ -66,7 +66,7 @@ struct EndToEndProgressTests {
         let log = directory.appendingPathComponent("log").path
         let script = """
             echo 40% >&$PRESENTER_PROGRESS_FD
-            i=0; until grep -q 'info: progress 0[.]40' '\(log)' || [ $i -ge 200 ]; do sleep 0.05; i=$((i+1)); done
+            \(shellWaitUntil("grep -q 'info: progress 0[.]40' '\(log)'"))
             echo '{"progress": null, "message": "Again"}' >&$PRESENTER_PROGRESS_FD
             """
         let result = try ProcessRunner.host(
@@ -108,19 +108,17 @@ struct EndToEndProgressTests {
 struct EndToEndProgressTerminalTests {
     @Test func theChannelDrivesTheBarAndTheMessage() throws {
         // The command goes on once the test saw each state (the go files).
-        let dir = TestPaths.temporaryDirectory("channel")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let saw30 = dir.appendingPathComponent("saw-30").path, sawHalf = dir.appendingPathComponent("saw-half").path
+        let (saw30, sawHalf) = (GoFile(), GoFile())
         let script = """
-            echo 30% >&$PRESENTER_PROGRESS_FD; \(TerminalDriver.waitForFile(saw30))
+            echo 30% >&$PRESENTER_PROGRESS_FD; \(saw30.wait)
             echo '{"progress": 0.5, "message": "Downloading foo.tar"}' >&$PRESENTER_PROGRESS_FD
-            \(TerminalDriver.waitForFile(sawHalf))
+            \(sawHalf.wait)
             """
         let run = try TerminalDriver.run(
             ["run", "--working", "Working", "--success", "Done", "--", "sh", "-c", script],
             steps: [
-                .waitText("30%"), .snapshot("thirty"), .touch(saw30), .waitText("Downloading foo.tar"),
-                .snapshot("half"), .touch(sawHalf), .waitText("Done"), .waitExit(20),
+                .waitText("30%"), .snapshot("thirty"), saw30.touch, .waitText("Downloading foo.tar"),
+                .snapshot("half"), sawHalf.touch, .waitText("Done"), .waitExit(20),
             ])
         #expect(run.errors == [])
         let thirty = try #require(run.snapshots["thirty"])
@@ -136,11 +134,11 @@ struct EndToEndProgressTerminalTests {
     @Test func osc94InTheOutputDrivesTheBarAndIsTakenOut() throws {
         let dir = TestPaths.temporaryDirectory("osc94in")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let raw = dir.appendingPathComponent("raw").path, sawBar = dir.appendingPathComponent("saw-bar").path
-        let script = #"printf 'before\n\033]9;4;1;40\033\\after\n'; "# + TerminalDriver.waitForFile(sawBar) + "; exit 3"
+        let raw = dir.appendingPathComponent("raw").path, sawBar = GoFile()
+        let script = #"printf 'before\n\033]9;4;1;40\033\\after\n'; "# + sawBar.wait + "; exit 3"
         let run = try TerminalDriver.run(
             ["run", "--working", "Building", "--failure", "Broke", "--", "sh", "-c", script], rawFile: raw,
-            steps: [.waitText("40%"), .snapshot("bar"), .touch(sawBar), .waitExit(20)])
+            steps: [.waitText("40%"), .snapshot("bar"), sawBar.touch, .waitExit(20)])
         #expect(run.errors == [])
         #expect(try #require(run.snapshots["bar"]).row(containing: "Building") != nil)
         #expect(run.exit.code == 3)
@@ -183,20 +181,30 @@ struct EndToEndTerminalProgressTests {
     }
 
     @Test func indeterminateThenTheFractionThenCleared() throws {
-        let script =
-            "sleep 0.5; echo 40% >&$PRESENTER_PROGRESS_FD; sleep 0.5; echo 40.5% >&$PRESENTER_PROGRESS_FD; sleep 0.5"
+        // 40 % once the box (and the unknown fraction) is up, 40.5 % once the
+        // bar shows 40 %, and the end once the presenter heard 40.5 %: each
+        // report on its own, none merged with the next.
+        let (box, bar) = (GoFile(), GoFile())
+        let trace = TraceLog()
+        let script = """
+            \(box.wait); echo 40% >&$PRESENTER_PROGRESS_FD; \(bar.wait); echo 40.5% >&$PRESENTER_PROGRESS_FD
+            \(trace.shellWait(for: "progress 0[.]405)"))
+            """
         let (result, sent) = try run(
-            ["run", "--working", "Working", "--", "sh", "-c", script], environment: ["WT_SESSION": "1"],
-            steps: [.waitText("40%"), .waitExit(20)])
+            trace.flags("run") + ["--working", "Working", "--", "sh", "-c", script], environment: ["WT_SESSION": "1"],
+            steps: [.waitText("Working"), box.touch, .waitText("40%"), bar.touch, .waitExit(20)])
         #expect(result.errors == [])
         #expect(result.exit.code == 0)
         #expect(sent == [Self.indeterminate, "\u{1B}]9;4;1;40\u{1B}\\", Self.cleared])
+        #expect(trace.calls.contains { $0.contains("progress 0.405)") }, "40.5 % never reached the presenter")
     }
 
     @Test func theErrorStateOnFailureThenCleared() throws {
+        let go = GoFile()
         let (result, sent) = try run(
-            ["run", "--working", "Working", "--failure", "Broke", "--", "sh", "-c", "sleep 0.5; exit 2"],
-            environment: ["TERM_PROGRAM": "WezTerm"], steps: [.waitText("Broke"), .waitExit(20)])
+            ["run", "--working", "Working", "--failure", "Broke", "--"] + go.command(then: "exit 2"),
+            environment: ["TERM_PROGRAM": "WezTerm"],
+            steps: [.waitText("Working"), go.touch, .waitText("Broke"), .waitExit(20)])
         #expect(result.exit.code == 2)
         #expect(sent == [Self.indeterminate, "\u{1B}]9;4;2;100\u{1B}\\", Self.cleared])
     }
@@ -224,9 +232,10 @@ struct EndToEndTerminalProgressTests {
         let files = try SandboxEndToEndTests.Files()
         var environment = files.environment("crash:show")
         environment["WT_SESSION"] = "1"
+        let go = GoFile()
         let (result, sent) = try run(
-            files.runArguments + ["sh", "-c", "sleep 1"], environment: environment,
-            steps: [.waitText("crashed"), .waitExit(20)])
+            files.runArguments + go.command(), environment: environment,
+            steps: [.waitText("crashed"), go.touch, .waitExit(20)])
         #expect(result.exit.code == 0)
         #expect(sent == [Self.indeterminate, Self.cleared])
         #expect(result.final.row(containing: "crashed in show") != nil)
@@ -242,21 +251,23 @@ struct EndToEndTerminalProgressTests {
         (["TERM_PROGRAM": "ghostty"], [indeterminate, cleared]),
     ])
     func onlyWhereItIsUnderstood(environment: [String: String], expected: [String]) throws {
+        let go = GoFile()
         let (result, sent) = try run(
-            ["run", "--working", "Working", "--", "sleep", "0.5"], environment: environment,
-            steps: [.waitText("Working"), .waitExit(20)])
+            ["run", "--working", "Working", "--"] + go.command(), environment: environment,
+            steps: [.waitText("Working"), go.touch, .waitExit(20)])
         #expect(result.exit.code == 0)
         #expect(sent == expected)
     }
 
     @Test func alwaysAndNeverWin() throws {
+        let (first, second) = (GoFile(), GoFile())
         let (_, always) = try run(
-            ["run", "--terminal-progress", "always", "--working", "Working", "--", "sleep", "0.5"],
-            environment: ["TMUX": "/tmp/tmux-0/default,1,0"], steps: [.waitText("Working"), .waitExit(20)])
+            ["run", "--terminal-progress", "always", "--working", "Working", "--"] + first.command(),
+            environment: ["TMUX": "/tmp/tmux-0/default,1,0"], steps: [.waitText("Working"), first.touch, .waitExit(20)])
         #expect(always == [Self.indeterminate, Self.cleared])
         let (_, never) = try run(
-            ["run", "--terminal-progress", "never", "--working", "Working", "--", "sleep", "0.5"],
-            environment: ["WT_SESSION": "1"], steps: [.waitText("Working"), .waitExit(20)])
+            ["run", "--terminal-progress", "never", "--working", "Working", "--"] + second.command(),
+            environment: ["WT_SESSION": "1"], steps: [.waitText("Working"), second.touch, .waitExit(20)])
         #expect(never == [])
     }
 }

@@ -157,16 +157,21 @@ struct EndToEndRunPlainTests {
     @Test func signalAfterTheCommandEndedKeepsTheCommandsStatus() throws {
         let dir = TestPaths.temporaryDirectory("runlate")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let pidFile = dir.appendingPathComponent("pid").path
+        let pidFile = dir.appendingPathComponent("pid").path, writerFile = dir.appendingPathComponent("writer").path
         // A background writer fills the stderr pipe that the test does not
         // read yet, so the host blocks writing its success line after the
-        // command has exited 0; the signal comes then.
+        // command has exited 0; the signal comes then. The command exits
+        // once the writer is stuck on the full pipe.
+        let full = GoFile()
         let host = try SignalledHost(
             [
                 "run", "--working", "W", "--success", "ok", "--", "sh", "-c",
-                "head -c 300000 /dev/zero >&2 & echo $$ > \(pidFile); sleep 0.2; exit 0",
+                "head -c 300000 /dev/zero >&2 & echo $! > \(writerFile); echo $$ > \(pidFile); \(full.wait); exit 0",
             ],
             environment: utf8)
+        let writer = try waitForPid(in: writerFile)
+        #expect(waitUntil(timeout: 10) { isBlockedWriting(writer, to: 1) }, "the writer never filled the pipe")
+        full.create()
         let command = try waitForPid(in: pidFile)
         #expect(waitUntilGone(command), "the command was not reaped")
         // The premise: the signal comes while the host is stuck writing to stderr.
@@ -341,20 +346,8 @@ private final class SignalledHost {
         process.send(signal)
     }
 
-    /// Whether one of the host's threads is in a `write` to `fd` (Linux's
-    /// /proc/PID/task/TID/syscall: the call's number, then its arguments).
-    func isBlockedWriting(to fd: Int32) -> Bool {
-        #if arch(arm64)
-            let write = 64  // (Glibc's Swift module has no SYS_write)
-        #else
-            let write = 1
-        #endif
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
-        return tasks.contains { task in
-            let text = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
-            return text.hasPrefix("\(write) 0x\(String(fd, radix: 16)) ")
-        }
-    }
+    /// Whether one of the host's threads is in a `write` to `fd`.
+    func isBlockedWriting(to fd: Int32) -> Bool { PresenterHostTests.isBlockedWriting(process.pid, to: fd) }
 
     /// Whether `signal` waits to be delivered to the host: to the process or
     /// to one of its threads (the ShdPnd and SigPnd masks in /proc).

@@ -10,22 +10,13 @@ struct EndToEndRunTerminalTests {
     private let rows = 24, cols = 80
     private let spinnerFrames = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
-    /// A go file for a command that must not end before the test saw what
-    /// it looks for (``TerminalDriver/waitForFile(_:)``, ``TerminalDriver/Step/touch(_:)``).
-    private static func goFile() -> String { TestPaths.temporaryDirectory("go").appendingPathComponent("go").path }
-
-    /// `sh -c` waiting for `go`, then running `then`.
-    private static func waitingCommand(_ go: String, then: String = "exit 0") -> [String] {
-        ["sh", "-c", TerminalDriver.waitForFile(go) + "; " + then]
-    }
-
     @Test func successShowsACentredBoxThenACheckMarkThenLeavesNothing() throws {
         // 30 lines of earlier output fill the screen: the region goes below them.
-        let go = Self.goFile()
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Sleeping...", "--success", "Done!", "--"] + Self.waitingCommand(go), printFirst: 30,
+            ["run", "--working", "Sleeping...", "--success", "Done!", "--"] + go.command(), printFirst: 30,
             steps: [
-                .waitText("Sleeping..."), .waitText("╰"), .snapshot("working"), .touch(go), .waitText("Done!"),
+                .waitText("Sleeping..."), .waitText("╰"), .snapshot("working"), go.touch, .waitText("Done!"),
                 .snapshot("success"), .waitExit(20),
             ])
         #expect(run.errors == [])
@@ -60,12 +51,14 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func failureShowsTheCrossThenTheCommandsOutput() throws {
+        // The output comes while the box is up; the command fails once the test saw the box.
+        let go = GoFile()
         let run = try TerminalDriver.run(
             [
                 "run", "--working", "Working", "--failure", "It broke", "--",
-                "sh", "-c", "echo some output; echo more >&2; sleep 0.8; exit 3",
+                "sh", "-c", "echo some output; echo more >&2; \(go.wait); exit 3",
             ],
-            steps: [.waitText("It broke"), .snapshot("failure"), .waitExit(20)])
+            steps: [.waitText("Working"), go.touch, .waitText("It broke"), .snapshot("failure"), .waitExit(20)])
         #expect(run.errors == [])
         let failure = try #require(run.snapshots["failure"])
         let line = try #require(failure.row(containing: "It broke").map { failure.lines[$0] })
@@ -79,21 +72,27 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func outputOfASuccessfulCommandIsDropped() throws {
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "W", "--", "sh", "-c", "echo hidden; sleep 0.5"],
-            steps: [.waitText("W"), .waitExit(20)])
+            ["run", "--working", "W", "--", "sh", "-c", "echo hidden; \(go.wait)"],
+            steps: [.waitText("W"), go.touch, .waitExit(20)])
         #expect(run.exit.code == 0)
         #expect(run.final.isBlank, "left behind: \(run.final.lines)")
     }
 
     @Test func showOutputPrintsLinesAboveTheRegion() throws {
-        let go = Self.goFile()
+        // Each line comes once the test saw the one before (the first, the box).
+        let go = (0..<4).map { _ in GoFile() }
         let run = try TerminalDriver.run(
             [
                 "run", "--show-output", "--working", "Counting", "--", "sh", "-c",
-                "for i in 1 2 3; do echo line$i; sleep 0.3; done; \(TerminalDriver.waitForFile(go)); printf partial",
+                "\(go[0].wait); echo line1; \(go[1].wait); echo line2; \(go[2].wait); echo line3; \(go[3].wait); "
+                    + "printf partial",
             ],
-            steps: [.waitText("line3"), .snapshot("output"), .touch(go), .waitExit(20)])
+            steps: [
+                .waitText("Counting"), go[0].touch, .waitText("line1"), go[1].touch, .waitText("line2"), go[2].touch,
+                .waitText("line3"), .snapshot("output"), go[3].touch, .waitExit(20),
+            ])
         #expect(run.errors == [])
         let output = try #require(run.snapshots["output"])
         let line1 = try #require(output.row(containing: "line1"))
@@ -128,12 +127,12 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func noColorDropsColourButKeepsTheAnimation() throws {
-        let go = Self.goFile()
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Spinning", "--failure", "Failed", "--"] + Self.waitingCommand(go, then: "exit 1"),
+            ["run", "--working", "Spinning", "--failure", "Failed", "--"] + go.command(then: "exit 1"),
             environment: ["NO_COLOR": "1"],
             steps: [
-                .waitText("Spinning"), .snapshot("a"), .waitChanged("a"), .snapshot("b"), .touch(go), .waitExit(20),
+                .waitText("Spinning"), .snapshot("a"), .waitChanged("a"), .snapshot("b"), go.touch, .waitExit(20),
             ])
         #expect(run.errors == [])
         #expect(!run.sgrColor, "colour codes with NO_COLOR: \(run.sgr)")
@@ -143,23 +142,21 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func colorAlwaysWinsOverNoColor() throws {
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            [
-                "run", "--color", "always", "--working", "W", "--failure", "Failed", "--", "sh", "-c",
-                "sleep 0.6; exit 1",
-            ],
-            environment: ["NO_COLOR": "1"], steps: [.waitText("Failed"), .waitExit(20)])
+            ["run", "--color", "always", "--working", "W", "--failure", "Failed", "--"] + go.command(then: "exit 1"),
+            environment: ["NO_COLOR": "1"], steps: [.waitText("W"), go.touch, .waitText("Failed"), .waitExit(20)])
         #expect(run.sgrColor, "no colour codes with --color always: \(run.sgr)")
     }
 
     @Test(arguments: [TerminalDriver.Step.keys("\u{1a}"), .signalGroup("TSTP")])
     func ctrlZTakesTheRegionOffUntilTheJobIsContinued(stop: TerminalDriver.Step) throws {
-        let go = Self.goFile()
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--"] + Self.waitingCommand(go), jobControl: true,
+            ["run", "--working", "Working", "--"] + go.command(), jobControl: true,
             steps: [
                 .waitText("Working"), stop, .waitStopped(), .snapshot("stopped"),
-                .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), .touch(go), .waitExit(20),
+                .signalGroup("CONT"), .waitText("Working"), .snapshot("resumed"), go.touch, .waitExit(20),
             ])
         #expect(run.errors == [])
         let stopped = try #require(run.snapshots["stopped"])
@@ -176,12 +173,12 @@ struct EndToEndRunTerminalTests {
         // The stop right after the first frame, several times: the host must
         // not run on (and redraw) between clearing the region and stopping.
         for _ in 0..<5 {
-            let go = Self.goFile()
+            let go = GoFile()
             let run = try TerminalDriver.run(
-                ["run", "--min-show", "0", "--working", "Working", "--"] + Self.waitingCommand(go), jobControl: true,
+                ["run", "--min-show", "0", "--working", "Working", "--"] + go.command(), jobControl: true,
                 steps: [
                     .waitText("Working"), .signalGroup("TSTP"), .waitStopped(), .snapshot("stopped"),
-                    .signalGroup("CONT"), .touch(go), .waitExit(10),
+                    .signalGroup("CONT"), go.touch, .waitExit(10),
                 ])
             #expect(run.errors == [])
             #expect(run.snapshots["stopped"]?.isBlank == true)
@@ -192,11 +189,11 @@ struct EndToEndRunTerminalTests {
     @Test func nothingWakesWhileTheFailureMessageStands() throws {
         // The same 2 s window twice: while the spinner turns, then while the
         // failure message (held 3 s) stands still.
-        let go = Self.goFile()
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--failure", "It failed", "--"] + Self.waitingCommand(go, then: "exit 1"),
+            ["run", "--working", "Working", "--failure", "It failed", "--"] + go.command(then: "exit 1"),
             steps: [
-                .waitText("Working"), .switchesOver("animating", seconds: 2), .touch(go),
+                .waitText("Working"), .switchesOver("animating", seconds: 2), go.touch,
                 .waitText("It failed"), .switchesOver("standing", seconds: 2), .waitExit(20),
             ])
         #expect(run.errors == [])
@@ -209,21 +206,23 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func timeoutEndsWithOneLineAndACleanScreen() throws {
+        // The command would outlive the test: only the timeout ends it.
         let run = try TerminalDriver.run(
-            ["run", "--timeout", "0.8", "--working", "Waiting", "--", "sh", "-c", "sleep 8; echo x"],
+            ["run", "--timeout", "0.8", "--working", "Waiting", "--", "sh", "-c", "sleep 60; echo x"],
             steps: [.waitText("Waiting"), .waitExit(20)])
         #expect(run.errors == [])
         #expect(run.exit.code == 124)
-        #expect(run.final.nonEmptyLines == ["presenter-host: timed out after 0.8 s: sh -c 'sleep 8; echo x'"])
+        #expect(run.final.nonEmptyLines == ["presenter-host: timed out after 0.8 s: sh -c 'sleep 60; echo x'"])
         #expect(!run.final.cursor.hidden)
     }
 
     @Test func wideTextInANarrowTerminalFitsTheBoxAndIsCut() throws {
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "日本語のメッセージ 🎉 and more text", "--success", "完了 ✅", "--", "sleep", "0.6"],
+            ["run", "--working", "日本語のメッセージ 🎉 and more text", "--success", "完了 ✅", "--"] + go.command(),
             cols: 20,
             steps: [
-                .waitText("日本"), .snapshot("working"), .waitText("完了"), .snapshot("success"),
+                .waitText("日本"), .snapshot("working"), go.touch, .waitText("完了"), .snapshot("success"),
                 .waitExit(20),
             ])
         #expect(run.errors == [])
@@ -244,9 +243,10 @@ struct EndToEndRunTerminalTests {
     }
 
     @Test func cLocaleGetsTheAsciiSpinnerAndBox() throws {
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Plain ASCII", "--", "sleep", "0.8"], environment: ["LANG": "C", "LC_ALL": "C"],
-            steps: [.waitText("Plain ASCII"), .snapshot("working"), .waitExit(20)])
+            ["run", "--working", "Plain ASCII", "--"] + go.command(), environment: ["LANG": "C", "LC_ALL": "C"],
+            steps: [.waitText("Plain ASCII"), .snapshot("working"), go.touch, .waitExit(20)])
         #expect(run.errors == [])
         let working = try #require(run.snapshots["working"])
         let row = try #require(working.row(containing: "Plain ASCII"))
@@ -265,7 +265,7 @@ struct EndToEndRunTerminalTests {
         let log = dir.appendingPathComponent("log").path
         let raw = dir.appendingPathComponent("raw").path
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--success", "Done", "--", "sh", "-c", "echo out; sleep 0.3"],
+            ["run", "--working", "Working", "--success", "Done", "--", "sh", "-c", "echo out"],
             stderrTo: log, rawFile: raw, steps: [.waitExit(20)])
         #expect(run.errors == [])
         #expect(run.exit.code == 0)
@@ -312,9 +312,10 @@ struct EndToEndRunTerminalTests {
 
     @Test(arguments: [TerminalDriver.Step.keys("\u{03}"), .signal("INT")])
     func interruptDuringTheSuccessMessageKeepsTheCommandsStatus(interrupt: TerminalDriver.Step) throws {
+        let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--success", "All done", "--", "sleep", "0.5"],
-            steps: [.waitText("All done"), interrupt, .waitExit(10)])
+            ["run", "--working", "Working", "--success", "All done", "--"] + go.command(),
+            steps: [.waitText("Working"), go.touch, .waitText("All done"), interrupt, .waitExit(10)])
         #expect(run.errors == [])
         #expect(run.exit.code == 0)
         #expect(run.final.isBlank, "left behind: \(run.final.lines)")
@@ -338,17 +339,19 @@ struct EndToEndRunTerminalTests {
         #expect(!run.final.cursor.hidden)
 
         let script = dir.appendingPathComponent("script")
-        try writeExecutable(Array("echo from the script >&2; sleep 0.3\n".utf8), to: script)
+        // The control: a script without a shebang does start, and its box is drawn.
+        let go = GoFile()
+        try writeExecutable(Array("echo from the script >&2; \(go.wait)\n".utf8), to: script)
         let ran = try TerminalDriver.run(
             ["run", "--working", "Script", "--failure", "F", "--", script.path, "x"],
-            watch: ["Script"], steps: [.waitExit(10)])
+            watch: ["Script"], steps: [.waitText("Script"), go.touch, .waitExit(10)])
         #expect(ran.exit.code == 0)
         #expect(ran.watched["Script"] == true)
     }
 
     @Test func dumbTerminalGetsPlainLines() throws {
         let run = try TerminalDriver.run(
-            ["run", "--working", "Sleeping...", "--success", "Done!", "--", "sleep", "0.3"],
+            ["run", "--working", "Sleeping...", "--success", "Done!", "--", "true"],
             environment: ["TERM": "dumb"], steps: [.waitExit(20)])
         #expect(run.exit.code == 0)
         #expect(run.final.nonEmptyLines == ["Sleeping...", "✔ Done!"])

@@ -143,15 +143,20 @@ struct RunProcessTests {
     }
 
     @Test func finishDoesNotWaitForAGrandchildHoldingThePipe() throws {
+        // The grandchild holds the pipe for a minute (then the test ends it):
+        // finishing within half of that is not waiting for it.
+        let pidFile = TestPaths.temporaryDirectory("pump").appendingPathComponent("pid").path
         let child = try start(
-            ["sh", "-c", "echo done; sleep 5 & exit 0"],
+            ["sh", "-c", "echo done; sleep 60 & echo $! > \(pidFile); exit 0"],
             captureStdout: true, captureStderr: true)
         let collected = Collected()
         let pump = OutputPump(fd: try #require(child.outputFD)) { collected.append($0) }
         let start = Date()
         #expect(child.wait() == .exited(0))
+        let grandchild = try waitForPid(in: pidFile)
+        defer { kill(grandchild, SIGKILL) }
         pump.finish()
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < 30)
         #expect(String(decoding: collected.bytes, as: UTF8.self) == "done\n")
     }
 

@@ -14,14 +14,19 @@ struct TerminalRegionEndToEndTests {
 
     static var binary: String { TmuxSession.quoted(TestPaths.binary.path) }
 
+    /// `sh -c` waiting for `go`, as words for the shell in tmux.
+    static func waiting(for go: GoFile) -> String { "sh -c " + TmuxSession.quoted(go.wait) }
+
     @Test func anUnfinishedLineBeforeRunIsKept() throws {
+        let go = GoFile()
         let tmux = try TmuxSession(
-            command: "printf 'Progress so far: '; \(Self.binary) run --working Working -- sleep 1; "
+            command: "printf 'Progress so far: '; \(Self.binary) run --working Working -- \(Self.waiting(for: go)); "
                 + "echo DONE; exec sleep 60")
         defer { tmux.kill() }
         // While the box is shown, the text is there above it.
         let shown = try #require(tmux.waitFor { $0.contains { $0.contains("Working") } })
         #expect(shown.first == "Progress so far:")
+        go.create()
         let screen = try #require(tmux.waitFor { $0.contains { $0.contains("DONE") } })
         #expect(screen == ["Progress so far: DONE"], "left behind: \(screen)")
         #expect(tmux.cursor().visible)
@@ -31,8 +36,8 @@ struct TerminalRegionEndToEndTests {
         let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
-        let trace = TraceLog()
-        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Background -- sleep 2 &")
+        let trace = TraceLog(), go = GoFile()
+        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Background -- \(Self.waiting(for: go)) &")
         // Frames the presenter drew in the background: each would be on the
         // screen in the foreground. The shell echoes what is typed next after
         // the terminal got whatever they wrote.
@@ -42,6 +47,7 @@ struct TerminalRegionEndToEndTests {
         #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")
         #expect(typed.contains("$ echo typed at the prompt"))
         #expect(tmux.cursor().visible)
+        go.create()
         tmux.type("wait; echo END")
         let screen = try #require(tmux.waitFor(timeout: 10) { $0.contains("END") && $0.last == "$" })
         #expect(!screen.contains(where: Self.drawnByUs), "left behind: \(screen)")
@@ -52,8 +58,10 @@ struct TerminalRegionEndToEndTests {
         let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
-        let trace = TraceLog()
-        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Stopping -- sleep 2.5")
+        // The command runs until the test is done with the job (a guessed
+        // `sleep 2.5` ended under load before Ctrl-Z, or before the frames after bg).
+        let trace = TraceLog(), go = GoFile()
+        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Stopping -- \(Self.waiting(for: go))")
         try #require(tmux.waitFor { $0.contains { $0.contains("Stopping") } } != nil)
         tmux.keys("C-z")
         try #require(tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil)
@@ -66,6 +74,7 @@ struct TerminalRegionEndToEndTests {
         let typed = try #require(tmux.waitFor { $0.contains("typed at the prompt") })
         #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")
         #expect(tmux.cursor().visible)
+        go.create()
         tmux.type("wait; echo END")
         let screen = try #require(tmux.waitFor(timeout: 10) { $0.contains("END") && $0.last == "$" })
         #expect(!screen.contains(where: Self.drawnByUs), "left behind: \(screen)")
@@ -78,9 +87,13 @@ struct TerminalRegionEndToEndTests {
         try #require(tmux.waitFor { $0.first == "$" } != nil)
         // The success message stands still for 1.5 s + 10 ms a character (4 s here).
         let message = "Finished" + String(repeating: ".", count: 242)
-        let trace = TraceLog()
+        let trace = TraceLog(), go = GoFile()
         tmux.type(
-            "\(Self.binary) \(trace.shellFlags("run")) --min-show 0 --working W --success \(message) -- sleep 0.3 &")
+            "\(Self.binary) \(trace.shellFlags("run")) --min-show 0 --working W --success \(message) -- "
+                + "\(Self.waiting(for: go)) &")
+        // The command ends once the presenter drew its box.
+        #expect(waitUntil(timeout: 10) { trace.count("mbhud.render") >= 1 }, "no frame: \(trace.calls)")
+        go.create()
         // fg once the view stands still: the command ended and the success
         // message was rendered (in the background). After that the view asks
         // for no frame until it goes, so only the foreground watch can draw it.
@@ -96,11 +109,13 @@ struct TerminalRegionEndToEndTests {
     }
 
     @Test func shrinkingTheWindowLeavesNoDebris() throws {
+        let go = GoFile()
         let earlier = (1...10).map { "earlier output line \($0), long enough to wrap at forty columns" }
         let tmux = try TmuxSession(
             command:
                 "for i in $(seq 1 10); do echo \"earlier output line $i, long enough to wrap at forty columns\"; done; "
-                + "printf 'Progress so far: '; \(Self.binary) run --working 'Resizing the window' -- sleep 2; "
+                + "printf 'Progress so far: '; \(Self.binary) run --working 'Resizing the window' -- "
+                + "\(Self.waiting(for: go)); "
                 + "echo DONE; exec sleep 60")
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("Resizing") } } != nil)
@@ -112,6 +127,7 @@ struct TerminalRegionEndToEndTests {
                     && lines.allSatisfy { $0.count < 40 || !Self.drawnByUs($0) }
             })
         #expect(redrawn.contains("Progress so far:"))
+        go.create()
         let screen = try #require(tmux.waitFor(timeout: 10) { $0.contains { $0.contains("DONE") } })
         #expect(!screen.contains(where: Self.drawnByUs), "left behind: \(screen)")
         // The earlier output (some of it in the history now), whole, then our line, then nothing.

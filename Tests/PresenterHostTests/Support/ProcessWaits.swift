@@ -22,3 +22,19 @@ func waitForPid(in path: String) throws -> pid_t {
     guard written, let pid else { throw CocoaError(.fileReadNoSuchFile) }
     return pid
 }
+
+/// Whether one of `pid`'s threads is in a `write` to `fd` (Linux's
+/// /proc/PID/task/TID/syscall: the call's number, then its arguments): a
+/// writer stuck on a full pipe.
+func isBlockedWriting(_ pid: pid_t, to fd: Int32) -> Bool {
+    #if arch(arm64)
+        let write = 64  // (Glibc's Swift module has no SYS_write)
+    #else
+        let write = 1
+    #endif
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.contains { task in
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
+        return text.hasPrefix("\(write) 0x\(String(fd, radix: 16)) ")
+    }
+}

@@ -20,7 +20,7 @@ enum TerminalDriver {
         /// window of `seconds` (a measurement, not a wait).
         case switchesOver(String, seconds: Double)
         case keys(String)
-        /// Creates this file (see ``waitForFile(_:)``).
+        /// Creates this file (a ``GoFile``).
         case touch(String)
         case waitExit(Double)
 
@@ -71,13 +71,6 @@ enum TerminalDriver {
             case snapshots, final, exit, errors, bytes, sgr, watched, switches, echo
             case sgrColor = "sgr_color"
         }
-    }
-
-    /// A shell command that waits (10 s at most) until `path` exists: what a
-    /// test's command runs where it must not go on before the test saw
-    /// something (a ``Step/touch(_:)`` creates it).
-    static func waitForFile(_ path: String) -> String {
-        "i=0; while [ ! -e '\(path)' ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done"
     }
 
     static let script = TestPaths.packageRoot.appendingPathComponent(

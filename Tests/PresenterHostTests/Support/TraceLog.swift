@@ -17,6 +17,15 @@ struct TraceLog {
     /// The same as one shell word list.
     func shellFlags(_ command: String) -> String { flags(command).map(TmuxSession.quoted).joined(separator: " ") }
 
+    /// A shell command that waits until a trace line matches `pattern` (a
+    /// basic regular expression, ``shellWaitUntil(_:)``): for a command
+    /// that must not go on before the presenter heard something. The log
+    /// also holds the command itself (the start event), so the pattern must
+    /// not match its own text: write `0[.]4` for `0.4`.
+    func shellWait(for pattern: String) -> String {
+        shellWaitUntil("grep -q '\(pattern)' '\(path)'")
+    }
+
     /// The hook calls so far, as `presenter.hook(arguments) -> result`.
     var calls: [String] {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
