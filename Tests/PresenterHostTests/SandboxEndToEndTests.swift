@@ -41,17 +41,22 @@ struct SandboxEndToEndTests {
         Case(setting: "thread:show", reason: nil),
     ]
 
-    /// The command: its pid to a file, known bytes on stdout around a
-    /// second's sleep, then status 3.
+    /// The command (for `run` with ``Files/runArguments(extra:tracing:)``
+    /// tracing): its pid to a file, known bytes on stdout around a wait,
+    /// then how long it ran to a file, and status 3. It waits until the
+    /// presenter got as far as its first render: a render answered (its
+    /// trace line), or the presenter taken off (the host's line). A
+    /// misbehaviour in show or render then happens while it runs, whatever
+    /// the load (a second's sleep was not always enough).
     static let command = [
         "sh", "-c",
-        "echo $$ > \"$COMMAND_PIDFILE\"; printf 'line one\\nline two\\n'; sleep 1; printf 'no newline'; exit 3",
+        "start=$(date +%s%N); echo $$ > \"$COMMAND_PIDFILE\"; printf 'line one\\nline two\\n'; "
+            + shellWaitUntil("grep -qE 'misbehaving[.]render[(]|going on [w]ith' \"$TRACE_LOG\"")
+            + "; printf 'no newline'; echo $(($(date +%s%N) - start)) > \"$COMMAND_TIMEFILE\"; exit 3",
     ]
     static let expectedStdout = "line one\nline two\nno newline"
-    /// How long the command takes, and the most `run` may add to it: the
-    /// hook budget (0.5 s for a hang), the presenter's start, and room for
-    /// a loaded machine.
-    static let commandSeconds = 1.0
+    /// The most `run` may add to its command's time: the hook budget (0.5 s
+    /// for a hang), the presenter's start, and room for a loaded machine.
     static let slack = 2.0
 
     @Test(arguments: cases)
@@ -61,12 +66,14 @@ struct SandboxEndToEndTests {
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "exec \"$0\" \"$@\" > \"$STDOUT_FILE\"", TestPaths.binary.path]
-                + files.runArguments(extra: misbehaviour.budget) + Self.command,
+                + files.runArguments(extra: misbehaviour.budget, tracing: true) + Self.command,
             environment: files.environment(misbehaviour.setting))
-        let duration = Date().timeIntervalSince(started)
+        let duration = Date().timeIntervalSince(started), commandSeconds = try files.commandSeconds()
         #expect(result.status == 3, "\(result.stderr)")
         #expect(try files.stdout() == Self.expectedStdout)
-        #expect(duration >= Self.commandSeconds && duration < Self.commandSeconds + Self.slack, "took \(duration) s")
+        #expect(
+            duration >= commandSeconds && duration < commandSeconds + Self.slack,
+            "took \(duration) s for a command of \(commandSeconds) s")
         try files.expectNothingLeft()
         // The working line, the one line about the presenter, the outcome.
         var lines = ["Working", "✖ Failed: exit status 3"]
@@ -82,17 +89,18 @@ struct SandboxEndToEndTests {
         let files = try Files()
         let started = Date()
         let run = try TerminalDriver.run(
-            files.runArguments(extra: misbehaviour.budget) + Self.command,
+            files.runArguments(extra: misbehaviour.budget, tracing: true) + Self.command,
             environment: files.environment(misbehaviour.setting),
             cols: 200, stdoutTo: files.stdoutPath, rawFile: files.rawPath,
             steps: [.waitExit(20)])
-        let duration = Date().timeIntervalSince(started)
+        let duration = Date().timeIntervalSince(started), commandSeconds = try files.commandSeconds()
         #expect(run.errors == [])
-        #expect(run.exit.code == 3)
+        #expect(run.exit.code == 3, "\(run.exit); the screen: \(run.final.nonEmptyLines)")
         #expect(try files.stdout() == Self.expectedStdout)
         // The driver itself (Python, pyte) takes a moment to start and stop.
         #expect(
-            duration >= Self.commandSeconds && duration < Self.commandSeconds + Self.slack + 1, "took \(duration) s")
+            duration >= commandSeconds && duration < commandSeconds + Self.slack + 1,
+            "took \(duration) s for a command of \(commandSeconds) s")
         try files.expectNothingLeft()
         #expect(!run.final.cursor.hidden)
         #expect(run.echo == true)
@@ -115,12 +123,13 @@ struct SandboxEndToEndTests {
         var environment = files.environment("sleep:show")
         environment["FIXTURE_SLEEP_MS"] = "600"
         let patient = try ProcessRunner.host(
-            files.runArguments(extra: ["--hook-timeout", "3"]) + Self.command,
+            files.runArguments(extra: ["--hook-timeout", "3"], tracing: true) + Self.command,
             environment: environment)
         #expect(patient.status == 3)
         #expect(!patient.stderr.contains("presenter-host:"), "\(patient.stderr)")
+        try FileManager.default.removeItem(atPath: files.tracePath)  // the next command waits on a trace of its own
         let strict = try ProcessRunner.host(
-            files.runArguments(extra: ["--hook-timeout", "0.1"]) + Self.command,
+            files.runArguments(extra: ["--hook-timeout", "0.1"], tracing: true) + Self.command,
             environment: environment)
         #expect(
             strict.stderr.contains(
@@ -330,7 +339,8 @@ struct SandboxEndToEndTests {
     @Test func aHookThatLogsWithoutEndBreaksTheProtocolNotTheHost() throws {
         let files = try Files()
         let result = try ProcessRunner.host(
-            files.runArguments(extra: ["-v"]) + Self.command, environment: files.environment("logflood:show"))
+            files.runArguments(extra: ["-v"], tracing: true) + Self.command,
+            environment: files.environment("logflood:show"))
         #expect(result.status == 3)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.filter { $0.hasSuffix("flooding the log") }.count <= 256)
@@ -347,7 +357,7 @@ struct SandboxEndToEndTests {
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "ulimit -n 32; exec \"$0\" \"$@\"", TestPaths.binary.path]
-                + files.runArguments + Self.command,
+                + files.runArguments(extra: [], tracing: true) + Self.command,
             environment: files.environment("none:none"))
         #expect(result.status == 3)
         #expect(result.stdout == Self.expectedStdout)
@@ -377,7 +387,7 @@ struct SandboxEndToEndTests {
             // Its output away from the test's pipes, which a survivor would hold open.
             let script = """
                 "$0" "$@" >/dev/null 2>&1 & host=$!
-                while [ ! -s "$COMMAND_PIDFILE" ]; do sleep 0.05; done
+                \(shellWaitUntil("[ -s \"$COMMAND_PIDFILE\" ]"))
                 kill -SEGV $host; wait $host; echo "status $?"
                 """
             let result = try ProcessRunner.run(
@@ -398,6 +408,8 @@ struct SandboxEndToEndTests {
         var presenterPidPath: String { directory.appendingPathComponent("presenter.pid").path }
         var commandPidPath: String { directory.appendingPathComponent("command.pid").path }
         var hostPidPath: String { directory.appendingPathComponent("host.pid").path }
+        var tracePath: String { directory.appendingPathComponent("trace.log").path }
+        var commandTimePath: String { directory.appendingPathComponent("command.ns").path }
 
         init() throws {
             plugins = try FixtureBuilder.directory([.misbehaving])
@@ -405,11 +417,11 @@ struct SandboxEndToEndTests {
 
         var runArguments: [String] { runArguments(extra: []) }
 
-        func runArguments(extra: [String]) -> [String] {
-            [
-                "--plugin-dir", plugins.path, "run", "--presenter", "fixture.misbehaving", "--working", "Working",
-                "--failure", "Failed",
-            ] + extra + ["--"]
+        /// `tracing`: the hook calls logged to ``tracePath``, which ``SandboxEndToEndTests/command`` waits on.
+        func runArguments(extra: [String], tracing: Bool = false) -> [String] {
+            ["--plugin-dir", plugins.path] + (tracing ? ["--trace"] : []) + [
+                "run", "--presenter", "fixture.misbehaving", "--working", "Working", "--failure", "Failed",
+            ] + (tracing ? ["--log", tracePath] : []) + extra + ["--"]
         }
 
         /// The fixture's settings, and a UTF-8 locale whatever the caller's
@@ -417,9 +429,15 @@ struct SandboxEndToEndTests {
         func environment(_ misbehaviour: String) -> [String: String] {
             [
                 "FIXTURE_MISBEHAVE": misbehaviour, "FIXTURE_PIDFILE": presenterPidPath,
-                "COMMAND_PIDFILE": commandPidPath,
+                "COMMAND_PIDFILE": commandPidPath, "COMMAND_TIMEFILE": commandTimePath, "TRACE_LOG": tracePath,
                 "STDOUT_FILE": stdoutPath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             ]
+        }
+
+        /// How long ``SandboxEndToEndTests/command`` ran, by its own clock.
+        func commandSeconds() throws -> Double {
+            let text = try String(contentsOfFile: commandTimePath, encoding: .utf8)
+            return Double(try #require(Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)))) / 1e9
         }
 
         func stdout() throws -> String {

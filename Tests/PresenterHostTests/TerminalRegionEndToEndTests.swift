@@ -59,7 +59,7 @@ struct TerminalRegionEndToEndTests {
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
         // The command runs until the test is done with the job (a guessed
-        // `sleep 2.5` ended under load before Ctrl-Z, or before the frames after bg).
+        // sleep of 2.5 s ended under load before Ctrl-Z, or before the frames after bg).
         let trace = TraceLog(), go = GoFile()
         tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Stopping -- \(Self.waiting(for: go))")
         try #require(tmux.waitFor { $0.contains { $0.contains("Stopping") } } != nil)

@@ -3,7 +3,7 @@ import Foundation
 /// A file whose creation lets a test's command go on: how a test holds a
 /// command in a state (running, its box on the screen, a line printed) for
 /// as long as it needs to look, instead of guessing how long the state lasts
-/// with a `sleep 1` in the command. The command runs ``wait`` where it must
+/// with a sleep in the command. The command runs ``wait`` where it must
 /// not go on before the test saw something; the test creates the file once
 /// it did (``touch`` in the pty driver's steps, ``create()`` elsewhere).
 struct GoFile {
