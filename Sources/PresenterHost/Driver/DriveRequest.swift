@@ -83,8 +83,8 @@ enum DriveRequest: Equatable {
         guard case .string(let id) = members.removeValue(forKey: verb)!, !id.isEmpty else {
             throw Invalid(reason: "\"\(verb)\" must be the action's id, a non-empty string")
         }
-        if let unknown = members.keys.sorted().first(where: { !allowed[verb]!.contains($0) }) {
-            let expected = allowed[verb]!.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        if let unknown = members.keys.sorted().first(where: { !allowed[verb, default: []].contains($0) }) {
+            let expected = allowed[verb, default: []].sorted().map { "\"\($0)\"" }.joined(separator: ", ")
             throw Invalid(
                 reason: "unknown member \"\(PrintableText.escaping(unknown))\" for \"\(verb)\" (expected \(expected))")
         }

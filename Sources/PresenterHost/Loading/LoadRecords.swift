@@ -86,14 +86,16 @@ enum LoadRecords {
     }
 
     private static func json(_ failure: PluginLoadFailure) -> String {
-        // A Codable enum of strings and numbers: encoding cannot fail. JSON
-        // escapes control characters, so the text holds no tab or newline.
+        // A Codable enum of strings and numbers: encoding cannot fail; were
+        // it to, `{}` is a record every reader refuses as malformed (the
+        // cache entry is dropped and the file scanned again), not a crash.
+        // JSON escapes control characters, so the text holds no tab or newline.
         // Sorted keys: the same outcome makes the same line (the
         // registry-cache fuzz target's oracle found a case's fields in
         // another order each write: Fixtures/fuzz/registry-cache/regression-json-key-order).
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: try! encoder.encode(failure), as: UTF8.self)
+        return (try? encoder.encode(failure)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     private static func decodeFailure(_ field: String) throws(Malformed) -> PluginLoadFailure {

@@ -20,13 +20,12 @@ enum BookmarkInteractors {
     ) -> WebTitleFetch? {
         let handle = screenlet.perform(action: AddBookmarkView.getTitleAction, interactorType: getTitleType)
         let target: String
-        let fetch: WebTitleFetch?
+        let fetch: WebTitleFetch
         do {
             target = try WebTitle.normalizedURL(url)
             fetch = WebTitleFetch(url: target, timeout: timeout, environment: environment)
         } catch {
             target = url
-            fetch = nil
             // An impossible URL fails without a fetch, still on the fetching
             // thread: completions never run inside the caller's work.
             let failure = error
@@ -37,7 +36,7 @@ enum BookmarkInteractors {
             return nil
         }
         Thread.detachNewThread {
-            let result = fetch!.run()
+            let result = fetch.run()
             switch result {
             case .success: handle.succeed()
             case .failure(let error):
