@@ -84,7 +84,8 @@ enum TerminalDriver {
         return nil
     }()
 
-    /// python3 with pyte. Missing is only allowed outside CI (scripts/test installs both).
+    /// python3 with pyte (scripts/test installs both); when missing,
+    /// `TerminalDriverAvailabilityTests` fails, locally and in CI alike.
     static let isAvailable: Bool = {
         guard let python, let result = try? ProcessRunner.run(python, ["-c", "import pyte"]) else { return false }
         return result.status == 0
