@@ -94,7 +94,7 @@ struct EndToEndDrivePlainTests {
             URL(fileURLWithPath: "/bin/sh"),
             [
                 "-c", "sh \"$0\" | \"$1\" drive", Self.examples.appendingPathComponent("two-actions.sh").path,
-                TestPaths.binary.path,
+                try ExampleHost.make().path,
             ],
             environment: utf8)
         #expect(result.status == 0)
@@ -125,7 +125,7 @@ struct EndToEndDrivePlainTests {
     func theNodeExampleDrivesIt() throws {
         let result = try ProcessRunner.run(
             try #require(Self.node),
-            [Self.examples.appendingPathComponent("get-title.mjs").path, TestPaths.binary.path],
+            [Self.examples.appendingPathComponent("get-title.mjs").path, try ExampleHost.make().path],
             environment: utf8)
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("Getting the title...\nReading part 1 of 4\n"))
@@ -233,10 +233,13 @@ struct EndToEndDriveTerminalTests {
 
     @Test func theShellExampleShowsBothActionsThenLeavesNothing() throws {
         let script = Self.examples.appendingPathComponent("two-actions.sh").path
+        // Held after its second line (both actions started) until the test saw both.
+        let go = GoFile()
+        let host = try ExampleHost.make(holding: (lines: 2, go: go))
         let run = try TerminalDriver.run(
-            [], shell: "sh '\(script)' | \"$0\" drive",
+            [], shell: "sh '\(script)' | '\(host.path)' drive",
             steps: [
-                .waitText("(+1 more)"), .snapshot("working"),
+                .waitText("(+1 more)"), .snapshot("working"), go.touch,
                 .waitText("Built"), .snapshot("done"), .waitExit(20),
             ])
         #expect(run.errors == [])

@@ -83,8 +83,10 @@ struct EndToEndRunPlainTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let pidFile = dir.appendingPathComponent("pid").path
         // The grandchild runs in the foreground of the command's shell, as in `sh -c 'sleep 7; echo x'`.
+        // The timeout must come after it wrote its pid: a deadline (no
+        // condition can hold the host's timer), 2 s (0.5 s left little room on a loaded machine).
         let result = try ProcessRunner.host(
-            ["run", "--timeout", "0.5", "--", "sh", "-c", "sh -c 'echo $$ > \(pidFile); exec sleep 30'; echo x"])
+            ["run", "--timeout", "2", "--", "sh", "-c", "sh -c 'echo $$ > \(pidFile); exec sleep 30'; echo x"])
         #expect(result.status == 124)
         #expect(!result.stdout.contains("x"))
         let grandchild = try #require(
@@ -99,9 +101,11 @@ struct EndToEndRunPlainTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let pidFile = dir.appendingPathComponent("pid").path
         let start = Date()
+        // The timeout must come after the descendant ignored TERM and wrote
+        // its pid: 2 s, as above.
         let result = try ProcessRunner.host(
             [
-                "run", "--timeout", "0.3", "--", "sh", "-c",
+                "run", "--timeout", "2", "--", "sh", "-c",
                 "sh -c 'trap \"\" TERM; echo $$ > \(pidFile); while :; do sleep 0.05; done' & wait",
             ])
         #expect(result.status == 124)
@@ -111,7 +115,7 @@ struct EndToEndRunPlainTests {
                     .trimmingCharacters(in: .whitespacesAndNewlines)))
         // Its parent died of SIGTERM; it got SIGKILL at the end of the grace time.
         #expect(ProcessStat.read(survivor).map(\.isDead) ?? true, "\(survivor) still runs")
-        #expect(Date().timeIntervalSince(start) < 8)
+        #expect(Date().timeIntervalSince(start) < 2 + RunSession.killGrace + 4)
     }
 
     @Test func timeoutKillsACommandThatIgnoresTERM() throws {
