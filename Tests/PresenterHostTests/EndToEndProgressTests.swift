@@ -205,7 +205,7 @@ struct EndToEndTerminalProgressTests {
             ["run", "--working", "Working", "--failure", "Broke", "--"] + go.command(then: "exit 2"),
             environment: ["TERM_PROGRAM": "WezTerm"],
             steps: [.waitText("Working"), go.touch, .waitText("Broke"), .waitExit(20)])
-        #expect(result.exit.code == 2)
+        #expect(result.exit.code == 2, "\(result.exit); the screen: \(result.final.nonEmptyLines)")
         #expect(sent == [Self.indeterminate, "\u{1B}]9;4;2;100\u{1B}\\", Self.cleared])
     }
 
