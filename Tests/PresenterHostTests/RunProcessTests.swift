@@ -184,6 +184,28 @@ struct RunProcessTests {
         #expect(received.bytes == [UInt8(SIGUSR2), 0])
     }
 
+    @Test func aCancelledTrapHoldsNothingOfItsHandler() throws {
+        // `run`'s handler holds its runtime: were it released later on the
+        // queue, the process could exit while a dispatch thread frees the
+        // runtime (LeakSanitizer then saw its weak-reference table leak).
+        // The queue is busy when cancel() is called, so a cancel that did
+        // not wait would return with the handler still held.
+        guard ChildTest.isChild else { return try ChildTest.run(Self.self) }
+        final class Held: Sendable {}
+        let queue = DispatchQueue(label: "trap-test")
+        weak var held: Held?
+        do {
+            let value = Held()
+            held = value
+            let trap = SignalTrap(signals: [SIGUSR2], queue: queue) { _ in _ = value }
+            let gate = DispatchSemaphore(value: 0)
+            queue.async { gate.wait() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gate.signal() }
+            trap.cancel()
+        }
+        #expect(held == nil, "the handler (and what it holds) outlived cancel()")
+    }
+
     @Test func outputLinesAreWhole() {
         var lines = OutputLines()
         #expect(lines.append(Array("a\nb".utf8)) == ["a"])

@@ -339,10 +339,12 @@ final class RunSession: @unchecked Sendable {
     /// condition, so a helper waits there and signals ours, which a signal
     /// also signals: this thread sleeps until either happens (no polling
     /// while the final message stands). The helper returns at the latest
-    /// when the runtime shuts down.
+    /// when the runtime shuts down. It holds the runtime weakly, and
+    /// strongly only while it waits: a dispatch thread that still held it
+    /// after `run` returned would free it while the process exits.
     private func settle(_ runtime: PresenterRuntime, within seconds: Double) -> Bool {
-        DispatchQueue.global().async { [self] in
-            let done = runtime.waitUntilSettled(timeout: seconds)
+        DispatchQueue.global().async { [self, weak runtime] in
+            let done = runtime?.waitUntilSettled(timeout: seconds) ?? true
             condition.withLock {
                 settledInTime = done
                 settled = true

@@ -36,6 +36,9 @@ public final class SignalTrap {
     private var cancelled = false
     private let queue: DispatchQueue
     private let drain: () -> Void
+    /// Signalled by the source's cancel handler, which libdispatch calls
+    /// once it has released the event handler (and what `handler` holds).
+    private let released = DispatchSemaphore(value: 0)
 
     /// Catches `signals` and calls `handler` on `queue` for each one. Call
     /// it on the thread that should receive them (the main thread).
@@ -64,7 +67,10 @@ public final class SignalTrap {
         // libdispatch may still watch the descriptor until the source's
         // cancellation is done: close it only then, or a reused number can
         // send its manager thread into freed memory.
-        source.setCancelHandler { try? pipe.readEnd.close() }
+        source.setCancelHandler { [released] in
+            try? pipe.readEnd.close()
+            released.signal()
+        }
         source.resume()
 
         signalPipeWriteFD.store(writeEnd.rawValue, ordering: .releasing)
@@ -93,7 +99,11 @@ public final class SignalTrap {
         queue.sync(execute: drain)
     }
 
-    /// Puts the previous dispositions back and stops the events.
+    /// Puts the previous dispositions back and stops the events; returns
+    /// once the handler is released. What the handler holds (a `run`'s
+    /// runtime) must not outlive the caller's use of it on a dispatch
+    /// thread: a process that returns from `main` would exit while that
+    /// thread is still freeing it. Call it from any thread but the queue's.
     public func cancel() {
         guard !cancelled else { return }
         cancelled = true
@@ -104,6 +114,7 @@ public final class SignalTrap {
         signalPipeWriteFD.store(-1, ordering: .releasing)
         source.cancel()  // its cancel handler closes the read end
         try? writeEnd.close()
+        released.wait()
     }
 }
 
