@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The `presenter_context *` and `presenter_view *` pointers this process
@@ -22,23 +23,29 @@ enum LiveHandles {
         let misuses: ServiceMisuses
     }
 
-    private static let table = Mutex<[UInt: Entry]>([:])
+    // NSLock, not Synchronization's Mutex: ThreadSanitizer does not see
+    // Mutex's lock on Linux (Swift 6.3.1: two threads using a Mutex-guarded
+    // dictionary are reported as a race, with an NSLock they are not), and
+    // this table is there for plugin threads, which nothing else orders.
+    private static let lock = NSLock()
+    // Safe: only under `lock`.
+    nonisolated(unsafe) private static var table: [UInt: Entry] = [:]
 
     /// Records `pointer` as live, until ``remove(_:)``.
     static func add(_ pointer: OpaquePointer, _ entry: Entry) {
-        table.withLock { $0[UInt(bitPattern: pointer)] = entry }
+        lock.withLock { table[UInt(bitPattern: pointer)] = entry }
     }
 
     /// Forgets `pointer`: its object is being freed.
     static func remove(_ pointer: OpaquePointer) {
-        _ = table.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
+        _ = lock.withLock { table.removeValue(forKey: UInt(bitPattern: pointer)) }
     }
 
     /// The entry of a live `pointer`; nil for NULL, a freed pointer, or one
     /// this process never gave out.
     static func entry(_ pointer: OpaquePointer?) -> Entry? {
         guard let pointer else { return nil }
-        return table.withLock { $0[UInt(bitPattern: pointer)] }
+        return lock.withLock { table[UInt(bitPattern: pointer)] }
     }
 }
 
