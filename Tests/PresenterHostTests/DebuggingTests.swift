@@ -22,7 +22,9 @@ import Testing
             result.stdout.contains(#/#1 +0x[0-9a-f]+ in m_show \(\) from /proc/[0-9]+/fd/[0-9]+/#), "\(result.stdout)")
     }
 
-    @Test(.enabled(if: Toolchain.find("valgrind") != nil, "valgrind is not installed (apt-get install valgrind)"))
+    @Test(
+        .enabled(if: Toolchain.find("valgrind") != nil, "valgrind is not installed (apt-get install valgrind)"),
+        .disabled(if: Sanitizer.current == .thread, "valgrind cannot run a ThreadSanitizer binary"))
     func valgrindRunsAPresenterInProcessOnAStrippedCopy() throws {
         let plugins = try FixtureBuilder.directory([.misbehaving])
         let stripped = TestPaths.temporaryDirectory("valgrind").appendingPathComponent("presenter-host")

@@ -186,7 +186,11 @@ struct EndToEndRunTerminalTests {
         }
     }
 
-    @Test func nothingWakesWhileTheFailureMessageStands() throws {
+    @Test(
+        .disabled(
+            if: Sanitizer.current == .thread,
+            "ThreadSanitizer's own background thread wakes the host every 100 ms, 20 times in the window"))
+    func nothingWakesWhileTheFailureMessageStands() throws {
         // The same 2 s window twice: while the spinner turns, then while the
         // failure message (held 3 s) stands still.
         let go = GoFile()

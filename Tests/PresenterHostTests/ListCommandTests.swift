@@ -175,7 +175,8 @@ import Testing
     func filesThatKillTheirLoaderAreReportedAndTheListingGoesOn(arguments: [String]) throws {
         let directory = try FixtureBuilder.directory(Fixture.hostile + [.cxx, .good, .twoPresenters, .noisy])
         let result = try host(
-            ["--plugin-dir", directory.path] + arguments, environment: ["PRESENTER_SCAN_TIMEOUT_MS": "1000"])
+            ["--plugin-dir", directory.path] + arguments,
+            environment: ["PRESENTER_SCAN_TIMEOUT_MS": String(TestTime.scaled(milliseconds: 1000))])
         #expect(result.status == 0, "\(result.stderr)")
         let expected = [
             (Fixture.bitFlipAssertion, "ended the process while loading (exit status 127)"),
@@ -184,8 +185,11 @@ import Testing
                 "crashed while loading (SIGSEGV): the file is corrupt or not built for this ABI; remove or rebuild it"
             ),
             (.constructorAbort, "crashed while loading (SIGABRT)"),
-            (.constructorExit, "ended the process while loading (exit status 3)"),
-            (.constructorHang, "did not finish loading within 1 s"),
+            (
+                .constructorExit,
+                "ended the process while loading (exit status \(Sanitizer.statusOfExitInsideDlopen(3)))"
+            ),
+            (.constructorHang, PluginLoadFailure.timedOut(seconds: TestTime.scaled(1)).description),
             (.garbageEntryPoint, "crashed while loading (SIGSEGV)"),
             (.garbageString, "crashed while loading (SIGSEGV)"),
         ]

@@ -7,8 +7,10 @@ import Testing
 /// are found by the helper (the built presenter-host) and never loaded here.
 /// Without it, any of these tests would take the test process down.
 @Suite struct LoaderScannerTests {
+    /// The short per-file timeout of the tests of a hanging file (``TestTime``).
+    private static let hangTimeout = TestTime.scaled(1)
     /// The helper the command line would use, with a short per-file timeout.
-    private let scanner = PluginScanner(executable: TestPaths.binary.path, timeout: 1)
+    private let scanner = PluginScanner(executable: TestPaths.binary.path, timeout: hangTimeout)
     /// The same with a timeout a loaded machine never reaches, for files
     /// that end their loader some other way: a crash must not lose a race
     /// with the timeout.
@@ -19,8 +21,8 @@ import Testing
         (Fixture.garbageEntryPoint, PluginLoadFailure.crashed(signal: SIGSEGV)),
         (.garbageString, .crashed(signal: SIGSEGV)),
         (.constructorAbort, .crashed(signal: SIGABRT)),
-        (.constructorExit, .exited(status: 3)),
-        (.constructorHang, .timedOut(seconds: 1)),
+        (.constructorExit, .exited(status: Sanitizer.statusOfExitInsideDlopen(3))),
+        (.constructorHang, .timedOut(seconds: hangTimeout)),
         (.bitFlipCrash, .crashed(signal: SIGSEGV)),
         (.bitFlipAssertion, .exited(status: 127)),  // ld.so: "Inconsistency detected", then exit(127)
     ])

@@ -56,8 +56,9 @@ struct SandboxEndToEndTests {
     ]
     static let expectedStdout = "line one\nline two\nno newline"
     /// The most `run` may add to its command's time: the hook budget (0.5 s
-    /// for a hang), the presenter's start, and room for a loaded machine.
-    static let slack = 2.0
+    /// for a hang), the presenter's start, and room for a loaded machine
+    /// (and for a sanitized build: ``TestTime``).
+    static let slack = TestTime.scaled(2)
 
     @Test(arguments: cases)
     func plainMode(_ misbehaviour: Case) throws {

@@ -26,17 +26,19 @@ enum TerminalDriver {
 
         var json: [String: Any] {
             switch self {
-            case .waitText(let text, let timeout): return ["wait_text": text, "timeout": timeout]
-            case .waitGone(let text, let timeout): return ["wait_gone": text, "timeout": timeout]
-            case .waitChanged(let name, let timeout): return ["wait_changed": name, "timeout": timeout]
-            case .waitStopped(let timeout): return ["wait_stopped": timeout]
+            // Deadlines are scaled (TestTime); the measurement window is not.
+            case .waitText(let text, let timeout): return ["wait_text": text, "timeout": TestTime.scaled(timeout)]
+            case .waitGone(let text, let timeout): return ["wait_gone": text, "timeout": TestTime.scaled(timeout)]
+            case .waitChanged(let name, let timeout):
+                return ["wait_changed": name, "timeout": TestTime.scaled(timeout)]
+            case .waitStopped(let timeout): return ["wait_stopped": TestTime.scaled(timeout)]
             case .snapshot(let name): return ["snapshot": name]
             case .signal(let name): return ["signal": name]
             case .signalGroup(let name): return ["signal_group": name]
             case .switchesOver(let name, let seconds): return ["switches_over": name, "seconds": seconds]
             case .keys(let keys): return ["keys": keys]
             case .touch(let path): return ["touch": path]
-            case .waitExit(let seconds): return ["wait_exit": seconds]
+            case .waitExit(let seconds): return ["wait_exit": TestTime.scaled(seconds)]
             }
         }
     }

@@ -98,7 +98,7 @@ final class TmuxSession {
         run(["resize-window", "-t", "main", "-x", String(cols), "-y", String(rows)])
         let tty = run(["display", "-p", "-t", "main", "#{pane_tty}"]).output.trimmingCharacters(
             in: .whitespacesAndNewlines)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(TestTime.scaled(10))
         repeat {
             let fd = open(tty, O_RDONLY | O_NOCTTY | O_CLOEXEC)
             var size = winsize()
@@ -134,8 +134,10 @@ final class TmuxSession {
     }
 
     /// Polls the screen (``capture(history:)``) every 50 ms until `done`
-    /// holds for it, and returns it; `nil` (and an issue) after `timeout` seconds.
+    /// holds for it, and returns it; `nil` (and an issue) after `timeout`
+    /// seconds (``TestTime/scaled(_:)``).
     func waitFor(timeout: Double = 10, _ done: ([String]) -> Bool) -> [String]? {
+        let timeout = TestTime.scaled(timeout)
         let deadline = Date(timeIntervalSinceNow: timeout)
         repeat {
             let lines = capture()
