@@ -24,12 +24,18 @@ final class TestInstance {
 }
 
 enum TestPresenters {
+    /// Every descriptor made, never freed: a plugin's descriptor is static
+    /// storage, which lives as long as the process. Kept here so that they
+    /// are reachable (LeakSanitizer counts them as leaks otherwise).
+    private static let descriptors = LockedBox<[UnsafeMutablePointer<presenter_descriptor>]>([])
+
     static func plugin(id: String, script: PresenterScript) -> PresenterPlugin {
         let descriptor = UnsafeMutablePointer<presenter_descriptor>.allocate(capacity: 1)
         var value = presenter_descriptor()
         value.struct_size = UInt32(MemoryLayout<presenter_descriptor>.size)
-        value.id = UnsafePointer(strdup(id))  // leaked: descriptors are static storage
+        value.id = UnsafePointer(strdup(id))
         descriptor.initialize(to: value)
+        descriptors.mutate { $0.append(descriptor) }
         let has = script.hooks
         let hooks = PresenterPlugin.Hooks(
             create: has.contains("create") ? create : nil, destroy: has.contains("destroy") ? destroy : nil,
