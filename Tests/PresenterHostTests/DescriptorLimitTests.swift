@@ -3,7 +3,8 @@ import Testing
 
 /// A tiny open-file limit is one clear line and EX_OSERR, not a crash of
 /// libdispatch (SIGILL at `ulimit -n 6` before the check), for every
-/// command that runs work under a presenter; at the limit the host works.
+/// command that runs work under a presenter, and so are descriptors the
+/// host inherited that leave too few free; at the limit the host works.
 @Suite("The open-file limit")
 struct DescriptorLimitTests {
     /// `arguments` run by the host under `ulimit -n limit` (set by a shell
@@ -26,6 +27,31 @@ struct DescriptorLimitTests {
             result.stderr
                 == "Error: the open-file limit (ulimit -n) is 6; presenter-host \(arguments[0]) needs at least 16: "
                 + "raise it, e.g. ulimit -n 1024\n")
+        #expect(result.stdout == "")
+    }
+
+    /// Descriptors a caller left open count against the limit: `exec 3<&0`
+    /// ... `9<&0` under `ulimit -n 16` left 6 free, and libdispatch (run,
+    /// drive) or the signal pipe (drive) then stopped the host with SIGILL,
+    /// or the presenter and the progress channel failed one by one.
+    @Test(arguments: [
+        ["run", "--", "echo", "hi"], ["drive"], ["add-bookmark", "--get-title", "--url", "http://127.0.0.1:9/"],
+        ["check", "/nonexistent.so"],
+    ])
+    func inheritedDescriptorsThatLeaveTooFewFreeAreOneClearLine(_ arguments: [String]) throws {
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec 3<&0 4<&0 5<&0 6<&0 7<&0 8<&0 9<&0 && ulimit -n 16 && exec \"$0\" \"$@\"",
+                TestPaths.binary.path,
+            ] + arguments,
+            environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        #expect(result.status == 71, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "Error: only 6 descriptors of the open-file limit (ulimit -n 16) are free, 7 being inherited; "
+                + "presenter-host \(arguments[0]) needs 13 free besides stdin, stdout and stderr: "
+                + "raise the limit (e.g. ulimit -n 1024) or close the inherited descriptors\n")
         #expect(result.stdout == "")
     }
 

@@ -174,7 +174,7 @@ struct RunProcessTests {
         let queue = DispatchQueue(label: "trap-test")
         let received = Collected()
         let semaphore = DispatchSemaphore(value: 0)
-        let trap = SignalTrap(signals: [SIGUSR2], queue: queue) { event in
+        let trap = try SignalTrap(signals: [SIGUSR2], queue: queue) { event in
             received.append([UInt8(event.signal), event.fromTerminal ? 1 : 0])
             semaphore.signal()
         }
@@ -197,7 +197,7 @@ struct RunProcessTests {
         do {
             let value = Held()
             held = value
-            let trap = SignalTrap(signals: [SIGUSR2], queue: queue) { _ in _ = value }
+            let trap = try SignalTrap(signals: [SIGUSR2], queue: queue) { _ in _ = value }
             let gate = DispatchSemaphore(value: 0)
             queue.async { gate.wait() }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gate.signal() }

@@ -66,10 +66,13 @@ public enum AddBookmarkCommand {
                 pluginOptions: pluginOptions, environment: environment,
                 log: log.isEnabled ? { log.write($0) } : nil)
             let form = BookmarkForm(url: options.url ?? "", title: options.title ?? "")
-            do throws(RuntimeError) {
+            do throws(AddBookmarkScreen.StartFailure) {
                 return try AddBookmarkScreen(configuration: configuration, form: form).run()
             } catch {
-                throw .failure("\(error)")
+                switch error {
+                case .attach(let failure): throw .failure("\(failure)")
+                case .signalPipe(let failure): throw .startUpPipe("the signal pipe", failure)
+                }
             }
         case .getTitle, .add:
             let backend = BackendFactory.make(for: .standardError, environment: environment, colorMode: options.color)

@@ -41,12 +41,18 @@ final class BookmarkScript: @unchecked Sendable {
     func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         CrashRescue.install(terminal: terminal ? .standardError : nil)
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT], queue: control) { [self] event in
-            condition.withLock {
-                if interruption == nil { interruption = event.signal }
-                fetch?.cancel()
-                condition.broadcast()
+        let trap: SignalTrap
+        do throws(Errno) {
+            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT], queue: control) { [self] event in
+                condition.withLock {
+                    if interruption == nil { interruption = event.signal }
+                    fetch?.cancel()
+                    condition.broadcast()
+                }
             }
+        } catch {
+            runtime.shutdown()
+            throw .startUpPipe("the signal pipe", error)
         }
         defer { trap.cancel() }
         let screenlet = try runtime.attachForCommand(view)

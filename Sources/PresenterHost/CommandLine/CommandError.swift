@@ -42,3 +42,29 @@ public enum CommandError: Error, Equatable, Sendable {
         }
     }
 }
+
+extension CommandError {
+    /// Too few descriptors are free for `command` to start.
+    static func descriptors(_ shortfall: DescriptorLimit.Shortfall, command: String) -> CommandError {
+        switch shortfall {
+        case .limit(let limit):
+            return .systemError(
+                "the open-file limit (ulimit -n) is \(limit); presenter-host \(command) needs at least "
+                    + "\(DescriptorLimit.needed): raise it, e.g. ulimit -n 1024")
+        case .inherited(let limit, let inherited, let free):
+            return .systemError(
+                "only \(free) descriptors of the open-file limit (ulimit -n \(limit)) are free, \(inherited) being "
+                    + "inherited; presenter-host \(command) needs \(DescriptorLimit.needed - 3) free besides stdin, "
+                    + "stdout and stderr: raise the limit (e.g. ulimit -n 1024) or close the inherited descriptors")
+        }
+    }
+
+    /// A pipe `run`, `drive` or `add-bookmark` needs at start-up (the signal
+    /// pipe, the progress channel's) could not be made: the descriptors ran
+    /// out after the start-up check (many plugin files open, say).
+    static func startUpPipe(_ what: String, _ error: Errno) -> CommandError {
+        .systemError(
+            "cannot make \(what): \(errnoText(error.code)); raise the open-file limit (e.g. ulimit -n 1024) "
+                + "or close the descriptors presenter-host inherits")
+    }
+}

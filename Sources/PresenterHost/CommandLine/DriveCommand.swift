@@ -72,15 +72,22 @@ public enum DriveCommand {
         let ending = DriveEnding()
         let finish = ending.finish
         let control = DispatchQueue(label: "presenter-host.drive.control")
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP], queue: control) { event in
-            if event.signal == SIGTSTP {
-                // Ctrl-Z: the terminal back clean while stopped, as run does.
-                runtime.suspend()
-                raise(SIGSTOP)
-                runtime.resume()
-            } else {
-                finish(event.signal)
+        let trap: SignalTrap
+        do throws(Errno) {
+            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP], queue: control) { event in
+                if event.signal == SIGTSTP {
+                    // Ctrl-Z: the terminal back clean while stopped, as run does.
+                    runtime.suspend()
+                    raise(SIGSTOP)
+                    runtime.resume()
+                } else {
+                    finish(event.signal)
+                }
             }
+        } catch {
+            runtime.shutdown()
+            server?.stop()
+            throw .startUpPipe("the signal pipe", error)
         }
         defer { trap.cancel() }
 

@@ -49,10 +49,8 @@ public enum PresenterHostCommand {
         }
         do throws(CommandError) {
             let invocation = try parse(arguments)
-            if let command = invocation.runsWork, let limit = DescriptorLimit.shortfall() {
-                throw CommandError.systemError(
-                    "the open-file limit (ulimit -n) is \(limit); presenter-host \(command) needs at least "
-                        + "\(DescriptorLimit.needed): raise it, e.g. ulimit -n 1024")
+            if let command = invocation.runsWork, let shortfall = DescriptorLimit.shortfall() {
+                throw CommandError.descriptors(shortfall, command: command)
             }
             switch invocation {
             case .help:

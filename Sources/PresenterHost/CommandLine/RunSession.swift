@@ -115,8 +115,15 @@ final class RunSession: @unchecked Sendable {
         CrashRescue.install(
             terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
-            if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
+        let trap: SignalTrap
+        do throws(Errno) {
+            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
+                [self] event in
+                if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
+            }
+        } catch {
+            runtime.shutdown()
+            throw .startUpPipe("the signal pipe", error)
         }
         defer { trap.cancel() }
 
@@ -155,7 +162,7 @@ final class RunSession: @unchecked Sendable {
             }
         } catch {
             runtime.shutdown()
-            throw .failure("cannot make the progress channel's pipe: \(errnoText(error.code))")
+            throw .startUpPipe("the progress channel's pipe", error)
         }
         // Before the command can report anything.
         let startedAt = DispatchTime.now()

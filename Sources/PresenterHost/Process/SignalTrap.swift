@@ -42,14 +42,10 @@ public final class SignalTrap {
 
     /// Catches `signals` and calls `handler` on `queue` for each one. Call
     /// it on the thread that should receive them (the main thread).
-    public init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) {
-        let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
-        do throws(Errno) {
-            pipe = try FileDescriptor.pipe(nonBlocking: true)
-        } catch {
-            // A pipe cannot fail here short of running out of descriptors at start-up.
-            preconditionFailure("cannot create the signal pipe: \(error)")
-        }
+    /// - Throws: `pipe2` and its errno when the pipe cannot be made (the
+    ///   descriptors ran out at start-up); nothing is caught then.
+    init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) throws(Errno) {
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
         writeEnd = pipe.writeEnd
         self.signals = signals
         self.queue = queue

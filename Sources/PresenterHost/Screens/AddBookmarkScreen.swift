@@ -50,10 +50,17 @@ final class AddBookmarkScreen: @unchecked Sendable {
             messages: configuration.messages)
     }
 
+    /// Why the screen could not start (the runtime is then shut down, the
+    /// terminal as it was).
+    enum StartFailure: Error {
+        /// What ``PresenterRuntime/attach(_:)`` threw.
+        case attach(RuntimeError)
+        /// The signal pipe could not be made (no descriptor left).
+        case signalPipe(Errno)
+    }
+
     /// Shows the form until the user leaves it; returns the exit status.
-    /// - Throws: what ``PresenterRuntime/attach(_:)`` throws (the runtime is
-    ///   then shut down, the terminal as it was).
-    func run() throws(RuntimeError) -> Int32 {
+    func run() throws(StartFailure) -> Int32 {
         let backend = FullScreenBackend(color: configuration.color, unicode: configuration.unicode)
         let view = self.view
         let runtime = PresenterRuntime(
@@ -65,8 +72,15 @@ final class AddBookmarkScreen: @unchecked Sendable {
             })
         signal(SIGPIPE, SIG_IGN)
         CrashRescue.install(terminal: .standardError, fullScreen: true)
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) { [self] event in
-            if event.signal == SIGTSTP { suspend(runtime) } else { leave(status: 128 + event.signal) }
+        let trap: SignalTrap
+        do throws(Errno) {
+            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
+                [self] event in
+                if event.signal == SIGTSTP { suspend(runtime) } else { leave(status: 128 + event.signal) }
+            }
+        } catch {
+            runtime.shutdown()
+            throw .signalPipe(error)
         }
         defer { trap.cancel() }
 
@@ -77,7 +91,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
             screenlet = try runtime.attach(view)
         } catch {
             runtime.shutdown()
-            throw error
+            throw .attach(error)
         }
         runtime.sync {
             view.onRequest = { [self] request in handle(request, screenlet: screenlet, runtime: runtime) }
