@@ -69,7 +69,13 @@ import Testing
         let check = try shell(
             "make -s -C '\(template.path)' check", environment: pkgConfig.merging(["PATH": searchPath]) { $1 })
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.hasSuffix(" 0 failed, 0 warned\n"), "\(check.stdout)")
+        // Its Makefile cannot give a budget of its own (as the other check
+        // tests do): under a loaded parallel run, or a sanitized build, a hook
+        // can take more than half the usual 250 ms, and "budget" may warn of
+        // the machine, not the template (the budget check has its own tests).
+        let warnings = check.stdout.split(separator: "\n").filter { $0.contains("WARN ") }
+        #expect(check.stdout.contains(" 0 failed, "), "\(check.stdout)")
+        #expect(warnings.allSatisfy { $0.hasPrefix("  WARN  budget: ") }, "\(check.stdout)")
 
         let binary = prefix.appendingPathComponent("bin/presenter-host")
         let environment = ["XDG_DATA_HOME": dataHome.path, "CI": "true", "PRESENTER_PLUGIN_PATH": ""]
