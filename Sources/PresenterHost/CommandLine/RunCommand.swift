@@ -64,7 +64,7 @@ public enum RunCommand {
         }
         guard inProcess else { return registry }
         do throws(PluginLoadError) {
-            return try registry.loading(chainOf: presenter, policy: plugins.policy)
+            return try RegistryPipeline(policy: plugins.policy).loadingInProcess(registry, chainOf: presenter)
         } catch {
             throw .failure("\(error)")
         }
@@ -81,7 +81,7 @@ public enum RunCommand {
             verbose: false, environment: environment)
         guard inProcess else { return registry }
         do throws(PluginLoadError) {
-            return try registry.loading(chainOf: nil, policy: .strict)
+            return try RegistryPipeline(policy: .strict).loadingInProcess(registry, chainOf: nil)
         } catch {
             throw .failure("\(error)")
         }

@@ -10,6 +10,18 @@ public protocol HostClock: Sendable {
     /// its next frame only on such a clock; on one that moves only when its
     /// owner moves it, frames come when the owner renders them.
     var movesOnItsOwn: Bool { get }
+
+    /// True when ``now()`` reads the system's CLOCK_MONOTONIC, which every
+    /// process on the machine reads alike: a presenter process then reads
+    /// its `now_ns` itself. Any other clock (a manual one, or a real-time
+    /// one of the embedder's with its own epoch or rate) is false, and its
+    /// time goes with every request, so the plugin sees the host's clock.
+    var isSystemMonotonic: Bool { get }
+}
+
+extension HostClock {
+    /// False: only ``MonotonicClock`` reads the system's clock as it is.
+    public var isSystemMonotonic: Bool { false }
 }
 
 /// The system's monotonic clock (CLOCK_MONOTONIC).
@@ -17,6 +29,7 @@ public struct MonotonicClock: HostClock {
     public init() {}
     public func now() -> UInt64 { MonotonicTime.nanoseconds() }
     public var movesOnItsOwn: Bool { true }
+    public var isSystemMonotonic: Bool { true }
 }
 
 /// A clock that moves only when its owner moves it: `check` steps it to

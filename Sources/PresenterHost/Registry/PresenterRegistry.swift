@@ -36,29 +36,4 @@ public struct PresenterRegistry: Sendable {
         }
         return chain
     }
-
-    /// The same registry with the presenters of `id`'s chain (of every
-    /// presenter when `id` is nil) really loaded in this process (their
-    /// hooks present) where they came from the cache or the scan helper:
-    /// what running them in this process needs. Throws why one of their
-    /// files no longer loads as the cache said.
-    func loading(chainOf id: String?, policy: PluginPolicy) throws(PluginLoadError) -> PresenterRegistry {
-        var copy = self
-        for plugin in (id.map { chain(for: $0) ?? [] } ?? plugins) where !plugin.isLoaded {
-            let loaded: PluginLibrary.Contents
-            do throws(PluginLoadFailure) {
-                loaded = try PluginLibrary.load(plugin.file, policy: policy)
-            } catch {
-                throw PluginLoadError(path: plugin.path, failure: .loading(error))
-            }
-            guard var fresh = loaded.lazy.compactMap({ try? $0.get() }).first(where: { $0.id == plugin.id }),
-                let position = copy.plugins.firstIndex(where: { $0.id == plugin.id })
-            else {
-                throw PluginLoadError(path: plugin.path, failure: .loading(.file(.missing)))
-            }
-            fresh.path = plugin.path
-            copy.plugins[position] = fresh
-        }
-        return copy
-    }
 }

@@ -46,6 +46,34 @@ public struct RegistryPipeline {
         return resolve(files, outcomes: load(files), searchPath: searchPath)
     }
 
+    /// `registry` with the presenters of `id`'s chain (of every presenter
+    /// when `id` is nil) really loaded in this process (their hooks
+    /// present) where they came from the cache or the scan helper: what
+    /// running them in this process (`--in-process`) needs. Loaded under
+    /// this pipeline's policy.
+    /// - Throws: why one of their files no longer loads as the cache said.
+    func loadingInProcess(_ registry: PresenterRegistry, chainOf id: String?) throws(PluginLoadError)
+        -> PresenterRegistry
+    {
+        var copy = registry
+        for plugin in (id.map { registry.chain(for: $0) ?? [] } ?? registry.plugins) where !plugin.isLoaded {
+            let loaded: PluginLibrary.Contents
+            do throws(PluginLoadFailure) {
+                loaded = try PluginLibrary.load(plugin.file, policy: policy)
+            } catch {
+                throw PluginLoadError(path: plugin.path, failure: .loading(error))
+            }
+            guard var fresh = loaded.lazy.compactMap({ try? $0.get() }).first(where: { $0.id == plugin.id }),
+                let position = copy.plugins.firstIndex(where: { $0.id == plugin.id })
+            else {
+                throw PluginLoadError(path: plugin.path, failure: .loading(.file(.missing)))
+            }
+            fresh.path = plugin.path
+            copy.plugins[position] = fresh
+        }
+        return copy
+    }
+
     /// What loading each file discovery accepted gave, by its index: from
     /// the cache when it knows the file as it is, else loaded; the cache
     /// then remembers the outcomes that last.

@@ -191,7 +191,7 @@ public final class PresenterRuntime: @unchecked Sendable {
             if engineAlive {
                 do throws(PresenterFailure) {
                     try engine.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
-                    screenlet.hasPresenter = true
+                    screenlet.presenterCreated()
                 } catch {
                     if case .createFailed(let status, let message) = error.reason, onPresenterFailure == nil {
                         return .failure(.createFailed(presenterId: error.presenterId, status: status, message: message))
@@ -490,14 +490,7 @@ public final class PresenterRuntime: @unchecked Sendable {
         for screenlet in screenlets { screenlet.deliverProgress() }
         let requests = engineAlive ? engine.frameRequests : [:]
         for screenlet in screenlets {
-            if let request = screenlet.viewFrameRequest, request <= now { screenlet.viewFrameRequest = nil }
-            let asked = requests[screenlet.viewID].map { $0 <= now } ?? false
-            if screenlet.hasPresenter && (screenlet.presenterDue || asked) {
-                screenlet.presenterDue = false
-                screenlet.overlay = callEngine(default: []) { engine throws(PresenterFailure) in
-                    try engine.render(screenlet.viewID, at: now)
-                }
-            }
+            screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false)
         }
         let size = backend.size
         if canvas.cols != size.cols || canvas.rows != size.rows {
@@ -521,7 +514,7 @@ public final class PresenterRuntime: @unchecked Sendable {
         geometry = current
         guard engineAlive else { return }
         callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
-        for screenlet in screenlets { screenlet.presenterDue = true }
+        for screenlet in screenlets { screenlet.geometryChanged() }
     }
 
     /// The presenters' view: the backend's area without the reserved rows

@@ -29,11 +29,11 @@ public final class Screenlet: @unchecked Sendable {
     // Presenter thread only, from here on.
     /// The presenter's instances exist (false once the presenter failed, or
     /// when the view was attached without it).
-    var hasPresenter = false
+    private(set) var hasPresenter = false
     /// What the presenter drew at its last render, painted over the view at every frame.
-    var overlay: [DrawOperation] = []
+    private(set) var overlay: [DrawOperation] = []
     /// One of the presenter's hooks ran since its last render.
-    var presenterDue = false
+    private var presenterDue = false
     /// Interactors started and not yet ended, in start order.
     private var active: [InteractorHandle] = []
     /// Shown interactors whose progress the presenter has not heard yet: its
@@ -42,7 +42,7 @@ public final class Screenlet: @unchecked Sendable {
     /// per frame at most.
     private var progressDue: [InteractorHandle] = []
     /// When the view asked for its next frame (``ScreenletView/draw(in:at:flags:)``).
-    var viewFrameRequest: UInt64?
+    private(set) var viewFrameRequest: UInt64?
 
     init(view: ScreenletView, presenterId: String, viewID: ViewID, runtime: PresenterRuntime) {
         self.view = view
@@ -166,6 +166,31 @@ public final class Screenlet: @unchecked Sendable {
         guard hasPresenter else { return }
         runtime.report(runtime.callEngine(default: .ok, body))
         presenterDue = hasPresenter
+    }
+
+    /// The presenter's instances were created for the view.
+    func presenterCreated() {
+        runtime.thread.assertCurrent()
+        hasPresenter = true
+    }
+
+    /// The view's geometry changed: the presenter renders at the next frame.
+    func geometryChanged() {
+        runtime.thread.assertCurrent()
+        presenterDue = true
+    }
+
+    /// At the start of the frame at `now`: the view's request for it is
+    /// met, and the presenter renders when a hook ran since its last
+    /// render or it `asked` for this frame.
+    func renderPresenter(at now: UInt64, asked: Bool) {
+        runtime.thread.assertCurrent()
+        if let request = viewFrameRequest, request <= now { viewFrameRequest = nil }
+        guard hasPresenter && (presenterDue || asked) else { return }
+        presenterDue = false
+        overlay = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
+            try engine.render(viewID, at: now)
+        }
     }
 
     /// Draws the view, then its presenter's picture over it.

@@ -68,7 +68,8 @@ public final class PresenterProcess: PresenterEngine {
     private let options: [String: String]
     private let clock: HostClock
     /// Requests carry the host's time when its clock is not the system's
-    /// monotonic one (a test's ``ManualClock``), so `now_ns` agrees with it.
+    /// monotonic one (``HostClock/isSystemMonotonic``: a test's
+    /// ``ManualClock``, an embedder's own clock), so `now_ns` agrees with it.
     private let pinsClock: Bool
     private var geometry: ViewGeometry
     private let output: @Sendable (PresenterLogEntry) -> Void
@@ -130,7 +131,7 @@ public final class PresenterProcess: PresenterEngine {
         self.configuration = configuration
         self.options = options
         self.clock = clock
-        pinsClock = !(clock is MonotonicClock)
+        pinsClock = !clock.isSystemMonotonic
         self.geometry = geometry
         self.output = output
     }
