@@ -172,11 +172,11 @@ struct RunOptionsTests {
     }
 
     @Test func pluginMillisecondsAreBoundedWhateverTheLibraryCallerSets() {
-        #expect(RunSession.milliseconds(0.5) == "500")
-        #expect(RunSession.milliseconds(1e300) == "86400000")
-        #expect(RunSession.milliseconds(.infinity) == "86400000")
-        #expect(RunSession.milliseconds(-3) == "0")
-        #expect(RunSession.milliseconds(.nan) == "0")
+        #expect(CommandRuntime.milliseconds(0.5) == "500")
+        #expect(CommandRuntime.milliseconds(1e300) == "86400000")
+        #expect(CommandRuntime.milliseconds(.infinity) == "86400000")
+        #expect(CommandRuntime.milliseconds(-3) == "0")
+        #expect(CommandRuntime.milliseconds(.nan) == "0")
     }
 
     @Test func commandLineIsShellQuoted() throws {

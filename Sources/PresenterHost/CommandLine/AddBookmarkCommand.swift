@@ -55,7 +55,7 @@ public enum AddBookmarkCommand {
             ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
         let pluginOptions = [
             "failure-hold-ms": "3000",
-            "outcome-limit-ms": RunSession.milliseconds(RunSession.outcomeLimit),
+            "outcome-limit-ms": CommandRuntime.milliseconds(CommandRuntime.outcomeLimit),
             "min-show-ms": "500",
         ]
         switch options.mode {
@@ -80,7 +80,7 @@ public enum AddBookmarkCommand {
                 registry: registry, backend: backend, options: pluginOptions, isolation: isolation,
                 log: log.isEnabled ? { log.write($0) } : nil,
                 onPresenterFailure: { failure, current in
-                    RunSession.fallBack(after: failure, from: current, unicode: unicode, log: log)
+                    CommandRuntime.fallBack(after: failure, from: current, unicode: unicode, log: log)
                 })
             let script = BookmarkScript(
                 runtime: runtime, terminal: !(backend is PlainBackend),

@@ -72,7 +72,7 @@ final class BookmarkScript: @unchecked Sendable {
         // The outcome shows for its time, unless a signal cuts it short.
         // Plain lines are printed at once: no waiting.
         if interrupted == nil && terminal {
-            _ = runtime.waitUntilSettled(timeout: RunSession.outcomeLimit + 1)
+            _ = runtime.waitUntilSettled(timeout: CommandRuntime.outcomeLimit + 1)
         }
         runtime.shutdown()
         if let signal = interrupted { return 128 + signal }

@@ -47,7 +47,7 @@ public enum DriveCommand {
         }
 
         signal(SIGPIPE, SIG_IGN)
-        let (runtime, mode) = RunSession.makeRuntime(
+        let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: presentation,
             environment: environment, log: log)
         defer { log.flush() }
@@ -109,7 +109,7 @@ public enum DriveCommand {
         // The last message stays for its time unless a signal ended a
         // stdin driver (a socket driver ends by a signal as a matter of course).
         if mode == .terminal && (signal == nil || server != nil) {
-            let bound = presentation.minShow + RunSession.outcomeLimit
+            let bound = presentation.minShow + CommandRuntime.outcomeLimit
             if !runtime.waitUntilSettled(timeout: bound) {
                 log.write(
                     PresenterLogEntry(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The text of `run`'s errors and outcomes: a command that cannot start,
-/// how it ended, durations.
+/// how it ended (status, failure and reason, built once), durations.
 extension RunSession {
     static func commandError(_ error: ChildProcess.SpawnError) -> CommandError {
         switch error {
@@ -23,6 +23,40 @@ extension RunSession {
         case .failed(let command, let reason):
             return .failure("\(command): cannot start: \(reason)")
         }
+    }
+
+    /// How a run ended: its exit status, and the failure its interactor
+    /// ends with (nil for success), whose message is the run's one reason
+    /// (`--events`, the line after a timeout). The one place these texts
+    /// are built. A signal before the command ended comes first, then the
+    /// timeout (`timeout`, the `--timeout` that expired), then how the
+    /// command itself ended.
+    static func outcome(
+        of termination: ChildProcess.Termination, interruptedBy signal: Int32?, timedOutAfter timeout: Double?
+    ) -> (status: Int32, failure: InteractorError?) {
+        if let signal {
+            let status = 128 + signal
+            return (
+                status,
+                InteractorError(
+                    code: Int64(status), domain: "signal", message: "interrupted by \(SignalName.of(signal))")
+            )
+        }
+        if let timeout {
+            let status = ExitCode.timedOut.rawValue
+            return (
+                status,
+                InteractorError(code: Int64(status), domain: "timeout", message: timedOut(after: timeout))
+            )
+        }
+        if termination == .exited(0) { return (0, nil) }
+        let status = termination.shellStatus
+        return (status, InteractorError(code: Int64(status), domain: "process", message: describe(termination)))
+    }
+
+    /// "timed out after 2 s".
+    static func timedOut(after timeout: Double) -> String {
+        "timed out after \(seconds(timeout))"
     }
 
     static func describe(_ termination: ChildProcess.Termination) -> String {

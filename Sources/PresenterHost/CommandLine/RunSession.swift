@@ -35,18 +35,13 @@ import Foundation
 /// host with `--in-process`), which starts while `CMD` does. When it fails
 /// (crash, exit, a hook past `--hook-timeout`, a broken protocol, a failed
 /// create), the region is taken off, one line says why, and plain lines
-/// take over (``fallBack(after:from:unicode:log:)``); `CMD` is not touched.
+/// take over (``CommandRuntime/fallBack(after:from:unicode:log:)``); `CMD` is not touched.
 /// If the host itself crashes, ``CrashRescue`` restores the terminal and
 /// hangs up `CMD`.
 // Safe: every `var` below is read and written under `condition`; the rest is immutable.
 final class RunSession: @unchecked Sendable {
     /// How long `CMD` gets between SIGTERM and SIGKILL after `--timeout`.
     static let killGrace: TimeInterval = 2
-    /// How long the presenter's outcome (the success or failure message)
-    /// may stay once it shows, in seconds: after the command ends, `run`
-    /// waits at most `--min-show` + this for the presenter to be done, then
-    /// ends whatever is drawn. Presenters get it as the `outcome-limit-ms` option.
-    static let outcomeLimit: Double = 5
     /// The interactor type presenters are told about.
     static let interactorType = "CommandInteractor"
 
@@ -70,9 +65,9 @@ final class RunSession: @unchecked Sendable {
     /// The presenter was done before the outcome bound.
     var settledInTime = false
     var timedOut = false
-    /// What the timeout's SIGTERM reached, and when.
+    /// What the timeout's SIGTERM reached, and when (on ``MonotonicTime``, in seconds).
     var terminated = ProcessTree.empty
-    var terminatedAt = DispatchTime.now()
+    var terminatedAt = 0.0
 
     init(options: RunOptions, view: RunView, environment: [String: String]) {
         self.options = options
@@ -104,27 +99,12 @@ final class RunSession: @unchecked Sendable {
         } catch {
             throw cannotStart(error, startEvent: true)
         }
-        let (runtime, mode) = Self.makeRuntime(
+        let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: options, environment: environment, log: log,
             policy: policy)
         defer { log.flush() }
 
-        // A closed stdout or stderr must not kill the host before it has
-        // restored the terminal; the child gets SIGPIPE's default back.
-        signal(SIGPIPE, SIG_IGN)
-        CrashRescue.install(
-            terminal: mode == .terminal ? .standardError : nil,
-            terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        let trap: SignalTrap
-        do throws(Errno) {
-            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
-                [self] event in
-                if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
-            }
-        } catch {
-            runtime.shutdown()
-            throw .startUpPipe("the signal pipe", error)
-        }
+        let trap = try trapSignals(for: runtime, mode: mode)
         defer { trap.cancel() }
 
         // Plain mode: the working line is out before the command can print.
@@ -165,7 +145,7 @@ final class RunSession: @unchecked Sendable {
             throw .startUpPipe("the progress channel's pipe", error)
         }
         // Before the command can report anything.
-        let startedAt = DispatchTime.now()
+        let startedAt = MonotonicTime.seconds()
         events.started(action: options.action, message: workingMessage, command: options.command)
         let child: ChildProcess
         do {
@@ -228,45 +208,21 @@ final class RunSession: @unchecked Sendable {
 
         let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
         if didTimeOut { endSurvivors() }
-        let status: Int32
-        if let signal = interruptedBy {
-            handle.fail(
-                InteractorError(
-                    code: Int64(128 + signal), domain: "signal",
-                    message: "interrupted by \(SignalName.of(signal))"))
-            status = 128 + signal
-        } else if didTimeOut {
-            handle.fail(
-                InteractorError(
-                    code: Int64(ExitCode.timedOut.rawValue), domain: "timeout",
-                    message: "timed out after \(Self.seconds(options.timeout ?? 0))"))
-            status = ExitCode.timedOut.rawValue
-        } else if termination == .exited(0) {
-            handle.succeed()
-            status = 0
-        } else {
-            handle.fail(
-                InteractorError(
-                    code: Int64(termination.shellStatus), domain: "process",
-                    message: Self.describe(termination)))
-            status = termination.shellStatus
-        }
-        let reason =
-            status == 0
-            ? nil
-            : interruptedBy.map { "interrupted by \(SignalName.of($0))" }
-                ?? (didTimeOut ? "timed out after \(Self.seconds(options.timeout ?? 0))" : Self.describe(termination))
+        let (status, failure) = Self.outcome(
+            of: termination, interruptedBy: interruptedBy, timedOutAfter: didTimeOut ? options.timeout ?? 0 : nil)
+        if let failure { handle.fail(failure) } else { handle.succeed() }
+        let reason = failure?.message
         let messages =
             view.progressMessages[options.action] ?? view.progressMessages[ScreenletView.defaultAction] ?? [:]
         events.ended(
             success: status == 0, status: status, reason: reason,
-            duration: Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9,
+            duration: MonotonicTime.seconds() - startedAt,
             message: messages[status == 0 ? .success : .failure])
         // Let the check mark or the failure message be seen, unless the
         // user asked to stop, for at most the outcome bound. Plain lines
         // are printed at once: no waiting.
         if interruptedBy == nil && mode == .terminal {
-            let bound = options.minShow + Self.outcomeLimit
+            let bound = options.minShow + CommandRuntime.outcomeLimit
             if !settle(runtime, within: bound) {
                 log.write(
                     PresenterLogEntry(
@@ -280,64 +236,12 @@ final class RunSession: @unchecked Sendable {
             output.replay(to: .standardError)
             if didTimeOut && mode == .terminal {
                 PresenterHostCommand.writeStandardError(
-                    "presenter-host: timed out after \(Self.seconds(options.timeout ?? 0)): \(options.commandLine)\n")
+                    "presenter-host: \(Self.timedOut(after: options.timeout ?? 0)): \(options.commandLine)\n")
             }
         }
         // Once the command has ended its status stands: a signal then only
         // cut the last message short.
         return status
-    }
-
-    /// The runtime of a `run` (or a `drive`, which shares its presenter
-    /// options) on stderr: a terminal region or plain lines, the presenter
-    /// in its process (or in this one with `--in-process`), plain lines
-    /// when it fails, the log above the region. Returns the mode too.
-    static func makeRuntime(
-        registry: PresenterRegistry, options: RunOptions, environment: [String: String],
-        log: RunLog, policy: PluginPolicy = .strict
-    ) -> (PresenterRuntime, BackendFactory.Mode) {
-        let unicode = TerminalEnvironment.isUnicode(environment)
-        // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
-        let accessible = options.staticMode || TerminalEnvironment.wantsStatic(environment)
-        let mode = accessible ? .plain : BackendFactory.mode(for: .standardError, environment: environment)
-        // --output tail: the command's last lines below the presenter's rows.
-        let tailRows = mode == .terminal && options.output == .tail ? options.tailLines : 0
-        let backend: RenderBackend =
-            accessible
-            ? PlainBackend(fd: .standardError, unicode: unicode)
-            : BackendFactory.make(
-                for: .standardError, environment: environment, colorMode: options.color,
-                regionRows: 5 + tailRows, interactive: false,
-                terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
-        configuration.policy = policy
-        let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
-        let runtime = PresenterRuntime(
-            registry: registry, backend: backend, options: pluginOptions(options), reservedRows: tailRows,
-            isolation: isolation,
-            log: log.isEnabled ? { log.write($0) } : nil,
-            onPresenterFailure: { failure, current in
-                Self.fallBack(after: failure, from: current, unicode: unicode, log: log)
-            })
-        if mode == .terminal { log.show(above: runtime) }
-        return (runtime, mode)
-    }
-
-    /// The options presenters read through `option()` (see docs/ABI.md).
-    private static func pluginOptions(_ options: RunOptions) -> [String: String] {
-        [
-            "failure-hold-ms": "3000",
-            "outcome-limit-ms": Self.milliseconds(Self.outcomeLimit),
-            "min-show-ms": Self.milliseconds(options.minShow),
-            "grace-ms": Self.milliseconds(options.grace),
-        ]
-    }
-
-    /// `seconds` as whole milliseconds, within 0...``RunOptions/longestHold``
-    /// whatever the caller set (the library's options are not parsed).
-    static func milliseconds(_ seconds: Double) -> String {
-        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), RunOptions.longestHold)
-        return String(Int((bounded * 1000).rounded()))
     }
 
     /// Waits until the presenter has shown its last message, a signal cuts
@@ -363,22 +267,4 @@ final class RunSession: @unchecked Sendable {
             return settledInTime || cutShort
         }
     }
-
-    /// A presenter failed for good: the terminal region is taken off (the
-    /// cursor and echo restored), one line says what happened, and plain
-    /// lines take over. The command is not touched.
-    static func fallBack(
-        after failure: PresenterFailure, from current: RenderBackend, unicode: Bool,
-        log: RunLog
-    ) -> RenderBackend {
-        current.finish()
-        let plain = current as? PlainBackend
-        let line =
-            "presenter-host: \(failure); "
-            + (plain == nil ? "going on with plain progress lines" : "going on without it")
-        PresenterHostCommand.writeStandardError(line + "\n")
-        log.record(line)
-        return plain ?? PlainBackend(fd: .standardError, unicode: unicode)
-    }
-
 }

@@ -1,8 +1,29 @@
 import Foundation
 
-/// `run`'s signal policy: what an interrupting signal and Ctrl-Z do to the
-/// command and the presenter (see ``RunSession``).
+/// `run`'s signal policy: its set-up, and what an interrupting signal and
+/// Ctrl-Z do to the command and the presenter (see ``RunSession``).
 extension RunSession {
+    /// Makes SIGPIPE harmless, arms the crash rescue, and traps the
+    /// signals of a run until the trap is cancelled. Shuts `runtime` down
+    /// when the trap's pipe cannot be made.
+    func trapSignals(for runtime: PresenterRuntime, mode: BackendFactory.Mode) throws(CommandError) -> SignalTrap {
+        // A closed stdout or stderr must not kill the host before it has
+        // restored the terminal; the child gets SIGPIPE's default back.
+        signal(SIGPIPE, SIG_IGN)
+        CrashRescue.install(
+            terminal: mode == .terminal ? .standardError : nil,
+            terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
+        do throws(Errno) {
+            return try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
+                [self] event in
+                if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
+            }
+        } catch {
+            runtime.shutdown()
+            throw .startUpPipe("the signal pipe", error)
+        }
+    }
+
     /// On the control queue.
     func interrupted(by event: SignalTrap.Event) {
         condition.withLock {

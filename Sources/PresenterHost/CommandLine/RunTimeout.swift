@@ -7,6 +7,8 @@ extension RunSession {
     /// `killGrace` later.
     func startTimer(seconds: Double, child: ChildProcess) -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: control)
+        // A dispatch timer's deadline is libdispatch's uptime (CLOCK_MONOTONIC
+        // on Linux): it does not move with the wall clock either.
         timer.schedule(deadline: .now() + seconds, repeating: Self.killGrace)
         var fired = false
         timer.setEventHandler { [self] in
@@ -15,7 +17,7 @@ extension RunSession {
                 condition.withLock {
                     guard !ended else { return }
                     timedOut = true
-                    terminatedAt = .now()
+                    terminatedAt = MonotonicTime.seconds()
                     terminated = child.sendToTree(SIGTERM, freeze: true)
                 }
             } else {
@@ -35,7 +37,7 @@ extension RunSession {
         let (tree, since) = condition.withLock { (terminated, terminatedAt) }
         let deadline = since + Self.killGrace
         var survivors = tree.survivors
-        while !survivors.isEmpty && DispatchTime.now() < deadline {
+        while !survivors.isEmpty && MonotonicTime.seconds() < deadline {
             usleep(20_000)
             survivors = tree.survivors
         }
