@@ -95,7 +95,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     private var scheduler: FrameScheduler
 
     // Any thread, under `settledCondition`.
-    private let settledCondition = NSCondition()
+    private let settledCondition = MonotonicCondition()
     private var pendingJobs = 0
     private var settled = true
     private var shutDown = false
@@ -283,12 +283,13 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// the presenter thread. With a ``ManualClock``, pending frames come only
     /// through `advance(by:)` (PresenterHostTesting), so it cannot settle while one is asked for.
     public func waitUntilSettled(timeout: Double?) -> Bool {
-        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
+        // On the monotonic clock: a wall clock set back must not stretch the wait.
+        let deadline = timeout.map { MonotonicTime.nanoseconds() + UInt64($0.isNaN ? 0 : max(0, min($0, 1e9)) * 1e9) }
         settledCondition.lock()
         defer { settledCondition.unlock() }
         while !settled {
             if let deadline {
-                if !settledCondition.wait(until: deadline) { return settled }
+                if !settledCondition.wait(untilNanoseconds: deadline) { return settled }
             } else {
                 settledCondition.wait()
             }

@@ -11,7 +11,9 @@ import Foundation
 // Safe: `jobs`, `wakeAt`, `stopping` and `hasExited` only under `condition`; `threadID` is set
 // before init returns.
 final class PresenterThread: @unchecked Sendable {
-    private let condition = NSCondition()
+    /// Its timed wait is the frame timer: on the monotonic clock `wakeAt`
+    /// is on, so a wall clock set back cannot stall the frames.
+    private let condition = MonotonicCondition()
     /// Jobs in order; `done` is signalled after the job ran and was released
     /// (so `sync` can lend a non-escaping closure).
     private var jobs: [(run: () -> Void, done: DispatchSemaphore?)] = []
@@ -126,7 +128,7 @@ final class PresenterThread: @unchecked Sendable {
                     onWake()
                     condition.lock()
                 } else {
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(wakeAt - now) / 1e9))
+                    condition.wait(untilNanoseconds: wakeAt)
                 }
             } else {
                 condition.wait()
