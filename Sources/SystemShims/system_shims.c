@@ -94,6 +94,10 @@ int ph_spawn_add_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
+int ph_open_path_cloexec(const char *path) {
+    return open(path, O_PATH | O_CLOEXEC);
+}
+
 short ph_spawn_setsid_flag(void) {
     return POSIX_SPAWN_SETSID;
 }

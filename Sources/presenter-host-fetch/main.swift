@@ -211,15 +211,18 @@ func oneLine(_ text: String) -> String {
     return line
 }
 
-/// Writes all of `data` to stdout; stops when the host is gone.
+/// Writes all of `data` to `fd` (stdout by default); stops when the reader
+/// is gone (the host) or the descriptor is closed. Never FileHandle's
+/// `write`, which stops the process on such an error.
 // Its own loop, not the host's FileDescriptor.writeAll/retryingOnInterrupt: this
 // executable links SystemShims only, and pulling in PresenterHost (the whole
 // host) for ten lines would slow every fetch's start.
-func writeAll(_ data: Data) {
+func writeAll(_ data: Data, to fd: Int32 = STDOUT_FILENO) {
     data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        guard let base = buffer.baseAddress else { return }
         var offset = 0
         while offset < buffer.count {
-            let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = write(fd, base + offset, buffer.count - offset)
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }  // the host is gone
             offset += written
@@ -232,7 +235,7 @@ do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
 } catch {
     let line = "presenter-host-fetch: \(error.message) (it is started by presenter-host, not by hand)\n"
-    FileHandle.standardError.write(Data(line.utf8))
+    writeAll(Data(line.utf8), to: STDERR_FILENO)
     exit(64)
 }
 // Dies with the host (SIGKILL when the thread that spawned it ends); if the

@@ -5,9 +5,11 @@ import Testing
 /// `scripts/layers`: the folders of Sources/PresenterHost flow one way
 /// (discovery → loading → registry); code in a folder never names what a
 /// later folder declares, and the foundation below them (Process/, Text/)
-/// names none of them; and no file outside Process/ makes a descriptor
-/// system call (`close(fd)`), `FileDescriptor`'s alone. Run on the real
-/// tree, and on small trees whose violations it must find, and nothing else.
+/// names none of them; no file outside Process/ makes a descriptor system
+/// call (`close(fd)`, `FileDescriptor`'s alone) or a process-wide one
+/// (`signal`, `kill`, `setenv`, ...); and no code names FileHandle's
+/// standard streams. Run on the real tree, and on small trees whose
+/// violations it must find, and nothing else.
 @Suite struct LayeringTests {
     private let script = TestPaths.packageRoot.appendingPathComponent("scripts/layers")
 
@@ -20,6 +22,13 @@ import Testing
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         return try ProcessRunner.run(script, ["--root", root.path])
+    }
+
+    /// The script's result on a tree of `files`, and its error lines each up
+    /// to its `;` (what is wrong, without the advice).
+    private func findings(on root: URL, _ files: [String: String]) throws -> (ProcessResult, [String]) {
+        let result = try run(on: root, files)
+        return (result, result.stderr.split(separator: "\n").map { String($0.prefix { $0 != ";" }) })
     }
 
     @Test func theSourcesFlowOneWay() throws {
@@ -82,8 +91,7 @@ import Testing
 
             """,
         ]
-        let result = try run(on: root, files)
-        let errors = result.stderr.split(separator: "\n").map { String($0.prefix { $0 != ";" }) }
+        let (result, errors) = try findings(on: root, files)
         #expect(result.status == 1)
         #expect(
             errors == [
@@ -91,6 +99,71 @@ import Testing
                 "Error: Loading/Raw.swift:4: calls fcntl( itself",
                 "Error: Loading/Raw.swift:4: calls poll( itself",
                 "Error: Rendering/Backend.swift:9: calls Glibc.read( itself",
+            ], "\(result.stderr)")
+    }
+
+    @Test func aProcessWideCallOutsideProcessFails() throws {
+        let root = TestPaths.temporaryDirectory("process-calls")
+        let files = [
+            "Process/ProcessSignals.swift":
+                "enum ProcessSignals {\n    static func ignore() { signal(SIGPIPE, SIG_IGN) }\n}\n",
+            "CommandLine/Session.swift": """
+            // signal(SIGPIPE, SIG_IGN) in a comment is no call, nor is "raise(" in a string.
+            func start(_ pid: pid_t, _ trap: Trap) {
+                signal(SIGPIPE, SIG_IGN)
+                raise(SIGSTOP); _ = Glibc.kill(pid, SIGKILL)
+                setenv("PRESENTER_HOST_DEBUG", "1", 1)
+                _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), nil)
+                ProcessSignals.ignore()  // the helper
+                trap.signal(SIGINT)  // a method
+                let signal = trap.signal  // a value
+            }
+
+            """,
+            "Loading/Helper.swift": """
+            final class Helper {
+                func kill(_ pid: pid_t) {}
+                func stop(_ pid: pid_t) { kill(pid) }  // its own method
+            }
+
+            """,
+        ]
+        let (result, errors) = try findings(on: root, files)
+        #expect(result.status == 1)
+        #expect(
+            errors == [
+                "Error: CommandLine/Session.swift:3: calls signal( itself",
+                "Error: CommandLine/Session.swift:4: calls raise( itself",
+                "Error: CommandLine/Session.swift:4: calls Glibc.kill( itself",
+                "Error: CommandLine/Session.swift:5: calls setenv( itself",
+                "Error: CommandLine/Session.swift:6: calls setrlimit( itself",
+            ], "\(result.stderr)")
+        #expect(result.stderr.contains("process-wide calls are Process/'s alone"))
+    }
+
+    @Test func fileHandlesStandardStreamsFailEverywhere() throws {
+        let root = TestPaths.temporaryDirectory("file-handles")
+        let files = [
+            // Process/ too: its write stops the process on a closed stdout.
+            "Process/Out.swift": "func out(_ data: Data) { FileHandle.standardOutput.write(data) }\n",
+            "Loading/Report.swift": """
+            // FileHandle.standardError in a comment is no use, nor is "FileHandle.standardInput" in a string.
+            func report(_ data: Data, _ log: FileHandle) {
+                FileHandle . standardError.write(data)
+                let input = FileHandle.standardInput
+                log.write(data)  // a file the code opened: not a standard stream
+                _ = MyFileHandle.standardOutput
+            }
+
+            """,
+        ]
+        let (result, errors) = try findings(on: root, files)
+        #expect(result.status == 1)
+        #expect(
+            errors == [
+                "Error: Loading/Report.swift:3: uses FileHandle.standardError",
+                "Error: Loading/Report.swift:4: uses FileHandle.standardInput",
+                "Error: Process/Out.swift:1: uses FileHandle.standardOutput",
             ], "\(result.stderr)")
     }
 }

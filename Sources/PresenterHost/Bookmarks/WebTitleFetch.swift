@@ -69,7 +69,7 @@ public final class WebTitleFetch: @unchecked Sendable {
     public func cancel() {
         lock.withLock {
             cancelled = true
-            if let pid { kill(pid, SIGKILL) }
+            if let pid { ProcessSignals.send(SIGKILL, to: pid) }
         }
     }
 
@@ -119,12 +119,12 @@ public final class WebTitleFetch: @unchecked Sendable {
         }
         lock.withLock {
             pid = child
-            if cancelled { kill(child, SIGKILL) }
+            if cancelled { ProcessSignals.send(SIGKILL, to: child) }
         }
         let deadline = MonotonicTime.nanoseconds() &+ UInt64((timeout + Self.killGrace) * 1e9)
         let (reply, ending) = Self.read(pipe.readEnd, before: deadline)
         lock.withLock { pid = nil }
-        if ending != .endOfFile { kill(child, SIGKILL) }
+        if ending != .endOfFile { ProcessSignals.send(SIGKILL, to: child) }
         let termination = ProcessExit.end(child, waitingUpTo: 1).0
         switch ending {
         case .deadline:

@@ -12,8 +12,7 @@ public enum AddBookmarkCommand {
         do {
             switch try AddBookmarkOptions.parse(arguments) {
             case .help:
-                FileHandle.standardOutput.write(Data((AddBookmarkOptions.usage + "\n").utf8))
-                return ExitCode.success.rawValue
+                return PresenterHostCommand.printing(AddBookmarkOptions.usage + "\n")
             case .run(let parsed):
                 options = parsed
             }
@@ -97,11 +96,9 @@ public enum AddBookmarkCommand {
     /// Prints `error` as `Error: ...` on stderr (with the usage lines for a
     /// bad flag) and returns its exit status.
     static func report(_ error: CommandError, withUsage: Bool) -> Int32 {
-        var text = "Error: \(error.message)\n"
-        if withUsage, case .usage = error {
-            text += "Usage: presenter-host add-bookmark [<options>]\nSee 'presenter-host add-bookmark --help'.\n"
-        }
-        PresenterHostCommand.writeStandardError(text)
-        return error.exitCode.rawValue
+        PresenterHostCommand.report(
+            error,
+            usage: withUsage
+                ? "Usage: presenter-host add-bookmark [<options>]\nSee 'presenter-host add-bookmark --help'.\n" : "")
     }
 }

@@ -39,7 +39,7 @@ final class BookmarkScript: @unchecked Sendable {
     /// unless `save` is given, and saves the bookmark in `save`. Returns the
     /// exit status.
     func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         CrashRescue.install(terminal: terminal ? .standardError : nil)
         let trap: SignalTrap
         do throws(Errno) {
@@ -81,7 +81,7 @@ final class BookmarkScript: @unchecked Sendable {
             return ExitCode.failure.rawValue
         }
         if save == nil, let resolvedTitle {
-            FileHandle.standardOutput.write(Data((resolvedTitle + "\n").utf8))
+            try PresenterHostCommand.writeStandardOutput(resolvedTitle + "\n")
         }
         return ExitCode.success.rawValue
     }

@@ -42,17 +42,14 @@ enum BookmarksCommand {
         do {
             return try run(arguments, environment: environment)
         } catch {
-            var text = "Error: \(error.message)\n"
-            if case .usage = error { text += usage + "\nSee 'presenter-host bookmarks --help'.\n" }
-            PresenterHostCommand.writeStandardError(text)
-            return error.exitCode.rawValue
+            return PresenterHostCommand.report(error, usage: usage + "\nSee 'presenter-host bookmarks --help'.\n")
         }
     }
 
     private static func run(_ arguments: [String], environment: [String: String]) throws(CommandError) -> Int32 {
         switch try parse(arguments) {
         case .help:
-            FileHandle.standardOutput.write(Data(help.utf8))
+            try PresenterHostCommand.writeStandardOutput(help)
         case let .list(json, store):
             let store = BookmarkStore(path: BookmarkStore.path(store: store, environment: environment))
             let document: BookmarkDocument
@@ -62,7 +59,7 @@ enum BookmarksCommand {
                 throw error.commandError
             }
             let text = json ? self.json(document, path: store.path) : table(document, path: store.path)
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try PresenterHostCommand.writeStandardOutput(text)
         }
         return ExitCode.success.rawValue
     }

@@ -19,8 +19,7 @@ enum CheckCommand {
                 index += 1
                 switch argument {
                 case "-h", "--help":
-                    PresenterHostCommand.writeStandardOutput(usage + help)
-                    return ExitCode.success.rawValue
+                    return PresenterHostCommand.printing(usage + help)
                 case "--json":
                     json = true
                 case "--hook-timeout":
@@ -68,8 +67,11 @@ enum CheckCommand {
         for file in files {
             results += suite.check(path: absolute(file), scanner: scanner)
         }
-        let written = diversion.write(json ? self.json(results) : text(results))
-        guard written else { return ExitCode.failure.rawValue }
+        do throws(Errno) {
+            try diversion.write(json ? self.json(results) : text(results))
+        } catch {
+            return PresenterHostCommand.report(PresenterHostCommand.outputFailure(error))
+        }
         return results.contains { $0.verdict == .fail } ? ExitCode.failure.rawValue : ExitCode.success.rawValue
     }
 

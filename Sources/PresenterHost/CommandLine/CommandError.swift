@@ -18,13 +18,22 @@ public enum CommandError: Error, Equatable, Sendable {
     case systemError(String)
     /// Anything else that stops the command.
     case failure(String)
+    /// stdout cannot be written (closed, a full disk, ...): like
+    /// coreutils, the command says so and fails rather than lose output
+    /// silently.
+    case outputError(String)
+    /// The reader of stdout went away (EPIPE, e.g. `| head -1`): nothing is
+    /// printed, as a process that SIGPIPE ended prints nothing.
+    case brokenPipe
 
     /// The line shown to the user, without the `Error: ` prefix.
     public var message: String {
         switch self {
         case .usage(let m), .dataError(let m), .noInput(let m), .cannotCreate(let m), .commandNotFound(let m),
-            .cannotExecute(let m), .systemError(let m), .failure(let m):
+            .cannotExecute(let m), .systemError(let m), .failure(let m), .outputError(let m):
             return m
+        case .brokenPipe:
+            return "the reader of stdout went away"
         }
     }
 
@@ -39,6 +48,8 @@ public enum CommandError: Error, Equatable, Sendable {
         case .cannotExecute: return .cannotExecute
         case .systemError: return .systemError
         case .failure: return .failure
+        case .outputError: return .ioError
+        case .brokenPipe: return .brokenPipe
         }
     }
 }

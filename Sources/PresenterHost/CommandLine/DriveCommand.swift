@@ -11,8 +11,7 @@ public enum DriveCommand {
         do {
             switch try DriveOptions.parse(arguments) {
             case .help:
-                FileHandle.standardOutput.write(Data((DriveOptions.usage + "\n").utf8))
-                return ExitCode.success.rawValue
+                return PresenterHostCommand.printing(DriveOptions.usage + "\n")
             case .drive(let parsed):
                 options = parsed
             }
@@ -46,7 +45,7 @@ public enum DriveCommand {
             }
         }
 
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: presentation,
             environment: environment, log: log)
@@ -78,7 +77,7 @@ public enum DriveCommand {
                 if event.signal == SIGTSTP {
                     // Ctrl-Z: the terminal back clean while stopped, as run does.
                     runtime.suspend()
-                    raise(SIGSTOP)
+                    ProcessSignals.stopUntilContinued()
                     runtime.resume()
                 } else {
                     finish(event.signal)

@@ -15,6 +15,8 @@ public enum ExitCode: Int32, Sendable {
     case systemError = 71
     /// An output file that cannot be created or written (`--log`): EX_CANTCREAT.
     case cannotCreate = 73
+    /// stdout cannot be written: EX_IOERR.
+    case ioError = 74
     /// `run --timeout` expired (as timeout(1)).
     case timedOut = 124
     /// The command exists but cannot be executed.
@@ -25,6 +27,10 @@ public enum ExitCode: Int32, Sendable {
     case hangup = 129
     /// Interrupted by SIGINT (128 + 2).
     case interrupted = 130
+    /// The reader of stdout went away (128 + SIGPIPE): the status a shell
+    /// shows for a writer that SIGPIPE ended, which is what the host is
+    /// when SIGPIPE is not ignored.
+    case brokenPipe = 141
     /// Terminated by SIGTERM (128 + 15).
     case terminated = 143
 }

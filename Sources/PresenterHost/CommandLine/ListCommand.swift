@@ -23,11 +23,17 @@ enum ListCommand {
                 PresenterHostCommand.writeStandardError("presenter-host: debug: \(line)\n")
             }
         }
-        let written = diversion.write(json ? self.json(registry) : table(registry, verbose: verbose))
+        var failure: Errno?
+        do throws(Errno) {
+            try diversion.write(json ? self.json(registry) : table(registry, verbose: verbose))
+        } catch {
+            failure = error
+        }
         for error in registry.errors {
             PresenterHostCommand.writeStandardError("presenter-host: \(error)\n")
         }
-        return written ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+        guard let failure else { return ExitCode.success.rawValue }
+        return PresenterHostCommand.report(PresenterHostCommand.outputFailure(failure))
     }
 
     // MARK: - Table

@@ -32,6 +32,7 @@ public enum PresenterHostCommand {
     /// Runs the command with `arguments` (without the program name) and
     /// returns the process exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        FileDescriptor.holdClosedStandardDescriptors()
         // The scan helper (see PluginScanner): internal, so not in --help.
         if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
         // The presenter process (see PresenterProcess): internal too.
@@ -41,7 +42,7 @@ public enum PresenterHostCommand {
         if arguments.prefix(while: { !["run", "check", "drive", "add-bookmark", "bookmarks"].contains($0) }).contains(
             "--trace")
         {
-            setenv(EngineNote.debugVariable, "1", 1)
+            ProcessEnvironment.set(EngineNote.debugVariable, to: "1")
         }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + seeHelp)
@@ -54,11 +55,9 @@ public enum PresenterHostCommand {
             }
             switch invocation {
             case .help:
-                writeStandardOutput(Usage.help)
-                return ExitCode.success.rawValue
+                return printing(Usage.help)
             case .version:
-                writeStandardOutput(Usage.versionLine + "\n")
-                return ExitCode.success.rawValue
+                return printing(Usage.versionLine + "\n")
             case let .list(plugins, verbose, json):
                 return ListCommand.execute(plugins, verbose: verbose, json: json)
             case let .printPluginPath(pluginDirs):
@@ -164,15 +163,17 @@ public enum PresenterHostCommand {
             pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
             executablePath: nil)
         for warning in warnings { writeStandardError(warning + "\n") }
-        writeStandardOutput(entries.map { $0.path + "\n" }.joined())
-        return ExitCode.success.rawValue
+        return printing(entries.map { $0.path + "\n" }.joined())
     }
 
-    /// Prints `error` the one way errors are printed and returns its status.
-    static func report(_ error: CommandError) -> Int32 {
+    /// Prints `error` the one way errors are printed (`Error: ...`, followed
+    /// by `usage` for a usage error) and returns its status.
+    static func report(_ error: CommandError, usage: String = Usage.synopsis + seeHelp) -> Int32 {
         switch error {
+        case .brokenPipe:
+            break  // nobody is reading: quiet, as `head`'s writers are
         case .usage(let message):
-            writeStandardError("Error: \(message)\n" + Usage.synopsis + seeHelp)
+            writeStandardError("Error: \(message)\n" + usage)
         default:
             writeStandardError("Error: \(error.message)\n")
         }
@@ -181,8 +182,36 @@ public enum PresenterHostCommand {
 
     private static let seeHelp = "See 'presenter-host --help'.\n"
 
-    static func writeStandardOutput(_ text: String) {
-        try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+    /// Writes `text` to stdout, all of it: the one way a command's results
+    /// and help reach stdout (never `FileHandle`, whose `write` stops the
+    /// process on a closed or broken stdout).
+    /// - Throws: `.brokenPipe` when the reader went away (EPIPE), and
+    ///   `.outputError` naming stdout and the error otherwise.
+    static func writeStandardOutput(_ text: String) throws(CommandError) {
+        do throws(Errno) {
+            try FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+        } catch {
+            throw outputFailure(error)
+        }
+    }
+
+    /// What a failed write to stdout is: `.brokenPipe` for EPIPE,
+    /// `.outputError` naming stdout and the error otherwise.
+    static func outputFailure(_ error: Errno) -> CommandError {
+        guard error.code != EPIPE else { return .brokenPipe }
+        return .outputError(
+            "cannot write to stdout (\(errnoText(error.code))); give the command an open, writable stdout")
+    }
+
+    /// Writes `text` (a help, a result) to stdout and returns the exit
+    /// status: success, or the failed write reported (``report(_:)``).
+    static func printing(_ text: String) -> Int32 {
+        do throws(CommandError) {
+            try writeStandardOutput(text)
+            return ExitCode.success.rawValue
+        } catch {
+            return report(error)
+        }
     }
 
     /// Writes `text` to stderr (unbuffered).

@@ -14,8 +14,7 @@ public enum RunCommand {
         do {
             switch try RunOptions.parse(arguments) {
             case .help:
-                FileHandle.standardOutput.write(Data((RunOptions.usage + "\n").utf8))
-                return ExitCode.success.rawValue
+                return PresenterHostCommand.printing(RunOptions.usage + "\n")
             case .run(let parsed):
                 options = parsed
             }
@@ -90,12 +89,10 @@ public enum RunCommand {
     /// Prints `error` as `Error: ...` on stderr (with `run`'s usage lines
     /// for a bad flag) and returns its exit status.
     static func report(_ error: CommandError, withUsage: Bool) -> Int32 {
-        var text = "Error: \(error.message)\n"
-        if withUsage, case .usage = error {
-            text += "Usage: presenter-host run [<options>] [--] <command> [<argument>...]\n"
-            text += "See 'presenter-host run --help'.\n"
-        }
-        PresenterHostCommand.writeStandardError(text)
-        return error.exitCode.rawValue
+        PresenterHostCommand.report(
+            error,
+            usage: withUsage
+                ? "Usage: presenter-host run [<options>] [--] <command> [<argument>...]\nSee 'presenter-host run --help'.\n"
+                : "")
     }
 }

@@ -9,7 +9,7 @@ extension RunSession {
     func trapSignals(for runtime: PresenterRuntime, mode: BackendFactory.Mode) throws(CommandError) -> SignalTrap {
         // A closed stdout or stderr must not kill the host before it has
         // restored the terminal; the child gets SIGPIPE's default back.
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         CrashRescue.install(
             terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
@@ -50,11 +50,7 @@ extension RunSession {
         let forward = !event.fromTerminal
         if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
         runtime.suspend()
-        // raise, not kill(getpid()): a signal to the process may be taken by
-        // another thread, and this one would run on (and draw again) for a
-        // moment before the stop reaches it; one to this thread stops it
-        // before raise returns.
-        raise(SIGSTOP)
+        ProcessSignals.stopUntilContinued()
         runtime.resume()
         if forward { condition.withLock { _ = child?.sendToTree(SIGCONT, freeze: false) } }
     }

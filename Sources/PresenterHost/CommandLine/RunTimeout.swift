@@ -45,6 +45,6 @@ extension RunSession {
     }
 
     static func killAll(_ members: [ProcessTree.Member]) {
-        for member in members where member.isSameProcess { _ = kill(member.pid, SIGKILL) }
+        ProcessTree.send(SIGKILL, to: members)
     }
 }

@@ -28,11 +28,7 @@ enum ScanHelper {
         }
         // Each library loaded keeps its descriptor (`PluginFile`): a
         // thousand plugins need more than the usual soft limit of 1024.
-        var limit = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        }
+        ResourceLimit.raiseOpenFilesToHardLimit()
         watchLifeline()
         // One write a file: a file's results and `done` go out with the next
         // file's `begin`, which must be out before that file is loaded (a

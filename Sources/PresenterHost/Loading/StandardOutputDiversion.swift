@@ -27,11 +27,10 @@ public final class StandardOutputDiversion {
     }
 
     /// Writes `text` to the original stdout, all of it
-    /// (``FileDescriptor/writeAll(_:whenFull:)``). Returns false when the
-    /// stream is closed or broken.
-    @discardableResult
-    public func write(_ text: String) -> Bool {
-        (try? output.writeAll(Array(text.utf8))) != nil
+    /// (``FileDescriptor/writeAll(_:whenFull:)``).
+    /// - Throws: the write's error (the stream is closed or broken).
+    func write(_ text: String) throws(Errno) {
+        try output.writeAll(Array(text.utf8))
     }
 
     /// Points file descriptor 1 back at the original stdout, after flushing

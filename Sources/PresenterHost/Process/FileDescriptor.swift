@@ -1,3 +1,4 @@
+import SystemShims
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -45,6 +46,13 @@ extension FileDescriptor {
     static func open(_ path: String, _ flags: CInt, permissions: mode_t = 0) throws(Errno) -> FileDescriptor {
         FileDescriptor(
             rawValue: try retryingOnInterrupt("open") { Glibc.open(path, flags | O_CLOEXEC, permissions) })
+    }
+
+    /// Opens `path` with O_PATH (close-on-exec): a descriptor that holds a
+    /// number and names the file, but cannot be read or written (EBADF).
+    /// - Throws: `open` and its errno.
+    static func openPath(_ path: String) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("open") { ph_open_path_cloexec(path) })
     }
 
     /// Opens `name` in the directory open at this descriptor (`openat`), as
@@ -186,5 +194,31 @@ extension FileDescriptor {
         var fd = FileDescriptor(rawValue: 3)
         while !fd.isClosedOnExec { fd = FileDescriptor(rawValue: fd.rawValue + 1) }
         return fd
+    }
+}
+
+// MARK: - Standard descriptors
+
+extension FileDescriptor {
+    /// Holds each of stdin, stdout and stderr that the host was started
+    /// without (`>&-`) with a placeholder (`/dev/null` opened `O_PATH`,
+    /// close-on-exec), before the host opens anything.
+    ///
+    /// Without it, the first file, pipe or socket the host opens gets the
+    /// number, and what the host then writes to "stdout" lands in it (a
+    /// pipe's protocol, a file being saved). The placeholder behaves as
+    /// the closed descriptor did: reading or writing it fails with EBADF
+    /// (so a result is reported as not written), and a command the host
+    /// runs does not inherit it.
+    static func holdClosedStandardDescriptors() {
+        for number in STDIN_FILENO...STDERR_FILENO where fcntl(number, F_GETFD) == -1 && errno == EBADF {
+            // The lowest free number: `number`, as the lower ones are open.
+            guard let placeholder = try? FileDescriptor.openPath("/dev/null") else { return }
+            if placeholder.rawValue != number {
+                _ = try? placeholder.duplicate(as: FileDescriptor(rawValue: number))
+                try? placeholder.close()
+                try? FileDescriptor(rawValue: number).setClosedOnExec()
+            }
+        }
     }
 }

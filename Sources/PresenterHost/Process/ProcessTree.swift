@@ -66,9 +66,13 @@ public struct ProcessTree: Sendable {
     /// Sends `signal` to every member still alive, the deepest first, so a
     /// shell does not react to its child's death before it got the signal.
     public func send(_ signal: Int32) {
-        for member in members.sorted(by: { $0.depth > $1.depth }) where member.isSameProcess {
-            _ = kill(member.pid, signal)
-        }
+        Self.send(signal, to: members.sorted(by: { $0.depth > $1.depth }))
+    }
+
+    /// Sends `signal` to each of `members` still alive, in their order (a
+    /// member whose number now belongs to another process is skipped).
+    public static func send(_ signal: Int32, to members: [Member]) {
+        for member in members where member.isSameProcess { _ = kill(member.pid, signal) }
     }
 
     /// Continues every member (after a freeze; a stopped process acts on

@@ -36,13 +36,7 @@ enum PresenterProcessServer {
         // reserves terabytes of address space for its shadow memory, and
         // under the cap no presenter process could even start.)
         #if !PRESENTER_SANITIZER
-            var limit = rlimit()
-            if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > memoryLimit {
-                // The hard limit too, so a plugin cannot raise it again.
-                limit.rlim_cur = memoryLimit
-                limit.rlim_max = min(limit.rlim_max, memoryLimit)
-                _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-            }
+            ResourceLimit.capAddressSpace(at: memoryLimit)
         #endif
         let server = Server(
             policy: PluginPolicy(allowInsecure: arguments.dropFirst().first == PluginPolicy.allowInsecureFlag))

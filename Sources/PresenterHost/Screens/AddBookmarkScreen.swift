@@ -70,7 +70,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
                 view.presenterProblem = "The \(failure); progress is no longer shown"
                 return current
             })
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         CrashRescue.install(terminal: .standardError, fullScreen: true)
         let trap: SignalTrap
         do throws(Errno) {
@@ -193,8 +193,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
     /// expects, and takes the screen again when continued.
     private func suspend(_ runtime: PresenterRuntime) {
         runtime.suspend()
-        // raise, not kill(getpid()): see RunSession.suspend.
-        raise(SIGSTOP)
+        ProcessSignals.stopUntilContinued()
         runtime.resume()
     }
 }

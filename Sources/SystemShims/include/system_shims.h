@@ -30,6 +30,10 @@ int ph_accept_cloexec(int fd);
 /** mkostemp(template, O_CLOEXEC). */
 int ph_mkstemp_cloexec(char *path_template);
 
+/** open(path, O_PATH | O_CLOEXEC): a descriptor that names the file but
+ *  cannot be read or written (EBADF). */
+int ph_open_path_cloexec(const char *path);
+
 /** posix_spawn_file_actions_addclosefrom_np(actions, from): the child closes
  *  every descriptor from `from` up, after the other actions. */
 int ph_spawn_add_close_from(posix_spawn_file_actions_t *actions, int from);

@@ -28,12 +28,14 @@ enum ProcessRunner {
     /// env's status (125, 127) instead of a throw.
     /// - Throws: ``TestProcess/StartFailure`` when the program cannot be
     ///   started (no such file, not executable).
+    /// `stdout` is what the program's stdout is (a pipe whose output is
+    /// captured, by default).
     static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-        stdin: String? = nil, currentDirectory: URL? = nil
+        stdin: String? = nil, stdout: TestProcess.Stream = .pipe, currentDirectory: URL? = nil
     ) throws -> ProcessResult {
         let process = try TestProcess(
-            executable, arguments, environment: environment,
+            executable, arguments, environment: environment, stdout: stdout,
             currentDirectory: currentDirectory)
         let (out, err) = process.communicate(input: Array((stdin ?? "").utf8))
         return ProcessResult(
@@ -43,8 +45,10 @@ enum ProcessRunner {
     }
 
     /// Runs the built `presenter-host` with `arguments`.
-    static func host(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try run(TestPaths.binary, arguments, environment: environment)
+    static func host(
+        _ arguments: [String], environment: [String: String] = [:], stdout: TestProcess.Stream = .pipe
+    ) throws -> ProcessResult {
+        try run(TestPaths.binary, arguments, environment: environment, stdout: stdout)
     }
 }
 
@@ -67,6 +71,10 @@ final class TestProcess {
         case null
         /// This process's own descriptor of that number.
         case inherit
+        /// A pipe whose read end is closed before the program starts: its
+        /// first write finds the reader gone (EPIPE, or SIGPIPE), as
+        /// `| head -1` after head has exited, with no race.
+        case brokenPipe
     }
 
     /// Why a program could not be started.
@@ -113,7 +121,7 @@ final class TestProcess {
         for (number, stream) in [stdin, stdout, stderr].enumerated() {
             let target = FileDescriptor(rawValue: Int32(number))
             switch stream {
-            case .pipe:
+            case .pipe, .brokenPipe:
                 let fds: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
                 do throws(Errno) {
                     fds = try FileDescriptor.pipe()
@@ -124,7 +132,11 @@ final class TestProcess {
                 // stdin: the child reads the read end; stdout, stderr: it writes the write end.
                 let (child, parent) = number == 0 ? (fds.readEnd, fds.writeEnd) : (fds.writeEnd, fds.readEnd)
                 childEnds.append(child.rawValue)
-                parentEnds[number] = parent.rawValue
+                if stream == .brokenPipe {
+                    try? parent.close()  // the reader is gone before the program starts
+                } else {
+                    parentEnds[number] = parent.rawValue
+                }
                 options.descriptors[target] = .descriptor(child)
             case .null:
                 options.descriptors[target] = .null(number == 0 ? O_RDONLY : O_WRONLY)

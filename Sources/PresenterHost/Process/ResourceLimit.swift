@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The changes the host's helper processes make to their own resource
+/// limits (`setrlimit`), in one place. The host itself never changes one:
+/// the command it runs would inherit the change.
+enum ResourceLimit {
+    /// Raises the soft open-file limit to the hard one. For the scan helper,
+    /// which keeps a descriptor for each library it loads.
+    static func raiseOpenFilesToHardLimit() {
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+
+    /// Caps the address space at `bytes`, the hard limit too (so a plugin
+    /// cannot raise it again); a lower limit already set is kept.
+    static func capAddressSpace(at bytes: rlim_t) {
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > bytes {
+            limit.rlim_cur = bytes
+            limit.rlim_max = min(limit.rlim_max, bytes)
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+        }
+    }
+}
