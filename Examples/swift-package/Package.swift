@@ -25,5 +25,5 @@ let package = Package(
                 .product(name: "PresenterSDK", package: host.lastPathComponent.lowercased())
             ])
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
