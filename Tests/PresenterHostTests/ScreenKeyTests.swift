@@ -34,6 +34,10 @@ struct ScreenKeyTests {
         ("\u{1B}b", [], "Alt and a key types nothing"),
         ("\u{1B}\u{1B}[A", [.escape, .up], "Escape, then a sequence"),
         ("\u{0}\u{1C}", [], "NUL and Ctrl-\\ type nothing"),
+        (
+            "a\u{80}\u{85}\u{9B}b", [.text("a"), .text("b")],
+            "C1 controls in UTF-8 type nothing (found by the keys fuzzer)"
+        ),
         ("\u{1B}O\u{1B}[A", [.up], "Alt-O, then an arrow: the arrow"),
         ("\u{1B}O\u{1}x", [.control(1), .text("x")], "ESC O and a byte that cannot end SS3: Alt-O, then the keys"),
     ]

@@ -7,7 +7,8 @@
 /// must. That also drops the start of a sequence that never ended (Alt-[
 /// typed on its own), so the next key typed is never taken for its end.
 ///
-/// What it reads: UTF-8 text (a malformed byte is U+FFFD); Enter (CR or LF),
+/// What it reads: UTF-8 text (a malformed byte is U+FFFD; a C1 control,
+/// U+0080 to U+009F, is ignored like the C0 ones no key has); Enter (CR or LF),
 /// Tab, Backspace (DEL or BS), Ctrl and a letter; the CSI and SS3 sequences
 /// of the arrow keys, Home, End, Delete and Shift-Tab, with or without
 /// modifiers (xterm, VT220, rxvt and the Linux console spell them
@@ -170,6 +171,9 @@ public struct KeyDecoder: Sendable {
         var decoded = String(decoding: pending[index..<end], as: UTF8.self).unicodeScalars
         // Overlong forms and surrogates decode as U+FFFD (String's own checks).
         let scalar = decoded.count == 1 ? decoded.removeFirst() : "\u{FFFD}"
+        // A C1 control (U+0080 to U+009F) is no character typed, and no
+        // key's code may be one (TerminalKey(code:)): ignored like NUL.
+        if ControlCharacters.c1.matches(scalar) { return (nil, length) }
         return (.text(scalar), length)
     }
 
