@@ -33,6 +33,12 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case progress
     /// The registry cache file.
     case registryCache = "registry-cache"
+    /// The keys and pastes a terminal sends (KeyDecoder).
+    case keys
+    /// A process's /proc/PID/stat, whose name its command chooses.
+    case procStat = "proc-stat"
+    /// The drive socket's (and stdin's) cutting into lines.
+    case driveLines = "drive-lines"
 
     /// Feeds one input to the target. Any bytes are valid input; a crash, a
     /// hang or a leak is a finding, and so is a failed oracle (a property
@@ -48,6 +54,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .drive: DriveFuzz.run(input)
         case .progress: ProgressFuzz.run(input)
         case .registryCache: RegistryCacheFuzz.run(input)
+        case .keys: KeysFuzz.run(input)
+        case .procStat: ProcessStatFuzz.run(input)
+        case .driveLines: DriveLinesFuzz.run(input)
         }
     }
 
@@ -65,6 +74,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .drive: DriveFuzz.seeds()
         case .progress: ProgressFuzz.seeds()
         case .registryCache: RegistryCacheFuzz.seeds()
+        case .keys: KeysFuzz.seeds()
+        case .procStat: ProcessStatFuzz.seeds()
+        case .driveLines: DriveLinesFuzz.seeds()
         }
     }
 }
