@@ -363,7 +363,7 @@ struct BookmarkStoreTests {
 // MARK: - Helpers
 
 /// `stat` of `path`, or nil.
-func fileInfo(_ path: String) -> stat? {
+private func fileInfo(_ path: String) -> stat? {
     var info = stat()
     return stat(path, &info) == 0 ? info : nil
 }

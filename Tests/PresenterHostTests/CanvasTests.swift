@@ -69,6 +69,18 @@ struct CanvasTests {
         #expect(canvas.lines() == ["a[31mbcde"])
     }
 
+    @Test("layout characters (bidi formatting, line separators) never reach a cell")
+    func layoutCharacters() {
+        // A cell holds what the host positions itself: a character that
+        // reorders or breaks the line would make a bidi terminal's row differ
+        // from the host's picture of it, and its frame diff with it.
+        var canvas = Canvas(cols: 20, rows: 1)
+        let text = "a\u{202E}b\u{2028}c\u{200F}d\u{2066}e\u{2069}f\u{061C}g\u{2029}h"
+        #expect(canvas.drawText(text, col: 0, row: 0, maxColumns: 99) == 8)
+        #expect(canvas.lines() == ["abcdefgh"])
+        #expect((0..<8).allSatisfy { canvas[$0, 0].text.unicodeScalars.count == 1 })
+    }
+
     @Test("a box has corners and edges and blanks its inside")
     func box() {
         var canvas = Canvas(cols: 8, rows: 4)

@@ -84,47 +84,27 @@ struct RuntimeHarnessTests {
         let button = ViewElement()
         let spinner = ViewElement(hidesWhenStopped: true)
         #expect(!spinner.isVisible)
-        let statuses = ElementProbe.run(elements: ["get-title-button": button, "activity-indicator": spinner])
+        let statuses = try ShowProbe.run(elements: ["get-title-button": button, "activity-indicator": spinner]) {
+            host, view in
+            [
+                host.element(view, "get-title-button", PRESENTER_ELEMENT_HIDE),
+                host.element(view, "activity-indicator", PRESENTER_ELEMENT_START_ANIMATING),
+                host.element(view, "missing", PRESENTER_ELEMENT_SHOW),
+                host.element(view, "activity-indicator", 99),
+            ].map { Int($0) }
+        }.map { presenter_status($0) }
         #expect(statuses == [PRESENTER_OK, PRESENTER_OK, PRESENTER_ERR_NOT_FOUND, PRESENTER_ERR_INVALID])
         #expect(button.isHidden && !button.isVisible)
         #expect(spinner.isAnimating && spinner.isVisible)
     }
-}
 
-/// A presenter whose show calls the element service four times.
-enum ElementProbe {
-    // Safe: written only by the probe's show hook and read in `probeRuntime.sync`, both on the runtime's thread.
-    nonisolated(unsafe) static var statuses: [presenter_status] = []
-    static func run(elements: [String: ViewElement]) -> [presenter_status] {
-        let hooks = PresenterPlugin.Hooks(
-            create: { _, host, _, instance in
-                instance!.pointee = UnsafeMutableRawPointer(mutating: host!)
-                return PRESENTER_OK
-            },
-            show: { state, view, _, _ in
-                let host = state!.assumingMemoryBound(to: presenter_host.self)
-                ElementProbe.statuses = [
-                    host.pointee.element(view, "get-title-button", PRESENTER_ELEMENT_HIDE),
-                    host.pointee.element(view, "activity-indicator", PRESENTER_ELEMENT_START_ANIMATING),
-                    host.pointee.element(view, "missing", PRESENTER_ELEMENT_SHOW),
-                    host.pointee.element(view, "activity-indicator", 99),
-                ]
-                return PRESENTER_OK
-            })
-        let probe = PresenterPlugin(
-            id: "probe", name: "probe", version: "1", description: nil, author: nil, license: nil,
-            extends: nil, capabilities: [], abiVersion: .host, path: "<test>", hooks: hooks)
-        let probeRuntime = PresenterRuntime(
-            registry: PresenterRegistry(plugins: [probe]), backend: TestBackend(), clock: ManualClock())
-        // Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
-        final class ProbeView: ScreenletView, @unchecked Sendable {
-            override func createProgressPresenter() -> String { "probe" }
+    @Test("text_width counts what draw_text draws: control and layout characters count nothing")
+    func textWidthSkipsWhatIsNotDrawn() throws {
+        let widths = try ShowProbe.run { host, view in
+            ["abc", "日本", "a\u{1B}[31mb", "a\u{2028}b\u{202E}c"].map { text in
+                text.withCString { Int(host.text_width(view, $0)) }
+            }
         }
-        let probeView = ProbeView(progressMessages: ["a": [.working: ""]], elements: elements)
-        let screenlet = try! probeRuntime.attach(probeView)
-        screenlet.perform(action: "a", interactorType: "T").succeed()
-        let result = probeRuntime.sync { statuses }
-        probeRuntime.shutdown()
-        return result
+        #expect(widths == [3, 4, 6, 3])
     }
 }

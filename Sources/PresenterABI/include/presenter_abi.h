@@ -310,10 +310,14 @@ typedef struct presenter_host {
     /** PRESENTER_VIEW_* bits describing the view. */
     uint32_t (*view_flags)(presenter_view *view);
     /** The width of utf8 in display columns as this view shows it (wide
-     *  CJK and emoji count two, combining marks zero). */
+     *  CJK and emoji count two, combining marks zero), as draw_text would
+     *  draw it: the characters it drops count zero. */
     uint32_t (*text_width)(presenter_view *view, const char *utf8);
     /** Draws utf8 at (col, row), using at most max_cols columns: longer text
      *  is cut and ends with an ellipsis. Cells outside the view are clipped.
+     *  Control characters (C0, DEL, C1), bidirectional formatting characters
+     *  and the line and paragraph separators (U+2028, U+2029) are dropped:
+     *  the host places every cell itself.
      *  Returns the number of columns drawn. Only inside render; elsewhere it
      *  draws nothing and returns 0. */
     uint32_t (*draw_text)(presenter_view *view, int32_t col, int32_t row,

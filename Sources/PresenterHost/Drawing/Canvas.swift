@@ -52,7 +52,8 @@ public struct Canvas: Equatable, Sendable {
 
     /// Draws `text` from (`col`, `row`) in at most `maxColumns` columns, cut
     /// with `ellipsis` when longer (``DisplayWidth/truncate(_:toColumns:ellipsis:)``).
-    /// Control characters are dropped. Cells outside the canvas are clipped.
+    /// Control and layout characters are dropped (``withoutControls(_:)``).
+    /// Cells outside the canvas are clipped.
     ///
     /// - Returns: the columns the (cut) text takes, whether or not clipped.
     @discardableResult
@@ -139,9 +140,12 @@ public struct Canvas: Equatable, Sendable {
         }
     }
 
-    /// `text` without the ``ControlCharacters/terminal`` characters (C0,
-    /// DEL, C1), which never reach a canvas.
+    /// `text` without the characters of every ``ControlCharacters`` rule
+    /// (C0, DEL, C1 and the layout characters), which never reach a canvas:
+    /// the host places each cell itself, and a character that reorders or
+    /// breaks a line (U+2028 took a cell, and some terminals start a new
+    /// line at it) would make the terminal's row differ from the canvas.
     static func withoutControls(_ text: String) -> String {
-        ControlCharacters.terminal.removed(from: text)
+        ControlCharacters.all.removed(from: text)
     }
 }

@@ -91,7 +91,8 @@ enum HostServices {
         }
         host.text_width = { view, text in
             guard HostServices.view(view, "text_width") != nil, let text else { return 0 }
-            return UInt32(DisplayWidth.of(String(cString: text)))
+            // What draw_text would draw, so a presenter that centres by it lands where it meant.
+            return UInt32(DisplayWidth.of(Canvas.withoutControls(String(cString: text))))
         }
         host.draw_text = { view, col, row, maxCols, text, style in
             guard let view = HostServices.view(view, "draw_text", inRender: true), let text else { return 0 }

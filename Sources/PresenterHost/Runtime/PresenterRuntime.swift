@@ -567,9 +567,8 @@ public final class PresenterRuntime: @unchecked Sendable {
 }
 
 /// A weak reference to a runtime that any thread may read.
-// Safe: `value` is set in init only; weak loads are atomic in Swift.
-private final class WeakRuntime: @unchecked Sendable {
-    weak var value: PresenterRuntime?
+private final class WeakRuntime: Sendable {
+    weak let value: PresenterRuntime?
     init(_ value: PresenterRuntime) { self.value = value }
 }
 

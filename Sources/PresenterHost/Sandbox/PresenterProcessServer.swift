@@ -169,9 +169,14 @@ private final class Server: PresenterEngineDelegate {
 // runs every hook and host service of the process.
 private final class PinnedClock: HostClock, @unchecked Sendable {
     /// The host's time for the request in progress, 0 for none. Main thread only.
-    var pinned: UInt64 = 0
+    var pinned: UInt64 = 0 {
+        willSet { assert(Thread.isMainThread, "PinnedClock is the server's main thread's") }
+    }
     private let monotonic = MonotonicClock()
 
-    func now() -> UInt64 { pinned != 0 ? pinned : monotonic.now() }
+    func now() -> UInt64 {
+        assert(Thread.isMainThread, "now_ns is answered on the server's main thread only")
+        return pinned != 0 ? pinned : monotonic.now()
+    }
     var movesOnItsOwn: Bool { true }
 }
