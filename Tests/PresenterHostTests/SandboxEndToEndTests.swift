@@ -17,9 +17,11 @@ struct SandboxEndToEndTests {
         let reason: String?
         var testDescription: String { setting }
         /// A hang is caught by the budget, kept short; the other cases get a
-        /// long one, so a loaded machine cannot turn a slow hook into a failure.
+        /// long one, so a loaded machine (or a sanitized build: ``TestTime``)
+        /// cannot turn a slow hook into a failure.
         var budget: [String] {
-            reason?.contains("did not answer") == true ? ["--hook-timeout", "0.5"] : ["--hook-timeout", "5"]
+            reason?.contains("did not answer") == true
+                ? ["--hook-timeout", "0.5"] : ["--hook-timeout", String(TestTime.scaled(5))]
         }
     }
 
