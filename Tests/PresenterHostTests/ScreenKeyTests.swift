@@ -83,6 +83,25 @@ struct ScreenKeyTests {
         }
     }
 
+    @Test("a sequence longer than the decoder keeps is dropped whole, in one read or many")
+    func overlongSequence() {
+        let sequence =
+            Array("\u{1B}[".utf8) + Array(repeating: UInt8(ascii: "1"), count: 3 * KeyDecoder.maxSequence)
+            + Array(";2Az".utf8)
+        for cut in [nil, 10, KeyDecoder.maxSequence + 1, sequence.count - 2] {
+            var decoder = KeyDecoder()
+            let keys =
+                cut.map { decoder.decode(Array(sequence[..<$0])) + decoder.decode(Array(sequence[$0...])) }
+                ?? decoder.decode(sequence)
+            #expect(keys == [.text("z")], "cut at \(String(describing: cut))")
+        }
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array(sequence.prefix(2 * KeyDecoder.maxSequence))) == [])
+        #expect(decoder.hasPendingEscape, "the rest of the long sequence may still come")
+        #expect(decoder.flushPending() == nil)
+        #expect(decoder.decode(Array("hello".utf8)) == "hello".unicodeScalars.map { .text($0) })
+    }
+
     @Test("malformed UTF-8 is U+FFFD, and the next key is still read")
     func malformed() {
         var decoder = KeyDecoder()

@@ -19,10 +19,14 @@
 public struct KeyDecoder: Sendable {
     /// The most bytes of one paste kept.
     public static let maxPaste = 64 * 1024
-    /// The longest escape sequence kept; a longer one is junk and dropped.
+    /// The longest escape sequence kept; a longer one is junk and dropped,
+    /// to its final byte however many reads it spans.
     static let maxSequence = 64
 
     private var pending: [UInt8] = []
+    /// In a sequence too long to keep: its parameter and intermediate bytes
+    /// and its final byte are dropped as they come.
+    private var skippingSequence = false
     private var pasting = false
     private var paste: [UInt8] = []
 
@@ -30,7 +34,7 @@ public struct KeyDecoder: Sendable {
     public init() {}
 
     /// True when an Escape, or the start of a sequence, waits for what follows it.
-    public var hasPendingEscape: Bool { !pasting && pending.first == 0x1B }
+    public var hasPendingEscape: Bool { skippingSequence || (!pasting && pending.first == 0x1B) }
 
     /// The keys in `bytes`, with what earlier calls left.
     public mutating func decode(_ bytes: [UInt8]) -> [TerminalKey] {
@@ -38,6 +42,16 @@ public struct KeyDecoder: Sendable {
         var keys: [TerminalKey] = []
         var index = 0
         while index < pending.count {
+            if skippingSequence {
+                let byte = pending[index]
+                if (0x20...0x3F).contains(byte) {
+                    index += 1
+                    continue
+                }
+                skippingSequence = false
+                if (0x40...0x7E).contains(byte) { index += 1 }  // its final byte
+                continue
+            }
             if pasting {
                 guard let end = find(Self.pasteEnd, from: index) else {
                     // Keep a tail that may be the start of the end marker.
@@ -65,6 +79,7 @@ public struct KeyDecoder: Sendable {
     /// start of a sequence that did not end is dropped (`nil`).
     public mutating func flushPending() -> TerminalKey? {
         guard hasPendingEscape else { return nil }
+        skippingSequence = false
         defer { pending = [] }
         return pending == [0x1B] ? .escape : nil
     }
@@ -115,8 +130,12 @@ public struct KeyDecoder: Sendable {
     private mutating func decodeCSI(at index: Int) -> (TerminalKey?, Int)? {
         var end = index + 2
         while end < pending.count, !(0x40...0x7E).contains(pending[end]) {
-            guard (0x20...0x3F).contains(pending[end]), end - index < Self.maxSequence else {
+            guard (0x20...0x3F).contains(pending[end]) else {
                 return (nil, end - index)  // not a CSI sequence after all: drop what was read
+            }
+            guard end - index < Self.maxSequence else {
+                skippingSequence = true  // too long to keep: drop the rest of it too
+                return (nil, end - index)
             }
             end += 1
         }

@@ -77,7 +77,8 @@ enum KeysFuzz {
     }
 
     static func checkSequence(_ stream: [UInt8]) {
-        let body = stream.filter { (0x20...0x3F).contains($0) }.prefix(KeyDecoder.maxSequence - 4)
+        // Any length: one longer than KeyDecoder.maxSequence is dropped whole too.
+        let body = stream.filter { (0x20...0x3F).contains($0) }
         let final = 0x40 + (stream.first ?? 0) % 0x3F  // 0x40 ... 0x7E
         let keys = decodeAll([[0x1B, UInt8(ascii: "[")] + body + [final, UInt8(ascii: "z")]])
         let first = body.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).first
