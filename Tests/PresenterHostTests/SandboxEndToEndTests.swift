@@ -373,7 +373,10 @@ struct SandboxEndToEndTests {
         // The command would run for a minute, in a grandchild of the host
         // (whose pid is the command's pid file): a hang-up of the command
         // alone would leave it running.
-        let arguments = files.runArguments + ["sh", "-c", "sleep 60 & echo $! > \"$COMMAND_PIDFILE\"; wait"]
+        let arguments =
+            files.runArguments(extra: [], tracing: true) + [
+                "sh", "-c", "sleep 60 & echo $! > \"$COMMAND_PIDFILE\"; wait",
+            ]
         let environment = files.environment("none:none").merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         if terminal {
             guard TerminalDriver.isAvailable else { return }
@@ -386,11 +389,14 @@ struct SandboxEndToEndTests {
             #expect(run.echo == true)
         } else {
             let host = files.directory.appendingPathComponent("host.pid").path
-            // In the background so the test can signal it: once the command runs, SIGSEGV to the host.
+            // In the background so the test can signal it: once the command
+            // runs and the host knows it (the presenter was shown, which comes
+            // after; the pid file alone can come before the host noted its
+            // command, and a crash then hangs up nothing), SIGSEGV to the host.
             // Its output away from the test's pipes, which a survivor would hold open.
             let script = """
                 "$0" "$@" >/dev/null 2>&1 & host=$!
-                \(shellWaitUntil("[ -s \"$COMMAND_PIDFILE\" ]"))
+                \(shellWaitUntil("[ -s \"$COMMAND_PIDFILE\" ] && grep -q 'showing W[o]rking' \"$TRACE_LOG\""))
                 kill -SEGV $host; wait $host; echo "status $?"
                 """
             let result = try ProcessRunner.run(

@@ -64,7 +64,10 @@ struct TerminalRegionEndToEndTests {
         tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Stopping -- \(Self.waiting(for: go))")
         try #require(tmux.waitFor { $0.contains { $0.contains("Stopping") } } != nil)
         tmux.keys("C-z")
-        try #require(tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil)
+        try #require(
+            tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil,
+            "the job did not stop:\n\(processTreeReport(root: tmux.panePid))\nthe last hook calls: \(trace.calls.suffix(4))"
+        )
         let renders = trace.count("mbhud.render")
         tmux.type("bg")
         // Frames drawn after bg, which the foreground would show (see above).

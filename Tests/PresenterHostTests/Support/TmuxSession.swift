@@ -111,6 +111,13 @@ final class TmuxSession {
         return false
     }
 
+    /// The process id of the pane's command (its shell).
+    var panePid: pid_t {
+        pid_t(
+            run(["display", "-p", "-t", "main", "#{pane_pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? -1
+    }
+
     /// Sends tmux key names (`C-z`, `Enter`).
     func keys(_ names: String...) { run(["send-keys", "-t", "main"] + names) }
 
