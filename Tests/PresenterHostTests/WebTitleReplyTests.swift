@@ -19,6 +19,13 @@ struct WebTitleReplyTests {
             ("bücher.de", "https://bücher.de"),
             ("user:pw@example.com", nil),  // "user:" reads as a scheme
             ("http://[::1]:8000/", "http://[::1]:8000/"),
+            // Found by scripts/fuzz --target web-url: these were returned as typed.
+            ("https://x/a b?q=c d#e f", "https://x/a%20b?q=c%20d#e%20f"),
+            ("https://u s@example.com/", "https://u%20s@example.com/"),
+            ("http://example.com/\u{1B}[2J\u{7F}", "http://example.com/%1B[2J%7F"),
+            ("http://example.com/a\tb\u{9B}c", "http://example.com/a%09b%C2%9Bc"),
+            ("https://example.com/a\u{202E}b\u{2028}c\u{A0}d", "https://example.com/a%E2%80%AEb%E2%80%A8c%C2%A0d"),
+            ("https://example.com/a%20b", "https://example.com/a%20b"),
         ] as [(String, String?)])
     func aTypedURLBecomesTheURLFetched(typed: String, expected: String?) {
         #expect((try? WebTitle.normalizedURL(typed)) == expected)

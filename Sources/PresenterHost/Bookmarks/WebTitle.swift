@@ -10,11 +10,14 @@ public enum WebTitle {
     static let maxBytes = 1 << 20
 
     /// What the user typed, as the URL to fetch: trimmed; no scheme → "https://" + it;
-    /// only http/https (else throws); no host → throws.
+    /// only http/https (else throws); no host → throws; control characters
+    /// (``ControlCharacters/all``) and white space inside it percent-encoded.
     ///
     /// "example.com:8080/x" has no scheme (a port follows the colon) and
     /// becomes "https://example.com:8080/x"; "mailto:x@y" has one, and is
-    /// refused.
+    /// refused. "https://x/a b" becomes "https://x/a%20b": the URL fetched
+    /// (the fetcher's `URL(string:)` sends it so), saved and shown is one
+    /// line with nothing hidden in it.
     public static func normalizedURL(_ text: String) throws(WebTitleError) -> String {
         let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !typed.isEmpty else { throw .emptyURL }
@@ -29,7 +32,24 @@ public enum WebTitle {
             throw .notHTTP(typed)
         }
         guard let host = components.host, !host.isEmpty else { throw .noHost(typed) }
-        return url
+        return percentEncodingInvisible(url)
+    }
+
+    /// `url` with each control character and white space as its UTF-8
+    /// bytes percent-encoded. Only the path, query, fragment and user info
+    /// can hold one: URLComponents refuses such a host.
+    private static func percentEncodingInvisible(_ url: String) -> String {
+        var result = ""
+        for scalar in url.unicodeScalars {
+            if ControlCharacters.all.matches(scalar) || scalar.properties.isWhitespace {
+                for byte in String(scalar).utf8 {
+                    result += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+                }
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Whether `text` starts with a scheme ("name:"), and not with a host
