@@ -39,6 +39,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case procStat = "proc-stat"
     /// The drive socket's (and stdin's) cutting into lines.
     case driveLines = "drive-lines"
+    /// The URL a user gives get-title (WebTitle.normalizedURL).
+    case webURL = "web-url"
 
     /// Feeds one input to the target. Any bytes are valid input; a crash, a
     /// hang or a leak is a finding, and so is a failed oracle (a property
@@ -57,6 +59,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .keys: KeysFuzz.run(input)
         case .procStat: ProcessStatFuzz.run(input)
         case .driveLines: DriveLinesFuzz.run(input)
+        case .webURL: WebURLFuzz.run(input)
         }
     }
 
@@ -77,6 +80,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .keys: KeysFuzz.seeds()
         case .procStat: ProcessStatFuzz.seeds()
         case .driveLines: DriveLinesFuzz.seeds()
+        case .webURL: WebURLFuzz.seeds()
         }
     }
 }
