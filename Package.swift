@@ -24,7 +24,8 @@ let package = Package(
         // in posix_spawn, PR_SET_PDEATHSIG...): the host's own, not the ABI.
         .target(name: "SystemShims"),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
-        .target(name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims"]),
+        // README.md (the layers, for whoever opens the folder) is no source and no resource.
+        .target(name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims"], exclude: ["README.md"]),
         .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
         // Test doubles (TestBackend, ManualClock's advance) for this package's
         // tests and for anyone testing a view on the runtime; never linked
