@@ -167,12 +167,38 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         case .cannotConnectToHost, .notConnectedToInternet, .networkConnectionLost:
             finish(.failure(kind: "connect", detail: ""))
         case .httpTooManyRedirects: finish(.failure(kind: "redirects", detail: String(arguments.maxRedirects)))
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected:
-            finish(.failure(kind: "tls", detail: error.localizedDescription))
+        case .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
+            .serverCertificateNotYetValid:
+            finish(.failure(kind: "certificate", detail: ""))
+        case .secureConnectionFailed, .clientCertificateRejected:
+            finish(tlsFailure(error.localizedDescription) ?? .failure(kind: "handshake", detail: ""))
         case .cancelled: break  // ours: finish has run
-        default: finish(.failure(kind: "other", detail: error.localizedDescription))
+        default:
+            finish(
+                tlsFailure(error.localizedDescription) ?? .failure(kind: "other", detail: error.localizedDescription))
         }
+    }
+
+    /// A TLS failure told apart by libcurl's words: URLSession on Linux
+    /// gives every TLS error as `.unknown` (or `.secureConnectionFailed`),
+    /// with curl's error text as its description. A refused certificate
+    /// ("SSL certificate problem: self-signed certificate", "SSL: no
+    /// alternative certificate subject name matches target host name ...")
+    /// is `certificate`, with OpenSSL's reason when it gives one; anything
+    /// else of TLS ("OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong
+    /// version number", "OpenSSL SSL_connect: SSL_ERROR_SYSCALL ...") is
+    /// `handshake`, its words dropped: they are codes, not reasons.
+    func tlsFailure(_ text: String) -> Outcome? {
+        let problem = "SSL certificate problem: "
+        if text.hasPrefix(problem) {
+            return .failure(kind: "certificate", detail: String(text.dropFirst(problem.count)))
+        }
+        if text.contains("subject name") && text.contains("host") {
+            return .failure(kind: "certificate", detail: "it is for another host name")
+        }
+        if text.contains("SSL peer certificate") { return .failure(kind: "certificate", detail: "") }
+        let words = ["SSL", "TLS", "OpenSSL", "certificate"]
+        return words.contains(where: { text.contains($0) }) ? .failure(kind: "handshake", detail: "") : nil
     }
 
     /// Writes the reply and exits; only the first call does anything.

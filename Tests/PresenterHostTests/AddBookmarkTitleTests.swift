@@ -55,6 +55,29 @@ struct AddBookmarkTitleTests {
         try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
     }
 
+    @Test func aTypedURLThatAnswersOverHTTPOnlyBecomesTheHTTPURLAndIsSavedSo() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let typed = "127.0.0.1:\(TitleServer.shared.port)/page?title=Plain"
+        let tmux = try TmuxSession(command: files.command("", environment: Self.direct))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.send(typed)
+        tmux.keys("Tab")
+        // https failed (a plain HTTP server), http answered: the field shows the URL that did.
+        let done = try #require(
+            tmux.waitFor { lines in
+                Self.titleRow(lines).map { $0.contains("│ Plain ") } ?? false
+                    && Self.field(after: "Site URL", in: lines)?.contains("│ http://\(typed) ") == true
+            })
+        #expect(done.contains { $0.contains("Got the title of http://\(typed)") }, "\(done)")
+        // Tab, Tab: Get title, then ADD BOOKMARK.
+        tmux.keys("Tab", "Tab", "Enter")
+        try #require(tmux.waitFor { $0.contains { $0.contains("Bookmark saved!") } } != nil)
+        #expect(try BookmarkStore(path: files.store).load() == [Bookmark(url: "http://\(typed)", title: "Plain")])
+        tmux.keys("Escape")
+        try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
+    }
+
     @Test func addBookmarkShowsTheHUDSavingThenSavedAndTheStoreHasIt() throws {
         let files = AddBookmarkScreenTests.Files()
         let url = TitleServer.shared.url("/page?title=Fetched")

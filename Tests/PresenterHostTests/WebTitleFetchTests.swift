@@ -180,17 +180,7 @@ struct WebTitleFetchTests {
                 == .failure(WebTitleError(reason: "cannot connect to 127.0.0.1:\(refusing.port)")))
     }
 
-    @Test func aURLWithoutASchemeIsFetchedOverHTTPS() {
-        // The server speaks plain HTTP: an https:// fetch reaches it and fails in the TLS handshake.
-        let result = fetch("127.0.0.1:\(server.port)/page")
-        guard case .failure(let error) = result else {
-            Issue.record("fetched \(result) over https from a plain HTTP server")
-            return
-        }
-        #expect(
-            error.reason.hasPrefix("cannot fetch https://127.0.0.1:\(server.port)/page:")
-                || error.reason.hasPrefix("no secure connection to 127.0.0.1:"), "\(error)")
-    }
+    // A URL without a scheme (https, then http): WebTitleSchemeTests.
 
     @Test func onlyHTTPAndHTTPSAreFetched() {
         #expect(

@@ -167,7 +167,21 @@ struct WebTitleReplyTests {
         ("redirects", "5", "more than 5 redirects"),
         ("resolve", "", "cannot resolve host example.com"),
         ("connect", "", "cannot connect to example.com:8080"),
-        ("tls", "certificate expired", "no secure connection to example.com: certificate expired"),
+        (
+            "handshake", "",
+            "the TLS handshake with example.com:8080 failed (for a plain HTTP server, give the URL with http://)"
+        ),
+        (
+            "certificate", "certificate has expired",
+            "the certificate of example.com:8080 is not trusted (certificate has expired)"
+        ),
+        ("certificate", "", "the certificate of example.com:8080 is not trusted"),
+        // An older fetcher's kind: the library's words are not shown.
+        (
+            "tls", "error:0A00010B:SSL routines::wrong version number",
+            "the TLS handshake with example.com:8080 failed (for a plain HTTP server, give the URL with http://)"
+        ),
+        ("certificate", "error:0A000086:SSL routines::x", "the certificate of example.com:8080 is not trusted"),
         ("scheme", "ftp://example.com/", "redirected to 'ftp://example.com/': only http and https URLs can be fetched"),
         ("other", "something broke", "cannot fetch http://example.com:8080/x: something broke"),
     ])

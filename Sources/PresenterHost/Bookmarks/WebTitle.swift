@@ -52,6 +52,33 @@ public enum WebTitle {
         return result
     }
 
+    /// The URLs get-title tries for what the user typed, in order. A URL
+    /// typed with its scheme is tried as given: `https://` never falls
+    /// back, and `http://` is never upgraded. One typed without a scheme
+    /// ("example.com", "//example.com") is tried as a browser tries a typed
+    /// address: over https first, then over http when that connection or
+    /// its TLS handshake fails (``fallsBack(after:)``).
+    /// - Throws: what ``normalizedURL(_:)`` throws.
+    public static func attempts(for text: String) throws(WebTitleError) -> [String] {
+        let url = try normalizedURL(text)
+        let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard typed.hasPrefix("//") || !hasScheme(typed) else { return [url] }
+        return [url, "http" + url.dropFirst("https".count)]
+    }
+
+    /// Whether an https attempt that got `reply` is tried again over http
+    /// (for a URL typed without a scheme): when it could not connect, or
+    /// the TLS handshake failed (a plain-HTTP server on that port). Not
+    /// when the server's certificate was refused: a server that speaks TLS
+    /// answered, and could not prove who it is; fetching the page over
+    /// plain http instead would hide that from the user (and hand the
+    /// fetch to whoever made the certificate fail). Not on a timeout
+    /// either: the whole budget is spent.
+    static func fallsBack(after reply: WebTitleReply) -> Bool {
+        guard case .failure(let kind, _) = reply else { return false }
+        return ["connect", "handshake", "tls"].contains(kind)
+    }
+
     /// Whether `text` starts with a scheme ("name:"), and not with a host
     /// and port ("localhost:8080", "example.com:80/path").
     private static func hasScheme(_ text: String) -> Bool {
@@ -78,10 +105,11 @@ public enum WebTitle {
             case "timeout": return .failure(.timeout(timeout))
             case "redirects": return .failure(.redirects(Int(detail) ?? maxRedirects))
             case "resolve": return .failure(.resolve(host))
-            case "connect":
-                let port = components?.port ?? (components?.scheme?.lowercased() == "http" ? 80 : 443)
-                return .failure(.connect("\(host):\(port)"))
-            case "tls": return .failure(.tls(host, detail))
+            case "connect": return .failure(.connect(hostAndPort(components, host: host)))
+            case "handshake", "tls":
+                // "tls" is an older fetcher's kind: its detail, the library's own words, is not shown.
+                return .failure(.handshake(hostAndPort(components, host: host)))
+            case "certificate": return .failure(.certificate(hostAndPort(components, host: host), plainWords(detail)))
             case "scheme": return .failure(.redirectScheme(detail))
             default: return .failure(.other(url, detail))
             }
@@ -102,6 +130,24 @@ public enum WebTitle {
             case .cut: return .failure(.cut)
             }
         }
+    }
+
+    /// "host:port", the port the scheme's default when the URL has none.
+    private static func hostAndPort(_ components: URLComponents?, host: String) -> String {
+        "\(host):\(components?.port ?? (components?.scheme?.lowercased() == "http" ? 80 : 443))"
+    }
+
+    /// `detail` when it is plain words ("self-signed certificate",
+    /// "certificate has expired": OpenSSL's verification reasons), else
+    /// nil: a library's codes ("error:0A000086:SSL routines::...") are
+    /// not shown to the user.
+    static func plainWords(_ detail: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.'()-")
+        let words = detail.trimmingCharacters(in: .whitespaces)
+        guard !words.isEmpty, words.count <= 120, words.allSatisfy({ allowed.contains($0) }),
+            words.contains(where: { $0.isLetter })
+        else { return nil }
+        return words
     }
 
     /// Seconds as a person writes them: "10", "0.5".

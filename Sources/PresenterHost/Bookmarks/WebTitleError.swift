@@ -44,8 +44,24 @@ extension WebTitleError {
     static func connect(_ hostAndPort: String) -> WebTitleError {
         WebTitleError(reason: "cannot connect to \(hostAndPort)")
     }
-    static func tls(_ host: String, _ detail: String) -> WebTitleError {
-        WebTitleError(reason: "no secure connection to \(host): \(detail)")
+    /// What the handshake's reason advises (dropped once http was tried).
+    private static let handshakeAdvice = " (for a plain HTTP server, give the URL with http://)"
+    static func handshake(_ hostAndPort: String) -> WebTitleError {
+        WebTitleError(reason: "the TLS handshake with \(hostAndPort) failed" + handshakeAdvice)
+    }
+    static func certificate(_ hostAndPort: String, _ why: String?) -> WebTitleError {
+        WebTitleError(reason: "the certificate of \(hostAndPort) is not trusted" + (why.map { " (\($0))" } ?? ""))
+    }
+    /// The reason without the handshake's advice (give http://), once http
+    /// is tried anyway.
+    var withoutAdvice: String { reason.replacingOccurrences(of: Self.handshakeAdvice, with: "") }
+    /// A URL typed without a scheme: https (`first`) could not connect or
+    /// its handshake failed, then http failed too, with no response.
+    static func neither(https first: WebTitleError, http second: WebTitleError) -> WebTitleError {
+        let https = first.withoutAdvice
+        return WebTitleError(
+            reason: https == second.reason
+                ? "\(https) over https or http" : "over https, \(https); over http, \(second.reason)")
     }
     static func other(_ url: String, _ detail: String) -> WebTitleError {
         WebTitleError(reason: "cannot fetch \(url): \(detail)")

@@ -10,7 +10,7 @@ import Foundation
 /// has not answered ``killGrace`` seconds after, so a fetch never outlasts
 /// its timeout by more. `cancel()` kills it at once: `run()` then returns
 /// "cancelled".
-// Safe: `pid`, `cancelled` and `result` only under `lock`; the rest is immutable.
+// Safe: `pid`, `cancelled`, `result` and `answeredURL` only under `lock`; the rest is immutable.
 public final class WebTitleFetch: @unchecked Sendable {
     /// The timeout when none is given, in seconds.
     public static let defaultTimeout: Double = 10
@@ -20,7 +20,8 @@ public final class WebTitleFetch: @unchecked Sendable {
     /// The most reply bytes read: the page's and the reply's lines.
     static let maxReplyBytes = WebTitle.maxBytes + 64 * 1024
 
-    /// The URL as given (normalized when the fetch runs).
+    /// The URL as given (normalized when the fetch runs; without a scheme
+    /// it is tried over https, then http: ``WebTitle/attempts(for:)``).
     public let url: String
     /// The connect and total timeout, in seconds.
     public let timeout: Double
@@ -32,21 +33,32 @@ public final class WebTitleFetch: @unchecked Sendable {
     private var pid: pid_t?
     private var cancelled = false
     private var result: Result<String, WebTitleError>?
+    private var answeredURL: String?
+    private let note: (@Sendable (String) -> Void)?
 
     /// `fetcher`: path of presenter-host-fetch; nil = next to /proc/self/exe
     /// (then <dir>/../libexec/presenter-host/presenter-host-fetch).
     /// `environment` is the fetcher's: its proxy variables (http_proxy,
     /// https_proxy, ALL_PROXY, NO_PROXY) apply as curl applies them.
+    /// `note` hears, on the fetching thread, what the fetch decided on its
+    /// way (an https attempt that failed, and the http one that follows;
+    /// `-v`).
     public init(
         url: String, timeout: Double = defaultTimeout,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        fetcher: String? = nil
+        fetcher: String? = nil, note: (@Sendable (String) -> Void)? = nil
     ) {
         self.url = url
         self.timeout = timeout
         self.environment = environment
         self.fetcher = fetcher
+        self.note = note
     }
+
+    /// The URL whose answer ``run()`` gave (the http one when a URL typed
+    /// without a scheme fell back to http); nil before that, and when no
+    /// fetch ran (an impossible URL, a cancel).
+    public var fetchedURL: String? { lock.withLock { answeredURL } }
 
     /// Fetches the page and returns its title, or why there is none. Blocks
     /// for at most the timeout plus ``killGrace``. A second call returns the
@@ -74,9 +86,9 @@ public final class WebTitleFetch: @unchecked Sendable {
     }
 
     private func fetch() -> Result<String, WebTitleError> {
-        let target: String
+        let attempts: [String]
         do {
-            target = try WebTitle.normalizedURL(url)
+            attempts = try WebTitle.attempts(for: url)
         } catch {
             return .failure(error)
         }
@@ -88,6 +100,44 @@ public final class WebTitleFetch: @unchecked Sendable {
         case .success(let found): path = found
         case .failure(let error): return .failure(error)
         }
+        // One budget for every attempt: the http one gets what https left.
+        let deadline = MonotonicTime.nanoseconds() &+ UInt64(timeout * 1e9)
+        var failed: WebTitleError?
+        for (index, target) in attempts.enumerated() {
+            if lock.withLock({ cancelled }) { return .failure(.cancelled) }
+            let now = MonotonicTime.nanoseconds()
+            guard now < deadline else { return .failure(.timeout(timeout)) }
+            let reply: WebTitleReply
+            switch attempt(target, fetcher: path, seconds: Double(deadline - now) / 1e9) {
+            case .success(let answer): reply = answer
+            case .failure(let error): return .failure(error)
+            }
+            let meaning = WebTitle.title(from: reply, url: target, timeout: timeout)
+            if index + 1 < attempts.count, WebTitle.fallsBack(after: reply), case .failure(let error) = meaning {
+                note?("\(target): \(error.withoutAdvice); trying \(attempts[index + 1])")
+                failed = error
+                continue
+            }
+            lock.withLock { answeredURL = target }
+            // Both attempts failed before any response: one reason for the two.
+            if let failed, case .failure = reply, case .failure(let error) = meaning {
+                return .failure(.neither(https: failed, http: error))
+            }
+            if case .failure(let kind, _) = reply, kind == "certificate", index + 1 < attempts.count {
+                note?(
+                    "\(target): the certificate is refused; not trying http (a certificate error is no connection failure)"
+                )
+            }
+            return meaning
+        }
+        return .failure(failed ?? .timeout(timeout))
+    }
+
+    /// One run of the fetcher on `target` with `seconds` left: its reply,
+    /// or why there is none.
+    private func attempt(_ target: String, fetcher path: String, seconds: Double) -> Result<
+        WebTitleReply, WebTitleError
+    > {
         let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do throws(Errno) {
             pipe = try FileDescriptor.pipe()
@@ -105,7 +155,7 @@ public final class WebTitleFetch: @unchecked Sendable {
         options.newProcessGroup = true
         options.environment = environment.map { "\($0.key)=\($0.value)" }
         let arguments = [
-            "presenter-host-fetch", "--parent", String(getpid()), "--timeout", String(timeout),
+            "presenter-host-fetch", "--parent", String(getpid()), "--timeout", String(seconds),
             "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
             "--", target,
         ]
@@ -121,7 +171,7 @@ public final class WebTitleFetch: @unchecked Sendable {
             pid = child
             if cancelled { ProcessSignals.send(SIGKILL, to: child) }
         }
-        let deadline = MonotonicTime.nanoseconds() &+ UInt64((timeout + Self.killGrace) * 1e9)
+        let deadline = MonotonicTime.nanoseconds() &+ UInt64((seconds + Self.killGrace) * 1e9)
         let (reply, ending) = Self.read(pipe.readEnd, before: deadline)
         lock.withLock { pid = nil }
         if ending != .endOfFile { ProcessSignals.send(SIGKILL, to: child) }
@@ -136,8 +186,7 @@ public final class WebTitleFetch: @unchecked Sendable {
                 return .failure(.fetcherFailed(path, "ended (\(Self.describe(termination))) without answering"))
             }
             do {
-                let decoded = try WebTitleReply.decode(reply, maxBody: WebTitle.maxBytes)
-                return WebTitle.title(from: decoded, url: target, timeout: timeout)
+                return .success(try WebTitleReply.decode(reply, maxBody: WebTitle.maxBytes))
             } catch {
                 return .failure(.fetcherFailed(path, "sent a reply that cannot be read: \(error)"))
             }

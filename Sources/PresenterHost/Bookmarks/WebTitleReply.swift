@@ -20,9 +20,12 @@
 /// failure KIND[ DETAIL]
 /// ```
 /// with KIND one of timeout, redirects (DETAIL: the limit), resolve,
-/// connect, tls (DETAIL: the library's words), scheme (DETAIL: the URL a
-/// redirect went to), other (DETAIL: the library's words). Nothing may
-/// follow. A newer format gets a new version number.
+/// connect, handshake (the TLS handshake failed), certificate (DETAIL, when
+/// there is one: OpenSSL's reason for refusing the server's certificate,
+/// "self-signed certificate"), scheme (DETAIL: the URL a redirect went
+/// to), other (DETAIL: the library's words). `tls` (DETAIL: the library's
+/// words) is an older fetcher's, read as `handshake`. Nothing may follow.
+/// A newer format gets a new version number.
 enum WebTitleReply: Equatable, Sendable {
     case response(Response)
     case failure(kind: String, detail: String)
@@ -48,7 +51,9 @@ enum WebTitleReply: Equatable, Sendable {
     /// The longest line read.
     static let maxLineBytes = 8192
     /// The failure kinds of format 1.
-    static let failureKinds: Set<String> = ["timeout", "redirects", "resolve", "connect", "tls", "scheme", "other"]
+    static let failureKinds: Set<String> = [
+        "timeout", "redirects", "resolve", "connect", "handshake", "certificate", "tls", "scheme", "other",
+    ]
 
     /// Why a reply could not be read.
     struct Malformed: Error, Equatable, CustomStringConvertible {

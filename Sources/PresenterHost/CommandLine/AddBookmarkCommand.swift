@@ -41,7 +41,7 @@ public enum AddBookmarkCommand {
         let messages = try options.messagesFile.map { path throws(CommandError) in
             try MessagesFile.load(path: path).progressMessages
         }
-        let log = try RunLog(verbose: false, path: options.logFile)
+        let log = try RunLog(verbose: options.verbose, path: options.logFile)
         defer { log.flush() }
         let presenter = options.presenter ?? "addbookmark"
         let registry = try RunCommand.loadRegistry(
@@ -57,13 +57,17 @@ public enum AddBookmarkCommand {
             "outcome-limit-ms": CommandRuntime.milliseconds(CommandRuntime.outcomeLimit),
             "min-show-ms": "500",
         ]
+        let note: @Sendable (String) -> Void = {
+            log.write(PresenterLogEntry(level: .info, presenterId: nil, message: $0))
+        }
         switch options.mode {
         case .screen:
+            log.hold()
             let configuration = AddBookmarkScreen.Configuration(
                 registry: registry, presenter: presenter, messages: messages, store: store, timeout: options.timeout,
                 color: options.color.isEnabled(environment: environment), unicode: unicode, isolation: isolation,
                 pluginOptions: pluginOptions, environment: environment,
-                log: log.isEnabled ? { log.write($0) } : nil)
+                log: log.isEnabled ? { log.write($0) } : nil, note: log.isEnabled ? note : nil)
             let form = BookmarkForm(url: options.url ?? "", title: options.title ?? "")
             do throws(AddBookmarkScreen.StartFailure) {
                 return try AddBookmarkScreen(configuration: configuration, form: form).run()
@@ -81,12 +85,13 @@ public enum AddBookmarkCommand {
                 onPresenterFailure: { failure, current in
                     CommandRuntime.fallBack(after: failure, from: current, unicode: unicode, log: log)
                 })
+            if !(backend is PlainBackend) { log.show(above: runtime) }
             let script = BookmarkScript(
                 runtime: runtime, terminal: !(backend is PlainBackend),
                 view: AddBookmarkView(
                     form: BookmarkForm(), layout: .line, presenter: presenter,
                     messages: messages),
-                timeout: options.timeout, environment: environment)
+                timeout: options.timeout, environment: environment, note: log.isEnabled ? note : nil)
             return try script.run(
                 url: options.url ?? "", title: options.mode == .add ? options.title : nil,
                 save: options.mode == .add ? store : nil)

@@ -31,6 +31,9 @@ public struct AddBookmarkOptions: Equatable, Sendable {
     public var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
     /// `--log`: the presenter log, with timestamps.
     public var logFile: String?
+    /// `-v`, `--verbose`: the presenter log and get-title's decisions (an
+    /// https attempt that failed, the http one after it) on stderr.
+    public var verbose = false
 
     public init() {}
 
@@ -52,7 +55,8 @@ public struct AddBookmarkOptions: Equatable, Sendable {
         Tab, Shift-Tab and the arrows move; Enter presses; Esc leaves; Ctrl-C quits (130).
 
         Options:
-          --url <url>            The site's URL (https:// is added when it has no scheme).
+          --url <url>            The site's URL; without a scheme, https is tried, then
+                                 http if the connection or the TLS handshake fails.
           --title <title>        The bookmark's title.
           --get-title            No screen: print the page's title on stdout.
           --add                  No screen: save the bookmark, fetching its title when
@@ -70,6 +74,9 @@ public struct AddBookmarkOptions: Equatable, Sendable {
                                  How long one of the presenter's hooks may take before the
                                  presenter is taken off the screen (default: 0.25).
           --log <file>           Append the presenters' log to <file>.
+          -v, --verbose          Show the presenter's log and what get-title tried (https,
+                                 then http for a URL without a scheme) on stderr; under
+                                 the screen, once it closes.
           -h, --help             Show this help.
 
         Exit status: 0 done (the screen was left with Esc); 1 the title could not be
@@ -107,10 +114,10 @@ public struct AddBookmarkOptions: Equatable, Sendable {
             case "--color": options.color = try cursor.color(of: flag)
             case "--plugin-dir": options.pluginDirs.append(try cursor.nonEmptyValue(of: flag, needs: "a directory"))
             case "--log": options.logFile = try cursor.nonEmptyValue(of: flag, needs: "a file")
-            case "--get-title", "--add", "--in-process":
+            case "--get-title", "--add", "--in-process", "-v", "--verbose":
                 try cursor.noValue(for: flag)
-                if flag.name == "--in-process" {
-                    options.inProcess = true
+                if flag.name == "--in-process" || flag.name == "-v" || flag.name == "--verbose" {
+                    if flag.name == "--in-process" { options.inProcess = true } else { options.verbose = true }
                     break
                 }
                 let mode: Mode = flag.name == "--add" ? .add : .getTitle

@@ -17,17 +17,19 @@ final class BookmarkScript: @unchecked Sendable {
     private let view: AddBookmarkView
     private let timeout: Double
     private let environment: [String: String]
+    private let note: (@Sendable (String) -> Void)?
     private let control = DispatchQueue(label: "presenter-host.add-bookmark.script")
     private let condition = NSCondition()
     private var interruption: Int32?
     private var fetch: WebTitleFetch?
-    private var fetched: Result<String, WebTitleError>?
+    private var fetched: (url: String, result: Result<String, WebTitleError>)?
     private var saved: Result<Bookmark, InteractorError>?
 
     init(
         runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, timeout: Double,
-        environment: [String: String]
+        environment: [String: String], note: (@Sendable (String) -> Void)? = nil
     ) {
+        self.note = note
         self.runtime = runtime
         self.terminal = terminal
         self.view = view
@@ -36,8 +38,9 @@ final class BookmarkScript: @unchecked Sendable {
     }
 
     /// Fetches the title of `url` when `title` is nil, prints it on stdout
-    /// unless `save` is given, and saves the bookmark in `save`. Returns the
-    /// exit status.
+    /// unless `save` is given, and saves the bookmark in `save` (under the
+    /// URL the title came from: the http one when a URL typed without a
+    /// scheme fell back to http). Returns the exit status.
     func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> Int32 {
         ProcessSignals.ignoreBrokenPipe()
         CrashRescue.install(terminal: terminal ? .standardError : nil)
@@ -58,14 +61,16 @@ final class BookmarkScript: @unchecked Sendable {
         let screenlet = try runtime.attachForCommand(view)
         var failure: String?
         var resolvedTitle = title
+        var address = url
         if resolvedTitle == nil {
-            switch getTitle(url, screenlet: screenlet) {
-            case .success(let fetched): resolvedTitle = fetched
+            let (fetchedURL, result) = getTitle(url, screenlet: screenlet)
+            switch result {
+            case .success(let fetched): (resolvedTitle, address) = (fetched, fetchedURL)
             case .failure(let error): failure = error.reason
             }
         }
         if failure == nil, interrupted == nil, let save, let resolvedTitle {
-            if case .failure(let error) = add(url: url, title: resolvedTitle, store: save, screenlet: screenlet) {
+            if case .failure(let error) = add(url: address, title: resolvedTitle, store: save, screenlet: screenlet) {
                 failure = error.message
             }
         }
@@ -88,14 +93,15 @@ final class BookmarkScript: @unchecked Sendable {
 
     private var interrupted: Int32? { condition.withLock { interruption } }
 
-    private func getTitle(_ url: String, screenlet: Screenlet) -> Result<String, WebTitleError> {
+    /// The URL the answer came from, and the answer.
+    private func getTitle(_ url: String, screenlet: Screenlet) -> (String, Result<String, WebTitleError>) {
         runtime.sync { view.lineText = "Getting the title of \(url)..." }
         let started = BookmarkInteractors.getTitle(
             of: url, on: screenlet, timeout: timeout,
-            environment: environment
-        ) { [self] _, result in
+            environment: environment, note: note
+        ) { [self] fetchedURL, result in
             condition.withLock {
-                fetched = result
+                fetched = (fetchedURL, result)
                 condition.broadcast()
             }
         }
@@ -105,7 +111,7 @@ final class BookmarkScript: @unchecked Sendable {
         }
         return condition.withLock {
             while fetched == nil && interruption == nil { condition.wait() }
-            return fetched ?? .failure(WebTitleError(reason: "cancelled"))
+            return fetched ?? (url, .failure(WebTitleError(reason: "cancelled")))
         }
     }
 

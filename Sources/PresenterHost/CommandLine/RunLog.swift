@@ -15,8 +15,10 @@ final class RunLog: @unchecked Sendable {
     private let lock = NSLock()
     /// Where verbose lines go while the presenter is on screen.
     private weak var runtime: PresenterRuntime?
-    /// Lines that came once the runtime was shutting down, written after it.
+    /// Lines that came once the runtime was shutting down (or while a full
+    /// screen is shown: ``hold()``), written after it.
     private var held: [String] = []
+    private var holding = false
 
     /// A log for `--verbose` and `--log path`.
     /// - Throws: `.cannotCreate` naming the file when it cannot be opened.
@@ -50,13 +52,21 @@ final class RunLog: @unchecked Sendable {
         lock.withLock { self.runtime = runtime }
     }
 
+    /// From now on, verbose lines are kept until ``flush()``: a full screen
+    /// (the Add Bookmark screen) has nowhere to print them.
+    func hold() {
+        lock.withLock { holding = true }
+    }
+
     /// Records `entry`.
     func write(_ entry: PresenterLogEntry) {
         guard isEnabled else { return }
         lock.withLock {
             try? file?.writeAll(Array((Self.timestamp() + " " + Self.fileLine(entry) + "\n").utf8))
             guard verbose else { return }
-            if let runtime {
+            if holding {
+                held.append(entry.line)
+            } else if let runtime {
                 // Refused once the runtime is shutting down: written after it.
                 if !runtime.printAbove(entry.line + "\n") { held.append(entry.line) }
             } else {
@@ -78,6 +88,7 @@ final class RunLog: @unchecked Sendable {
         let lines: [String] = lock.withLock {
             defer { held = [] }
             runtime = nil
+            holding = false
             return held
         }
         for line in lines { PresenterHostCommand.writeStandardError(line + "\n") }

@@ -31,6 +31,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
         var pluginOptions: [String: String]
         var environment: [String: String]
         var log: ((PresenterLogEntry) -> Void)?
+        /// Hears get-title's decisions (`-v`, `--log`).
+        var note: (@Sendable (String) -> Void)?
     }
 
     private let configuration: Configuration
@@ -160,12 +162,17 @@ final class AddBookmarkScreen: @unchecked Sendable {
 
     private func getTitle(_ url: String, explicit: Bool, screenlet: Screenlet, runtime: PresenterRuntime) {
         let fetch = BookmarkInteractors.getTitle(
-            of: url, on: screenlet, timeout: configuration.timeout, environment: configuration.environment
+            of: url, on: screenlet, timeout: configuration.timeout, environment: configuration.environment,
+            note: configuration.note
         ) { [self] fetched, result in
             runtime.sync {
                 switch result {
                 case .success(let title):
-                    let filled = view.form.titleFetched(title, forURL: url, explicit: explicit)
+                    // A URL typed without a scheme that answered over http
+                    // only: the field says so, and that is what is saved.
+                    let fellBack = fetched != (try? WebTitle.normalizedURL(url))
+                    let filled = view.form.titleFetched(
+                        title, forURL: url, explicit: explicit, address: fellBack ? fetched : nil)
                     view.form.status = .info(
                         filled
                             ? "Got the title of \(fetched)"

@@ -86,10 +86,21 @@ public struct BookmarkForm: Sendable {
 
     /// A fetch of `forURL` ended with `title`: it fills the field unless the
     /// user typed a title meanwhile (`explicit`: the button was pressed,
-    /// which always fills it) or the URL changed since. Returns whether it did.
+    /// which always fills it) or the URL changed since. `address`, when
+    /// given, is the URL that answered in place of `forURL` (http, for a
+    /// URL typed without a scheme): it replaces the URL field's text, and
+    /// leaving the field does not fetch it again. Returns whether the title
+    /// was filled.
     @discardableResult
-    public mutating func titleFetched(_ fetched: String, forURL: String, explicit: Bool) -> Bool {
-        guard trimmed(url.text) == forURL, explicit || titleFromFetch || title.isEmpty else { return false }
+    public mutating func titleFetched(
+        _ fetched: String, forURL: String, explicit: Bool, address: String? = nil
+    ) -> Bool {
+        guard trimmed(url.text) == forURL else { return false }
+        if let address {
+            url.set(address)
+            if fetchedURL == forURL { fetchedURL = address }
+        }
+        guard explicit || titleFromFetch || title.isEmpty else { return false }
         title.set(fetched)
         titleFromFetch = true
         return true

@@ -9,13 +9,16 @@ enum BookmarkInteractors {
     static let getTitleType = "GetWebTitleInteractor"
     static let addType = "AddBookmarkInteractor"
 
-    /// Fetches the title of `url` (as typed: a URL without a scheme gets
-    /// `https://`) under the "get-title" action. `completion` runs on the
-    /// fetching thread with the URL as fetched and the outcome. Returns the
-    /// fetch, to cancel it.
+    /// Fetches the title of `url` (as typed: a URL without a scheme is
+    /// tried over https, then http; ``WebTitle/attempts(for:)``) under the
+    /// "get-title" action. `completion` runs on the fetching thread with the
+    /// URL as fetched (the http one when it fell back) and the outcome;
+    /// `note` hears the fetch's decisions (`-v`). Returns the fetch, to
+    /// cancel it.
     @discardableResult
     static func getTitle(
         of url: String, on screenlet: Screenlet, timeout: Double, environment: [String: String],
+        note: (@Sendable (String) -> Void)? = nil,
         completion: @escaping @Sendable (String, Result<String, WebTitleError>) -> Void
     ) -> WebTitleFetch? {
         let handle = screenlet.perform(action: AddBookmarkView.getTitleAction, interactorType: getTitleType)
@@ -23,7 +26,7 @@ enum BookmarkInteractors {
         let fetch: WebTitleFetch
         do {
             target = try WebTitle.normalizedURL(url)
-            fetch = WebTitleFetch(url: target, timeout: timeout, environment: environment)
+            fetch = WebTitleFetch(url: url, timeout: timeout, environment: environment, note: note)
         } catch {
             target = url
             // An impossible URL fails without a fetch, still on the fetching
@@ -42,7 +45,7 @@ enum BookmarkInteractors {
             case .failure(let error):
                 handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: error.reason))
             }
-            completion(target, result)
+            completion(fetch.fetchedURL ?? target, result)
         }
         return fetch
     }

@@ -4,21 +4,27 @@ import Foundation
     import Glibc
 #endif
 
-/// The loopback HTTP server of the get-title tests
-/// (Fixtures/web/title_server.py, whose header lists its pages), started
-/// once for the test process on a port the kernel picks. It ends when this
+/// A loopback HTTP server of the get-title tests (Fixtures/web/title_server.py,
+/// whose header lists its pages, or tls_server.py), started once for the
+/// test process on a port the kernel picks. It ends when this
 /// process does: it reads its stdin, a pipe only this process holds, until
 /// end of file.
 // Safe: `port` is immutable; `process` is used only in `init`, then kept so the server lives with the test process.
 final class TitleServer: @unchecked Sendable {
-    /// The one server of the test process.
-    static let shared: TitleServer = {
+    /// The one title server of the test process.
+    static let shared = start("title_server.py")
+
+    /// The one server of Fixtures/web/tls_server.py: TLS with a
+    /// certificate no client trusts, and plain HTTP, on one port.
+    static let bothProtocols = start("tls_server.py")
+
+    private static func start(_ script: String) -> TitleServer {
         do {
-            return try TitleServer()
+            return try TitleServer(script: script)
         } catch {
-            fatalError("cannot start the title server: \(error)")
+            fatalError("cannot start \(script): \(error)")
         }
-    }()
+    }
 
     let port: Int
     private let process: TestProcess
@@ -27,9 +33,8 @@ final class TitleServer: @unchecked Sendable {
         let description: String
     }
 
-    private init() throws {
-        let script = TestPaths.packageRoot.appendingPathComponent(
-            "Tests/PresenterHostTests/Fixtures/web/title_server.py")
+    private init(script name: String) throws {
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/PresenterHostTests/Fixtures/web/\(name)")
         process = try TestProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], stderr: .null)
         // The first line is "port N"; it comes once the server listens.
         var said: [UInt8] = []
