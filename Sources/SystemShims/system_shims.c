@@ -2,6 +2,7 @@
 #include "system_shims.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -226,4 +227,14 @@ int ph_signal_descendants(pid_t root, int first, int second) {
         }
     }
     return signalled;
+}
+
+const char *ph_object_path_of(const void *address) {
+    Dl_info info;
+    if (address == NULL || dladdr(address, &info) == 0) return NULL;
+    return info.dli_fname;
+}
+
+void *ph_default_symbol(const char *name) {
+    return dlsym(RTLD_DEFAULT, name);
 }

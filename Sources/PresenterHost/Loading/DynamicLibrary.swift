@@ -1,6 +1,7 @@
 import Glibc
+import SystemShims
 
-/// The one place the host calls `dlopen`, `dlsym` and `dlerror`.
+/// The one place the host calls `dlopen`, `dlsym`, `dladdr` and `dlerror`.
 ///
 /// A library is opened with `RTLD_NOW | RTLD_LOCAL`: an undefined symbol
 /// fails at once with the symbol named, and plugins cannot see each other's
@@ -26,6 +27,13 @@ struct DynamicLibrary {
     /// The address of `name`, or nil when the library does not define it.
     func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         dlsym(handle, name)
+    }
+
+    /// The file of the object loaded in this process that defines `name`
+    /// (`dlsym(RTLD_DEFAULT)`, then `dladdr`): which `libswiftCore.so` the
+    /// process runs on, say. Nil when no loaded object defines it.
+    static func loadedFile(defining name: String) -> String? {
+        ph_object_path_of(ph_default_symbol(name)).map { String(cString: $0) }
     }
 
     private static func lastError() -> String? {

@@ -219,8 +219,9 @@ enum ELFPrecheck {
         }
     }
 
-    /// An unsigned integer of `size` bytes at `offset`, or 0 past the end of `bytes`.
-    private static func integer(_ bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64 {
+    /// An unsigned integer of `size` bytes at `offset`, or 0 past the end of
+    /// `bytes` (`SwiftToolchain` reads the section headers with it too).
+    static func integer(_ bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64 {
         guard offset + size <= bytes.count else { return 0 }
         let slice = bytes[offset..<offset + size]
         return (bigEndian ? Array(slice) : slice.reversed()).reduce(0) { $0 << 8 | UInt64($1) }

@@ -8,7 +8,8 @@ import Glibc
 /// links and refuses those that leave their directory). The directory is
 /// opened first and the file is opened in it with `O_NOFOLLOW`: a link put
 /// in the file's place after discovery is refused. The owner and mode checks
-/// (`PluginPolicy`) and the ELF checks (`ELFPrecheck`) read the descriptors;
+/// (`PluginPolicy`), the ELF checks (`ELFPrecheck`) and the Swift
+/// toolchain check (`SwiftToolchain`) read the descriptors;
 /// `dlopen` is given `/proc/PID/fd/N`, so a file swapped after the checks
 /// is never the one loaded. PID, not `self`: a debugger reads the name to
 /// find the library's symbols, and in its own process `/proc/self/fd/N`
@@ -52,6 +53,7 @@ struct PluginFile {
                 throw .file(.insecure(error))
             }
             try ELFPrecheck.check(fd, info: info)
+            try SwiftToolchain.check(fd, info: info)
             return PluginFile(descriptor: fd, info: info, path: path)
         } catch {
             try? fd.close()

@@ -32,6 +32,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     case truncated(String)
     /// The headers are inconsistent.
     case malformed(String)
+    /// A Swift plugin built by another Swift toolchain than the runtime this
+    /// process runs on (`SwiftToolchain`): the compilers its `.comment` and
+    /// the runtime's name, made short and safe, and the runtime's version.
+    case otherSwiftToolchain(plugin: String, runtime: String, swift: String)
     /// `dlopen` failed; carries `dlerror`'s text (missing dependency, undefined symbol...).
     case dlopen(String)
     /// The library loads but has no `presenter_plugin_descriptor`.
@@ -140,6 +144,9 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             return "built for \(plugin), this host is \(host); rebuild it for this host"
         case .notSharedObject(let kind):
             return "is \(kind), not a shared library; link it with -shared"
+        case .otherSwiftToolchain(let plugin, let runtime, let swift):
+            return
+                "is a Swift plugin built with another Swift toolchain than presenter-host's Swift \(swift) runtime (it names \(plugin), the runtime \(runtime)); rebuild it with the Swift toolchain presenter-host was built with"
         case .dlopen(let message):
             return "\(message); install the libraries it needs or rebuild it"
         case .noEntryPoint:

@@ -58,4 +58,12 @@ int ph_pidfd_open(pid_t pid);
  *  it signalled. */
 int ph_signal_descendants(pid_t root, int first, int second);
 
+/** The path of the loaded object (library or executable) that holds
+ *  `address` (dladdr's dli_fname), or NULL. */
+const char *ph_object_path_of(const void *address);
+
+/** The address `name` has in the objects loaded so far (dlsym with
+ *  RTLD_DEFAULT), or NULL. */
+void *ph_default_symbol(const char *name);
+
 #endif

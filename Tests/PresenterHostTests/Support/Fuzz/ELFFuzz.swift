@@ -2,7 +2,9 @@
 // the input is a candidate plugin file's bytes, written to a scratch file
 // that ELFPrecheck.check reads as it reads any candidate. A file it accepts
 // must be what dlopen is then given: a complete 64-bit ELF shared object
-// (checked on every input).
+// (checked on every input). SwiftToolchain.marks reads the section headers
+// of every input too: it may find libswiftCore.so needed only where the
+// bytes hold that name.
 
 import Foundation
 #if !PRESENTER_FUZZ
@@ -31,6 +33,11 @@ enum ELFFuzz {
         else {
             fatalError("ELFFuzz: cannot write \(path): \(String(cString: strerror(errno)))")
         }
+        if let marks = SwiftToolchain.marks(FileDescriptor(rawValue: fd), fileSize: UInt64(input.count)),
+            marks.needsSwiftRuntime, !contains(input, Array("libswiftCore.so\0".utf8))
+        {
+            fuzzFailure("SwiftToolchain found libswiftCore.so needed in \(input.count) bytes that do not name it")
+        }
         do throws(PluginLoadFailure) {
             try ELFPrecheck.check(path)
         } catch {
@@ -41,6 +48,10 @@ enum ELFFuzz {
         guard input.count >= 64, input.starts(with: [0x7F, 0x45, 0x4C, 0x46]), input[4] == 2 else {
             fuzzFailure("ELFPrecheck accepted \(input.count) bytes that are no 64-bit ELF file")
         }
+    }
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 }
 
@@ -92,6 +103,35 @@ extension ELFFuzz {
             ("elf32", [0x7F, 0x45, 0x4C, 0x46, 1, 1, 1] + [UInt8](repeating: 0, count: 45)),
             ("big-endian", [0x7F, 0x45, 0x4C, 0x46, 2, 2, 1] + [UInt8](repeating: 0, count: 57)),
             ("text", Array("#!/bin/sh\necho not a library\n".utf8)),
+            ("swift-library", swiftLibrary()),
         ]
+    }
+
+    /// A library whose sections say it needs libswiftCore.so and name a
+    /// clang in `.comment`, as a Swift plugin's do.
+    private static func swiftLibrary() -> [UInt8] {
+        let dynamicAt = UInt64(64 + 2 * 56)
+        let dynamic = le(1, 8) + le(1, 8) + le(0, 8) + le(0, 8)  // DT_NEEDED "libswiftCore.so", DT_NULL
+        let strings = Array("\0libswiftCore.so\0".utf8)
+        let comment = Array(
+            "clang version 21.0.0 (https://github.com/swiftlang/llvm-project.git 0123456789abcdef)\0".utf8)
+        let names = Array("\0.dynamic\0.dynstr\0.comment\0.shstrtab\0".utf8)
+        let stringsAt = dynamicAt + UInt64(dynamic.count), commentAt = stringsAt + UInt64(strings.count)
+        let namesAt = commentAt + UInt64(comment.count), tableAt = namesAt + UInt64(names.count)
+        func section(name: UInt64, type: UInt64, at offset: UInt64, size: Int, link: UInt64 = 0) -> [UInt8] {
+            le(name, 4) + le(type, 4) + le(0, 8) + le(0, 8) + le(offset, 8) + le(UInt64(size), 8) + le(link, 4)
+                + le(0, 4) + le(8, 8) + le(0, 8)
+        }
+        let table =
+            [UInt8](repeating: 0, count: 64) + section(name: 1, type: 6, at: dynamicAt, size: dynamic.count, link: 2)
+            + section(name: 10, type: 3, at: stringsAt, size: strings.count)
+            + section(name: 18, type: 1, at: commentAt, size: comment.count)
+            + section(name: 27, type: 3, at: namesAt, size: names.count)
+        var bytes = elf(
+            segments: [(1, 0, dynamicAt + UInt64(dynamic.count)), (2, dynamicAt, UInt64(dynamic.count))],
+            tail: dynamic + strings + comment + names + table)
+        bytes.replaceSubrange(40..<48, with: le(tableAt, 8))  // e_shoff
+        bytes.replaceSubrange(60..<64, with: le(5, 2) + le(4, 2))  // e_shnum, e_shstrndx
+        return bytes
     }
 }
