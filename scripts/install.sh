@@ -72,27 +72,13 @@ for product in presenter-host presenter-host-fetch "${plugins[@]}"; do
     [ -f "$from/$product" ] || fail "$from/$product does not exist; build first (swift build -c release) or give --from the products folder"
 done
 
-header=Sources/PresenterABI/include/presenter_abi.h
-major=$(sed -n 's/^#define PRESENTER_ABI_MAJOR \([0-9]*\)$/\1/p' "$header")
-minor=$(sed -n 's/^#define PRESENTER_ABI_MINOR \([0-9]*\)$/\1/p' "$header")
-
 root=$destdir$prefix
 install -d "$root/bin" "$root/libexec/presenter-host" "$root/$plugindir" "$root/include" "$root/lib/pkgconfig" "$root/share/man/man1"
 install -m 755 "$from/presenter-host" "$root/bin/presenter-host"
 install -m 755 "$from/presenter-host-fetch" "$root/$fetcher"
 for plugin in "${plugins[@]}"; do install -m 644 "$from/$plugin" "$root/$plugindir/$plugin"; done
-install -m 644 "$header" "$root/include/presenter_abi.h"
+install -m 644 Sources/PresenterABI/include/presenter_abi.h "$root/include/presenter_abi.h"
 install -m 644 docs/presenter-host.1 "$root/share/man/man1/presenter-host.1"
-cat >"$root/lib/pkgconfig/presenter-abi.pc" <<PC
-prefix=$prefix
-includedir=\${prefix}/include
-libdir=\${prefix}/lib
-plugindir=\${libdir}/presenter-host/plugins
-
-Name: presenter-abi
-Description: The presenter-host plugin ABI (one header; a plugin links no library of the host)
-Version: $major.$minor
-Cflags: -I\${includedir}
-PC
+scripts/presenter-abi-pc "$prefix" >"$root/lib/pkgconfig/presenter-abi.pc"
 chmod 644 "$root/lib/pkgconfig/presenter-abi.pc"
 say "installed presenter-host into $root"

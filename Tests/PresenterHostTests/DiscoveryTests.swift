@@ -37,6 +37,29 @@ import Testing
             ])
     }
 
+    /// The Debian package's layout: /usr/bin/presenter-host links to
+    /// /usr/lib/presenter-host/presenter-host, whose plugins/ is the system
+    /// folder and, for --bundled-only, the bundled one; the path prints it once.
+    @Test func inThePackagesLayoutThePluginsFolderIsTheSystemAndTheBundledOne() {
+        let entries = SearchPath.resolve(
+            pluginDirs: [], environment: ["XDG_DATA_HOME": "/xdg"],
+            executablePath: "/usr/lib/presenter-host/presenter-host"
+        ).entries
+        #expect(
+            entries == [
+                SearchPathEntry(path: "/xdg/presenter-host/plugins", origin: .user),
+                SearchPathEntry(path: "/usr/lib/presenter-host/plugins", origin: .system),
+                SearchPathEntry(path: "/usr/lib/presenter-host/plugins", origin: .bundled),
+            ])
+        #expect(
+            SearchPath.directories(entries) == ["/xdg/presenter-host/plugins", "/usr/lib/presenter-host/plugins"])
+        // Another folder named presenter-host is no such layout.
+        let elsewhere = SearchPath.resolve(
+            pluginDirs: [], environment: [:], executablePath: "/home/me/presenter-host/presenter-host"
+        ).entries
+        #expect(elsewhere == [SearchPathEntry(path: "/home/me/presenter-host", origin: .bundled)])
+    }
+
     @Test func anEmptyEnvironmentVariableIsNoEntryAndNoWarning() {
         let (entries, warnings) = SearchPath.resolve(
             pluginDirs: [], environment: ["PRESENTER_PLUGIN_PATH": ""],

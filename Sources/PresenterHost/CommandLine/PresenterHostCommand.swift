@@ -163,7 +163,7 @@ public enum PresenterHostCommand {
             pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
             executablePath: nil)
         for warning in warnings { writeStandardError(warning + "\n") }
-        return printing(entries.map { $0.path + "\n" }.joined())
+        return printing(SearchPath.directories(entries).map { $0 + "\n" }.joined())
     }
 
     /// Prints `error` the one way errors are printed (`Error: ...`, followed

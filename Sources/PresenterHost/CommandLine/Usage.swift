@@ -75,8 +75,9 @@ enum Usage {
              relative and empty entries are ignored with a warning)
           3. $XDG_DATA_HOME/presenter-host/plugins (default ~/.local/share/presenter-host/plugins)
           4. <prefix>/lib/presenter-host/plugins, when presenter-host is in <prefix>/bin
+             or <prefix>/lib/presenter-host (the Debian package's folder)
           5. the bundled \(SearchPath.bundledLibraryNames.joined(separator: ", "))
-             next to the presenter-host executable
+             next to the presenter-host executable (in the package, in 4)
         The current directory is never searched. A --plugin-dir or
         \(SearchPath.environmentVariable) directory that is missing, not a directory or
         unreadable gets a warning. Plugin files are first loaded in a helper

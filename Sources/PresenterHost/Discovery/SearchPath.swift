@@ -10,9 +10,14 @@ import Glibc
 /// 3. the per-user directory `$XDG_DATA_HOME/presenter-host/plugins`
 ///    (default `~/.local/share/presenter-host/plugins`);
 /// 4. the system directory `<prefix>/lib/presenter-host/plugins`, when the
-///    executable lives in `<prefix>/bin`;
-/// 5. the executable's own directory, where only the bundled plugins are
-///    considered, so that a fresh `swift build` works without flags.
+///    executable lives in `<prefix>/bin` (`make install`) or is
+///    `<prefix>/lib/presenter-host/presenter-host` (the Debian package's
+///    relocatable layout, which `/usr/bin/presenter-host` links to);
+/// 5. the bundled plugins, where only the bundled names are considered: the
+///    executable's own directory, so that a fresh `swift build` works
+///    without flags, or in the package's layout the system directory again
+///    (its files were found as system ones already; this entry is what
+///    `--bundled-only` keeps).
 ///
 /// The current directory is never searched implicitly. A directory the
 /// user named (1, 2) that cannot be searched gets a warning; missing default
@@ -75,10 +80,28 @@ public enum SearchPath {
             if lastComponent(of: binDir) == "bin" {
                 entries.append(
                     SearchPathEntry(path: parent(of: binDir) + "/lib/presenter-host/plugins", origin: .system))
+                entries.append(SearchPathEntry(path: binDir, origin: .bundled))
+            } else if isPackageLayout(binDir) {
+                entries.append(SearchPathEntry(path: binDir + "/plugins", origin: .system))
+                entries.append(SearchPathEntry(path: binDir + "/plugins", origin: .bundled))
+            } else {
+                entries.append(SearchPathEntry(path: binDir, origin: .bundled))
             }
-            entries.append(SearchPathEntry(path: binDir, origin: .bundled))
         }
         return (entries, warnings + entries.compactMap(\.warning))
+    }
+
+    /// The directories of `entries`, each once, in search order (in the
+    /// package's layout the system directory is also the bundled one).
+    public static func directories(_ entries: [SearchPathEntry]) -> [String] {
+        var seen = Set<String>()
+        return entries.map(\.path).filter { seen.insert($0).inserted }
+    }
+
+    /// True for `<prefix>/lib/presenter-host`, where the package puts the
+    /// executable, its fetcher, `plugins/` and `swift-runtime/`.
+    private static func isPackageLayout(_ directory: String) -> Bool {
+        lastComponent(of: directory) == "presenter-host" && lastComponent(of: parent(of: directory)) == "lib"
     }
 
     /// `$XDG_DATA_HOME` when absolute (the XDG spec says to ignore a relative
