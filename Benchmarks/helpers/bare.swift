@@ -1,0 +1,2 @@
+// The Swift runtime alone: what any Swift process pays to start.
+print(CommandLine.arguments.count)

@@ -1,0 +1,4 @@
+// FoundationEssentials (no ICU): the Foundation a host could link instead.
+import FoundationEssentials
+
+print(ProcessInfo.processInfo.arguments.count)

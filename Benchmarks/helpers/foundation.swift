@@ -1,0 +1,4 @@
+// Foundation (with FoundationInternationalization and ICU's data).
+import Foundation
+
+print(ProcessInfo.processInfo.arguments.count)

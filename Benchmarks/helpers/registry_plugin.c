@@ -1,0 +1,14 @@
+/* A minimal presenter plugin for the registry figures: the bench compiles it
+ * once and writes copies with the id patched (bench.p00000, bench.p00001, ...). */
+#include <stddef.h>
+#include "presenter_abi.h"
+
+static const presenter_descriptor descriptor = {
+    .struct_size = sizeof(presenter_descriptor), .abi_major = PRESENTER_ABI_MAJOR, .abi_minor = PRESENTER_ABI_MINOR,
+    .id = "bench.p00000", .name = "Bench p00000", .version = "1.0.0",
+    .description = "A generated plugin for scripts/bench", .capabilities = PRESENTER_CAP_MESSAGES,
+};
+
+__attribute__((visibility("default"))) const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
+    return index == 0 ? &descriptor : NULL;
+}
