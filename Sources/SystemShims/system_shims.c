@@ -111,6 +111,8 @@ int ph_set_process_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }
 
+pid_t ph_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+
 int ph_pidfd_open(pid_t pid) {
 #ifdef SYS_pidfd_open
     return (int)syscall(SYS_pidfd_open, pid, 0);

@@ -428,4 +428,15 @@ struct WebTitleFetchTests {
         #expect(fetcher.contains("libFoundationNetworking"))
         #expect(fetcher.contains("libcurl"))
     }
+
+    /// Neither process of a `run` loads Foundation itself, ICU's data or
+    /// FoundationInternationalization: FoundationEssentials only (their
+    /// loading took about 3 ms of every start and 7 MiB, docs/BENCHMARKS.md).
+    @Test func presenterHostLoadsNoICU() throws {
+        let host = try libraries(of: TestPaths.binary.path)
+        #expect(host.contains("libFoundationEssentials.so"))
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!host.contains(library), "presenter-host loads \(library)")
+        }
+    }
 }

@@ -1,25 +1,28 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A character encoding a web page declares, found by its label as the
 /// Encoding Standard (WHATWG) names them: UTF-8, UTF-16, windows-1252 (which
 /// is what a browser reads for `iso-8859-1` and `us-ascii`) decoded here,
-/// and the other common single- and double-byte encodings decoded by
-/// Foundation (not EUC-JP, ISO-2022-JP or Mac Roman: Foundation on Linux
-/// does not convert the first and gets the last wrong; a page in one of
-/// them reads as UTF-8). Decoding never fails: a byte that means nothing in
-/// the encoding becomes U+FFFD, as in a browser.
+/// and the other common single- and double-byte encodings decoded by the C
+/// library's iconv (not EUC-JP, ISO-2022-JP or Mac Roman, which were left
+/// out when Foundation decoded them: a page in one of them reads as UTF-8;
+/// Foundation is not linked, as its import loads ICU into every process at
+/// start). Decoding never fails: a byte that means nothing in the encoding
+/// becomes U+FFFD, as in a browser.
 enum Charset: Equatable, Sendable {
     case utf8
     case utf16(bigEndian: Bool)
     case windows1252
-    /// An encoding Foundation converts (`String(bytes:encoding:)`).
-    case foundation(String.Encoding)
+    /// An encoding iconv converts, by its iconv name (`iconv -l`).
+    case iconv(String)
 
     /// The encoding a label names (any case, white space around it
     /// ignored), or nil for a label not known here (a page that declares one
     /// is then read as if it declared nothing).
     init?(label: String) {
-        let key = label.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let key = label.trimmingWhitespace(newlines: true).lowercased()
         guard let charset = Charset.labels[key] else { return nil }
         self = charset
     }
@@ -49,8 +52,8 @@ enum Charset: Equatable, Sendable {
             return String(decoding: units, as: UTF16.self) + (index < bytes.endIndex ? "\u{FFFD}" : "")
         case .windows1252:
             return String(String.UnicodeScalarView(bytes.map(Charset.windows1252)))
-        case .foundation(let encoding):
-            return Charset.decode(bytes, with: encoding)
+        case .iconv(let name):
+            return Charset.decode(bytes, with: name)
         }
     }
 
@@ -68,31 +71,41 @@ enum Charset: Equatable, Sendable {
         0x0153, 0x009D, 0x017E, 0x0178,
     ]
 
-    /// Foundation converts all or nothing: when the whole does not
-    /// convert, each character is converted alone (its 1 to 4 bytes), and
-    /// a byte that starts none becomes U+FFFD.
-    private static func decode(_ bytes: ArraySlice<UInt8>, with encoding: String.Encoding) -> String {
-        if let text = String(bytes: bytes, encoding: encoding) { return text }
-        var text = ""
-        var index = bytes.startIndex
-        next: while index < bytes.endIndex {
-            for length in 1...min(4, bytes.endIndex - index) {
-                if let character = String(bytes: bytes[index..<index + length], encoding: encoding) {
-                    text += character
-                    index += length
-                    continue next
+    /// `bytes` converted by iconv from `name` to UTF-8: where a byte starts
+    /// no character (or the text ends inside one) it becomes U+FFFD and the
+    /// conversion goes on at the next byte. An encoding iconv does not have
+    /// (a C library without its gconv modules) reads as windows-1252.
+    private static func decode(_ bytes: ArraySlice<UInt8>, with name: String) -> String {
+        let converter = iconv_open("UTF-8", name)
+        guard converter != iconv_t(bitPattern: -1) else { return Charset.windows1252.decode(bytes) }
+        defer { iconv_close(converter) }
+        var input = Array(bytes)
+        var output = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+        input.withUnsafeMutableBufferPointer { source in
+            var inPointer = source.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            var inLeft = source.count
+            while inLeft > 0 {
+                let (status, failure, written) = chunk.withUnsafeMutableBufferPointer { target in
+                    var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(target.baseAddress!)
+                        .assumingMemoryBound(to: CChar.self)
+                    var outLeft = target.count
+                    let status = Glibc.iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+                    return (status, errno, target.count - outLeft)
                 }
+                output += chunk[..<written]
+                guard status == -1 else { break }
+                if failure == E2BIG { continue }
+                // EILSEQ (no character starts here) or EINVAL (the text ends
+                // inside one): one byte is U+FFFD, then on from the next.
+                output += replacement
+                inPointer = inPointer.map { $0 + 1 }
+                inLeft -= 1
+                _ = Glibc.iconv(converter, nil, nil, nil, nil)  // back to the initial state
             }
-            text += "\u{FFFD}"
-            index += 1
         }
-        return text
-    }
-
-    /// Foundation's encodings that are not `String.Encoding` constants, by
-    /// their CoreFoundation number (NSStringEncoding = 0x8000_0000 | CFStringEncoding).
-    private static func coreFoundation(_ number: UInt) -> Charset {
-        .foundation(String.Encoding(rawValue: 0x8000_0000 | number))
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The labels known here, lower case, as the Encoding Standard lists them.
@@ -116,39 +129,39 @@ enum Charset: Equatable, Sendable {
                 ]
             ),
             (
-                .foundation(.isoLatin2),
+                .iconv("ISO-8859-2"),
                 [
                     "iso-8859-2", "latin2", "l2", "iso8859-2", "iso88592", "iso_8859-2",
                     "csisolatin2",
                 ]
             ),
-            (.foundation(.windowsCP1250), ["windows-1250", "cp1250", "x-cp1250"]),
-            (.foundation(.windowsCP1251), ["windows-1251", "cp1251", "x-cp1251"]),
-            (.foundation(.windowsCP1253), ["windows-1253", "cp1253", "x-cp1253"]),
+            (.iconv("CP1250"), ["windows-1250", "cp1250", "x-cp1250"]),
+            (.iconv("CP1251"), ["windows-1251", "cp1251", "x-cp1251"]),
+            (.iconv("CP1253"), ["windows-1253", "cp1253", "x-cp1253"]),
             (
-                .foundation(.windowsCP1254),
+                .iconv("CP1254"),
                 [
                     "windows-1254", "cp1254", "x-cp1254", "iso-8859-9", "latin5", "l5",
                     "iso8859-9", "iso88599", "iso_8859-9",
                 ]
             ),
             (
-                .foundation(.shiftJIS),
+                .iconv("CP932"),
                 ["shift_jis", "sjis", "ms_kanji", "windows-31j", "ms932", "x-sjis", "csshiftjis"]
             ),
             (
-                coreFoundation(0x020F),
+                .iconv("ISO-8859-15"),
                 [
                     "iso-8859-15", "latin9", "l9", "iso8859-15", "iso885915", "iso_8859-15",
                     "csisolatin9",
                 ]
             ),
-            (coreFoundation(0x0A02), ["koi8-r", "koi8", "koi", "koi8_r", "cskoi8r"]),
-            (coreFoundation(0x0A08), ["koi8-u", "koi8-ru"]),
-            (coreFoundation(0x0632), ["gb18030", "gbk", "gb2312", "chinese", "csgb2312", "x-gbk", "iso-ir-58"]),
-            (coreFoundation(0x0A03), ["big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5"]),
+            (.iconv("KOI8-R"), ["koi8-r", "koi8", "koi", "koi8_r", "cskoi8r"]),
+            (.iconv("KOI8-U"), ["koi8-u", "koi8-ru"]),
+            (.iconv("GB18030"), ["gb18030", "gbk", "gb2312", "chinese", "csgb2312", "x-gbk", "iso-ir-58"]),
+            (.iconv("BIG5"), ["big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5"]),
             (
-                coreFoundation(0x0940),
+                .iconv("CP949"),
                 [
                     "euc-kr", "korean", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601", "ksc_5601",
                     "windows-949", "cseuckr",

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Get-title's rules: which URLs are fetched, and what a fetch's reply
 /// means (a title, or a precise reason). The fetch itself is
@@ -19,7 +21,7 @@ public enum WebTitle {
     /// (the fetcher's `URL(string:)` sends it so), saved and shown is one
     /// line with nothing hidden in it.
     public static func normalizedURL(_ text: String) throws(WebTitleError) -> String {
-        let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let typed = text.trimmingWhitespace(newlines: true)
         guard !typed.isEmpty else { throw .emptyURL }
         let url: String
         if typed.hasPrefix("//") {
@@ -61,7 +63,7 @@ public enum WebTitle {
     /// - Throws: what ``normalizedURL(_:)`` throws.
     public static func attempts(for text: String) throws(WebTitleError) -> [String] {
         let url = try normalizedURL(text)
-        let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let typed = text.trimmingWhitespace(newlines: true)
         guard typed.hasPrefix("//") || !hasScheme(typed) else { return [url] }
         return [url, "http" + url.dropFirst("https".count)]
     }
@@ -143,7 +145,7 @@ public enum WebTitle {
     /// not shown to the user.
     static func plainWords(_ detail: String) -> String? {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.'()-")
-        let words = detail.trimmingCharacters(in: .whitespaces)
+        let words = detail.trimmingWhitespace()
         guard !words.isEmpty, words.count <= 120, words.allSatisfy({ allowed.contains($0) }),
             words.contains(where: { $0.isLetter })
         else { return nil }

@@ -54,7 +54,7 @@ extension WebTitleError {
     }
     /// The reason without the handshake's advice (give http://), once http
     /// is tried anyway.
-    var withoutAdvice: String { reason.replacingOccurrences(of: Self.handshakeAdvice, with: "") }
+    var withoutAdvice: String { reason.replacingEvery(Self.handshakeAdvice, with: "") }
     /// A URL typed without a scheme: https (`first`) could not connect or
     /// its handshake failed, then http failed too, with no response.
     static func neither(https first: WebTitleError, http second: WebTitleError) -> WebTitleError {

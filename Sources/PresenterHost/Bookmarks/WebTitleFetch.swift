@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// One title fetch (blocking `run()` on any thread; `cancel()` from another).
 ///
@@ -28,7 +30,7 @@ public final class WebTitleFetch: @unchecked Sendable {
     private let environment: [String: String]
     private let fetcher: String?
 
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The fetcher while it may be killed: set before it is reaped.
     private var pid: pid_t?
     private var cancelled = false

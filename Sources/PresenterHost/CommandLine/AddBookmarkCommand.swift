@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `presenter-host add-bookmark`: the Add Bookmark screen, or, with
 /// `--get-title` / `--add`, its two actions for scripts, with no screen:

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The flags of `presenter-host add-bookmark`, as parsed.
 public struct AddBookmarkOptions: Equatable, Sendable {
@@ -132,7 +134,7 @@ public struct AddBookmarkOptions: Equatable, Sendable {
                         : "unexpected argument '\(argument)'; give the URL with --url")
             }
         }
-        if options.mode != .screen && (options.url ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+        if options.mode != .screen && (options.url ?? "").trimmingWhitespace().isEmpty {
             throw .usage("\(options.mode == .add ? "--add" : "--get-title") needs --url <url>")
         }
         if options.mode == .getTitle && options.title != nil {

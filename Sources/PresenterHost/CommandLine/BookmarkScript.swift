@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `add-bookmark --get-title` and `--add`: the screen's two actions with no
 /// screen, one after the other, under the same presenter and messages. The
@@ -19,7 +21,7 @@ final class BookmarkScript: @unchecked Sendable {
     private let environment: [String: String]
     private let note: (@Sendable (String) -> Void)?
     private let control = DispatchQueue(label: "presenter-host.add-bookmark.script")
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var interruption: Int32?
     private var fetch: WebTitleFetch?
     private var fetched: (url: String, result: Result<String, WebTitleError>)?

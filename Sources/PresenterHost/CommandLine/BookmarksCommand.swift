@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `presenter-host bookmarks [--json] [--store FILE]`: what the Add Bookmark
 /// screen saved, as a table (date added, title, URL) or as JSON.

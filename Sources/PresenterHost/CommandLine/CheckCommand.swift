@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `presenter-host check FILE... [--json]`: runs the conformance suite
 /// (``ConformanceSuite``) on plugin files and prints PASS, FAIL or WARN for

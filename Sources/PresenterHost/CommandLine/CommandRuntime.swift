@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The presenter runtime of a command that runs work with its progress on
 /// stderr (`run`, `drive`, `add-bookmark`): how it is made, the options its

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `presenter-host drive`: shows the actions that JSON lines start and end
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of
@@ -94,12 +96,10 @@ public enum DriveCommand {
         if let server {
             server.start(session: session)
         } else {
-            let reader = Thread {
+            DetachedThread.start(name: "drive-stdin") {
                 FileDescriptor.standardInput.readLines(limit: DriveClient.longestLine) { stdinClient.receive($0) }
                 finish(nil)
             }
-            reader.name = "drive-stdin"
-            reader.start()
         }
         let signal = ending.wait()
         // Every action still open fails: the driver went away.
@@ -138,7 +138,7 @@ final class DriveView: ScreenletView, @unchecked Sendable {
 /// How a drive ends: stdin's end (no signal) or the first signal, whichever
 /// comes first, reported from any thread.
 private final class DriveEnding: @unchecked Sendable {  // Safe: fields only under `condition`.
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var ended = false
     private var interruption: Int32?
 

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `presenter-host --list`: the presenters found, as a table or JSON, and
 /// the plugin files that failed to load.

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The messages of `run --messages FILE`: a JSON object of actions, each an
 /// object of statuses (`working`, `success`, `failure`) whose values are

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// The `presenter-host` command line: parses arguments, runs a subcommand and

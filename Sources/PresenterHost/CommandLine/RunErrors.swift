@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The text of `run`'s errors and outcomes: a command that cannot start,
 /// how it ended (status, failure and reason, built once), durations.
@@ -68,7 +70,7 @@ extension RunSession {
 
     /// "2 s", "0.5 s".
     static func seconds(_ value: Double) -> String {
-        let text = String(format: "%g", value)
+        let text = CFormat.string("%g", value)
         return text + " s"
     }
 }

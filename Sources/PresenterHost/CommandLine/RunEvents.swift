@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `run --events FILE`: one JSON line per state change of the run, for
 /// scripts (docs/EVENTS.md): `start`, `message`, `progress` (when the whole
@@ -16,7 +18,7 @@ final class RunEvents: @unchecked Sendable {
     private let log: RunLog
     /// `NOTIFY_SOCKET`: where systemd hears the service's status.
     private let notifySocket: String?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastPercent: Int?
     private var broken = false
 

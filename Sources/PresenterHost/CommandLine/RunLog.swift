@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The presenter log of one `run`: the presenters' log lines, what their
 /// process printed, and the host's decisions about them (a failing hook,
@@ -12,7 +14,7 @@ import Foundation
 final class RunLog: @unchecked Sendable {
     private let verbose: Bool
     private let file: FileDescriptor?
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Where verbose lines go while the presenter is on screen.
     private weak var runtime: PresenterRuntime?
     /// Lines that came once the runtime was shutting down (or while a full
@@ -108,8 +110,8 @@ final class RunLog: @unchecked Sendable {
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+        return CFormat.string(
+            "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
             Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
             Int(now.tv_nsec / 1_000_000))
     }

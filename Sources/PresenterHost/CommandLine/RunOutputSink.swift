@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Where `CMD`'s captured output goes: above the region line by line, or
 /// kept for after a failure. Called on the pump's queue; `flush` and

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// One `run`: the command as a child process, its action on the presenter,
 /// its output, its timeout and the signals that interrupt it, from start to
@@ -52,7 +54,7 @@ final class RunSession: @unchecked Sendable {
     let environment: [String: String]
     let control = DispatchQueue(label: "presenter-host.run.control")
     /// Guards the state below; signalled when `settled` or `cutShort` is set.
-    let condition = NSCondition()
+    let condition = MonotonicCondition()
     var child: ChildProcess?
     /// The first interrupting signal that came before `CMD` ended.
     var interruption: Int32?

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `run`'s signal policy: its set-up, and what an interrupting signal and
 /// Ctrl-Z do to the command and the presenter (see ``RunSession``).

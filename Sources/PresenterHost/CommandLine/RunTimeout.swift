@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `run --timeout`: SIGTERM to the command's tree, SIGKILL after the grace
 /// time, and what outlived the command after it.

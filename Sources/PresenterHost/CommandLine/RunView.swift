@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 
 /// The view of `presenter-host run`: the bottom region of the terminal, below
@@ -12,7 +14,7 @@ final class RunView: ScreenletView, @unchecked Sendable {
     private let presenterID: String
     /// How many rows show the command's last lines (0: none).
     let tailRows: Int
-    private let tailLock = NSLock()
+    private let tailLock = Lock()
     private var tail: [String] = []
     /// Where to ask for a frame when the tail changes, once attached.
     /// Weak: the screenlet holds this view, and the runtime behind it.

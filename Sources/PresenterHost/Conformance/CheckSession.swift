@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 
 /// One check's presenter process: a sandboxed ``PresenterProcess`` on a
@@ -103,7 +105,7 @@ final class CheckSession: PresenterEngineDelegate {
     /// Lines the process printed; they come on the output pump's thread.
     // Safe: `entries` only under `lock`.
     private final class Printed: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var entries: [PresenterLogEntry] = []
         func append(_ entry: PresenterLogEntry) { lock.withLock { entries.append(entry) } }
         var lines: [PresenterLogEntry] { lock.withLock { entries } }

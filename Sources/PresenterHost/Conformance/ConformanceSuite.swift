@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 
 /// `presenter-host check`'s conformance suite: every presenter of a plugin
@@ -376,7 +378,7 @@ struct ConformanceSuite {
         guard let (hook, time) = observed.slowest.max(by: { $0.value < $1.value }) else {
             return result(plugin, "budget", .pass, nil, nil)
         }
-        let took = String(format: "%.1f", time * 1000)
+        let took = CFormat.string("%.1f", time * 1000)
         if time > budget / 2 {
             return result(
                 plugin, "budget", .warn, "\(hook) took up to \(took) ms, more than half its \(milliseconds) ms budget",

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// One source of driver lines (stdin, or one client of the socket) with its
 /// own actions: ids are this source's own, so one client's lines never
@@ -16,7 +18,7 @@ final class DriveClient: @unchecked Sendable {
     private let session: DriveSession
     /// Sends a line back to the source (a socket client), if it can get one.
     private let reply: ((String) -> Void)?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var actions: [String: InteractorHandle] = [:]
     private var lineNumber = 0
     private var gone = false

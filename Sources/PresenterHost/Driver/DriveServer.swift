@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,7 +14,7 @@ import Foundation
 final class DriveServer: @unchecked Sendable {
     let path: String
     private let listener: FileDescriptor
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var clients: [FileDescriptor: DriveClient] = [:]
     private var nextNumber = 1
     private var stopping = false
@@ -67,7 +69,7 @@ final class DriveServer: @unchecked Sendable {
 
     /// Accepts clients (on a thread of its own) until ``stop()``.
     func start(session: DriveSession) {
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "drive-accept") { [self] in
             while true {
                 let fd: FileDescriptor
                 do throws(Errno) {
@@ -84,8 +86,6 @@ final class DriveServer: @unchecked Sendable {
                 serve(fd, session: session)
             }
         }
-        thread.name = "drive-accept"
-        thread.start()
     }
 
     private func serve(_ fd: FileDescriptor, session: DriveSession) {
@@ -103,7 +103,7 @@ final class DriveServer: @unchecked Sendable {
             try? fd.close()
             return
         }
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "drive-client") { [self] in
             fd.readLines(limit: DriveClient.longestLine) { client.receive($0) }
             client.wentAway()
             condition.withLock {
@@ -112,8 +112,6 @@ final class DriveServer: @unchecked Sendable {
                 condition.broadcast()
             }
         }
-        thread.name = "drive-client"
-        thread.start()
     }
 
     /// Stops accepting, disconnects every client (their open actions fail)

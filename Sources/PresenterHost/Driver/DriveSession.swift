@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What every source of driver lines shares: the view the actions run on,
 /// where errors go, and how the actions ended. Any thread.
@@ -9,7 +11,7 @@ final class DriveSession: @unchecked Sendable {
 
     let screenlet: Screenlet
     private let printError: @Sendable (String) -> Void
-    private let lock = NSLock()
+    private let lock = Lock()
     private var succeeded = 0
     private var failed = 0
 

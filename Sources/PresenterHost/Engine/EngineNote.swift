@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What an engine notices about how a presenter uses the ABI beyond what its
 /// hooks return, as lines of the presenter log: host services called where
@@ -40,7 +42,7 @@ enum EngineNote {
 /// reported on the engine's thread at the end of the next hook.
 // Safe: `pending` and `seen` only under `lock`.
 final class ServiceMisuses: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pending: [(presenterId: String, text: String)] = []
     private var seen = Set<String>()
 

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The `presenter_context *` and `presenter_view *` pointers this process
@@ -23,11 +25,11 @@ enum LiveHandles {
         let misuses: ServiceMisuses
     }
 
-    // NSLock, not Synchronization's Mutex: ThreadSanitizer does not see
+    // A pthread mutex (Lock), not Synchronization's Mutex: ThreadSanitizer does not see
     // Mutex's lock on Linux (Swift 6.3.1: two threads using a Mutex-guarded
-    // dictionary are reported as a race, with an NSLock they are not), and
+    // dictionary are reported as a race, with a pthread mutex they are not), and
     // this table is there for plugin threads, which nothing else orders.
-    private static let lock = NSLock()
+    private static let lock = Lock()
     // Safe: only under `lock`.
     nonisolated(unsafe) private static var table: [UInt: Entry] = [:]
 

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 
 /// One plugin instance: the host object behind a `presenter_context *`.
@@ -174,7 +176,7 @@ final class PresenterInstance {
         engine.note(
             .debug, presenterId: plugin.id,
             EngineNote.traceTag
-                + "\(plugin.id).\(hook)(\(arguments())) -> \(result(value)) in \(String(format: "%.3f", milliseconds)) ms"
+                + "\(plugin.id).\(hook)(\(arguments())) -> \(result(value)) in \(CFormat.string("%.3f", milliseconds)) ms"
         )
         return value
     }

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What loading one plugin file gave, as lines of text: the scan helper
 /// reports them (`ScanProtocol`) and the registry cache keeps them.

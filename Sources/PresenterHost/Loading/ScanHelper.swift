@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// The scan helper: `presenter-host --scan-plugins [--allow-insecure-plugins]
@@ -45,7 +46,7 @@ enum ScanHelper {
 
     /// Exits as soon as stdin reaches end of file.
     private static func watchLifeline() {
-        Thread.detachNewThread {
+        DetachedThread.start {
             var byte: [UInt8] = [0]
             while true {
                 if ((try? FileDescriptor.standardInput.read(into: &byte)) ?? 0) == 0 { _exit(0) }

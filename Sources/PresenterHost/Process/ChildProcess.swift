@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,7 +18,7 @@ public final class ChildProcess {
     /// The read end of the pipe that receives the child's captured output, or
     /// `nil` when nothing is captured. The caller owns it and closes it.
     public let outputFD: FileDescriptor?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var reaped = false
 
     /// How a child ended.

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Calls handlers (on a global dispatch queue) after each SIGWINCH, and

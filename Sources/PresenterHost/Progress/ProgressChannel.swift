@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 #if canImport(Glibc)
     import Glibc
 #endif

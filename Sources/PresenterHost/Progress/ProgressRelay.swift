@@ -1,11 +1,13 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Where a command's progress reports go: its interactor once there is one.
 /// In a terminal the interactor is made after the command started, so what
 /// comes before is merged and handed over then. Any thread.
 // Safe: `handle` and `pending` only under `lock`; the observer is immutable.
 final class ProgressRelay: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var handle: InteractorHandle?
     private var pending: ProgressReport?
     /// Hears of every report as it comes (`--events`).

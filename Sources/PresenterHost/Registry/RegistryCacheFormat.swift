@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The text of the registry cache file (see `RegistryCache`), version 1:
 ///
@@ -158,8 +160,8 @@ enum RegistryCacheFormat {
     /// `\` as `\\`, tab as `\t`, newline as `\n`.
     static func escaped(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x5c || $0 == 0x09 || $0 == 0x0a }) else { return text }
-        return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-            .replacingOccurrences(of: "\n", with: "\\n")
+        return text.replacingEvery("\\", with: "\\\\").replacingEvery("\t", with: "\\t")
+            .replacingEvery("\n", with: "\\n")
     }
 
     static func unescaped(_ text: String) -> String {

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Draws a view on a terminal's whole alternate screen, for a screen that
 /// takes the terminal over (the Add Bookmark form), and sets the modes its

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Progress as plain lines, for a stream that is not a terminal, `TERM=dumb`
 /// or CI. It never writes an escape code: frames are not shown (presenters
@@ -71,7 +73,7 @@ public final class PlainBackend: RenderBackend {
     private static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline)
             .map { ControlCharacters.terminal.removed(from: String($0)) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty }
             .joined(separator: " - ")
     }

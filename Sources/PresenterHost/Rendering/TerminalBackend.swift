@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Draws the view in a region of rows at the bottom of a terminal, below
 /// whatever was printed before (the output of `run`'s command).

@@ -1,6 +1,8 @@
-import Foundation
-import Synchronization
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
+import Synchronization
 
 /// One running action (the original's interactor), as returned by
 /// ``Screenlet/perform(action:interactorType:)``. Its work runs wherever it
@@ -21,7 +23,7 @@ public final class InteractorHandle: @unchecked Sendable {
     let messages: ProgressMessages
     private let screenlet: Screenlet
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var ended = false
     private var fraction = -1.0
     /// The working message the work reported, replacing the table's.

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 
 /// The host's runtime: attaches screenlet views to presenter plugins, tells
@@ -72,7 +74,7 @@ public final class PresenterRuntime: @unchecked Sendable {
 
     let thread: PresenterThread
     private let logSink: ((PresenterLogEntry) -> Void)?
-    private let logLock = NSLock()
+    private let logLock = Lock()
     private let onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)?
 
     // Presenter thread only.

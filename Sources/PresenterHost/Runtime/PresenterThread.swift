@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The one thread that runs every plugin hook and host service, every
 /// render and every backend call: a job queue served in order, plus a
@@ -33,13 +35,11 @@ final class PresenterThread: @unchecked Sendable {
         self.onWake = onWake
         // The thread keeps this object alive until it exits.
         let started = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        DetachedThread.start(name: name) {
             self.threadID = pthread_self()
             started.signal()
             self.run()
         }
-        thread.name = name
-        thread.start()
         started.wait()
     }
 

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 
 /// A named part of a screenlet view that presenters may act on through the
@@ -8,7 +10,7 @@ import PresenterABI
 /// Thread-safe: presenters change it on the presenter thread, anything may read it.
 // Safe: `hidden` and `animating` only under `lock`; the rest is immutable.
 public final class ViewElement: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var hidden: Bool
     private var animating: Bool
     /// Like UIActivityIndicatorView's `hidesWhenStopped`: not visible while

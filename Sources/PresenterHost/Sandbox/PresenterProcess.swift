@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 import SystemShims
 
@@ -121,7 +123,7 @@ public final class PresenterProcess: PresenterEngine {
     /// From when the run is ending (``hurry()``), read by the wait on
     /// another thread; the start and the loading then get only the hook
     /// budget from that moment.
-    private let hurryLock = NSLock()
+    private let hurryLock = Lock()
     private var hurriedAt: Double?
 
     init(

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemShims
 
 /// The presenter process: `presenter-host --presenter-process HOSTPID
@@ -170,12 +172,12 @@ private final class Server: PresenterEngineDelegate {
 private final class PinnedClock: HostClock, @unchecked Sendable {
     /// The host's time for the request in progress, 0 for none. Main thread only.
     var pinned: UInt64 = 0 {
-        willSet { assert(Thread.isMainThread, "PinnedClock is the server's main thread's") }
+        willSet { assert(DetachedThread.isMainThread, "PinnedClock is the server's main thread's") }
     }
     private let monotonic = MonotonicClock()
 
     func now() -> UInt64 {
-        assert(Thread.isMainThread, "now_ns is answered on the server's main thread only")
+        assert(DetachedThread.isMainThread, "now_ns is answered on the server's main thread only")
         return pinned != 0 ? pinned : monotonic.now()
     }
     var movesOnItsOwn: Bool { true }

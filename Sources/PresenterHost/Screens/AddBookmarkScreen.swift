@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The Add Bookmark screen: the form on the whole terminal, run until the
 /// user leaves it, through the public runtime API as any application
@@ -39,7 +41,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
     private let view: AddBookmarkView
     private let control = DispatchQueue(label: "presenter-host.add-bookmark.control")
     /// Guards the state below; signalled when `exitStatus` is set.
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var exitStatus: Int32?
     /// Every fetch started (cancelling one that ended does nothing).
     private var fetches: [WebTitleFetch] = []

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PresenterABI
 
 /// The Add Bookmark screen's view, laid out like the original sample's: a
@@ -105,7 +107,7 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         guard canvas.cols >= Self.minimumSize.cols, canvas.rows >= Self.minimumSize.rows else {
             let text = "Enlarge the terminal to \(Self.minimumSize.cols)×\(Self.minimumSize.rows) or more; Esc leaves"
             canvas.drawText(
-                unicode ? text : text.replacingOccurrences(of: "×", with: "x"),
+                unicode ? text : text.replacingEvery("×", with: "x"),
                 col: 0, row: 0, maxColumns: canvas.cols, ellipsis: unicode ? "…" : "...")
             return
         }

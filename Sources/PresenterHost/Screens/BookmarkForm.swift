@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The Add Bookmark form's state and its answer to each key, with no
 /// drawing and no I/O: the view draws it, the screen carries out what it
@@ -159,6 +161,6 @@ public struct BookmarkForm: Sendable {
     }
 
     private func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespaces)
+        text.trimmingWhitespace()
     }
 }

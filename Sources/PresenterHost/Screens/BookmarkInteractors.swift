@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The Add Bookmark screen's two interactors, as in the original: each
 /// performs its action on the screenlet (so its presenter shows it), does
@@ -32,13 +34,13 @@ enum BookmarkInteractors {
             // An impossible URL fails without a fetch, still on the fetching
             // thread: completions never run inside the caller's work.
             let failure = error
-            Thread.detachNewThread {
+            DetachedThread.start {
                 handle.fail(InteractorError(domain: AddBookmarkView.getTitleAction, message: failure.reason))
                 completion(target, .failure(failure))
             }
             return nil
         }
-        Thread.detachNewThread {
+        DetachedThread.start {
             let result = fetch.run()
             switch result {
             case .success: handle.succeed()
@@ -59,7 +61,7 @@ enum BookmarkInteractors {
         completion: @escaping @Sendable (Result<Bookmark, InteractorError>) -> Void
     ) {
         let handle = screenlet.perform(action: AddBookmarkView.addAction, interactorType: addType)
-        Thread.detachNewThread {
+        DetachedThread.start {
             let result = save(url: url, title: title, to: store)
             switch result {
             case .success: handle.succeed()
@@ -73,8 +75,8 @@ enum BookmarkInteractors {
     /// works (`example.com` is `https://example.com`), else as typed, for
     /// the validation to name what is wrong with it.
     static func save(url: String, title: String, to store: BookmarkStore) -> Result<Bookmark, InteractorError> {
-        let url = url.trimmingCharacters(in: .whitespaces)
-        let title = title.trimmingCharacters(in: .whitespaces)
+        let url = url.trimmingWhitespace()
+        let title = title.trimmingWhitespace()
         let normalized = url.isEmpty ? url : ((try? WebTitle.normalizedURL(url)) ?? url)
         if let invalid = BookmarkValidation.validate(url: normalized, title: title) { return .failure(invalid) }
         let bookmark = Bookmark(url: normalized, title: title)

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Chooses how progress reaches a stream (stderr, normally).
 public enum BackendFactory {

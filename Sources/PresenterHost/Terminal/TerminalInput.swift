@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Reads keys from a terminal in raw mode on a thread of its own and hands
 /// them, decoded (``KeyDecoder``), to a handler, in the order typed.
@@ -21,7 +23,7 @@ public final class TerminalInput: @unchecked Sendable {
     private let handler: @Sendable (TerminalKey?) -> Void
     private var wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
     private let done = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private var thread: Bool?
 
     /// Starts reading `fd` and calling `handler` (on the reader's thread).
     public init(fd: FileDescriptor = .standardInput, handler: @escaping @Sendable (TerminalKey?) -> Void) {
@@ -29,13 +31,11 @@ public final class TerminalInput: @unchecked Sendable {
         self.handler = handler
         guard let wake = try? FileDescriptor.pipe() else { return }
         self.wake = wake
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "presenter-host.input") { [self] in
             readKeys()
             done.signal()
         }
-        thread.name = "presenter-host.input"
-        thread.start()
-        self.thread = thread
+        self.thread = true
     }
 
     /// Stops reading and waits for the reader to end (never from the handler).

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A small strict JSON (RFC 8259) reader that remembers where each value
 /// starts, so a data-file error can name its line and column; Foundation's
@@ -64,7 +66,7 @@ struct JSONReader {
     /// an error line: control characters are escaped too (`PrintableText`),
     /// so a key can never break the line or reach the terminal raw.
     static func pointerToken(_ key: String) -> String {
-        PrintableText.escaping(key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"))
+        PrintableText.escaping(key.replacingEvery("~", with: "~0").replacingEvery("/", with: "~1"))
     }
 
     /// The line and column of the first byte that is not valid UTF-8.

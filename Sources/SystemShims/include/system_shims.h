@@ -48,6 +48,9 @@ int ph_set_parent_death_signal(int signal);
 /** prctl(PR_SET_NAME, name): the name ps and top show (at most 15 bytes). */
 int ph_set_process_name(const char *name);
 
+/** gettid(): the calling thread's id (the process id on its main thread). */
+pid_t ph_gettid(void);
+
 /** pidfd_open(pid, 0): a descriptor (close-on-exec) that polls readable
  *  once the process has ended; -1 where the kernel has no pidfd. */
 int ph_pidfd_open(pid_t pid);

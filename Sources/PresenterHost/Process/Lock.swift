@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A mutual-exclusion lock (a pthread mutex): the host's `NSLock`, without
+/// Foundation, whose import loads ICU's libraries into every process at
+/// start (docs/BENCHMARKS.md). ThreadSanitizer sees it, as it sees every
+/// pthread mutex.
+// Safe: the mutex is used only through the pthread calls, which are
+// thread-safe; it lives at a fixed address until deinit.
+final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() {
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Runs `body` holding the lock.
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
