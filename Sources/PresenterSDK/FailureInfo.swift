@@ -6,7 +6,9 @@ public struct FailureInfo: Sendable, Hashable {
     public var code: Int64
     /// The error domain, e.g. "validation", "http", "process".
     public var domain: String
-    /// A human-readable description; may be empty.
+    /// A human-readable description; may be empty: it is "" when hide's
+    /// message already says it (a validation failure), so showing the
+    /// message and this after it never says a thing twice.
     public var message: String
 
     /// A failure description, e.g. to pass a changed one to a base presenter.

@@ -72,11 +72,11 @@ struct RuntimeMessageRulesTests {
     func validationError() throws {
         #expect(
             try run("add-bookmark", error: .validation("URL cannot be empty"))
-                == ["show \"Saving bookmark...\"", "hide \"URL cannot be empty\" validation:URL cannot be empty:0"])
+                == ["show \"Saving bookmark...\"", "hide \"URL cannot be empty\" validation::0"])
         // Even where the table has no failure message.
         #expect(
             try run("get-title", error: .validation("Title cannot be empty"))
-                == ["show \"\"", "hide \"Title cannot be empty\" validation:Title cannot be empty:0"])
+                == ["show \"\"", "hide \"Title cannot be empty\" validation::0"])
     }
 
     @Test("events carry the working message and what hide got; an action that is never shown gives none")

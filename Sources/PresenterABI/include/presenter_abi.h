@@ -178,7 +178,10 @@ typedef struct presenter_failure {
     int64_t code;
     /** The error domain, e.g. "validation", "http", "process". Never NULL. */
     const char *domain;
-    /** A human-readable description. Never NULL; MAY be empty. */
+    /** A human-readable description. Never NULL; MAY be empty. It is ""
+     *  when hide's message already says it (a validation failure, whose
+     *  text is the failure message): show message, and this after it when
+     *  it is not empty, and nothing is said twice. */
     const char *message;
 } presenter_failure;
 
@@ -430,7 +433,9 @@ typedef struct presenter_descriptor {
     /**
      * An interactor ended: exactly once per interactor that was shown, never
      * for one that was not. message is the success or failure message, or
-     * NULL when there is none (hide at once). failure is NULL on success.
+     * NULL when there is none (hide at once). failure is NULL on success;
+     * its message is "" when message already says it (see
+     * presenter_failure).
      */
     presenter_status (*hide)(void *instance, presenter_view *view,
                              const char *message,

@@ -153,8 +153,16 @@ public final class Screenlet: @unchecked Sendable {
             replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
         guard handle.shown else { return }
+        // The failure's text, when hide's message already is it (a
+        // validation error), reaches the presenter as "": a presenter that
+        // shows both says it once. Backends and events get it whole.
+        let told = error.map { error in
+            error.message == message
+                ? InteractorError(
+                    code: error.code, domain: error.domain, message: "", isValidation: error.isValidation) : error
+        }
         hook { engine throws(PresenterFailure) in
-            try engine.hide(viewID, message: message, interactor: handle.snapshot, failure: error)
+            try engine.hide(viewID, message: message, interactor: handle.snapshot, failure: told)
         }
         runtime.setNeedsRender()
         runtime.announce(.finished(action: handle.action, message: message, error: error))
