@@ -21,9 +21,7 @@ struct HUDContent: Equatable {
     init(working jobs: [HUDSession.Job], since start: UInt64) {
         let shown = jobs.last(where: { !$0.message.isEmpty }) ?? jobs.last
         let (text, details) = HUDContent.lines(shown?.message ?? "")
-        let others = jobs.count - 1
-        let count = others > 0 ? "(+\(others) more)" : ""
-        self.text = [text, count].filter { !$0.isEmpty }.joined(separator: " ")
+        self.text = HUDContent.counted(text, others: jobs.count - 1)
         self.details = details
         indicator = shown?.progress.map(Indicator.bar) ?? .spinner(since: start)
     }
@@ -43,6 +41,19 @@ struct HUDContent: Equatable {
         self.details = [details ?? "", extra].filter { !$0.isEmpty }.joined(separator: " - ")
         if self.details == "" { self.details = nil }
         indicator = .failure
+    }
+
+    /// This outcome with `others` interactors still running counted after
+    /// its text: "Index fetched (+1 more)".
+    func counting(others: Int) -> HUDContent {
+        var counted = self
+        counted.text = HUDContent.counted(text, others: others)
+        return counted
+    }
+
+    /// `text` and "(+N more)" for `others` above 0.
+    private static func counted(_ text: String, others: Int) -> String {
+        [text, others > 0 ? "(+\(others) more)" : ""].filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// Splits a message into its first line and the rest (the details line).

@@ -7,6 +7,12 @@
 /// that comes earlier is deferred, the spinner going on meanwhile); the HUD
 /// ends with the last interactor, whose success or failure message then shows
 /// for its time (or, for a failure in an interactive view, until a key).
+/// An interactor that ends while others still run has its outcome shown at
+/// once, briefly, with the others counted ("✔ Index fetched (+1 more)"):
+/// for a success's reading time, a failure's hold (never until a key: the
+/// work goes on), within the host's limit; then the HUD of the work still
+/// running comes back. A later one's outcome replaces it; the last
+/// interactor's ending replaces it too.
 struct HUDSession {
     /// The configurable times, in nanoseconds.
     struct Options: Equatable {
@@ -63,6 +69,10 @@ struct HUDSession {
     /// When the HUD became visible (the grace time over).
     private var visibleSince: UInt64?
     private var ending: Ending?
+    /// The outcome of an interactor that ended while others run (without
+    /// their count, which is the running jobs' at each frame), and until
+    /// when it shows.
+    private var interim: (content: HUDContent, until: UInt64)?
 
     init(options: Options) {
         self.options = options
@@ -95,7 +105,11 @@ struct HUDSession {
         settle(at: now)
         guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
         let job = jobs.remove(at: index)
-        guard jobs.isEmpty else { return }
+        guard jobs.isEmpty else {
+            showInterim(message: message, failureText: failureText, at: now)
+            return
+        }
+        interim = nil
         guard let visibleSince else {
             reset()  // ended within the grace time: never drawn
             return
@@ -111,13 +125,33 @@ struct HUDSession {
                 job: job, outcome: outcome, from: from,
                 until: holdUntilKey ? nil : from.adding(min(options.failureHold, options.outcomeLimit)))
         } else {
-            // As the original: 1.5 s plus 10 ms for each character of the
-            // message, within the host's limit.
-            let readingTime = 1_500_000_000 + 10_000_000 * UInt64(min(message.count, 1 << 30))
             ending = Ending(
                 job: job, outcome: HUDContent(success: message), from: from,
-                until: from.adding(min(readingTime, options.outcomeLimit)))
+                until: from.adding(min(Self.readingTime(message), options.outcomeLimit)))
         }
+    }
+
+    /// As the original: 1.5 s plus 10 ms for each character of the message.
+    private static func readingTime(_ message: String) -> UInt64 {
+        1_500_000_000 + 10_000_000 * UInt64(min(message.count, 1 << 30))
+    }
+
+    /// An interactor ended while others run: its outcome shows now, for a
+    /// while, with the others counted. Nothing while the HUD is not visible
+    /// yet (within the grace time nothing was drawn of it), nor for a hide
+    /// without a message.
+    private mutating func showInterim(message: String?, failureText: String?, at now: UInt64) {
+        guard visibleSince != nil, let message, !message.isEmpty else { return }
+        let outcome: HUDContent
+        let lasting: UInt64
+        if let failureText {
+            outcome = HUDContent(failure: message, failureText: failureText)
+            lasting = options.failureHold
+        } else {
+            outcome = HUDContent(success: message)
+            lasting = Self.readingTime(message)
+        }
+        interim = (outcome, now.adding(min(lasting, options.outcomeLimit)))
     }
 
     /// A key was pressed: dismisses a failure that waits for one. Returns
@@ -137,6 +171,10 @@ struct HUDSession {
         if let ending, now >= ending.from, let outcome = ending.outcome {
             return Frame(content: outcome, wakeAt: ending.until)
         }
+        if let interim {
+            let wake = ending.map { min($0.from, interim.until) } ?? interim.until
+            return Frame(content: interim.content.counting(others: jobs.count), wakeAt: wake)
+        }
         // With no job left, the last one's hide is deferred: keep showing it.
         let shown = jobs.isEmpty ? ending.map { [$0.job] } ?? [] : jobs
         let working = HUDContent(working: shown, since: started)
@@ -152,6 +190,9 @@ struct HUDSession {
         if let ending, let until = ending.until, now >= until {
             reset()
         }
+        if let interim, now >= interim.until {
+            self.interim = nil
+        }
     }
 
     private mutating func reset() {
@@ -159,6 +200,7 @@ struct HUDSession {
         started = nil
         visibleSince = nil
         ending = nil
+        interim = nil
     }
 }
 

@@ -253,6 +253,37 @@ struct EndToEndDriveTerminalTests {
         #expect(!run.final.cursor.hidden)
     }
 
+    @Test func anActionThatEndsWhileAnotherRunsShowsItsOutcomeThenTheOtherAgain() throws {
+        let lines = [
+            #"{"start": "fetch", "working": "Fetching the index..."}"#,
+            #"{"start": "build", "working": "Building..."}"#,
+            #"{"succeed": "fetch", "message": "Index fetched"}"#,
+            #"{"succeed": "build", "message": "Built"}"#,
+        ]
+        // Held after the first action's end until the test saw what followed it.
+        let go = GoFile()
+        let host = try ExampleHost.make(holding: (lines: 3, go: go))
+        let run = try TerminalDriver.run(
+            [], shell: "printf '%s\\n' \(lines.map { "'\($0)'" }.joined(separator: " ")) | '\(host.path)' drive",
+            steps: [
+                .waitText("Index fetched (+1 more)"), .snapshot("outcome"),
+                .waitText("Building..."), .snapshot("back"), go.touch,
+                .waitText("Built"), .snapshot("done"), .waitExit(20),
+            ])
+        #expect(run.errors == [])
+        // The success is not lost: shown in the box, the action still running counted.
+        let outcome = try #require(run.snapshots["outcome"])
+        let row = try #require(outcome.row(containing: "✔ Index fetched (+1 more)").map { outcome.lines[$0] })
+        #expect(row.contains("│"), "not in the box: \(outcome.lines)")
+        #expect(outcome.row(containing: "Building...") == nil)
+        // Then the work still running, alone.
+        let back = try #require(run.snapshots["back"])
+        #expect(back.row(containing: "Building...") != nil && back.row(containing: "more") == nil, "\(back.lines)")
+        #expect(try #require(run.snapshots["done"]).row(containing: "✔ Built") != nil)
+        #expect(run.exit.code == 0)
+        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+    }
+
     @Test func thePythonExampleShowsTheBarAndTheNewMessages() throws {
         let script = Self.examples.appendingPathComponent("get-title.py").path
         // Held after its third line (the start, parts 1 and 2) until the test saw part 2.

@@ -270,8 +270,10 @@ private let screenCases: [ScreenCase] = [
             .perform("add-bookmark"),
             .row(2, "   │ ⠋ Saving bookmark... (+1 more) │"),
             .succeed(action: 1),
+            // Its outcome, while the upload goes on, for 1.5 s + 10 ms a character.
+            .row(2, "    │ ✔ Bookmark saved! (+1 more) │"),
+            .advance(1.65),
             .row(2, "     │ █████░░░░░  50% Uploading │"),
-            .advance(0.5),  // past the minimum show time
             .succeed(action: 0),
             .row(2, "             │ ✔ Uploaded │"),
         ]),
