@@ -282,11 +282,12 @@ struct AddBookmarkCommandTests {
         (["--add", "--url", " "], "Error: --add needs --url <url>"),
         (["--get-title", "--add", "--url", "x"], "Error: --get-title and --add cannot be combined"),
         (["--url", "x", "--title", "t", "--get-title"], "Error: --title cannot be combined with --get-title"),
-        (["--timeout", "0"], "Error: --timeout: '0' is not a number of seconds above 0 and at most 3600"),
+        (["--timeout", "0"], "Error: --timeout: '0' is not a positive number of seconds"),
+        (["--timeout=3601"], "Error: --timeout: '3601' is too long; give at most 3600 seconds (1 hour)"),
         (["--color", "pink"], "Error: --color: 'pink' is not auto, always or never"),
         (["--hook-timeout", "0"], "Error: --hook-timeout: '0' is not a positive number of seconds"),
-        (["--bogus"], "Error: unknown option '--bogus' for add-bookmark"),
-        (["example.org"], "Error: unexpected argument 'example.org'; give the URL with --url"),
+        (["--bogus"], "Error: Unknown option '--bogus'"),
+        (["example.org"], "Error: Unexpected argument 'example.org'; give the URL with --url"),
     ])
     func aBadFlagIsOneLineAndStatus64(arguments: [String], line: String) throws {
         let result = try ProcessRunner.run(TestPaths.binary, ["add-bookmark"] + arguments)

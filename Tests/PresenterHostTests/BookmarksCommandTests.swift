@@ -144,8 +144,8 @@ struct BookmarksCommandTests {
     }
 
     @Test(arguments: [
-        (["--bogus"], "Unknown option '--bogus' for 'bookmarks'"),
-        (["extra"], "Unexpected argument 'extra' for 'bookmarks'"),
+        (["--bogus"], "Unknown option '--bogus'"),
+        (["extra"], "Unexpected argument 'extra'"),
         (["--store"], "Missing value for '--store <file>'"),
         (
             ["--store", ""],
@@ -170,7 +170,8 @@ struct BookmarksCommandTests {
         let result = try ProcessRunner.host(["--list", "bookmarks"])
         #expect(result.status == 64)
         #expect(
-            result.stderr.hasPrefix("Error: '--list' cannot come before 'bookmarks'; put bookmarks' options after it\n")
+            result.stderr.hasPrefix(
+                "Error: '--list' cannot be combined with 'bookmarks'; put bookmarks' options after 'bookmarks'\n")
         )
     }
 

@@ -159,11 +159,16 @@ import Testing
     @Test(
         arguments: [
             (["check"], 64, "Error: 'check' needs at least one plugin file (a .so)"),
-            (["check", "--frobnicate", "x.so"], 64, "Error: Unknown option '--frobnicate' for 'check'"),
+            (["check", "--frobnicate", "x.so"], 64, "Error: Unknown option '--frobnicate'"),
             (
                 ["check", "--hook-timeout", "0", "x.so"], 64,
-                "Error: Invalid value '0' for '--hook-timeout <seconds>'; give a number of seconds above 0, at most 60"
+                "Error: --hook-timeout: '0' is not a positive number of seconds"
             ),
+            (
+                ["check", "--hook-timeout=0", "x.so"], 64,
+                "Error: --hook-timeout: '0' is not a positive number of seconds"
+            ),
+            (["check", "--hook-timeout"], 64, "Error: Missing value for '--hook-timeout <seconds>'"),
             (
                 ["check", "/nonexistent/libx.so"], 66,
                 "Error: check: /nonexistent/libx.so: no such file; give the path of a plugin .so file"

@@ -14,24 +14,43 @@ import Testing
         ),
         (
             ["--plugin-dir", "p", "run", "--presenter", "mbhud", "--", "sleep", "1"],
-            .run(arguments: ["--presenter", "mbhud", "--", "sleep", "1"], plugins: PluginOptions(pluginDirs: ["p"]))
+            .run(run(["sleep", "1"], presenter: "mbhud", plugins: PluginOptions(pluginDirs: ["p"])))
         ),
-        (["run", "--list"], .run(arguments: ["--list"], plugins: PluginOptions())),
         (
             ["--rescan", "--allow-insecure-plugins", "--list"],
             .list(PluginOptions(cache: .rescan, allowInsecure: true), verbose: false, json: false)
         ),
         (
             ["--no-cache", "--bundled-only", "run", "true"],
-            .run(arguments: ["true"], plugins: PluginOptions(cache: .off, bundledOnly: true))
+            .run(run(["true"], plugins: PluginOptions(cache: .off, bundledOnly: true)))
         ),
+        // The plugin options are the command's own, before its name or after it.
+        (
+            ["--plugin-dir", "a", "run", "--plugin-dir=b", "--rescan", "--", "true"],
+            .run(run(["true"], plugins: PluginOptions(pluginDirs: ["a", "b"], cache: .rescan)))
+        ),
+        (["list", "--no-cache", "--ids"], .list(PluginOptions(cache: .off), verbose: false, json: false, ids: true)),
         (["--list", "--help"], .help),
         (["-h"], .help),
+        (["run", "--help", "--bogus"], .commandHelp("run")),
         (["--version", "--list"], .version),
-        (["--plugin-dir", "a", "--print-plugin-path"], .printPluginPath(pluginDirs: ["a"])),
+        (["--plugin-dir", "a", "--print-plugin-path"], .printPluginPath(PluginOptions(pluginDirs: ["a"]))),
+        (["--bundled-only", "--print-plugin-path"], .printPluginPath(PluginOptions(bundledOnly: true))),
+        (["completions", "zsh"], .completions(.zsh)),
+        (["bookmarks", "--store=/s.json", "--json"], .bookmarks(json: true, store: "/s.json")),
     ])
     func argumentsParse(arguments: [String], expected: PresenterHostCommand.Invocation) throws {
         #expect(try PresenterHostCommand.parse(arguments) == expected)
+    }
+
+    private static func run(
+        _ command: [String], presenter: String = "mbhud", plugins: PluginOptions
+    ) -> RunOptions {
+        var options = RunOptions()
+        options.presenter = presenter
+        options.command = command
+        options.plugins = plugins
+        return options
     }
 
     @Test(arguments: [
@@ -40,14 +59,24 @@ import Testing
         (["--list", "extra"], "Unexpected argument 'extra'"),
         (["--list", "--plugin-dir"], "Missing value for '--plugin-dir <dir>'"),
         (["--plugin-dir", "--list"], "Missing value for '--plugin-dir <dir>'"),
-        (["--plugin-dir=", "--list"], "Empty value for '--plugin-dir <dir>'; give a directory"),
-        (["--rescan", "--no-cache", "--list"], "'--rescan' and '--no-cache' cannot be combined"),
+        (["--plugin-dir=", "--list"], "--plugin-dir needs a directory"),
+        (["--rescan", "--no-cache", "--list"], "--rescan and --no-cache cannot be combined"),
+        (["--rescan", "run", "--no-cache", "true"], "--rescan and --no-cache cannot be combined"),
         (["--json"], "'--json' needs '--list'"),
         (["-v"], "'--verbose' needs '--list'"),
         (
             ["--plugin-dir", "x"],
-            "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'"
+            "Missing command: use '--list', 'run', 'add-bookmark', 'bookmarks', 'check', 'drive', '--print-plugin-path' or 'completions'"
         ),
+        (
+            ["frobnicate"],
+            "Unknown command 'frobnicate'; the commands are --list, run, add-bookmark, bookmarks, check, drive, --print-plugin-path and completions"
+        ),
+        (["run", "--list"], "Unknown option '--list'"),
+        (["--json", "run", "true"], "Unknown option '--json'"),
+        (["--list", "--json", "--ids"], "--json and --ids cannot be combined"),
+        (["completions", "tcsh"], "'tcsh' is not bash, zsh or fish"),
+        (["completions"], "completions needs a shell: bash, zsh or fish"),
         (["--list", "run"], "'--list' cannot be combined with 'run'; put run's options after 'run'"),
         (
             ["--list", "add-bookmark"],
@@ -96,6 +125,107 @@ import Testing
         #expect(lines.first.map(String.init) == firstLine)
         #expect(lines.dropFirst().first?.hasPrefix("Usage: presenter-host") == true)
         #expect(lines.dropLast().last == "See 'presenter-host --help'.")
+    }
+
+    /// The words that name `command` and the operands it needs, for a test
+    /// of one of its options.
+    private static func invoking(_ command: CommandSpec, with options: [String]) -> [String] {
+        let word = command.names.first { !$0.hasPrefix("-") } ?? command.name
+        switch command.operands {
+        case .command: return [word] + options + ["--", "true"]
+        case .files: return [word] + options + ["x.so"]
+        case .choice(_, let values, _): return [word] + options + [values[0]]
+        case .none: return [word] + options
+        }
+    }
+
+    /// One shape for every command's usage error, through the binary: the
+    /// line, the command's usage lines, where its help is; status 64.
+    @Test(arguments: CommandTable.commands.filter { $0.hasHelpPage || !$0.aliases.isEmpty }.map(\.name))
+    func everyCommandsUsageErrorHasOneShape(name: String) throws {
+        let command = try #require(CommandTable.commands.first { $0.name == name })
+        let result = try ProcessRunner.host(Self.invoking(command, with: ["--bogus=1"]))
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == "Error: Unknown option '--bogus'\n" + Usage.usageLines(command) + Usage.seeHelp(command))
+    }
+
+    /// `--option=value` and `--option value` are the same to every command,
+    /// for every option that takes a value: the same options, or the same error.
+    @Test func everyOptionTakesItsValueInlineOrNext() throws {
+        for command in CommandTable.commands {
+            for option in command.options {
+                if case .flag = option.value { continue }
+                for value in ["", "x", "2", "never", "tail=3"] {
+                    func outcome(_ words: [String]) -> String {
+                        do {
+                            return "\(try PresenterHostCommand.parse(Self.invoking(command, with: words)))"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                    let inline = outcome(["\(option.name)=\(value)"])
+                    #expect(inline == outcome([option.name, value]), "\(command.name) \(option.name) \(value)")
+                }
+            }
+        }
+        #expect(
+            try PresenterHostCommand.parse(["check", "--hook-timeout=5", "x.so"])
+                == .check(
+                    {
+                        var options = CheckCommand.Options(files: ["x.so"])
+                        options.hookTimeout = 5
+                        options.plugins.cache = .off
+                        return options
+                    }()))
+    }
+
+    /// The help of each command lists what its table says it takes, and
+    /// nothing the table does not have: both come from ``CommandTable``.
+    @Test(arguments: CommandTable.commands.filter(\.hasHelpPage).map(\.name))
+    func eachCommandsHelpListsItsOptions(name: String) throws {
+        let command = try #require(CommandTable.commands.first { $0.name == name })
+        let result = try ProcessRunner.host([name, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout == Usage.help(command))
+        #expect(result.stdout.hasPrefix(Usage.usageLines(command)))
+        for option in command.options { #expect(result.stdout.contains("  " + option.label), "\(option.name)") }
+        let listed = Set(
+            result.stdout.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  -") else { return nil }
+                return line.split(separator: " ").map(String.init).first { $0.hasPrefix("--") }
+            })
+        #expect(listed == Set(command.options.map(\.name)))
+    }
+
+    /// The README's and the man page's account of the command line is the
+    /// table's: the README's usage block is the help's usage lines, and
+    /// both name every command and every option.
+    @Test func theReadmeAndTheManPageNameWhatTheTableHas() throws {
+        let readme = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(
+            readme.components(separatedBy: "## The command line\n\n```\n").dropFirst().first?
+                .components(separatedBy: "```").first)
+        #expect(
+            block
+                == (CommandTable.commands.flatMap(\.synopsis) + ["presenter-host --help | --version"]).map { $0 + "\n" }
+                .joined())
+        let man = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/presenter-host.1"), encoding: .utf8)
+        for command in [CommandTable.top] + CommandTable.commands {
+            for option in command.options {
+                #expect(readme.contains("`" + option.name), "README lacks \(command.name) \(option.name)")
+                #expect(
+                    man.contains(option.name.replacingOccurrences(of: "-", with: "\\-")),
+                    "the man page lacks \(command.name) \(option.name)")
+            }
+            guard command.name != CommandTable.top.name else { continue }
+            let roff =
+                command.name.hasPrefix("-") ? command.name.replacingOccurrences(of: "-", with: "\\-") : command.name
+            #expect(man.contains(".B " + roff) || man.contains(".BR " + roff), "the man page lacks \(command.name)")
+        }
     }
 
     @Test func noArgumentsPrintsTheUsageToStderrAndExits64() throws {

@@ -247,7 +247,7 @@ struct EndToEndRunPlainTests {
         #expect(result.status == 64)
         #expect(
             result.stderr == """
-                Error: unknown option '--bogus' for run; put the command after '--' if it is the command's
+                Error: Unknown option '--bogus'
                 Usage: presenter-host run [<options>] [--] <command> [<argument>...]
                 See 'presenter-host run --help'.
 

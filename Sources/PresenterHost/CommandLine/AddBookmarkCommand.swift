@@ -7,28 +7,17 @@ import Glibc
 /// progress goes through the presenter on stderr as in `run` (plain lines
 /// off a terminal), the title on stdout.
 public enum AddBookmarkCommand {
-    /// Runs `add-bookmark` with the arguments that follow it and the
-    /// `--plugin-dir` values given before it; returns the exit status.
-    public static func execute(_ arguments: [String], pluginDirs: [String]) -> Int32 {
-        let options: AddBookmarkOptions
+    /// Runs `add-bookmark` with its options (the plugin options given
+    /// before the word `add-bookmark` among them); returns the exit status.
+    static func execute(_ options: AddBookmarkOptions) -> Int32 {
         do {
-            switch try AddBookmarkOptions.parse(arguments) {
-            case .help:
-                return PresenterHostCommand.printing(AddBookmarkOptions.usage + "\n")
-            case .run(let parsed):
-                options = parsed
-            }
+            return try run(options)
         } catch {
-            return report(error, withUsage: true)
-        }
-        do {
-            return try run(options, pluginDirs: pluginDirs)
-        } catch {
-            return report(error, withUsage: false)
+            return PresenterHostCommand.report(error)
         }
     }
 
-    private static func run(_ options: AddBookmarkOptions, pluginDirs: [String]) throws(CommandError) -> Int32 {
+    private static func run(_ options: AddBookmarkOptions) throws(CommandError) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         if options.mode == .screen {
             // Checked first: nothing is loaded for a screen that cannot be shown.
@@ -47,13 +36,13 @@ public enum AddBookmarkCommand {
         defer { log.flush() }
         let presenter = options.presenter ?? "addbookmark"
         let registry = try RunCommand.loadRegistry(
-            pluginDirs: pluginDirs + options.pluginDirs, presenter: presenter,
-            inProcess: options.inProcess, environment: environment)
+            options.plugins, presenter: presenter, inProcess: options.inProcess, inProcessChain: false,
+            environment: environment)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let unicode = TerminalEnvironment.isUnicode(environment)
-        let isolation: PresenterRuntime.Isolation =
-            options.inProcess
-            ? .inProcess : .presenterProcess(PresenterProcess.Configuration(hookTimeout: options.hookTimeout))
+        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
+        configuration.policy = options.plugins.policy
+        let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
         let pluginOptions = [
             "failure-hold-ms": "3000",
             "outcome-limit-ms": CommandRuntime.milliseconds(CommandRuntime.outcomeLimit),
@@ -65,14 +54,14 @@ public enum AddBookmarkCommand {
         switch options.mode {
         case .screen:
             log.hold()
-            let configuration = AddBookmarkScreen.Configuration(
+            let screen = AddBookmarkScreen.Configuration(
                 registry: registry, presenter: presenter, messages: messages, store: store, timeout: options.timeout,
                 color: options.color.isEnabled(environment: environment), unicode: unicode, isolation: isolation,
                 pluginOptions: pluginOptions, environment: environment,
                 log: log.isEnabled ? { log.write($0) } : nil, note: log.isEnabled ? note : nil)
             let form = BookmarkForm(url: options.url ?? "", title: options.title ?? "")
             do throws(AddBookmarkScreen.StartFailure) {
-                return try AddBookmarkScreen(configuration: configuration, form: form).run()
+                return try AddBookmarkScreen(configuration: screen, form: form).run()
             } catch {
                 switch error {
                 case .attach(let failure): throw .failure("\(failure)")
@@ -98,14 +87,5 @@ public enum AddBookmarkCommand {
                 url: options.url ?? "", title: options.mode == .add ? options.title : nil,
                 save: options.mode == .add ? store : nil)
         }
-    }
-
-    /// Prints `error` as `Error: ...` on stderr (with the usage lines for a
-    /// bad flag) and returns its exit status.
-    static func report(_ error: CommandError, withUsage: Bool) -> Int32 {
-        PresenterHostCommand.report(
-            error,
-            usage: withUsage
-                ? "Usage: presenter-host add-bookmark [<options>]\nSee 'presenter-host add-bookmark --help'.\n" : "")
     }
 }

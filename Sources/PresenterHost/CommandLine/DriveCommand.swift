@@ -6,39 +6,24 @@ import Glibc
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of
 /// clients at once, on one view with the chosen presenter.
 public enum DriveCommand {
-    /// Runs `drive` with the arguments that follow the word `drive` and the
-    /// `--plugin-dir` values given before it; returns the exit status.
-    public static func execute(_ arguments: [String], pluginDirs: [String]) -> Int32 {
-        let options: DriveOptions
+    /// Runs `drive` with its options (the plugin options given before the
+    /// word `drive` among them); returns the exit status.
+    static func execute(_ options: DriveOptions) -> Int32 {
         do {
-            switch try DriveOptions.parse(arguments) {
-            case .help:
-                return PresenterHostCommand.printing(DriveOptions.usage + "\n")
-            case .drive(let parsed):
-                options = parsed
-            }
+            return try drive(options)
         } catch {
-            PresenterHostCommand.writeStandardError(
-                "Error: \(error.message)\nUsage: presenter-host drive [<options>]\nSee 'presenter-host drive --help'.\n"
-            )
-            return error.exitCode.rawValue
-        }
-        do {
-            return try drive(options, pluginDirs: pluginDirs)
-        } catch {
-            return RunCommand.report(error, withUsage: false)
+            return PresenterHostCommand.report(error)
         }
     }
 
-    private static func drive(_ options: DriveOptions, pluginDirs: [String]) throws(CommandError) -> Int32 {
+    private static func drive(_ options: DriveOptions) throws(CommandError) -> Int32 {
         let presentation = options.presentation
         let environment = ProcessInfo.processInfo.environment
         let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
         let log = try RunLog(verbose: presentation.verbose, path: presentation.logFile)
         let registry = try RunCommand.loadRegistry(
-            pluginDirs: pluginDirs + presentation.pluginDirs,
-            presenter: presentation.presenter, inProcess: presentation.inProcess,
-            environment: environment)
+            presentation.plugins, presenter: presentation.presenter, inProcess: presentation.inProcess,
+            inProcessChain: false, verbose: presentation.verbose, environment: environment)
         let server = try options.socket.map { path throws(CommandError) in
             do throws(DriveServer.ListenFailure) {
                 return try DriveServer(path: path)
@@ -50,7 +35,7 @@ public enum DriveCommand {
         ProcessSignals.ignoreBrokenPipe()
         let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: presentation,
-            environment: environment, log: log)
+            environment: environment, log: log, policy: presentation.plugins.policy)
         defer { log.flush() }
         CrashRescue.install(
             terminal: mode == .terminal ? .standardError : nil,

@@ -14,9 +14,9 @@ import Glibc
 /// helper can run), so stdout is diverted (`StandardOutputDiversion`) and
 /// whatever a plugin prints here ends on stderr.
 enum ListCommand {
-    /// Lists the presenters found as `plugins` and the environment say;
-    /// returns the exit status.
-    static func execute(_ plugins: PluginOptions, verbose: Bool, json: Bool) -> Int32 {
+    /// Lists the presenters found as `plugins` and the environment say
+    /// (with `ids`, their ids alone, one a line); returns the exit status.
+    static func execute(_ plugins: PluginOptions, verbose: Bool, json: Bool, ids: Bool = false) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let diversion = StandardOutputDiversion()
         let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
@@ -27,7 +27,10 @@ enum ListCommand {
         }
         var failure: Errno?
         do throws(Errno) {
-            try diversion.write(json ? self.json(registry) : table(registry, verbose: verbose))
+            try diversion.write(
+                ids
+                    ? registry.plugins.map { $0.id + "\n" }.joined()
+                    : json ? self.json(registry) : table(registry, verbose: verbose))
         } catch {
             failure = error
         }

@@ -8,14 +8,17 @@ public enum PresenterHostCommand {
     /// What the arguments ask for.
     enum Invocation: Equatable {
         case help
+        /// A command's own help (its name).
+        case commandHelp(String)
         case version
-        case list(PluginOptions, verbose: Bool, json: Bool)
-        case printPluginPath(pluginDirs: [String])
-        case run(arguments: [String], plugins: PluginOptions)
-        case bookmarks(arguments: [String])
-        case addBookmark(arguments: [String], pluginDirs: [String])
-        case check(arguments: [String], pluginDirs: [String])
-        case drive(arguments: [String], pluginDirs: [String])
+        case list(PluginOptions, verbose: Bool, json: Bool, ids: Bool = false)
+        case printPluginPath(PluginOptions)
+        case run(RunOptions)
+        case bookmarks(json: Bool, store: String?)
+        case addBookmark(AddBookmarkOptions)
+        case check(CheckCommand.Options)
+        case drive(DriveOptions)
+        case completions(CompletionScript.Shell)
 
         /// The name of a command that runs work under a presenter (and so
         /// needs ``DescriptorLimit/needed`` descriptors), or nil.
@@ -25,9 +28,16 @@ public enum PresenterHostCommand {
             case .addBookmark: "add-bookmark"
             case .check: "check"
             case .drive: "drive"
-            case .help, .version, .list, .printPluginPath, .bookmarks: nil
+            case .help, .commandHelp, .version, .list, .printPluginPath, .bookmarks, .completions: nil
             }
         }
+    }
+
+    /// A usage error, and the command whose usage lines go with it (nil:
+    /// the top level's).
+    struct UsageFailure: Error {
+        let error: CommandError
+        let command: CommandSpec?
     }
 
     /// Runs the command with `arguments` (without the program name) and
@@ -40,148 +50,164 @@ public enum PresenterHostCommand {
         if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
         // --trace (before the command) is PRESENTER_HOST_DEBUG=1 for this
         // process and every process it starts (the scan helper, the presenter process).
-        if arguments.prefix(while: { !["run", "check", "drive", "add-bookmark", "bookmarks"].contains($0) }).contains(
-            "--trace")
-        {
+        if arguments.prefix(while: { CommandTable.command(word: $0) == nil }).contains("--trace") {
             ProcessEnvironment.set(EngineNote.debugVariable, to: "1")
         }
         if arguments.isEmpty {
-            writeStandardError(Usage.synopsis + seeHelp)
+            writeStandardError(Usage.synopsis + Usage.seeHelp(nil))
             return ExitCode.usage.rawValue
         }
-        do throws(CommandError) {
-            let invocation = try parse(arguments)
-            if let command = invocation.runsWork, let shortfall = DescriptorLimit.shortfall() {
-                throw CommandError.descriptors(shortfall, command: command)
-            }
-            switch invocation {
-            case .help:
-                return printing(Usage.help)
-            case .version:
-                return printing(Usage.versionLine + "\n")
-            case let .list(plugins, verbose, json):
-                return ListCommand.execute(plugins, verbose: verbose, json: json)
-            case let .printPluginPath(pluginDirs):
-                return printPluginPath(pluginDirs: pluginDirs)
-            case let .run(runArguments, plugins):
-                return RunCommand.execute(runArguments, plugins: plugins)
-            case .bookmarks(let bookmarksArguments):
-                return BookmarksCommand.execute(bookmarksArguments)
-            case let .addBookmark(commandArguments, pluginDirs):
-                return AddBookmarkCommand.execute(commandArguments, pluginDirs: pluginDirs)
-            case let .check(checkArguments, pluginDirs):
-                return CheckCommand.execute(checkArguments, pluginDirs: pluginDirs)
-            case let .drive(driveArguments, pluginDirs):
-                return DriveCommand.execute(driveArguments, pluginDirs: pluginDirs)
-            }
+        let invocation: Invocation
+        do throws(UsageFailure) {
+            invocation = try read(arguments)
         } catch {
-            return report(error)
+            writeStandardError("Error: \(error.error.message)\n")
+            writeStandardError(
+                (error.command.map(Usage.usageLines) ?? Usage.synopsis) + Usage.seeHelp(error.command))
+            return error.error.exitCode.rawValue
+        }
+        if let command = invocation.runsWork, let shortfall = DescriptorLimit.shortfall() {
+            return report(.descriptors(shortfall, command: command))
+        }
+        switch invocation {
+        case .help:
+            return printing(Usage.help)
+        case .commandHelp(let name):
+            return printing(CommandTable.commands.first { $0.name == name }.map(Usage.help) ?? Usage.help)
+        case .version:
+            return printing(Usage.versionLine + "\n")
+        case let .list(plugins, verbose, json, ids):
+            return ListCommand.execute(plugins, verbose: verbose, json: json, ids: ids)
+        case .printPluginPath(let plugins):
+            return printPluginPath(plugins)
+        case .run(let options):
+            return RunCommand.execute(options)
+        case let .bookmarks(json, store):
+            return BookmarksCommand.execute(store: store, json: json)
+        case .addBookmark(let options):
+            return AddBookmarkCommand.execute(options)
+        case .check(let options):
+            return CheckCommand.execute(options)
+        case .drive(let options):
+            return DriveCommand.execute(options)
+        case .completions(let shell):
+            return printing(CompletionScript.script(for: shell))
         }
     }
 
-    /// Parses the arguments that come before a command's own (everything
-    /// after `run` belongs to `run`).
+    /// Parses the arguments (``CommandTable``): what the command line asks for.
+    /// - Throws: the usage error, as `.usage`.
     static func parse(_ arguments: [String]) throws(CommandError) -> Invocation {
-        var plugins = PluginOptions()
-        var list = false, verbose = false, json = false, printPath = false
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            index += 1
-            switch argument {
-            case "-h", "--help":
-                return .help
-            case "--version":
-                return .version
-            case "--list", "list":
-                list = true
-            case "--print-plugin-path":
-                printPath = true
-            case "--trace":
-                continue  // handled in main, before anything runs
-            case "-v", "--verbose":
-                verbose = true
-            case "--json":
-                json = true
-            case _ where try plugins.parse(argument, arguments, &index):
-                continue
-            case "run", "check", "drive", "add-bookmark":
-                if let flag = list
-                    ? "--list" : verbose ? "--verbose" : json ? "--json" : printPath ? "--print-plugin-path" : nil
-                {
-                    throw .usage(
-                        "'\(flag)' cannot be combined with '\(argument)'; put \(argument)'s options after '\(argument)'"
+        do throws(UsageFailure) {
+            return try read(arguments)
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// Reads the words before the command against ``CommandTable/top``,
+    /// then the command's with its own spec. The plugin options (and list's
+    /// `-v` and `--json`) given before a command are the command's own, read
+    /// as if they came after its name: each command takes them or refuses
+    /// them in one way, never drops them.
+    private static func read(_ arguments: [String]) throws(UsageFailure) -> Invocation {
+        let top: ParsedArguments
+        do throws(CommandError) {
+            top = try ArgumentParser.parse(arguments, as: CommandTable.top)
+        } catch {
+            throw UsageFailure(error: error, command: nil)
+        }
+        if let stop = top.stoppedBy { return stop.name == "--version" ? .version : .help }
+        let spelledAsOptions = [CommandTable.list, CommandTable.printPluginPath].filter { top.has($0.name) }
+        // What came before the command, as typed, but the commands and --trace (done in main).
+        let given = top.occurrences.filter { !["--trace", "--list", "--print-plugin-path"].contains($0.option.name) }
+            .flatMap(\.words)
+        if let word = top.operands.first {
+            guard let command = CommandTable.command(word: word) else {
+                let failure: CommandError =
+                    spelledAsOptions.isEmpty
+                    ? .usage(
+                        "Unknown command '\(PrintableText.escaping(word))'; the commands are \(ValueKind.either(CommandTable.commands.map(\.name), "and"))"
                     )
-                }
-                let rest = Array(arguments[index...])
-                let pluginDirs = plugins.pluginDirs
-                switch argument {
-                case "run": return .run(arguments: rest, plugins: plugins)
-                case "check": return .check(arguments: rest, pluginDirs: pluginDirs)
-                case "drive": return .drive(arguments: rest, pluginDirs: pluginDirs)
-                default: return .addBookmark(arguments: rest, pluginDirs: pluginDirs)
-                }
-            case "bookmarks":
-                if let flag = list
-                    ? "--list"
-                    : verbose
-                        ? "--verbose"
-                        : json
-                            ? "--json"
-                            : printPath
-                                ? "--print-plugin-path"
-                                : !plugins.pluginDirs.isEmpty ? "--plugin-dir" : nil
-                {
-                    throw .usage("'\(flag)' cannot come before 'bookmarks'; put bookmarks' options after it")
-                }
-                return .bookmarks(arguments: Array(arguments[index...]))
-            case _ where argument.hasPrefix("-") && argument != "-":
-                throw .usage("Unknown option '\(argument)'")
+                    : .usage("Unexpected argument '\(PrintableText.escaping(word))'")
+                throw UsageFailure(error: failure, command: spelledAsOptions.first)
+            }
+            if let flag = spelledAsOptions.first {
+                let its = word.hasSuffix("s") ? "\(word)'" : "\(word)'s"
+                throw UsageFailure(
+                    error: .usage(
+                        "'\(flag.name)' cannot be combined with '\(word)'; put \(its) options after '\(word)'"),
+                    command: command)
+            }
+            return try invocation(of: command, given + top.operands.dropFirst())
+        }
+        guard let command = spelledAsOptions.first else {
+            let failure: CommandError
+            if let option = ["--verbose", "--json", "--ids"].first(where: top.has) {
+                failure = .usage("'\(option)' needs '--list'")
+            } else {
+                let names = CommandTable.commands.map { "'\($0.name)'" }
+                failure = .usage("Missing command: use \(ValueKind.either(names))")
+            }
+            throw UsageFailure(error: failure, command: nil)
+        }
+        if spelledAsOptions.count > 1 {
+            throw UsageFailure(
+                error: .usage(
+                    "'\(CommandTable.list.name)' cannot be combined with '\(CommandTable.printPluginPath.name)'"),
+                command: nil)
+        }
+        return try invocation(of: command, given)
+    }
+
+    /// `command`'s invocation from its arguments.
+    private static func invocation(of command: CommandSpec, _ arguments: [String]) throws(UsageFailure) -> Invocation {
+        do throws(CommandError) {
+            let parsed = try ArgumentParser.parse(arguments, as: command)
+            if parsed.stoppedBy != nil { return command.hasHelpPage ? .commandHelp(command.name) : .help }
+            switch command.name {
+            case CommandTable.list.name:
+                return .list(
+                    PluginOptions(parsed), verbose: parsed.has("--verbose"), json: parsed.has("--json"),
+                    ids: parsed.has("--ids"))
+            case CommandTable.printPluginPath.name:
+                return .printPluginPath(PluginOptions(parsed))
+            case CommandTable.run.name:
+                return .run(try RunOptions(parsed))
+            case CommandTable.bookmarks.name:
+                return .bookmarks(json: parsed.has("--json"), store: parsed.last("--store"))
+            case CommandTable.addBookmark.name:
+                return .addBookmark(try AddBookmarkOptions(parsed))
+            case CommandTable.check.name:
+                return .check(CheckCommand.Options(parsed))
+            case CommandTable.drive.name:
+                return .drive(DriveOptions(parsed))
             default:
-                throw .usage("Unexpected argument '\(argument)'")
+                return .completions(CompletionScript.Shell(rawValue: parsed.operands[0])!)
             }
+        } catch {
+            throw UsageFailure(error: error, command: command)
         }
-        if printPath {
-            if let flag = list ? "--list" : verbose ? "--verbose" : json ? "--json" : nil {
-                throw .usage("'\(flag)' cannot be combined with '--print-plugin-path'")
-            }
-            return .printPluginPath(pluginDirs: plugins.pluginDirs)
-        }
-        guard list else {
-            throw .usage(
-                verbose || json
-                    ? "'\(verbose ? "--verbose" : "--json")' needs '--list'"
-                    : "Missing command: use '--list', 'run', 'check', 'drive', 'add-bookmark' or 'bookmarks'")
-        }
-        return .list(plugins, verbose: verbose, json: json)
     }
 
     /// `--print-plugin-path`: the search path, one directory a line, in
     /// search order (missing ones too: a plugin put there would be found);
     /// warnings about the user's directories on stderr.
-    static func printPluginPath(pluginDirs: [String]) -> Int32 {
-        let (entries, warnings) = SearchPath.resolve(
-            pluginDirs: pluginDirs, environment: ProcessInfo.processInfo.environment,
-            executablePath: nil)
+    static func printPluginPath(_ plugins: PluginOptions) -> Int32 {
+        let (entries, warnings) = plugins.searchPath(environment: ProcessInfo.processInfo.environment)
         for warning in warnings { writeStandardError(warning + "\n") }
         return printing(SearchPath.directories(entries).map { $0 + "\n" }.joined())
     }
 
-    /// Prints `error` the one way errors are printed (`Error: ...`, followed
-    /// by `usage` for a usage error) and returns its status.
-    static func report(_ error: CommandError, usage: String = Usage.synopsis + seeHelp) -> Int32 {
-        switch error {
-        case .brokenPipe:
-            break  // nobody is reading: quiet, as `head`'s writers are
-        case .usage(let message):
-            writeStandardError("Error: \(message)\n" + usage)
-        default:
+    /// Prints `error` the one way errors are printed once the command
+    /// runs (`Error: ...`; a usage error found while parsing comes with
+    /// its usage lines, see ``main(_:)``) and returns its status.
+    static func report(_ error: CommandError) -> Int32 {
+        if error != .brokenPipe {  // nobody is reading: quiet, as `head`'s writers are
             writeStandardError("Error: \(error.message)\n")
         }
         return error.exitCode.rawValue
     }
-
-    private static let seeHelp = "See 'presenter-host --help'.\n"
 
     /// Writes `text` to stdout, all of it: the one way a command's results
     /// and help reach stdout (never `FileHandle`, whose `write` stops the

@@ -9,20 +9,9 @@ import Glibc
 /// before the command starts (so a presenter that cannot start runs nothing),
 /// and a command that cannot be started shows no presenter at all.
 public enum RunCommand {
-    /// Runs `run` with the arguments that follow the word `run` and the
-    /// plugin options given before it; returns the exit status.
-    static func execute(_ arguments: [String], plugins: PluginOptions) -> Int32 {
-        let options: RunOptions
-        do {
-            switch try RunOptions.parse(arguments) {
-            case .help:
-                return PresenterHostCommand.printing(RunOptions.usage + "\n")
-            case .run(let parsed):
-                options = parsed
-            }
-        } catch {
-            return report(error, withUsage: true)
-        }
+    /// Runs `run` with its options (the plugin options given before the
+    /// word `run` among them); returns the exit status.
+    static func execute(_ options: RunOptions) -> Int32 {
         do {
             let environment = ProcessInfo.processInfo.environment
             let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
@@ -30,27 +19,27 @@ public enum RunCommand {
             let tracing = EngineNote.tracingEnabled(environment)
             let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
             let events = try RunEvents(path: options.eventsFile, log: log, environment: environment)
-            var plugins = plugins
-            plugins.pluginDirs += options.pluginDirs
             let registry = try loadRegistry(
-                plugins, presenter: options.presenter, inProcess: options.inProcess,
+                options.plugins, presenter: options.presenter, inProcess: options.inProcess,
                 verbose: options.verbose, environment: environment, log: tracing ? log : nil)
             let session = RunSession(
                 options: options, view: RunView(options: options, file: file),
                 environment: environment)
-            return try session.run(registry: registry, policy: plugins.policy, log: log, events: events)
+            return try session.run(registry: registry, policy: options.plugins.policy, log: log, events: events)
         } catch {
-            return report(error, withUsage: false)
+            return PresenterHostCommand.report(error)
         }
     }
 
     /// Loads the plugins and checks that the chosen presenter is among them.
     /// A warm start runs no plugin code here: the presenter process loads
-    /// the files it needs; `inProcess` loads the presenter's chain here.
-    /// With a `log`, every discovery decision goes to it (tracing).
+    /// the files it needs; `inProcess` loads the presenter's chain here, or
+    /// every presenter (`inProcessChain` false: for `drive` and
+    /// `add-bookmark`, whose views may use any presenter). With a `log`,
+    /// every discovery decision goes to it (tracing).
     static func loadRegistry(
-        _ plugins: PluginOptions, presenter: String, inProcess: Bool, verbose: Bool,
-        environment: [String: String], log: RunLog? = nil
+        _ plugins: PluginOptions, presenter: String, inProcess: Bool, inProcessChain: Bool = true,
+        verbose: Bool = false, environment: [String: String], log: RunLog? = nil
     ) throws(CommandError) -> PresenterRegistry {
         let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
         for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
@@ -65,36 +54,10 @@ public enum RunCommand {
         }
         guard inProcess else { return registry }
         do throws(PluginLoadError) {
-            return try RegistryPipeline(policy: plugins.policy).loadingInProcess(registry, chainOf: presenter)
+            return try RegistryPipeline(policy: plugins.policy).loadingInProcess(
+                registry, chainOf: inProcessChain ? presenter : nil)
         } catch {
             throw .failure("\(error)")
         }
-    }
-
-    /// The same for commands whose views may use any presenter (`drive`,
-    /// `add-bookmark`): with `inProcess`, every presenter is loaded here.
-    static func loadRegistry(
-        pluginDirs: [String], presenter: String, inProcess: Bool,
-        environment: [String: String]
-    ) throws(CommandError) -> PresenterRegistry {
-        let registry = try loadRegistry(
-            PluginOptions(pluginDirs: pluginDirs), presenter: presenter, inProcess: false,
-            verbose: false, environment: environment)
-        guard inProcess else { return registry }
-        do throws(PluginLoadError) {
-            return try RegistryPipeline(policy: .strict).loadingInProcess(registry, chainOf: nil)
-        } catch {
-            throw .failure("\(error)")
-        }
-    }
-
-    /// Prints `error` as `Error: ...` on stderr (with `run`'s usage lines
-    /// for a bad flag) and returns its exit status.
-    static func report(_ error: CommandError, withUsage: Bool) -> Int32 {
-        PresenterHostCommand.report(
-            error,
-            usage: withUsage
-                ? "Usage: presenter-host run [<options>] [--] <command> [<argument>...]\nSee 'presenter-host run --help'.\n"
-                : "")
     }
 }

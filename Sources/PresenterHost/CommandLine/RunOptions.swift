@@ -37,8 +37,13 @@ public struct RunOptions: Equatable, Sendable {
     public var terminalProgress = TerminalProgressMode.auto
     /// `--color`.
     public var color = ColorMode.auto
+    /// The plugin options (``PluginOptions``), before `run` or after it.
+    var plugins = PluginOptions()
     /// `--plugin-dir`, in the order given.
-    public var pluginDirs: [String] = []
+    public var pluginDirs: [String] {
+        get { plugins.pluginDirs }
+        set { plugins.pluginDirs = newValue }
+    }
     /// `--min-show`, in seconds.
     public var minShow = 0.5
     /// `--grace`, in seconds.
@@ -64,169 +69,75 @@ public struct RunOptions: Equatable, Sendable {
         case help
     }
 
-    /// The help text of `run`.
-    public static let usage = """
-        Usage: presenter-host run [<options>] [--] <command> [<argument>...]
+    /// The help text of `run`, from ``CommandTable/run``.
+    public static var usage: String { Usage.help(CommandTable.run) }
 
-        Runs <command> as an action under a progress presenter and exits with its status.
-
-        Options:
-          --presenter <id>       The presenter to show (default: mbhud; see --list).
-          --action <name>        The action whose messages apply (default: run).
-          --messages <file>      Messages from a JSON file shaped
-                                 {"<action>": {"working": "...", "success": "...", "failure": "..."}};
-                                 an action missing from it uses the "default" action's.
-          --working <message>    Shown while <command> runs (default: the command line).
-          --success <message>    Shown when <command> exits with status 0 (default: none).
-          --failure <message>    Shown when <command> fails (default: none).
-          --timeout <seconds>    Stop <command> and what it started after <seconds>
-                                 (TERM, KILL 2 s later); exit 124. At most 30 days.
-          --output <mode>        What becomes of <command>'s output in a terminal: on-failure
-                                 (the default: kept, shown after the presenter only if <command>
-                                 fails), stream (whole lines above the presenter as they come),
-                                 tail[=N] (the last N lines, default 5, shown below the presenter
-                                 as they come, then as on-failure) or hide (never shown, in plain
-                                 mode too).
-          --show-output          The same as --output stream.
-          --static               One line per state change, no animation or redraws, even in
-                                 a terminal (for screen readers; also when ACCESSIBLE=1).
-          --terminal-progress <when>
-                                 Show progress in the terminal's tab and taskbar too (OSC 9;4):
-                                 auto (terminals known to understand it, never inside tmux or
-                                 screen), always, or never (default: auto).
-          --events <file>        Append one JSON line per state change (start, message,
-                                 progress, success or failure with the status and the
-                                 duration) to <file>; - is stdout (<command>'s stdout then
-                                 joins its output).
-          --color <when>         auto, always or never (default: auto; NO_COLOR turns colour off).
-          --plugin-dir <dir>     Look for plugins in <dir> first. Repeatable.
-          --min-show <seconds>   Once shown, keep the presenter at least <seconds> (default: 0.5;
-                                 at most 86400).
-          --grace <seconds>      Show nothing if <command> ends within <seconds> (default: 0;
-                                 at most 86400).
-          --hook-timeout <seconds>
-                                 How long a presenter's hook may take before the presenter
-                                 is stopped and plain lines take over (default: 0.25; at most 60).
-          --in-process           Run the presenter inside presenter-host instead of its own
-                                 sandboxed process (to debug a plugin under gdb).
-          -v, --verbose          Show the presenter's log and what the host did about it.
-          --log <file>           Append the same log to <file>, with timestamps.
-          -h, --help             Show this help.
-
-        The command starts at '--' or at the first argument that is not an option.
-        It may report progress: lines such as 42%, 0.42, 42/100 or
-        {"progress": 0.42, "message": "Downloading foo.tar"} written to the descriptor
-        numbered in $PRESENTER_PROGRESS_FD (see docs/PROGRESS.md).
-
-        Exit status: <command>'s own (128 + N when signal N killed it); 124 after
-        --timeout; 126 <command> cannot be executed; 127 <command> not found;
-        129, 130, 131, 143 when interrupted by SIGHUP, SIGINT, SIGQUIT, SIGTERM;
-        64 bad option or unknown presenter; 65 bad messages file; 66 unreadable
-        messages file; 73 --log file that cannot be written.
-
-        The presenter runs in a sandboxed process of its own: if it crashes, hangs
-        or misbehaves, it is stopped and plain progress lines take over; the
-        command is never affected.
-        """
-
-    /// Parses the arguments that follow `run`. The command starts after `--`
-    /// or at the first argument that is not a flag; everything from there on
-    /// belongs to it, flags included.
-    /// - Throws: `CommandError.usage` naming the flag or value.
+    /// Parses the arguments that follow `run` (``CommandTable/run``). The
+    /// command starts after `--` or at the first argument that is not an
+    /// option; everything from there on belongs to it, options included.
+    /// - Throws: `CommandError.usage` naming the option or value.
     public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
-        var options = RunOptions()
-        var cursor = FlagCursor(arguments, dashDashEndsFlags: true)
-        while let (split, argument) = cursor.next() {
-            if argument == "--" {
-                options.command = cursor.remaining
-                break
-            }
-            // The first word that is not a flag starts the command.
-            guard argument.hasPrefix("-"), argument != "-" else {
-                options.command = [argument] + cursor.remaining
-                break
-            }
-            let flag = split.name
-            switch flag {
-            case "-h", "--help":
-                return .help
-            case "--presenter":
-                options.presenter = try cursor.nonEmptyValue(
-                    of: split, needs: "a presenter id; see presenter-host --list")
-            case "--action":
-                options.action = try cursor.nonEmptyValue(of: split, needs: "a non-empty action name")
-            case "--messages":
-                options.messagesFile = try cursor.value(of: split)
-            case "--working":
-                options.working = try cursor.value(of: split)
-            case "--success":
-                options.success = try cursor.value(of: split)
-            case "--failure":
-                options.failure = try cursor.value(of: split)
-            case "--timeout":
-                options.timeout = try seconds(
-                    flag, try cursor.value(of: split), allowZero: false,
-                    longest: longestTimeout, longestName: "30 days")
-            case "--min-show":
-                options.minShow = try seconds(
-                    flag, try cursor.value(of: split), allowZero: true,
-                    longest: longestHold, longestName: "1 day")
-            case "--grace":
-                options.grace = try seconds(
-                    flag, try cursor.value(of: split), allowZero: true,
-                    longest: longestHold, longestName: "1 day")
-            case "--show-output", "--static", "--in-process", "-v", "--verbose":
-                try cursor.noValue(for: split)
-                switch flag {
-                case "--show-output": options.output = .stream
-                case "--static": options.staticMode = true
-                case "--in-process": options.inProcess = true
-                default: options.verbose = true
-                }
-            case "--output":
-                let text = try cursor.value(of: split)
-                if text == "tail" || text.hasPrefix("tail=") {
-                    options.output = .tail
-                    guard text != "tail" else { break }
-                    let count = String(text.dropFirst("tail=".count))
-                    guard let lines = Int(count), (1...longestTail).contains(lines) else {
-                        throw .usage("--output: '\(text)': tail=N needs a number of lines from 1 to \(longestTail)")
-                    }
-                    options.tailLines = lines
-                    break
-                }
-                guard let mode = OutputMode(rawValue: text) else {
-                    throw .usage("--output: '\(text)' is not hide, stream, on-failure or tail[=N]")
-                }
-                options.output = mode
-            case "--terminal-progress":
-                options.terminalProgress = try cursor.choice(of: split, "auto, always or never")
-            case "--events":
-                options.eventsFile = try cursor.nonEmptyValue(of: split, needs: "a file, or - for stdout")
-            case "--hook-timeout":
-                options.hookTimeout = try seconds(
-                    flag, try cursor.value(of: split), allowZero: false,
-                    longest: longestHookTimeout, longestName: "1 minute")
-            case "--log":
-                options.logFile = try cursor.nonEmptyValue(of: split, needs: "a file")
-            case "--color":
-                options.color = try cursor.color(of: split)
-            case "--plugin-dir":
-                options.pluginDirs.append(try cursor.nonEmptyValue(of: split, needs: "a directory"))
-            default:
-                throw .usage("unknown option '\(flag)' for run; put the command after '--' if it is the command's")
-            }
-        }
+        let parsed = try ArgumentParser.parse(arguments, as: CommandTable.run)
+        if parsed.stoppedBy != nil { return .help }
+        return .run(try RunOptions(parsed))
+    }
 
-        if options.command.isEmpty {
-            throw .usage("run needs a command to run, e.g. presenter-host run -- sleep 2")
+    /// The options `parsed` (checked against ``CommandTable/run``) give.
+    init(_ parsed: ParsedArguments) throws(CommandError) {
+        self.init(presentation: parsed)
+        action = parsed.last("--action") ?? action
+        working = parsed.last("--working")
+        success = parsed.last("--success")
+        failure = parsed.last("--failure")
+        timeout = parsed.seconds("--timeout")
+        if let output = parsed.last("--output") {
+            let (mode, lines) = Self.output(output)
+            self.output = mode
+            tailLines = lines ?? tailLines
         }
-        if options.messagesFile != nil && (options.working != nil || options.success != nil || options.failure != nil) {
+        staticMode = parsed.has("--static")
+        eventsFile = parsed.last("--events")
+        grace = parsed.seconds("--grace") ?? grace
+        command = parsed.operands
+        if messagesFile != nil && (working != nil || success != nil || failure != nil) {
             throw .usage(
                 "--messages cannot be combined with --working, --success or --failure; put all the messages in the file"
             )
         }
-        return .run(options)
+    }
+
+    /// What `run` and `drive` share, from `parsed`: the presenter, its
+    /// messages file, colour, plugins, times, isolation and log.
+    init(presentation parsed: ParsedArguments) {
+        self.init()
+        presenter = parsed.last("--presenter") ?? presenter
+        messagesFile = parsed.last("--messages")
+        terminalProgress = parsed.last("--terminal-progress").flatMap(TerminalProgressMode.init) ?? terminalProgress
+        color = parsed.last("--color").flatMap(ColorMode.init) ?? color
+        plugins = PluginOptions(parsed)
+        minShow = parsed.seconds("--min-show") ?? minShow
+        hookTimeout = parsed.seconds("--hook-timeout") ?? hookTimeout
+        inProcess = parsed.has("--in-process")
+        verbose = parsed.has("--verbose")
+        logFile = parsed.last("--log")
+    }
+
+    /// `--output`'s value, checked: hide, stream, on-failure, tail or tail=N.
+    static func checkOutput(_ name: String, _ text: String) throws(CommandError) {
+        if text == "tail" || OutputMode(rawValue: text) != nil { return }
+        guard text.hasPrefix("tail=") else {
+            throw .usage("\(name): '\(PrintableText.escaping(text))' is not hide, stream, on-failure or tail[=N]")
+        }
+        guard let lines = Int(text.dropFirst("tail=".count)), (1...longestTail).contains(lines) else {
+            throw .usage(
+                "\(name): '\(PrintableText.escaping(text))': tail=N needs a number of lines from 1 to \(longestTail)")
+        }
+    }
+
+    /// A checked `--output` value as a mode, and tail=N's N.
+    private static func output(_ text: String) -> (OutputMode, Int?) {
+        guard text.hasPrefix("tail=") else { return (OutputMode(rawValue: text) ?? .onFailure, nil) }
+        return (.tail, Int(text.dropFirst("tail=".count)))
     }
 
     /// The longest `--min-show` and `--grace`, in seconds (1 day): more is
@@ -237,23 +148,6 @@ public struct RunOptions: Equatable, Sendable {
     public static let longestHookTimeout: Double = 60
     /// The longest `--timeout`, in seconds (30 days).
     public static let longestTimeout: Double = 2_592_000
-
-    /// A number of seconds: finite, not negative (and above zero unless
-    /// `allowZero`), at most `longest`.
-    static func seconds(
-        _ flag: String, _ text: String, allowZero: Bool, longest: Double,
-        longestName: String
-    ) throws(CommandError) -> Double {
-        guard let value = Double(text), !value.isNaN, value > 0 || (allowZero && value == 0) else {
-            throw .usage(
-                "\(flag): '\(text)' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")"
-            )
-        }
-        guard value <= longest else {
-            throw .usage("\(flag): '\(text)' is too long; give at most \(Int(longest)) seconds (\(longestName))")
-        }
-        return value
-    }
 }
 
 /// `--terminal-progress`: when to write OSC 9;4 (see ``TerminalProgress``).

@@ -1,5 +1,6 @@
-/// The text of `presenter-host --help` and of the usage lines shown with a
-/// usage error.
+/// The help and usage text of `presenter-host` and of each command, written
+/// from ``CommandTable``: what the help says a command takes is what its
+/// parser takes.
 enum Usage {
     /// The program's version.
     static let version = "0.1.0"
@@ -9,88 +10,126 @@ enum Usage {
         "presenter-host \(version) (presenter ABI \(ABIVersion.host))"
     }
 
-    /// The usage lines, shown after a usage error and at the top of the help.
-    static let synopsis = """
-        Usage: presenter-host [<plugin options>] --list [--verbose] [--json]
-               presenter-host [<plugin options>] run [<options>] -- <command> [<argument>...]
-               presenter-host [--plugin-dir <dir>]... add-bookmark [<options>]
-               presenter-host bookmarks [--json] [--store <file>]
-               presenter-host [--plugin-dir <dir>]... check [--json] <file.so>...
-               presenter-host [--plugin-dir <dir>]... drive [<options>] [--socket <path>]
-               presenter-host [--plugin-dir <dir>]... --print-plugin-path
-               presenter-host --help | --version
+    /// The column an option's help starts at, and the width text is wrapped to.
+    static let column = 25
+    static let width = 80
 
-        """
+    /// `Usage: ` and the command's usage lines.
+    static func usageLines(_ command: CommandSpec) -> String {
+        lines(command.synopsis)
+    }
 
-    /// The full help.
+    /// The usage lines of every command, shown after a top-level usage
+    /// error and at the top of the help.
+    static var synopsis: String {
+        lines(CommandTable.commands.flatMap(\.synopsis) + ["presenter-host --help | --version"])
+    }
+
+    private static func lines(_ synopsis: [String]) -> String {
+        synopsis.enumerated().map { ($0.offset == 0 ? "Usage: " : "       ") + $0.element + "\n" }.joined()
+    }
+
+    /// "See 'presenter-host run --help'.", or the top-level help's.
+    static func seeHelp(_ command: CommandSpec?) -> String {
+        "See '\(command?.helpCommand ?? "presenter-host --help")'.\n"
+    }
+
+    /// A command's own help.
+    static func help(_ command: CommandSpec) -> String {
+        var text = usageLines(command)
+        if !command.description.isEmpty { text += "\n" + command.description + "\n" }
+        let own = command.options.filter { !CommandTable.pluginOptionNames.contains($0.name) }
+        let plugin = command.options.filter { CommandTable.pluginOptionNames.contains($0.name) }
+        text += "\nOptions:\n" + rows(own.map { ($0.label, $0.help) })
+        if !plugin.isEmpty {
+            text += "\nPlugin options (also before '\(command.name)'):\n" + rows(plugin.map { ($0.label, $0.help) })
+        }
+        if !command.epilogue.isEmpty { text += "\n" + command.epilogue + "\n" }
+        return text
+    }
+
+    /// The top-level help.
     static var help: String {
-        """
-        presenter-host: show the progress of commands with presenter plugins.
+        let commands = CommandTable.commands.map { command in
+            (
+                command.names.joined(separator: ", "),
+                command.summary + (command.hasHelpPage ? " See '\(command.helpCommand)'." : "")
+            )
+        }
+        let loading = CommandTable.commands.filter { command in
+            command.options.contains { CommandTable.pluginOptionNames.contains($0.name) }
+                && command.name != CommandTable.printPluginPath.name
+        }
+        let topOnly = CommandTable.top.options.filter { option in
+            !["--list", "--print-plugin-path"].contains(option.name)
+                && !CommandTable.pluginOptionNames.contains(option.name)
+        }
+        return """
+            presenter-host: show the progress of commands with presenter plugins.
 
-        \(synopsis)
-        Commands:
-          --list, list        List the presenters found, then (on stderr) the plugin
-                              files that failed to load and why.
-          run                 Run a command under a presenter. See 'presenter-host run --help'.
-          add-bookmark        The Add Bookmark screen (or, with --get-title / --add, its
-                              actions for scripts). See 'presenter-host add-bookmark --help'.
-          bookmarks           List the bookmarks the Add Bookmark screen saved (--json for
-                              scripts, --store <file> for another store than the default
-                              $XDG_DATA_HOME/presenter-host/bookmarks.json or $\(BookmarkStore.environmentVariable)).
-                              See 'presenter-host bookmarks --help'.
-          check               Run the conformance checks on plugin files: PASS, FAIL or
-                              WARN per check with the reason and the fix; exits 0
-                              when nothing failed. See 'presenter-host check --help'.
-          drive               Show actions that JSON lines on stdin or a socket start and end,
-                              from any language. See 'presenter-host drive --help'.
-          --print-plugin-path Print the plugin search path, one directory a line, in
-                              the order plugins are looked for.
+            \(synopsis)
+            Commands:
+            \(rows(commands))
+            Plugin options, before or after \(ValueKind.either(loading.map(\.name))):
+            \(rows(CommandTable.pluginOptions.map { ($0.label, $0.help) }))
+            Options:
+            \(rows(topOnly.map { ($0.label, $0.help) }))
+            Plugins (*.so files) are looked for in this order; the first presenter with
+            a given id wins and later ones are reported as shadowed:
+              1. each --plugin-dir <dir>
+              2. the absolute directories in \(SearchPath.environmentVariable) (colon-separated;
+                 relative and empty entries are ignored with a warning)
+              3. $XDG_DATA_HOME/presenter-host/plugins (default ~/.local/share/presenter-host/plugins)
+              4. <prefix>/lib/presenter-host/plugins, when presenter-host is in <prefix>/bin
+                 or <prefix>/lib/presenter-host (the Debian package's folder)
+              5. the bundled \(SearchPath.bundledLibraryNames.joined(separator: ", "))
+                 next to the presenter-host executable (in the package, in 4)
+            The current directory is never searched. A --plugin-dir or
+            \(SearchPath.environmentVariable) directory that is missing, not a directory or
+            unreadable gets a warning. Plugin files are first loaded in a helper
+            process, so one that crashes or hangs is reported instead of stopping
+            presenter-host; what they hold is cached until they change. A file, or
+            its directory, that others could have written is refused, as is a link
+            out of its directory.
 
-        Plugin options (before --list or run):
-          --plugin-dir <dir>  Look for plugins in <dir> first. Repeatable.
-          --rescan            Scan every plugin file again and rebuild the registry cache.
-          --no-cache          Neither read nor write the registry cache
-                              ($XDG_CACHE_HOME/presenter-host/registry.cache).
-          --allow-insecure-plugins
-                              For development only: load plugin files that others could
-                              have written (owned by another user, writable by group or others).
-          --bundled-only      Load the bundled presenters alone (also \(PluginOptions.bundledOnlyVariable)=1).
+            Exit status: 0 on success, also when some plugin files fail to load (they
+            are listed on stderr); 64 for a usage error. 'run' exits with the status
+            of its command (see 'presenter-host run --help').
+            To write a presenter, see docs/ABI.md.
 
-        Options:
-          -v, --verbose       With --list: also show each presenter's ABI version,
-                              description, author, license and hooks, and the search path.
-          --json              With --list: print JSON for scripts. Keys: plugins (id, name,
-                              version, extends, supportsMessages, path, ...), errors (path,
-                              reason), searchPath (path, origin, exists).
-          --trace             Log every discovery decision and every hook call (arguments,
-                              result, duration) on stderr, or in run's --log file; the
-                              same as PRESENTER_HOST_DEBUG=1.
-          -h, --help          Show this help.
-          --version           Show the version of presenter-host and of its plugin ABI.
+            """
+    }
 
-        Plugins (*.so files) are looked for in this order; the first presenter with
-        a given id wins and later ones are reported as shadowed:
-          1. each --plugin-dir <dir>
-          2. the absolute directories in \(SearchPath.environmentVariable) (colon-separated;
-             relative and empty entries are ignored with a warning)
-          3. $XDG_DATA_HOME/presenter-host/plugins (default ~/.local/share/presenter-host/plugins)
-          4. <prefix>/lib/presenter-host/plugins, when presenter-host is in <prefix>/bin
-             or <prefix>/lib/presenter-host (the Debian package's folder)
-          5. the bundled \(SearchPath.bundledLibraryNames.joined(separator: ", "))
-             next to the presenter-host executable (in the package, in 4)
-        The current directory is never searched. A --plugin-dir or
-        \(SearchPath.environmentVariable) directory that is missing, not a directory or
-        unreadable gets a warning. Plugin files are first loaded in a helper
-        process, so one that crashes or hangs is reported instead of stopping
-        presenter-host; what they hold is cached until they change. A file, or
-        its directory, that others could have written is refused, as is a link
-        out of its directory.
+    /// Two columns: each label, then its text wrapped from ``column`` (on
+    /// the next line when the label is too long to leave room).
+    static func rows(_ items: [(label: String, text: String)]) -> String {
+        items.map { label, text in
+            let indent = String(repeating: " ", count: column)
+            var wrapped = wrap(text, width: width - column)
+            let first = "  " + label
+            var out = ""
+            if first.count + 2 <= column {
+                out = first.padded(toColumns: column) + (wrapped.first ?? "") + "\n"
+                wrapped.removeFirst()
+            } else {
+                out = first + "\n"
+            }
+            return out + wrapped.map { indent + $0 + "\n" }.joined()
+        }.joined()
+    }
 
-        Exit status: 0 on success, also when some plugin files fail to load (they
-        are listed on stderr); 64 for a usage error. 'run' exits with the status
-        of its command (see 'presenter-host run --help').
-        To write a presenter, see docs/ABI.md.
-
-        """
+    /// `text` in lines of at most `width` characters, broken between words
+    /// (a word longer than that has a line of its own).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
     }
 }

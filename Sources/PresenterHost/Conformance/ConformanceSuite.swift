@@ -46,12 +46,12 @@ struct ConformanceSuite {
                 defer { free(resolved) }
                 return String(cString: resolved)
             } ?? path
-        if case .failure(let failure)? = scanner.scan([file])[0] {
+        if case .failure(let failure)? = scanner.scan([file], policy: configuration.policy)[0] {
             return [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
         }
         let loaded: PluginLibrary.Contents
         do {
-            loaded = try PluginLibrary.load(file, policy: .strict)
+            loaded = try PluginLibrary.load(file, policy: configuration.policy)
         } catch {
             return [fileResult(.fail, error.description, "see docs/ABI.md, \"Validation and error messages\"")]
         }

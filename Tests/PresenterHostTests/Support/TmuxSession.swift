@@ -76,12 +76,13 @@ final class TmuxSession {
 
     /// Types `text` and Enter.
     func type(_ text: String) {
-        run(["send-keys", "-t", "main", "-l", text])
+        send(text)
         keys("Enter")
     }
 
-    /// Types `text` as it is (no Enter).
-    func send(_ text: String) { run(["send-keys", "-t", "main", "-l", text]) }
+    /// Types `text` as it is (no Enter; `--` so that a text starting with
+    /// '-' is not read as an option of tmux's).
+    func send(_ text: String) { run(["send-keys", "-t", "main", "-l", "--", text]) }
 
     /// Pastes `text` as a terminal pastes: bracketed when the program asked
     /// for it (mode 2004), as one write.
