@@ -92,7 +92,13 @@ struct AddBookmarkTitleTests {
         let saving = try #require(tmux.waitFor { $0.contains { $0.contains("Saving bookmark... │") } })
         #expect(
             saving.contains { $0.contains("│ ") && Self.spinner(in: $0) != nil && $0.contains("Saving bookmark...") })
-        try #require(tmux.waitFor { $0.contains { $0.contains("│ ✔ Bookmark saved! │") } } != nil)
+        // Below the button, whose border is whole; the status line says the same.
+        let button = try #require(saving.firstIndex { $0.contains("ADD BOOKMARK") })
+        #expect(saving[button + 1] == "  ╰" + String(repeating: "─", count: 74) + "╯", "drawn over: \(saving)")
+        #expect(saving[(button + 2)...].contains { $0.contains("Saving bookmark... │") })
+        #expect(AddBookmarkScreenTests.status(in: saving) == "Saving bookmark...", "\(saving)")
+        let done = try #require(tmux.waitFor { $0.contains { $0.contains("│ ✔ Bookmark saved! │") } })
+        #expect(AddBookmarkScreenTests.status(in: done).hasPrefix("✔ Bookmark saved!"), "\(done)")
         let saved = try BookmarkStore(path: files.store).load()
         #expect(saved == [Bookmark(url: url, title: "Mine")], "a typed title is kept over the fetched one")
         tmux.keys("Escape")
@@ -106,12 +112,16 @@ struct AddBookmarkTitleTests {
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
         tmux.keys("Tab")  // leaves the URL field for the title field: fetches
-        let hud = "✖ An error occurred retrieving the title"
-        let failed = try #require(tmux.waitFor(timeout: 15) { $0.contains { $0.contains(hud) } })
-        #expect(failed.contains("  ✖ HTTP 404 from \(url)"), "the status line lacks the reason: \(failed)")
+        // The box's row (the status line says it too, without a border).
+        let hud = { (line: String) in line.contains("│") && line.contains("✖ An error occurred retrieving the title") }
+        let failed = try #require(tmux.waitFor(timeout: 15) { $0.contains(where: hud) })
+        #expect(
+            AddBookmarkScreenTests.status(in: failed)
+                == "✖ An error occurred retrieving the title: HTTP 404 from \(url)",
+            "the status line lacks the reason: \(failed)")
         // The focus is in the title field: the key that dismisses is not typed there.
         tmux.send("x")
-        let after = try #require(tmux.waitFor { !$0.contains { $0.contains(hud) } })
+        let after = try #require(tmux.waitFor { !$0.contains(where: hud) })
         #expect(Self.titleRow(after)?.contains("x") == false, "the dismissing key was typed: \(after)")
         tmux.send("y")
         #expect(tmux.waitFor { Self.titleRow($0)?.contains("│ y ") == true } != nil)
@@ -119,7 +129,27 @@ struct AddBookmarkTitleTests {
         try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
     }
 
-    @Test func withMBHudTheTitleFetchShowsInTheBoxAndWithNetActivityAtTheTopRight() throws {
+    @Test func aLongReasonIsShownWholeOnTheStatusLines() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let url = TitleServer.shared.url("/status/404?" + String(repeating: "long-query-part-", count: 8))
+        let tmux = try TmuxSession(command: files.command("--url \(TmuxSession.quoted(url))", environment: Self.direct))
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        tmux.keys("Tab")
+        let failed = try #require(
+            tmux.waitFor(timeout: 15) { AddBookmarkScreenTests.status(in: $0).contains("HTTP 404") })
+        // Wrapped over the rows below the HUD (a word wider than a row is cut between rows).
+        let expected = "✖ An error occurred retrieving the title: HTTP 404 from \(url)"
+        let status = AddBookmarkScreenTests.status(in: failed)
+        #expect(
+            status.replacingOccurrences(of: " ", with: "") == expected.replacingOccurrences(of: " ", with: ""),
+            "\(failed)")
+        #expect(!status.contains("…"), "cut: \(failed)")
+        tmux.keys("Escape", "Escape")
+        try AddBookmarkScreenTests.expectRestored(tmux, status: 0)
+    }
+
+    @Test func withMBHudTheTitleFetchShowsInTheBoxAndWithNetActivityAtTheRightBelowTheButtons() throws {
         for presenter in ["mbhud", "netactivity"] {
             let files = AddBookmarkScreenTests.Files()
             let gate = "\(presenter)-\(UUID().uuidString)"
@@ -137,8 +167,10 @@ struct AddBookmarkTitleTests {
             if presenter == "mbhud" {
                 #expect(pending.contains { $0.contains("╭───╮") }, "no HUD box: \(pending)")
             } else {
-                #expect(Self.spinner(in: pending[0]) != nil, "no indicator on the top row: \(pending)")
-                #expect(pending[0].count > 70, "the indicator is not at the right: \(pending[0])")
+                // The top right of the presenter's rows, the first below the ADD BOOKMARK button.
+                let row = AddBookmarkView.presenterRows(forRows: 24).lowerBound
+                #expect(Self.spinner(in: pending[row]) != nil, "no indicator below the buttons: \(pending)")
+                #expect(pending[row].count == 80, "the indicator is not at the right: \(pending[row])")
             }
             _ = try TitleServer.shared.ask("/open/\(gate)")
             try #require(

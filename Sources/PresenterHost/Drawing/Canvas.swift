@@ -76,16 +76,19 @@ public struct Canvas: Equatable, Sendable {
 
     /// Draws a bordered box with its top-left corner at (`col`, `row`),
     /// `width` × `height` cells, and blanks its inside in `style`. Sizes under
-    /// 2 draw nothing. Cells outside the canvas are clipped.
+    /// 2 draw nothing. Cells outside the canvas, or outside the rows of
+    /// `clip` when given, are clipped.
     public mutating func drawBox(
         col: Int, row: Int, width: Int, height: Int,
-        style: CellStyle = .plain, unicode: Bool = true
+        style: CellStyle = .plain, unicode: Bool = true, clip: Range<Int>? = nil
     ) {
         guard width >= 2, height >= 2 else { return }
         let (topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical) =
             unicode ? ("╭", "╮", "╰", "╯", "─", "│") : ("+", "+", "+", "+", "-", "|")
         // Only the cells inside the canvas: a box may be far larger than it.
-        for y in max(row, 0)..<max(min(row + height, rows), max(row, 0)) {
+        let visible = (clip ?? 0..<rows).clamped(to: 0..<rows)
+        let first = max(row, visible.lowerBound), last = min(row + height, visible.upperBound)
+        for y in first..<max(last, first) {
             for x in max(col, 0)..<max(min(col + width, cols), max(col, 0)) {
                 let top = y == row, bottom = y == row + height - 1
                 let left = x == col, right = x == col + width - 1

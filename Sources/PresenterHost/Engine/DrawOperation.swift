@@ -22,18 +22,24 @@ enum DrawOperation: Equatable, Sendable {
     /// always fits a message of the presenter protocol (1 MiB).
     static let maxBytesPerRender = 512 << 10
 
-    /// Paints the operation on `canvas` as the drawing services define it.
-    func draw(on canvas: inout Canvas, unicode: Bool) {
+    /// Paints the operation on `canvas` as the drawing services define it,
+    /// the view's row 0 at `area`'s first row and nothing outside `area`
+    /// (the whole canvas by default).
+    func draw(on canvas: inout Canvas, unicode: Bool, in area: Range<Int>? = nil) {
+        let rows = area ?? 0..<canvas.rows
         switch self {
         case let .text(col, row, maxColumns, style, text):
+            let at = Int(row) + rows.lowerBound
+            guard rows.contains(at) else { return }
             canvas.drawText(
-                text, col: Int(col), row: Int(row), maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
+                text, col: Int(col), row: at, maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
                 style: CellStyle(rawValue: style),
                 ellipsis: unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
-        case let .box(col, row, cols, rows, style):
+        case let .box(col, row, cols, boxRows, style):
             canvas.drawBox(
-                col: Int(col), row: Int(row), width: Int(min(cols, 0xFFFF)), height: Int(min(rows, 0xFFFF)),
-                style: CellStyle(rawValue: style), unicode: unicode)
+                col: Int(col), row: Int(row) + rows.lowerBound, width: Int(min(cols, 0xFFFF)),
+                height: Int(min(boxRows, 0xFFFF)), style: CellStyle(rawValue: style), unicode: unicode,
+                clip: rows)
         }
     }
 

@@ -71,6 +71,12 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// given: their views end above them, and the views draw there alone
     /// (`run --output tail` shows the command's last lines there).
     public let reservedRows: Int
+    /// The rows of the backend's area the presenters' view covers, for a
+    /// backend of so many rows; nil: from the top, ``reservedRows`` kept
+    /// at the bottom. A view that lays itself out around its presenter
+    /// (the Add Bookmark screen puts the HUD in the rows below its
+    /// buttons) gives its own.
+    let presenterRows: (@Sendable (Int) -> Range<Int>)?
 
     let thread: PresenterThread
     private let logSink: ((PresenterLogEntry) -> Void)?
@@ -82,6 +88,8 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// False once the engine failed: no presenter runs any more.
     private var engineAlive = true
     private var geometry: ViewGeometry
+    /// The backend's rows the presenters' view covers now (``presenterRows``).
+    private(set) var presenterArea: Range<Int>
     private var canvas: Canvas
     private var screenlets: [Screenlet] = []
     private var nextViewID: ViewID = 1
@@ -109,6 +117,10 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///   - clock: ``MonotonicClock`` in real use, ``ManualClock`` in `check` and tests.
     ///   - maxFramesPerSecond: the cap for requested frames.
     ///   - reservedRows: rows at the bottom kept from the presenters (see ``reservedRows``).
+    ///   - presenterRows: the rows the presenters' view covers, for a
+    ///     backend of so many rows (clamped to them; at least one row);
+    ///     `nil`: from the top row, `reservedRows` kept. What a presenter
+    ///     draws is moved there and clipped to them.
     ///   - isolation: where the plugins' hooks run (in this process by default).
     ///   - log: receives plugin log lines, hook failures and presenter
     ///     failures, one call at a time, on the presenter thread (or, for
@@ -127,6 +139,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     public init(
         registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
         clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
+        presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
         isolation: Isolation = .inProcess,
         log: ((PresenterLogEntry) -> Void)? = nil,
         onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
@@ -137,11 +150,13 @@ public final class PresenterRuntime: @unchecked Sendable {
         self.clock = clock
         self.maxFramesPerSecond = maxFramesPerSecond
         self.reservedRows = max(0, reservedRows)
+        self.presenterRows = presenterRows
         logSink = log
         self.onPresenterFailure = onPresenterFailure
         scheduler = FrameScheduler(maxFramesPerSecond: maxFramesPerSecond)
         canvas = Canvas(cols: backend.size.cols, rows: backend.size.rows)
-        geometry = Self.geometry(of: backend, reserving: self.reservedRows)
+        presenterArea = Self.area(rows: backend.size.rows, reserving: self.reservedRows, presenterRows)
+        geometry = Self.geometry(of: backend, area: presenterArea)
         weak var weakSelf: PresenterRuntime?
         thread = PresenterThread(
             name: "presenter",
@@ -512,7 +527,8 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Tells the engine when the backend's size or flags changed; every
     /// presenter then renders again for the new size.
     private func updateGeometry() {
-        let current = Self.geometry(of: backend, reserving: reservedRows)
+        presenterArea = Self.area(rows: backend.size.rows, reserving: reservedRows, presenterRows)
+        let current = Self.geometry(of: backend, area: presenterArea)
         guard current != geometry else { return }
         geometry = current
         guard engineAlive else { return }
@@ -520,13 +536,22 @@ public final class PresenterRuntime: @unchecked Sendable {
         for screenlet in screenlets { screenlet.geometryChanged() }
     }
 
-    /// The presenters' view: the backend's area without the reserved rows
-    /// (at least one row is theirs).
-    private static func geometry(of backend: RenderBackend, reserving reserved: Int) -> ViewGeometry {
-        let rows = backend.size.rows
-        return ViewGeometry(
-            cols: backend.size.cols, rows: max(min(rows, 1), rows - reserved),
-            flags: backend.flags.abiValue)
+    /// The presenters' rows of a backend of `rows` rows: `presenterRows`'
+    /// within them, else from the top without the reserved rows; at least
+    /// one row is theirs (when there is one).
+    private static func area(
+        rows: Int, reserving reserved: Int, _ presenterRows: (@Sendable (Int) -> Range<Int>)?
+    ) -> Range<Int> {
+        guard rows > 0 else { return 0..<0 }
+        guard let presenterRows else { return 0..<max(1, rows - reserved) }
+        let asked = presenterRows(rows).clamped(to: 0..<rows)
+        let top = min(asked.lowerBound, rows - 1)
+        return top..<max(top + 1, asked.upperBound)
+    }
+
+    /// The presenters' view: the backend's columns, the rows of `area`.
+    private static func geometry(of backend: RenderBackend, area: Range<Int>) -> ViewGeometry {
+        ViewGeometry(cols: backend.size.cols, rows: area.count, flags: backend.flags.abiValue)
     }
 
     /// The earliest frame anyone asked for.

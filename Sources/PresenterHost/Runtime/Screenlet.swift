@@ -84,6 +84,7 @@ public final class Screenlet: @unchecked Sendable {
         runtime.thread.assertCurrent()
         active.append(handle)
         runtime.interactorStarted()
+        view.actionStarted(handle.action, message: handle.messages[.working])
         // No working message: neither show nor hide, and no plain lines either.
         guard let working = handle.messages[.working] else { return handle.announced() }
         runtime.announce(.started(action: handle.action, message: working))
@@ -152,6 +153,7 @@ public final class Screenlet: @unchecked Sendable {
         let message =
             replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
+        view.actionEnded(handle.action, message: message, error: error)
         guard handle.shown else { return }
         // The failure's text, when hide's message already is it (a
         // validation error), reaches the presenter as "": a presenter that
@@ -208,7 +210,8 @@ public final class Screenlet: @unchecked Sendable {
             viewFrameRequest = min(viewFrameRequest ?? next, next)
         }
         let unicode = flags.contains(.unicode)
-        for operation in overlay { operation.draw(on: &canvas, unicode: unicode) }
+        let area = runtime.presenterArea
+        for operation in overlay { operation.draw(on: &canvas, unicode: unicode, in: area) }
     }
 
     /// Offers a key to the presenter, then to the view; true when one used it.

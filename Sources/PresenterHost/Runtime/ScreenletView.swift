@@ -42,6 +42,20 @@ open class ScreenletView: @unchecked Sendable {
     ///   animations, on the clock of ``HostClock``), or `nil`.
     open func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? { nil }
 
+    /// One of its actions started; `message` is its working message (nil:
+    /// none, and the presenter is not told). On the presenter thread, in
+    /// the job that gives the presenter its show: a view that says it too
+    /// (a status line) draws its next frame with the presenter's picture of
+    /// the same moment.
+    open func actionStarted(_ action: String, message: String?) {}
+
+    /// One of its actions ended; `message` is what the presenter's hide gets
+    /// (the success or failure message, a validation error's text; nil:
+    /// none), `error` is nil on success. Also for an action the presenter
+    /// was not told of. On the presenter thread, in the job that gives the
+    /// presenter its hide.
+    open func actionEnded(_ action: String, message: String?, error: InteractorError?) {}
+
     /// A key the presenter did not use (see ``PresenterRuntime/key(_:)``),
     /// on the presenter thread. Returns true when the view used it.
     open func handleKey(_ code: UInt32) -> Bool { false }

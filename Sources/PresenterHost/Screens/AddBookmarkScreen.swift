@@ -37,6 +37,20 @@ final class AddBookmarkScreen: @unchecked Sendable {
         var note: (@Sendable (String) -> Void)?
     }
 
+    /// How long saving shows at least, in seconds, so that its working
+    /// message can be read: the screen holds the action's end, and the
+    /// presenter gets `min-show-ms` 0 (``presenterOptions(_:)``). A HUD
+    /// holding its own minimum would show "Saving bookmark..." while the
+    /// status line, told at the real end, says saved.
+    static let minimumSave: Double = 0.5
+
+    /// The presenter options the screen runs its presenter with: `options`
+    /// with `min-show-ms` 0 (the screen keeps the minimum: ``minimumSave``),
+    /// so the HUD shows an outcome at the frame the status line does.
+    static func presenterOptions(_ options: [String: String]) -> [String: String] {
+        options.merging(["min-show-ms": "0"]) { $1 }
+    }
+
     private let configuration: Configuration
     private let view: AddBookmarkView
     private let control = DispatchQueue(label: "presenter-host.add-bookmark.control")
@@ -68,7 +82,9 @@ final class AddBookmarkScreen: @unchecked Sendable {
         let backend = FullScreenBackend(color: configuration.color, unicode: configuration.unicode)
         let view = self.view
         let runtime = PresenterRuntime(
-            registry: configuration.registry, backend: backend, options: configuration.pluginOptions,
+            registry: configuration.registry, backend: backend,
+            options: Self.presenterOptions(configuration.pluginOptions),
+            presenterRows: { AddBookmarkView.presenterRows(forRows: $0) },
             isolation: configuration.isolation, log: configuration.log,
             onPresenterFailure: { failure, current in
                 view.presenterProblem = "The \(failure); progress is no longer shown"
@@ -143,14 +159,15 @@ final class AddBookmarkScreen: @unchecked Sendable {
             getTitle(url, explicit: explicit, screenlet: screenlet, runtime: runtime)
         case .add(let url, let title):
             condition.withLock { saving += 1 }
-            view.form.status = .info("Saving the bookmark...")
-            BookmarkInteractors.add(url: url, title: title, to: configuration.store, on: screenlet) { [self] result in
+            // The status says "Saving..." and the outcome as the HUD does
+            // (AddBookmarkView.actionStarted, actionEnded); here it only
+            // gains what was saved.
+            BookmarkInteractors.add(
+                url: url, title: title, to: configuration.store, on: screenlet, lasting: Self.minimumSave
+            ) { [self] result in
                 runtime.sync {
-                    switch result {
-                    case .success(let bookmark):
-                        view.form.status = .success("Saved \"\(bookmark.title)\" (\(bookmark.url))")
-                    case .failure(let error):
-                        view.form.status = .failure(error.message)
+                    if case .success(let bookmark) = result, case .success(let said) = view.form.status {
+                        view.form.status = .success("\(said) \"\(bookmark.title)\" (\(bookmark.url))")
                     }
                 }
                 screenlet.setNeedsDisplay()
@@ -175,12 +192,13 @@ final class AddBookmarkScreen: @unchecked Sendable {
                     let fellBack = fetched != (try? WebTitle.normalizedURL(url))
                     let filled = view.form.titleFetched(
                         title, forURL: url, explicit: explicit, address: fellBack ? fetched : nil)
-                    view.form.status = .info(
-                        filled
-                            ? "Got the title of \(fetched)"
-                            : "Got the title of \(fetched); kept the title you typed")
-                case .failure(let error):
-                    view.form.status = .failure(error.reason)
+                    view.sayUnlessSaving(
+                        .info(
+                            filled
+                                ? "Got the title of \(fetched)"
+                                : "Got the title of \(fetched); kept the title you typed"))
+                case .failure:
+                    break  // the status said it with the HUD (AddBookmarkView.actionEnded)
                 }
             }
             screenlet.setNeedsDisplay()

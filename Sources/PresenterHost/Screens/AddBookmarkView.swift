@@ -6,7 +6,16 @@ import PresenterABI
 /// The Add Bookmark screen's view, laid out like the original sample's: a
 /// "Site URL" field; a "Title" field with a get-title button beside it and
 /// an activity indicator over that button (shown only while it animates);
-/// a full-width ADD BOOKMARK button; a status line.
+/// a full-width ADD BOOKMARK button; below it the presenter's rows (the
+/// HUD: ``presenterRows(forRows:)``), then the status.
+///
+/// The status says what the HUD says, from the same events at the same
+/// frame (``actionStarted(_:message:)``, ``actionEnded(_:message:error:)``,
+/// called in the job that gives the presenter its show and hide): the
+/// working message while saving, the outcome once it ends, a failure with
+/// its reason after the message (`✖ An error occurred retrieving the
+/// title: HTTP 404 from …`). It wraps over the rows down to the help line,
+/// so a long reason is read whole (the HUD's box shows it cut to its width).
 ///
 /// Its presenter is addbookmark (``createProgressPresenter()``), which
 /// drives the two elements while a title is fetched and shows the HUD for
@@ -46,6 +55,17 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     /// The smallest terminal the form fits in.
     public static let minimumSize = (cols: 40, rows: 18)
 
+    /// The first row below the ADD BOOKMARK button.
+    static let belowButtons = 14
+
+    /// The rows the presenter's view covers on a screen of `rows` rows:
+    /// from just below the ADD BOOKMARK button, four rows (a HUD box with a
+    /// details line) when the screen has them, down to one on the
+    /// smallest; the status and the help line are below them.
+    public static func presenterRows(forRows rows: Int) -> Range<Int> {
+        belowButtons..<belowButtons + min(4, max(1, rows - 17))
+    }
+
     /// The form (presenter thread only).
     public var form: BookmarkForm
     /// What the line layout says it is fetching.
@@ -76,6 +96,35 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     }
 
     public override func createProgressPresenter() -> String { presenterID }
+
+    /// Saves started and not ended: the HUD shows saving, so the status
+    /// says nothing else meanwhile (``sayUnlessSaving(_:)``).
+    public private(set) var savesInFlight = 0
+
+    /// Sets the status to `status` unless a save is in flight (a title
+    /// that came while saving: the status keeps saying what the HUD says).
+    public func sayUnlessSaving(_ status: BookmarkForm.Status) {
+        if savesInFlight == 0 { form.status = status }
+    }
+
+    public override func actionStarted(_ action: String, message: String?) {
+        guard action == Self.addAction else { return }
+        savesInFlight += 1
+        form.status = .info(message.flatMap { $0.isEmpty ? nil : $0 } ?? "Saving the bookmark...")
+    }
+
+    public override func actionEnded(_ action: String, message: String?, error: InteractorError?) {
+        if action == Self.addAction { savesInFlight = max(0, savesInFlight - 1) }
+        let said = message.flatMap { $0.isEmpty ? nil : $0 }
+        if let error {
+            let reason = error.message.isEmpty || error.message == said ? nil : error.message
+            let failure = BookmarkForm.Status.failure([said, reason].compactMap { $0 }.joined(separator: ": "))
+            if action == Self.addAction { form.status = failure } else { sayUnlessSaving(failure) }
+        } else if action == Self.addAction {
+            form.status = .success(said ?? "Saved")
+        }
+        // A title that came: the screen says what it got.
+    }
 
     public override func handleKey(_ code: UInt32) -> Bool {
         guard layout == .form, let key = TerminalKey(code: code) else { return false }
@@ -139,12 +188,14 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
             &canvas, label: "ADD BOOKMARK", focused: form.focus == .add, enabled: true,
             col: left, row: 11, width: width, unicode: unicode)
 
+        let hud = Self.presenterRows(forRows: canvas.rows)
         if let presenterProblem {
-            canvas.drawText(
-                presenterProblem, col: left, row: canvas.rows - 4, maxColumns: width,
-                style: CellStyle(rawValue: PRESENTER_COLOR_YELLOW), ellipsis: unicode ? "…" : "...")
+            // In the presenter's rows: it is gone.
+            drawWrapped(
+                presenterProblem, in: &canvas, col: left, rows: hud, width: width,
+                style: CellStyle(rawValue: PRESENTER_COLOR_YELLOW), unicode: unicode)
         }
-        drawStatus(&canvas, col: left, row: canvas.rows - 3, width: width, unicode: unicode)
+        drawStatus(&canvas, col: left, rows: hud.upperBound..<canvas.rows - 2, width: width, unicode: unicode)
         let help = unicode ? "Tab ↑ ↓ move · Enter press · Esc leave" : "Tab/Up/Down move - Enter press - Esc leave"
         canvas.drawText(help, col: left, row: canvas.rows - 1, maxColumns: width, style: dim)
     }
@@ -182,7 +233,7 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         canvas.drawText(label, col: labelCol, row: row + 1, maxColumns: width - 2, style: labelStyle)
     }
 
-    private func drawStatus(_ canvas: inout Canvas, col: Int, row: Int, width: Int, unicode: Bool) {
+    private func drawStatus(_ canvas: inout Canvas, col: Int, rows: Range<Int>, width: Int, unicode: Bool) {
         let text: String, tint: UInt32
         switch form.status {
         case .none: return
@@ -190,9 +241,24 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         case .success(let message): (text, tint) = ((unicode ? "✔ " : "[OK] ") + message, PRESENTER_COLOR_GREEN)
         case .failure(let message): (text, tint) = ((unicode ? "✖ " : "[FAILED] ") + message, PRESENTER_COLOR_RED)
         }
-        canvas.drawText(
-            text, col: col, row: row, maxColumns: width, style: CellStyle(rawValue: tint),
-            ellipsis: unicode ? "…" : "...")
+        drawWrapped(
+            text, in: &canvas, col: col, rows: rows, width: width, style: CellStyle(rawValue: tint), unicode: unicode)
+    }
+
+    /// `text` wrapped over `rows`, `width` columns each; the last row ends
+    /// with an ellipsis when even they cannot hold it.
+    private func drawWrapped(
+        _ text: String, in canvas: inout Canvas, col: Int, rows: Range<Int>, width: Int, style: CellStyle,
+        unicode: Bool
+    ) {
+        guard !rows.isEmpty else { return }
+        let lines = DisplayWidth.wrap(Canvas.withoutControls(text), toColumns: width)
+        for (index, row) in rows.enumerated() where index < lines.count {
+            let last = index == rows.count - 1 && lines.count > rows.count
+            canvas.drawText(
+                last ? lines[index...].joined(separator: " ") : lines[index], col: col, row: row,
+                maxColumns: width, style: style, ellipsis: unicode ? "…" : "...")
+        }
     }
 
     private func spinner(at now: UInt64, unicode: Bool) -> String {

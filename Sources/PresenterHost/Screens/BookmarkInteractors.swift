@@ -55,14 +55,22 @@ enum BookmarkInteractors {
     /// Validates and saves a bookmark under the "add-bookmark" action: a
     /// validation error's text is the failure message (as in the original),
     /// any other failure keeps the action's failure message and gives its
-    /// reason. `completion` runs on the saving thread.
+    /// reason. The action ends no sooner than `lasting` seconds after it
+    /// started (the screen's minimum, so that "Saving..." can be read).
+    /// `completion` runs on the saving thread, once the action ended.
     static func add(
-        url: String, title: String, to store: BookmarkStore, on screenlet: Screenlet,
+        url: String, title: String, to store: BookmarkStore, on screenlet: Screenlet, lasting: Double = 0,
         completion: @escaping @Sendable (Result<Bookmark, InteractorError>) -> Void
     ) {
         let handle = screenlet.perform(action: AddBookmarkView.addAction, interactorType: addType)
+        let endsNoSooner = MonotonicTime.nanoseconds() &+ UInt64(max(0, lasting) * 1e9)
         DetachedThread.start {
             let result = save(url: url, title: title, to: store)
+            // The rest of the minimum: a timed wait on the monotonic clock that nothing signals.
+            let pause = MonotonicCondition()
+            pause.withLock {
+                while MonotonicTime.nanoseconds() < endsNoSooner { _ = pause.wait(untilNanoseconds: endsNoSooner) }
+            }
             switch result {
             case .success: handle.succeed()
             case .failure(let error): handle.fail(error)

@@ -39,6 +39,37 @@ public enum DisplayWidth {
         return baseWidth(scalar)
     }
 
+    /// `text` as lines of at most `columns` columns: broken at spaces (the
+    /// space that breaks a line is dropped), a word wider than a line broken
+    /// between its characters. Empty text is one empty line.
+    public static func wrap(_ text: String, toColumns columns: Int) -> [String] {
+        guard columns > 0 else { return [] }
+        var lines: [String] = []
+        var line = "", used = 0
+        func flush() {
+            lines.append(line)
+            (line, used) = ("", 0)
+        }
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let width = of(String(word))
+            if used > 0 && used + 1 + width <= columns {
+                line += " " + word
+                used += 1 + width
+                continue
+            }
+            if used > 0 { flush() }
+            // The word starts a line; one wider than a line is cut.
+            for character in word {
+                let characterWidth = of(character)
+                if used + characterWidth > columns && used > 0 { flush() }
+                line.append(character)
+                used += characterWidth
+            }
+        }
+        flush()
+        return lines
+    }
+
     /// `text` cut to at most `columns` columns: unchanged when it fits, else
     /// the longest prefix that leaves room for `ellipsis`, followed by it.
     /// When even the ellipsis does not fit, as much of it as fits.
