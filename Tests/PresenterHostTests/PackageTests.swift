@@ -295,6 +295,42 @@ import Testing
             let generated = try ProcessRunner.host(["completions", shell]).stdout
             #expect(try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) == generated)
         }
+        // bash, as it completes a typed line with the packaged file: the
+        // commands, run's options, and the ids --list finds for --presenter.
+        let script = """
+            [ -f /usr/share/bash-completion/bash_completion ] && . /usr/share/bash-completion/bash_completion
+            . "$ROOT/\(files[0])"
+            function=$(complete -p presenter-host | sed -n 's/.*-F \\([^ ]*\\).*/\\1/p')
+            line() {
+                COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                "$function" presenter-host "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+                echo "== $*: ${COMPREPLY[*]}"
+            }
+            line presenter-host ''
+            line presenter-host run --
+            line presenter-host run --presenter ''
+            """
+        let bash = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script],
+            environment: [
+                "ROOT": root.path, "PATH": root.appendingPathComponent("usr/bin").path + ":/usr/bin:/bin",
+                "XDG_DATA_HOME": TestPaths.temporaryDirectory("xdg").path,
+            ])
+        #expect(bash.status == 0, "\(bash.stderr)")
+        let replies = Dictionary(
+            bash.stdout.split(separator: "\n").filter { $0.hasPrefix("== ") }.map { line in
+                let parts = line.dropFirst(3).split(separator: ":", maxSplits: 1)
+                return (String(parts[0]), Set((parts.count > 1 ? parts[1] : "").split(separator: " ").map(String.init)))
+            }, uniquingKeysWith: { $1 })
+        #expect(
+            replies["presenter-host "]?.isSuperset(of: ["run", "check", "drive", "add-bookmark"]) == true,
+            "\(bash.stdout)")
+        #expect(
+            replies["presenter-host run --"]?.isSuperset(of: ["--presenter", "--working", "--success"]) == true,
+            "\(bash.stdout)")
+        #expect(
+            replies["presenter-host run --presenter "]?.isSuperset(of: ["mbhud", "netactivity", "addbookmark"]) == true,
+            "\(bash.stdout)")
     }
 
     // MARK: - Helpers
