@@ -296,7 +296,8 @@ import Testing
             #expect(try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) == generated)
         }
         // bash, as it completes a typed line with the packaged file: the
-        // commands, run's options, and the ids --list finds for --presenter.
+        // commands, run's options, the ids --list finds for --presenter, and
+        // --color's values.
         let script = """
             [ -f /usr/share/bash-completion/bash_completion ] && . /usr/share/bash-completion/bash_completion
             . "$ROOT/\(files[0])"
@@ -309,6 +310,7 @@ import Testing
             line presenter-host ''
             line presenter-host run --
             line presenter-host run --presenter ''
+            line presenter-host run --color ''
             """
         let bash = try ProcessRunner.run(
             URL(fileURLWithPath: "/bin/bash"), ["-c", script],
@@ -331,6 +333,7 @@ import Testing
         #expect(
             replies["presenter-host run --presenter "]?.isSuperset(of: ["mbhud", "netactivity", "addbookmark"]) == true,
             "\(bash.stdout)")
+        #expect(replies["presenter-host run --color "] == ["auto", "always", "never"], "\(bash.stdout)")
     }
 
     // MARK: - Helpers
