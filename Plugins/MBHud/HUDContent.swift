@@ -58,7 +58,9 @@ struct HUDContent: Equatable {
 
     /// Splits a message into its first line and the rest (the details line).
     private static func lines(_ message: String) -> (String, String?) {
-        guard let newline = message.firstIndex(of: "\n") else { return (message, nil) }
+        // Every frame comes here: a message without a newline byte (most)
+        // skips the walk over its characters.
+        guard message.utf8.contains(0x0A), let newline = message.firstIndex(of: "\n") else { return (message, nil) }
         let rest = message[message.index(after: newline)...].split(separator: "\n").joined(separator: " ")
         return (String(message[..<newline]), rest.isEmpty ? nil : rest)
     }

@@ -12,6 +12,16 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.of(text) == width)
     }
 
+    @Test("box drawing, block elements and Braille take one column each (they skip the property lookup)")
+    func framesGlyphs() {
+        for value in Array(0x2500...0x259F) + Array(0x2800...0x28FF) {
+            let scalar = Unicode.Scalar(UInt32(value))!
+            #expect(DisplayWidth.of(scalar) == 1, "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(!scalar.properties.isEmojiPresentation && scalar.properties.generalCategory == .otherSymbol)
+        }
+        #expect(DisplayWidth.of("╭──╮ █░ ⠋⣿") == 10)
+    }
+
     @Test(
         "emoji count two however many scalars they hold",
         arguments: [

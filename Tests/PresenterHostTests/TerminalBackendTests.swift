@@ -132,6 +132,20 @@ struct TerminalBackendTests {
         #expect(setup.region == hud("⠋", message: "Saving bookmarks.").lines())
     }
 
+    @Test("a gap of unchanged cells narrower than a cursor move is written again; a wider one is moved over")
+    func gapsBetweenChanges() {
+        var setup = Setup()
+        var before = Canvas(cols: 29, rows: 3)
+        before.drawText("xyz.........w", col: 0, row: 1, maxColumns: 29)
+        setup.present(before)
+        var after = Canvas(cols: 29, rows: 3)
+        after.drawText("XyZ.........W", col: 0, row: 1, maxColumns: 29)
+        let bytes = String(decoding: setup.present(after), as: UTF8.self)
+        #expect(bytes.contains("XyZ"), "one unchanged cell (1 byte) is cheaper than ESC[C (3)")
+        #expect(bytes.contains("Z\u{1B}[9CW"), "nine unchanged cells (9 bytes) cost more than ESC[9C (4)")
+        #expect(setup.region == after.lines())
+    }
+
     @Test(
         "frames of random text, wide characters and emoji always leave the screen equal to the canvas and the cursor on the anchor",
         arguments: ["", "$ "])

@@ -47,7 +47,9 @@ public struct Canvas: Equatable, Sendable {
 
     /// Blanks every cell.
     public mutating func clear() {
-        for index in cells.indices { cells[index] = .blank }
+        // A new buffer: the old one is usually shared with the frame the
+        // backend keeps, and blanking it in place would copy it first.
+        cells = Array(repeating: .blank, count: cells.count)
     }
 
     /// Draws `text` from (`col`, `row`) in at most `maxColumns` columns, cut

@@ -162,9 +162,13 @@ struct TerminalFrameEncoder {
             let back = from - col
             let options = [String(repeating: "\u{8}", count: back), csiText(back, "D"), "\r" + csiText(col, "C")]
             emit(options.min { $0.utf8.count < $1.utf8.count }!)
-        } else if let canvas, let text = rewrite(canvas, row: row, from: from, to: col),
+        } else if let canvas, col - from < csiText(col - from, "C").utf8.count,
+            let text = rewrite(canvas, row: row, from: from, to: col),
             text.utf8.count < csiText(col - from, "C").utf8.count
         {
+            // Only a gap narrower than the move's own bytes can be cheaper
+            // to rewrite (each cell takes a byte at least): the spinner's
+            // move across 35 columns never builds the text of 35 cells.
             emit(text)
         } else {
             csi(col - from, "C")

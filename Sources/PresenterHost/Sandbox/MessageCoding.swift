@@ -12,9 +12,12 @@ enum MessageCoding {
 
     /// `body` with its length in front.
     static func frame(_ body: [UInt8]) -> [UInt8] {
-        var writer = MessageWriter()
-        writer.u32(UInt32(body.count))
-        return writer.bytes + body
+        // One buffer (every frame of a render crosses here, both ways).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4 + body.count)
+        withUnsafeBytes(of: UInt32(body.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: body)
+        return bytes
     }
 }
 

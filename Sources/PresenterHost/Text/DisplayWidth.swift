@@ -35,6 +35,10 @@ public enum DisplayWidth {
 
     /// The width of one scalar on its own in columns (0, 1 or 2).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
+        // Box drawing, block elements and Braille: borders, bars and
+        // spinners, the commonest cells of a frame past ASCII; one column
+        // each (symbols, none wide or an emoji), without a property lookup.
+        if (0x2500...0x259F).contains(scalar.value) || (0x2800...0x28FF).contains(scalar.value) { return 1 }
         if scalar.properties.isEmojiPresentation { return 2 }
         return baseWidth(scalar)
     }
