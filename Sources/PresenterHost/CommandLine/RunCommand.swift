@@ -12,6 +12,14 @@ public enum RunCommand {
     /// Runs `run` with its options (the plugin options given before the
     /// word `run` among them); returns the exit status.
     static func execute(_ options: RunOptions) -> Int32 {
+        // The presenter process starts now, while the registry loads and the
+        // command starts: it is a second Swift process, and the run waits
+        // for it at the end (docs/BENCHMARKS.md). An error before the run
+        // ends it unused.
+        let launch =
+            options.inProcess
+            ? nil
+            : PresenterProcessLaunch(CommandRuntime.presenterProcess(options: options, policy: options.plugins.policy))
         do {
             let environment = ProcessInfo.processInfo.environment
             let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
@@ -25,7 +33,8 @@ public enum RunCommand {
             let session = RunSession(
                 options: options, view: RunView(options: options, file: file),
                 environment: environment)
-            return try session.run(registry: registry, policy: options.plugins.policy, log: log, events: events)
+            return try session.run(
+                registry: registry, policy: options.plugins.policy, log: log, events: events, launch: launch)
         } catch {
             return PresenterHostCommand.report(error)
         }

@@ -37,6 +37,9 @@ public final class PresenterProcess: PresenterEngine {
         /// The policy the process loads plugin files under (it checks them
         /// again, on the descriptor it loads through: `PluginFile`).
         public var policy: PluginPolicy = .strict
+        /// A process already started for this engine (``PresenterProcessLaunch``),
+        /// taken at the first call; nil: the first call starts one.
+        public var launch: PresenterProcessLaunch?
 
         /// The default budget of a hook: 250 ms.
         public static let defaultHookTimeout = 0.25
@@ -402,46 +405,18 @@ public final class PresenterProcess: PresenterEngine {
             throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart("it was closed"))
         case .idle: break
         }
-        let channel: (host: FileDescriptor, process: FileDescriptor)
-        let log: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
-        do throws(Errno) {
-            channel = try FileDescriptor.socketPair()
-        } catch {
-            throw fail(hook: nil, .couldNotStart("no socket: \(errnoText(error.code))"))
+        // Started ahead by `run` (its registry load and command spawn went on
+        // meanwhile), else now.
+        let launched = configuration.launch?.take(for: configuration) ?? PresenterProcessLaunch.spawn(configuration)
+        let started: PresenterProcessLaunch.Started
+        switch launched {
+        case .success(let value): started = value
+        case .failure(let failure): throw fail(hook: nil, .couldNotStart(failure.reason))
         }
-        do throws(Errno) {
-            log = try FileDescriptor.pipe()
-        } catch {
-            try? channel.host.close()
-            try? channel.process.close()
-            throw fail(hook: nil, .couldNotStart("no pipe: \(errnoText(error.code))"))
-        }
-        var options = Spawn.Options()
-        options.descriptors = [
-            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(log.writeEnd),
-            .standardError: .descriptor(log.writeEnd), PresenterProcessServer.channel: .descriptor(channel.process),
-        ]
-        options.closeOthers = true
-        options.newSession = true
-        options.environment = Self.environment(adding: configuration.environment)
-        let spawned = Spawn.start(
-            configuration.executable,
-            ["presenter-host", PresenterProcessServer.flag, String(getpid())]
-                + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
-            options)
-        try? channel.process.close()
-        try? log.writeEnd.close()
-        guard case .success(let pid) = spawned else {
-            try? channel.host.close()
-            try? log.readEnd.close()
-            var reason = "cannot run \(configuration.executable)"
-            if case .failure(let failure) = spawned { reason += ": \(errnoText(failure.code))" }
-            throw fail(hook: nil, .couldNotStart(reason))
-        }
-        try? channel.host.setNonBlocking()
+        try? started.channel.setNonBlocking()
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
-        let pump = OutputPump(fd: log.readEnd) { printed.append($0) }
-        let running = Running(pid: pid, channel: channel.host, pump: pump, printed: printed)
+        let pump = OutputPump(fd: started.log) { printed.append($0) }
+        let running = Running(pid: started.pid, channel: started.channel, pump: pump, printed: printed)
         state = .running(running)
         awaitingHello = true
         lastAnswer = Self.now()
@@ -455,15 +430,6 @@ public final class PresenterProcess: PresenterEngine {
                 isAttach: false))
         try send(MessageCoding.frame(body), to: running, hook: "start")
         return running
-    }
-
-    /// The host's environment with `extra`, and Swift's crash reporter
-    /// off: a crash of the presenter process must end it at once, without
-    /// a report or a prompt that waits for a key.
-    private static func environment(adding extra: [String: String]) -> [String] {
-        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        return environment.map { "\($0.key)=\($0.value)" }
     }
 
     /// Reads what is there without waiting; with nothing in flight, any

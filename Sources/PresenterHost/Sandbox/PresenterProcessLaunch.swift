@@ -1,0 +1,123 @@
+import FoundationEssentials
+import Glibc
+
+/// A presenter process started before its engine needs it.
+///
+/// `run` starts one as soon as its arguments are parsed: the process's own
+/// start (a second Swift process, then its plugin) then overlaps the host's
+/// registry load and the command's spawn instead of following them, and the
+/// run waits that much less for it at the end (docs/BENCHMARKS.md). The
+/// ``PresenterProcess`` made with it (``PresenterProcess/Configuration/launch``)
+/// takes the process at its first call and sends it its configuration; until
+/// then the process waits for it. A launch nobody took (the run ended with an
+/// error first) closes its channel, kills the process and reaps it.
+public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
+    public static func == (a: PresenterProcessLaunch, b: PresenterProcessLaunch) -> Bool { a === b }
+
+    /// What a spawn gave: the process, the host's end of its channel, and the
+    /// read end of its stdout and stderr.
+    struct Started {
+        let pid: pid_t
+        let channel: FileDescriptor
+        let log: FileDescriptor
+    }
+    /// Why it could not be started (``PresenterFailure/Reason/couldNotStart(_:)``'s text).
+    struct Failure: Error {
+        let reason: String
+    }
+
+    // Safe: `outcome` is set in init and read or cleared under `lock`.
+    private let lock = Lock()
+    private var outcome: Result<Started, Failure>?
+    /// The executable, arguments and environment it was started with.
+    let configuration: PresenterProcess.Configuration
+
+    /// Starts the process now (never waits for it).
+    public init(_ configuration: PresenterProcess.Configuration) {
+        self.configuration = configuration
+        outcome = Self.spawn(configuration)
+    }
+
+    deinit {
+        guard case .success(let started) = outcome else { return }
+        try? started.channel.close()
+        try? started.log.close()
+        _ = ProcessExit.end(started.pid, waitingUpTo: 0, group: true)
+    }
+
+    /// The process's id while nobody took it; nil once taken, or when it
+    /// could not be started.
+    var pid: pid_t? {
+        lock.withLock {
+            guard case .success(let started) = outcome else { return nil }
+            return started.pid
+        }
+    }
+
+    /// The process, once: nil when it was taken already or was started with
+    /// another configuration than `configuration` (which then starts its own).
+    func take(for configuration: PresenterProcess.Configuration) -> Result<Started, Failure>? {
+        guard Self.sameStart(configuration, self.configuration) else { return nil }
+        return lock.withLock {
+            defer { outcome = nil }
+            return outcome
+        }
+    }
+
+    /// Whether two configurations start the same process (budgets aside).
+    private static func sameStart(_ a: PresenterProcess.Configuration, _ b: PresenterProcess.Configuration) -> Bool {
+        a.executable == b.executable && a.environment == b.environment && a.policy == b.policy
+    }
+
+    /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: a new
+    /// session, stdin `/dev/null`, stdout and stderr on a pipe, the channel
+    /// on descriptor 3, nothing else open.
+    static func spawn(_ configuration: PresenterProcess.Configuration) -> Result<Started, Failure> {
+        let channel: (host: FileDescriptor, process: FileDescriptor)
+        let log: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do throws(Errno) {
+            channel = try FileDescriptor.socketPair()
+        } catch {
+            return .failure(Failure(reason: "no socket: \(errnoText(error.code))"))
+        }
+        do throws(Errno) {
+            log = try FileDescriptor.pipe()
+        } catch {
+            try? channel.host.close()
+            try? channel.process.close()
+            return .failure(Failure(reason: "no pipe: \(errnoText(error.code))"))
+        }
+        var options = Spawn.Options()
+        options.descriptors = [
+            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(log.writeEnd),
+            .standardError: .descriptor(log.writeEnd), PresenterProcessServer.channel: .descriptor(channel.process),
+        ]
+        options.closeOthers = true
+        options.newSession = true
+        options.environment = environment(adding: configuration.environment)
+        let spawned = Spawn.start(
+            configuration.executable,
+            ["presenter-host", PresenterProcessServer.flag, String(getpid())]
+                + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
+            options)
+        try? channel.process.close()
+        try? log.writeEnd.close()
+        guard case .success(let pid) = spawned else {
+            try? channel.host.close()
+            try? log.readEnd.close()
+            var reason = "cannot run \(configuration.executable)"
+            if case .failure(let failure) = spawned { reason += ": \(errnoText(failure.code))" }
+            return .failure(Failure(reason: reason))
+        }
+        return .success(Started(pid: pid, channel: channel.host, log: log.readEnd))
+    }
+
+    /// The host's environment with `extra`, and Swift's crash reporter
+    /// off: a crash of the presenter process must end it at once, without
+    /// a report or a prompt that waits for a key.
+    private static func environment(adding extra: [String: String]) -> [String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment.map { "\($0.key)=\($0.value)" }
+    }
+}

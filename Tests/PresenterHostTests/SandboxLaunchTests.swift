@@ -1,0 +1,70 @@
+import Foundation
+import PresenterABI
+@testable import PresenterHost
+import PresenterHostTesting
+import SystemShims
+import Testing
+
+/// `run` starts its presenter process as soon as its arguments are parsed
+/// (``PresenterProcessLaunch``), and its runtime's engine takes that process
+/// instead of starting one.
+@Suite("The sandbox: a presenter process started ahead")
+struct SandboxLaunchTests {
+    // Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
+    final class View: ScreenletView, @unchecked Sendable {
+        override func createProgressPresenter() -> String { "fixture.misbehaving" }
+    }
+
+    @Test func aRuntimeGivenALaunchRunsItsPresenterInTheLaunchedProcess() throws {
+        let pidFile = TestPaths.temporaryDirectory("sandbox-launch").appendingPathComponent("pid").path
+        var configuration = PresenterProcess.Configuration(
+            executable: TestPaths.binary.path, hookTimeout: 5, environment: ["FIXTURE_PIDFILE": pidFile])
+        let launch = PresenterProcessLaunch(configuration)
+        let launched = try #require(launch.pid)
+        configuration.launch = launch
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        let registry = RegistryPipeline().load([SearchPathEntry(path: plugins.path, origin: .flag)])
+        let backend = TestBackend(cols: 40, rows: 5)
+        let runtime = PresenterRuntime(
+            registry: registry, backend: backend, clock: ManualClock(), isolation: .presenterProcess(configuration))
+        defer { runtime.shutdown() }
+        let screenlet = try runtime.attach(View(progressMessages: ["a": [.working: "Working"]]))
+        let action = screenlet.perform(action: "a", interactorType: "T")
+        #expect(runtime.sync { backend.lines[2] }.contains("Working"))
+        let created = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        #expect(pid_t(created) == launched, "the presenter was created in the launched process")
+        #expect(launch.pid == nil, "the engine took it")
+        action.succeed()
+    }
+
+    @Test func aLaunchNobodyTakesEndsItsProcessAndReapsIt() throws {
+        var pid: pid_t = 0
+        do {
+            let launch = PresenterProcessLaunch(PresenterProcess.Configuration(executable: TestPaths.binary.path))
+            pid = try #require(launch.pid)
+            #expect(kill(pid, 0) == 0, "it runs (waiting for its configuration)")
+        }
+        // Killed and reaped when the launch went away: no process, not even
+        // a zombie, has that id (unless the system gave it to another meanwhile).
+        #expect(kill(pid, 0) == -1 && errno == ESRCH)
+    }
+
+    @Test func aLaunchIsTakenOnceAndOnlyForTheStartItWasMadeFor() throws {
+        let plain = PresenterProcess.Configuration(executable: TestPaths.binary.path)
+        let launch = PresenterProcessLaunch(plain)
+        var insecure = plain
+        insecure.policy = PluginPolicy(allowInsecure: true)
+        #expect(launch.take(for: insecure) == nil, "another policy: another start")
+        var slower = plain
+        slower.hookTimeout = 2
+        guard case .success(let started)? = launch.take(for: slower) else {
+            Issue.record("a budget is not part of the start")
+            return
+        }
+        #expect(launch.take(for: plain) == nil && launch.pid == nil, "taken once")
+        try? started.channel.close()
+        try? started.log.close()
+        _ = ProcessExit.end(started.pid, waitingUpTo: 0, group: true)
+    }
+}
