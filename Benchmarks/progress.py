@@ -41,7 +41,7 @@ def run(ctx):
 
     b, r, s = med("bar", "steady_cpu_pct"), med("rich", "steady_cpu_pct") - loop_steady, med("spinner",
                                                                                               "steady_cpu_pct")
-    rows = [["CPU while updating, from 1 s on (% of a core; rich: minus its loop's own %.2f)" % loop_steady,
+    rows = [["CPU while updating, from 1 s on (%% of a core; rich: minus its loop's own %.2f)" % loop_steady,
              b, r, s, ratio(b, r), ratio(b, s)]]
     for label, key in (("CPU beyond the loop, whole run (% of a core)", "cpu_pct"),
                        ("frames per second while updating", "fps"),

@@ -53,7 +53,8 @@ def cell(value):
 
 def commit():
     out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+    # docs/ holds the results this very run writes: not a change to what was measured.
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs"], cwd=ROOT,
                            capture_output=True, text=True).stdout.strip()
     return out.stdout.strip() + (" (with uncommitted changes)" if dirty else "")
 
