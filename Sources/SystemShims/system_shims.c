@@ -4,9 +4,11 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -91,16 +93,16 @@ int ph_mkstemp_cloexec(char *path_template) {
     return mkostemp(path_template, O_CLOEXEC);
 }
 
-int ph_spawn_add_close_from(posix_spawn_file_actions_t *actions, int from) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+/* closefrom(from), except `keep` (above `from`). */
+static void closefrom_around(int from, int keep) {
+    if (syscall(SYS_close_range, (unsigned)from, (unsigned)keep - 1, 0) != 0) {
+        for (int fd = from; fd < keep; fd++) close(fd);
+    }
+    closefrom(keep + 1);
 }
 
 int ph_open_path_cloexec(const char *path) {
     return open(path, O_PATH | O_CLOEXEC);
-}
-
-short ph_spawn_setsid_flag(void) {
-    return POSIX_SPAWN_SETSID;
 }
 
 int ph_set_parent_death_signal(int signal) {
@@ -120,6 +122,112 @@ int ph_pidfd_open(pid_t pid) {
     (void)pid;
     return -1;
 #endif
+}
+
+/* ---- ph_spawn: a fork, not a vfork ------------------------------------- */
+
+/* Why not posix_spawn: glibc's is a vfork (clone with CLONE_VFORK), whose
+ * parent thread waits in the kernel, uninterruptibly, until the child execs.
+ * A terminal's Ctrl-Z sends SIGTSTP to the whole foreground process group,
+ * the child too: pending while the child blocks signals, it stops the child
+ * the moment glibc unblocks them, just before execve. The child then never
+ * execs, its parent thread never returns, and the host can never stop (a
+ * group stop waits for every thread): the shell gets no prompt back, and no
+ * key helps. A fork's parent waits for the exec in read(2) instead, and
+ * stops with the rest of the host; `fg` continues both. */
+
+/* The child's side, between fork and exec: system calls only (the host has
+ * other threads, whose locks a fork copies held). Returns only on failure,
+ * with the errno. */
+static int ph_spawn_child(const char *path, char *const argv[], char *const envp[], const struct ph_spawn_plan *plan,
+                          int report) {
+    for (int signal = 1; signal < NSIG; signal++) {
+        struct sigaction action;
+        if (sigaction(signal, NULL, &action) != 0) continue;
+        int caught = (action.sa_flags & SA_SIGINFO) || (action.sa_handler != SIG_DFL && action.sa_handler != SIG_IGN);
+        if (!caught && !sigismember(plan->defaults, signal)) continue;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = SIG_DFL;
+        sigaction(signal, &action, NULL);
+    }
+    if (plan->leader == 1 && setsid() < 0) return errno;
+    if (plan->leader == 2 && setpgid(0, 0) != 0) return errno;
+    for (int index = 0; index < plan->descriptor_count; index++) {
+        const struct ph_spawn_descriptor *descriptor = &plan->descriptors[index];
+        int source = descriptor->source;
+        if (descriptor->path != NULL) {
+            source = open(descriptor->path, descriptor->flags);
+            if (source < 0) return errno;
+        }
+        if (source == descriptor->target) {
+            if (fcntl(source, F_SETFD, 0) != 0) return errno;  /* dup2 onto itself would keep FD_CLOEXEC */
+        } else {
+            if (dup2(source, descriptor->target) < 0) return errno;
+            if (descriptor->path != NULL) close(source);
+        }
+    }
+    if (plan->close_from >= 0) {
+        /* The report pipe stays open until the exec (it is close-on-exec). */
+        if (report > plan->close_from) closefrom_around(plan->close_from, report);
+        else closefrom(plan->close_from);
+    }
+    if (sigprocmask(SIG_SETMASK, plan->mask, NULL) != 0) return errno;
+    execve(path, argv, envp);
+    return errno;
+}
+
+int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], const struct ph_spawn_plan *plan) {
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return errno;
+    /* Above every target, so that no dup2 lands on it. */
+    int highest = 2;
+    for (int index = 0; index < plan->descriptor_count; index++) {
+        if (plan->descriptors[index].target > highest) highest = plan->descriptors[index].target;
+    }
+    if (report[1] <= highest) {
+        int moved = fcntl(report[1], F_DUPFD_CLOEXEC, highest + 1);
+        int saved = errno;
+        close(report[1]);
+        if (moved < 0) {
+            close(report[0]);
+            return saved;
+        }
+        report[1] = moved;
+    }
+    /* No handler of the host's may run in the child: every signal is
+     * blocked from the fork until the child's own mask is set. */
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pid_t child = _Fork();
+    if (child == 0) {
+        close(report[0]);
+        int error = ph_spawn_child(path, argv, envp, plan, report[1]);
+        while (write(report[1], &error, sizeof error) < 0 && errno == EINTR) {
+        }
+        _exit(127);
+    }
+    int fork_error = errno;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    close(report[1]);
+    if (child < 0) {
+        close(report[0]);
+        return fork_error;
+    }
+    int error = 0;
+    ssize_t count;
+    do {
+        count = read(report[0], &error, sizeof error);
+    } while (count < 0 && errno == EINTR);
+    close(report[0]);
+    if (count == (ssize_t)sizeof error) {
+        /* The child did not exec: reap it, so no zombie is left. */
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+        }
+        return error;
+    }
+    *pid = child;
+    return 0;
 }
 
 /* ---- the crash path: no malloc, no stdio, only system calls ------------- */

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PresenterHost
+import Synchronization
 import Testing
 
 /// The one spawn helper: a child gets exactly the descriptors it is given.
@@ -23,7 +24,85 @@ struct SpawnTests {
 
     @Test func aFailedStartIsTheCallAndItsErrno() {
         let result = Spawn.start("/nonexistent/program", ["program"], Spawn.Options())
-        #expect(throws: Errno(call: "posix_spawn", code: ENOENT)) { try result.get() }
+        #expect(throws: Errno(call: "spawn", code: ENOENT)) { try result.get() }
+    }
+
+    /// A file source is opened by the child; a file it cannot open is the
+    /// start's failure, with its errno, and leaves no child behind.
+    @Test func aFileSourceIsOpenedByTheChild() throws {
+        let directory = TestPaths.temporaryDirectory("spawn-file")
+        let path = directory.appendingPathComponent("input").path
+        try Data("from the file\n".utf8).write(to: URL(fileURLWithPath: path))
+        var options = Spawn.Options()
+        options.descriptors[.standardInput] = .file(path, O_RDONLY)
+        #expect(try run("cat", options) == "from the file\n")
+        options.descriptors[.standardInput] = .file(directory.appendingPathComponent("missing").path, O_RDONLY)
+        #expect(throws: Errno(call: "spawn", code: ENOENT)) {
+            try Spawn.start("/bin/true", ["true"], options).get()
+        }
+    }
+
+    /// A Ctrl-Z (SIGTSTP to the foreground group) that stops a child before
+    /// its exec must not hold the thread that starts it where a stop cannot
+    /// take it: the whole host could then never stop (a group stop waits
+    /// for every thread), and the job would hang with the terminal. So the
+    /// child is held before its exec here (its stdin is a FIFO nobody has
+    /// opened for writing yet: its open(2) waits), stopped there, and the
+    /// starting thread must sleep interruptibly ('S', in read(2)), not in the
+    /// kernel's uninterruptible vfork wait ('D', as under posix_spawn). Once
+    /// continued and given a writer, the child runs its program.
+    @Test func aChildStoppedBeforeItsExecDoesNotHoldTheStartingThreadUnstoppably() throws {
+        let fifo = TestPaths.temporaryDirectory("spawn-stop").appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Mutex<(thread: String?, result: Result<pid_t, Errno>?)>((nil, nil))
+        Thread.detachNewThread {
+            // /proc/thread-self is /proc/PID/task/TID: this thread's own entry.
+            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            started.withLock { $0.thread = "/proc/" + me }
+            var options = Spawn.Options()
+            options.descriptors[.standardInput] = .file(fifo, O_RDONLY)
+            let result = Spawn.start("/bin/sh", ["sh", "-c", "exit 7"], options)
+            started.withLock { $0.result = result }
+        }
+        // The child this thread made (the children of other tests' threads are not in its list).
+        var child: pid_t = 0
+        #expect(
+            waitUntil {
+                guard let thread = started.withLock({ $0.thread }),
+                    let list = try? String(contentsOfFile: thread + "/children", encoding: .utf8),
+                    let pid = list.split(separator: " ").first.flatMap({ pid_t($0) })
+                else { return false }
+                child = pid
+                return true
+            })
+        try #require(child > 0)
+        #expect(kill(child, SIGSTOP) == 0)
+        #expect(waitUntil { Self.state(of: "/proc/\(child)") == "T" })
+        let thread = try #require(started.withLock { $0.thread })
+        // Give the kernel no excuse: the thread has had the time to get where it waits.
+        #expect(waitUntil { ["S", "D"].contains(Self.state(of: thread)) })
+        #expect(Self.state(of: thread) == "S", "the starting thread waits where a stop cannot take it")
+        #expect(started.withLock { $0.result } == nil, "the start returned before the child's exec")
+
+        // Continued, with a writer for its stdin: the child runs its program.
+        // (The stop took its open back: only the continued child's open
+        // again is a reader for ours.)
+        #expect(kill(child, SIGCONT) == 0)
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        defer { if writer >= 0 { close(writer) } }
+        #expect(waitUntil { started.withLock { $0.result } != nil })
+        #expect(try started.withLock { $0.result }?.get() == child)
+        var status: Int32 = 0
+        _ = try? retryingOnInterrupt("waitpid") { waitpid(child, &status, 0) }
+        #expect(status >> 8 & 0xff == 7)
+    }
+
+    /// The one-letter state of a process or thread (`/proc/.../stat`).
+    private static func state(of entry: String) -> String? {
+        guard let stat = try? String(contentsOfFile: entry + "/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(after: end)...].split(separator: " ").first.map(String.init)
     }
 
     @Test func descriptorsArePassedWhereAskedAndNothingElseWithCloseOthers() throws {

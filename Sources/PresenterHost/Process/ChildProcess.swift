@@ -5,7 +5,7 @@ import Glibc
     import Glibc
 #endif
 
-/// A command started with `posix_spawn`, in the host's own process group.
+/// A command started with ``Spawn``, in the host's own process group.
 ///
 /// The child stays in our process group on purpose: it is then in the
 /// terminal's foreground group like any command a shell runs, so it can read

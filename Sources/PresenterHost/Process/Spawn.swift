@@ -3,8 +3,16 @@ import SystemShims
     import Glibc
 #endif
 
-/// The one place the host starts a process (`posix_spawn`): the command of
-/// `run`, the scan helper and the presenter process.
+/// The one place the host starts a process (`ph_spawn`: a fork and an
+/// exec): the command of `run`, the scan helper, the presenter process and
+/// the fetcher.
+///
+/// Not `posix_spawn`: glibc's is a vfork, whose calling thread waits in the
+/// kernel, unstoppably, until the child has exec'd. A Ctrl-Z that comes
+/// while the child is between the two stops it there (the terminal signals
+/// the whole foreground group), and then no thread of the host can stop or
+/// go on: the job hangs with the terminal. `ph_spawn` waits for the exec in
+/// `read(2)`, which a stop takes like any other wait (see system_shims.c).
 ///
 /// Every descriptor the host opens is close-on-exec from its creation, so a
 /// child gets exactly what its ``Options`` name: the descriptors given in
@@ -16,8 +24,11 @@ struct Spawn {
     enum Source: Equatable {
         /// A copy of this descriptor of the host.
         case descriptor(FileDescriptor)
+        /// This file, opened by the child with these flags.
+        case file(String, Int32)
+
         /// `/dev/null`, opened with these flags.
-        case null(Int32)
+        static func null(_ flags: Int32) -> Source { .file("/dev/null", flags) }
     }
 
     /// How to start the child.
@@ -35,18 +46,17 @@ struct Spawn {
         var newSession = false
         /// Signals reset to their default action in the child; `nil` resets
         /// every signal (the helpers), a list only those (the command keeps
-        /// a SIG_IGN its caller set for it, as a shell's child would).
+        /// a SIG_IGN its caller set for it, as a shell's child would). A
+        /// signal the host catches is reset in any case.
         var defaultSignals: [Int32]? = nil
         /// The environment; `nil` passes the host's.
         var environment: [String]? = nil
     }
 
     /// Starts `path` with `arguments` (its name first) and returns its pid,
-    /// or the call that failed, `posix_spawn` or one setting it up.
+    /// or the call that failed: `ph_spawn` (the fork, a descriptor of the
+    /// child or its exec: ENOENT, EACCES, ENOEXEC...) or one setting it up.
     static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, Errno> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         // A source at or below the highest target number could be taken by
         // an earlier dup2 (or be its own target, where dup2 would keep
         // FD_CLOEXEC): such a source first gets a copy above every target,
@@ -56,7 +66,9 @@ struct Spawn {
         let highest = options.descriptors.keys.map(\.rawValue).max() ?? 2
         var copies: [FileDescriptor] = []
         defer { copies.forEach { try? $0.close() } }
-        var status: Int32 = 0
+        var paths: [UnsafeMutablePointer<CChar>?] = []
+        defer { paths.forEach { free($0) } }
+        var descriptors: [ph_spawn_descriptor] = []
         for (target, source) in options.descriptors.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             switch source {
             case .descriptor(var fd):
@@ -68,27 +80,14 @@ struct Spawn {
                     }
                     copies.append(fd)
                 }
-                status = posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target.rawValue)
-                guard status == 0 else {
-                    return .failure(Errno(call: "posix_spawn_file_actions_adddup2", code: status))
-                }
-            case .null(let flags):
-                status = posix_spawn_file_actions_addopen(&actions, target.rawValue, "/dev/null", flags, 0)
-                guard status == 0 else {
-                    return .failure(Errno(call: "posix_spawn_file_actions_addopen", code: status))
-                }
+                descriptors.append(
+                    ph_spawn_descriptor(target: target.rawValue, source: fd.rawValue, path: nil, flags: 0))
+            case .file(let path, let flags):
+                let copy = strdup(path)
+                paths.append(copy)
+                descriptors.append(ph_spawn_descriptor(target: target.rawValue, source: -1, path: copy, flags: flags))
             }
         }
-        if options.closeOthers {
-            status = ph_spawn_add_close_from(&actions, highest + 1)
-            guard status == 0 else {
-                return .failure(Errno(call: "posix_spawn_file_actions_addclosefrom_np", code: status))
-            }
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         if let signals = options.defaultSignals {
             sigemptyset(&defaults)
@@ -100,27 +99,26 @@ struct Spawn {
         // them all); the child starts with none blocked, as from a shell.
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var flags = Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        if options.newProcessGroup {
-            posix_spawnattr_setpgroup(&attributes, 0)
-            flags |= Int16(POSIX_SPAWN_SETPGROUP)
-        }
-        if options.newSession { flags |= ph_spawn_setsid_flag() }
-        posix_spawnattr_setflags(&attributes, flags)
 
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let envp = (options.environment.map { $0.map { strdup($0) } } ?? []) + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        if let environment = options.environment {
-            let envp = environment.map { strdup($0) } + [nil]
-            defer { envp.forEach { free($0) } }
-            status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        } else {
-            status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let status = descriptors.withUnsafeBufferPointer { descriptors in
+            withUnsafePointer(to: &defaults) { defaults in
+                withUnsafePointer(to: &emptyMask) { mask in
+                    var plan = ph_spawn_plan(
+                        descriptors: descriptors.baseAddress, descriptor_count: Int32(descriptors.count),
+                        close_from: options.closeOthers ? highest + 1 : -1,
+                        leader: options.newSession ? 1 : options.newProcessGroup ? 2 : 0,
+                        defaults: defaults, mask: mask)
+                    if options.environment == nil { return ph_spawn(&pid, path, argv, environ, &plan) }
+                    return ph_spawn(&pid, path, argv, envp, &plan)
+                }
+            }
         }
-        return status == 0 ? .success(pid) : .failure(Errno(call: "posix_spawn", code: status))
+        return status == 0 ? .success(pid) : .failure(Errno(call: "spawn", code: status))
     }
 }
 

@@ -7,7 +7,7 @@
 #ifndef PRESENTER_HOST_SYSTEM_SHIMS_H
 #define PRESENTER_HOST_SYSTEM_SHIMS_H
 
-#include <spawn.h>
+#include <signal.h>
 #include <sys/types.h>
 
 /** pipe2(fds, O_CLOEXEC [| O_NONBLOCK]): both ends close-on-exec from birth. */
@@ -34,12 +34,38 @@ int ph_mkstemp_cloexec(char *path_template);
  *  cannot be read or written (EBADF). */
 int ph_open_path_cloexec(const char *path);
 
-/** posix_spawn_file_actions_addclosefrom_np(actions, from): the child closes
- *  every descriptor from `from` up, after the other actions. */
-int ph_spawn_add_close_from(posix_spawn_file_actions_t *actions, int from);
+/** One descriptor of a child of ph_spawn: `target` becomes a copy of
+ *  `source`, or, when `path` is not NULL, the file `path` opened with
+ *  `flags`. */
+struct ph_spawn_descriptor {
+    int target;
+    int source;
+    const char *path;
+    int flags;
+};
 
-/** POSIX_SPAWN_SETSID: the child starts a new session (no controlling terminal). */
-short ph_spawn_setsid_flag(void);
+/** How ph_spawn starts a child. */
+struct ph_spawn_plan {
+    const struct ph_spawn_descriptor *descriptors;
+    int descriptor_count;
+    /** Every descriptor from this one up is closed (-1: none): after the others are set up. */
+    int close_from;
+    /** 1: the child leads a new session; 2: a new process group; 0: neither. */
+    int leader;
+    /** Signals set to their default action in the child (every signal the
+     *  host catches is, too: its handlers are the host's). */
+    const sigset_t *defaults;
+    /** The child's signal mask. */
+    const sigset_t *mask;
+};
+
+/** Starts `path` with `argv` and `envp` as `plan` says; 0 and the pid in
+ *  *pid, or the errno of what failed (fork, a descriptor, execve), as
+ *  posix_spawn reports it. Unlike posix_spawn (a vfork), the calling thread
+ *  does not wait in the kernel for the child to exec: it waits in read(2),
+ *  where a stop (Ctrl-Z) takes it like every other thread, so a child that a
+ *  stop signal caught before its exec cannot keep the host from stopping. */
+int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], const struct ph_spawn_plan *plan);
 
 /** prctl(PR_SET_PDEATHSIG, signal): `signal` when the thread that started
  *  this process ends. */

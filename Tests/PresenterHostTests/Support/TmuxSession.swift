@@ -6,7 +6,7 @@ import Testing
 /// A tmux server of its own (a unique socket, no configuration file) with
 /// one session, "main"; ``kill()`` ends the server and everything in it.
 ///
-/// tmux is started with posix_spawn, not `Process`: the server outlives the
+/// tmux is started with ``Spawn``, not `Process`: the server outlives the
 /// command that starts it and would keep a pipe on its output open (so the
 /// output goes to a file), and the test runner's threads block every signal,
 /// a mask the server, its shell and the binary under test would inherit (so
