@@ -213,6 +213,44 @@ struct AddBookmarkTitleTests {
     }
 }
 
+/// `add-bookmark --get-title` in a terminal, under a shell with job control
+/// (tmux): a Ctrl-Z during the fetch gives the terminal back as it was, as
+/// `run` does, and `fg` draws the line again.
+@Suite(
+    "add-bookmark --get-title in a terminal: job control",
+    .enabled(if: TmuxSession.isAvailable, TmuxSession.missingNote))
+struct AddBookmarkScriptJobControlTests {
+    @Test func ctrlZDuringAFetchTakesTheLineOffAndShowsTheCursorThenFgDrawsItAgain() throws {
+        let gate = "stopped-\(UUID().uuidString)"
+        let url = TitleServer.shared.url("/gate/\(gate)?title=After%20the%20stop")
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        tmux.type(
+            "\(AddBookmarkTitleTests.direct) \(TmuxSession.quoted(TestPaths.binary.path)) add-bookmark "
+                + "--url \(TmuxSession.quoted(url)) --get-title --timeout 30")
+        // The line being drawn (the typed command line has no indicator).
+        let fetching: ([String]) -> Bool = { lines in
+            lines.contains { AddBookmarkTitleTests.spinner(in: $0) != nil && $0.contains("Getting the title") }
+        }
+        try #require(tmux.waitFor(fetching) != nil)
+        tmux.keys("C-z")
+        let stopped = try #require(
+            tmux.waitFor { $0.contains { $0.contains("Stopped") } },
+            "the job did not stop:\n\(processTreeReport(root: tmux.panePid))")
+        // Without the handler, SIGTSTP stopped it as it was: line drawn, cursor hidden, echo off.
+        #expect(!stopped.contains { AddBookmarkTitleTests.spinner(in: $0) != nil }, "the line was left: \(stopped)")
+        #expect(tmux.cursor().visible, "the cursor was left hidden")
+        tmux.type("fg")
+        try #require(tmux.waitFor(fetching) != nil, "fg did not draw the line again")
+        _ = try TitleServer.shared.ask("/open/\(gate)")
+        // The title on stdout, then the prompt: the job ended.
+        let screen = try #require(tmux.waitFor { $0.contains("After the stop") && $0.last == "$" })
+        #expect(!screen.contains { AddBookmarkTitleTests.spinner(in: $0) != nil }, "left behind: \(screen)")
+        #expect(tmux.cursor().visible)
+    }
+}
+
 @Suite("add-bookmark --get-title and --add against a real server")
 struct AddBookmarkScriptTitleTests {
     static var environment: [String: String] {

@@ -9,7 +9,9 @@ import Glibc
 ///
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once (a save is
 /// let finish: it is quick, and the user's data) and exit with 128 + the
-/// signal, the terminal restored.
+/// signal, the terminal restored. SIGTSTP (Ctrl-Z) gives the terminal back
+/// (the line off, the cursor shown, echo on) before the process stops, and
+/// the line is drawn again once it is continued, as `run` does.
 // Safe: `interruption`, `fetch`, `fetched` and `saved` only under `condition`; the rest is immutable.
 final class BookmarkScript: @unchecked Sendable {
     private let runtime: PresenterRuntime
@@ -48,7 +50,9 @@ final class BookmarkScript: @unchecked Sendable {
         CrashRescue.install(terminal: terminal ? .standardError : nil)
         let trap: SignalTrap
         do throws(Errno) {
-            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT], queue: control) { [self] event in
+            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
+                [self] event in
+                if event.signal == SIGTSTP { return suspend() }
                 condition.withLock {
                     if interruption == nil { interruption = event.signal }
                     fetch?.cancel()
@@ -94,6 +98,17 @@ final class BookmarkScript: @unchecked Sendable {
     }
 
     private var interrupted: Int32? { condition.withLock { interruption } }
+
+    /// On the control queue, for Ctrl-Z: the terminal back as it was (a
+    /// stopped job that kept its line, a hidden cursor and echo off would
+    /// leave the shell's prompt so), stopped as the shell expects, the line
+    /// drawn again once continued (`fg`, `bg`). The fetcher, in a process
+    /// group of its own, goes on meanwhile, within its own time limit.
+    private func suspend() {
+        runtime.suspend()
+        ProcessSignals.stopUntilContinued()
+        runtime.resume()
+    }
 
     /// The URL the answer came from, and the answer.
     private func getTitle(_ url: String, screenlet: Screenlet) -> (String, Result<String, WebTitleError>) {
