@@ -75,7 +75,8 @@ struct EndToEndRunPlainTests {
             environment: utf8)
         #expect(result.status == 124)
         #expect(Date().timeIntervalSince(start) < 10)
-        #expect(result.stderr == "W\n✖ timed out after 0.5 s\n")
+        // The presenter's line, then the one the terminal shows too.
+        #expect(result.stderr == "W\n✖ timed out after 0.5 s\npresenter-host: timed out after 0.5 s: sleep 30\n")
     }
 
     @Test func timeoutEndsWhatTheCommandStartedToo() throws {

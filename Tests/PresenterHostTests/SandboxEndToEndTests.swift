@@ -81,7 +81,7 @@ struct SandboxEndToEndTests {
         // The working line, the one line about the presenter, the outcome.
         var lines = ["Working", "✖ Failed: exit status 3"]
         if let reason = misbehaviour.reason {
-            let line = "presenter-host: presenter 'fixture.misbehaving' \(reason); going on without it"
+            let line = "presenter-host: presenter 'fixture.misbehaving' \(reason); going on with plain progress lines"
             lines.insert(line, at: misbehaviour.setting.hasSuffix(":destroy") ? 2 : 1)
         }
         #expect(result.stderr == lines.joined(separator: "\n") + "\n")
@@ -136,7 +136,8 @@ struct SandboxEndToEndTests {
             environment: environment)
         #expect(
             strict.stderr.contains(
-                "presenter 'fixture.misbehaving' did not answer show within 100 ms; going on without it"))
+                "presenter 'fixture.misbehaving' did not answer show within 100 ms; going on with plain progress lines")
+        )
     }
 
     @Test func thePresenterProcessHasNoTerminalNoInputAndOnlyItsChannel() throws {
@@ -250,7 +251,8 @@ struct SandboxEndToEndTests {
         #expect(
             lines.contains {
                 $0.hasSuffix(
-                    "presenter-host: presenter 'fixture.misbehaving' crashed in hide (SIGSEGV); going on without it")
+                    "presenter-host: presenter 'fixture.misbehaving' crashed in hide (SIGSEGV); going on with plain progress lines"
+                )
             })
         // Not on stderr without -v, but for the one line.
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host:") }.count == 1)
@@ -325,7 +327,7 @@ struct SandboxEndToEndTests {
         #expect(duration < 0.25 + Self.slack, "took \(duration) s")
         #expect(
             result.stderr
-                == "Working\npresenter-host: presenter 'fixture.misbehaving' did not answer load within 250 ms; going on without it\n"
+                == "Working\npresenter-host: presenter 'fixture.misbehaving' did not answer load within 250 ms; going on with plain progress lines\n"
         )
     }
 
@@ -349,7 +351,7 @@ struct SandboxEndToEndTests {
         #expect(lines.filter { $0.hasSuffix("flooding the log") }.count <= 256)
         #expect(
             lines.contains(
-                "presenter-host: presenter 'fixture.misbehaving' broke the presenter protocol in show: sent more than 256 log lines and element changes in one hook; going on without it"
+                "presenter-host: presenter 'fixture.misbehaving' broke the presenter protocol in show: sent more than 256 log lines and element changes in one hook; going on with plain progress lines"
             ))
     }
 

@@ -159,9 +159,11 @@ struct WebTitleSchemeTests {
         let result = try host(["--url", "127.0.0.1:\(refusing.port)/x", "--get-title"])
         #expect(result.status == 1 && result.stdout.isEmpty)
         let failures = result.stderr.split(separator: "\n").filter { $0.contains("cannot connect") }
+        // The presenter's line, and the closing one a terminal shows too: one message, naming both.
         #expect(
             failures == [
-                "✖ An error occurred retrieving the title: cannot connect to 127.0.0.1:\(refusing.port) over https or http"
+                "✖ An error occurred retrieving the title: cannot connect to 127.0.0.1:\(refusing.port) over https or http",
+                "Error: cannot connect to 127.0.0.1:\(refusing.port) over https or http",
             ], "\(result.stderr)")
     }
 

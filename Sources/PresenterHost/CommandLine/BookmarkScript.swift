@@ -15,8 +15,8 @@ import Glibc
 // Safe: `interruption`, `fetch`, `fetched` and `saved` only under `condition`; the rest is immutable.
 final class BookmarkScript: @unchecked Sendable {
     private let runtime: PresenterRuntime
-    /// Progress is drawn in a terminal region (not plain lines): a failure's
-    /// reason is printed once the region is gone.
+    /// Progress is drawn in a terminal region (not plain lines): the
+    /// outcome is let show for its time before the region goes.
     private let terminal: Bool
     private let view: AddBookmarkView
     private let timeout: Double
@@ -88,7 +88,9 @@ final class BookmarkScript: @unchecked Sendable {
         runtime.shutdown()
         if let signal = interrupted { return 128 + signal }
         if let failure {
-            if terminal { PresenterHostCommand.writeStandardError("Error: \(failure)\n") }
+            // In a terminal and in plain lines alike: the presenter's lines
+            // were drawn and went (or were printed), this one stays.
+            PresenterHostCommand.writeStandardError("Error: \(failure)\n")
             return ExitCode.failure.rawValue
         }
         if save == nil, let resolvedTitle {

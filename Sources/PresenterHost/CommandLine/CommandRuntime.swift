@@ -81,9 +81,8 @@ enum CommandRuntime {
     ) -> RenderBackend {
         current.finish()
         let plain = current as? PlainBackend
-        let line =
-            "presenter-host: \(failure); "
-            + (plain == nil ? "going on with plain progress lines" : "going on without it")
+        // One line in both modes: in plain mode the progress lines go on too.
+        let line = "presenter-host: \(failure); going on with plain progress lines"
         PresenterHostCommand.writeStandardError(line + "\n")
         log.record(line)
         return plain ?? PlainBackend(fd: .standardError, unicode: unicode)

@@ -237,7 +237,9 @@ final class RunSession: @unchecked Sendable {
 
         if status != 0 {
             output.replay(to: .standardError)
-            if didTimeOut && mode == .terminal {
+            // In plain mode too: the same closing line in both (the plain
+            // lines before it are the presenter's, as the region was).
+            if didTimeOut {
                 PresenterHostCommand.writeStandardError(
                     "presenter-host: \(Self.timedOut(after: options.timeout ?? 0)): \(options.commandLine)\n")
             }
