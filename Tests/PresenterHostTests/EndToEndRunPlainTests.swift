@@ -271,6 +271,37 @@ struct EndToEndRunPlainTests {
         )
     }
 
+    /// A presenter whose file was refused: that file and why, not "no
+    /// presenter" (issue 20, item 5); the same for every command that
+    /// takes --presenter. Its --list line names the id too.
+    @Test(arguments: [
+        (
+            Fixture.missingName, "fixture.no-name",
+            "was refused: name is missing (NULL); every presenter needs an id, a name and a version"
+        ),
+        (
+            .newerMinor, "fixture.newer-minor",
+            "was refused: built for ABI 1.3, this host supports \(ABIVersion.host); update presenter-host"
+        ),
+        (
+            .baseNotFound, "fixture.orphan",
+            "extends 'fixture.no-such-base', which was not found; install it or put it on the search path"
+        ),
+    ])
+    func aRefusedPresenterIsExplainedByItsFile(fixture: Fixture, id: String, why: String) throws {
+        let plugins = try FixtureBuilder.directory([fixture, .text])
+        let file = plugins.appendingPathComponent(fixture.fileName).path
+        let expected = "Error: presenter '\(id)' in \(file) \(why)\n"
+        for command in [["run", "--presenter", id, "--", "true"], ["drive", "--presenter", id]] {
+            let result = try ProcessRunner.host(["--plugin-dir", plugins.path] + command)
+            #expect(result.status == 64)
+            #expect(result.stderr == expected, "\(command[0])")
+        }
+        let list = try ProcessRunner.host(["--plugin-dir", plugins.path, "--list"])
+        let line = try #require(list.stderr.split(separator: "\n").first { $0.contains(fixture.fileName) })
+        #expect(line.contains("'\(id)'"), "\(line)")
+    }
+
     @Test func theFilesThatFailedToLoadAreCountedOnceEach() throws {
         // The second copy of a two-presenter library is refused twice (both
         // ids are shadowed), a text file once: two files.

@@ -55,6 +55,10 @@ public enum RunCommand {
             log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
         }
         guard registry.chain(for: presenter) != nil else {
+            // A file declares it, and was refused: that file, and why.
+            if let refusal = registry.errors.lazy.compactMap({ $0.explaining(presenter: presenter) }).first {
+                throw .usage(refusal)
+            }
             let ids = registry.plugins.map(\.id).sorted()
             let available = ids.isEmpty ? "none were found" : "available: " + ids.joined(separator: ", ")
             let files = Set(registry.errors.map(\.path)).count

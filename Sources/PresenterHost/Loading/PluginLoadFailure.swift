@@ -114,6 +114,13 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     /// The longest id in bytes, `PRESENTER_ID_MAX`.
     static let idMaxBytes = Int(PRESENTER_ID_MAX)
 
+    /// The id of the one presenter this is about: a refused descriptor's,
+    /// when it could be read. A failure of the whole file has none.
+    public var presenterId: String? {
+        if case .descriptor(_, let id, _) = self { return id }
+        return nil
+    }
+
     /// Why opening `path` failed with `error` (an errno), as a user should read it.
     static func opening(_ path: String, error: Int32) -> PluginLoadFailure {
         error == ENXIO ? .notRegularFile(kind: "a socket") : .file(DiscoveryFailure(reaching: path, error: error))

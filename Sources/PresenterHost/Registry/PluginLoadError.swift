@@ -36,4 +36,21 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// `path: reason`, on one line whatever the path holds.
     public var description: String { "\(PrintableText.escaping(path)): \(reason)" }
+
+    /// When this refusal is about presenter `id` (its descriptor, or its
+    /// place among the others), one line that names the presenter, its file
+    /// and why: `presenter 'x' in /p/libx.so was refused: name is missing
+    /// (NULL); ...`. Nil for another presenter or a failure of a whole file.
+    public func explaining(presenter id: String) -> String? {
+        let file = PrintableText.escaping(path)
+        switch failure {
+        case .loading(let failure) where failure.presenterId == id:
+            guard case .descriptor(_, _, let problem) = failure else { return nil }
+            return PrintableText.escaping("presenter '\(id)' in \(file) was refused: \(problem)")
+        case .resolution(let failure) where failure.presenterId == id:
+            return PrintableText.escaping("presenter '\(id)' in \(file) \(failure.predicate)")
+        default:
+            return nil
+        }
+    }
 }

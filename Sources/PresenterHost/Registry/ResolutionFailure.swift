@@ -14,23 +14,39 @@ public enum ResolutionFailure: Error, Sendable, Hashable, CustomStringConvertibl
     /// The presenter's extension chain loops; `cycle` starts and ends with the same id.
     case extensionCycle(id: String, cycle: [String])
 
+    /// The presenter it is about.
+    public var presenterId: String {
+        switch self {
+        case .shadowed(let id, _), .duplicateInLibrary(let id, _, _), .baseNotFound(let id, _),
+            .baseUnavailable(let id, _, _), .extensionCycle(let id, _):
+            return id
+        }
+    }
+
+    /// What is wrong, said of the presenter: "extends 'b', which was not found; ...".
+    public var predicate: String {
+        switch self {
+        case .shadowed(_, let winner):
+            return "is shadowed by \(winner), which comes first in the search path; remove one of them"
+        case .duplicateInLibrary(_, let index, let first):
+            return "repeats the id of descriptor \(first) in descriptor \(index); give each presenter its own id"
+        case .baseNotFound(_, let base):
+            return "extends '\(base)', which was not found; install it or put it on the search path"
+        case .baseUnavailable(_, let base, let path):
+            return "extends '\(base)', which did not load (see the error for \(path)); fix that first"
+        case .extensionCycle(_, let cycle):
+            return
+                "is in an extension cycle (\(cycle.joined(separator: " -> "))); make one of them extend another presenter or none"
+        }
+    }
+
     public var description: String {
         switch self {
-        case .shadowed(let id, let winner):
-            return
-                "presenter '\(id)' is shadowed by \(winner), which comes first in the search path; remove one of them"
         case .duplicateInLibrary(let id, let index, let first):
             return
                 "descriptor \(index) repeats id '\(id)' of descriptor \(first) in the same file; give each presenter its own id"
-        case .baseNotFound(let id, let base):
-            return
-                "presenter '\(id)' extends '\(base)', which was not found; install it or put it on the search path"
-        case .baseUnavailable(let id, let base, let path):
-            return
-                "presenter '\(id)' extends '\(base)', which did not load (see the error for \(path)); fix that first"
-        case .extensionCycle(let id, let cycle):
-            return
-                "presenter '\(id)' is in an extension cycle (\(cycle.joined(separator: " -> "))); make one of them extend another presenter or none"
+        default:
+            return "presenter '\(presenterId)' " + predicate
         }
     }
 }
