@@ -23,9 +23,13 @@ let package = Package(
         // Linux calls Swift's Glibc module does not import (pipe2, closefrom
         // in posix_spawn, PR_SET_PDEATHSIG...): the host's own, not the ABI.
         .target(name: "SystemShims"),
+        // libseccomp, the library the processes that run plugin code build
+        // their seccomp filter with (docs/SECURITY.md); scripts/setup installs it.
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
         // README.md (the layers, for whoever opens the folder) is no source and no resource.
-        .target(name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims"], exclude: ["README.md"]),
+        .target(
+            name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims", "CSeccomp"], exclude: ["README.md"]),
         .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
         // Test doubles (TestBackend, ManualClock's advance) for this package's
         // tests and for anyone testing a view on the runtime; never linked

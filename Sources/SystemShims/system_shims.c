@@ -2,12 +2,15 @@
 #include "system_shims.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/sendfile.h>
 #include <sys/wait.h>
 #include <errno.h>
 #include <stddef.h>
@@ -85,8 +88,81 @@ int ph_send_datagram(const char *path, const void *bytes, size_t length) {
     return sent == (ssize_t)length ? 0 : -1;
 }
 
+#define PH_MAX_PASSED 16
+
+ssize_t ph_send_with_descriptors(int fd, const void *bytes, size_t length, const int *descriptors, int count) {
+    if (count < 0 || count > PH_MAX_PASSED) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec data = {(void *)bytes, length};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * PH_MAX_PASSED)];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1};
+    if (count > 0) {
+        message.msg_control = control.buffer;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+        memcpy(CMSG_DATA(header), descriptors, sizeof(int) * (size_t)count);
+    }
+    return sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+ssize_t ph_receive_with_descriptors(int fd, void *bytes, size_t length, int *descriptors, int capacity, int *count) {
+    struct iovec data = {bytes, length};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * PH_MAX_PASSED)];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control.buffer,
+                             .msg_controllen = sizeof control.buffer};
+    *count = 0;
+    ssize_t received = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    if (received < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t passed = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < passed; i++) {
+            int descriptor;
+            memcpy(&descriptor, CMSG_DATA(header) + i * sizeof(int), sizeof descriptor);
+            if (*count < capacity) descriptors[(*count)++] = descriptor;
+            else close(descriptor);
+        }
+    }
+    return received;
+}
+
 int ph_accept_cloexec(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+}
+
+int ph_sealed_copy(int source, off_t size) {
+    int copy = memfd_create("presenter-plugin", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (copy < 0) return -1;
+    off_t offset = 0;
+    while (offset < size) {
+        ssize_t sent = sendfile(copy, source, &offset, (size_t)(size - offset));
+        if (sent < 0 && errno == EINTR) continue;
+        if (sent <= 0) {
+            int saved = sent == 0 ? EIO : errno;
+            close(copy);
+            errno = saved;
+            return -1;
+        }
+    }
+    if (fcntl(copy, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+        int saved = errno;
+        close(copy);
+        errno = saved;
+        return -1;
+    }
+    return copy;
 }
 
 int ph_mkstemp_cloexec(char *path_template) {
@@ -176,6 +252,71 @@ static int ph_spawn_child(const char *path, char *const argv[], char *const envp
     return errno;
 }
 
+/* Writes all of text to the file at path (a /proc/self file of the child's
+ * own); 0, or the errno. */
+static int write_proc_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    size_t length = strlen(text);
+    ssize_t written = write(fd, text, length);
+    int error = written == (ssize_t)length ? 0 : (written < 0 ? errno : EIO);
+    close(fd);
+    return error;
+}
+
+/* What the child tells its parent through the report pipe, in order: where
+ * it started (when namespaces were asked for), then, only when it did not
+ * exec, why. */
+struct spawn_report {
+    int kind; /* 1: namespaces entered; 2: failed with `value` (an errno) */
+    int value;
+    int error; /* kind 1: the errno of the first namespace refused */
+};
+
+static void send_report(int fd, struct spawn_report report) {
+    while (write(fd, &report, sizeof report) < 0 && errno == EINTR) {
+    }
+}
+
+/* The child's side of the namespaces it was cloned into: its uid and gid
+ * maps, then a network namespace of its own. Returns the bits entered. */
+static int enter_namespaces(const struct ph_spawn_plan *plan, int entered, int *error) {
+    if (entered & PH_NAMESPACE_USER) {
+        /* setgroups must be denied before an unprivileged gid_map. A map
+         * that cannot be written leaves the ids unmapped inside: the child
+         * still runs, as nobody there. */
+        int failed = write_proc_file("/proc/self/setgroups", "deny");
+        if (failed == 0 || failed == ENOENT) failed = write_proc_file("/proc/self/uid_map", plan->uid_map);
+        if (failed == 0) failed = write_proc_file("/proc/self/gid_map", plan->gid_map);
+        if (failed != 0 && *error == 0) *error = failed;
+    }
+    if ((plan->namespaces & PH_NAMESPACE_NETWORK) && (entered & PH_NAMESPACE_USER)) {
+        if (unshare(CLONE_NEWNET) == 0) entered |= PH_NAMESPACE_NETWORK;
+        else if (*error == 0) *error = errno;
+    }
+    return entered;
+}
+
+/* A fork, or, when the plan asks for namespaces, a clone into a new user
+ * namespace (and PID namespace): fork's semantics (no CLONE_VM, the child on
+ * a copy of this stack). A clone the kernel refuses (unprivileged user
+ * namespaces off, AppArmor's restriction, a limit) falls back to a fork;
+ * `entered` says what the child got and `error` why not. */
+static pid_t fork_into_namespaces(const struct ph_spawn_plan *plan, int *entered, int *error) {
+    *entered = 0;
+    *error = 0;
+    if (plan->namespaces & (PH_NAMESPACE_USER | PH_NAMESPACE_PID | PH_NAMESPACE_NETWORK)) {
+        unsigned long flags = CLONE_NEWUSER | ((plan->namespaces & PH_NAMESPACE_PID) ? CLONE_NEWPID : 0);
+        pid_t child = (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, NULL);
+        if (child >= 0) {
+            *entered = PH_NAMESPACE_USER | ((plan->namespaces & PH_NAMESPACE_PID) ? PH_NAMESPACE_PID : 0);
+            return child;
+        }
+        *error = errno;
+    }
+    return _Fork();
+}
+
 int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], const struct ph_spawn_plan *plan) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return errno;
@@ -199,12 +340,16 @@ int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
-    pid_t child = _Fork();
+    int entered = 0, namespace_error = 0;
+    pid_t child = fork_into_namespaces(plan, &entered, &namespace_error);
     if (child == 0) {
         close(report[0]);
-        int error = ph_spawn_child(path, argv, envp, plan, report[1]);
-        while (write(report[1], &error, sizeof error) < 0 && errno == EINTR) {
+        if (plan->namespaces != 0) {
+            entered = enter_namespaces(plan, entered, &namespace_error);
+            send_report(report[1], (struct spawn_report){1, entered, namespace_error});
         }
+        int error = ph_spawn_child(path, argv, envp, plan, report[1]);
+        send_report(report[1], (struct spawn_report){2, error, 0});
         _exit(127);
     }
     int fork_error = errno;
@@ -214,13 +359,25 @@ int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
         close(report[0]);
         return fork_error;
     }
+    if (plan->namespaces_entered != NULL) *plan->namespaces_entered = 0;
+    if (plan->namespace_error != NULL) *plan->namespace_error = namespace_error;
     int error = 0;
-    ssize_t count;
-    do {
-        count = read(report[0], &error, sizeof error);
-    } while (count < 0 && errno == EINTR);
+    for (;;) {
+        struct spawn_report message;
+        ssize_t count;
+        do {
+            count = read(report[0], &message, sizeof message);
+        } while (count < 0 && errno == EINTR);
+        if (count != (ssize_t)sizeof message) break; /* end of file: the child exec'd */
+        if (message.kind == 1) {
+            if (plan->namespaces_entered != NULL) *plan->namespaces_entered = message.value;
+            if (plan->namespace_error != NULL && message.error != 0) *plan->namespace_error = message.error;
+        } else {
+            error = message.value;
+        }
+    }
     close(report[0]);
-    if (count == (ssize_t)sizeof error) {
+    if (error != 0) {
         /* The child did not exec: reap it, so no zombie is left. */
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
         }

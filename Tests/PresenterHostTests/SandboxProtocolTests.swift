@@ -41,7 +41,7 @@ struct SandboxProtocolTests {
     }
 
     static let incoming: [PresenterMessage.Incoming] = [
-        .notice(.hello(version: PresenterMessage.version)),
+        .notice(.hello(version: PresenterMessage.version, sandbox: "privileges\ton\tno new privileges")),
         .notice(.log(PresenterLogEntry(level: .warning, presenterId: "mbhud", message: "no room"))),
         .notice(.log(PresenterLogEntry(level: .debug, presenterId: nil, message: ""))),
         .notice(.element(view: 1, name: "activity-indicator", operation: PRESENTER_ELEMENT_START_ANIMATING)),

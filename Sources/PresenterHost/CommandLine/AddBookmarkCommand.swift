@@ -40,8 +40,7 @@ public enum AddBookmarkCommand {
             environment: environment)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let unicode = TerminalEnvironment.isUnicode(environment)
-        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
-        configuration.policy = options.plugins.policy
+        let configuration = options.plugins.presenterProcess(hookTimeout: options.hookTimeout, environment: environment)
         let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
         let pluginOptions = [
             "failure-hold-ms": "3000",

@@ -33,9 +33,8 @@ enum CheckCommand {
                 .noInput("check: \(PrintableText.escaping(file)): no such file; give the path of a plugin .so file"))
         }
         let environment = ProcessInfo.processInfo.environment
-        let scanner = PluginScanner(environment: environment)
-        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
-        configuration.policy = options.plugins.policy
+        let scanner = options.plugins.scanner(environment: environment)
+        let configuration = options.plugins.presenterProcess(hookTimeout: options.hookTimeout, environment: environment)
         let suite = ConformanceSuite(configuration: configuration) {
             options.plugins.loadRegistry(environment: environment, verbose: false)
         }

@@ -18,7 +18,7 @@ enum CommandRuntime {
     /// when it fails, the log above the region. Returns the mode too.
     static func make(
         registry: PresenterRegistry, options: RunOptions, environment: [String: String],
-        log: RunLog, policy: PluginPolicy = .strict, launch: PresenterProcessLaunch? = nil
+        log: RunLog, launch: PresenterProcessLaunch? = nil
     ) -> (PresenterRuntime, BackendFactory.Mode) {
         let unicode = TerminalEnvironment.isUnicode(environment)
         // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
@@ -33,7 +33,7 @@ enum CommandRuntime {
                 for: .standardError, environment: environment, colorMode: options.color,
                 regionRows: 5 + tailRows, interactive: false,
                 terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        var configuration = presenterProcess(options: options, policy: policy)
+        var configuration = presenterProcess(options: options)
         configuration.launch = launch
         let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
         let runtime = PresenterRuntime(
@@ -49,10 +49,9 @@ enum CommandRuntime {
 
     /// How the presenter process of a command with `options` is started:
     /// also what `run` starts it with ahead (``PresenterProcessLaunch``).
-    static func presenterProcess(options: RunOptions, policy: PluginPolicy) -> PresenterProcess.Configuration {
-        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
-        configuration.policy = policy
-        return configuration
+    static func presenterProcess(options: RunOptions) -> PresenterProcess.Configuration {
+        options.plugins.presenterProcess(
+            hookTimeout: options.hookTimeout, environment: ProcessInfo.processInfo.environment)
     }
 
     /// The options presenters read through `option()` (see docs/ABI.md).

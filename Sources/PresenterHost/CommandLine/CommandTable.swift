@@ -7,8 +7,14 @@ enum CommandTable {
     /// How plugins are found and loaded: the options of every command that
     /// loads plugins, before or after its name.
     static let pluginOptions = [
-        pluginDir("Look for plugins in <dir> first. Repeatable."), rescan, noCache, allowInsecure, bundledOnly,
+        pluginDir("Look for plugins in <dir> first. Repeatable."), rescan, noCache, allowInsecure, bundledOnly, sandbox,
     ]
+
+    static let sandbox = OptionSpec(
+        name: "--sandbox", value: .choice(placeholder: "<mode>", values: ["auto", "require"]),
+        help:
+            "auto: run plugin code under every layer of the sandbox this machine has, and say which are missing (-v, --sandbox-info); require: run no third-party plugin code unless every layer is in force (default: auto)."
+    )
 
     static func pluginDir(_ help: String) -> OptionSpec {
         OptionSpec(
@@ -380,10 +386,32 @@ enum CommandTable {
             missing: "completions needs a shell: bash, zsh or fish"),
         refused: [(pluginOptionNames, "it prints a script and loads no plugin")])
 
+    static let sandboxInfo = CommandSpec(
+        name: "--sandbox-info",
+        synopsis: ["presenter-host [--sandbox <mode>] --sandbox-info [--json]"],
+        summary:
+            "Show each layer of the sandbox that processes running plugin code enter here, whether it is in force, and why not.",
+        options: [
+            OptionSpec(
+                name: "--json",
+                help: #"With --sandbox-info: print JSON: {"complete", "layers": [{"layer", "state", "detail"}]}."#),
+            sandbox, help,
+        ],
+        refused: [
+            (
+                ["--plugin-dir", "--rescan", "--no-cache", PluginPolicy.allowInsecureFlag, "--bundled-only"],
+                "it shows the sandbox and loads no plugin"
+            )
+        ],
+        hasHelpPage: false)
+
     /// The commands, in the order the help lists them.
     static let commands: [CommandSpec] = [
-        list, run, addBookmark, bookmarks, check, drive, printPluginPath, completions,
+        list, run, addBookmark, bookmarks, check, drive, printPluginPath, sandboxInfo, completions,
     ]
+
+    /// The commands spelled as options (`--list`): given before any command word.
+    static var optionCommands: [CommandSpec] { commands.filter { $0.name.hasPrefix("--") } }
 
     /// The command a word names (`run`, `list`), if any: commands spelled
     /// as options (`--list`) are not words.
@@ -409,8 +437,7 @@ enum CommandTable {
             help,
             OptionSpec(
                 name: "--version", help: "Show the version of presenter-host and of its plugin ABI.", stops: true),
-            OptionSpec(name: "--list", help: list.summary),
-            OptionSpec(name: "--print-plugin-path", help: printPluginPath.summary),
-        ] + list.options.filter { $0.name != "--help" },
+        ] + optionCommands.map { OptionSpec(name: $0.name, help: $0.summary) }
+            + list.options.filter { $0.name != "--help" },
         operands: .command(missing: nil))
 }

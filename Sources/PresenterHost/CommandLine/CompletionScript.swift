@@ -113,7 +113,7 @@ enum CompletionScript {
                     case $word in
                     \(topValued.joined(separator: "|"))) ((i++)) ;;
                     \(words.joined(separator: "|"))) command=$word; start=$i; break ;;
-                    --list | --print-plugin-path) command=$word ;;
+                    \(CommandTable.optionCommands.map(\.name).joined(separator: " | "))) command=$word ;;
                     esac
                 done
                 if [[ $command == run ]]; then
@@ -337,7 +337,7 @@ enum CompletionScript {
                         case \(words.joined(separator: " "))
                             echo $word
                             return 0
-                        case --list --print-plugin-path
+                        case \(CommandTable.optionCommands.map(\.name).joined(separator: " "))
                             set found $word
                     end
                 end

@@ -35,7 +35,7 @@ public enum DriveCommand {
         ProcessSignals.ignoreBrokenPipe()
         let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: presentation,
-            environment: environment, log: log, policy: presentation.plugins.policy)
+            environment: environment, log: log)
         defer { log.flush() }
         CrashRescue.install(
             terminal: mode == .terminal ? .standardError : nil,

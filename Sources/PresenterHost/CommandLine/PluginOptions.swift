@@ -15,6 +15,9 @@ struct PluginOptions: Equatable {
     var allowInsecure = false
     /// `--bundled-only`.
     var bundledOnly = false
+    /// `--sandbox require`: no third-party plugin code runs unless every
+    /// layer of the sandbox is in force.
+    var requiresSandbox = false
 
     /// The search path these options and `environment` give, and its
     /// warnings (whole stderr lines): with `--bundled-only`, the bundled
@@ -40,8 +43,27 @@ struct PluginOptions: Equatable {
                 "presenter-host: registry cache \(PrintableText.escaping(cache.path)) ignored (\(reason)); rebuilding it\n"
             )
         }
-        return RegistryPipeline(scanner: PluginScanner(environment: environment), policy: policy, cache: cache)
+        return RegistryPipeline(scanner: scanner(environment: environment), policy: policy, cache: cache)
             .load(entries)
+    }
+
+    /// The scan helper these options load plugin files with.
+    func scanner(environment: [String: String]) -> PluginScanner {
+        var scanner = PluginScanner(environment: environment)
+        scanner.requiresSandbox = requiresSandbox
+        return scanner
+    }
+
+    /// How a presenter process runs these options' plugins, hooks given
+    /// `hookTimeout` seconds: under their policy and sandbox mode; the
+    /// bundled folder's presenters trusted by `--sandbox require`.
+    func presenterProcess(hookTimeout: Double, environment: [String: String]) -> PresenterProcess.Configuration {
+        var configuration = PresenterProcess.Configuration(hookTimeout: hookTimeout)
+        configuration.policy = policy
+        configuration.requiresSandbox = requiresSandbox
+        configuration.trustedFolders = SearchPath.resolve(pluginDirs: [], environment: environment, executablePath: nil)
+            .entries.filter { $0.origin == .bundled }.map(\.path)
+        return configuration
     }
 
     /// The rules plugin files are loaded under.
@@ -55,5 +77,6 @@ extension PluginOptions {
         cache = parsed.has("--rescan") ? .rescan : parsed.has("--no-cache") ? .off : .use
         allowInsecure = parsed.has(PluginPolicy.allowInsecureFlag)
         bundledOnly = parsed.has("--bundled-only")
+        requiresSandbox = parsed.last("--sandbox") == "require"
     }
 }

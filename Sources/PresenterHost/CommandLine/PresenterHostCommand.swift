@@ -13,6 +13,7 @@ public enum PresenterHostCommand {
         case version
         case list(PluginOptions, verbose: Bool, json: Bool, ids: Bool = false)
         case printPluginPath(PluginOptions)
+        case sandboxInfo(PluginOptions, json: Bool)
         case run(RunOptions)
         case bookmarks(json: Bool, store: String?)
         case addBookmark(AddBookmarkOptions)
@@ -28,7 +29,7 @@ public enum PresenterHostCommand {
             case .addBookmark: "add-bookmark"
             case .check: "check"
             case .drive: "drive"
-            case .help, .commandHelp, .version, .list, .printPluginPath, .bookmarks, .completions: nil
+            case .help, .commandHelp, .version, .list, .printPluginPath, .sandboxInfo, .bookmarks, .completions: nil
             }
         }
     }
@@ -80,6 +81,8 @@ public enum PresenterHostCommand {
             return ListCommand.execute(plugins, verbose: verbose, json: json, ids: ids)
         case .printPluginPath(let plugins):
             return printPluginPath(plugins)
+        case let .sandboxInfo(plugins, json):
+            return SandboxInfoCommand.execute(plugins, json: json)
         case .run(let options):
             return RunCommand.execute(options)
         case let .bookmarks(json, store):
@@ -118,10 +121,12 @@ public enum PresenterHostCommand {
             throw UsageFailure(error: error, command: nil)
         }
         if let stop = top.stoppedBy { return stop.name == "--version" ? .version : .help }
-        let spelledAsOptions = [CommandTable.list, CommandTable.printPluginPath].filter { top.has($0.name) }
+        let spelledAsOptions = CommandTable.optionCommands.filter { top.has($0.name) }
         // What came before the command, as typed, but the commands and --trace (done in main).
-        let given = top.occurrences.filter { !["--trace", "--list", "--print-plugin-path"].contains($0.option.name) }
-            .flatMap(\.words)
+        let given = top.occurrences.filter {
+            !(["--trace"] + CommandTable.optionCommands.map(\.name)).contains($0.option.name)
+        }
+        .flatMap(\.words)
         if let word = top.operands.first {
             guard let command = CommandTable.command(word: word) else {
                 let failure: CommandError =
@@ -153,8 +158,7 @@ public enum PresenterHostCommand {
         }
         if spelledAsOptions.count > 1 {
             throw UsageFailure(
-                error: .usage(
-                    "'\(CommandTable.list.name)' cannot be combined with '\(CommandTable.printPluginPath.name)'"),
+                error: .usage("'\(spelledAsOptions[0].name)' cannot be combined with '\(spelledAsOptions[1].name)'"),
                 command: nil)
         }
         return try invocation(of: command, given)
@@ -172,6 +176,8 @@ public enum PresenterHostCommand {
                     ids: parsed.has("--ids"))
             case CommandTable.printPluginPath.name:
                 return .printPluginPath(PluginOptions(parsed))
+            case CommandTable.sandboxInfo.name:
+                return .sandboxInfo(PluginOptions(parsed), json: parsed.has("--json"))
             case CommandTable.run.name:
                 return .run(try RunOptions(parsed))
             case CommandTable.bookmarks.name:

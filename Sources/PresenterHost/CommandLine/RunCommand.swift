@@ -19,7 +19,7 @@ public enum RunCommand {
         let launch =
             options.inProcess
             ? nil
-            : PresenterProcessLaunch(CommandRuntime.presenterProcess(options: options, policy: options.plugins.policy))
+            : PresenterProcessLaunch(CommandRuntime.presenterProcess(options: options))
         do {
             let environment = ProcessInfo.processInfo.environment
             let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
@@ -34,7 +34,7 @@ public enum RunCommand {
                 options: options, view: RunView(options: options, file: file),
                 environment: environment)
             return try session.run(
-                registry: registry, policy: options.plugins.policy, log: log, events: events, launch: launch)
+                registry: registry, log: log, events: events, launch: launch)
         } catch {
             return PresenterHostCommand.report(error)
         }

@@ -79,9 +79,8 @@ final class RunSession: @unchecked Sendable {
 
     /// Runs the command under the presenter; returns the exit status.
     /// `log` gets the presenter log (`--verbose`, `--log`).
-    /// The presenter process loads its files under `policy`.
     func run(
-        registry: PresenterRegistry, policy: PluginPolicy, log: RunLog, events: RunEvents,
+        registry: PresenterRegistry, log: RunLog, events: RunEvents,
         launch: PresenterProcessLaunch? = nil
     ) throws(CommandError) -> Int32 {
         // A command that cannot start (missing, not executable, a #! line
@@ -104,7 +103,7 @@ final class RunSession: @unchecked Sendable {
         }
         let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: options, environment: environment, log: log,
-            policy: policy, launch: launch)
+            launch: launch)
         defer { log.flush() }
 
         let trap = try trapSignals(for: runtime, mode: mode)

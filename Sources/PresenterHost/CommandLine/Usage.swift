@@ -58,10 +58,10 @@ enum Usage {
         }
         let loading = CommandTable.commands.filter { command in
             command.options.contains { CommandTable.pluginOptionNames.contains($0.name) }
-                && command.name != CommandTable.printPluginPath.name
+                && ![CommandTable.printPluginPath.name, CommandTable.sandboxInfo.name].contains(command.name)
         }
         let topOnly = CommandTable.top.options.filter { option in
-            !["--list", "--print-plugin-path"].contains(option.name)
+            !CommandTable.optionCommands.map(\.name).contains(option.name)
                 && !CommandTable.pluginOptionNames.contains(option.name)
         }
         return """

@@ -16,7 +16,8 @@ import PresenterABI
 /// `keys` (an interactive view), `interactors` (many at once), `done` (it
 /// stops drawing after the outcome), `base` (for a presenter that extends
 /// another: the base's hooks are reached), and over all of them `budget`
-/// (each hook's time), `output` (nothing printed), `services` (no host
+/// (each hook's time), `sandbox` (nothing a presenter may not do: the
+/// sandbox stopped no session, docs/SECURITY.md), `output` (nothing printed), `services` (no host
 /// service called from another thread or outside a hook) and `drawing`
 /// (only inside the view). The file itself gets `loads`.
 struct ConformanceSuite {
@@ -46,14 +47,22 @@ struct ConformanceSuite {
                 defer { free(resolved) }
                 return String(cString: resolved)
             } ?? path
-        if case .failure(let failure)? = scanner.scan([file], policy: configuration.policy)[0] {
-            return [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
-        }
+        // What the file holds comes from the scan helper, sandboxed as every
+        // process that runs plugin code: `check` runs none itself.
         let loaded: PluginLibrary.Contents
-        do {
-            loaded = try PluginLibrary.load(file, policy: configuration.policy)
-        } catch {
-            return [fileResult(.fail, error.description, "see docs/ABI.md, \"Validation and error messages\"")]
+        switch scanner.scan([file], policy: configuration.policy)[0] ?? .failure(.unscanned) {
+        case .success(let contents):
+            loaded = contents
+        case .failure(let failure):
+            var results = [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
+            if case .stopped(let violation) = failure {
+                results.append(
+                    ConformanceResult(
+                        path: path, presenterId: nil, check: "sandbox", verdict: .fail,
+                        reason: "the sandbox stopped it while loading: \(violation)",
+                        fix: Self.sandboxFix(violation)))
+            }
+            return results
         }
         var results = [fileResult(.pass, "\(loaded.count) presenter\(loaded.count == 1 ? "" : "s")", nil)]
         var registry: PresenterRegistry?
@@ -99,6 +108,7 @@ struct ConformanceSuite {
     private struct Observed {
         var slowest: [String: Double] = [:]
         var hung: PresenterFailure?
+        var stopped: PresenterFailure?
         var log: [PresenterLogEntry] = []
         var printed: [PresenterLogEntry] = []
     }
@@ -119,6 +129,7 @@ struct ConformanceSuite {
             } catch {
                 findings.fail(error.description, fix: Self.fix(for: error, budget: configuration.hookTimeout))
                 if case .hung = error.reason { observed.hung = observed.hung ?? error }
+                if case .stopped = error.reason { observed.stopped = observed.stopped ?? error }
             }
             let (log, printed) = session.close()
             observed.log += log
@@ -127,6 +138,7 @@ struct ConformanceSuite {
             results.append(result(plugin, name, findings.verdict, findings.reason, findings.fix))
         }
         if chain.count > 1 { results.append(baseResult(chain, log: observed.log)) }
+        results.append(sandboxResult(plugin, observed.stopped))
         results.append(budgetResult(plugin, observed))
         results.append(
             noteResult(
@@ -156,6 +168,22 @@ struct ConformanceSuite {
     ) -> ConformanceResult {
         guard let problem else { return result(plugin, check, .pass, nil, nil) }
         return result(plugin, check, verdict, PrintableText.escaping(problem), fix)
+    }
+
+    /// `sandbox`: FAIL when the sandbox stopped a session's presenter
+    /// process, naming the rule and the call.
+    private func sandboxResult(_ plugin: PresenterPlugin, _ stopped: PresenterFailure?) -> ConformanceResult {
+        guard let stopped, case .stopped(let violation) = stopped.reason else {
+            return result(plugin, "sandbox", .pass, nil, nil)
+        }
+        let place = stopped.hook.map { " in \($0)" } ?? ""
+        return result(
+            plugin, "sandbox", .fail, "the sandbox stopped it\(place): \(violation)", Self.sandboxFix(violation))
+    }
+
+    /// What to change, for a plugin the sandbox stopped.
+    static func sandboxFix(_ violation: ConfinementViolation) -> String {
+        "remove the \(violation.call) call: a presenter only draws, with the host's services (docs/ABI.md, \"What a presenter may do, and what it may not\")"
     }
 
     private func descriptorResult(_ plugin: PresenterPlugin) -> ConformanceResult {
@@ -404,6 +432,11 @@ struct ConformanceSuite {
             return "log at most a few lines a hook and draw within the view"
         case .couldNotStart:
             return "check that the file loads: presenter-host --plugin-dir <its folder> --list -v"
+        case .stopped(let violation):
+            return sandboxFix(violation)
+        case .sandboxIncomplete:
+            return
+                "run check where every layer of the sandbox is in force (presenter-host --sandbox-info), or without --sandbox=require"
         }
     }
 }

@@ -16,6 +16,12 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
         case createFailed(status: Int32, message: String?)
         /// The presenter process could not be started or could not load the plugin.
         case couldNotStart(String)
+        /// The sandbox stopped the presenter process: it tried what a
+        /// presenter may not (docs/SECURITY.md).
+        case stopped(ConfinementViolation)
+        /// Not run: `--sandbox=require` was given and the sandbox lacks a
+        /// layer (what it lacks, ``ConfinementReport/summary``).
+        case sandboxIncomplete(String)
     }
 
     /// The presenter the view chose (or, for a failed create, the one whose
@@ -49,6 +55,11 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
             return "\(name) failed to start (create returned \(status)): \(detail)"
         case .couldNotStart(let detail):
             return "\(name) could not be started: \(detail)"
+        case .stopped(let violation):
+            return "\(name) was stopped\(place): it tried to \(violation.attempt) (presenters may not)"
+        case .sandboxIncomplete(let lacking):
+            return
+                "\(name) was not run: the sandbox is incomplete here (\(lacking)) and --sandbox=require runs third-party presenters only with every layer"
         }
     }
 }

@@ -61,6 +61,41 @@ struct PluginFile {
         }
     }
 
+    /// A sealed copy of this checked file (``FileDescriptor/sealedCopy(size:)``):
+    /// what the host passes a presenter process, whose sandbox lets it
+    /// read no plugin folder (docs/SECURITY.md). Closes this file.
+    func image() throws(PluginLoadFailure) -> FileDescriptor {
+        defer { try? descriptor.close() }
+        do throws(Errno) {
+            return try descriptor.sealedCopy(size: Int(info.st_size))
+        } catch {
+            throw .file(.unreadable(errnoText(error.code)))
+        }
+    }
+
+    /// A plugin file the host opened and checked, received as a sealed copy
+    /// (``image()``) to load at `path`'s name.
+    init(image: FileDescriptor, path: String) throws(PluginLoadFailure) {
+        do throws(Errno) {
+            info = try image.status()
+        } catch {
+            throw .file(.unreadable(errnoText(error.code)))
+        }
+        descriptor = image
+        self.path = path
+    }
+
+    private init(descriptor: FileDescriptor, info: stat, path: String) {
+        self.descriptor = descriptor
+        self.info = info
+        self.path = path
+    }
+
+    /// This process's folder in /proc, as the path that loads a descriptor
+    /// names it (``ProcessSelf/procFolder``: not /proc/`getpid()` in a PID
+    /// namespace of its own). Read once, before a sandbox could hide it.
+    private static let procFolder = ProcessSelf.procFolder
+
     /// Loads the checked file (`RTLD_NOW | RTLD_LOCAL`, running its
     /// constructors). On success the descriptor stays open for ever, as
     /// the library stays loaded: ld.so knows the library by the name
@@ -68,7 +103,7 @@ struct PluginFile {
     /// number must never come to mean another file. On failure it is closed.
     func load() throws(PluginLoadFailure) -> DynamicLibrary {
         do {
-            return try DynamicLibrary.open("/proc/\(getpid())/fd/\(descriptor.rawValue)")
+            return try DynamicLibrary.open("\(Self.procFolder)/fd/\(descriptor.rawValue)")
         } catch {
             try? descriptor.close()
             throw error

@@ -51,6 +51,16 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     case exited(status: Int32)
     /// Loading the file did not finish within the scanner's timeout.
     case timedOut(seconds: Double)
+    /// The sandbox stopped the scan helper while it loaded the file: a
+    /// constructor tried what a presenter may not (docs/SECURITY.md).
+    case stopped(ConfinementViolation)
+    /// Not loaded: `--sandbox=require` was given and the sandbox lacks a
+    /// layer (what it lacks, ``ConfinementReport/summary``).
+    case sandboxIncomplete(String)
+    /// No scan helper could load the file (one could not be started, or
+    /// did not answer as one); the host runs no third-party plugin code
+    /// itself.
+    case unscanned
     /// One descriptor is unusable. `index` is nil when the library has only
     /// one; `id` is the descriptor's id when it could be read.
     case descriptor(index: Int?, id: String?, DescriptorProblem)
@@ -172,6 +182,15 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         case .timedOut(let seconds):
             return
                 "did not finish loading within \(Self.seconds(seconds)): a constructor or the entry point hangs; remove or rebuild it"
+        case .stopped(let violation):
+            return
+                "was stopped while loading: it tried to \(violation.attempt) (\(violation.invocation)), which presenters may not; remove it, or ask its author to (docs/SECURITY.md)"
+        case .sandboxIncomplete(let lacking):
+            return
+                "not loaded: the sandbox is incomplete here (\(lacking)) and --sandbox=require runs third-party plugin code only with every layer (docs/SECURITY.md)"
+        case .unscanned:
+            return
+                "could not be loaded: no scan helper could be started to load it apart (presenter-host runs no third-party plugin code itself); check that presenter-host can start processes and run it again"
         case .descriptor(let index, let id, let problem):
             switch (index, id) {
             case let (index?, id?): return "descriptor \(index) ('\(id)'): \(problem)"

@@ -1,10 +1,13 @@
 /// Loading, the stage after discovery: what each plugin file holds.
 ///
-/// With a scanner, files are loaded in scan helpers first (`PluginScanner`):
-/// one that crashes or hangs its helper is blamed, and the host goes on.
-/// Trusted files (the bundled presenters, built with the executable), and
-/// any file the helper could not scan, are loaded in this process by the
-/// same `PluginLibrary.load`.
+/// With a scanner, files are loaded in sandboxed scan helpers
+/// (`PluginScanner`): one that crashes, hangs or breaks the sandbox's rules
+/// is blamed, and the host goes on; a file no helper could load is refused
+/// (``PluginLoadFailure/unscanned``), as the host runs no third-party
+/// plugin code itself. Trusted files (the bundled presenters, built with
+/// the executable) are loaded in this process by the same
+/// `PluginLibrary.load`, as is every file without a scanner (the library's
+/// in-process use, which trusts its plugins).
 enum PluginLoader {
     /// What loading each of `files` (real paths) under `policy` gave, in order.
     static func load(
@@ -14,6 +17,10 @@ enum PluginLoader {
         let reported = scanned.isEmpty ? [:] : scanner?.scan(scanned.map { files[$0].path }, policy: policy) ?? [:]
         var outcomes: [Int: PluginLibrary.Outcome] = [:]
         for (scanIndex, fileIndex) in scanned.enumerated() { outcomes[fileIndex] = reported[scanIndex] }
-        return files.indices.map { outcomes[$0] ?? PluginLibrary.outcome(files[$0].path, policy: policy) }
+        return files.indices.map { index in
+            if let outcome = outcomes[index] { return outcome }
+            if scanner != nil && !files[index].trusted { return .failure(.unscanned) }
+            return PluginLibrary.outcome(files[index].path, policy: policy)
+        }
     }
 }

@@ -22,6 +22,10 @@ public struct PluginScanner: Sendable {
     public let executable: String
     /// Seconds one file may take to load before the helper is killed and the file blamed.
     public let timeout: Double
+    /// Whether the helper loads nothing unless every layer of its sandbox
+    /// is in force (`--sandbox=require`): each file is then refused with
+    /// ``PluginLoadFailure/sandboxIncomplete(_:)``.
+    public var requiresSandbox = false
 
     /// A scanner that runs `executable` as its helper.
     public init(executable: String = "/proc/self/exe", timeout: Double = PluginScanner.defaultTimeout) {
@@ -36,6 +40,20 @@ public struct PluginScanner: Sendable {
         self.init(timeout: milliseconds.map { Double($0) / 1000 } ?? Self.defaultTimeout)
     }
 
+    /// The sandbox a process that runs plugin code enters on this machine,
+    /// as a helper given no file reports it (`--sandbox-info`); nil when
+    /// no helper could be started or it did not say.
+    func probe() -> ConfinementReport? {
+        guard let helper = ScanProcess(executable: executable, paths: [], policy: .strict, requiresSandbox: false)
+        else { return nil }
+        var reader = ScanReader(paths: [])
+        let deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
+        while case .line(let text) = helper.next(before: deadline), reader.read(text) == .more {}
+        helper.finish(waitingUpTo: 0)
+        let report = ConfinementReport(entries: reader.sandbox)
+        return report.entries.count == ConfinementReport.Layer.allCases.count ? report : nil
+    }
+
     /// What loading each file of `paths` (real paths) gave, by index: its
     /// results as the helper reported them, or why it crashed, ended or hung
     /// the helper. Files not named could not be scanned (no helper could be
@@ -48,7 +66,10 @@ public struct PluginScanner: Sendable {
         var start = 0
         while start < paths.count {
             let remaining = Array(paths[start...])
-            guard let helper = ScanProcess(executable: executable, paths: remaining, policy: policy) else { break }
+            guard
+                let helper = ScanProcess(
+                    executable: executable, paths: remaining, policy: policy, requiresSandbox: requiresSandbox)
+            else { break }
             var found: [Int: PluginLibrary.Outcome] = [:]
             let outcome = session(helper, paths: remaining, found: &found)
             for (index, result) in found { results[start + index] = result }
@@ -110,6 +131,7 @@ public struct PluginScanner: Sendable {
                 guard reader.started else { return .unusable }
                 guard let current = reader.current else { return .stopped(completed: reader.completed) }
                 switch ending {
+                case .stopped(let violation): return .failed(index: current, .stopped(violation))
                 case .signaled(let signal): return .failed(index: current, .crashed(signal: signal))
                 case .exited(let status): return .failed(index: current, .exited(status: status))
                 }

@@ -2,8 +2,8 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 
-/// The scan helper: `presenter-host --scan-plugins [--allow-insecure-plugins]
-/// PATH...`, started by
+/// The scan helper: `presenter-host --scan-plugins [--require-sandbox]
+/// [--allow-insecure-plugins] PATH...`, started by
 /// `PluginScanner`, never by a user (the flag is not in `--help`).
 ///
 /// It loads each file with the host's own loader (`PluginLibrary.load`), in
@@ -17,28 +17,54 @@ enum ScanHelper {
     /// The hidden command-line flag that runs the helper.
     static let flag = "--scan-plugins"
 
+    /// The descriptor the sandbox writes what stopped the helper on
+    /// (``ConfinementViolation``), for the host.
+    static let violations = FileDescriptor(rawValue: 3)
+
     /// Scans `paths` and exits without running exit handlers or plugin
     /// destructors (they might hang or crash after the last report).
+    /// The flag that asks the helper to load nothing unless every layer of
+    /// its sandbox is in force (`--sandbox=require`).
+    static let requireSandboxFlag = "--require-sandbox"
+
     static func run(_ arguments: [String]) -> Never {
+        var arguments = arguments[...]
+        let require = arguments.first == requireSandboxFlag
+        if require { arguments = arguments.dropFirst() }
         let insecure = arguments.first == PluginPolicy.allowInsecureFlag
         let policy = PluginPolicy(allowInsecure: insecure)
-        let paths = insecure ? Array(arguments.dropFirst()) : arguments
-        guard let channel = try? FileDescriptor.standardOutput.duplicate(atLeast: 3) else { _exit(70) }
+        let paths = Array(insecure ? arguments.dropFirst() : arguments)
+        try? violations.setClosedOnExec()
+        guard let channel = try? FileDescriptor.standardOutput.duplicate(atLeast: 4) else { _exit(70) }
         if let null = try? FileDescriptor.open("/dev/null", O_WRONLY) {
             null.closeAfter { _ = try? $0.duplicate(as: .standardOutput) }
         }
         // Each library loaded keeps its descriptor (`PluginFile`): a
         // thousand plugins need more than the usual soft limit of 1024.
         ResourceLimit.raiseOpenFilesToHardLimit()
+        // Every file is opened and checked first, then the sandbox is
+        // entered (it lets the helper read those files, and no folder of
+        // them), then plugin code runs: constructors, entry points.
+        let files = paths.map { path in
+            Result { () throws(PluginLoadFailure) in try PluginFile.open(path, policy: policy) }
+        }
+        let sandbox = PluginConfinement.enter(
+            files: files.compactMap { try? $0.get().descriptor }, violations: violations)
+        // After the sandbox: Landlock restricts the threads started after it.
         watchLifeline()
+        let refusal: PluginLoadFailure? = require && !sandbox.isComplete ? .sandboxIncomplete(sandbox.summary) : nil
         // One write a file: a file's results and `done` go out with the next
         // file's `begin`, which must be out before that file is loaded (a
         // crash while loading it is blamed on the last `begin`).
-        var pending: [ScanProtocol.Line] = [.header(version: ScanProtocol.version)]
-        for (index, path) in paths.enumerated() {
+        var pending: [ScanProtocol.Line] =
+            [.header(version: ScanProtocol.version)] + sandbox.entries.map { .sandbox($0) }
+        for (index, file) in files.enumerated() {
             send(pending + [.begin(index)], to: channel)
-            let records = LoadRecords.lines(PluginLibrary.outcome(path, policy: policy))
-            pending = records.map { .result(index, $0) } + [.done(index)]
+            let outcome = PluginLibrary.Outcome { () throws(PluginLoadFailure) in
+                if let refusal { throw refusal }
+                return try PluginLibrary.load(file.get())
+            }
+            pending = LoadRecords.lines(outcome).map { .result(index, $0) } + [.done(index)]
         }
         send(pending, to: channel)
         _exit(0)

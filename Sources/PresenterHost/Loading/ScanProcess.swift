@@ -9,9 +9,6 @@ import Glibc
 /// host dies; its stderr is /dev/null (ld.so's assertion text and plugin
 /// prints are not the host's output).
 final class ScanProcess {
-    /// How the helper ended.
-    typealias Ending = ChildProcess.Termination
-
     /// What reading the next line gave.
     enum Event: Equatable {
         case line(Substring)
@@ -24,28 +21,36 @@ final class ScanProcess {
     private let pid: pid_t
     private let report: FileDescriptor
     private let lifeline: FileDescriptor
+    /// Where the helper's sandbox says what stopped it (non-blocking).
+    private let violations: FileDescriptor
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts: lines are taken from the
     /// front without moving the rest (a helper reports thousands of lines).
     private var start = 0
     /// The read buffer, allocated once.
     private var chunk = [UInt8](repeating: 0, count: 65536)
-    private var ending: Ending?
+    private var ending: ConfinementViolation.Ending?
 
     /// Starts `executable --scan-plugins paths...` (the real paths of the
-    /// files, loaded under `policy`); nil when it cannot be started (no
-    /// pipe, no such executable).
-    init?(executable: String, paths: [String], policy: PluginPolicy) {
-        guard let reportPipe = try? FileDescriptor.pipe() else { return nil }
-        guard let lifelinePipe = try? FileDescriptor.pipe() else {
-            try? reportPipe.readEnd.close()
-            try? reportPipe.writeEnd.close()
-            return nil
+    /// files, loaded under `policy`, and only under a complete sandbox when
+    /// `requiresSandbox`); nil when it cannot be started (no pipe, no such
+    /// executable).
+    init?(executable: String, paths: [String], policy: PluginPolicy, requiresSandbox: Bool) {
+        var pipes: [(readEnd: FileDescriptor, writeEnd: FileDescriptor)] = []
+        for _ in 0..<3 {
+            guard let pipe = try? FileDescriptor.pipe() else {
+                pipes.forEach {
+                    try? $0.readEnd.close(); try? $0.writeEnd.close()
+                }
+                return nil
+            }
+            pipes.append(pipe)
         }
+        let (reportPipe, lifelinePipe, violationPipe) = (pipes[0], pipes[1], pipes[2])
         var options = Spawn.Options()
         options.descriptors = [
             .standardInput: .descriptor(lifelinePipe.readEnd), .standardOutput: .descriptor(reportPipe.writeEnd),
-            .standardError: .null(O_WRONLY),
+            .standardError: .null(O_WRONLY), ScanHelper.violations: .descriptor(violationPipe.writeEnd),
         ]
         options.closeOthers = true
         options.newProcessGroup = true
@@ -53,27 +58,33 @@ final class ScanProcess {
         // backtracer would first spend a third of a second or more on a
         // report that goes to /dev/null, and past the timeout the file is
         // blamed for a hang instead of its crash.
-        options.environment = Spawn.environment(setting: "SWIFT_BACKTRACE", to: "enable=no")
+        PluginConfinement.prepare(
+            &options, environment: Spawn.environment(setting: "SWIFT_BACKTRACE", to: "enable=no"))
         let spawned = Spawn.start(
             executable,
-            ["presenter-host", ScanHelper.flag]
+            ["presenter-host", ScanHelper.flag] + (requiresSandbox ? [ScanHelper.requireSandboxFlag] : [])
                 + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + paths, options)
         try? reportPipe.writeEnd.close()
         try? lifelinePipe.readEnd.close()
+        try? violationPipe.writeEnd.close()
         guard case .success(let child) = spawned else {
             try? reportPipe.readEnd.close()
             try? lifelinePipe.writeEnd.close()
+            try? violationPipe.readEnd.close()
             return nil
         }
+        try? violationPipe.readEnd.setNonBlocking()
         pid = child
         report = reportPipe.readEnd
         lifeline = lifelinePipe.writeEnd
+        violations = violationPipe.readEnd
     }
 
     deinit {
         _ = finish(waitingUpTo: 0)
         try? report.close()
         try? lifeline.close()
+        try? violations.close()
     }
 
     /// The next line, or `.end` / `.timeout`. `deadline` is on `now()`'s clock.
@@ -106,11 +117,13 @@ final class ScanProcess {
     }
 
     /// Waits up to `seconds` for the helper to end by itself, then kills it
-    /// (SIGKILL), and returns how it ended. Later calls return the same.
+    /// (SIGKILL), and returns how it ended, its sandbox's reports read.
+    /// Later calls return the same.
     @discardableResult
-    func finish(waitingUpTo seconds: Double) -> Ending {
+    func finish(waitingUpTo seconds: Double) -> ConfinementViolation.Ending {
         if let ending { return ending }
-        let ending = ProcessExit.end(pid, waitingUpTo: seconds).0
+        let termination = ProcessExit.end(pid, waitingUpTo: seconds).0
+        let ending = ConfinementViolation.Ending(termination, records: ConfinementViolation.read(violations))
         self.ending = ending
         return ending
     }

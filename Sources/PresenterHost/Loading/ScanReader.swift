@@ -18,6 +18,8 @@ struct ScanReader {
     let paths: [String]
     /// Whether the header (of this host's version) came.
     private(set) var started = false
+    /// The sandbox the helper said it entered, layer by layer (after the header).
+    private(set) var sandbox: [ConfinementReport.Entry] = []
     /// The file begun and not done: the one to blame if the helper dies.
     private(set) var current: Int?
     /// How many files are done (they are done in order).
@@ -32,6 +34,9 @@ struct ScanReader {
         switch (ScanProtocol.Line(text), current) {
         case (.header(ScanProtocol.version)?, nil) where !started:
             started = true
+        case (.sandbox(let entry)?, nil)
+        where started && completed == 0 && sandbox.count < ConfinementReport.Layer.allCases.count:
+            sandbox.append(entry)
         case (.begin(let index)?, nil) where started && index == completed && index < paths.count:
             current = index
             records = []

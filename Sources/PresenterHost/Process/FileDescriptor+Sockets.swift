@@ -71,3 +71,55 @@ extension FileDescriptor {
         return bytes.withUnsafeBytes { ph_send_datagram(path, $0.baseAddress, $0.count) } == 0
     }
 }
+
+// MARK: - Passing descriptors
+
+extension FileDescriptor {
+    /// The most descriptors one ``send(_:passing:)`` may carry.
+    static let maxPassed = 16
+
+    /// Sends `bytes` on this Unix socket with copies of `descriptors`
+    /// attached to their first byte (SCM_RIGHTS); bytes the socket had no
+    /// room for are sent after, without them, waiting as ``send(_:waiting:whenFull:)`` does.
+    /// - Throws: `sendmsg` and its errno.
+    func send(_ bytes: [UInt8], passing descriptors: [FileDescriptor], whenFull: () -> Int32? = { nil }) throws(Errno) {
+        guard !descriptors.isEmpty else { return try send(bytes, whenFull: whenFull) }
+        let numbers = descriptors.map(\.rawValue)
+        var sent: Int
+        repeat {
+            sent = bytes.withUnsafeBytes { buffer in
+                numbers.withUnsafeBufferPointer {
+                    ph_send_with_descriptors(
+                        rawValue, buffer.baseAddress, buffer.count, $0.baseAddress, Int32($0.count))
+                }
+            }
+            if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                guard let milliseconds = whenFull(), (try? wait(for: .output) { milliseconds }) != nil else {
+                    throw Errno(call: "sendmsg", code: EAGAIN)
+                }
+                continue
+            }
+            guard sent >= 0 || errno == EINTR else { throw Errno(call: "sendmsg", code: errno) }
+        } while sent < 0
+        if sent < bytes.count { try send(Array(bytes[sent...]), whenFull: whenFull) }
+    }
+
+    /// Reads from this Unix socket into `buffer`, and adds the descriptors
+    /// sent with what it read (close-on-exec) to `descriptors`.
+    /// - Returns: the bytes read; 0 at the end.
+    /// - Throws: `recvmsg` and its errno (EAGAIN when non-blocking and empty).
+    func receive(into buffer: inout [UInt8], descriptors: inout [FileDescriptor]) throws(Errno) -> Int {
+        var numbers = [CInt](repeating: -1, count: Self.maxPassed)
+        var count: CInt = 0
+        let received = try retryingOnInterrupt("recvmsg") {
+            buffer.withUnsafeMutableBytes { bytes in
+                numbers.withUnsafeMutableBufferPointer {
+                    ph_receive_with_descriptors(
+                        rawValue, bytes.baseAddress, bytes.count, $0.baseAddress, CInt($0.count), &count)
+                }
+            }
+        }
+        descriptors += numbers[..<Int(count)].map(FileDescriptor.init(rawValue:))
+        return received
+    }
+}

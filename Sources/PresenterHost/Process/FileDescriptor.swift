@@ -222,3 +222,17 @@ extension FileDescriptor {
         }
     }
 }
+
+// MARK: - Sealed copies
+
+extension FileDescriptor {
+    /// A copy of the first `size` bytes of this file in memory
+    /// (`memfd_create`, close-on-exec), sealed, so that neither this process
+    /// nor one it is passed to can change it.
+    /// - Throws: the call that failed and its errno.
+    func sealedCopy(size: Int) throws(Errno) -> FileDescriptor {
+        let copy = ph_sealed_copy(rawValue, off_t(size))
+        guard copy >= 0 else { throw Errno(call: "memfd_create", code: errno) }
+        return FileDescriptor(rawValue: copy)
+    }
+}

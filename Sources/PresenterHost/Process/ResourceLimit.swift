@@ -16,6 +16,18 @@ enum ResourceLimit {
         }
     }
 
+    /// Caps both limits of `resource` at `value` (a lower limit already set
+    /// is kept), so that the process cannot raise it again; false when the
+    /// kernel refused.
+    @discardableResult
+    static func cap(_ resource: __rlimit_resource, at value: rlim_t) -> Bool {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0 else { return false }
+        limit.rlim_cur = min(limit.rlim_cur, value)
+        limit.rlim_max = min(limit.rlim_max, value)
+        return setrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0
+    }
+
     /// Caps the address space at `bytes`, the hard limit too (so a plugin
     /// cannot raise it again); a lower limit already set is kept.
     static func capAddressSpace(at bytes: rlim_t) {

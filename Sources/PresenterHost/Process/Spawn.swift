@@ -51,12 +51,43 @@ struct Spawn {
         var defaultSignals: [Int32]? = nil
         /// The environment; `nil` passes the host's.
         var environment: [String]? = nil
+        /// The namespaces the child starts in, where the kernel lets an
+        /// unprivileged process make them (``Child/namespaces`` says which
+        /// it got): the processes that run plugin code (docs/SECURITY.md).
+        var namespaces: Namespaces = []
+    }
+
+    /// Namespaces a child can be started in (`PH_NAMESPACE_*`).
+    struct Namespaces: OptionSet, Hashable {
+        let rawValue: Int32
+        /// A user namespace of its own, its uid and gid mapped to themselves
+        /// (the others need it: an unprivileged process may make them there).
+        static let user = Namespaces(rawValue: PH_NAMESPACE_USER)
+        /// A PID namespace of its own: the child is its process 1, sees no
+        /// other process, and every process it starts ends with it.
+        static let pid = Namespaces(rawValue: PH_NAMESPACE_PID)
+        /// A network namespace of its own: a loopback that is down, nothing else.
+        static let network = Namespaces(rawValue: PH_NAMESPACE_NETWORK)
+    }
+
+    /// A started child.
+    struct Child: Equatable {
+        let pid: pid_t
+        /// The namespaces it was started in: those asked for that the kernel allowed.
+        let namespaces: Namespaces
+        /// Why the kernel refused a namespace asked for (an errno), 0 for none.
+        let namespaceError: Int32
     }
 
     /// Starts `path` with `arguments` (its name first) and returns its pid,
     /// or the call that failed: `ph_spawn` (the fork, a descriptor of the
     /// child or its exec: ENOENT, EACCES, ENOEXEC...) or one setting it up.
     static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, Errno> {
+        launch(path, arguments, options).map(\.pid)
+    }
+
+    /// ``start(_:_:_:)``, with the namespaces the child got.
+    static func launch(_ path: String, _ arguments: [String], _ options: Options) -> Result<Child, Errno> {
         // A source at or below the highest target number could be taken by
         // an earlier dup2 (or be its own target, where dup2 would keep
         // FD_CLOEXEC): such a source first gets a copy above every target,
@@ -105,20 +136,36 @@ struct Spawn {
         let envp = (options.environment.map { $0.map { strdup($0) } } ?? []) + [nil]
         defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
+        var entered: Int32 = 0
+        var refusal: Int32 = 0
+        // The maps are written by the child, which may not format numbers.
+        let uidMap = "\(geteuid()) \(geteuid()) 1\n", gidMap = "\(getegid()) \(getegid()) 1\n"
         let status = descriptors.withUnsafeBufferPointer { descriptors in
             withUnsafePointer(to: &defaults) { defaults in
                 withUnsafePointer(to: &emptyMask) { mask in
-                    var plan = ph_spawn_plan(
-                        descriptors: descriptors.baseAddress, descriptor_count: Int32(descriptors.count),
-                        close_from: options.closeOthers ? highest + 1 : -1,
-                        leader: options.newSession ? 1 : options.newProcessGroup ? 2 : 0,
-                        defaults: defaults, mask: mask)
-                    if options.environment == nil { return ph_spawn(&pid, path, argv, environ, &plan) }
-                    return ph_spawn(&pid, path, argv, envp, &plan)
+                    uidMap.withCString { uidMap in
+                        gidMap.withCString { gidMap in
+                            withUnsafeMutablePointer(to: &entered) { entered in
+                                withUnsafeMutablePointer(to: &refusal) { refusal in
+                                    var plan = ph_spawn_plan(
+                                        descriptors: descriptors.baseAddress,
+                                        descriptor_count: Int32(descriptors.count),
+                                        close_from: options.closeOthers ? highest + 1 : -1,
+                                        leader: options.newSession ? 1 : options.newProcessGroup ? 2 : 0,
+                                        defaults: defaults, mask: mask, namespaces: options.namespaces.rawValue,
+                                        uid_map: uidMap, gid_map: gidMap, namespaces_entered: entered,
+                                        namespace_error: refusal)
+                                    if options.environment == nil { return ph_spawn(&pid, path, argv, environ, &plan) }
+                                    return ph_spawn(&pid, path, argv, envp, &plan)
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
-        return status == 0 ? .success(pid) : .failure(Errno(call: "spawn", code: status))
+        guard status == 0 else { return .failure(Errno(call: "spawn", code: status)) }
+        return .success(Child(pid: pid, namespaces: Namespaces(rawValue: entered), namespaceError: refusal))
     }
 }
 

@@ -149,11 +149,14 @@ public struct RegistryPipeline {
 extension Result where Success == PluginLibrary.Contents, Failure == PluginLoadFailure {
     /// Whether the outcome lasts as long as the file does, and may be
     /// cached: not a file that vanished, could not be opened or changed
-    /// under the checks (those are about this moment, not about the file).
+    /// under the checks, nor one not loaded for want of a scan helper or
+    /// of a complete sandbox (those are about this moment, not about the
+    /// file).
     fileprivate var isLasting: Bool {
         switch self {
         case .success: return true
-        case .failure(.file), .failure(.replacedByLink): return false
+        case .failure(.file), .failure(.replacedByLink), .failure(.sandboxIncomplete), .failure(.unscanned):
+            return false
         case .failure: return true
         }
     }

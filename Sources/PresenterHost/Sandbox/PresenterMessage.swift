@@ -4,16 +4,19 @@
 /// The host sends requests, each with a sequence number; the presenter
 /// process answers each, in order, with one ``Reply`` carrying the same
 /// number, and may send ``Notice``s (log lines, element operations) while a
-/// request runs, never otherwise. It speaks first, with ``Notice/hello(version:)``.
+/// request runs, never otherwise. It speaks first, with ``Notice/hello(version:sandbox:)``.
 enum PresenterMessage {
     /// Bumped whenever a message is added or changes meaning.
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
     /// What the host asks.
     enum Request: Equatable {
         /// Once, first: the plugin options and the views' size and flags.
         case configure(options: [String: String], geometry: ViewGeometry)
-        /// Load these plugin files (`dlopen`, entry point, descriptors).
+        /// Load these plugin files (`dlopen`, entry point, descriptors): each
+        /// a sealed copy the host made of the file it checked
+        /// (`PluginFile.image()`), passed with this request's first byte
+        /// (SCM_RIGHTS), in this order; the paths name them.
         case load(paths: [String])
         /// Create `view`'s chain: `(path, id)` of the presenter, then of its bases.
         case attach(view: ViewID, chain: [PresenterRef], elements: [String])
@@ -59,7 +62,9 @@ enum PresenterMessage {
 
     /// What the presenter process says besides replies.
     enum Notice: Equatable {
-        case hello(version: UInt32)
+        /// The protocol's version, and the sandbox the process is under
+        /// (``ConfinementReport/encoded``; version 2).
+        case hello(version: UInt32, sandbox: String)
         case log(PresenterLogEntry)
         case element(view: ViewID, name: String, operation: Int32)
     }
@@ -205,9 +210,10 @@ extension PresenterMessage {
     static func encode(_ notice: Notice) -> [UInt8] {
         var writer = MessageWriter()
         switch notice {
-        case .hello(let version):
+        case let .hello(version, sandbox):
             writer.u8(Kind.hello.rawValue)
             writer.u32(version)
+            writer.string(sandbox)
         case .log(let entry):
             writer.u8(Kind.log.rawValue)
             writer.i32(entry.level.rawValue)
@@ -275,7 +281,9 @@ extension PresenterMessage {
         let incoming: Incoming
         switch Kind(rawValue: try reader.u8()) {
         case .hello?:
-            incoming = .notice(.hello(version: try reader.u32()))
+            // Version 1 said no more; a mismatch is then named, not misread.
+            let version = try reader.u32()
+            incoming = .notice(.hello(version: version, sandbox: version >= 2 ? try reader.string() : ""))
         case .log?:
             let level = PresenterLogEntry.Level(abi: try reader.i32())
             incoming = .notice(

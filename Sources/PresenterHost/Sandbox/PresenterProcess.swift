@@ -40,6 +40,18 @@ public final class PresenterProcess: PresenterEngine {
         /// A process already started for this engine (``PresenterProcessLaunch``),
         /// taken at the first call; nil: the first call starts one.
         public var launch: PresenterProcessLaunch?
+        /// `--sandbox=require`: a presenter from a file outside
+        /// ``trustedFolders`` is not run unless every layer of the sandbox is
+        /// in force (``PresenterFailure/Reason/sandboxIncomplete(_:)``).
+        public var requiresSandbox = false
+        /// The folders of the presenters built with presenter-host (the
+        /// bundled folder): those `requiresSandbox` does not hold back.
+        public var trustedFolders: [String] = []
+
+        /// Whether the plugin file at `path` is in a ``trustedFolders`` folder.
+        func isTrusted(_ path: String) -> Bool {
+            trustedFolders.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
 
         /// The default budget of a hook: 250 ms.
         public static let defaultHookTimeout = 0.25
@@ -90,6 +102,7 @@ public final class PresenterProcess: PresenterEngine {
         let channel: FileDescriptor
         let pump: OutputPump
         let printed: PrintedLines
+        let violations: FileDescriptor
     }
     /// A request sent and not answered yet.
     private struct Pending {
@@ -123,6 +136,8 @@ public final class PresenterProcess: PresenterEngine {
     /// Log lines and element operations since the last reply.
     private var notices = 0
     private(set) var frameRequests: [ViewID: UInt64] = [:]
+    /// The sandbox the process said it is under, once its hello came.
+    private(set) var sandbox: ConfinementReport?
     /// From when the run is ending (``hurry()``), read by the wait on
     /// another thread; the start and the loading then get only the hook
     /// budget from that moment.
@@ -153,8 +168,24 @@ public final class PresenterProcess: PresenterEngine {
         currentPresenter = top.id
         var paths: [String] = []
         for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
+        if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
+            try expectDone(.geometry(geometry), hook: "start")  // its answer comes after the hello
+            if let sandbox, !sandbox.isComplete { throw fail(hook: nil, .sandboxIncomplete(sandbox.summary)) }
+        }
         if !paths.isEmpty {
-            _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout)
+            // The process can open no plugin folder: it loads sealed copies
+            // of the files, which the host opens and checks here.
+            var images: [FileDescriptor] = []
+            defer { images.forEach { try? $0.close() } }
+            for path in paths {
+                do throws(PluginLoadFailure) {
+                    images.append(try PluginFile.open(path, policy: configuration.policy).image())
+                } catch {
+                    throw fail(
+                        hook: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
+                }
+            }
+            _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout, passing: images)
             loadedPaths.formUnion(paths)
         }
         let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
@@ -267,7 +298,7 @@ public final class PresenterProcess: PresenterEngine {
     /// its number; the reply is waited for by ``awaitReply(_:)``.
     private func submit(
         _ request: PresenterMessage.Request, hook: String?, budget: Double,
-        isAttach: Bool = false
+        isAttach: Bool = false, passing images: [FileDescriptor] = []
     ) throws(PresenterFailure) -> UInt32 {
         let running = try started()
         if pending.isEmpty && !awaitingHello {
@@ -280,7 +311,7 @@ public final class PresenterProcess: PresenterEngine {
         let now = Self.now()
         if pending.isEmpty && !awaitingHello { lastAnswer = now }
         pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach))
-        try send(MessageCoding.frame(body), to: running, hook: hook)
+        try send(MessageCoding.frame(body), to: running, hook: hook, passing: images)
         return sequence
     }
 
@@ -303,13 +334,21 @@ public final class PresenterProcess: PresenterEngine {
             }
             guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
             if awaitingHello {
-                guard case .notice(.hello(let version)) = message else {
+                guard case .notice(.hello(let version, let report)) = message else {
                     throw violation("start", "did not say hello first")
                 }
                 guard version == PresenterMessage.version else {
                     throw violation(
                         "start", "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
                 }
+                guard let report = ConfinementReport(encoded: report) else {
+                    throw violation("start", "did not say which sandbox it is under")
+                }
+                sandbox = report
+                delegate?.engine(
+                    log: PresenterLogEntry(
+                        level: report.isComplete ? .info : .warning, presenterId: currentPresenter,
+                        message: "sandbox: " + report.summary))
                 awaitingHello = false
                 lastAnswer = Self.now()
                 continue
@@ -416,7 +455,8 @@ public final class PresenterProcess: PresenterEngine {
         try? started.channel.setNonBlocking()
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
         let pump = OutputPump(fd: started.log) { printed.append($0) }
-        let running = Running(pid: started.pid, channel: started.channel, pump: pump, printed: printed)
+        let running = Running(
+            pid: started.pid, channel: started.channel, pump: pump, printed: printed, violations: started.violations)
         state = .running(running)
         awaitingHello = true
         lastAnswer = Self.now()
@@ -481,12 +521,14 @@ public final class PresenterProcess: PresenterEngine {
     /// reads them as it goes; one that stopped reading runs out of its
     /// budget while the host waits for its reply, so a full channel waits
     /// at most the hook budget.
-    private func send(_ bytes: [UInt8], to running: Running, hook: String?) throws(PresenterFailure) {
+    private func send(
+        _ bytes: [UInt8], to running: Running, hook: String?, passing images: [FileDescriptor] = []
+    ) throws(PresenterFailure) {
         let deadline = Self.now() + configuration.hookTimeout
         // It stopped reading while busy with its oldest request: wait for
         // room until the budget is spent.
         do throws(Errno) {
-            try running.channel.send(bytes) {
+            try running.channel.send(bytes, passing: images) {
                 let remaining = deadline - Self.now()
                 return remaining > 0 ? Int32(remaining * 1000 + 1) : nil
             }
@@ -511,17 +553,25 @@ public final class PresenterProcess: PresenterEngine {
     /// is killed after the hook budget, for breaking the protocol).
     private func ended(_ hook: String?) -> PresenterFailure {
         guard case .running(let running) = state else { return fail(hook: hook, .couldNotStart("it was closed")) }
-        let (termination, killed) = end(running, waitingUpTo: configuration.hookTimeout)
+        let (termination, killed, records) = end(running, waitingUpTo: configuration.hookTimeout)
         let reason: PresenterFailure.Reason
         if killed {
             reason = .protocolViolation("closed its connection to the host")
         } else {
-            switch termination {
-            case .signaled(let signal): reason = .crashed(signal: signal)
-            case .exited(let status): reason = .exited(status: status)
-            }
+            reason = Self.reason(for: termination, records: records)
         }
         return fail(hook: hook, reason)
+    }
+
+    /// Why a process that ended on its own ended (its sandbox's reports read).
+    static func reason(
+        for termination: ChildProcess.Termination, records: [ConfinementViolation.Record]
+    ) -> PresenterFailure.Reason {
+        switch ConfinementViolation.Ending(termination, records: records) {
+        case .stopped(let violation): .stopped(violation)
+        case .signaled(let signal): .crashed(signal: signal)
+        case .exited(let status): .exited(status: status)
+        }
     }
 
     private func hung(_ hook: String?) -> PresenterFailure {
@@ -546,15 +596,20 @@ public final class PresenterProcess: PresenterEngine {
 
     /// Closes the channel (the process exits when it reads its end), waits
     /// up to `seconds` for it, kills it and what it started (its process
-    /// group) if need be, reaps it, and drains what it printed.
+    /// group) if need be, reaps it, and drains what it printed and what its
+    /// sandbox reported.
     @discardableResult
-    private func end(_ running: Running, waitingUpTo seconds: Double) -> (ChildProcess.Termination, killed: Bool) {
+    private func end(
+        _ running: Running, waitingUpTo seconds: Double
+    ) -> (ChildProcess.Termination, killed: Bool, records: [ConfinementViolation.Record]) {
         state = .closed
         try? running.channel.close()
-        let ending = ProcessExit.end(running.pid, waitingUpTo: seconds, group: true)
+        let (termination, killed) = ProcessExit.end(running.pid, waitingUpTo: seconds, group: true)
+        let records = ConfinementViolation.read(running.violations)
+        try? running.violations.close()
         running.pump.finish()
         running.printed.finish()
-        return ending
+        return (termination, killed, records)
     }
 
     private static func now() -> Double { MonotonicTime.seconds() }

@@ -20,6 +20,8 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         let pid: pid_t
         let channel: FileDescriptor
         let log: FileDescriptor
+        /// Where its sandbox says what stopped it (``ConfinementViolation``), non-blocking.
+        let violations: FileDescriptor
     }
     /// Why it could not be started (``PresenterFailure/Reason/couldNotStart(_:)``'s text).
     struct Failure: Error {
@@ -42,6 +44,7 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         guard case .success(let started) = outcome else { return }
         try? started.channel.close()
         try? started.log.close()
+        try? started.violations.close()
         _ = ProcessExit.end(started.pid, waitingUpTo: 0, group: true)
     }
 
@@ -69,47 +72,50 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         a.executable == b.executable && a.environment == b.environment && a.policy == b.policy
     }
 
-    /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: a new
-    /// session, stdin `/dev/null`, stdout and stderr on a pipe, the channel
-    /// on descriptor 3, nothing else open.
+    /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: in
+    /// namespaces of its own (``PluginConfinement/prepare(_:environment:)``),
+    /// a new session, stdin `/dev/null`, stdout and stderr on a pipe, the
+    /// channel on descriptor 3, the sandbox's reports on 4, nothing else open.
     static func spawn(_ configuration: PresenterProcess.Configuration) -> Result<Started, Failure> {
+        var opened: [FileDescriptor] = []
+        func fail(_ reason: String) -> Result<Started, Failure> {
+            opened.forEach { try? $0.close() }
+            return .failure(Failure(reason: reason))
+        }
         let channel: (host: FileDescriptor, process: FileDescriptor)
         let log: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        let violations: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do throws(Errno) {
             channel = try FileDescriptor.socketPair()
-        } catch {
-            return .failure(Failure(reason: "no socket: \(errnoText(error.code))"))
-        }
-        do throws(Errno) {
+            opened += [channel.host, channel.process]
             log = try FileDescriptor.pipe()
+            opened += [log.readEnd, log.writeEnd]
+            violations = try FileDescriptor.pipe()
+            opened += [violations.readEnd, violations.writeEnd]
         } catch {
-            try? channel.host.close()
-            try? channel.process.close()
-            return .failure(Failure(reason: "no pipe: \(errnoText(error.code))"))
+            return fail("no \(error.call.description == "socketpair" ? "socket" : "pipe"): \(errnoText(error.code))")
         }
         var options = Spawn.Options()
         options.descriptors = [
             .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(log.writeEnd),
             .standardError: .descriptor(log.writeEnd), PresenterProcessServer.channel: .descriptor(channel.process),
+            PresenterProcessServer.violations: .descriptor(violations.writeEnd),
         ]
         options.closeOthers = true
         options.newSession = true
-        options.environment = environment(adding: configuration.environment)
-        let spawned = Spawn.start(
-            configuration.executable,
-            ["presenter-host", PresenterProcessServer.flag, String(getpid())]
-                + (configuration.policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []),
-            options)
-        try? channel.process.close()
-        try? log.writeEnd.close()
-        guard case .success(let pid) = spawned else {
-            try? channel.host.close()
-            try? log.readEnd.close()
+        PluginConfinement.prepare(&options, environment: environment(adding: configuration.environment))
+        let spawned = Spawn.launch(
+            configuration.executable, ["presenter-host", PresenterProcessServer.flag, String(getpid())], options)
+        for end in [channel.process, log.writeEnd, violations.writeEnd] { try? end.close() }
+        opened = [channel.host, log.readEnd, violations.readEnd]
+        guard case .success(let child) = spawned else {
             var reason = "cannot run \(configuration.executable)"
             if case .failure(let failure) = spawned { reason += ": \(errnoText(failure.code))" }
-            return .failure(Failure(reason: reason))
+            return fail(reason)
         }
-        return .success(Started(pid: pid, channel: channel.host, log: log.readEnd))
+        try? violations.readEnd.setNonBlocking()
+        return .success(
+            Started(pid: child.pid, channel: channel.host, log: log.readEnd, violations: violations.readEnd))
     }
 
     /// The host's environment with `extra`, and Swift's crash reporter

@@ -3,46 +3,54 @@ import FoundationEssentials
 import Glibc
 import SystemShims
 
-/// The presenter process: `presenter-host --presenter-process HOSTPID
-/// [--allow-insecure-plugins]`,
+/// The presenter process: `presenter-host --presenter-process HOSTPID`,
 /// started by ``PresenterProcess``, never by a user (the flag is not in
 /// `--help`).
 ///
 /// It serves the presenter protocol on descriptor 3 with a
 /// ``LocalPresenterEngine`` whose hooks run on this process's main thread,
 /// one request at a time, and exits when the host closes the channel or
-/// dies (its parent-death signal, set first thing, is SIGKILL). Its address
-/// space is capped at ``memoryLimit``, so a plugin that allocates without
-/// end fails here instead of taking the machine's memory from the command.
+/// dies (its parent-death signal, set first thing, is SIGKILL). Before it
+/// reads a request it enters the sandbox (``PluginConfinement``), for ever:
+/// it then loads only the sealed copies of plugin files the host passes it,
+/// and says in its hello which layers hold. Its address space is capped at
+/// ``memoryLimit``, so a plugin that allocates without end fails here
+/// instead of taking the machine's memory from the command.
 enum PresenterProcessServer {
     /// The hidden command-line flag that runs it.
     static let flag = "--presenter-process"
     /// The descriptor the channel to the host is on.
     static let channel = FileDescriptor(rawValue: 3)
+    /// The descriptor the sandbox writes what stopped the process on
+    /// (``ConfinementViolation``), for the host to read when it ended.
+    static let violations = FileDescriptor(rawValue: 4)
     /// The most address space the presenter process may use: 2 GiB.
     static let memoryLimit: rlim_t = 2 << 30
 
     /// Serves the host until it closes the channel, then exits without
     /// running exit handlers or plugin destructors.
     static func run(_ arguments: [String]) -> Never {
-        // Dies with the host; if the host is already gone, the parent is not it.
+        // Dies with the host; if the host is already gone, the parent is not
+        // it (in a PID namespace of its own the parent has no number here:
+        // 0; the channel's end then tells).
         _ = ph_set_parent_death_signal(SIGKILL)
-        if let host = arguments.first.flatMap({ pid_t($0) }), getppid() != host { _exit(0) }
+        if let host = arguments.first.flatMap({ pid_t($0) }), getppid() != host, getppid() != 0 { _exit(0) }
         // Started as /proc/self/exe (so an upgrade of the binary on disk
         // cannot mix versions): named as what it is for ps and top.
         _ = ph_set_process_name("presenter-host")
         // The channel is ours alone: a process a plugin starts must not hold
         // it (the host would then miss this process's end).
         try? PresenterProcessServer.channel.setClosedOnExec()
+        try? PresenterProcessServer.violations.setClosedOnExec()
         // (Not in a build of scripts/sanitize: a sanitizer's runtime
         // reserves terabytes of address space for its shadow memory, and
         // under the cap no presenter process could even start.)
         #if !PRESENTER_SANITIZER
             ResourceLimit.capAddressSpace(at: memoryLimit)
         #endif
-        let server = Server(
-            policy: PluginPolicy(allowInsecure: arguments.dropFirst().first == PluginPolicy.allowInsecureFlag))
-        server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version)))
+        let sandbox = PluginConfinement.enter(violations: violations)
+        let server = Server()
+        server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version, sandbox: sandbox.encoded)))
         server.serve()
         _exit(0)
     }
@@ -55,15 +63,9 @@ private final class Server: PresenterEngineDelegate {
     private let clock = PinnedClock()
     private var loaded: [String: [PresenterPlugin]] = [:]
     private var incoming = FrameBuffer()
+    /// The plugin images passed with requests not read yet, oldest first.
+    private var passed: [FileDescriptor] = []
     private let mainThread = pthread_self()
-    /// The rules every file is loaded under: the host checked the files,
-    /// and this process checks them again on the descriptor it loads
-    /// through, so a file swapped since is never loaded.
-    private let policy: PluginPolicy
-
-    init(policy: PluginPolicy) {
-        self.policy = policy
-    }
 
     /// Reads requests and answers each, until the host closes the channel.
     func serve() {
@@ -83,7 +85,8 @@ private final class Server: PresenterEngineDelegate {
             } catch {
                 _exit(70)  // the host is ours: a bad request means a bug, not an attack
             }
-            guard let count = try? PresenterProcessServer.channel.read(into: &chunk), count > 0 else { return }
+            guard let count = try? PresenterProcessServer.channel.receive(into: &chunk, descriptors: &passed), count > 0
+            else { return }
             chunk.withUnsafeBytes { incoming.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
@@ -102,9 +105,18 @@ private final class Server: PresenterEngineDelegate {
         case .configure:
             return .done
         case .load(let paths):
-            for path in paths where loaded[path] == nil {
+            // One image a path, in order, passed with the request.
+            guard passed.count >= paths.count else { _exit(70) }
+            let images = passed.prefix(paths.count)
+            passed.removeFirst(paths.count)
+            for (path, image) in zip(paths, images) {
+                guard loaded[path] == nil else {
+                    try? image.close()
+                    continue
+                }
                 do throws(PluginLoadFailure) {
-                    loaded[path] = try PluginLibrary.load(path, policy: policy).compactMap { try? $0.get() }
+                    let file = try PluginFile(image: image, path: path)
+                    loaded[path] = try PluginLibrary.load(file).compactMap { try? $0.get() }
                 } catch {
                     return .refused(PluginLoadError(path: path, failure: .loading(error)).description)
                 }

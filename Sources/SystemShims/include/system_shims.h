@@ -8,6 +8,7 @@
 #define PRESENTER_HOST_SYSTEM_SHIMS_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /** pipe2(fds, O_CLOEXEC [| O_NONBLOCK]): both ends close-on-exec from birth. */
@@ -24,8 +25,23 @@ int ph_connect_unix_cloexec(const char *path);
  *  (a leading '@' names an abstract socket, as NOTIFY_SOCKET does); 0, or
  *  -1 and errno. */
 int ph_send_datagram(const char *path, const void *bytes, size_t length);
+/** sendmsg(fd) of `length` bytes with `count` descriptors attached
+ *  (SCM_RIGHTS, at most 16), MSG_NOSIGNAL | MSG_DONTWAIT: the bytes sent,
+ *  or -1 and errno. The descriptors go with the first byte. */
+ssize_t ph_send_with_descriptors(int fd, const void *bytes, size_t length, const int *descriptors, int count);
+/** recvmsg(fd) into `bytes`, taking up to `capacity` descriptors sent with
+ *  them (close-on-exec) into `descriptors` and their number into *count
+ *  (any beyond `capacity` are closed); the bytes read, 0 at the end, or -1
+ *  and errno. */
+ssize_t ph_receive_with_descriptors(int fd, void *bytes, size_t length, int *descriptors, int capacity, int *count);
+
 /** accept4(fd, NULL, NULL, SOCK_CLOEXEC). */
 int ph_accept_cloexec(int fd);
+
+/** A sealed in-memory copy of the first `size` bytes of `source` (read from
+ *  offset 0): memfd_create (close-on-exec), the bytes, then every seal, so
+ *  that nobody can change it. The descriptor, or -1 and errno. */
+int ph_sealed_copy(int source, off_t size);
 
 /** mkostemp(template, O_CLOEXEC). */
 int ph_mkstemp_cloexec(char *path_template);
@@ -57,7 +73,27 @@ struct ph_spawn_plan {
     const sigset_t *defaults;
     /** The child's signal mask. */
     const sigset_t *mask;
+    /** The namespaces to start the child in (PH_NAMESPACE_* bits; 0: none).
+     *  A user namespace comes with the others; each that the kernel refuses
+     *  is left out, and the child starts without it. */
+    int namespaces;
+    /** The child's uid_map and gid_map ("inside outside count\n"), written
+     *  when it gets a user namespace (made by the caller: the child may not
+     *  format numbers). */
+    const char *uid_map;
+    const char *gid_map;
+    /** Out: the PH_NAMESPACE_* bits the child was started in, and the errno
+     *  of the first namespace the kernel refused (0: none). May be NULL. */
+    int *namespaces_entered;
+    int *namespace_error;
 };
+
+/** A new user namespace (the others need it), with the caller's uid and gid mapped to themselves. */
+#define PH_NAMESPACE_USER 1
+/** A new PID namespace: the child is its process 1, sees no other process, and takes every process it starts with it when it ends. */
+#define PH_NAMESPACE_PID 2
+/** A new network namespace: no interface but a loopback that is down. */
+#define PH_NAMESPACE_NETWORK 4
 
 /** Starts `path` with `argv` and `envp` as `plan` says; 0 and the pid in
  *  *pid, or the errno of what failed (fork, a descriptor, execve), as
@@ -94,5 +130,62 @@ const char *ph_object_path_of(const void *address);
 /** The address `name` has in the objects loaded so far (dlsym with
  *  RTLD_DEFAULT), or NULL. */
 void *ph_default_symbol(const char *name);
+
+/* ---- confinement: what a process that runs plugin code gives up --------
+ * (confinement.c; the policy is the host's: PluginConfinement.swift) */
+
+#include <stdint.h>
+
+/** Landlock's ABI version (1 for Linux 5.13 ... 6 for 6.12, 7 for 6.15), or
+ *  -1 and errno (ENOSYS: not built in; EOPNOTSUPP: turned off at boot). */
+int ph_landlock_abi(void);
+/** A Landlock ruleset that handles these file-system and TCP accesses and
+ *  these scopes (each 0 where the ABI has none); a descriptor, or -1 and
+ *  errno. */
+int ph_landlock_ruleset(uint64_t handled_fs, uint64_t handled_net, uint64_t scoped);
+/** Allows `access` beneath the file or folder `fd` names; 0, or -1 and errno. */
+int ph_landlock_allow(int ruleset, int fd, uint64_t access);
+/** Restricts the calling thread (and the threads it starts) to the ruleset,
+ *  for ever; 0, or -1 and errno. Needs ph_no_new_privileges first. */
+int ph_landlock_restrict(int ruleset);
+
+/** prctl(PR_SET_NO_NEW_PRIVS): no exec can grant this process a privilege
+ *  again (set-user-id, file capabilities); needed before seccomp or Landlock
+ *  without CAP_SYS_ADMIN. 0, or -1 and errno. */
+int ph_no_new_privileges(void);
+/** Drops every capability: the ambient set, the bounding set (where this
+ *  process may), then the effective, permitted and inheritable sets. 0 when
+ *  none is left, else -1 and errno. */
+int ph_drop_capabilities(void);
+
+/** What ph_report_violations writes on its descriptor for each stop: one
+ *  record, in one write(2). */
+struct ph_violation {
+    uint32_t magic;   /**< PH_VIOLATION_MAGIC */
+    uint32_t kind;    /**< PH_VIOLATION_SYSTEM_CALL or PH_VIOLATION_SIGNAL */
+    int32_t number;   /**< the system call's number, or the signal's */
+    uint32_t arch;    /**< the system call's AUDIT_ARCH_* */
+    uint64_t args[6]; /**< the system call's arguments */
+};
+#define PH_VIOLATION_MAGIC 0x70687631u /* "phv1" */
+/** The process made a system call its seccomp filter stops (SECCOMP_RET_TRAP). */
+#define PH_VIOLATION_SYSTEM_CALL 1
+/** The process, process 1 of its PID namespace, sent itself a signal that
+ *  would have ended it anywhere else; it exited with 128 + the signal. */
+#define PH_VIOLATION_SIGNAL 2
+
+/** Installs the handlers that end this process as the sandbox says (call it
+ *  before the filter is loaded, which then refuses any handler for SIGSYS):
+ *  - SIGSYS from the seccomp filter: the call is written to `fd` as a
+ *    ph_violation, then the process ends with SIGSYS (the call is made
+ *    again with SIGSYS blocked, which the kernel turns into the default
+ *    action);
+ *  - when `namespace_init` is set (process 1 of a PID namespace, which the
+ *    kernel never lets a signal it sends itself end): each signal that
+ *    would end another process (abort()'s SIGABRT, raise(SIGTERM)...) is
+ *    written to `fd`, then the process exits with 128 + the signal, which
+ *    the host reads as that signal.
+ *  0, or -1 and errno. */
+int ph_report_violations(int fd, int namespace_init);
 
 #endif

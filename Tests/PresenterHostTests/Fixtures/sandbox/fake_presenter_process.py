@@ -64,7 +64,11 @@ KEY = bytes([5, 0])
 if scenario == "no-hello":
     reply(1, DONE)
 else:
-    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 1))
+    # Protocol 2: the version, then the sandbox it says it is under (a
+    # stand-in process confines nothing; it says every layer is off).
+    SANDBOX = "\n".join(f"{layer}\toff\ta stand-in" for layer in
+                        ["privileges", "seccomp", "landlock", "namespaces", "limits"])
+    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 2) + string(SANDBOX))
 
 while True:
     length = struct.unpack("<I", read_exactly(4))[0]

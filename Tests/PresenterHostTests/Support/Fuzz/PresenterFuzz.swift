@@ -305,7 +305,7 @@ extension PresenterFuzz {
     }
 
     static func seeds() -> [(String, [UInt8])] {
-        let hello = PresenterMessage.encode(.hello(version: PresenterMessage.version))
+        let hello = PresenterMessage.encode(.hello(version: PresenterMessage.version, sandbox: "seccomp\ton\t"))
         let log = PresenterMessage.encode(
             .log(PresenterLogEntry(level: .warning, presenterId: "mbhud", message: "low\u{1B}[31m")))
         let element = PresenterMessage.encode(.element(view: 1, name: "status", operation: 2))

@@ -1,0 +1,236 @@
+import FoundationEssentials
+import SystemShims
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a process that runs plugin code may do, and putting it under those
+/// rules: the presenter process, the scan helper, and `check`'s presenter
+/// processes (docs/SECURITY.md, and docs/ABI.md's table of what a presenter
+/// may do).
+///
+/// A presenter decides how progress looks, and nothing else. Before the
+/// first byte of plugin code runs (before `dlopen`, as a library's
+/// constructor is plugin code), such a process gives up, for ever:
+/// - signals, ptrace, `process_vm_*` and pidfds but to itself;
+/// - files but reading the shared-library folders (and locale, time-zone
+///   and terminfo data, and its own `/proc`); it reads its plugins through
+///   descriptors it was given or opened first, and writes nothing anywhere;
+/// - the network: no socket (the channel to the host is its only way out);
+/// - processes: no exec, no fork (threads are allowed);
+/// - core files and file size; descriptors and threads are capped.
+///
+/// Each rule is held by more than one of the kernel's mechanisms, the
+/// layers of ``ConfinementReport/Layer``: a layer the kernel lacks is
+/// reported, never silently weaker.
+enum PluginConfinement {
+    /// Turns layers off, for tests that show what each holds by itself: a
+    /// comma-separated list of ``ConfinementReport/Layer`` names
+    /// (`seccomp,namespaces`) or `all`. `privileges` cannot be turned off
+    /// (seccomp and Landlock need it). Every report says which are off.
+    static let offVariable = "PRESENTER_HOST_SANDBOX_OFF"
+    /// The host's namespaces (`user:INODE pid:INODE net:INODE`), set by the
+    /// host for the processes it starts, which compare theirs with them to
+    /// know which namespaces of their own they got.
+    static let namespaceVariable = "PRESENTER_HOST_NAMESPACES"
+    /// The most descriptors beyond those it needs that such a process may
+    /// open (RLIMIT_NOFILE).
+    static let spareDescriptors: rlim_t = 64
+    /// The most threads such a process may run (RLIMIT_NPROC, which counts
+    /// the tasks of its user namespace).
+    static let maxThreads: rlim_t = 64
+
+    /// The layers `environment` turns off (``offVariable``).
+    static func layersOff(_ environment: [String: String]) -> Set<ConfinementReport.Layer> {
+        guard let value = environment[offVariable], !value.isEmpty else { return [] }
+        let names = value.split(separator: ",").map { $0.trimmingWhitespace() }
+        if names.contains("all") { return Set(ConfinementReport.Layer.allCases).subtracting([.privileges]) }
+        return Set(names.compactMap { ConfinementReport.Layer(rawValue: String($0)) }).subtracting([.privileges])
+    }
+
+    /// Sets up the start of a process that will run plugin code: the
+    /// namespaces it is started in, and the variable that lets it see which
+    /// it got. `environment` is what the process gets (the host's, by default).
+    static func prepare(_ options: inout Spawn.Options, environment: [String]) {
+        var environment = environment.filter { !$0.hasPrefix(namespaceVariable + "=") }
+        environment.append("\(namespaceVariable)=\(NamespaceIdentity.ofThisProcess.encoded)")
+        options.environment = environment
+        if !layersOff(ProcessInfo.processInfo.environment).contains(.namespaces) {
+            options.namespaces = [.user, .pid, .network]
+        }
+    }
+
+    /// Puts this process under the rules, for ever, and says which layers
+    /// hold. Call it on the process's only thread (Landlock restricts the
+    /// threads started after it, not those that run already), before any
+    /// plugin code.
+    /// - Parameters:
+    ///   - files: the plugin files it will load by path (`/proc/PID/fd/N`),
+    ///     opened already: each may be read (Landlock checks a file by
+    ///     where it is, however it is opened again).
+    ///   - violations: where the SIGSYS handler writes what stopped the
+    ///     process (``ConfinementViolation``), for the host.
+    static func enter(files: [FileDescriptor] = [], violations: FileDescriptor?) -> ConfinementReport {
+        let environment = ProcessInfo.processInfo.environment
+        let off = layersOff(environment)
+        let namespaces = NamespaceIdentity.entered(apartFrom: environment[namespaceVariable])
+        let threads = ProcessSelf.threadCount
+        // Read before Landlock, which then allows none of it.
+        let folders = readableFolders(environment)
+        let highest = ProcessSelf.highestOpenDescriptor
+        // Process 1 of its PID namespace: a signal it sends itself cannot
+        // end it, so its handlers end it instead.
+        _ = ph_report_violations(violations?.rawValue ?? -1, namespaces?.contains(.pid) == true ? 1 : 0)
+        let entries = [
+            namespaceEntry(namespaces, off: off.contains(.namespaces)),
+            limits(
+                off: off.contains(.limits), descriptors: rlim_t(max(highest, 2) + 1) + spareDescriptors,
+                userNamespace: namespaces?.contains(.user) == true),
+            privileges(),
+            off.contains(.landlock)
+                ? .init(layer: .landlock, state: .off, detail: offVariable)
+                : landlock(folders: folders, files: files, threads: threads),
+            // Last: the calls that set up the layers before it are not allowed after it.
+            off.contains(.seccomp) ? .init(layer: .seccomp, state: .off, detail: offVariable) : seccomp(),
+        ]
+        return ConfinementReport(
+            entries: ConfinementReport.Layer.allCases.compactMap { layer in entries.first { $0.layer == layer } })
+    }
+
+    // MARK: - The layers
+
+    private static func privileges() -> ConfinementReport.Entry {
+        guard ph_no_new_privileges() == 0 else {
+            return .init(layer: .privileges, state: .missing, detail: "no_new_privs: \(errnoText(errno))")
+        }
+        guard ph_drop_capabilities() == 0 else {
+            return .init(
+                layer: .privileges, state: .partial,
+                detail: "no new privileges; capabilities kept (capset: \(errnoText(errno)))")
+        }
+        return .init(layer: .privileges, state: .on, detail: "no new privileges, no capabilities")
+    }
+
+    private static func namespaceEntry(_ entered: Spawn.Namespaces?, off: Bool) -> ConfinementReport.Entry {
+        if off { return .init(layer: .namespaces, state: .off, detail: offVariable) }
+        guard let entered else {
+            return .init(layer: .namespaces, state: .missing, detail: "started without \(namespaceVariable)")
+        }
+        let names: [(Spawn.Namespaces, String)] = [(.user, "user"), (.pid, "PID"), (.network, "network")]
+        let held = names.filter { entered.contains($0.0) }.map(\.1)
+        let lacking = names.filter { !entered.contains($0.0) }.map(\.1)
+        if lacking.isEmpty { return .init(layer: .namespaces, state: .on, detail: held.joined(separator: ", ")) }
+        let refused =
+            "the kernel refused " + lacking.joined(separator: ", ")
+            + " (unprivileged user namespaces off, or restricted by AppArmor)"
+        if held.isEmpty { return .init(layer: .namespaces, state: .missing, detail: refused) }
+        return .init(layer: .namespaces, state: .partial, detail: held.joined(separator: ", ") + "; " + refused)
+    }
+
+    private static func limits(off: Bool, descriptors: rlim_t, userNamespace: Bool) -> ConfinementReport.Entry {
+        if off { return .init(layer: .limits, state: .off, detail: offVariable) }
+        var failed: [String] = []
+        if !ResourceLimit.cap(RLIMIT_CORE, at: 0) { failed.append("core files") }
+        if !ResourceLimit.cap(RLIMIT_FSIZE, at: 0) { failed.append("file size") }
+        if !ResourceLimit.cap(RLIMIT_NOFILE, at: descriptors) { failed.append("descriptors") }
+        // RLIMIT_NPROC counts the tasks of the user in its user namespace:
+        // in the process's own, its threads; outside one, every process the
+        // user runs, which no fixed cap fits. It never binds root (uid 0).
+        var threads = "\(maxThreads) threads"
+        if !userNamespace {
+            threads = "threads not capped (no user namespace of its own)"
+        } else if geteuid() == 0 {
+            threads = "threads not capped (RLIMIT_NPROC does not bind root)"
+        } else if !ResourceLimit.cap(__RLIMIT_NPROC, at: maxThreads) {
+            failed.append("threads")
+        }
+        let detail = "no core files, no file size, \(descriptors) descriptors, \(threads)"
+        guard failed.isEmpty else {
+            return .init(
+                layer: .limits, state: .partial, detail: detail + "; not set: " + failed.joined(separator: ", "))
+        }
+        return .init(layer: .limits, state: .on, detail: detail)
+    }
+
+    private static func landlock(folders: [String], files: [FileDescriptor], threads: Int) -> ConfinementReport.Entry {
+        let abi: Int
+        switch Landlock.abi {
+        case .success(let version): abi = version
+        case .failure(let error):
+            let why =
+                error.code == EOPNOTSUPP ? "turned off at boot (lsm=)" : "the kernel has none (Linux 5.13 or later)"
+            return .init(layer: .landlock, state: .missing, detail: why)
+        }
+        guard threads <= 1 else {
+            return .init(
+                layer: .landlock, state: .missing,
+                detail: "the process had \(threads) threads when it entered the sandbox (a bug of presenter-host)")
+        }
+        let network: Landlock.NetworkAccess = abi >= 4 ? [.bindTCP, .connectTCP] : []
+        let scopes: Landlock.Scope = abi >= 6 ? [.abstractUnixSocket, .signal] : []
+        do throws(Errno) {
+            let ruleset = try Landlock.Ruleset(handling: .handled(byABI: abi), network: network, scopes: scopes)
+            for path in folders {
+                guard let target = try? FileDescriptor.openPath(path) else { continue }
+                defer { try? target.close() }
+                guard let info = try? target.status() else { continue }
+                let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+                try? ruleset.allow(isFolder ? [.readFile, .readDirectory] : [.readFile], beneath: target)
+            }
+            for file in files { try ruleset.allow([.readFile], beneath: file) }
+            try ruleset.restrict()
+        } catch {
+            return .init(layer: .landlock, state: .missing, detail: "\(error)")
+        }
+        var holds = ["files read-only in \(folders.count) system folders, nothing written"]
+        var lacks: [String] = []
+        if abi >= 4 { holds.append("no TCP") } else { lacks.append("TCP (Linux 6.7)") }
+        if abi >= 6 {
+            holds.append("signals and abstract sockets kept within")
+        } else {
+            lacks.append("signal and abstract-socket scopes (Linux 6.12)")
+        }
+        let detail = "ABI \(abi): " + holds.joined(separator: ", ")
+        guard lacks.isEmpty else {
+            return .init(
+                layer: .landlock, state: .partial,
+                detail: detail + "; the kernel lacks " + lacks.joined(separator: " and "))
+        }
+        return .init(layer: .landlock, state: .on, detail: detail)
+    }
+
+    private static func seccomp() -> ConfinementReport.Entry {
+        do throws(Errno) {
+            let filter = try SeccompFilter(unlisted: .fail(EPERM))
+            let allowed = try SystemCallPolicy.install(in: filter, selfPID: getpid())
+            try filter.load()
+            return .init(
+                layer: .seccomp, state: .on,
+                detail: "\(allowed) calls allowed; exec, new processes, sockets, ptrace and signals to others stop it")
+        } catch {
+            return .init(layer: .seccomp, state: .missing, detail: "\(error)")
+        }
+    }
+
+    // MARK: - What may be read
+
+    /// The folders and files whose files may be read: the shared-library
+    /// folders (the system's, each folder a library of this process was
+    /// loaded from, the absolute entries of LD_LIBRARY_PATH), the dynamic
+    /// loader's cache, locale, time-zone and terminfo data (all under /usr,
+    /// or these), the CPU list, a few character devices, and its own /proc.
+    static func readableFolders(_ environment: [String: String]) -> [String] {
+        var paths = [
+            "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.preload",
+            "/etc/localtime", "/etc/terminfo", "/sys/devices/system/cpu", "/dev/null", "/dev/zero", "/dev/urandom",
+            "/dev/random", ProcessSelf.procFolder,
+        ]
+        paths += ProcessSelf.libraryFolders
+        for entry in (environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":") where entry.hasPrefix("/") {
+            paths.append(String(entry))
+        }
+        var seen = Set<String>()
+        return paths.filter { seen.insert($0).inserted && ProcessSelf.exists($0) }
+    }
+}

@@ -1,0 +1,106 @@
+import CSeccomp
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A seccomp-bpf filter, built with libseccomp (never hand-written BPF) and
+/// loaded on the calling process: from then on the kernel checks each
+/// system call of every thread against it. The host's thin view of
+/// libseccomp; what a plugin's process may call is ``PluginConfinement``'s.
+struct SeccompFilter: ~Copyable {
+    /// What the kernel does with a call.
+    enum Action: Equatable {
+        /// The call goes through.
+        case allow
+        /// The call fails with this errno, unmade.
+        case fail(Int32)
+        /// The call is not made; the thread gets SIGSYS
+        /// (`SECCOMP_RET_TRAP`), whose handler ends the process
+        /// (`ph_report_violations`).
+        case trap
+        /// The process is killed with SIGSYS at once.
+        case kill
+
+        var rawValue: UInt32 {
+            switch self {
+            case .allow: SCMP_ACT_ALLOW
+            case .fail(let code): 0x0005_0000 | (UInt32(code) & 0xffff)  // SCMP_ACT_ERRNO(code)
+            case .trap: SCMP_ACT_TRAP
+            case .kill: SCMP_ACT_KILL_PROCESS
+            }
+        }
+    }
+
+    /// A test of one argument of a call (`scmp_arg_cmp`).
+    struct Condition {
+        let comparison: scmp_arg_cmp
+
+        /// Argument `index` (0 to 5) equals `value`.
+        static func argument(_ index: UInt32, equals value: UInt64) -> Condition {
+            Condition(comparison: scmp_arg_cmp(arg: index, op: SCMP_CMP_EQ, datum_a: value, datum_b: 0))
+        }
+        /// Argument `index` differs from `value`.
+        static func argument(_ index: UInt32, differsFrom value: UInt64) -> Condition {
+            Condition(comparison: scmp_arg_cmp(arg: index, op: SCMP_CMP_NE, datum_a: value, datum_b: 0))
+        }
+        /// Argument `index`, masked with `mask`, equals `value`.
+        static func argument(_ index: UInt32, masked mask: UInt64, equals value: UInt64) -> Condition {
+            Condition(comparison: scmp_arg_cmp(arg: index, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: value))
+        }
+    }
+
+    private let context: scmp_filter_ctx
+    private let unlisted: Action
+
+    /// A filter whose calls not named by a rule get `unlisted`; a call of
+    /// another architecture than the process's (a 32-bit `int 0x80` from a
+    /// 64-bit process) kills the process.
+    init(unlisted: Action) throws(Errno) {
+        guard let context = seccomp_init(unlisted.rawValue) else { throw Errno(call: "seccomp_init", code: ENOMEM) }
+        self.context = context
+        self.unlisted = unlisted
+        // Every thread of the process, not the calling one alone.
+        _ = seccomp_attr_set(context, SCMP_FLTATR_CTL_TSYNC, 1)
+        _ = seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)
+    }
+
+    deinit { seccomp_release(context) }
+
+    /// The number of the system call `name` on this architecture, nil when
+    /// it has none here (or libseccomp does not know it).
+    static func number(of name: String) -> Int32? {
+        let number = seccomp_syscall_resolve_name(name)
+        return number < 0 ? nil : number
+    }
+
+    /// The name of system call `number` on this architecture, nil when unknown.
+    static func name(of number: Int32) -> String? {
+        guard let name = seccomp_syscall_resolve_num_arch(UInt32(SCMP_ARCH_NATIVE), number) else { return nil }
+        defer { free(name) }
+        return String(cString: name)
+    }
+
+    /// Gives `call` the action `action` when every condition holds (rules
+    /// of one call with the same action are alternatives). A call this
+    /// architecture does not have is skipped: returns false. A rule whose
+    /// action is the filter's `unlisted` one is what the filter does
+    /// anyway (libseccomp refuses it): it is said, not added.
+    @discardableResult
+    func add(_ action: Action, _ call: String, when conditions: [Condition] = []) throws(Errno) -> Bool {
+        guard let number = Self.number(of: call) else { return false }
+        guard action != unlisted else { return true }
+        let comparisons = conditions.map(\.comparison)
+        let status = comparisons.withUnsafeBufferPointer {
+            seccomp_rule_add_array(context, action.rawValue, number, UInt32($0.count), $0.baseAddress)
+        }
+        guard status == 0 else { throw Errno(call: "seccomp_rule_add", code: -status) }
+        return true
+    }
+
+    /// Loads the filter on the process (for ever; it needs no_new_privs).
+    func load() throws(Errno) {
+        let status = seccomp_load(context)
+        guard status == 0 else { throw Errno(call: "seccomp_load", code: -status) }
+    }
+}
