@@ -22,7 +22,7 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
     /// signal it sent itself, which it ended with as `128 + signal`.
     enum Record: Equatable, Sendable {
         case stopped(ConfinementViolation)
-        case signal(Int32)
+        case raised(Int32)
     }
 
     /// The records in `bytes` (whole `ph_violation`s; anything else is
@@ -41,7 +41,7 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
                 let arguments = withUnsafeBytes(of: record.args) { Array($0.bindMemory(to: UInt64.self)) }
                 records.append(.stopped(ConfinementViolation(number: record.number, arguments: arguments)))
             case PH_VIOLATION_SIGNAL where record.number > 0 && record.number < 65:
-                records.append(.signal(record.number))
+                records.append(.raised(record.number))
             default:
                 continue
             }
@@ -64,7 +64,7 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
                 case (.stopped(let violation), .signaled(SIGSYS)):
                     self = .stopped(violation)
                     return
-                case (.signal(let signal), .exited(let status)) where status == 128 + signal:
+                case (.raised(let signal), .exited(let status)) where status == 128 + signal:
                     self = .signaled(signal)
                     return
                 default:
