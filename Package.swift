@@ -24,7 +24,7 @@ let package = Package(
         // in posix_spawn, PR_SET_PDEATHSIG...): the host's own, not the ABI.
         .target(name: "SystemShims"),
         // libseccomp, the library the processes that run plugin code build
-        // their seccomp filter with (docs/SECURITY.md); scripts/setup installs it.
+        // their seccomp filter with (SECURITY.md); scripts/setup installs it.
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
         // README.md (the layers, for whoever opens the folder) is no source and no resource.

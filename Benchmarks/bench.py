@@ -28,7 +28,7 @@ import build  # noqa: E402
 import results  # noqa: E402
 from common import ROOT, load_average, log  # noqa: E402
 
-PARTS = ("indicatif", "startup", "spinner", "hang", "floor", "drive", "progress", "registry", "version")
+PARTS = ("indicatif", "sandbox", "startup", "spinner", "hang", "floor", "drive", "progress", "registry", "version")
 QUICK = {"parts": "indicatif,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
 
 

@@ -18,6 +18,8 @@ def swift_release(scratch_path, skip_build):
     """The release build's bin folder (swift build -c release)."""
     build = ["swift", "build", "-c", "release"] + (["--scratch-path", scratch_path] if scratch_path else [])
     if not skip_build:
+        # What building needs besides the toolchain (libseccomp's headers).
+        subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True, cwd=ROOT)
         log(" ".join(build))
         subprocess.run(build, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
     return subprocess.run(build + ["--show-bin-path"], check=True, cwd=ROOT, capture_output=True,

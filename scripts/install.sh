@@ -65,6 +65,7 @@ fi
 
 if [ -z "$from" ]; then
     say "building the release binary (swift build -c release)"
+    "$(dirname "$0")/setup" >&2
     swift build -c release >&2
     from=$(swift build -c release --show-bin-path)
 fi

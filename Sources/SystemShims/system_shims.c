@@ -317,7 +317,8 @@ static pid_t fork_into_namespaces(const struct ph_spawn_plan *plan, int *entered
     return _Fork();
 }
 
-int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], const struct ph_spawn_plan *plan) {
+int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[], char *const envp[],
+             const struct ph_spawn_plan *plan) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return errno;
     /* Above every target, so that no dup2 lands on it. */
@@ -359,8 +360,8 @@ int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
         close(report[0]);
         return fork_error;
     }
-    if (plan->namespaces_entered != NULL) *plan->namespaces_entered = 0;
-    if (plan->namespace_error != NULL) *plan->namespace_error = namespace_error;
+    result->namespaces = 0;
+    result->namespace_error = namespace_error;
     int error = 0;
     for (;;) {
         struct spawn_report message;
@@ -370,8 +371,8 @@ int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
         } while (count < 0 && errno == EINTR);
         if (count != (ssize_t)sizeof message) break; /* end of file: the child exec'd */
         if (message.kind == 1) {
-            if (plan->namespaces_entered != NULL) *plan->namespaces_entered = message.value;
-            if (plan->namespace_error != NULL && message.error != 0) *plan->namespace_error = message.error;
+            result->namespaces = message.value;
+            if (message.error != 0) result->namespace_error = message.error;
         } else {
             error = message.value;
         }
@@ -383,7 +384,7 @@ int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
         }
         return error;
     }
-    *pid = child;
+    result->pid = child;
     return 0;
 }
 

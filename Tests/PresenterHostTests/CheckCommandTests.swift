@@ -53,7 +53,7 @@ import Testing
         // Every check ran for every presenter, and the one that extends another had its base checked.
         let checks = [
             "descriptor", "create-destroy", "messages", "failure", "progress", "view-sizes", "keys", "interactors",
-            "done", "budget", "output", "services", "drawing",
+            "done", "sandbox", "budget", "output", "services", "drawing",
         ]
         for presenter in ["mbhud", "example.hello"] {
             #expect(rows.filter { $0.presenter == presenter }.map(\.check) == checks)
@@ -68,6 +68,7 @@ import Testing
         arguments: [
             ("crash:show", [], "messages", "FAIL", "crashed in show (SIGSEGV)"),
             ("abort:render", [], "view-sizes", "FAIL", "crashed in render (SIGABRT)"),
+            ("fork:show", [], "sandbox", "FAIL", "the sandbox stopped it in show: it tried to start a process (clone)"),
             ("exit:create", [], "create-destroy", "FAIL", "ended its process in create (exit status 3)"),
             ("hang:render", [], "budget", "FAIL", "did not answer render within 250 ms"),
             ("print:show", [], "output", "FAIL", "it wrote to stdout or stderr"),
@@ -92,7 +93,7 @@ import Testing
         #expect(row.result == verdict, "\(rows)")
         #expect(row.reason?.contains(reason) == true, "\(row)")
         // Every check still ran: a crash or a hang takes one session down, never `check`.
-        #expect(rows.count == 14)
+        #expect(rows.count == 15)
     }
 
     /// One fixture per defect of check_defects.c and presenter.c.
@@ -153,7 +154,7 @@ import Testing
             ))
         #expect(result.stdout.contains("  FAIL  services: fixture.draw-in-show: draw_text was called outside render"))
         #expect(result.stdout.contains("        fix: call host services only from inside a hook"))
-        #expect(result.stdout.hasSuffix("\n1 presenter checked: 13 passed, 1 failed, 0 warned\n"))
+        #expect(result.stdout.hasSuffix("\n1 presenter checked: 14 passed, 1 failed, 0 warned\n"))
     }
 
     @Test(

@@ -66,11 +66,11 @@ import Testing
         (["-v"], "'--verbose' needs '--list'"),
         (
             ["--plugin-dir", "x"],
-            "Missing command: use '--list', 'run', 'add-bookmark', 'bookmarks', 'check', 'drive', '--print-plugin-path' or 'completions'"
+            "Missing command: use '--list', 'run', 'add-bookmark', 'bookmarks', 'check', 'drive', '--print-plugin-path', '--sandbox-info' or 'completions'"
         ),
         (
             ["frobnicate"],
-            "Unknown command 'frobnicate'; the commands are --list, run, add-bookmark, bookmarks, check, drive, --print-plugin-path and completions"
+            "Unknown command 'frobnicate'; the commands are --list, run, add-bookmark, bookmarks, check, drive, --print-plugin-path, --sandbox-info and completions"
         ),
         (["run", "--list"], "Unknown option '--list'"),
         (["--json", "run", "true"], "Unknown option '--json'"),

@@ -79,15 +79,24 @@ import Testing
             ])
     }
 
-    @Test func withoutAUsableHelperFilesAreLoadedInProcess() throws {
+    @Test func withoutAUsableHelperFilesAreRefusedNotLoadedInProcess() throws {
         let directory = try FixtureBuilder.directory([.good, .text])
         let missing = PluginScanner(executable: "/nonexistent/presenter-host", timeout: 1)
         #expect(missing.scan([directory.appendingPathComponent("libgood.so").path]) == [:])
-        // /bin/true starts but never speaks the protocol.
-        let mute = PluginScanner(executable: "/bin/true", timeout: 1)
-        let registry = RegistryPipeline(scanner: mute).load([SearchPathEntry(path: directory.path, origin: .flag)])
-        #expect(registry.plugins.map(\.id) == ["fixture.good"])
-        #expect(registry.errors.map(\.failure) == [.loading(.notELF(looksLikeText: true))])
+        // /bin/true starts but never speaks the protocol: the host runs no
+        // third-party plugin code itself, so the file is refused...
+        var mute = PluginScanner(executable: "/bin/true", timeout: 1)
+        let entries = [SearchPathEntry(path: directory.path, origin: .flag)]
+        let registry = RegistryPipeline(scanner: mute).load(entries)
+        // (what the host can tell without running the file's code, it says)
+        #expect(registry.plugins.map(\.id) == [])
+        #expect(
+            Set(registry.errors.map(\.failure)) == [.loading(.unscanned), .loading(.notELF(looksLikeText: true))])
+        // ...unless the command runs its plugins here anyway (--in-process).
+        mute.trustsUnscanned = true
+        let trusting = RegistryPipeline(scanner: mute).load(entries)
+        #expect(trusting.plugins.map(\.id) == ["fixture.good"])
+        #expect(trusting.errors.map(\.failure) == [.loading(.notELF(looksLikeText: true))])
     }
 
     /// Swift's backtracer would take a crashing plugin's helper a third of
@@ -113,7 +122,10 @@ import Testing
         #expect(PluginScanner(environment: [:]).executable == "/proc/self/exe")
     }
 
-    @Test(arguments: ["presenter-host-scan 2", "begin 0", "done 12", "result 3 P\t0\tx y"])
+    @Test(arguments: [
+        "presenter-host-scan 3", "sandbox landlock partial ABI 5: files, no TCP", "begin 0", "done 12",
+        "result 3 P\t0\tx y",
+    ])
     func protocolLinesRoundTrip(text: String) throws {
         let line = try #require(ScanProtocol.Line(Substring(text)))
         #expect(line.text == text)
@@ -121,6 +133,7 @@ import Testing
 
     @Test(arguments: [
         "", "begin", "begin -1", "begin x", "done 1 2", "hello 1", "{\"not\": json", "result 1", "result x P",
+        "sandbox", "sandbox seccomp", "sandbox nothing on x", "sandbox seccomp sometimes x",
     ])
     func anythingElseIsNotAProtocolLine(text: String) {
         #expect(ScanProtocol.Line(Substring(text)) == nil)
@@ -129,13 +142,15 @@ import Testing
     /// Lines in the wrong place, and records that are not a file's results,
     /// make the rest of a helper's report untrusted.
     @Test(arguments: [
-        ("presenter-host-scan 2\npresenter-host-scan 2", "a second header"),
+        ("presenter-host-scan 3\npresenter-host-scan 2", "a second header"),
         ("begin 0", "a begin before the header"),
-        ("presenter-host-scan 2\nbegin 1", "a file out of order"),
-        ("presenter-host-scan 2\nbegin 0\nresult 0 X\t{\"empty\":{}}\ndone 0\nbegin 1", "a file past the last"),
-        ("presenter-host-scan 2\nbegin 0\nresult 1 X\t{\"empty\":{}}", "a result for another file"),
-        ("presenter-host-scan 2\nbegin 0\ndone 0", "a file done without records"),
-        ("presenter-host-scan 2\nbegin 0\nresult 0 P\t0\tx\ndone 0", "a presenter record cut short"),
+        ("sandbox seccomp on x", "a sandbox line before the header"),
+        ("presenter-host-scan 3\nbegin 0\nsandbox seccomp on x", "a sandbox line after a file began"),
+        ("presenter-host-scan 3\nbegin 1", "a file out of order"),
+        ("presenter-host-scan 3\nbegin 0\nresult 0 X\t{\"empty\":{}}\ndone 0\nbegin 1", "a file past the last"),
+        ("presenter-host-scan 3\nbegin 0\nresult 1 X\t{\"empty\":{}}", "a result for another file"),
+        ("presenter-host-scan 3\nbegin 0\ndone 0", "a file done without records"),
+        ("presenter-host-scan 3\nbegin 0\nresult 0 P\t0\tx\ndone 0", "a presenter record cut short"),
     ])
     func theReaderStopsAtTheFirstLineOutOfTurn(lines: String, what: String) {
         var reader = ScanReader(paths: ["/a.so"])
@@ -156,9 +171,12 @@ import Testing
         let status = process.wait()
         process.closeInput()
         let lines = String(decoding: report, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        // The header, then the sandbox it entered (a line a layer), before any plugin code.
         #expect(
             lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
-                == ["presenter-host-scan 2", "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", ""])
+                == ["presenter-host-scan 3"] + ConfinementReport.Layer.allCases.map { "sandbox \($0.rawValue)" } + [
+                    "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", "",
+                ])
         // What each file holds, as record lines, read as the host reads them.
         var reader = ScanReader(paths: ["/x", "/y"])
         var loaded: [Int: PluginLibrary.Outcome] = [:]

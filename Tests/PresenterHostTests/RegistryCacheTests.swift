@@ -32,8 +32,8 @@ import Testing
                 before + ["--plugin-dir", plugins.path] + arguments,
                 environment: [
                     "HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": cacheHome ?? self.cacheHome.path,
-                    "FIXTURE_MARKFILE": mark, "CI": "1",
-                ])
+                    "CI": "1",
+                ].merging(MarkingFixture.environment(mark: mark)) { $1 })
         }
     }
 
@@ -229,9 +229,8 @@ import Testing
         let setup = try Setup([.good, .twoPresenters, .text])
         let reference = try setup.host(["--list"], before: ["--no-cache"])
         let environment = [
-            "HOME": setup.home.path, "XDG_DATA_HOME": setup.home.path,
-            "XDG_CACHE_HOME": setup.cacheHome.path, "FIXTURE_MARKFILE": setup.mark,
-        ]
+            "HOME": setup.home.path, "XDG_DATA_HOME": setup.home.path, "XDG_CACHE_HOME": setup.cacheHome.path,
+        ].merging(MarkingFixture.environment(mark: setup.mark)) { $1 }
         let processes = try (0..<8).map { _ in
             try TestProcess(TestPaths.binary, ["--plugin-dir", setup.plugins.path, "--list"], environment: environment)
         }

@@ -16,24 +16,25 @@ struct SandboxLaunchTests {
     }
 
     @Test func aRuntimeGivenALaunchRunsItsPresenterInTheLaunchedProcess() throws {
-        let pidFile = TestPaths.temporaryDirectory("sandbox-launch").appendingPathComponent("pid").path
         var configuration = PresenterProcess.Configuration(
-            executable: TestPaths.binary.path, hookTimeout: 5, environment: ["FIXTURE_PIDFILE": pidFile])
+            executable: TestPaths.binary.path, hookTimeout: 5, environment: ["FIXTURE_LOG_PID": "1"])
         let launch = PresenterProcessLaunch(configuration)
         let launched = try #require(launch.pid)
         configuration.launch = launch
         let plugins = try FixtureBuilder.directory([.misbehaving])
         let registry = RegistryPipeline().load([SearchPathEntry(path: plugins.path, origin: .flag)])
         let backend = TestBackend(cols: 40, rows: 5)
+        // The presenter says its pid in the log (its process may write no file).
+        let log = LockedBox([PresenterLogEntry]())
         let runtime = PresenterRuntime(
-            registry: registry, backend: backend, clock: ManualClock(), isolation: .presenterProcess(configuration))
+            registry: registry, backend: backend, clock: ManualClock(), isolation: .presenterProcess(configuration),
+            log: { entry in log.mutate { $0.append(entry) } })
         defer { runtime.shutdown() }
         let screenlet = try runtime.attach(View(progressMessages: ["a": [.working: "Working"]]))
         let action = screenlet.perform(action: "a", interactorType: "T")
         #expect(runtime.sync { backend.lines[2] }.contains("Working"))
-        let created = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        #expect(pid_t(created) == launched, "the presenter was created in the launched process")
+        let created = log.value.compactMap { $0.message.hasPrefix("pid ") ? pid_t($0.message.dropFirst(4)) : nil }
+        #expect(created == [launched], "the presenter was created in the launched process")
         #expect(launch.pid == nil, "the engine took it")
         action.succeed()
     }

@@ -133,6 +133,11 @@ struct SandboxProtocolTests {
             let length = Int(generator.next() % 64)
             var bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             if !bytes.isEmpty { bytes[0] = [100, 101, 102, 103][Int(generator.next() % 4)] }
+            // A hello (version 2) whose sandbox text fills the rest: the
+            // bytes after the kind and the lengths are still random.
+            if bytes.count >= 9 && bytes[0] == 100 && generator.next() % 2 == 0 {
+                bytes.replaceSubrange(1..<9, with: [2, 0, 0, 0, UInt8(bytes.count - 9), 0, 0, 0])
+            }
             if (try? PresenterMessage.decodeIncoming(bytes)) != nil { decoded += 1 }
         }
         #expect(decoded > 0)  // some random bytes are valid messages: the decoder was exercised past the kind

@@ -40,7 +40,7 @@ struct SandboxRuntimeTests {
             let registry = RegistryPipeline().load([SearchPathEntry(path: plugins.path, origin: .flag)])
             let configuration = PresenterProcess.Configuration(
                 executable: executable, hookTimeout: hookTimeout,
-                environment: environment.merging(["FIXTURE_PIDFILE": pidFile, "FAKE_PIDFILE": pidFile]) { $1 })
+                environment: environment.merging(["FIXTURE_LOG_PID": "1", "FAKE_PIDFILE": pidFile]) { $1 })
             let record = self.record
             runtime = PresenterRuntime(
                 registry: registry, backend: backend, clock: ManualClock(), isolation: .presenterProcess(configuration),
@@ -67,10 +67,14 @@ struct SandboxRuntimeTests {
             return runtime.waitUntilSettled(timeout: 5)
         }
 
-        /// The presenter process (or the stand-in) has ended.
+        /// The presenter process (or the stand-in) has ended. The fixture
+        /// logs its pid (its process may write no file); the stand-in,
+        /// which confines nothing, writes it to `pidFile`.
         func processHasEnded() throws -> Bool {
-            let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
-                in: .whitespacesAndNewlines)
+            let logged = log.lazy.compactMap { $0.message.hasPrefix("pid ") ? String($0.message.dropFirst(4)) : nil }
+            let text =
+                try logged.first
+                ?? String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let pid = try #require(pid_t(text))
             let pidfd = ph_pidfd_open(pid)
             guard pidfd >= 0 else { return errno == ESRCH }
@@ -191,7 +195,7 @@ struct SandboxRuntimeTests {
             reason: .protocolViolation("5 bytes after the end of a message")),
         Violation(
             scenario: "bad-hello", hook: "start",
-            reason: .protocolViolation("speaks presenter protocol 99, this host 1")),
+            reason: .protocolViolation("speaks presenter protocol 99, this host \(PresenterMessage.version)")),
         Violation(scenario: "no-hello", hook: "start", reason: .protocolViolation("did not say hello first")),
         Violation(
             scenario: "close-channel", hook: "load", reason: .protocolViolation("closed its connection to the host")),

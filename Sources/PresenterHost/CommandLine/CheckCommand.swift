@@ -38,7 +38,7 @@ enum CheckCommand {
         let suite = ConformanceSuite(configuration: configuration) {
             options.plugins.loadRegistry(environment: environment, verbose: false)
         }
-        // Plugin code runs here while loading (constructors, the entry point): what it prints must not mix with the report.
+        // The bundled bases are loaded here on a cold cache (constructors, the entry point): what they print must not mix with the report.
         let diversion = StandardOutputDiversion()
         var results: [ConformanceResult] = []
         for file in options.files {

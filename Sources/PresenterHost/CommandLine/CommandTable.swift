@@ -306,7 +306,7 @@ enum CommandTable {
             hookTimeout("The budget of one hook (default: 0.25, at most 60)."),
             help,
             pluginDir("Where the bases of presenters that extend another are looked for first. Repeatable."),
-            allowInsecure, bundledOnly,
+            allowInsecure, bundledOnly, sandbox,
         ],
         operands: .files(placeholder: "<file.so>", missing: "'check' needs at least one plugin file (a .so)"),
         refused: [
@@ -360,7 +360,7 @@ enum CommandTable {
         options: [pluginOptions[0], bundledOnly, help],
         refused: [
             (
-                ["--rescan", "--no-cache", PluginPolicy.allowInsecureFlag],
+                ["--rescan", "--no-cache", PluginPolicy.allowInsecureFlag, "--sandbox"],
                 "it prints the search path and loads no plugin"
             )
         ],

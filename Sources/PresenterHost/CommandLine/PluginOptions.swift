@@ -33,8 +33,11 @@ struct PluginOptions: Equatable {
 
     /// Resolves the search path (its warnings go to stderr) and loads the
     /// registry through the cache, with a scan helper. Under `verbose`, a
-    /// cache file that was ignored gets one line on stderr.
-    func loadRegistry(environment: [String: String], verbose: Bool) -> PresenterRegistry {
+    /// cache file that was ignored gets one line on stderr. `trusting`
+    /// (`--in-process`, which runs the plugins in this process anyway): a
+    /// file no helper could load is loaded here (under valgrind, say, where
+    /// this process's executable is not presenter-host's).
+    func loadRegistry(environment: [String: String], verbose: Bool, trusting: Bool = false) -> PresenterRegistry {
         let (entries, warnings) = searchPath(environment: environment)
         for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
         let cache = RegistryCache(mode: cache, searchPath: entries, environment: environment)
@@ -43,8 +46,9 @@ struct PluginOptions: Equatable {
                 "presenter-host: registry cache \(PrintableText.escaping(cache.path)) ignored (\(reason)); rebuilding it\n"
             )
         }
-        return RegistryPipeline(scanner: scanner(environment: environment), policy: policy, cache: cache)
-            .load(entries)
+        var scanner = scanner(environment: environment)
+        scanner.trustsUnscanned = trusting
+        return RegistryPipeline(scanner: scanner, policy: policy, cache: cache).load(entries)
     }
 
     /// The scan helper these options load plugin files with.

@@ -50,7 +50,12 @@ public enum RunCommand {
         _ plugins: PluginOptions, presenter: String, inProcess: Bool, inProcessChain: Bool = true,
         verbose: Bool = false, environment: [String: String], log: RunLog? = nil
     ) throws(CommandError) -> PresenterRegistry {
-        let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
+        if inProcess && plugins.requiresSandbox {
+            throw .usage(
+                "--in-process runs presenters in presenter-host itself, outside the sandbox: it cannot be combined with --sandbox require"
+            )
+        }
+        let registry = plugins.loadRegistry(environment: environment, verbose: verbose, trusting: inProcess)
         for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
             log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
         }

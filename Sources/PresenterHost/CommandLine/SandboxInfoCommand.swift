@@ -7,7 +7,7 @@ import FoundationEssentials
 /// `presenter-host --sandbox-info [--json]`: each layer of the sandbox that
 /// the processes running plugin code enter on this machine (the presenter
 /// process, the scan helper, check's), whether it is in force, and why not
-/// (docs/SECURITY.md). It asks a real one: a scan helper given no file
+/// (SECURITY.md). It asks a real one: a scan helper given no file
 /// enters the sandbox and says what holds.
 enum SandboxInfoCommand {
     static func execute(_ plugins: PluginOptions, json: Bool) -> Int32 {

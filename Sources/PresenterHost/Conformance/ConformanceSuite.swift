@@ -17,7 +17,7 @@ import PresenterABI
 /// stops drawing after the outcome), `base` (for a presenter that extends
 /// another: the base's hooks are reached), and over all of them `budget`
 /// (each hook's time), `sandbox` (nothing a presenter may not do: the
-/// sandbox stopped no session, docs/SECURITY.md), `output` (nothing printed), `services` (no host
+/// sandbox stopped no session, SECURITY.md), `output` (nothing printed), `services` (no host
 /// service called from another thread or outside a hook) and `drawing`
 /// (only inside the view). The file itself gets `loads`.
 struct ConformanceSuite {
@@ -380,9 +380,9 @@ struct ConformanceSuite {
                 return entry.message.dropFirst(EngineNote.traceTag.count).split(separator: "(").first.map(String.init)
             })
         // The nearest base in the chain that has each hook.
-        let overridden = ["show", "hide", "progress", "render", "key"].filter { plugin.hooks.presentNames.contains($0) }
+        let overridden = ["show", "hide", "progress", "render", "key"].filter { plugin.hookNames.contains($0) }
         let missed = overridden.compactMap { hook -> String? in
-            guard let owner = chain.dropFirst().first(where: { $0.hooks.presentNames.contains(hook) }) else {
+            guard let owner = chain.dropFirst().first(where: { $0.hookNames.contains(hook) }) else {
                 return nil
             }
             return reached.contains("\(owner.id).\(hook)") ? nil : "\(hook) (\(owner.id).\(hook) never ran)"

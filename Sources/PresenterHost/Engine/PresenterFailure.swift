@@ -17,7 +17,7 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
         /// The presenter process could not be started or could not load the plugin.
         case couldNotStart(String)
         /// The sandbox stopped the presenter process: it tried what a
-        /// presenter may not (docs/SECURITY.md).
+        /// presenter may not (SECURITY.md).
         case stopped(ConfinementViolation)
         /// Not run: `--sandbox=require` was given and the sandbox lacks a
         /// layer (what it lacks, ``ConfinementReport/summary``).

@@ -1,5 +1,5 @@
 /// Which layers of the sandbox a process that runs plugin code is under,
-/// and, for each that is not wholly in force, why (docs/SECURITY.md): what
+/// and, for each that is not wholly in force, why (SECURITY.md): what
 /// `presenter-host --sandbox-info` prints, `run -v` says once, and
 /// `--sandbox=require` asks to be complete.
 ///

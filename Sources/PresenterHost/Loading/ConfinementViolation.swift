@@ -10,12 +10,13 @@ import SystemShims
 public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The system call, by name (its number where this architecture has no name for it).
     public let call: String
-    /// The call with the arguments that say what it aimed at: `kill(4242, SIGKILL)`.
+    /// The call with the arguments that say what it aimed at: `kill(4242, SIGKILL)`,
+    /// `socket(AF_INET, SOCK_STREAM)`.
     public let invocation: String
-    /// What the plugin tried to do: "send a signal to another process".
+    /// What the plugin tried to do: "send SIGKILL to another process".
     public let attempt: String
 
-    /// "it tried to send SIGKILL to process 4242 (kill)".
+    /// "it tried to send SIGKILL to another process (kill(4242, SIGKILL))".
     public var description: String { "it tried to \(attempt) (\(invocation))" }
 
     /// What the handler wrote: a stop, or (process 1 of a PID namespace) a
@@ -58,7 +59,9 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
         case signaled(Int32)
         case exited(Int32)
 
-        init(_ termination: ChildProcess.Termination, records: [Record]) {
+        /// `sandboxed`: the process was under a seccomp filter, so a
+        /// SIGSYS with no record is the filter's.
+        init(_ termination: ChildProcess.Termination, records: [Record], sandboxed: Bool = true) {
             for record in records.reversed() {
                 switch (record, termination) {
                 case (.stopped(let violation), .signaled(SIGSYS)):
@@ -72,6 +75,12 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
                 }
             }
             switch termination {
+            case .signaled(SIGSYS) where sandboxed:
+                // The filter stopped a call made with SIGSYS blocked (glibc's
+                // system(), popen() and posix_spawn() block every signal
+                // around their clone): the kernel ended the process before
+                // its handler could say which call it was.
+                self = .stopped(.unknown)
             case .signaled(let signal): self = .signaled(signal)
             case .exited(let status): self = .exited(status)
             }
@@ -86,6 +95,15 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
             bytes += chunk[..<count]
         }
         return records(in: bytes)
+    }
+
+    /// A stop whose call is not known (see ``Ending``).
+    static let unknown = ConfinementViolation(
+        call: "a system call", invocation: "made with its signals blocked, as system(), popen() and posix_spawn() do",
+        attempt: "start a process or make another call presenters may not make")
+
+    private init(call: String, invocation: String, attempt: String) {
+        (self.call, self.invocation, self.attempt) = (call, invocation, attempt)
     }
 
     /// What system call `number` with `arguments` tried, in words.

@@ -7,7 +7,7 @@ import SystemShims
 
 /// What a process that runs plugin code may do, and putting it under those
 /// rules: the presenter process, the scan helper, and `check`'s presenter
-/// processes (docs/SECURITY.md, and docs/ABI.md's table of what a presenter
+/// processes (SECURITY.md, and docs/ABI.md's table of what a presenter
 /// may do).
 ///
 /// A presenter decides how progress looks, and nothing else. Before the
@@ -150,7 +150,8 @@ enum PluginConfinement {
             return .init(
                 layer: .limits, state: .partial, detail: detail + "; not set: " + failed.joined(separator: ", "))
         }
-        return .init(layer: .limits, state: .on, detail: detail)
+        // Threads not capped: in part, said as such (a missing rule is never silent).
+        return .init(layer: .limits, state: threads.hasSuffix(" threads") ? .on : .partial, detail: detail)
     }
 
     private static func landlock(folders: [String], files: [FileDescriptor], threads: Int) -> ConfinementReport.Entry {

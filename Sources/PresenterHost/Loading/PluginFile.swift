@@ -61,9 +61,21 @@ struct PluginFile {
         }
     }
 
+    /// Why the file at `path` cannot be a plugin under `policy`, as far as
+    /// opening and checking it tell (no code of it runs); nil when it passes.
+    static func check(_ path: String, policy: PluginPolicy) -> PluginLoadFailure? {
+        do throws(PluginLoadFailure) {
+            let file = try open(path, policy: policy)
+            try? file.descriptor.close()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// A sealed copy of this checked file (``FileDescriptor/sealedCopy(size:)``):
     /// what the host passes a presenter process, whose sandbox lets it
-    /// read no plugin folder (docs/SECURITY.md). Closes this file.
+    /// read no plugin folder (SECURITY.md). Closes this file.
     func image() throws(PluginLoadFailure) -> FileDescriptor {
         defer { try? descriptor.close() }
         do throws(Errno) {

@@ -52,7 +52,7 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     /// Loading the file did not finish within the scanner's timeout.
     case timedOut(seconds: Double)
     /// The sandbox stopped the scan helper while it loaded the file: a
-    /// constructor tried what a presenter may not (docs/SECURITY.md).
+    /// constructor tried what a presenter may not (SECURITY.md).
     case stopped(ConfinementViolation)
     /// Not loaded: `--sandbox=require` was given and the sandbox lacks a
     /// layer (what it lacks, ``ConfinementReport/summary``).
@@ -184,10 +184,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
                 "did not finish loading within \(Self.seconds(seconds)): a constructor or the entry point hangs; remove or rebuild it"
         case .stopped(let violation):
             return
-                "was stopped while loading: it tried to \(violation.attempt) (\(violation.invocation)), which presenters may not; remove it, or ask its author to (docs/SECURITY.md)"
+                "was stopped while loading: it tried to \(violation.attempt) (\(violation.invocation)), which presenters may not; remove it, or ask its author to (SECURITY.md)"
         case .sandboxIncomplete(let lacking):
             return
-                "not loaded: the sandbox is incomplete here (\(lacking)) and --sandbox=require runs third-party plugin code only with every layer (docs/SECURITY.md)"
+                "not loaded: the sandbox is incomplete here (\(lacking)) and --sandbox=require runs third-party plugin code only with every layer (SECURITY.md)"
         case .unscanned:
             return
                 "could not be loaded: no scan helper could be started to load it apart (presenter-host runs no third-party plugin code itself); check that presenter-host can start processes and run it again"

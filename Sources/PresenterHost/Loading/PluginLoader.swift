@@ -4,7 +4,8 @@
 /// (`PluginScanner`): one that crashes, hangs or breaks the sandbox's rules
 /// is blamed, and the host goes on; a file no helper could load is refused
 /// (``PluginLoadFailure/unscanned``), as the host runs no third-party
-/// plugin code itself. Trusted files (the bundled presenters, built with
+/// plugin code itself, unless the scanner ``PluginScanner/trustsUnscanned``
+/// (`--in-process`, which runs the plugins here anyway). Trusted files (the bundled presenters, built with
 /// the executable) are loaded in this process by the same
 /// `PluginLibrary.load`, as is every file without a scanner (the library's
 /// in-process use, which trusts its plugins).
@@ -19,7 +20,11 @@ enum PluginLoader {
         for (scanIndex, fileIndex) in scanned.enumerated() { outcomes[fileIndex] = reported[scanIndex] }
         return files.indices.map { index in
             if let outcome = outcomes[index] { return outcome }
-            if scanner != nil && !files[index].trusted { return .failure(.unscanned) }
+            if let scanner, !scanner.trustsUnscanned, !files[index].trusted {
+                // What can be told without running its code still is (not
+                // an ELF library, writable by others...); else it is refused.
+                return .failure(PluginFile.check(files[index].path, policy: policy) ?? .unscanned)
+            }
             return PluginLibrary.outcome(files[index].path, policy: policy)
         }
     }

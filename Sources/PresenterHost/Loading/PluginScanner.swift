@@ -26,6 +26,10 @@ public struct PluginScanner: Sendable {
     /// is in force (`--sandbox=require`): each file is then refused with
     /// ``PluginLoadFailure/sandboxIncomplete(_:)``.
     public var requiresSandbox = false
+    /// Whether a file no helper could load is loaded in this process
+    /// (a command that runs its plugins here anyway, `--in-process`), not
+    /// refused as ``PluginLoadFailure/unscanned``.
+    public var trustsUnscanned = false
 
     /// A scanner that runs `executable` as its helper.
     public init(executable: String = "/proc/self/exe", timeout: Double = PluginScanner.defaultTimeout) {

@@ -23,7 +23,7 @@ enum SystemCallPolicy {
         "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
         "close", "close_range", "lseek", "_llseek", "fstat", "fstat64", "newfstatat", "fstatat64", "statx", "stat",
         "lstat", "stat64", "lstat64", "access", "faccessat", "faccessat2", "readlink", "readlinkat", "getdents",
-        "getdents64", "getcwd", "fcntl", "fcntl64", "dup", "dup2", "dup3", "pipe", "pipe2", "fadvise64", "readahead",
+        "getdents64", "getcwd", "dup", "dup2", "dup3", "pipe", "pipe2", "fadvise64", "readahead",
         "flock", "fsync", "fdatasync", "statfs", "fstatfs",
         // Waiting.
         "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait",
@@ -31,7 +31,7 @@ enum SystemCallPolicy {
         "signalfd", "signalfd4", "futex", "futex_waitv", "nanosleep", "clock_nanosleep", "sched_yield",
         // Memory and threads.
         "mmap", "mmap2", "munmap", "mprotect", "mremap", "madvise", "brk", "msync", "mincore", "membarrier",
-        "set_robust_list", "get_robust_list", "rseq", "set_tid_address", "arch_prctl", "exit", "exit_group",
+        "set_robust_list", "rseq", "set_tid_address", "arch_prctl", "exit", "exit_group",
         // Signals to itself and their handling.
         "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "sigaltstack",
         "restart_syscall", "alarm", "getitimer", "setitimer", "timer_create", "timer_settime", "timer_gettime",
@@ -65,6 +65,15 @@ enum SystemCallPolicy {
         7,  // PR_GET_KEEPCAPS
         27,  // PR_GET_SECUREBITS
         0x5356_4d41,  // PR_SET_VMA: glibc names its anonymous mappings
+    ]
+
+    /// The `fcntl` commands allowed: all but F_SETOWN, F_SETOWN_EX and
+    /// F_SETSIG, by which the kernel would signal another process when a
+    /// descriptor is ready (SIGIO).
+    static let fcntlCommands: [Int32] = [
+        F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, F_SETLK, F_SETLKW, F_DUPFD_CLOEXEC,
+        36, 37, 38,  // F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
+        1032, 1033, 1034,  // F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS
     ]
 
     /// The `ioctl` requests allowed: asking what a descriptor is, never a
@@ -104,8 +113,14 @@ enum SystemCallPolicy {
         try filter.add(.fail(EPERM), "socket", when: [.argument(0, equals: UInt64(AF_UNIX))])
         try filter.add(.trap, "socket", when: [.argument(0, differsFrom: UInt64(AF_UNIX))])
         try filter.add(.fail(EPERM), "socketpair")
-        // Limits may be read, not changed.
-        try filter.add(.allow, "prlimit64", when: [.argument(2, equals: 0)])
+        // Limits may be read, not changed; its own only, as its robust list.
+        try filter.add(.allow, "prlimit64", when: [.argument(0, equals: 0), .argument(2, equals: 0)])
+        try filter.add(.allow, "get_robust_list", when: [.argument(0, equals: 0)])
+        for call in ["fcntl", "fcntl64"] {
+            for command in fcntlCommands {
+                try filter.add(.allow, call, when: [.argument(1, equals: UInt64(UInt32(bitPattern: command)))])
+            }
+        }
         for option in prctlOptions {
             try filter.add(.allow, "prctl", when: [.argument(0, equals: UInt64(UInt32(bitPattern: option)))])
         }

@@ -6,7 +6,8 @@
 /// presenter (`run`, `drive`, `add-bookmark`, `check`) refuse to start.
 ///
 /// libdispatch, the signal pipes, the command's pipes and the presenter
-/// process take about a dozen descriptors, and libdispatch cannot fail
+/// process (its channel, its log and its sandbox's report pipe) take about
+/// fifteen descriptors, and libdispatch cannot fail
 /// gracefully without its own: it stops the process (SIGILL) when its
 /// first source finds no descriptor for its epoll or eventfd. So what is
 /// free is checked first, and a shortage is one clear line. The limit is
@@ -19,7 +20,7 @@
 enum DescriptorLimit {
     /// The least soft `RLIMIT_NOFILE` the commands start with, stdin,
     /// stdout and stderr included.
-    static let needed: UInt64 = 16
+    static let needed: UInt64 = 18
 
     /// What is short at start-up.
     enum Shortfall: Equatable {

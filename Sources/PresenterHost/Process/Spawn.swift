@@ -53,7 +53,7 @@ struct Spawn {
         var environment: [String]? = nil
         /// The namespaces the child starts in, where the kernel lets an
         /// unprivileged process make them (``Child/namespaces`` says which
-        /// it got): the processes that run plugin code (docs/SECURITY.md).
+        /// it got): the processes that run plugin code (SECURITY.md).
         var namespaces: Namespaces = []
     }
 
@@ -135,37 +135,29 @@ struct Spawn {
         defer { argv.forEach { free($0) } }
         let envp = (options.environment.map { $0.map { strdup($0) } } ?? []) + [nil]
         defer { envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        var entered: Int32 = 0
-        var refusal: Int32 = 0
         // The maps are written by the child, which may not format numbers.
-        let uidMap = "\(geteuid()) \(geteuid()) 1\n", gidMap = "\(getegid()) \(getegid()) 1\n"
+        let uidMap = strdup("\(geteuid()) \(geteuid()) 1\n"), gidMap = strdup("\(getegid()) \(getegid()) 1\n")
+        defer { free(uidMap); free(gidMap) }
+        var result = ph_spawn_result()
         let status = descriptors.withUnsafeBufferPointer { descriptors in
             withUnsafePointer(to: &defaults) { defaults in
                 withUnsafePointer(to: &emptyMask) { mask in
-                    uidMap.withCString { uidMap in
-                        gidMap.withCString { gidMap in
-                            withUnsafeMutablePointer(to: &entered) { entered in
-                                withUnsafeMutablePointer(to: &refusal) { refusal in
-                                    var plan = ph_spawn_plan(
-                                        descriptors: descriptors.baseAddress,
-                                        descriptor_count: Int32(descriptors.count),
-                                        close_from: options.closeOthers ? highest + 1 : -1,
-                                        leader: options.newSession ? 1 : options.newProcessGroup ? 2 : 0,
-                                        defaults: defaults, mask: mask, namespaces: options.namespaces.rawValue,
-                                        uid_map: uidMap, gid_map: gidMap, namespaces_entered: entered,
-                                        namespace_error: refusal)
-                                    if options.environment == nil { return ph_spawn(&pid, path, argv, environ, &plan) }
-                                    return ph_spawn(&pid, path, argv, envp, &plan)
-                                }
-                            }
-                        }
-                    }
+                    var plan = ph_spawn_plan(
+                        descriptors: descriptors.baseAddress, descriptor_count: Int32(descriptors.count),
+                        close_from: options.closeOthers ? highest + 1 : -1,
+                        leader: options.newSession ? 1 : options.newProcessGroup ? 2 : 0,
+                        defaults: defaults, mask: mask, namespaces: options.namespaces.rawValue, uid_map: uidMap,
+                        gid_map: gidMap)
+                    if options.environment == nil { return ph_spawn(&result, path, argv, environ, &plan) }
+                    return ph_spawn(&result, path, argv, envp, &plan)
                 }
             }
         }
         guard status == 0 else { return .failure(Errno(call: "spawn", code: status)) }
-        return .success(Child(pid: pid, namespaces: Namespaces(rawValue: entered), namespaceError: refusal))
+        return .success(
+            Child(
+                pid: result.pid, namespaces: Namespaces(rawValue: Int32(result.namespaces)),
+                namespaceError: Int32(result.namespace_error)))
     }
 }
 

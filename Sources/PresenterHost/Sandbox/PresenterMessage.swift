@@ -213,7 +213,7 @@ extension PresenterMessage {
         case let .hello(version, sandbox):
             writer.u8(Kind.hello.rawValue)
             writer.u32(version)
-            writer.string(sandbox)
+            if version >= 2 { writer.string(sandbox) }  // version 1 said no more
         case .log(let entry):
             writer.u8(Kind.log.rawValue)
             writer.i32(entry.level.rawValue)

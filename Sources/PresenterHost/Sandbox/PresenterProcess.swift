@@ -11,9 +11,11 @@ import SystemShims
 /// session (no controlling terminal: `/dev/tty` cannot be opened, no signal
 /// the terminal sends reaches it), with stdin from `/dev/null`, stdout and
 /// stderr on a pipe the host reads into the presenter log, the channel on
-/// descriptor 3 and no other descriptor, Swift's crash reporter off, and a
-/// parent-death signal, so it never outlives the host. It loads the plugins
-/// (already vetted by the scan helper), runs every hook on its one thread
+/// descriptor 3, its sandbox's report pipe on 4 and no other descriptor,
+/// Swift's crash reporter off, and a parent-death signal, so it never
+/// outlives the host. It enters the sandbox first (``PluginConfinement``),
+/// loads the sealed copies of the plugin files the host checked and passes
+/// it, runs every hook on its one thread
 /// with a ``LocalPresenterEngine``, and answers over the presenter protocol
 /// (``PresenterMessage``): what it drew comes back as drawing operations,
 /// and only the host touches the terminal.
@@ -34,8 +36,8 @@ public final class PresenterProcess: PresenterEngine {
         public var startTimeout: Double
         /// Variables the process gets besides (or instead of) the host's.
         public var environment: [String: String]
-        /// The policy the process loads plugin files under (it checks them
-        /// again, on the descriptor it loads through: `PluginFile`).
+        /// The policy the plugin files are checked under (by the host, on
+        /// the descriptor it copies them from: `PluginFile.image()`).
         public var policy: PluginPolicy = .strict
         /// A process already started for this engine (``PresenterProcessLaunch``),
         /// taken at the first call; nil: the first call starts one.
@@ -345,9 +347,10 @@ public final class PresenterProcess: PresenterEngine {
                     throw violation("start", "did not say which sandbox it is under")
                 }
                 sandbox = report
+                // Said once a process, in the presenter log (`-v`): the host's words, not the presenter's.
                 delegate?.engine(
                     log: PresenterLogEntry(
-                        level: report.isComplete ? .info : .warning, presenterId: currentPresenter,
+                        level: report.isComplete ? .info : .warning, presenterId: nil,
                         message: "sandbox: " + report.summary))
                 awaitingHello = false
                 lastAnswer = Self.now()

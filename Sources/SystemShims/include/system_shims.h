@@ -82,10 +82,15 @@ struct ph_spawn_plan {
      *  format numbers). */
     const char *uid_map;
     const char *gid_map;
-    /** Out: the PH_NAMESPACE_* bits the child was started in, and the errno
-     *  of the first namespace the kernel refused (0: none). May be NULL. */
-    int *namespaces_entered;
-    int *namespace_error;
+};
+
+/** What ph_spawn started. */
+struct ph_spawn_result {
+    pid_t pid;
+    /** The PH_NAMESPACE_* bits the child was started in. */
+    int namespaces;
+    /** The errno of the first namespace the kernel refused (0: none). */
+    int namespace_error;
 };
 
 /** A new user namespace (the others need it), with the caller's uid and gid mapped to themselves. */
@@ -95,13 +100,14 @@ struct ph_spawn_plan {
 /** A new network namespace: no interface but a loopback that is down. */
 #define PH_NAMESPACE_NETWORK 4
 
-/** Starts `path` with `argv` and `envp` as `plan` says; 0 and the pid in
- *  *pid, or the errno of what failed (fork, a descriptor, execve), as
+/** Starts `path` with `argv` and `envp` as `plan` says; 0 and the child in
+ *  *result, or the errno of what failed (fork, a descriptor, execve), as
  *  posix_spawn reports it. Unlike posix_spawn (a vfork), the calling thread
  *  does not wait in the kernel for the child to exec: it waits in read(2),
  *  where a stop (Ctrl-Z) takes it like every other thread, so a child that a
  *  stop signal caught before its exec cannot keep the host from stopping. */
-int ph_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], const struct ph_spawn_plan *plan);
+int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[], char *const envp[],
+             const struct ph_spawn_plan *plan);
 
 /** prctl(PR_SET_PDEATHSIG, signal): `signal` when the thread that started
  *  this process ends. */

@@ -13,16 +13,23 @@
  *         tty (writes to /dev/tty, then goes on), thread (starts a thread that
  *         calls host services with kept pointers for about a second, even
  *         after its instance is destroyed, then creates the file
- *         FIXTURE_THREAD_DONE names, when set; the hook goes on), alloc
- *         (allocates and touches memory without end), fail (returns
- *         PRESENTER_ERR_FAILED with a set_error message), linger (hide:
- *         keeps drawing for ever, as if the interactor still ran)
+ *         FIXTURE_THREAD_DONE names, when set: in-process only, as the
+ *         sandbox lets a presenter process create no file; the hook goes
+ *         on), alloc (allocates and touches memory without end), fail
+ *         (returns PRESENTER_ERR_FAILED with a set_error message), linger
+ *         (hide: keeps drawing for ever, as if the interactor still ran),
+ *         fork (starts a process, which the sandbox stops)
  *   HOOK  create, destroy, show, hide, progress, render, key
- * FIXTURE_PIDFILE, when set, gets the presenter's process id at create;
- * FIXTURE_REPORTFILE, the world as create sees it, one "key=value" a line:
- * fds (the open descriptors), stdin (where descriptor 0 leads), leader (1
- * when the process leads its session), tty (the errno of opening /dev/tty,
- * 0 when it opened), backtrace (SWIFT_BACKTRACE), parent (the parent's pid).
+ * A presenter process may write no file, so what the tests need to know
+ * is logged through the host (the run's --log file, -v, the runtime's log):
+ * FIXTURE_LOG_PID=1 makes create log "pid <N>", N as the host's /proc
+ * numbers the process (in its own PID namespace getpid() is 1);
+ * FIXTURE_LOG_WORLD=1 logs the world as create sees it, one
+ * "world <key>=<value>" a line: fds (the open descriptors), libraries
+ * (descriptors of loaded plugin files), stdin (where descriptor 0 leads),
+ * leader (1 when the process leads its session), tty (the errno of opening
+ * /dev/tty, 0 when it opened), backtrace (SWIFT_BACKTRACE), parent (the
+ * parent's pid as getppid() gives it).
  * Every show logs "showing <message>" through the host. FIXTURE_SKIP=N lets
  * the first N calls of the hook behave. FIXTURE_SLOW_LOAD_MS makes the
  * library's constructor sleep, in the presenter process only (the one that
@@ -35,6 +42,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,12 +134,6 @@ static int misbehave(state *self, const char *hook) {
             sleep(60);
             _exit(0);
         }
-        const char *pidfile = getenv("FIXTURE_CHILD_PIDFILE");
-        FILE *file = pidfile ? fopen(pidfile, "w") : NULL;
-        if (file != NULL) {
-            fprintf(file, "%d\n", (int)child);
-            fclose(file);
-        }
     }
     if (is("crash", hook)) {
         volatile int *nowhere = NULL;
@@ -183,51 +185,67 @@ static int misbehave(state *self, const char *hook) {
     return 0;
 }
 
-static void report_world(const char *path) {
-    FILE *file = fopen(path, "w");
-    if (file == NULL) return;
-    fprintf(file, "fds=");
-    /* The plugin files the loader keeps open (ld.so knows each library by
-       its /proc/self/fd/N name) are counted apart. */
+/* This process's number as the host's /proc gives it (/proc/self names it so). */
+static int outer_pid(void) {
+    char target[32] = "";
+    ssize_t length = readlink("/proc/self", target, sizeof target - 1);
+    if (length <= 0) return (int)getpid();
+    target[length] = '\0';
+    return atoi(target);
+}
+
+static void report(const presenter_host *host, presenter_context *ctx, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void report(const presenter_host *host, presenter_context *ctx, const char *format, ...) {
+    char line[512];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(line, sizeof line, format, arguments);
+    va_end(arguments);
+    host->log(ctx, PRESENTER_LOG_INFO, line);
+}
+
+static void report_world(const presenter_host *host, presenter_context *ctx) {
+    char fds[256] = "";
+    size_t used = 0;
+    /* The plugin files loaded (ld.so knows each by its /proc/.../fd/N
+       name: a sealed copy, "memfd:presenter-plugin", in a presenter
+       process) are counted apart. */
     int libraries = 0;
-    for (int fd = 0, first = 1; fd < 1024; fd++) {
+    for (int fd = 0; fd < 1024; fd++) {
         char link[64];
         snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
         char target[256];
         ssize_t length = readlink(link, target, sizeof target - 1);
         if (length < 0) continue;
         target[length] = '\0';
-        if (fd == fileno(file)) continue;
-        if (length > 3 && strcmp(target + length - 3, ".so") == 0) { libraries++; continue; }
-        fprintf(file, first ? "%d" : ",%d", fd);
-        first = 0;
+        if (strstr(target, "memfd:presenter-plugin") != NULL || (length > 3 && strcmp(target + length - 3, ".so") == 0)) {
+            libraries++;
+            continue;
+        }
+        used += (size_t)snprintf(fds + used, sizeof fds - used, used ? ",%d" : "%d", fd);
+        if (used >= sizeof fds) break;
     }
-    fprintf(file, "\nlibraries=%d", libraries);
+    report(host, ctx, "world fds=%s", fds);
+    report(host, ctx, "world libraries=%d", libraries);
     char target[256] = "";
     ssize_t length = readlink("/proc/self/fd/0", target, sizeof target - 1);
     if (length >= 0) target[length] = '\0';
-    fprintf(file, "\nstdin=%s\nleader=%d\n", target, getsid(0) == getpid());
+    report(host, ctx, "world stdin=%s", target);
+    report(host, ctx, "world leader=%d", getsid(0) == getpid());
     int tty = open("/dev/tty", O_RDWR | O_CLOEXEC);
-    fprintf(file, "tty=%d\n", tty >= 0 ? 0 : errno);
+    report(host, ctx, "world tty=%d", tty >= 0 ? 0 : errno);
     if (tty >= 0) close(tty);
     const char *backtrace = getenv("SWIFT_BACKTRACE");
-    fprintf(file, "backtrace=%s\nparent=%d\n", backtrace ? backtrace : "", (int)getppid());
-    fclose(file);
+    report(host, ctx, "world backtrace=%s", backtrace ? backtrace : "");
+    report(host, ctx, "world parent=%d", (int)getppid());
 }
 
 static presenter_status m_create(const presenter_descriptor *descriptor, const presenter_host *host,
                                  presenter_context *ctx, void **instance) {
     (void)descriptor;
-    const char *pidfile = getenv("FIXTURE_PIDFILE");
-    if (pidfile != NULL) {
-        FILE *file = fopen(pidfile, "w");
-        if (file != NULL) {
-            fprintf(file, "%d\n", (int)getpid());
-            fclose(file);
-        }
-    }
-    const char *reportfile = getenv("FIXTURE_REPORTFILE");
-    if (reportfile != NULL) report_world(reportfile);
+    if (getenv("FIXTURE_LOG_PID") != NULL) report(host, ctx, "pid %d", outer_pid());
+    if (getenv("FIXTURE_LOG_WORLD") != NULL) report_world(host, ctx);
     state *self = calloc(1, sizeof *self);
     if (self == NULL) return PRESENTER_ERR_NO_MEMORY;
     self->host = host;

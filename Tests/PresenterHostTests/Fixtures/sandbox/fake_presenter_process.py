@@ -29,8 +29,9 @@ import time
 CHANNEL = 3
 scenario = os.environ.get("FAKE_SCENARIO", "")
 if os.environ.get("FAKE_PIDFILE"):
+    # As the host's /proc numbers it: in a PID namespace of its own, getpid() is 1.
     with open(os.environ["FAKE_PIDFILE"], "w") as f:
-        f.write("%d\n" % os.getpid())
+        f.write("%s\n" % os.readlink("/proc/self"))
 
 
 def send(body):

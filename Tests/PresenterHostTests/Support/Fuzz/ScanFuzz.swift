@@ -65,7 +65,9 @@ enum ScanFuzz {
             ("other-version", stream([.header(version: 1), .begin(0), .done(0)])),
             (
                 "noise",
-                Array("presenter-host-scan 2\nbegin -1\ndone 18446744073709551616\nbegin  2\nresult 0 \n\r\n".utf8)
+                Array(
+                    "presenter-host-scan 3\nsandbox seccomp on x\nbegin -1\ndone 18446744073709551616\nbegin  2\nresult 0 \n\r\n"
+                        .utf8)
             ),
             ("long", Array(String(repeating: "begin 1", count: 60).utf8)),
         ]

@@ -1,0 +1,16 @@
+@testable import PresenterHost
+
+/// The marking fixture (`Fixture.marking`) appends a line to
+/// `$FIXTURE_MARKFILE` each time a process loads it: how the registry and
+/// plugin-option tests see when plugin code ran, and where.
+///
+/// The sandbox lets no process that runs plugin code write a file (Landlock,
+/// seccomp, and a file size limit of 0), so those layers are off for these
+/// tests (``PluginConfinement/offVariable``): what they test is the
+/// registry and the options, and the sandbox has suites of its own.
+enum MarkingFixture {
+    /// What a host run needs for the fixture to mark `mark`.
+    static func environment(mark: String) -> [String: String] {
+        ["FIXTURE_MARKFILE": mark, PluginConfinement.offVariable: "landlock,seccomp,limits"]
+    }
+}
