@@ -40,6 +40,10 @@ enum PluginConfinement {
     /// The most threads such a process may run (RLIMIT_NPROC, which counts
     /// the tasks of its user namespace).
     static let maxThreads: rlim_t = 64
+    /// The most process ids its own PID namespace has (`pid_max`, whose
+    /// least is 301): the threads of a process whose RLIMIT_NPROC cannot
+    /// bind it (root's).
+    static let maxProcessIDs: rlim_t = 301
 
     /// The layers `environment` turns off (``offVariable``).
     static func layersOff(_ environment: [String: String]) -> Set<ConfinementReport.Layer> {
@@ -86,7 +90,7 @@ enum PluginConfinement {
             namespaceEntry(namespaces, off: off.contains(.namespaces)),
             limits(
                 off: off.contains(.limits), descriptors: rlim_t(max(highest, 2) + 1) + spareDescriptors,
-                userNamespace: namespaces?.contains(.user) == true),
+                userNamespace: namespaces?.contains(.user) == true, pidNamespace: namespaces?.contains(.pid) == true),
             privileges(),
             off.contains(.landlock)
                 ? .init(layer: .landlock, state: .off, detail: offVariable)
@@ -128,30 +132,35 @@ enum PluginConfinement {
         return .init(layer: .namespaces, state: .partial, detail: held.joined(separator: ", ") + "; " + refused)
     }
 
-    private static func limits(off: Bool, descriptors: rlim_t, userNamespace: Bool) -> ConfinementReport.Entry {
+    private static func limits(
+        off: Bool, descriptors: rlim_t, userNamespace: Bool, pidNamespace: Bool
+    ) -> ConfinementReport.Entry {
         if off { return .init(layer: .limits, state: .off, detail: offVariable) }
         var failed: [String] = []
         if !ResourceLimit.cap(RLIMIT_CORE, at: 0) { failed.append("core files") }
         if !ResourceLimit.cap(RLIMIT_FSIZE, at: 0) { failed.append("file size") }
         if !ResourceLimit.cap(RLIMIT_NOFILE, at: descriptors) { failed.append("descriptors") }
-        // RLIMIT_NPROC counts the tasks of the user in its user namespace:
-        // in the process's own, its threads; outside one, every process the
-        // user runs, which no fixed cap fits. It never binds root (uid 0).
-        var threads = "\(maxThreads) threads"
-        if !userNamespace {
-            threads = "threads not capped (no user namespace of its own)"
-        } else if geteuid() == 0 {
-            threads = "threads not capped (RLIMIT_NPROC does not bind root)"
-        } else if !ResourceLimit.cap(__RLIMIT_NPROC, at: maxThreads) {
-            failed.append("threads")
+        // Threads: its PID namespace's pid_max caps its tasks, whoever the
+        // user; RLIMIT_NPROC counts the tasks of the user in its user
+        // namespace (in the process's own, its threads; outside one, every
+        // process the user runs, which no fixed cap fits), and never binds root.
+        var threads: String?
+        if pidNamespace && ResourceLimit.capProcessIDsOfOwnNamespace(at: Int(maxProcessIDs)) {
+            threads = "\(maxProcessIDs - 1) threads (pid_max)"
         }
-        let detail = "no core files, no file size, \(descriptors) descriptors, \(threads)"
+        if userNamespace && geteuid() != 0 && ResourceLimit.cap(__RLIMIT_NPROC, at: maxThreads) {
+            threads = "\(maxThreads) threads"
+        }
+        let why =
+            !pidNamespace ? "no PID namespace of its own" : "the kernel keeps no pid_max per PID namespace (Linux 6.14)"
+        let uncapped = "threads not capped (\(why)\(geteuid() == 0 ? "; RLIMIT_NPROC does not bind root" : ""))"
+        let detail = "no core files, no file size, \(descriptors) descriptors, " + (threads ?? uncapped)
         guard failed.isEmpty else {
             return .init(
                 layer: .limits, state: .partial, detail: detail + "; not set: " + failed.joined(separator: ", "))
         }
         // Threads not capped: in part, said as such (a missing rule is never silent).
-        return .init(layer: .limits, state: threads.hasSuffix(" threads") ? .on : .partial, detail: detail)
+        return .init(layer: .limits, state: threads == nil ? .partial : .on, detail: detail)
     }
 
     private static func landlock(folders: [String], files: [FileDescriptor], threads: Int) -> ConfinementReport.Entry {

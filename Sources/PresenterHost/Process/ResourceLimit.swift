@@ -28,6 +28,16 @@ enum ResourceLimit {
         return setrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0
     }
 
+    /// Caps the process ids of this process's own PID namespace at `count`
+    /// (its `pid_max`, per namespace from Linux 6.14; at least 301): every
+    /// thread takes one, so no more threads than that can run in it, whoever
+    /// the user (RLIMIT_NPROC never binds root). Needs CAP_SYS_ADMIN in the
+    /// namespace's user namespace; false when the kernel refused.
+    static func capProcessIDsOfOwnNamespace(at count: Int) -> Bool {
+        guard let file = try? FileDescriptor.open("/proc/sys/kernel/pid_max", O_WRONLY) else { return false }
+        return file.closeAfter { (try? $0.writeAll(Array("\(count)\n".utf8))) != nil }
+    }
+
     /// Caps the address space at `bytes`, the hard limit too (so a plugin
     /// cannot raise it again); a lower limit already set is kept.
     static func capAddressSpace(at bytes: rlim_t) {
