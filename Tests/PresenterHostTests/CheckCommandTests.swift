@@ -130,6 +130,22 @@ import Testing
         #expect(rows[1].reason?.hasPrefix("crashed while loading (SIGABRT)") == true)
     }
 
+    /// Files of one presenter each are as many presenters, their
+    /// descriptors refused or not ("descriptor 0" in each), and a file's
+    /// rows name it as it was given.
+    @Test func theSummaryCountsEachFilesPresenters() throws {
+        let plugins = try FixtureBuilder.directory([.good, .missingName, .emptyName])
+        let files = [Fixture.good, .missingName, .emptyName].map { "./" + $0.fileName }
+        let result = try ProcessRunner.run(
+            TestPaths.binary, ["check", "--hook-timeout", "10"] + files, currentDirectory: plugins)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasSuffix("\n3 presenters checked: 16 passed, 2 failed, 0 warned\n"), "\(result.stdout)")
+        let good = plugins.appendingPathComponent(Fixture.good.fileName).path
+        #expect(
+            result.stdout.hasPrefix("\(good)\n  PASS  loads: 1 presenter\n\n\(good): fixture.good\n"),
+            "\(result.stdout)")
+    }
+
     @Test func aBaseMissingFromTheSearchPathIsADescriptorFailure() throws {
         let (status, rows, _) = try check([try FixtureBuilder.library(.baseNotFound).path])
         #expect(status == 1)
