@@ -87,7 +87,7 @@ enum CheckCommand {
             text +=
                 "  \(result.verdict.rawValue)  \(result.check)"
                 + (result.reason.map { ": \(PrintableText.escaping($0))" } ?? "") + "\n"
-            if let fix = result.fix { text += "        fix: \(fix)\n" }
+            if let fix = result.fix { text += "        fix: \(PrintableText.escaping(fix))\n" }
         }
         return text + "\n" + summary(results) + "\n"
     }

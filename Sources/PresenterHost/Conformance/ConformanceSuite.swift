@@ -47,24 +47,26 @@ struct ConformanceSuite {
                 return String(cString: resolved)
             } ?? path
         if case .failure(let failure)? = scanner.scan([file], policy: configuration.policy)[0] {
-            return [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
+            let (reason, fix) = CheckAdvice.loading(failure, file: path)
+            return [fileResult(.fail, reason, fix)]
         }
         let loaded: PluginLibrary.Contents
         do {
             loaded = try PluginLibrary.load(file, policy: configuration.policy)
         } catch {
-            return [fileResult(.fail, error.description, "see docs/ABI.md, \"Validation and error messages\"")]
+            let (reason, fix) = CheckAdvice.loading(error, file: path)
+            return [fileResult(.fail, reason, fix)]
         }
         var results = [fileResult(.pass, "\(loaded.count) presenter\(loaded.count == 1 ? "" : "s")", nil)]
         var registry: PresenterRegistry?
         for (index, outcome) in loaded.enumerated() {
             switch outcome {
             case .failure(let failure):
+                let (reason, fix) = CheckAdvice.loading(failure, file: path)
                 results.append(
                     ConformanceResult(
                         path: path, presenterId: "descriptor \(index)", check: "descriptor",
-                        verdict: .fail, reason: failure.description,
-                        fix: "fix the descriptor as the reason says and rebuild (docs/ABI.md)"))
+                        verdict: .fail, reason: reason, fix: fix))
             case .success(let plugin):
                 var chain = [plugin]
                 if let base = plugin.extends {
@@ -105,6 +107,7 @@ struct ConformanceSuite {
 
     private func check(_ chain: [PresenterPlugin]) -> [ConformanceResult] {
         let plugin = chain[0]
+        let host = CheckAdvice.host(finding: chain, policy: configuration.policy)
         var results = [descriptorResult(plugin)]
         var observed = Observed()
         let scenarios: [(String, (CheckSession, inout CheckFindings) throws(PresenterFailure) -> Void)] = [
@@ -117,7 +120,8 @@ struct ConformanceSuite {
             do throws(PresenterFailure) {
                 try scenario(session, &findings)
             } catch {
-                findings.fail(error.description, fix: Self.fix(for: error, budget: configuration.hookTimeout))
+                findings.fail(
+                    error.description, fix: Self.fix(for: error, budget: configuration.hookTimeout, host: host))
                 if case .hung = error.reason { observed.hung = observed.hung ?? error }
             }
             let (log, printed) = session.close()
@@ -127,7 +131,7 @@ struct ConformanceSuite {
             results.append(result(plugin, name, findings.verdict, findings.reason, findings.fix))
         }
         if chain.count > 1 { results.append(baseResult(chain, log: observed.log)) }
-        results.append(budgetResult(plugin, observed))
+        results.append(budgetResult(plugin, observed, host: host))
         results.append(
             noteResult(
                 plugin, "output", observed.printed.first.map { "it wrote to stdout or stderr: \($0.message)" },
@@ -369,11 +373,11 @@ struct ConformanceSuite {
         return result(plugin, "base", .pass, "'\(base.id)' reached", nil)
     }
 
-    private func budgetResult(_ plugin: PresenterPlugin, _ observed: Observed) -> ConformanceResult {
+    private func budgetResult(_ plugin: PresenterPlugin, _ observed: Observed, host: String) -> ConformanceResult {
         let budget = configuration.hookTimeout
         let milliseconds = Int(budget * 1000)
         if let hung = observed.hung {
-            return result(plugin, "budget", .fail, hung.description, Self.fix(for: hung, budget: budget))
+            return result(plugin, "budget", .fail, hung.description, Self.fix(for: hung, budget: budget, host: host))
         }
         guard let (hook, time) = observed.slowest.max(by: { $0.value < $1.value }) else {
             return result(plugin, "budget", .pass, nil, nil)
@@ -387,12 +391,13 @@ struct ConformanceSuite {
         return result(plugin, "budget", .pass, "slowest: \(hook), \(took) ms of \(milliseconds) ms", nil)
     }
 
-    /// What to change, for a presenter process that ended or hung.
-    static func fix(for failure: PresenterFailure, budget: Double) -> String {
+    /// What to change, for a presenter process that ended or hung; `host`
+    /// is the `presenter-host` command line that finds the presenter.
+    static func fix(for failure: PresenterFailure, budget: Double, host: String) -> String {
         switch failure.reason {
         case .crashed:
             return
-                "find the crash under gdb: presenter-host run --in-process --presenter \(failure.presenterId) -- sleep 1 (docs/writing-a-presenter-in-c.md, \"Debugging\")"
+                "see where it crashes, in presenter-host's own process: gdb -ex run -ex bt --args \(host) run --in-process --presenter \(failure.presenterId) -- sleep 1"
         case .exited:
             return "never call exit() or _exit() in a plugin; return an error status instead"
         case .hung:
@@ -403,7 +408,7 @@ struct ConformanceSuite {
         case .protocolViolation:
             return "log at most a few lines a hook and draw within the view"
         case .couldNotStart:
-            return "check that the file loads: presenter-host --plugin-dir <its folder> --list -v"
+            return "see why it does not load: \(host) --list -v"
         }
     }
 }
