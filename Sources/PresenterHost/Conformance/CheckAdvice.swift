@@ -152,6 +152,34 @@ enum CheckAdvice {
         return bounded.isEmpty ? "me.my-presenter" : bounded
     }
 
+    // MARK: - A presenter whose base is not there
+
+    /// The reason and fix for `plugin`, whose base `base` is not usable
+    /// from `registry` (or makes a cycle through `bases`): the refused
+    /// file that declares it and why, when there is one, as `run` says it.
+    static func unavailableBase(
+        _ base: String, of plugin: PresenterPlugin, bases: [PresenterPlugin]?, registry: PresenterRegistry?
+    ) -> (reason: String, fix: String) {
+        if let bases, bases.contains(where: { $0.id == plugin.id }) {
+            let cycle = [plugin.id] + bases.prefix { $0.id != plugin.id }.map(\.id) + [plugin.id]
+            return (
+                "extends '\(base)', which leads back to it: an extension cycle (\(cycle.joined(separator: " -> ")))",
+                "set .extends to a presenter that does not extend '\(plugin.id)', or to NULL"
+            )
+        }
+        for error in registry?.errors ?? [] {
+            guard let refusal = error.explaining(presenter: base) else { continue }
+            return (
+                "extends '\(base)', but \(refusal)",
+                "fix that file first (presenter-host check \(ShellWord.quoted(error.path)) says how), or set .extends to another presenter"
+            )
+        }
+        return (
+            "extends '\(base)', which is not on the search path (or does not load)",
+            "set .extends to an id that presenter-host --list --ids shows, or add --plugin-dir with the folder of the file that declares '\(base)'"
+        )
+    }
+
     // MARK: - A presenter process that ended
 
     /// `presenter-host` with the options that find `chain` as `check` did:

@@ -71,12 +71,11 @@ struct ConformanceSuite {
                 var chain = [plugin]
                 if let base = plugin.extends {
                     registry = registry ?? self.registry()
-                    guard let bases = registry?.chain(for: base), !bases.contains(where: { $0.id == plugin.id }) else {
-                        results.append(
-                            result(
-                                plugin, "descriptor", .fail,
-                                "extends '\(base)', which is not on the search path (or does not load)",
-                                "install '\(base)' or name its folder with --plugin-dir"))
+                    let found = registry?.chain(for: base)
+                    guard let bases = found, !bases.contains(where: { $0.id == plugin.id }) else {
+                        let (reason, fix) = CheckAdvice.unavailableBase(
+                            base, of: plugin, bases: found, registry: registry)
+                        results.append(result(plugin, "descriptor", .fail, reason, fix))
                         continue
                     }
                     chain += bases
