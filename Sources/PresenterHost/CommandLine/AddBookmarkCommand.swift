@@ -32,12 +32,14 @@ public enum AddBookmarkCommand {
         let messages = try options.messagesFile.map { path throws(CommandError) in
             try MessagesFile.load(path: path).progressMessages
         }
-        let log = try RunLog(verbose: options.verbose, path: options.logFile)
+        // Tracing goes to the --log file, or else to stderr as -v would (as run's).
+        let tracing = EngineNote.tracingEnabled(environment)
+        let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
         defer { log.flush() }
         let presenter = options.presenter ?? "addbookmark"
         let registry = try RunCommand.loadRegistry(
             options.plugins, presenter: presenter, inProcess: options.inProcess, inProcessChain: false,
-            environment: environment)
+            environment: environment, log: tracing ? log : nil)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let unicode = TerminalEnvironment.isUnicode(environment)
         var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
