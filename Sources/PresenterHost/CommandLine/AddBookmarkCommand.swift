@@ -36,20 +36,12 @@ public enum AddBookmarkCommand {
         let tracing = EngineNote.tracingEnabled(environment)
         let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
         defer { log.flush() }
-        let presenter = options.presenter ?? "addbookmark"
+        let presentation = options.presentation
+        let presenter = presentation.presenter
         let registry = try RunCommand.loadRegistry(
             options.plugins, presenter: presenter, inProcess: options.inProcess, inProcessChain: false,
             environment: environment, log: tracing ? log : nil)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
-        let unicode = TerminalEnvironment.isUnicode(environment)
-        var configuration = PresenterProcess.Configuration(hookTimeout: options.hookTimeout)
-        configuration.policy = options.plugins.policy
-        let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
-        let pluginOptions = [
-            "failure-hold-ms": "3000",
-            "outcome-limit-ms": CommandRuntime.milliseconds(CommandRuntime.outcomeLimit),
-            "min-show-ms": "500",
-        ]
         let note: @Sendable (String) -> Void = {
             log.write(PresenterLogEntry(level: .info, presenterId: nil, message: $0))
         }
@@ -58,8 +50,10 @@ public enum AddBookmarkCommand {
             log.hold()
             let screen = AddBookmarkScreen.Configuration(
                 registry: registry, presenter: presenter, messages: messages, store: store, timeout: options.timeout,
-                color: options.color.isEnabled(environment: environment), unicode: unicode, isolation: isolation,
-                pluginOptions: pluginOptions, environment: environment,
+                color: options.color.isEnabled(environment: environment),
+                unicode: TerminalEnvironment.isUnicode(environment),
+                isolation: CommandRuntime.isolation(options: presentation, policy: options.plugins.policy),
+                pluginOptions: CommandRuntime.pluginOptions(presentation), environment: environment,
                 log: log.isEnabled ? { log.write($0) } : nil, note: log.isEnabled ? note : nil)
             let form = BookmarkForm(url: options.url ?? "", title: options.title ?? "")
             do throws(AddBookmarkScreen.StartFailure) {
@@ -71,16 +65,11 @@ public enum AddBookmarkCommand {
                 }
             }
         case .getTitle, .add:
-            let backend = BackendFactory.make(for: .standardError, environment: environment, colorMode: options.color)
-            let runtime = PresenterRuntime(
-                registry: registry, backend: backend, options: pluginOptions, isolation: isolation,
-                log: log.isEnabled ? { log.write($0) } : nil,
-                onPresenterFailure: { failure, current in
-                    CommandRuntime.fallBack(after: failure, from: current, unicode: unicode, log: log)
-                })
-            if !(backend is PlainBackend) { log.show(above: runtime) }
+            let (runtime, mode) = CommandRuntime.make(
+                registry: registry, options: presentation, environment: environment, log: log,
+                policy: options.plugins.policy)
             let script = BookmarkScript(
-                runtime: runtime, terminal: !(backend is PlainBackend),
+                runtime: runtime, terminal: mode == .terminal,
                 view: AddBookmarkView(
                     form: BookmarkForm(), layout: .line, presenter: presenter,
                     messages: messages),
