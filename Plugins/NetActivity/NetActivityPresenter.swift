@@ -6,7 +6,7 @@ import PresenterSDK
 final class NetActivityPresenter: Presenter {
     static let info = PresenterInfo(
         id: "netactivity", name: "Network Activity", version: "1.0.0",
-        description: "A spinner at the top right while any action of any view runs",
+        description: "A one-cell spinner at the right end of its view's first row while any action of any view runs",
         author: "presenter-host", capabilities: [], hooks: [.show, .hide, .render])
 
     let host: Host

@@ -297,6 +297,24 @@ struct AddBookmarkScriptTitleTests {
             "\(listed.stdout)")
     }
 
+    /// --add in a terminal makes its runtime as run does
+    /// (``CommandRuntime``), so ACCESSIBLE=1 gives static lines there too:
+    /// no animation, no escape code; without it, the region is drawn.
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote), arguments: [true, false])
+    func addInATerminalIsStaticWhenAccessibleAsRunIs(accessible: Bool) throws {
+        let files = AddBookmarkScreenTests.Files()
+        let raw = files.directory.appendingPathComponent("raw").path
+        let run = try TerminalDriver.run(
+            ["add-bookmark", "--add", "--url", "https://example.org/", "--title", "Example", "--store", files.store],
+            environment: accessible ? ["ACCESSIBLE": "1"] : [:], rawFile: raw,
+            steps: [.waitText("Bookmark saved!"), .waitExit(20)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        #expect(bytes.contains(0x1B) == !accessible, "an escape code: \(!accessible)")
+        if accessible { #expect(run.final.nonEmptyLines == ["Saving bookmark...", "✔ Bookmark saved!"]) }
+    }
+
     @Test func addWhoseTitleCannotBeFetchedSavesNothing() throws {
         let files = AddBookmarkScreenTests.Files()
         let url = TitleServer.shared.url("/page?title=-")

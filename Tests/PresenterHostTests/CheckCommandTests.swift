@@ -127,8 +127,129 @@ import Testing
         ])
         #expect(status == 1)
         #expect(rows.map(\.check) == ["loads", "loads"])
-        #expect(rows[0].reason == "is a text file, not an ELF shared library; remove it from the plugin directory")
+        #expect(rows[0].reason == "is a text file, not an ELF shared library")
         #expect(rows[1].reason?.hasPrefix("crashed while loading (SIGABRT)") == true)
+    }
+
+    /// Runs `check --json` and returns each row's check, reason and fix.
+    private func fixes(
+        _ files: [String], environment: [String: String] = [:]
+    ) throws -> [(check: String, reason: String, fix: String?)] {
+        let result = try ProcessRunner.host(
+            ["check", "--json", "--hook-timeout", "10"] + files, environment: environment)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            "not JSON: \(result.stdout) \(result.stderr)")
+        return try #require(document["results"] as? [[String: Any]]).map {
+            ($0["check"] as! String, $0["reason"] as? String ?? "", $0["fix"] as? String)
+        }
+    }
+
+    /// Every fix: line is something the author can write, build with or run
+    /// (issue 20, item 6): no "see docs/...", no "as the reason says", no
+    /// <placeholder>, and never the reason said again.
+    @Test func everyFixOfAFileTheLoaderRefusesIsSomethingToChange() throws {
+        let refused: [Fixture] = [
+            .empty, .text, .randomBytes, .truncated, .thirtyTwoBit, .otherArchitecture, .executable,
+            .missingDependency, .undefinedSymbol, .noEntryPoint, .nullEntryPoint, .endlessEntryPoint, .abiMajor,
+            .newerMinor, .sizeTooSmall, .sizeTooLarge, .missingId, .uppercaseId, .longId, .invalidExtends,
+            .missingName, .emptyName, .missingVersion, .invalidUTF8, .controlCharacter, .bidiCharacter, .longName,
+            .longDescription, .baseNotFound, .constructorAbort, .constructorExit, .garbageString, .directory,
+        ]
+        let plugins = try FixtureBuilder.directory(refused)
+        let rows = try fixes(refused.map { plugins.appendingPathComponent($0.fileName).path })
+        #expect(rows.filter { $0.fix != nil }.count == refused.count, "one failure a file: \(rows)")
+        for row in rows {
+            guard let fix = row.fix else { continue }
+            #expect(!fix.contains("docs/"), "\(row)")
+            #expect(!fix.contains("as the reason says"), "\(row)")
+            #expect(fix.firstMatch(of: #/<[a-z][a-z ]*>/#) == nil, "\(row)")
+            #expect(!row.reason.contains(fix), "\(row)")
+        }
+    }
+
+    /// A hidden or missing entry point: the line that exports it, not a
+    /// pointer to the docs or "remove it from the plugin directory".
+    @Test func aHiddenEntryPointsFixIsTheAttributeThatExportsIt() throws {
+        let hidden = TestPaths.temporaryDirectory("hidden").appendingPathComponent("libhidden.so")
+        try FixtureBuilder.compile(
+            FixtureBuilder.sources.appendingPathComponent("presenter.c"), to: hidden, flags: ["-fvisibility=hidden"])
+        let row = try #require(try fixes([hidden.path]).first)
+        #expect(row.check == "loads")
+        #expect(
+            row.reason
+                == "not a presenter plugin: it exports no presenter_plugin_descriptor symbol (none is defined, or -fvisibility=hidden hid it)"
+        )
+        #expect(row.fix?.contains(#"__attribute__((visibility("default")))"#) == true, "\(row)")
+        #expect(row.fix?.contains("presenter_plugin_descriptor(uint32_t index)") == true, "\(row)")
+    }
+
+    /// Each refused descriptor gets the fix of its field.
+    @Test(arguments: [
+        (Fixture.missingName, #"set .name = "My Presenter""#),
+        (.emptyName, #"set .name = "My Presenter""#),
+        (.missingVersion, #"set .version = "1.0.0""#),
+        (.missingId, #"set .id = "me.my-presenter""#),
+        (.uppercaseId, #"set .id = "fixture.upper""#),
+        (.invalidExtends, #"set .extends = "not-an-id""#),
+        (.sizeTooSmall, "set .struct_size = sizeof(presenter_descriptor)"),
+        (.sizeTooLarge, "set .struct_size = sizeof(presenter_descriptor)"),
+        (.abiMajor, "set .abi_major = PRESENTER_ABI_MAJOR"),
+        (.newerMinor, "set .abi_minor = PRESENTER_ABI_MINOR"),
+        (.longName, "shorten .name to 128 bytes or fewer"),
+        (.longId, "shorten .id to 64 bytes or fewer"),
+        (.invalidUTF8, "write .name as UTF-8"),
+        (.controlCharacter, "out of .name: one line of printable text"),
+    ])
+    func eachRefusedDescriptorsFixNamesItsField(fixture: Fixture, fix: String) throws {
+        let row = try #require(try fixes([try FixtureBuilder.library(fixture).path]).last)
+        #expect(row.check == "descriptor")
+        #expect(row.fix?.contains(fix) == true, "\(row)")
+    }
+
+    /// A crash's fix is a command to type: gdb on run --in-process with the
+    /// plugin's folder and the presenter's id, and typed, it stops in the
+    /// plugin's crashing hook.
+    @Test(.enabled(if: Toolchain.find("gdb") != nil, "gdb is not installed (apt-get install gdb)"))
+    func aCrashsFixIsAGdbCommandThatFindsTheCrash() throws {
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        let library = plugins.appendingPathComponent(Fixture.misbehaving.fileName).path
+        let environment = ["FIXTURE_MISBEHAVE": "crash:show", "CI": "true"]
+        let row = try #require(try fixes([library], environment: environment).first { $0.check == "messages" })
+        let fix = try #require(row.fix)
+        let command = try #require(fix.firstRange(of: "gdb ").map { String(fix[$0.lowerBound...]) }, "\(fix)")
+        #expect(
+            command
+                == "gdb -ex run -ex bt --args presenter-host --plugin-dir \(plugins.path) run --in-process --presenter fixture.misbehaving -- sleep 1"
+        )
+        // As the author would type it, without gdb's prompt at the end.
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", command.replacing("gdb ", with: "gdb -q -batch ", maxReplacements: 1)],
+            environment: environment.merging(
+                [
+                    "PATH": TestPaths.binary.deletingLastPathComponent().path + ":"
+                        + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+                ]
+            ) { $1 })
+        #expect(result.stdout.contains("received signal SIGSEGV"), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(#/ in m_show \(\) from /#), "\(result.stdout)")
+    }
+
+    /// Files of one presenter each are as many presenters, their
+    /// descriptors refused or not ("descriptor 0" in each), and a file's
+    /// rows name it as it was given.
+    @Test func theSummaryCountsEachFilesPresenters() throws {
+        let plugins = try FixtureBuilder.directory([.good, .missingName, .emptyName])
+        let files = [Fixture.good, .missingName, .emptyName].map { "./" + $0.fileName }
+        let result = try ProcessRunner.run(
+            TestPaths.binary, ["check", "--hook-timeout", "10"] + files, currentDirectory: plugins)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasSuffix("\n3 presenters checked: 16 passed, 2 failed, 0 warned\n"), "\(result.stdout)")
+        let good = plugins.appendingPathComponent(Fixture.good.fileName).path
+        #expect(
+            result.stdout.hasPrefix("\(good)\n  PASS  loads: 1 presenter\n\n\(good): fixture.good\n"),
+            "\(result.stdout)")
     }
 
     @Test func aBaseMissingFromTheSearchPathIsADescriptorFailure() throws {
@@ -139,6 +260,30 @@ import Testing
                 == Row(
                     presenter: "fixture.orphan", check: "descriptor", result: "FAIL",
                     reason: "extends 'fixture.no-such-base', which is not on the search path (or does not load)"))
+    }
+
+    /// The base on the search path extends an installed copy of the
+    /// presenter checked: a cycle, said as one, not "not on the search path".
+    @Test func aBaseThatLeadsBackToThePresenterIsACycle() throws {
+        let installed = TestPaths.temporaryDirectory("installed")
+        let source = FixtureBuilder.sources.appendingPathComponent("presenter.c")
+        try FixtureBuilder.compile(
+            source, to: installed.appendingPathComponent("libx.so"), flags: ["-DFIXTURE_ID=\"fixture.x\""])
+        try FixtureBuilder.compile(
+            source, to: installed.appendingPathComponent("libb.so"),
+            flags: ["-DFIXTURE_ID=\"fixture.b\"", "-DFIXTURE_EXTENDS=\"fixture.x\""])
+        let checked = TestPaths.temporaryDirectory("checked").appendingPathComponent("libx.so")
+        try FixtureBuilder.compile(
+            source, to: checked, flags: ["-DFIXTURE_ID=\"fixture.x\"", "-DFIXTURE_EXTENDS=\"fixture.b\""])
+        let (status, rows, _) = try check([checked.path], pluginDirs: [installed.path])
+        #expect(status == 1)
+        #expect(
+            rows.last
+                == Row(
+                    presenter: "fixture.x", check: "descriptor", result: "FAIL",
+                    reason:
+                        "extends 'fixture.b', which leads back to it: an extension cycle (fixture.x -> fixture.b -> fixture.x)"
+                ))
     }
 
     @Test func theTextReportShowsVerdictsReasonsFixesAndASummary() throws {

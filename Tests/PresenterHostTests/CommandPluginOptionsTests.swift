@@ -63,9 +63,11 @@ import Testing
         place == .before ? (options, []) : ([], options)
     }
 
+    /// The plugin options, and --trace, which may also come before the
+    /// command's name: each command takes each or refuses it.
     @Test func everyCommandTakesOrRefusesEveryPluginOption() {
         for command in CommandTable.commands {
-            for name in CommandTable.pluginOptionNames {
+            for name in CommandTable.pluginOptionNames + [CommandTable.trace.name] {
                 let takes = command.option(named: name) != nil
                 let refuses = command.refused.contains { $0.names.contains(name) }
                 #expect(takes != refuses, "\(command.name) neither takes nor refuses \(name), or both")
@@ -189,6 +191,16 @@ import Testing
                 ["--print-plugin-path"], "--no-cache", "--print-plugin-path",
                 "it prints the search path and loads no plugin"
             ),
+            (["bookmarks"], "--trace", "bookmarks", "it reads the bookmark store and loads no plugin"),
+            (["completions", "bash"], "--trace", "completions", "it prints a script and loads no plugin"),
+            (
+                ["--print-plugin-path"], "--trace", "--print-plugin-path",
+                "it prints the search path and loads no plugin"
+            ),
+            (
+                ["check", "x.so"], "--trace", "check",
+                "it traces every hook call itself and reports what it finds; to see a trace, run the presenter: presenter-host --trace run --presenter ID -- sleep 1"
+            ),
         ] as [([String], String, String, String)])
     func aRefusedOptionIsAUsageErrorSayingWhy(command: [String], option: String, name: String, reason: String) throws {
         let flag = ArgumentParser.split(option).name
@@ -202,5 +214,18 @@ import Testing
                     + Usage.seeHelp(usage), "\(arguments)")
             #expect(result.stdout.isEmpty)
         }
+    }
+
+    /// --version loads no plugin and calls no hook: an option before it is
+    /// refused, not dropped.
+    @Test(arguments: [["--trace"], ["--plugin-dir", "/p"], ["--bundled-only"]])
+    func anOptionBeforeVersionIsAUsageError(options: [String]) throws {
+        let result = try ProcessRunner.host(options + ["--version"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: \(options[0]) does not apply to --version: it prints the version and loads no plugin\n"),
+            "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
     }
 }

@@ -273,22 +273,26 @@ struct EndToEndRunPlainTests {
 
     /// A presenter whose file was refused: that file and why, not "no
     /// presenter" (issue 20, item 5); the same for every command that
-    /// takes --presenter. Its --list line names the id too.
+    /// takes --presenter, and for `check` of a presenter that extends it
+    /// (`child`). Its --list line names the id too.
     @Test(arguments: [
         (
             Fixture.missingName, "fixture.no-name",
-            "was refused: name is missing (NULL); every presenter needs an id, a name and a version"
+            "was refused: name is missing (NULL); every presenter needs an id, a name and a version",
+            Fixture.childOfNameless
         ),
         (
             .newerMinor, "fixture.newer-minor",
-            "was refused: built for ABI 1.3, this host supports \(ABIVersion.host); update presenter-host"
+            "was refused: built for ABI 1.3, this host supports \(ABIVersion.host); update presenter-host",
+            .childOfNewer
         ),
         (
             .baseNotFound, "fixture.orphan",
-            "extends 'fixture.no-such-base', which was not found; install it or put it on the search path"
+            "extends 'fixture.no-such-base', which was not found; install it or put it on the search path",
+            .baseBroken
         ),
     ])
-    func aRefusedPresenterIsExplainedByItsFile(fixture: Fixture, id: String, why: String) throws {
+    func aRefusedPresenterIsExplainedByItsFile(fixture: Fixture, id: String, why: String, child: Fixture) throws {
         let plugins = try FixtureBuilder.directory([fixture, .text])
         let file = plugins.appendingPathComponent(fixture.fileName).path
         let expected = "Error: presenter '\(id)' in \(file) \(why)\n"
@@ -297,6 +301,13 @@ struct EndToEndRunPlainTests {
             #expect(result.status == 64)
             #expect(result.stderr == expected, "\(command[0])")
         }
+        let check = try ProcessRunner.host(
+            ["--plugin-dir", plugins.path, "check", try FixtureBuilder.library(child).path])
+        #expect(check.status == 1)
+        #expect(
+            check.stdout.contains("  FAIL  descriptor: extends '\(id)', but presenter '\(id)' in \(file) \(why)\n"),
+            "\(check.stdout)")
+        #expect(check.stdout.contains("        fix: fix that file first (presenter-host check \(file) says how)"))
         let list = try ProcessRunner.host(["--plugin-dir", plugins.path, "--list"])
         let line = try #require(list.stderr.split(separator: "\n").first { $0.contains(fixture.fileName) })
         #expect(line.contains("'\(id)'"), "\(line)")

@@ -16,6 +16,11 @@ import Testing
         let d = try LoadedPlugin.load("NetActivity").descriptor.pointee
         #expect(String(cString: d.id) == "netactivity")
         #expect(String(cString: d.name) == "Network Activity")
+        // What --list -v says: where it draws (the first row of run's
+        // region, under the command line), not the terminal's top right.
+        #expect(
+            String(cString: d.description)
+                == "A one-cell spinner at the right end of its view's first row while any action of any view runs")
         #expect(d.capabilities == 0)
         #expect(d.extends == nil)
         #expect(d.show != nil && d.hide != nil && d.render != nil)

@@ -83,6 +83,34 @@ import Testing
 }
 
 extension TracingTests {
+    /// The commands that run work under a presenter take --trace before
+    /// their name or after it, and trace discovery and the hooks on stderr
+    /// as run does (issue 20, item 1: an option taken is an option honoured).
+    @Test(
+        arguments: [
+            ["run", "--presenter", "fixture.misbehaving", "--", "true"],
+            ["drive", "--presenter", "fixture.misbehaving"],
+            [
+                "add-bookmark", "--add", "--url", "https://example.org/", "--title", "T", "--presenter",
+                "fixture.misbehaving",
+            ],
+        ], [true, false])
+    func everyCommandThatTakesTraceTracesDiscoveryAndHooks(command: [String], before: Bool) throws {
+        let plugins = try directory()
+        let home = TestPaths.temporaryDirectory("home")
+        let arguments =
+            before
+            ? ["--trace", "--plugin-dir", plugins.path] + command
+            : [command[0], "--trace", "--plugin-dir", plugins.path] + command.dropFirst()
+        let result = try ProcessRunner.host(
+            arguments,
+            environment: ["CI": "true", "HOME": home.path, "XDG_DATA_HOME": home.path, "PRESENTER_HOST_DEBUG": "0"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("trace: discovery:   taken: \(plugins.path)/libmisbehaving.so"), "\(result.stderr)")
+        #expect(result.stderr.contains("trace: fixture.misbehaving.create() -> OK in "), "\(result.stderr)")
+    }
+
     @Test func discoverySaysWhetherEachFileCameFromTheRegistryCache() throws {
         let plugins = try directory()
         let cache = TestPaths.temporaryDirectory("trace-cache")

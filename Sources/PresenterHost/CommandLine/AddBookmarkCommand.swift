@@ -32,21 +32,16 @@ public enum AddBookmarkCommand {
         let messages = try options.messagesFile.map { path throws(CommandError) in
             try MessagesFile.load(path: path).progressMessages
         }
-        let log = try RunLog(verbose: options.verbose, path: options.logFile)
+        // Tracing goes to the --log file, or else to stderr as -v would (as run's).
+        let tracing = EngineNote.tracingEnabled(environment)
+        let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
         defer { log.flush() }
-        let presenter = options.presenter ?? "addbookmark"
+        let presentation = options.presentation
+        let presenter = presentation.presenter
         let registry = try RunCommand.loadRegistry(
             options.plugins, presenter: presenter, inProcess: options.inProcess, inProcessChain: false,
-            environment: environment)
+            environment: environment, log: tracing ? log : nil)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
-        let unicode = TerminalEnvironment.isUnicode(environment)
-        let configuration = options.plugins.presenterProcess(hookTimeout: options.hookTimeout, environment: environment)
-        let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
-        let pluginOptions = [
-            "failure-hold-ms": "3000",
-            "outcome-limit-ms": CommandRuntime.milliseconds(CommandRuntime.outcomeLimit),
-            "min-show-ms": "500",
-        ]
         let note: @Sendable (String) -> Void = {
             log.write(PresenterLogEntry(level: .info, presenterId: nil, message: $0))
         }
@@ -55,8 +50,10 @@ public enum AddBookmarkCommand {
             log.hold()
             let screen = AddBookmarkScreen.Configuration(
                 registry: registry, presenter: presenter, messages: messages, store: store, timeout: options.timeout,
-                color: options.color.isEnabled(environment: environment), unicode: unicode, isolation: isolation,
-                pluginOptions: pluginOptions, environment: environment,
+                color: options.color.isEnabled(environment: environment),
+                unicode: TerminalEnvironment.isUnicode(environment),
+                isolation: CommandRuntime.isolation(options: presentation),
+                pluginOptions: CommandRuntime.pluginOptions(presentation), environment: environment,
                 log: log.isEnabled ? { log.write($0) } : nil, note: log.isEnabled ? note : nil)
             let form = BookmarkForm(url: options.url ?? "", title: options.title ?? "")
             do throws(AddBookmarkScreen.StartFailure) {
@@ -68,16 +65,10 @@ public enum AddBookmarkCommand {
                 }
             }
         case .getTitle, .add:
-            let backend = BackendFactory.make(for: .standardError, environment: environment, colorMode: options.color)
-            let runtime = PresenterRuntime(
-                registry: registry, backend: backend, options: pluginOptions, isolation: isolation,
-                log: log.isEnabled ? { log.write($0) } : nil,
-                onPresenterFailure: { failure, current in
-                    CommandRuntime.fallBack(after: failure, from: current, unicode: unicode, log: log)
-                })
-            if !(backend is PlainBackend) { log.show(above: runtime) }
+            let (runtime, mode) = CommandRuntime.make(
+                registry: registry, options: presentation, environment: environment, log: log)
             let script = BookmarkScript(
-                runtime: runtime, terminal: !(backend is PlainBackend),
+                runtime: runtime, terminal: mode == .terminal,
                 view: AddBookmarkView(
                     form: BookmarkForm(), layout: .line, presenter: presenter,
                     messages: messages),

@@ -40,6 +40,23 @@ public struct AddBookmarkOptions: Equatable, Sendable {
 
     public init() {}
 
+    /// What add-bookmark's presenter shares with run's, for
+    /// ``CommandRuntime``: the presenter (addbookmark unless told), colour,
+    /// plugins, isolation, hook budget and log; run's --min-show, and no
+    /// OSC 9;4 (add-bookmark has no --terminal-progress).
+    var presentation: RunOptions {
+        var options = RunOptions()
+        options.presenter = presenter ?? "addbookmark"
+        options.color = color
+        options.plugins = plugins
+        options.inProcess = inProcess
+        options.hookTimeout = hookTimeout
+        options.logFile = logFile
+        options.verbose = verbose
+        options.terminalProgress = .never
+        return options
+    }
+
     /// What the command line asked for.
     public enum Parsed: Equatable, Sendable {
         case run(AddBookmarkOptions)

@@ -42,7 +42,14 @@ enum CheckCommand {
         let diversion = StandardOutputDiversion()
         var results: [ConformanceResult] = []
         for file in options.files {
-            results += suite.check(path: absolute(file), scanner: scanner)
+            // Every row of a file names it as given: the suite loads its real
+            // path, and a presenter's rows would otherwise name that one.
+            let path = absolute(file)
+            results += suite.check(path: path, scanner: scanner).map { result in
+                var result = result
+                result.path = path
+                return result
+            }
         }
         do throws(Errno) {
             try diversion.write(options.json ? self.json(results) : text(results))
@@ -52,10 +59,15 @@ enum CheckCommand {
         return results.contains { $0.verdict == .fail } ? ExitCode.failure.rawValue : ExitCode.success.rawValue
     }
 
+    /// `path` from the root, its `.` components dropped (`./libx.so` is
+    /// `<cwd>/libx.so`). `..` is kept: through a link it is not the parent.
     private static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return String(cString: cwd) + "/" + path
+        var whole = path
+        if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            defer { free(cwd) }
+            whole = String(cString: cwd) + "/" + path
+        }
+        return "/" + whole.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 
     // MARK: - Output
@@ -74,14 +86,16 @@ enum CheckCommand {
             text +=
                 "  \(result.verdict.rawValue)  \(result.check)"
                 + (result.reason.map { ": \(PrintableText.escaping($0))" } ?? "") + "\n"
-            if let fix = result.fix { text += "        fix: \(fix)\n" }
+            if let fix = result.fix { text += "        fix: \(PrintableText.escaping(fix))\n" }
         }
         return text + "\n" + summary(results) + "\n"
     }
 
     static func summary(_ results: [ConformanceResult]) -> String {
         let count = { (verdict: ConformanceResult.Verdict) in results.filter { $0.verdict == verdict }.count }
-        let presenters = Set(results.compactMap { $0.presenterId.map { [results.first!.path, $0] } }).count
+        // A presenter is its file and its id: files of one presenter each
+        // all have "descriptor 0" when their descriptor was refused.
+        let presenters = Set(results.compactMap { result in result.presenterId.map { [result.path, $0] } }).count
         return
             "\(presenters) presenter\(presenters == 1 ? "" : "s") checked: \(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warned"
     }

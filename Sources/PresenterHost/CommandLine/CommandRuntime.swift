@@ -3,8 +3,10 @@ import FoundationEssentials
 import Glibc
 
 /// The presenter runtime of a command that runs work with its progress on
-/// stderr (`run`, `drive`, `add-bookmark`): how it is made, the options its
-/// presenters read, and what happens when its presenter fails.
+/// stderr (`run`, `drive`, `add-bookmark --get-title` and `--add`): how it
+/// is made, the options its presenters read, and what happens when its
+/// presenter fails. The Add Bookmark screen makes its own, full-screen
+/// (``AddBookmarkScreen``), with the same presenter options and isolation.
 enum CommandRuntime {
     /// How long the presenter's outcome (the success or failure message)
     /// may stay once it shows, in seconds: after the work ends, the command
@@ -12,10 +14,11 @@ enum CommandRuntime {
     /// ends whatever is drawn. Presenters get it as the `outcome-limit-ms` option.
     static let outcomeLimit: Double = 5
 
-    /// The runtime of a `run` (or a `drive`, which shares its presenter
-    /// options) on stderr: a terminal region or plain lines, the presenter
-    /// in its process (or in this one with `--in-process`), plain lines
-    /// when it fails, the log above the region. Returns the mode too.
+    /// The runtime of a `run` (or of a `drive` or an `add-bookmark`, which
+    /// share its presenter options) on stderr: a terminal region or plain
+    /// lines, the presenter in its process (or in this one with
+    /// `--in-process`), plain lines when it fails, the log above the
+    /// region. Returns the mode too.
     static func make(
         registry: PresenterRegistry, options: RunOptions, environment: [String: String],
         log: RunLog, launch: PresenterProcessLaunch? = nil
@@ -33,18 +36,25 @@ enum CommandRuntime {
                 for: .standardError, environment: environment, colorMode: options.color,
                 regionRows: 5 + tailRows, interactive: false,
                 terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        var configuration = presenterProcess(options: options)
-        configuration.launch = launch
-        let isolation: PresenterRuntime.Isolation = options.inProcess ? .inProcess : .presenterProcess(configuration)
         let runtime = PresenterRuntime(
             registry: registry, backend: backend, options: pluginOptions(options), reservedRows: tailRows,
-            isolation: isolation,
+            isolation: isolation(options: options, launch: launch),
             log: log.isEnabled ? { log.write($0) } : nil,
             onPresenterFailure: { failure, current in
                 fallBack(after: failure, from: current, unicode: unicode, log: log)
             })
         if mode == .terminal { log.show(above: runtime) }
         return (runtime, mode)
+    }
+
+    /// Where the presenters of a command with `options` run: in this
+    /// process with `--in-process`, else in a presenter process (`launch`:
+    /// one started ahead).
+    static func isolation(options: RunOptions, launch: PresenterProcessLaunch? = nil) -> PresenterRuntime.Isolation {
+        guard !options.inProcess else { return .inProcess }
+        var configuration = presenterProcess(options: options)
+        configuration.launch = launch
+        return .presenterProcess(configuration)
     }
 
     /// How the presenter process of a command with `options` is started:
@@ -55,7 +65,7 @@ enum CommandRuntime {
     }
 
     /// The options presenters read through `option()` (see docs/ABI.md).
-    private static func pluginOptions(_ options: RunOptions) -> [String: String] {
+    static func pluginOptions(_ options: RunOptions) -> [String: String] {
         [
             "failure-hold-ms": "3000",
             "outcome-limit-ms": milliseconds(outcomeLimit),

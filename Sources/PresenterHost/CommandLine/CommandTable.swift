@@ -47,6 +47,15 @@ enum CommandTable {
 
     static let help = OptionSpec(name: "--help", short: "-h", help: "Show this help.", stops: true)
 
+    /// `--trace`: PRESENTER_HOST_DEBUG=1 for this process and those it
+    /// starts. Taken, before or after the command's name, by the commands
+    /// that load plugins and call their hooks; the others refuse it.
+    static let trace = OptionSpec(
+        name: "--trace",
+        help:
+            "Log every discovery decision and every hook call (arguments, result, duration) on stderr, or in the --log file; the same as PRESENTER_HOST_DEBUG=1."
+    )
+
     static func presenter(_ help: String) -> OptionSpec {
         OptionSpec(
             name: "--presenter", value: .text(placeholder: "<id>", needs: "a presenter id; see presenter-host --list"),
@@ -114,7 +123,7 @@ enum CommandTable {
                 name: "--ids",
                 help: "With --list: print the presenters' ids alone, one a line (for scripts and shell completion)."
             ),
-            help,
+            help, trace,
         ] + pluginOptions,
         exclusive: [["--json", "--ids"], ["--verbose", "--ids"], cacheModes],
         hasHelpPage: false)
@@ -181,7 +190,7 @@ enum CommandTable {
             inProcess(
                 "Run the presenter inside presenter-host instead of its own sandboxed process (to debug a plugin under gdb)."
             ),
-            verbose, log, help,
+            verbose, log, trace, help,
         ] + pluginOptions,
         operands: .command(missing: "run needs a command to run, e.g. presenter-host run -- sleep 2"),
         exclusive: [cacheModes],
@@ -249,7 +258,7 @@ enum CommandTable {
                 help:
                     "Show the presenter's log and what get-title tried (https, then http for a URL without a scheme) on stderr; under the screen, once it closes."
             ),
-            help,
+            trace, help,
         ] + pluginOptions,
         operands: .none(hint: "give the URL with --url"),
         exclusive: [["--get-title", "--add"], cacheModes],
@@ -280,7 +289,7 @@ enum CommandTable {
             ),
             help,
         ],
-        refused: [(pluginOptionNames, "it reads the bookmark store and loads no plugin")],
+        refused: [(pluginOptionNames + [trace.name], "it reads the bookmark store and loads no plugin")],
         epilogue: """
             Exit status: 0 (also when nothing is saved yet); 64 for a usage error; 65 for a
             store that is not a bookmark store; 66 for a store that cannot be read.
@@ -310,7 +319,11 @@ enum CommandTable {
         ],
         operands: .files(placeholder: "<file.so>", missing: "'check' needs at least one plugin file (a .so)"),
         refused: [
-            (["--rescan", "--no-cache"], "it checks every file as it is now and never uses the registry cache")
+            (["--rescan", "--no-cache"], "it checks every file as it is now and never uses the registry cache"),
+            (
+                [trace.name],
+                "it traces every hook call itself and reports what it finds; to see a trace, run the presenter: presenter-host --trace run --presenter ID -- sleep 1"
+            ),
         ])
 
     static let drive = CommandSpec(
@@ -343,7 +356,7 @@ enum CommandTable {
             minShow("Once shown, keep the presenter at least <seconds> (default: 0.5)."),
             hookTimeout("How long a presenter's hook may take (default: 0.25; at most 60)."),
             inProcess("Run the presenter inside presenter-host (to debug a plugin)."),
-            verbose, log, help,
+            verbose, log, trace, help,
         ] + pluginOptions,
         exclusive: [cacheModes],
         epilogue: """
@@ -360,7 +373,7 @@ enum CommandTable {
         options: [pluginOptions[0], bundledOnly, help],
         refused: [
             (
-                ["--rescan", "--no-cache", PluginPolicy.allowInsecureFlag, "--sandbox"],
+                ["--rescan", "--no-cache", PluginPolicy.allowInsecureFlag, "--sandbox", trace.name],
                 "it prints the search path and loads no plugin"
             )
         ],
@@ -384,7 +397,7 @@ enum CommandTable {
         operands: .choice(
             placeholder: "<shell>", values: CompletionScript.Shell.allCases.map(\.rawValue),
             missing: "completions needs a shell: bash, zsh or fish"),
-        refused: [(pluginOptionNames, "it prints a script and loads no plugin")])
+        refused: [(pluginOptionNames + [trace.name], "it prints a script and loads no plugin")])
 
     static let sandboxInfo = CommandSpec(
         name: "--sandbox-info",
@@ -399,7 +412,10 @@ enum CommandTable {
         ],
         refused: [
             (
-                ["--plugin-dir", "--rescan", "--no-cache", PluginPolicy.allowInsecureFlag, "--bundled-only"],
+                [
+                    "--plugin-dir", "--rescan", "--no-cache", PluginPolicy.allowInsecureFlag, "--bundled-only",
+                    trace.name,
+                ],
                 "it shows the sandbox and loads no plugin"
             )
         ],
@@ -421,6 +437,14 @@ enum CommandTable {
 
     // MARK: - Before the command
 
+    /// `--version`: alone, as it loads no plugin and calls no hook; an
+    /// option before it is refused with ``versionRefusal``.
+    static let version = OptionSpec(
+        name: "--version", help: "Show the version of presenter-host and of its plugin ABI.", stops: true)
+
+    /// Why an option before `--version` is refused.
+    static let versionRefusal = "it prints the version and loads no plugin"
+
     /// What may come before a command: the top-level options, the commands
     /// spelled as options, and list's options (which, like the plugin
     /// options, also belong to the command that follows when it takes them).
@@ -429,15 +453,8 @@ enum CommandTable {
         synopsis: [],
         summary: "",
         options: [
-            OptionSpec(
-                name: "--trace",
-                help:
-                    "Log every discovery decision and every hook call (arguments, result, duration) on stderr, or in run's --log file; the same as PRESENTER_HOST_DEBUG=1."
-            ),
-            help,
-            OptionSpec(
-                name: "--version", help: "Show the version of presenter-host and of its plugin ABI.", stops: true),
+            trace, help, version,
         ] + optionCommands.map { OptionSpec(name: $0.name, help: $0.summary) }
-            + list.options.filter { $0.name != "--help" },
+            + list.options.filter { !["--help", trace.name].contains($0.name) },
         operands: .command(missing: nil))
 }

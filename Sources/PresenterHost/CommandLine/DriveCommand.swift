@@ -20,10 +20,13 @@ public enum DriveCommand {
         let presentation = options.presentation
         let environment = ProcessInfo.processInfo.environment
         let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
-        let log = try RunLog(verbose: presentation.verbose, path: presentation.logFile)
+        // Tracing goes to the --log file, or else to stderr as -v would (as run's).
+        let tracing = EngineNote.tracingEnabled(environment)
+        let log = try RunLog(
+            verbose: presentation.verbose || (tracing && presentation.logFile == nil), path: presentation.logFile)
         let registry = try RunCommand.loadRegistry(
             presentation.plugins, presenter: presentation.presenter, inProcess: presentation.inProcess,
-            inProcessChain: false, verbose: presentation.verbose, environment: environment)
+            inProcessChain: false, verbose: presentation.verbose, environment: environment, log: tracing ? log : nil)
         let server = try options.socket.map { path throws(CommandError) in
             do throws(DriveServer.ListenFailure) {
                 return try DriveServer(path: path)

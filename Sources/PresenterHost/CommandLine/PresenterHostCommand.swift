@@ -49,18 +49,18 @@ public enum PresenterHostCommand {
         if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
         // The presenter process (see PresenterProcess): internal too.
         if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
-        // --trace (before the command) is PRESENTER_HOST_DEBUG=1 for this
-        // process and every process it starts (the scan helper, the presenter process).
-        if arguments.prefix(while: { CommandTable.command(word: $0) == nil }).contains("--trace") {
-            ProcessEnvironment.set(EngineNote.debugVariable, to: "1")
-        }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + Usage.seeHelp(nil))
             return ExitCode.usage.rawValue
         }
         let invocation: Invocation
         do throws(UsageFailure) {
-            invocation = try read(arguments)
+            let traced: Bool
+            (invocation, traced) = try read(arguments)
+            // --trace is PRESENTER_HOST_DEBUG=1 for this process and every
+            // process it starts (the scan helper, the presenter process);
+            // set before the command starts a thread.
+            if traced { ProcessEnvironment.set(EngineNote.debugVariable, to: "1") }
         } catch {
             writeStandardError("Error: \(error.error.message)\n")
             writeStandardError(
@@ -102,31 +102,39 @@ public enum PresenterHostCommand {
     /// - Throws: the usage error, as `.usage`.
     static func parse(_ arguments: [String]) throws(CommandError) -> Invocation {
         do throws(UsageFailure) {
-            return try read(arguments)
+            return try read(arguments).invocation
         } catch {
             throw error.error
         }
     }
 
     /// Reads the words before the command against ``CommandTable/top``,
-    /// then the command's with its own spec. The plugin options (and list's
-    /// `-v` and `--json`) given before a command are the command's own, read
-    /// as if they came after its name: each command takes them or refuses
-    /// them in one way, never drops them.
-    private static func read(_ arguments: [String]) throws(UsageFailure) -> Invocation {
+    /// then the command's with its own spec. The plugin options, `--trace`
+    /// (and list's `-v` and `--json`) given before a command are the
+    /// command's own, read as if they came after its name: each command
+    /// takes them or refuses them in one way, never drops them. `traced`:
+    /// the command takes `--trace` and was given it.
+    private static func read(_ arguments: [String]) throws(UsageFailure) -> (invocation: Invocation, traced: Bool) {
         let top: ParsedArguments
         do throws(CommandError) {
             top = try ArgumentParser.parse(arguments, as: CommandTable.top)
         } catch {
             throw UsageFailure(error: error, command: nil)
         }
-        if let stop = top.stoppedBy { return stop.name == "--version" ? .version : .help }
-        let spelledAsOptions = CommandTable.optionCommands.filter { top.has($0.name) }
-        // What came before the command, as typed, but the commands and --trace (done in main).
-        let given = top.occurrences.filter {
-            !(["--trace"] + CommandTable.optionCommands.map(\.name)).contains($0.option.name)
+        if let stop = top.stoppedBy {
+            guard stop.name == CommandTable.version.name else { return (.help, false) }
+            if let given = top.occurrences.first(where: { $0.option.name != stop.name }) {
+                throw UsageFailure(
+                    error: .usage(
+                        "\(given.option.name) does not apply to \(stop.name): \(CommandTable.versionRefusal)"),
+                    command: nil)
+            }
+            return (.version, false)
         }
-        .flatMap(\.words)
+        let spelledAsOptions = CommandTable.optionCommands.filter { top.has($0.name) }
+        // What came before the command, as typed, but the commands spelled as options.
+        let given = top.occurrences.filter { !CommandTable.optionCommands.map(\.name).contains($0.option.name) }
+            .flatMap(\.words)
         if let word = top.operands.first {
             guard let command = CommandTable.command(word: word) else {
                 let failure: CommandError =
@@ -164,35 +172,44 @@ public enum PresenterHostCommand {
         return try invocation(of: command, given)
     }
 
-    /// `command`'s invocation from its arguments.
-    private static func invocation(of command: CommandSpec, _ arguments: [String]) throws(UsageFailure) -> Invocation {
+    /// `command`'s invocation from its arguments, and whether it was given `--trace`.
+    private static func invocation(
+        of command: CommandSpec, _ arguments: [String]
+    ) throws(UsageFailure) -> (invocation: Invocation, traced: Bool) {
         do throws(CommandError) {
             let parsed = try ArgumentParser.parse(arguments, as: command)
-            if parsed.stoppedBy != nil { return command.hasHelpPage ? .commandHelp(command.name) : .help }
-            switch command.name {
-            case CommandTable.list.name:
-                return .list(
-                    PluginOptions(parsed), verbose: parsed.has("--verbose"), json: parsed.has("--json"),
-                    ids: parsed.has("--ids"))
-            case CommandTable.printPluginPath.name:
-                return .printPluginPath(PluginOptions(parsed))
-            case CommandTable.sandboxInfo.name:
-                return .sandboxInfo(PluginOptions(parsed), json: parsed.has("--json"))
-            case CommandTable.run.name:
-                return .run(try RunOptions(parsed))
-            case CommandTable.bookmarks.name:
-                return .bookmarks(json: parsed.has("--json"), store: parsed.last("--store"))
-            case CommandTable.addBookmark.name:
-                return .addBookmark(try AddBookmarkOptions(parsed))
-            case CommandTable.check.name:
-                return .check(CheckCommand.Options(parsed))
-            case CommandTable.drive.name:
-                return .drive(DriveOptions(parsed))
-            default:
-                return .completions(CompletionScript.Shell(rawValue: parsed.operands[0])!)
-            }
+            if parsed.stoppedBy != nil { return (command.hasHelpPage ? .commandHelp(command.name) : .help, false) }
+            return (try invocation(of: command, parsed), parsed.has(CommandTable.trace.name))
         } catch {
             throw UsageFailure(error: error, command: command)
+        }
+    }
+
+    /// What `parsed` (`command`'s arguments) asks for.
+    private static func invocation(
+        of command: CommandSpec, _ parsed: ParsedArguments
+    ) throws(CommandError) -> Invocation {
+        switch command.name {
+        case CommandTable.list.name:
+            return .list(
+                PluginOptions(parsed), verbose: parsed.has("--verbose"), json: parsed.has("--json"),
+                ids: parsed.has("--ids"))
+        case CommandTable.printPluginPath.name:
+            return .printPluginPath(PluginOptions(parsed))
+        case CommandTable.sandboxInfo.name:
+            return .sandboxInfo(PluginOptions(parsed), json: parsed.has("--json"))
+        case CommandTable.run.name:
+            return .run(try RunOptions(parsed))
+        case CommandTable.bookmarks.name:
+            return .bookmarks(json: parsed.has("--json"), store: parsed.last("--store"))
+        case CommandTable.addBookmark.name:
+            return .addBookmark(try AddBookmarkOptions(parsed))
+        case CommandTable.check.name:
+            return .check(CheckCommand.Options(parsed))
+        case CommandTable.drive.name:
+            return .drive(DriveOptions(parsed))
+        default:
+            return .completions(CompletionScript.Shell(rawValue: parsed.operands[0])!)
         }
     }
 

@@ -170,13 +170,6 @@ extension RunOptions {
     /// The command as a person would type it in a POSIX shell: words that
     /// need it are single-quoted. The default working message.
     public var commandLine: String {
-        command.map(Self.shellQuoted).joined(separator: " ")
-    }
-
-    /// `word` quoted for a POSIX shell when it holds anything but safe characters.
-    static func shellQuoted(_ word: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%_+=:,./-")
-        if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
-        return "'" + word.replacingEvery("'", with: "'\\''") + "'"
+        command.map(ShellWord.quoted).joined(separator: " ")
     }
 }

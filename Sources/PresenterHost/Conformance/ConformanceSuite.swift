@@ -54,7 +54,8 @@ struct ConformanceSuite {
         case .success(let contents):
             loaded = contents
         case .failure(let failure):
-            var results = [fileResult(.fail, failure.description, "see docs/ABI.md, \"Validation and error messages\"")]
+            let (reason, fix) = CheckAdvice.loading(failure, file: path)
+            var results = [fileResult(.fail, reason, fix)]
             if case .stopped(let violation) = failure {
                 results.append(
                     ConformanceResult(
@@ -69,21 +70,20 @@ struct ConformanceSuite {
         for (index, outcome) in loaded.enumerated() {
             switch outcome {
             case .failure(let failure):
+                let (reason, fix) = CheckAdvice.loading(failure, file: path)
                 results.append(
                     ConformanceResult(
                         path: path, presenterId: "descriptor \(index)", check: "descriptor",
-                        verdict: .fail, reason: failure.description,
-                        fix: "fix the descriptor as the reason says and rebuild (docs/ABI.md)"))
+                        verdict: .fail, reason: reason, fix: fix))
             case .success(let plugin):
                 var chain = [plugin]
                 if let base = plugin.extends {
                     registry = registry ?? self.registry()
-                    guard let bases = registry?.chain(for: base), !bases.contains(where: { $0.id == plugin.id }) else {
-                        results.append(
-                            result(
-                                plugin, "descriptor", .fail,
-                                "extends '\(base)', which is not on the search path (or does not load)",
-                                "install '\(base)' or name its folder with --plugin-dir"))
+                    let found = registry?.chain(for: base)
+                    guard let bases = found, !bases.contains(where: { $0.id == plugin.id }) else {
+                        let (reason, fix) = CheckAdvice.unavailableBase(
+                            base, of: plugin, bases: found, registry: registry)
+                        results.append(result(plugin, "descriptor", .fail, reason, fix))
                         continue
                     }
                     chain += bases
@@ -115,6 +115,7 @@ struct ConformanceSuite {
 
     private func check(_ chain: [PresenterPlugin]) -> [ConformanceResult] {
         let plugin = chain[0]
+        let host = CheckAdvice.host(finding: chain, policy: configuration.policy)
         var results = [descriptorResult(plugin)]
         var observed = Observed()
         let scenarios: [(String, (CheckSession, inout CheckFindings) throws(PresenterFailure) -> Void)] = [
@@ -127,7 +128,8 @@ struct ConformanceSuite {
             do throws(PresenterFailure) {
                 try scenario(session, &findings)
             } catch {
-                findings.fail(error.description, fix: Self.fix(for: error, budget: configuration.hookTimeout))
+                findings.fail(
+                    error.description, fix: Self.fix(for: error, budget: configuration.hookTimeout, host: host))
                 if case .hung = error.reason { observed.hung = observed.hung ?? error }
                 if case .stopped = error.reason { observed.stopped = observed.stopped ?? error }
             }
@@ -139,7 +141,7 @@ struct ConformanceSuite {
         }
         if chain.count > 1 { results.append(baseResult(chain, log: observed.log)) }
         results.append(sandboxResult(plugin, observed.stopped))
-        results.append(budgetResult(plugin, observed))
+        results.append(budgetResult(plugin, observed, host: host))
         results.append(
             noteResult(
                 plugin, "output", observed.printed.first.map { "it wrote to stdout or stderr: \($0.message)" },
@@ -397,11 +399,11 @@ struct ConformanceSuite {
         return result(plugin, "base", .pass, "'\(base.id)' reached", nil)
     }
 
-    private func budgetResult(_ plugin: PresenterPlugin, _ observed: Observed) -> ConformanceResult {
+    private func budgetResult(_ plugin: PresenterPlugin, _ observed: Observed, host: String) -> ConformanceResult {
         let budget = configuration.hookTimeout
         let milliseconds = Int(budget * 1000)
         if let hung = observed.hung {
-            return result(plugin, "budget", .fail, hung.description, Self.fix(for: hung, budget: budget))
+            return result(plugin, "budget", .fail, hung.description, Self.fix(for: hung, budget: budget, host: host))
         }
         guard let (hook, time) = observed.slowest.max(by: { $0.value < $1.value }) else {
             return result(plugin, "budget", .pass, nil, nil)
@@ -415,12 +417,13 @@ struct ConformanceSuite {
         return result(plugin, "budget", .pass, "slowest: \(hook), \(took) ms of \(milliseconds) ms", nil)
     }
 
-    /// What to change, for a presenter process that ended or hung.
-    static func fix(for failure: PresenterFailure, budget: Double) -> String {
+    /// What to change, for a presenter process that ended or hung; `host`
+    /// is the `presenter-host` command line that finds the presenter.
+    static func fix(for failure: PresenterFailure, budget: Double, host: String) -> String {
         switch failure.reason {
         case .crashed:
             return
-                "find the crash under gdb: presenter-host run --in-process --presenter \(failure.presenterId) -- sleep 1 (docs/writing-a-presenter-in-c.md, \"Debugging\")"
+                "see where it crashes, in presenter-host's own process: gdb -ex run -ex bt --args \(host) run --in-process --presenter \(failure.presenterId) -- sleep 1"
         case .exited:
             return "never call exit() or _exit() in a plugin; return an error status instead"
         case .hung:
@@ -431,12 +434,12 @@ struct ConformanceSuite {
         case .protocolViolation:
             return "log at most a few lines a hook and draw within the view"
         case .couldNotStart:
-            return "check that the file loads: presenter-host --plugin-dir <its folder> --list -v"
+            return "see why it does not load: \(host) --list -v"
         case .stopped(let violation):
             return sandboxFix(violation)
         case .sandboxIncomplete:
             return
-                "run check where every layer of the sandbox is in force (presenter-host --sandbox-info), or without --sandbox=require"
+                "run check where every layer of the sandbox is in force (presenter-host --sandbox-info), or without --sandbox require"
         }
     }
 }

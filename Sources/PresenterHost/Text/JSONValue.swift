@@ -1,5 +1,7 @@
-/// A JSON (RFC 8259) value to write: the one way the host prints JSON
-/// (`run --events`, drive replies, `check --json`, `list --json`).
+/// A JSON (RFC 8259) value to write: how the host prints JSON (`run
+/// --events`, drive replies, `check --json`, `list --json`). The bookmark
+/// store and `bookmarks --json` keep their own documented layout
+/// (`BookmarkDocument.encoded`).
 ///
 /// Typed, so writing cannot fail and needs no runtime casts (Foundation's
 /// `JSONSerialization` throws on a non-finite number and casts every `Any`).
