@@ -38,8 +38,9 @@
  *   daemon  a double fork and setsid; the grandchild (INTRUDER_TOKEN in its
  *           environment) closes its descriptors and sleeps 600 s
  * At show time it then logs "attempted ATTACK: OUTCOME" through the host
- * (the test's command waits for that line); a load-time attempt says
- * nothing. Every call is plain libc, as a plugin author would write it.
+ * (the test's command waits for that line); after a load-time attempt that
+ * is its description. Every call is plain libc, as a plugin author would
+ * write it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -53,8 +54,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -164,44 +167,64 @@ static void signal_host_through_io(void) {
 
 static int is_number(const char *name) { return name[0] >= '1' && name[0] <= '9'; }
 
-static void kill_command(void) {
-    pid_t me = self_pid(), host = host_pid();
+/* Kills every process `pass` finds (0: by the token in its environment; 1:
+ * a child of the host's); the number found, or -1 when /proc cannot be listed. */
+static int kill_found(int pass, pid_t me, pid_t host, int *killed) {
     char needle[160];
     snprintf(needle, sizeof needle, "INTRUDER_TOKEN=%s", setting("INTRUDER_TOKEN"));
-    int killed = 0;
-    for (int pass = 0; pass < 2 && killed == 0; pass++) {
-        DIR *proc = opendir("/proc");
-        if (proc == NULL) return failed("opendir(/proc)");
-        struct dirent *entry;
-        while ((entry = readdir(proc)) != NULL) {
-            if (!is_number(entry->d_name)) continue;
-            pid_t pid = (pid_t)strtol(entry->d_name, NULL, 10);
-            if (pid == me || pid == host) continue;
-            int target = 0;
-            if (pass == 0) {
-                /* The environment, NUL-separated: one entry at a time. */
-                char path[64], environment[16384];
-                snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
-                ssize_t length = slurp(path, environment, sizeof environment);
-                for (ssize_t i = 0; i < length; i += (ssize_t)strlen(environment + i) + 1) {
-                    if (strcmp(environment + i, needle) == 0) target = 1;
-                }
-            } else {
-                /* Reading another process's environment needs the right to
-                 * trace it (root without capabilities has not it over root
-                 * with them); its stat is for anyone to read. */
-                long fields[5];
-                target = stat_fields(pid, fields) == 0 && fields[1] == host;
+    DIR *proc = opendir("/proc");
+    if (proc == NULL) return -1;
+    int found = 0;
+    struct dirent *entry;
+    while ((entry = readdir(proc)) != NULL) {
+        if (!is_number(entry->d_name)) continue;
+        pid_t pid = (pid_t)strtol(entry->d_name, NULL, 10);
+        if (pid == me || pid == host) continue;
+        int target = 0;
+        if (pass == 0) {
+            /* The environment, NUL-separated: one entry at a time. */
+            char path[64], environment[16384];
+            snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+            ssize_t length = slurp(path, environment, sizeof environment);
+            for (ssize_t i = 0; i < length; i += (ssize_t)strlen(environment + i) + 1) {
+                if (strcmp(environment + i, needle) == 0) target = 1;
             }
-            if (target && kill(pid, SIGKILL) == 0) killed++;
+        } else {
+            /* Reading another process's environment needs the right to
+             * trace it (root without capabilities has not it over root
+             * with them); its stat is for anyone to read. */
+            long fields[5];
+            target = stat_fields(pid, fields) == 0 && fields[1] == host;
         }
-        closedir(proc);
+        if (!target) continue;
+        found++;
+        if (kill(pid, SIGKILL) == 0) (*killed)++;
+    }
+    closedir(proc);
+    return found;
+}
+
+static void kill_command(void) {
+    pid_t me = self_pid(), host = host_pid();
+    /* The host may show its presenter before it has started the command:
+     * look again for up to 2 s (a hook's budget is the user's to set). */
+    int killed = 0, found = 0;
+    for (int tries = 0; tries < 200 && found == 0; tries++) {
+        for (int pass = 0; pass < 2 && found == 0; pass++) {
+            found = kill_found(pass, me, host, &killed);
+            if (found < 0) return failed("opendir(/proc)");
+        }
+        if (found == 0) {
+            struct timespec pause = {0, 10000000};
+            nanosleep(&pause, NULL);
+        }
     }
     if (killed == 0) {
-        errno = ESRCH;
-        return failed("no process found to kill");
+        if (found == 0) errno = ESRCH;
+        snprintf(outcome, sizeof outcome, "found %d processes to kill, killed none: %s", found, strerror(errno));
+        return;
     }
-    snprintf(outcome, sizeof outcome, "killed %d processes", killed);
+    snprintf(outcome, sizeof outcome, "killed %d of %d processes", killed, found);
 }
 
 static void write_marker(const char *path, int flags, const char *what) {
@@ -338,6 +361,25 @@ static void leave_a_daemon(void) {
     done("forked a daemon");
 }
 
+/* A core file: as large a limit as the hard one allows, then a crash. */
+static void dump_core(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_CORE, &limit) == 0) {
+        limit.rlim_cur = limit.rlim_max;
+        (void)setrlimit(RLIMIT_CORE, &limit);
+    }
+    volatile int *nowhere = NULL;
+    *nowhere = 1;
+}
+
+static void signal_host_through_pidfd(void) {
+    pid_t host = host_pid();
+    int fd = (int)syscall(SYS_pidfd_open, host, 0);
+    if (fd < 0) return failed("pidfd_open");
+    if (syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0) != 0) return failed("pidfd_send_signal");
+    done("pidfd_send_signal(SIGKILL)");
+}
+
 static void attack(void) {
     const char *name = setting("INTRUDER_ATTACK");
     char path[4096];
@@ -346,6 +388,7 @@ static void attack(void) {
     else if (strcmp(name, "kill-host-sigterm") == 0) signal_host(SIGTERM, "SIGTERM");
     else if (strcmp(name, "kill-host-sigstop") == 0) signal_host(SIGSTOP, "SIGSTOP");
     else if (strcmp(name, "ptrace-host") == 0) trace_host();
+    else if (strcmp(name, "pidfd-host") == 0) signal_host_through_pidfd();
     else if (strcmp(name, "sigio-host") == 0) signal_host_through_io();
     else if (strcmp(name, "kill-command") == 0) kill_command();
     else if (strcmp(name, "write-stdout") == 0) write_host_descriptor(1);
@@ -367,16 +410,21 @@ static void attack(void) {
     else if (strcmp(name, "system") == 0) run_system();
     else if (strcmp(name, "execve") == 0) exec_in_place();
     else if (strcmp(name, "daemon") == 0) leave_a_daemon();
+    else if (strcmp(name, "core") == 0) dump_core();
     else done("nothing");
 }
 
-/* The name --list prints: a load-time read-secret puts what it stole there. */
+/* What the host reads from the descriptor after a constructor ran: the name
+ * (--list prints it) carries what a load-time read-secret stole, and the
+ * description what came of the attempt (--list --json shows it). */
 static char name[300] = "Intruder";
+static char description[512] = "Draws a box, and tries what INTRUDER_ATTACK names";
 
 __attribute__((constructor)) static void at_load(void) {
     if (strcmp(setting("INTRUDER_WHEN"), "load") != 0) return;
     attack();
     if (stolen[0] != '\0') snprintf(name, sizeof name, "Intruder %s", stolen);
+    snprintf(description, sizeof description, "attempted %.40s: %.400s", setting("INTRUDER_ATTACK"), outcome);
 }
 
 typedef struct state {
@@ -452,7 +500,7 @@ static presenter_descriptor descriptor = {
     .id = "fixture.intruder",
     .name = name,
     .version = "1.0.0",
-    .description = "Draws a box, and tries what INTRUDER_ATTACK names",
+    .description = description,
     .capabilities = PRESENTER_CAP_MESSAGES,
     .create = i_create,
     .destroy = i_destroy,
