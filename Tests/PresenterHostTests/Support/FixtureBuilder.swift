@@ -42,6 +42,9 @@ enum Fixture: String, CaseIterable, Sendable {
     case noDescription = "no-description"
     /// A good plugin (`fixture.marking`) whose loading appends a line to `$FIXTURE_MARKFILE`.
     case marking
+    /// A presenter that draws, and makes the one attempt against the sandbox
+    /// that INTRUDER_ATTACK names, when INTRUDER_WHEN says (see intruder.c).
+    case intruder
 
     /// Files that crash, end or hang whatever process loads them: the test
     /// process must load them only through a `PluginScanner`.
@@ -53,7 +56,7 @@ enum Fixture: String, CaseIterable, Sendable {
     /// Good plugins, each loading without an error on its own.
     static let usable: [Fixture] = [
         .good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
-        .drawsOutside, .drawsInShow, .noDescription, .marking,
+        .drawsOutside, .drawsInShow, .noDescription, .marking, .intruder,
     ]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
@@ -140,6 +143,7 @@ enum Fixture: String, CaseIterable, Sendable {
         case .noDescription: return presenter("-DFIXTURE_ID=\"fixture.no-description\"", "-DFIXTURE_DESCRIPTION=NULL")
         case .marking:
             return presenter("-DFIXTURE_ID=\"fixture.marking\"", "-DFIXTURE_NAME=\"Marking\"", "-DFIXTURE_MARK")
+        case .intruder: return Compilation(source: "intruder.c")
         case .garbageEntryPoint: return hostile("ENTRY_POINTER")
         case .garbageString: return hostile("STRING_POINTER")
         case .constructorAbort: return hostile("CONSTRUCTOR_ABORT")
