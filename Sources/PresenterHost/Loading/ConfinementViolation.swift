@@ -97,10 +97,11 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
         return records(in: bytes)
     }
 
-    /// A stop whose call is not known (see ``Ending``).
-    static let unknown = ConfinementViolation(
-        call: "a system call", invocation: "made with its signals blocked, as system(), popen() and posix_spawn() do",
-        attempt: "start a process or make another call presenters may not make")
+    /// A stop the handler could not report (see ``Ending``): glibc's
+    /// system(), popen() and posix_spawn() block every signal around the
+    /// clone that starts their process, the one stopped call that comes
+    /// with its signals blocked.
+    static let unknown = ConfinementViolation(call: "clone", invocation: "clone", attempt: "start a process")
 
     private init(call: String, invocation: String, attempt: String) {
         (self.call, self.invocation, self.attempt) = (call, invocation, attempt)
