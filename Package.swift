@@ -48,7 +48,10 @@ let package = Package(
         .testTarget(
             name: "PresenterHostTests",
             dependencies: ["PresenterHost", "PresenterHostTesting", "PresenterABI", "SystemShims"],
-            resources: [.copy("Fixtures")]
+            // Read where they are (TestPaths.packageRoot), never copied into
+            // the test bundle: the fuzz corpora alone are some 29 MB in 7,000
+            // files, which every test build copied again.
+            exclude: ["Fixtures"]
         ),
     ],
     // Swift 6 mode, complete concurrency checking, in every target: each
