@@ -25,7 +25,7 @@ public struct BookmarkStore: Sendable {
     public static func path(store: String?, environment: [String: String]) -> String {
         if let store, !store.isEmpty { return store }
         if let value = environment[environmentVariable], !value.isEmpty { return value }
-        let dataHome = SearchPath.userDataHome(environment) ?? userDatabaseHome() + "/.local/share"
+        let dataHome = XDGDirectories.dataHome(environment) ?? XDGDirectories.userDatabaseHome() + "/.local/share"
         return dataHome + "/presenter-host/bookmarks.json"
     }
 
@@ -58,7 +58,7 @@ public struct BookmarkStore: Sendable {
     @discardableResult
     public func add(_ bookmark: Bookmark) throws(BookmarkStoreError) -> Bool {
         let target = try BookmarkStoreFile.target(of: path)
-        try BookmarkStoreFile.makeDirectories(SearchPath.parent(of: target))
+        try BookmarkStoreFile.makeDirectories(PathName.parent(of: target))
         let lock = try BookmarkStoreFile.lock(target)
         defer { try? lock.close() }
         BookmarkStoreFile.removeStaleTemporaries(of: target)
@@ -72,16 +72,5 @@ public struct BookmarkStore: Sendable {
             try BookmarkStoreFile.replace(target, with: document.encoded(), keeping: old)
         }
         return result.isNew
-    }
-
-    /// The home directory the user database gives for this user (`/` when none).
-    private static func userDatabaseHome() -> String {
-        var entry = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
-            let directory = entry.pw_dir
-        else { return "" }
-        return String(cString: directory)
     }
 }

@@ -77,7 +77,7 @@ enum BookmarkStoreFile {
     static func makeDirectories(_ directory: String) throws(BookmarkStoreError) {
         var info = stat()
         if stat(directory, &info) == 0 { return }
-        let parentDirectory = SearchPath.parent(of: directory)
+        let parentDirectory = PathName.parent(of: directory)
         if parentDirectory != directory { try makeDirectories(parentDirectory) }
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw BookmarkStoreError(
@@ -116,14 +116,14 @@ enum BookmarkStoreFile {
 
     /// The prefix of the temporary files a save writes beside `path`.
     static func temporaryPrefix(of path: String) -> String {
-        SearchPath.parent(of: path) + "/." + SearchPath.lastComponent(of: path) + ".tmp-"
+        PathName.parent(of: path) + "/." + PathName.lastComponent(of: path) + ".tmp-"
     }
 
     /// Removes the temporary files of saves that were killed before their
     /// rename. Only while holding the lock: then no save is under way.
     static func removeStaleTemporaries(of path: String) {
         let prefix = temporaryPrefix(of: path)
-        let directory = SearchPath.parent(of: path)
+        let directory = PathName.parent(of: path)
         let namePrefix = String(prefix.dropFirst(directory.count + 1))
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(namePrefix) {
@@ -137,7 +137,7 @@ enum BookmarkStoreFile {
     /// old one's permissions and, where allowed, its owner; a new store gets
     /// 0666 less the umask, as any new file.
     static func replace(_ path: String, with bytes: [UInt8], keeping old: Contents?) throws(BookmarkStoreError) {
-        let directory = SearchPath.parent(of: path)
+        let directory = PathName.parent(of: path)
         func failure(_ code: Int32) -> BookmarkStoreError {
             BookmarkStoreError(
                 .unwritable,

@@ -239,11 +239,11 @@ public final class WebTitleFetch: @unchecked Sendable {
         var candidates: [String] = []
         if let explicit {
             candidates = [explicit]
-        } else if let executable = executable ?? SearchPath.readExecutableLink() {
-            let folder = SearchPath.parent(of: executable)
+        } else if let executable = executable ?? PathName.readExecutableLink() {
+            let folder = PathName.parent(of: executable)
             candidates = [
                 folder + "/presenter-host-fetch",
-                SearchPath.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch",
+                PathName.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch",
             ]
         }
         if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return .success(found) }

@@ -50,7 +50,7 @@ public enum SearchPath {
         var warnings: [String] = []
 
         for dir in pluginDirs where !dir.isEmpty {
-            entries.append(SearchPathEntry(path: absolute(dir), origin: .flag))
+            entries.append(SearchPathEntry(path: PathName.absolute(dir), origin: .flag))
         }
 
         // An empty variable means no entries; an empty entry inside one (a::b,
@@ -59,7 +59,7 @@ public enum SearchPath {
         for item in variable.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         where !variable.isEmpty {
             if item.hasPrefix("/") {
-                entries.append(SearchPathEntry(path: trimmed(item), origin: .env))
+                entries.append(SearchPathEntry(path: PathName.trimmed(item), origin: .env))
             } else if item.isEmpty {
                 warnings.append(
                     "presenter-host: warning: ignoring an empty entry in \(environmentVariable); separate absolute directories with single colons"
@@ -71,15 +71,15 @@ public enum SearchPath {
             }
         }
 
-        if let dataHome = userDataHome(environment) {
+        if let dataHome = XDGDirectories.dataHome(environment) {
             entries.append(SearchPathEntry(path: dataHome + "/presenter-host/plugins", origin: .user))
         }
 
-        if let executable = executablePath ?? readExecutableLink() {
-            let binDir = parent(of: executable)
-            if lastComponent(of: binDir) == "bin" {
+        if let executable = executablePath ?? PathName.readExecutableLink() {
+            let binDir = PathName.parent(of: executable)
+            if PathName.lastComponent(of: binDir) == "bin" {
                 entries.append(
-                    SearchPathEntry(path: parent(of: binDir) + "/lib/presenter-host/plugins", origin: .system))
+                    SearchPathEntry(path: PathName.parent(of: binDir) + "/lib/presenter-host/plugins", origin: .system))
                 entries.append(SearchPathEntry(path: binDir, origin: .bundled))
             } else if isPackageLayout(binDir) {
                 entries.append(SearchPathEntry(path: binDir + "/plugins", origin: .system))
@@ -101,52 +101,7 @@ public enum SearchPath {
     /// True for `<prefix>/lib/presenter-host`, where the package puts the
     /// executable, its fetcher, `plugins/` and `swift-runtime/`.
     private static func isPackageLayout(_ directory: String) -> Bool {
-        lastComponent(of: directory) == "presenter-host" && lastComponent(of: parent(of: directory)) == "lib"
-    }
-
-    /// `$XDG_DATA_HOME` when absolute (the XDG spec says to ignore a relative
-    /// one), else `$HOME/.local/share`, else nothing.
-    static func userDataHome(_ environment: [String: String]) -> String? {
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return trimmed(xdg) }
-        if let home = environment["HOME"], home.hasPrefix("/") { return trimmed(home) + "/.local/share" }
-        return nil
-    }
-
-    private static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return trimmed(path) }
-        let cwd = currentDirectory()
-        return trimmed(path == "." ? cwd : cwd + "/" + path)
-    }
-
-    private static func currentDirectory() -> String {
-        guard let buffer = getcwd(nil, 0) else { return "/" }
-        defer { free(buffer) }
-        return String(cString: buffer)
-    }
-
-    /// The running executable's path (`/proc/self/exe`'s target), if it can be read.
-    static func readExecutableLink() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Drops trailing slashes (but keeps "/").
-    private static func trimmed(_ path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
-        return String(path)
-    }
-
-    /// The folder part of `path` (`.` for a bare name, `/` for the root).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// The last name in `path` (trailing slashes ignored).
-    static func lastComponent(of path: String) -> Substring {
-        path.split(separator: "/").last ?? ""
+        PathName.lastComponent(of: directory) == "presenter-host"
+            && PathName.lastComponent(of: PathName.parent(of: directory)) == "lib"
     }
 }

@@ -45,7 +45,7 @@ struct RegistryCache {
     /// The cache for `searchPath` under `mode`, read unless `mode` is
     /// `.rescan`; nil for `.off` or when there is no cache home.
     init?(mode: Mode, searchPath: [SearchPathEntry], environment: [String: String]) {
-        guard mode != .off, let home = Self.home(environment) else { return nil }
+        guard mode != .off, let home = XDGDirectories.cacheHome(environment) else { return nil }
         path = home + "/presenter-host/registry.cache"
         key = Self.key(searchPath)
         if mode == .use { read() }
@@ -97,14 +97,6 @@ struct RegistryCache {
     }
 
     // MARK: - Location and key
-
-    /// `$XDG_CACHE_HOME` when absolute (the XDG spec ignores a relative
-    /// one), else `$HOME/.cache`, else none.
-    private static func home(_ environment: [String: String]) -> String? {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache" }
-        return nil
-    }
 
     /// The ABI version, the host binary's identity and the search path.
     private static func key(_ searchPath: [SearchPathEntry]) -> String {
