@@ -27,9 +27,18 @@ let package = Package(
         // their seccomp filter with (SECURITY.md); scripts/setup installs it.
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
-        // README.md (the layers, for whoever opens the folder) is no source and no resource.
+        // One module still, from the folders its layers will be modules of
+        // (the other targets' folders beside them excluded).
         .target(
-            name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims", "CSeccomp"], exclude: ["README.md"]),
+            name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims", "CSeccomp"], path: "Sources",
+            exclude: [
+                "PresenterHost", "PresenterABI", "SystemShims", "CSeccomp", "PresenterSDK", "PresenterHostTesting",
+                "presenter-host", "presenter-host-fetch",
+            ],
+            sources: [
+                "HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks",
+                "HostCommandLine",
+            ]),
         .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
         // Test doubles (TestBackend, ManualClock's advance) for this package's
         // tests and for anyone testing a view on the runtime; never linked

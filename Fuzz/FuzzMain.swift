@@ -2,7 +2,7 @@
 //
 // Not part of the Swift package: scripts/fuzz compiles this file with the
 // targets (Tests/PresenterHostTests/Support/Fuzz, one file each, listed in
-// FuzzTarget) and every file of Sources/PresenterHost into one fuzzer
+// FuzzTarget) and every file of the host's folders (Sources/Host*) into one fuzzer
 // executable, with -sanitize=fuzzer,address and -D PRESENTER_FUZZ. See the
 // header of scripts/fuzz.
 //

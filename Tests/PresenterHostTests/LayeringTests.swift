@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PresenterHost
 
-/// `scripts/layers`: the folders of Sources/PresenterHost flow one way
+/// `scripts/layers`: the host's folders (Sources/Host*) flow one way
 /// (discovery → loading → registry); code in a folder never names what a
 /// later folder declares, and the foundation below them (Process/, Text/)
 /// names none of them; no file outside Process/ makes a descriptor system

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for the presenter process that breaks the presenter protocol
 on purpose, for the host's tests (PresenterProcess.Configuration.executable
-points here). It speaks the protocol of Sources/PresenterHost/Sandbox/
+points here). It speaks the protocol of Sources/HostEngine/Sandbox/
 PresenterMessage.swift correctly, except where FAKE_SCENARIO says:
 
   garbage-on-render      a frame whose body is no message

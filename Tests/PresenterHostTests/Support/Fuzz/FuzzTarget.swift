@@ -2,7 +2,7 @@
 //
 // Compiled twice: into the test target (FuzzReplayTests replays every file
 // of Fixtures/fuzz/<target>/ through `run`), and by scripts/fuzz into one
-// fuzzer executable with every file of Sources/PresenterHost (as a single
+// fuzzer executable with every file of the host (Sources/Host*, as a single
 // module, -D PRESENTER_FUZZ, -sanitize=fuzzer,address) and Fuzz/FuzzMain.swift,
 // whose LLVMFuzzerTestOneInput calls the `run` of the target named by
 // PRESENTER_FUZZ_TARGET. So the fuzzer and the ordinary test run feed an
