@@ -27,23 +27,47 @@ let package = Package(
         // their seccomp filter with (SECURITY.md); scripts/setup installs it.
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
-        // One module still, from the folders its layers will be modules of
-        // (the other targets' folders beside them excluded).
+        // The host, one module per layer, lowest first: each depends only on
+        // modules before it, so the compiler keeps the layers
+        // (docs/ARCHITECTURE.md, "Modules"; ModuleGraphTests checks that the
+        // doc shows these arrows). Each folder's README.md says what it holds.
+        // The system: descriptors, processes, signals, threads, the clock,
+        // paths, the sandbox's means.
+        .target(name: "HostSystem", dependencies: ["SystemShims", "CSeccomp"], exclude: ["README.md"]),
+        // Text rules (control characters, width, JSON) and the canvas.
+        .target(name: "HostText", dependencies: ["PresenterABI"], exclude: ["README.md"]),
+        // Plugins: discovery, loading (the scan helper, its sandbox), the registry.
         .target(
-            name: "PresenterHost", dependencies: ["PresenterABI", "SystemShims", "CSeccomp"], path: "Sources",
-            exclude: [
-                "PresenterHost", "PresenterABI", "SystemShims", "CSeccomp", "PresenterSDK", "PresenterHostTesting",
-                "presenter-host", "presenter-host-fetch",
+            name: "HostPlugins", dependencies: ["HostSystem", "HostText", "PresenterABI", "SystemShims", "CSeccomp"],
+            exclude: ["README.md"]),
+        // The presenter engine (hooks, host services) and the presenter process.
+        .target(
+            name: "HostEngine", dependencies: ["HostSystem", "HostText", "HostPlugins", "PresenterABI", "SystemShims"],
+            exclude: ["README.md"]),
+        // The runtime, with progress, rendering and the terminal.
+        .target(
+            name: "HostRuntime", dependencies: ["HostSystem", "HostText", "HostPlugins", "HostEngine", "PresenterABI"],
+            exclude: ["README.md"]),
+        // The bookmark store and get-title: on the system and text only.
+        .target(name: "HostBookmarks", dependencies: ["HostSystem", "HostText"], exclude: ["README.md"]),
+        // The command line, with the Add Bookmark screen, drive and check.
+        .target(
+            name: "HostCommandLine",
+            dependencies: [
+                "HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks", "PresenterABI",
             ],
-            sources: [
-                "HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks",
-                "HostCommandLine",
-            ]),
-        .executableTarget(name: "presenter-host", dependencies: ["PresenterHost"]),
+            exclude: ["README.md"]),
+        // The library's module: no code of its own, it re-exports the layers
+        // its API spans, so that `import PresenterHost` is the whole library.
+        .target(
+            name: "PresenterHost",
+            dependencies: ["HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks"],
+            exclude: ["README.md"]),
+        .executableTarget(name: "presenter-host", dependencies: ["HostCommandLine"]),
         // Test doubles (TestBackend, ManualClock's advance) for this package's
         // tests and for anyone testing a view on the runtime; never linked
         // into the host.
-        .target(name: "PresenterHostTesting", dependencies: ["PresenterHost"]),
+        .target(name: "PresenterHostTesting", dependencies: ["HostText", "HostEngine", "HostRuntime"]),
         // The only target that imports FoundationNetworking (libcurl and some
         // 30 more libraries, which would nearly double presenter-host's
         // start-up): presenter-host spawns it per fetch.
@@ -56,7 +80,11 @@ let package = Package(
             path: "Examples/SwiftExamplePresenter"),
         .testTarget(
             name: "PresenterHostTests",
-            dependencies: ["PresenterHost", "PresenterHostTesting", "PresenterABI", "SystemShims"],
+            dependencies: [
+                "HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks",
+                "HostCommandLine",
+                "PresenterHost", "PresenterHostTesting", "PresenterABI", "SystemShims",
+            ],
             // Read where they are (TestPaths.packageRoot), never copied into
             // the test bundle: the fuzz corpora alone are some 29 MB in 7,000
             // files, which every test build copied again.

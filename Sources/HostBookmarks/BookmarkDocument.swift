@@ -1,3 +1,4 @@
+import HostText
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,20 +13,20 @@
 /// keys, a missing or mistyped field, a repeated URL, a date that is not
 /// RFC 3339 and a newer version are all errors. Written pretty-printed with
 /// sorted keys, bookmarks in the order they were first added.
-struct BookmarkDocument: Equatable {
+package struct BookmarkDocument: Equatable {
     /// The format version this presenter-host reads and writes.
     static let version = 1
 
     /// One bookmark and when it was first saved.
-    struct Entry: Equatable {
-        var bookmark: Bookmark
+    package struct Entry: Equatable {
+        package var bookmark: Bookmark
         /// RFC 3339 date-time, e.g. `2026-12-01T00:57:38Z`; kept when a later
         /// save changes the title.
-        var added: String
+        package var added: String
     }
 
     /// The bookmarks, oldest first; at most one per URL.
-    var entries: [Entry] = []
+    package var entries: [Entry] = []
 
     /// Adds `bookmark` (dated `added`), or changes the title of the entry
     /// with the same URL. Returns whether it was new and whether anything
@@ -45,7 +46,7 @@ struct BookmarkDocument: Equatable {
     /// The file's bytes: pretty-printed (two-space indents), keys sorted, a
     /// final newline. With `path`, also a `"path"` member (what `bookmarks
     /// --json` prints).
-    func encoded(path: String? = nil) -> [UInt8] {
+    package func encoded(path: String? = nil) -> [UInt8] {
         var text = "{\n  \"bookmarks\": ["
         for (index, entry) in entries.enumerated() {
             text += index == 0 ? "\n" : ",\n"

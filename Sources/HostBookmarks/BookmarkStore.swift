@@ -1,3 +1,4 @@
+import HostSystem
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -45,7 +46,7 @@ public struct BookmarkStore: Sendable {
     }
 
     /// The whole document (with each bookmark's date), for the listing.
-    func document() throws(BookmarkStoreError) -> BookmarkDocument {
+    package func document() throws(BookmarkStoreError) -> BookmarkDocument {
         guard let contents = try BookmarkStoreFile.read(path) else { return BookmarkDocument() }
         return try BookmarkDocument.parse(contents.bytes, path: path)
     }

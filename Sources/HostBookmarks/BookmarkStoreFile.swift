@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -3,6 +3,8 @@
 /// references decoded, white space collapsed and trimmed.
 ///
 /// Pure and total on any bytes (fuzzed: Fuzz/WebTitleFuzz.swift).
+import HostText
+
 enum TitleExtractor {
     /// The most bytes of a title element's text decoded: a title is a line,
     /// and this bounds the work on a page made to be slow.

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostText
 
 /// Get-title's rules: which URLs are fetched, and what a fetch's reply
 /// means (a title, or a precise reason). The fetch itself is

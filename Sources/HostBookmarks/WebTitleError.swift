@@ -2,6 +2,8 @@
 /// "HTTP 404 from http://…", "no <title> in the page", "not HTML (application/json)",
 /// "more than 5 redirects", "no answer within 10 s", "cannot resolve host …",
 /// "cannot connect to …", "only http and https URLs …", "cancelled".
+import HostText
+
 public struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reason, one line (what came from the network is escaped).
     public let reason: String

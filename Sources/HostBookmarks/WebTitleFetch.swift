@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 
 /// One title fetch (blocking `run()` on any thread; `cancel()` from another).
 ///

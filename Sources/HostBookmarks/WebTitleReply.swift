@@ -26,6 +26,8 @@
 /// to), other (DETAIL: the library's words). `tls` (DETAIL: the library's
 /// words) is an older fetcher's, read as `handshake`. Nothing may follow.
 /// A newer format gets a new version number.
+import HostText
+
 enum WebTitleReply: Equatable, Sendable {
     case response(Response)
     case failure(kind: String, detail: String)

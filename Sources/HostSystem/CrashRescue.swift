@@ -13,7 +13,7 @@ import SystemShims
 /// Everything the handler reads is in raw memory filled before it can run,
 /// and it makes only async-signal-safe calls: raw ones, with the raw
 /// descriptor number, as ``FileDescriptor``'s methods may allocate.
-enum CrashRescue {
+package enum CrashRescue {
     private struct State {
         /// The terminal to restore, or -1.
         var terminal: Int32 = -1
@@ -50,7 +50,7 @@ enum CrashRescue {
     /// (nil in plain mode): its settings now are what a crash restores.
     /// `fullScreen`: the host takes the whole alternate screen
     /// (``FullScreenBackend``), which a crash leaves too.
-    static func install(terminal: FileDescriptor?, fullScreen: Bool = false, terminalProgress: Bool = false) {
+    package static func install(terminal: FileDescriptor?, fullScreen: Bool = false, terminalProgress: Bool = false) {
         if let terminal {
             state.pointee.terminal = terminal.rawValue
             state.pointee.fullScreen = fullScreen
@@ -67,7 +67,7 @@ enum CrashRescue {
     }
 
     /// The command to hang up on a crash (0: none any more).
-    static func setCommand(_ pid: pid_t) {
+    package static func setCommand(_ pid: pid_t) {
         state.pointee.command = pid
     }
 }

@@ -17,13 +17,13 @@
 /// unused number, and `EMFILE` comes once that number reaches the limit.
 /// So the descriptors the host inherited count against it too
 /// (`exec 3<&0 ...` in a shell, then `ulimit -n 16`).
-enum DescriptorLimit {
+package enum DescriptorLimit {
     /// The least soft `RLIMIT_NOFILE` the commands start with, stdin,
     /// stdout and stderr included.
-    static let needed: UInt64 = 18
+    package static let needed: UInt64 = 18
 
     /// What is short at start-up.
-    enum Shortfall: Equatable {
+    package enum Shortfall: Equatable {
         /// The soft limit itself is below ``needed``.
         case limit(UInt64)
         /// The limit is enough, but `inherited` descriptors besides stdin,
@@ -34,7 +34,7 @@ enum DescriptorLimit {
 
     /// What is short, or nil when enough is free (or the limit cannot be
     /// read, and then the commands try anyway).
-    static func shortfall() -> Shortfall? {
+    package static func shortfall() -> Shortfall? {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         let soft = UInt64(limit.rlim_cur)

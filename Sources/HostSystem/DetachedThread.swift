@@ -8,11 +8,11 @@ import SystemShims
 /// presenter thread, the key reader, drive's readers, the scan helper's
 /// lifeline), without Foundation's `Thread`, whose import loads ICU's
 /// libraries into every process at start (docs/BENCHMARKS.md).
-enum DetachedThread {
+package enum DetachedThread {
     /// Starts `body` on a new thread named `name` (the first 15 bytes, as
     /// `ps -L` and gdb show it). A thread that cannot be made is a process
     /// that cannot go on (the host makes a handful, at start).
-    static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()
@@ -31,7 +31,7 @@ enum DetachedThread {
     }
 
     /// True on the process's main thread (its thread id is its process id).
-    static var isMainThread: Bool { ph_gettid() == getpid() }
+    package static var isMainThread: Bool { ph_gettid() == getpid() }
 
     private final class Box: Sendable {
         let name: String?

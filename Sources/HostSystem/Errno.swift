@@ -7,26 +7,31 @@
 ///
 /// A plain value (a static name and a number): making, throwing and
 /// catching one allocates nothing.
-struct Errno: Error, Equatable, CustomStringConvertible {
+package struct Errno: Error, Equatable, CustomStringConvertible {
     /// The call, as its manual page names it (`read`, `waitpid`).
-    let call: StaticString
+    package let call: StaticString
     /// The errno it set.
-    let code: Int32
+    package let code: Int32
+
+    package init(call: StaticString, code: Int32) {
+        self.call = call
+        self.code = code
+    }
 
     /// The name and strerror's text.
-    var description: String { "\(call): \(errnoText(code))" }
+    package var description: String { "\(call): \(errnoText(code))" }
 
     /// True for EAGAIN (EWOULDBLOCK): a non-blocking descriptor had nothing
     /// to give, or no room; not a failure of the descriptor.
-    var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+    package var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
 
-    static func == (a: Errno, b: Errno) -> Bool {
+    package static func == (a: Errno, b: Errno) -> Bool {
         a.code == b.code && a.call.description == b.call.description
     }
 }
 
 /// strerror's text for an errno value.
-func errnoText(_ code: Int32) -> String {
+package func errnoText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 

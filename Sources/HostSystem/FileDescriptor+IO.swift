@@ -10,7 +10,7 @@ extension FileDescriptor {
     /// - Returns: how many bytes came; 0 at end of file.
     /// - Throws: `read` and its errno (``Errno/wouldBlock``: a non-blocking
     ///   descriptor has nothing yet).
-    func read(into buffer: inout [UInt8]) throws(Errno) -> Int {
+    package func read(into buffer: inout [UInt8]) throws(Errno) -> Int {
         try retryingOnInterrupt("read") {
             buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
         }
@@ -19,7 +19,7 @@ extension FileDescriptor {
     /// Up to `count` bytes from `offset` of the open file (`pread`, which
     /// leaves the file's offset alone); fewer only at the end of the file.
     /// - Throws: `pread` and its errno.
-    func read(count: Int, at offset: UInt64) throws(Errno) -> [UInt8] {
+    package func read(count: Int, at offset: UInt64) throws(Errno) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
@@ -36,7 +36,7 @@ extension FileDescriptor {
 
     /// Everything there is to read, up to the end of file.
     /// - Throws: `read` and its errno.
-    func readAll() throws(Errno) -> [UInt8] {
+    package func readAll() throws(Errno) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -50,7 +50,7 @@ extension FileDescriptor {
     /// its newline; a last line without one counts too. A line longer than
     /// `limit` bytes is cut: `line` gets nil for it and the rest up to its
     /// newline is skipped. Returns at end of file or on a read error.
-    func readLines(limit: Int, _ line: ([UInt8]?) -> Void) {
+    package func readLines(limit: Int, _ line: ([UInt8]?) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         var pending: [UInt8] = []
         var skipping = false
@@ -88,7 +88,7 @@ extension FileDescriptor {
     /// `nil` to give up; it is asked again after a signal ends the wait
     /// early, so a deadline behind it holds.
     /// - Throws: `write` and its errno (EAGAIN: full, and no more waiting).
-    func writeAll(_ bytes: [UInt8], whenFull: () -> Int32? = { nil }) throws(Errno) {
+    package func writeAll(_ bytes: [UInt8], whenFull: () -> Int32? = { nil }) throws(Errno) {
         try writeLoop(bytes, "write", whenFull: whenFull) { Glibc.write(rawValue, $0, $1) }
     }
 
@@ -97,7 +97,7 @@ extension FileDescriptor {
     /// SIGPIPE. Without `waiting` a full socket gives up at once (EAGAIN),
     /// even a blocking one (MSG_DONTWAIT): for a peer that may stop reading.
     /// - Throws: `send` and its errno.
-    func send(_ bytes: [UInt8], waiting: Bool = true, whenFull: () -> Int32? = { nil }) throws(Errno) {
+    package func send(_ bytes: [UInt8], waiting: Bool = true, whenFull: () -> Int32? = { nil }) throws(Errno) {
         let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
         try writeLoop(bytes, "send", whenFull: whenFull) { Glibc.send(rawValue, $0, $1, flags) }
     }
@@ -134,11 +134,12 @@ extension FileDescriptor {
 
 extension FileDescriptor {
     /// What `poll` waits for on a descriptor, and what it found.
-    struct Readiness: OptionSet, Sendable {
-        let rawValue: Int16
+    package struct Readiness: OptionSet, Sendable {
+        package let rawValue: Int16
+        package init(rawValue: Int16) { self.rawValue = rawValue }
 
         /// There is something to read, or the end of file (POLLIN).
-        static let input = Readiness(rawValue: Int16(POLLIN))
+        package static let input = Readiness(rawValue: Int16(POLLIN))
         /// There is room to write (POLLOUT).
         static let output = Readiness(rawValue: Int16(POLLOUT))
         /// The other end is gone (POLLHUP; reported whether asked or not).
@@ -151,7 +152,7 @@ extension FileDescriptor {
     /// deadline behind it holds.
     /// - Returns: what it is ready for; empty when the time ran out.
     /// - Throws: `poll` and its errno.
-    func wait(for events: Readiness, milliseconds: () -> Int32?) throws(Errno) -> Readiness {
+    package func wait(for events: Readiness, milliseconds: () -> Int32?) throws(Errno) -> Readiness {
         var waiter = pollfd(fd: rawValue, events: events.rawValue, revents: 0)
         _ = try retryingOnInterrupt("poll") { milliseconds().map { poll(&waiter, 1, $0) } ?? 0 }
         return Readiness(rawValue: waiter.revents)
@@ -161,7 +162,7 @@ extension FileDescriptor {
     /// ``wait(for:milliseconds:)`` does for one.
     /// - Returns: what each is ready for, in order; all empty when the time ran out.
     /// - Throws: `poll` and its errno.
-    static func wait(
+    package static func wait(
         for events: Readiness, on descriptors: [FileDescriptor], milliseconds: () -> Int32?
     ) throws(Errno) -> [Readiness] {
         var waiters = descriptors.map { pollfd(fd: $0.rawValue, events: events.rawValue, revents: 0) }

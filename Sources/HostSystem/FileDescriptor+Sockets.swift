@@ -9,7 +9,9 @@ extension FileDescriptor {
     /// A pipe whose ends are close-on-exec from their creation (`pipe2`),
     /// so no process that another thread spawns meanwhile can inherit them.
     /// - Throws: `pipe2` and its errno.
-    static func pipe(nonBlocking: Bool = false) throws(Errno) -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+    package static func pipe(nonBlocking: Bool = false) throws(Errno) -> (
+        readEnd: FileDescriptor, writeEnd: FileDescriptor
+    ) {
         var fds: (CInt, CInt) = (-1, -1)
         let result = withUnsafeMutableBytes(of: &fds) {
             ph_pipe_cloexec($0.baseAddress!.assumingMemoryBound(to: CInt.self), nonBlocking ? 1 : 0)
@@ -20,7 +22,7 @@ extension FileDescriptor {
 
     /// A connected pair of Unix stream sockets, close-on-exec from their creation.
     /// - Throws: `socketpair` and its errno.
-    static func socketPair() throws(Errno) -> (FileDescriptor, FileDescriptor) {
+    package static func socketPair() throws(Errno) -> (FileDescriptor, FileDescriptor) {
         var fds: (CInt, CInt) = (-1, -1)
         let result = withUnsafeMutableBytes(of: &fds) {
             ph_socketpair_cloexec($0.baseAddress!.assumingMemoryBound(to: CInt.self))
@@ -35,7 +37,7 @@ extension FileDescriptor {
 extension FileDescriptor {
     /// A Unix stream socket listening at `path`, close-on-exec.
     /// - Throws: `listen` (or the call before it) and its errno.
-    static func listen(atUnixSocket path: String, backlog: CInt = 128) throws(Errno) -> FileDescriptor {
+    package static func listen(atUnixSocket path: String, backlog: CInt = 128) throws(Errno) -> FileDescriptor {
         let fd = ph_listen_unix_cloexec(path, backlog)
         guard fd >= 0 else { throw Errno(call: "listen", code: errno) }
         return FileDescriptor(rawValue: fd)
@@ -43,7 +45,7 @@ extension FileDescriptor {
 
     /// A connection to the Unix stream socket at `path`, close-on-exec.
     /// - Throws: `connect` (or the call before it) and its errno.
-    static func connect(toUnixSocket path: String) throws(Errno) -> FileDescriptor {
+    package static func connect(toUnixSocket path: String) throws(Errno) -> FileDescriptor {
         let fd = ph_connect_unix_cloexec(path)
         guard fd >= 0 else { throw Errno(call: "connect", code: errno) }
         return FileDescriptor(rawValue: fd)
@@ -52,21 +54,21 @@ extension FileDescriptor {
     /// The next connection to this listening socket, close-on-exec,
     /// waiting for one.
     /// - Throws: `accept` and its errno.
-    func accept() throws(Errno) -> FileDescriptor {
+    package func accept() throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingOnInterrupt("accept") { ph_accept_cloexec(rawValue) })
     }
 
     /// Shuts the socket down both ways: a thread blocked reading it or
     /// accepting on it wakes up (a `close` would not wake it, and could
     /// hand its number to another descriptor under it).
-    func shutdown() {
+    package func shutdown() {
         _ = Glibc.shutdown(rawValue, CInt(SHUT_RDWR))
     }
 
     /// Sends `text` as one datagram to the Unix datagram socket at `path`
     /// (`@name`: an abstract one); false when it could not be sent.
     @discardableResult
-    static func sendDatagram(_ text: String, to path: String) -> Bool {
+    package static func sendDatagram(_ text: String, to path: String) -> Bool {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { ph_send_datagram(path, $0.baseAddress, $0.count) } == 0
     }
@@ -82,7 +84,9 @@ extension FileDescriptor {
     /// attached to their first byte (SCM_RIGHTS); bytes the socket had no
     /// room for are sent after, without them, waiting as ``send(_:waiting:whenFull:)`` does.
     /// - Throws: `sendmsg` and its errno.
-    func send(_ bytes: [UInt8], passing descriptors: [FileDescriptor], whenFull: () -> Int32? = { nil }) throws(Errno) {
+    package func send(_ bytes: [UInt8], passing descriptors: [FileDescriptor], whenFull: () -> Int32? = { nil })
+        throws(Errno)
+    {
         guard !descriptors.isEmpty else { return try send(bytes, whenFull: whenFull) }
         let numbers = descriptors.map(\.rawValue)
         var sent: Int
@@ -108,7 +112,7 @@ extension FileDescriptor {
     /// sent with what it read (close-on-exec) to `descriptors`.
     /// - Returns: the bytes read; 0 at the end.
     /// - Throws: `recvmsg` and its errno (EAGAIN when non-blocking and empty).
-    func receive(into buffer: inout [UInt8], descriptors: inout [FileDescriptor]) throws(Errno) -> Int {
+    package func receive(into buffer: inout [UInt8], descriptors: inout [FileDescriptor]) throws(Errno) -> Int {
         var numbers = [CInt](repeating: -1, count: Self.maxPassed)
         var count: CInt = 0
         let received = try retryingOnInterrupt("recvmsg") {

@@ -43,7 +43,7 @@ extension FileDescriptor {
     /// Opens `path` with `flags` (`O_RDONLY | O_NOFOLLOW`, ...), close-on-exec
     /// whether or not `flags` says so; `permissions` for a file `O_CREAT` makes.
     /// - Throws: `open` and its errno.
-    static func open(_ path: String, _ flags: CInt, permissions: mode_t = 0) throws(Errno) -> FileDescriptor {
+    package static func open(_ path: String, _ flags: CInt, permissions: mode_t = 0) throws(Errno) -> FileDescriptor {
         FileDescriptor(
             rawValue: try retryingOnInterrupt("open") { Glibc.open(path, flags | O_CLOEXEC, permissions) })
     }
@@ -51,7 +51,7 @@ extension FileDescriptor {
     /// Opens `path` with O_PATH (close-on-exec): a descriptor that holds a
     /// number and names the file, but cannot be read or written (EBADF).
     /// - Throws: `open` and its errno.
-    static func openPath(_ path: String) throws(Errno) -> FileDescriptor {
+    package static func openPath(_ path: String) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingOnInterrupt("open") { ph_open_path_cloexec(path) })
     }
 
@@ -59,7 +59,7 @@ extension FileDescriptor {
     /// ``open(_:_:permissions:)`` does: the name cannot be swapped for one in
     /// another directory between a check of the directory and the open.
     /// - Throws: `openat` and its errno.
-    func open(named name: String, _ flags: CInt) throws(Errno) -> FileDescriptor {
+    package func open(named name: String, _ flags: CInt) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingOnInterrupt("openat") { openat(rawValue, name, flags | O_CLOEXEC) })
     }
 
@@ -71,14 +71,14 @@ extension FileDescriptor {
     /// thread has just been given. An error (EIO from a file system that
     /// reports a failed write late) still means the number is closed.
     /// - Throws: `close` and its errno.
-    func close() throws(Errno) {
+    package func close() throws(Errno) {
         guard Glibc.close(rawValue) == 0 else { throw Errno(call: "close", code: errno) }
     }
 
     /// Calls `body` with this descriptor, then closes it, however `body`
     /// ends (a failure to close is not reported: use ``close()`` where it
     /// matters, as after writing a file).
-    func closeAfter<Result, Failure: Error>(
+    package func closeAfter<Result, Failure: Error>(
         _ body: (FileDescriptor) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         defer { try? close() }
@@ -92,7 +92,7 @@ extension FileDescriptor {
     /// A new descriptor for the same open file, numbered `minimum` or the
     /// lowest free number above it, close-on-exec (`F_DUPFD_CLOEXEC`).
     /// - Throws: `fcntl` and its errno (EMFILE: no number free).
-    func duplicate(atLeast minimum: CInt = 0) throws(Errno) -> FileDescriptor {
+    package func duplicate(atLeast minimum: CInt = 0) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_DUPFD_CLOEXEC, minimum) })
     }
 
@@ -104,7 +104,7 @@ extension FileDescriptor {
     /// - Returns: `target`.
     /// - Throws: `dup2` and its errno.
     @discardableResult
-    func duplicate(as target: FileDescriptor) throws(Errno) -> FileDescriptor {
+    package func duplicate(as target: FileDescriptor) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingOnInterrupt("dup2") { dup2(rawValue, target.rawValue) })
     }
 }
@@ -121,7 +121,7 @@ extension FileDescriptor {
 
     /// Makes the descriptor close-on-exec (one the host was started with).
     /// - Throws: `fcntl` and its errno.
-    func setClosedOnExec() throws(Errno) {
+    package func setClosedOnExec() throws(Errno) {
         _ = try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
     }
 
@@ -129,7 +129,7 @@ extension FileDescriptor {
     /// (``Errno/wouldBlock``) instead of waiting. The flag belongs to the
     /// open file, so it holds for every duplicate of it too.
     /// - Throws: `fcntl` and its errno.
-    func setNonBlocking() throws(Errno) {
+    package func setNonBlocking() throws(Errno) {
         let flags = try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_GETFL) }
         if flags & O_NONBLOCK == 0 {
             _ = try retryingOnInterrupt("fcntl") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
@@ -138,7 +138,7 @@ extension FileDescriptor {
 
     /// The open file's status (`fstat`).
     /// - Throws: `fstat` and its errno.
-    func status() throws(Errno) -> stat {
+    package func status() throws(Errno) -> stat {
         var info = stat()
         _ = try retryingOnInterrupt("fstat") { fstat(rawValue, &info) }
         return info
@@ -147,7 +147,7 @@ extension FileDescriptor {
     /// The status of `name` in the directory open at this descriptor
     /// (`fstatat`), of a symbolic link itself, not of what it points to.
     /// - Throws: `fstatat` and its errno.
-    func status(ofLink name: String) throws(Errno) -> stat {
+    package func status(ofLink name: String) throws(Errno) -> stat {
         var info = stat()
         _ = try retryingOnInterrupt("fstatat") { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }
         return info
@@ -156,27 +156,27 @@ extension FileDescriptor {
     /// Flushes what was written to the open file, or a directory's entries,
     /// to the disk (`fsync`).
     /// - Throws: `fsync` and its errno.
-    func sync() throws(Errno) {
+    package func sync() throws(Errno) {
         _ = try retryingOnInterrupt("fsync") { fsync(rawValue) }
     }
 
     /// Sets the open file's permission bits (`fchmod`).
     /// - Throws: `fchmod` and its errno.
-    func setPermissions(_ mode: mode_t) throws(Errno) {
+    package func setPermissions(_ mode: mode_t) throws(Errno) {
         _ = try retryingOnInterrupt("fchmod") { fchmod(rawValue, mode) }
     }
 
     /// Gives the open file to `owner` and `group` (`fchown`; only root may
     /// give a file away).
     /// - Throws: `fchown` and its errno.
-    func setOwner(_ owner: uid_t, group: gid_t) throws(Errno) {
+    package func setOwner(_ owner: uid_t, group: gid_t) throws(Errno) {
         _ = try retryingOnInterrupt("fchown") { fchown(rawValue, owner, group) }
     }
 
     /// Takes the exclusive `flock` lock of the open file, waiting for it;
     /// it is released when the last descriptor of the open file closes.
     /// - Throws: `flock` and its errno.
-    func lockExclusively() throws(Errno) {
+    package func lockExclusively() throws(Errno) {
         _ = try retryingOnInterrupt("flock") { flock(rawValue, LOCK_EX) }
     }
 
@@ -190,7 +190,7 @@ extension FileDescriptor {
     /// would not inherit (``isClosedOnExec``): a number to give it a
     /// descriptor under without hiding one its caller passed (`3>file`).
     /// Low numbers matter: `sh` redirects only to single digits (`>&7`).
-    static func lowestNumberFreeForChild() -> FileDescriptor {
+    package static func lowestNumberFreeForChild() -> FileDescriptor {
         var fd = FileDescriptor(rawValue: 3)
         while !fd.isClosedOnExec { fd = FileDescriptor(rawValue: fd.rawValue + 1) }
         return fd
@@ -210,7 +210,7 @@ extension FileDescriptor {
     /// the closed descriptor did: reading or writing it fails with EBADF
     /// (so a result is reported as not written), and a command the host
     /// runs does not inherit it.
-    static func holdClosedStandardDescriptors() {
+    package static func holdClosedStandardDescriptors() {
         for number in STDIN_FILENO...STDERR_FILENO where fcntl(number, F_GETFD) == -1 && errno == EBADF {
             // The lowest free number: `number`, as the lower ones are open.
             guard let placeholder = try? FileDescriptor.openPath("/dev/null") else { return }
@@ -230,7 +230,7 @@ extension FileDescriptor {
     /// (`memfd_create`, close-on-exec), sealed, so that neither this process
     /// nor one it is passed to can change it.
     /// - Throws: the call that failed and its errno.
-    func sealedCopy(size: Int) throws(Errno) -> FileDescriptor {
+    package func sealedCopy(size: Int) throws(Errno) -> FileDescriptor {
         let copy = ph_sealed_copy(rawValue, off_t(size))
         guard copy >= 0 else { throw Errno(call: "memfd_create", code: errno) }
         return FileDescriptor(rawValue: copy)

@@ -10,7 +10,7 @@ import Dispatch
 /// the screen, so the group is polled, a few times a second, only while such
 /// a view waits in the background.
 // Safe: its one stored property is an immutable dispatch timer, which libdispatch makes thread-safe.
-final class ForegroundWatch: @unchecked Sendable {
+package final class ForegroundWatch: @unchecked Sendable {
     /// How often the foreground is checked, in seconds.
     static let interval = 0.2
 
@@ -18,7 +18,7 @@ final class ForegroundWatch: @unchecked Sendable {
 
     /// Starts polling `isForeground` (on a global queue) and calls `handler`
     /// there once it returns true.
-    init(isForeground: @escaping @Sendable () -> Bool, then handler: @escaping @Sendable () -> Void) {
+    package init(isForeground: @escaping @Sendable () -> Bool, then handler: @escaping @Sendable () -> Void) {
         timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
         timer.setEventHandler { [timer] in
@@ -30,8 +30,8 @@ final class ForegroundWatch: @unchecked Sendable {
     }
 
     /// True until the handler was called or ``cancel()``.
-    var isWaiting: Bool { !timer.isCancelled }
+    package var isWaiting: Bool { !timer.isCancelled }
 
     /// Stops polling (a handler call already under way still completes).
-    func cancel() { timer.cancel() }
+    package func cancel() { timer.cancel() }
 }

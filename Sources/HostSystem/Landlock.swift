@@ -13,14 +13,15 @@ import SystemShims
 /// A ruleset *handles* accesses: those it handles are denied everywhere but
 /// beneath the files and folders a rule allows them for; those it does not
 /// handle stay as they were. Each ABI version handles more (``abi``).
-enum Landlock {
+package enum Landlock {
     /// Accesses to files and folders (`LANDLOCK_ACCESS_FS_*`).
-    struct FileAccess: OptionSet, Hashable, Sendable {
-        let rawValue: UInt64
+    package struct FileAccess: OptionSet, Hashable, Sendable {
+        package let rawValue: UInt64
+        package init(rawValue: UInt64) { self.rawValue = rawValue }
         static let execute = FileAccess(rawValue: 1 << 0)
         static let writeFile = FileAccess(rawValue: 1 << 1)
-        static let readFile = FileAccess(rawValue: 1 << 2)
-        static let readDirectory = FileAccess(rawValue: 1 << 3)
+        package static let readFile = FileAccess(rawValue: 1 << 2)
+        package static let readDirectory = FileAccess(rawValue: 1 << 3)
         static let removeDirectory = FileAccess(rawValue: 1 << 4)
         static let removeFile = FileAccess(rawValue: 1 << 5)
         static let makeCharacterDevice = FileAccess(rawValue: 1 << 6)
@@ -41,7 +42,7 @@ enum Landlock {
         static let ofAFile: FileAccess = [.execute, .writeFile, .readFile, .truncate, .ioctlDevice]
 
         /// Every access ABI `version` handles.
-        static func handled(byABI version: Int) -> FileAccess {
+        package static func handled(byABI version: Int) -> FileAccess {
             var access = FileAccess(rawValue: (1 << 13) - 1)
             if version >= 2 { access.insert(.refer) }
             if version >= 3 { access.insert(.truncate) }
@@ -51,35 +52,37 @@ enum Landlock {
     }
 
     /// TCP accesses (`LANDLOCK_ACCESS_NET_*`, ABI 4).
-    struct NetworkAccess: OptionSet, Hashable, Sendable {
-        let rawValue: UInt64
-        static let bindTCP = NetworkAccess(rawValue: 1 << 0)
-        static let connectTCP = NetworkAccess(rawValue: 1 << 1)
+    package struct NetworkAccess: OptionSet, Hashable, Sendable {
+        package let rawValue: UInt64
+        package init(rawValue: UInt64) { self.rawValue = rawValue }
+        package static let bindTCP = NetworkAccess(rawValue: 1 << 0)
+        package static let connectTCP = NetworkAccess(rawValue: 1 << 1)
     }
 
     /// What a domain keeps within itself (`LANDLOCK_SCOPE_*`, ABI 6).
-    struct Scope: OptionSet, Hashable, Sendable {
-        let rawValue: UInt64
+    package struct Scope: OptionSet, Hashable, Sendable {
+        package let rawValue: UInt64
+        package init(rawValue: UInt64) { self.rawValue = rawValue }
         /// Connecting to an abstract Unix socket made outside the domain.
-        static let abstractUnixSocket = Scope(rawValue: 1 << 0)
+        package static let abstractUnixSocket = Scope(rawValue: 1 << 0)
         /// Signalling a process outside the domain.
-        static let signal = Scope(rawValue: 1 << 1)
+        package static let signal = Scope(rawValue: 1 << 1)
     }
 
     /// The kernel's Landlock ABI version, or why there is none (ENOSYS: not
     /// built in; EOPNOTSUPP: turned off at boot).
-    static var abi: Result<Int, Errno> {
+    package static var abi: Result<Int, Errno> {
         let version = ph_landlock_abi()
         return version > 0 ? .success(Int(version)) : .failure(Errno(call: "landlock_create_ruleset", code: errno))
     }
 
     /// A ruleset being made; ``restrict()`` puts the calling thread under it.
-    struct Ruleset: ~Copyable {
+    package struct Ruleset: ~Copyable {
         private let descriptor: FileDescriptor
 
         /// A ruleset that handles these accesses and scopes (each one the
         /// kernel's ABI has: the caller asks ``abi`` first).
-        init(handling files: FileAccess, network: NetworkAccess, scopes: Scope) throws(Errno) {
+        package init(handling files: FileAccess, network: NetworkAccess, scopes: Scope) throws(Errno) {
             let fd = ph_landlock_ruleset(files.rawValue, network.rawValue, scopes.rawValue)
             guard fd >= 0 else { throw Errno(call: "landlock_create_ruleset", code: errno) }
             descriptor = FileDescriptor(rawValue: fd)
@@ -89,7 +92,7 @@ enum Landlock {
 
         /// Allows `access` beneath what `target` names (a folder, or a file
         /// with ``FileAccess/ofAFile`` accesses only).
-        func allow(_ access: FileAccess, beneath target: FileDescriptor) throws(Errno) {
+        package func allow(_ access: FileAccess, beneath target: FileDescriptor) throws(Errno) {
             guard ph_landlock_allow(descriptor.rawValue, target.rawValue, access.rawValue) == 0 else {
                 throw Errno(call: "landlock_add_rule", code: errno)
             }
@@ -98,7 +101,7 @@ enum Landlock {
         /// Restricts the calling thread, and every thread and process it
         /// starts from now on, for ever. Threads that exist already are not
         /// restricted: call it while the process has one thread.
-        func restrict() throws(Errno) {
+        package func restrict() throws(Errno) {
             guard ph_landlock_restrict(descriptor.rawValue) == 0 else {
                 throw Errno(call: "landlock_restrict_self", code: errno)
             }

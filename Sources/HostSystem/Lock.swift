@@ -8,10 +8,10 @@
 /// pthread mutex.
 // Safe: the mutex is used only through the pthread calls, which are
 // thread-safe; it lives at a fixed address until deinit.
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
     }
@@ -25,7 +25,7 @@ final class Lock: @unchecked Sendable {
     func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()

@@ -12,11 +12,11 @@
 /// time on the clock the deadlines are computed on.
 // Safe: the mutex and the condition are used only through the pthread calls,
 // which are thread-safe; both live at fixed addresses until deinit.
-final class MonotonicCondition: @unchecked Sendable {
+package final class MonotonicCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
         condition.initialize(to: pthread_cond_t())
@@ -34,11 +34,11 @@ final class MonotonicCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()
@@ -46,20 +46,20 @@ final class MonotonicCondition: @unchecked Sendable {
 
     /// Waits (holding the lock) until signalled. As with every condition,
     /// a wake-up may be spurious: check the state it guards again.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Waits (holding the lock) until signalled or the monotonic clock
     /// reaches `deadline` (nanoseconds, as ``MonotonicTime/nanoseconds()``);
     /// false when the deadline passed.
     @discardableResult
-    func wait(untilNanoseconds deadline: UInt64) -> Bool {
+    package func wait(untilNanoseconds deadline: UInt64) -> Bool {
         var time = timespec(
             tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
     }
 
     /// Wakes one waiter.
-    func signal() { pthread_cond_signal(condition) }
+    package func signal() { pthread_cond_signal(condition) }
     /// Wakes every waiter.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -4,23 +4,23 @@ import Glibc
 /// returns to plugins (through ``MonotonicClock``), watchdogs and budgets
 /// are measured on, and durations are timed with. Never goes back, never
 /// jumps with the wall clock.
-enum MonotonicTime {
+package enum MonotonicTime {
     /// Now, in nanoseconds.
-    static func nanoseconds() -> UInt64 {
+    package static func nanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// Now, in seconds.
-    static func seconds() -> Double {
+    package static func seconds() -> Double {
         Double(nanoseconds()) / 1e9
     }
 
     /// The time from now to `deadline` (on ``seconds()``) as `poll` takes
     /// it: whole milliseconds rounded up, so a wait never ends before the
     /// deadline; 0 once it has passed.
-    static func milliseconds(until deadline: Double) -> Int32 {
+    package static func milliseconds(until deadline: Double) -> Int32 {
         let remaining = deadline - seconds()
         return remaining > 0 ? Int32(min(remaining * 1000 + 1, Double(Int32.max))) : 0
     }

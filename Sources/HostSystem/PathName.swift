@@ -6,20 +6,20 @@
 /// and the running executable. Every layer that names files (the search
 /// path, the bookmark store, get-title's fetcher) uses these, so they live
 /// below all of them.
-enum PathName {
+package enum PathName {
     /// The folder part of `path` (`.` for a bare name, `/` for the root).
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The last name in `path` (trailing slashes ignored).
-    static func lastComponent(of path: String) -> Substring {
+    package static func lastComponent(of path: String) -> Substring {
         path.split(separator: "/").last ?? ""
     }
 
     /// Drops trailing slashes (but keeps "/").
-    static func trimmed(_ path: String) -> String {
+    package static func trimmed(_ path: String) -> String {
         var path = Substring(path)
         while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
         return String(path)
@@ -27,7 +27,7 @@ enum PathName {
 
     /// `path` made absolute against the working directory, trailing slashes
     /// dropped.
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return trimmed(path) }
         let cwd = currentDirectory()
         return trimmed(path == "." ? cwd : cwd + "/" + path)
@@ -41,7 +41,7 @@ enum PathName {
     }
 
     /// The running executable's path (`/proc/self/exe`'s target), if it can be read.
-    static func readExecutableLink() -> String? {
+    package static func readExecutableLink() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }

@@ -5,13 +5,13 @@ import SystemShims
 
 /// Waiting, with a time limit, for a helper process the host started (the
 /// scan helper, the presenter process) to end, and reaping it.
-enum ProcessExit {
+package enum ProcessExit {
     /// Waits up to `seconds` for `pid` to end, then kills it (SIGKILL), and
     /// reaps it. Returns how it ended, and whether it had to be killed.
     /// With `group`, whatever is left in its process group (which it leads:
     /// what a plugin started) is killed too, before the leader is reaped so
     /// that the group's number cannot have been reused.
-    static func end(_ pid: pid_t, waitingUpTo seconds: Double, group: Bool = false) -> (
+    package static func end(_ pid: pid_t, waitingUpTo seconds: Double, group: Bool = false) -> (
         ChildProcess.Termination, killed: Bool
     ) {
         var killed = false

@@ -5,7 +5,7 @@
 /// What this process is, as /proc tells it: what a process that is about
 /// to confine itself reads first (``PluginConfinement``), as it can read
 /// none of it after.
-enum ProcessSelf {
+package enum ProcessSelf {
     /// The names of the entries of the folder `path` (`.` and `..` left out), in readdir's order.
     static func entries(of path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }
@@ -21,10 +21,10 @@ enum ProcessSelf {
     }
 
     /// How many threads this process runs.
-    static var threadCount: Int { entries(of: "/proc/self/task").count }
+    package static var threadCount: Int { entries(of: "/proc/self/task").count }
 
     /// The highest descriptor open in this process, -1 for none.
-    static var highestOpenDescriptor: Int32 {
+    package static var highestOpenDescriptor: Int32 {
         // The listing's own descriptor is among them: one more than it needs is harmless.
         entries(of: "/proc/self/fd").compactMap { Int32($0) }.max() ?? -1
     }
@@ -32,7 +32,7 @@ enum ProcessSelf {
     /// This process's folder in /proc (`/proc/1234`): named as /proc's own
     /// PID namespace numbers it, which is not `getpid()` in a PID namespace
     /// of its own.
-    static var procFolder: String {
+    package static var procFolder: String {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = readlink("/proc/self", &buffer, buffer.count)
         return count > 0 ? "/proc/" + String(decoding: buffer[..<count], as: UTF8.self) : "/proc/\(getpid())"
@@ -40,7 +40,7 @@ enum ProcessSelf {
 
     /// The folders of the shared libraries mapped in this process, in the
     /// order /proc/self/maps lists them (not the executable's own folder).
-    static var libraryFolders: [String] {
+    package static var libraryFolders: [String] {
         guard let maps = try? FileDescriptor.open("/proc/self/maps", O_RDONLY).closeAfter({ try $0.readAll() })
         else { return [] }
         var folders: [String] = []
@@ -55,18 +55,18 @@ enum ProcessSelf {
     }
 
     /// Whether `path` exists (a dangling link does not).
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }
 
 /// The namespaces a process is in, by the inode numbers of /proc/self/ns/*:
 /// two processes are in the same namespace when the numbers are equal.
-struct NamespaceIdentity: Equatable {
+package struct NamespaceIdentity: Equatable {
     let user: UInt64
     let pid: UInt64
     let network: UInt64
 
     /// This process's.
-    static var ofThisProcess: NamespaceIdentity {
+    package static var ofThisProcess: NamespaceIdentity {
         func inode(_ name: String) -> UInt64 {
             var info = stat()
             return stat("/proc/self/ns/\(name)", &info) == 0 ? UInt64(info.st_ino) : 0
@@ -75,7 +75,7 @@ struct NamespaceIdentity: Equatable {
     }
 
     /// `user:N pid:N net:N`.
-    var encoded: String { "user:\(user) pid:\(pid) net:\(network)" }
+    package var encoded: String { "user:\(user) pid:\(pid) net:\(network)" }
 
     init(user: UInt64, pid: UInt64, network: UInt64) {
         (self.user, self.pid, self.network) = (user, pid, network)
@@ -95,7 +95,7 @@ struct NamespaceIdentity: Equatable {
 
     /// The namespaces this process has apart from `host` (a process's
     /// ``encoded`` identity); nil when `host` is not one.
-    static func entered(apartFrom host: String?) -> Spawn.Namespaces? {
+    package static func entered(apartFrom host: String?) -> Spawn.Namespaces? {
         guard let host = host.flatMap(NamespaceIdentity.init(encoded:)) else { return nil }
         let own = ofThisProcess
         var entered: Spawn.Namespaces = []

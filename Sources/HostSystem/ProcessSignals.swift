@@ -6,13 +6,13 @@
 /// ignoring SIGPIPE, stopping itself, signalling a process it started. One
 /// place for each, so the reason is written once and `scripts/layers` can
 /// hold every other folder to it.
-enum ProcessSignals {
+package enum ProcessSignals {
     /// Ignores SIGPIPE for the rest of the process's life: a write to a pipe
     /// or socket whose reader went away then fails with EPIPE, which the
     /// writer handles (a closed stdout must not kill the host before it has
     /// restored the terminal), instead of ending the host. Spawned commands
     /// get SIGPIPE's default back (``Spawn``'s default signals).
-    static func ignoreBrokenPipe() {
+    package static func ignoreBrokenPipe() {
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -21,14 +21,14 @@ enum ProcessSignals {
     /// be taken by another thread, and this one would run on (and draw again)
     /// for a moment before the stop reaches it; one to this thread stops it
     /// before `raise` returns.
-    static func stopUntilContinued() {
+    package static func stopUntilContinued() {
         raise(SIGSTOP)
     }
 
     /// Sends `signal` to `pid`, a child the host started and has not reaped
     /// yet (so the number cannot belong to another process). A child that
     /// already ended is no error: it is reaped elsewhere.
-    static func send(_ signal: Int32, to pid: pid_t) {
+    package static func send(_ signal: Int32, to pid: pid_t) {
         _ = kill(pid, signal)
     }
 }

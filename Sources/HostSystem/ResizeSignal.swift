@@ -15,7 +15,7 @@ import Synchronization
 /// libdispatch re-raises the signal at the thread that made the first such
 /// source, where it can stay pending unseen (the test suite caught it).
 /// Installed once per process, on first use, and left in place.
-enum ResizeSignal {
+package enum ResizeSignal {
     private struct State {
         var handlers: [UInt64: @Sendable () -> Void] = [:]
         var lastToken: UInt64 = 0
@@ -26,7 +26,7 @@ enum ResizeSignal {
 
     /// Starts calling `handler` after each SIGWINCH or SIGCONT; returns a
     /// token for ``stopWatching(_:)``, or `nil` when no pipe could be made.
-    static func watch(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
+    package static func watch(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
         state.withLock { state in
             if state.source == nil {
                 guard let source = install() else { return nil }
@@ -39,7 +39,7 @@ enum ResizeSignal {
     }
 
     /// Stops calling the handler `token` stands for.
-    static func stopWatching(_ token: UInt64) {
+    package static func stopWatching(_ token: UInt64) {
         state.withLock { $0.handlers[token] = nil }
     }
 

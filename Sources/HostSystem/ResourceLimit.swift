@@ -5,10 +5,10 @@
 /// The changes the host's helper processes make to their own resource
 /// limits (`setrlimit`), in one place. The host itself never changes one:
 /// the command it runs would inherit the change.
-enum ResourceLimit {
+package enum ResourceLimit {
     /// Raises the soft open-file limit to the hard one. For the scan helper,
     /// which keeps a descriptor for each library it loads.
-    static func raiseOpenFilesToHardLimit() {
+    package static func raiseOpenFilesToHardLimit() {
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
             limit.rlim_cur = limit.rlim_max
@@ -20,7 +20,7 @@ enum ResourceLimit {
     /// is kept), so that the process cannot raise it again; false when the
     /// kernel refused.
     @discardableResult
-    static func cap(_ resource: __rlimit_resource, at value: rlim_t) -> Bool {
+    package static func cap(_ resource: __rlimit_resource, at value: rlim_t) -> Bool {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0 else { return false }
         limit.rlim_cur = min(limit.rlim_cur, value)
@@ -33,14 +33,14 @@ enum ResourceLimit {
     /// thread takes one, so no more threads than that can run in it, whoever
     /// the user (RLIMIT_NPROC never binds root). Needs CAP_SYS_ADMIN in the
     /// namespace's user namespace; false when the kernel refused.
-    static func capProcessIDsOfOwnNamespace(at count: Int) -> Bool {
+    package static func capProcessIDsOfOwnNamespace(at count: Int) -> Bool {
         guard let file = try? FileDescriptor.open("/proc/sys/kernel/pid_max", O_WRONLY) else { return false }
         return file.closeAfter { (try? $0.writeAll(Array("\(count)\n".utf8))) != nil }
     }
 
     /// Caps the address space at `bytes`, the hard limit too (so a plugin
     /// cannot raise it again); a lower limit already set is kept.
-    static func capAddressSpace(at bytes: rlim_t) {
+    package static func capAddressSpace(at bytes: rlim_t) {
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur > bytes {
             limit.rlim_cur = bytes

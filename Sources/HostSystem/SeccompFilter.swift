@@ -8,9 +8,9 @@ import CSeccomp
 /// loaded on the calling process: from then on the kernel checks each
 /// system call of every thread against it. The host's thin view of
 /// libseccomp; what a plugin's process may call is ``PluginConfinement``'s.
-struct SeccompFilter: ~Copyable {
+package struct SeccompFilter: ~Copyable {
     /// What the kernel does with a call.
-    enum Action: Equatable {
+    package enum Action: Equatable {
         /// The call goes through.
         case allow
         /// The call fails with this errno, unmade.
@@ -33,19 +33,19 @@ struct SeccompFilter: ~Copyable {
     }
 
     /// A test of one argument of a call (`scmp_arg_cmp`).
-    struct Condition {
+    package struct Condition {
         let comparison: scmp_arg_cmp
 
         /// Argument `index` (0 to 5) equals `value`.
-        static func argument(_ index: UInt32, equals value: UInt64) -> Condition {
+        package static func argument(_ index: UInt32, equals value: UInt64) -> Condition {
             Condition(comparison: scmp_arg_cmp(arg: index, op: SCMP_CMP_EQ, datum_a: value, datum_b: 0))
         }
         /// Argument `index` differs from `value`.
-        static func argument(_ index: UInt32, differsFrom value: UInt64) -> Condition {
+        package static func argument(_ index: UInt32, differsFrom value: UInt64) -> Condition {
             Condition(comparison: scmp_arg_cmp(arg: index, op: SCMP_CMP_NE, datum_a: value, datum_b: 0))
         }
         /// Argument `index`, masked with `mask`, equals `value`.
-        static func argument(_ index: UInt32, masked mask: UInt64, equals value: UInt64) -> Condition {
+        package static func argument(_ index: UInt32, masked mask: UInt64, equals value: UInt64) -> Condition {
             Condition(comparison: scmp_arg_cmp(arg: index, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: value))
         }
     }
@@ -56,7 +56,7 @@ struct SeccompFilter: ~Copyable {
     /// A filter whose calls not named by a rule get `unlisted`; a call of
     /// another architecture than the process's (a 32-bit `int 0x80` from a
     /// 64-bit process) kills the process.
-    init(unlisted: Action) throws(Errno) {
+    package init(unlisted: Action) throws(Errno) {
         guard let context = seccomp_init(unlisted.rawValue) else { throw Errno(call: "seccomp_init", code: ENOMEM) }
         self.context = context
         self.unlisted = unlisted
@@ -75,7 +75,7 @@ struct SeccompFilter: ~Copyable {
     }
 
     /// The name of system call `number` on this architecture, nil when unknown.
-    static func name(of number: Int32) -> String? {
+    package static func name(of number: Int32) -> String? {
         guard let name = seccomp_syscall_resolve_num_arch(UInt32(SCMP_ARCH_NATIVE), number) else { return nil }
         defer { free(name) }
         return String(cString: name)
@@ -87,7 +87,7 @@ struct SeccompFilter: ~Copyable {
     /// action is the filter's `unlisted` one is what the filter does
     /// anyway (libseccomp refuses it): it is said, not added.
     @discardableResult
-    func add(_ action: Action, _ call: String, when conditions: [Condition] = []) throws(Errno) -> Bool {
+    package func add(_ action: Action, _ call: String, when conditions: [Condition] = []) throws(Errno) -> Bool {
         guard let number = Self.number(of: call) else { return false }
         guard action != unlisted else { return true }
         let comparisons = conditions.map(\.comparison)
@@ -99,7 +99,7 @@ struct SeccompFilter: ~Copyable {
     }
 
     /// Loads the filter on the process (for ever; it needs no_new_privs).
-    func load() throws(Errno) {
+    package func load() throws(Errno) {
         let status = seccomp_load(context)
         guard status == 0 else { throw Errno(call: "seccomp_load", code: -status) }
     }

@@ -3,9 +3,9 @@
 #endif
 
 /// The one table of signal names the host prints.
-enum SignalName {
+package enum SignalName {
     /// `SIGSEGV` for 11, and so on; `signal N` for one without a common name.
-    static func of(_ signal: Int32) -> String {
+    package static func of(_ signal: Int32) -> String {
         names[signal] ?? "signal \(signal)"
     }
 

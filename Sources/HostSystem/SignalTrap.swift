@@ -44,7 +44,7 @@ public final class SignalTrap {
     /// it on the thread that should receive them (the main thread).
     /// - Throws: `pipe2` and its errno when the pipe cannot be made (the
     ///   descriptors ran out at start-up); nothing is caught then.
-    init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) throws(Errno) {
+    package init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) throws(Errno) {
         let pipe = try FileDescriptor.pipe(nonBlocking: true)
         writeEnd = pipe.writeEnd
         self.signals = signals

@@ -19,60 +19,63 @@ import SystemShims
 /// `descriptors`, and, unless `closeOthers` is set, whatever the host itself
 /// inherited (a `run` command must get the descriptors its caller opened for
 /// it, `3>file`). The helpers the host starts for itself set `closeOthers`.
-struct Spawn {
+package struct Spawn {
     /// Where a descriptor of the child comes from.
-    enum Source: Equatable {
+    package enum Source: Equatable {
         /// A copy of this descriptor of the host.
         case descriptor(FileDescriptor)
         /// This file, opened by the child with these flags.
         case file(String, Int32)
 
         /// `/dev/null`, opened with these flags.
-        static func null(_ flags: Int32) -> Source { .file("/dev/null", flags) }
+        package static func null(_ flags: Int32) -> Source { .file("/dev/null", flags) }
     }
 
     /// How to start the child.
-    struct Options {
+    package struct Options {
         /// The child's descriptors that are set up, by number.
-        var descriptors: [FileDescriptor: Source] = [:]
+        package var descriptors: [FileDescriptor: Source] = [:]
         /// Closes every descriptor above the highest one in `descriptors`;
         /// name every number up to it (the helpers name 0 to 3), as one not
         /// named below it is kept as inherited.
-        var closeOthers = false
+        package var closeOthers = false
         /// The child leads a new process group.
-        var newProcessGroup = false
+        package var newProcessGroup = false
         /// The child leads a new session: no controlling terminal, and no
         /// signal the terminal sends reaches it.
-        var newSession = false
+        package var newSession = false
         /// Signals reset to their default action in the child; `nil` resets
         /// every signal (the helpers), a list only those (the command keeps
         /// a SIG_IGN its caller set for it, as a shell's child would). A
         /// signal the host catches is reset in any case.
-        var defaultSignals: [Int32]? = nil
+        package var defaultSignals: [Int32]? = nil
         /// The environment; `nil` passes the host's.
-        var environment: [String]? = nil
+        package var environment: [String]? = nil
         /// The namespaces the child starts in, where the kernel lets an
         /// unprivileged process make them (``Child/namespaces`` says which
         /// it got): the processes that run plugin code (SECURITY.md).
-        var namespaces: Namespaces = []
+        package var namespaces: Namespaces = []
+
+        package init() {}
     }
 
     /// Namespaces a child can be started in (`PH_NAMESPACE_*`).
-    struct Namespaces: OptionSet, Hashable {
-        let rawValue: Int32
+    package struct Namespaces: OptionSet, Hashable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
         /// A user namespace of its own, its uid and gid mapped to themselves
         /// (the others need it: an unprivileged process may make them there).
-        static let user = Namespaces(rawValue: PH_NAMESPACE_USER)
+        package static let user = Namespaces(rawValue: PH_NAMESPACE_USER)
         /// A PID namespace of its own: the child is its process 1, sees no
         /// other process, and every process it starts ends with it.
-        static let pid = Namespaces(rawValue: PH_NAMESPACE_PID)
+        package static let pid = Namespaces(rawValue: PH_NAMESPACE_PID)
         /// A network namespace of its own: a loopback that is down, nothing else.
-        static let network = Namespaces(rawValue: PH_NAMESPACE_NETWORK)
+        package static let network = Namespaces(rawValue: PH_NAMESPACE_NETWORK)
     }
 
     /// A started child.
-    struct Child: Equatable {
-        let pid: pid_t
+    package struct Child: Equatable {
+        package let pid: pid_t
         /// The namespaces it was started in: those asked for that the kernel allowed.
         let namespaces: Namespaces
         /// Why the kernel refused a namespace asked for (an errno), 0 for none.
@@ -82,12 +85,12 @@ struct Spawn {
     /// Starts `path` with `arguments` (its name first) and returns its pid,
     /// or the call that failed: `ph_spawn` (the fork, a descriptor of the
     /// child or its exec: ENOENT, EACCES, ENOEXEC...) or one setting it up.
-    static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, Errno> {
+    package static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, Errno> {
         launch(path, arguments, options).map(\.pid)
     }
 
     /// ``start(_:_:_:)``, with the namespaces the child got.
-    static func launch(_ path: String, _ arguments: [String], _ options: Options) -> Result<Child, Errno> {
+    package static func launch(_ path: String, _ arguments: [String], _ options: Options) -> Result<Child, Errno> {
         // A source at or below the highest target number could be taken by
         // an earlier dup2 (or be its own target, where dup2 would keep
         // FD_CLOEXEC): such a source first gets a copy above every target,
@@ -164,7 +167,7 @@ struct Spawn {
 extension Spawn {
     /// The host's environment as `NAME=value` entries, in its order, with
     /// `name` set to `value` (replacing every entry of that name).
-    static func environment(setting name: String, to value: String) -> [String] {
+    package static func environment(setting name: String, to value: String) -> [String] {
         var entries: [String] = []
         var pointer = environ
         while let entry = pointer.pointee {

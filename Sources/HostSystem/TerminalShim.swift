@@ -2,13 +2,13 @@ import Glibc
 
 /// The few system calls the rendering layer makes on a terminal, in one
 /// place (their write loop and EINTR retry are ``FileDescriptor``'s).
-enum TerminalShim {
+package enum TerminalShim {
     /// True when `fd` is a terminal.
-    static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
+    package static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
 
     /// The terminal's size from TIOCGWINSZ, or `nil` when `fd` is not a
     /// terminal or reports no size.
-    static func windowSize(_ fd: FileDescriptor) -> (cols: Int, rows: Int)? {
+    package static func windowSize(_ fd: FileDescriptor) -> (cols: Int, rows: Int)? {
         var size = winsize()
         guard ioctl(fd.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
@@ -18,7 +18,7 @@ enum TerminalShim {
     /// ours: we are a background job (`cmd &`, or after Ctrl-Z and `bg`) and
     /// the terminal belongs to the shell or another job. True for a stream
     /// that is not our controlling terminal (a pipe, a file). One ioctl.
-    static func isForeground(_ fd: FileDescriptor) -> Bool {
+    package static func isForeground(_ fd: FileDescriptor) -> Bool {
         let group = tcgetpgrp(fd.rawValue)
         return group < 0 || group == getpgrp()
     }
@@ -26,7 +26,7 @@ enum TerminalShim {
     /// True when a background process may write to `fd` without being
     /// stopped by SIGTTOU: `fd` is not a terminal, or its `TOSTOP` is off
     /// (the default). Reading the settings is allowed in the background.
-    static func allowsBackgroundWrites(_ fd: FileDescriptor) -> Bool {
+    package static func allowsBackgroundWrites(_ fd: FileDescriptor) -> Bool {
         var settings = termios()
         guard tcgetattr(fd.rawValue, &settings) == 0 else { return true }
         return settings.c_lflag & tcflag_t(TOSTOP) == 0
@@ -36,7 +36,7 @@ enum TerminalShim {
     /// (one, normally), going on after EINTR and partial writes, and waiting up
     /// to a second when a non-blocking `fd` is full. Returns false when the
     /// output is gone (EPIPE, EIO after a hang-up, ...), so callers stop writing.
-    static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Bool {
+    package static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Bool {
         (try? fd.writeAll(bytes, whenFull: { 1000 })) != nil
     }
 
@@ -45,7 +45,7 @@ enum TerminalShim {
     /// relative moves count on). Returns the settings to restore, or `nil`
     /// when `fd` is not a terminal or we are a background job on it (which
     /// must not touch it: that would stop us with SIGTTOU).
-    static func disableEcho(_ fd: FileDescriptor) -> termios? {
+    package static func disableEcho(_ fd: FileDescriptor) -> termios? {
         guard isTerminal(fd), isForeground(fd) else { return nil }
         var settings = termios()
         guard tcgetattr(fd.rawValue, &settings) == 0 else { return nil }
@@ -60,7 +60,7 @@ enum TerminalShim {
     /// no signals from keys (Ctrl-C and Ctrl-Z come as bytes). Returns the
     /// settings to restore, or `nil` when `fd` is not a terminal or we are a
     /// background job on it.
-    static func enableRawMode(_ fd: FileDescriptor) -> termios? {
+    package static func enableRawMode(_ fd: FileDescriptor) -> termios? {
         guard isTerminal(fd), isForeground(fd) else { return nil }
         var settings = termios()
         guard tcgetattr(fd.rawValue, &settings) == 0 else { return nil }
@@ -77,7 +77,7 @@ enum TerminalShim {
     }
 
     /// Restores settings saved by ``disableEcho(_:)`` or ``enableRawMode(_:)``.
-    static func restore(_ fd: FileDescriptor, _ settings: termios) {
+    package static func restore(_ fd: FileDescriptor, _ settings: termios) {
         var settings = settings
         _ = tcsetattr(fd.rawValue, TCSANOW, &settings)
     }

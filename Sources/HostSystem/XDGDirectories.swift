@@ -5,10 +5,10 @@
 /// The per-user folders of the XDG base directory spec, and the home folder
 /// they fall back to: the plugin search path's user folder and the bookmark
 /// store (data), the registry cache (cache).
-enum XDGDirectories {
+package enum XDGDirectories {
     /// `$XDG_DATA_HOME` when absolute (the XDG spec says to ignore a relative
     /// one), else `$HOME/.local/share`, else nothing.
-    static func dataHome(_ environment: [String: String]) -> String? {
+    package static func dataHome(_ environment: [String: String]) -> String? {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return PathName.trimmed(xdg) }
         if let home = environment["HOME"], home.hasPrefix("/") { return PathName.trimmed(home) + "/.local/share" }
         return nil
@@ -16,7 +16,7 @@ enum XDGDirectories {
 
     /// `$XDG_CACHE_HOME` when absolute (the XDG spec ignores a relative
     /// one), else `$HOME/.cache`, else none.
-    static func cacheHome(_ environment: [String: String]) -> String? {
+    package static func cacheHome(_ environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache" }
         return nil
@@ -24,7 +24,7 @@ enum XDGDirectories {
 
     /// The home directory the user database gives for this user (`""` when
     /// none), for a `HOME` that is unset or relative.
-    static func userDatabaseHome() -> String {
+    package static func userDatabaseHome() -> String {
         var entry = passwd()
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)

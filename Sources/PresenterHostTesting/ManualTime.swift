@@ -1,4 +1,5 @@
-import PresenterHost
+import HostEngine
+import HostRuntime
 
 extension PresenterRuntime {
     /// Moves the runtime's ``ManualClock`` forward by `seconds`, rendering

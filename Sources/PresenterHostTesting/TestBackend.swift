@@ -1,4 +1,5 @@
-import PresenterHost
+import HostRuntime
+import HostText
 import Synchronization
 
 /// A backend for exact-screen tests: a fixed size, the last frame kept as

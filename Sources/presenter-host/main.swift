@@ -1,5 +1,5 @@
 // The executable is a thin main over the library, so tests can drive the same code.
-import PresenterHost
+import HostCommandLine
 
 #if canImport(Glibc)
     import Glibc

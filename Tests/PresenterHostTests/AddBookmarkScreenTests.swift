@@ -1,5 +1,8 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostText
+@testable import HostEngine
+@testable import HostBookmarks
+@testable import HostCommandLine
 import Testing
 
 /// `presenter-host add-bookmark`'s screen in tmux, a real terminal with an

@@ -1,5 +1,6 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostBookmarks
+@testable import HostCommandLine
 import Testing
 
 /// The Add Bookmark screen fetching real titles from the loopback server

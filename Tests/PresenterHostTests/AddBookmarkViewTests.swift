@@ -1,5 +1,9 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostText
+@testable import HostPlugins
+@testable import HostEngine
+@testable import HostRuntime
+@testable import HostCommandLine
 import PresenterHostTesting
 import Synchronization
 import Testing

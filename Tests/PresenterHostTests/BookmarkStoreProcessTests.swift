@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostSystem
+@testable import HostBookmarks
 
 /// The bookmark store's promises between processes, through the real
 /// binary: `presenter-host add-bookmark --url U --title T --add --store S`

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PresenterHost
+@testable import HostBookmarks
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Testing
-@testable import PresenterHost
+@testable import HostEngine
+@testable import HostCommandLine
 
 /// The Add Bookmark interactor's checks: the original's two messages, then
 /// the scheme, in that order, as validation errors.

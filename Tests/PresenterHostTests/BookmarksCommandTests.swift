@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostBookmarks
+@testable import HostCommandLine
 
 /// `presenter-host bookmarks` run as a process: the table, `--json`, which
 /// store it reads, and stores it cannot read.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PresenterHost
+@testable import HostCommandLine
 
 /// Parsing of the top-level command line, and the binary's help, version
 /// and usage errors.

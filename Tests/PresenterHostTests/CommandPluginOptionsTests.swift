@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostPlugins
+@testable import HostCommandLine
 
 /// Every command honours every plugin option it takes, given before its
 /// name or after it, and refuses the others with a usage error that says

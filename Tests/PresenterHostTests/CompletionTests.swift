@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PresenterHost
+@testable import HostCommandLine
 
 /// `presenter-host completions bash|zsh|fish`: scripts written from the
 /// command table that complete every command, option and value, run in the

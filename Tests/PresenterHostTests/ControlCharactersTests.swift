@@ -1,4 +1,6 @@
-@testable import PresenterHost
+@testable import HostText
+@testable import HostEngine
+@testable import HostBookmarks
 import Testing
 
 /// The one control-character policy: each named rule matches exactly its

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostText
+@testable import HostPlugins
 
 /// The search path and the directory walk.
 @Suite struct DiscoveryTests {

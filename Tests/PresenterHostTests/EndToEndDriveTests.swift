@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostSystem
 
 /// `presenter-host drive` through the real binary: JSON lines on stdin from
 /// a pipe, from the shell and Python examples, and from socket clients.

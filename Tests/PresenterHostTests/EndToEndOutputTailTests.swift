@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostText
 import Testing
 
 /// `run --output tail[=N]` through the real binary in a terminal (pyte): the

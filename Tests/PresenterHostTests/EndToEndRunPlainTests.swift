@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostSystem
+@testable import HostPlugins
+@testable import HostCommandLine
 
 /// `presenter-host run` as a real process with stderr a pipe: plain lines,
 /// exit statuses, signals.

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@testable import PresenterHost
+@testable import HostSystem
 import Testing
 
 /// ``FileDescriptor``, the one descriptor layer, against real pipes,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PresenterHost
+@testable import HostRuntime
 
 /// Every input kept for a fuzz target (its minimised corpus and the inputs
 /// that once found a bug), replayed through the very function the fuzzer

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PresenterHost
+@testable import HostText
+@testable import HostRuntime
 
 /// The JSON writer: escaping, key order, numbers, nesting, the pretty form,
 /// and that the host's own reader reads back what it writes.

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
-@testable import PresenterHost
+@testable import HostRuntime
 
-/// `scripts/layers`: the host's folders (Sources/Host*) flow one way
-/// (discovery → loading → registry); code in a folder never names what a
-/// later folder declares, and the foundation below them (Process/, Text/)
-/// names none of them; no file outside Process/ makes a descriptor system
-/// call (`close(fd)`, `FileDescriptor`'s alone) or a process-wide one
-/// (`signal`, `kill`, `setenv`, ...); and no code names FileHandle's
-/// standard streams. Run on the real tree, and on small trees whose
-/// violations it must find, and nothing else.
+/// `scripts/layers`, what the compiler cannot check: inside each of the
+/// host's modules, its folders flow one way (discovery → loading → registry
+/// in HostPlugins); no file outside HostSystem makes a descriptor system call
+/// (`close(fd)`, `FileDescriptor`'s alone) or a process-wide one (`signal`,
+/// `kill`, `setenv`, ...); and no code names FileHandle's standard streams.
+/// The arrows between modules are Package.swift's, kept by the compiler.
+/// Run on the real tree, and on small trees whose violations it must find,
+/// and nothing else.
 @Suite struct LayeringTests {
     private let script = TestPaths.packageRoot.appendingPathComponent("scripts/layers")
 
@@ -37,39 +37,39 @@ import Testing
         #expect(result.status == 0)
     }
 
-    @Test func aLowerFolderNamingAHigherFoldersTypeFails() throws {
+    @Test func aFolderNamingALaterFoldersTypeInItsModuleFails() throws {
         let root = TestPaths.temporaryDirectory("layers")
         let files = [
-            "Process/Write.swift": "func writeAll() {}\nfunc found() -> Found? { nil }\n",
-            "Discovery/Found.swift": """
-            /// Not `Loaded`: a comment may name a later layer.
+            "HostSystem/Write.swift": "func writeAll() {}\nfunc found() -> Found? { nil }\n",
+            "HostPlugins/Discovery/Found.swift": """
+            /// Not `Loaded`: a comment may name a later folder.
             struct Found {
                 let label = "Loaded"  // nor does a string's text count
-                func write() { writeAll() }  // the foundation is below every layer
+                func write() { writeAll() }  // another module's: the compiler's business
                 func up() -> String { "\\(Loaded.self)" }  // an interpolation is code
             }
 
             """,
-            "Loading/Loaded.swift": "struct Loaded {\n    let found: Found\n}\n",
-            "Registry/Catalog.swift": "struct Catalog {\n    let loaded: Loaded\n    let thing: Thing\n}\n",
-            "Runtime/Thing.swift": "struct Thing {}\n",
+            "HostPlugins/Loading/Loaded.swift": "struct Loaded {\n    let found: Found\n}\n",
+            "HostPlugins/Registry/Catalog.swift": "struct Catalog {\n    let loaded: Loaded\n    let thing: Thing\n}\n",
+            "HostPlugins/Cache/Kept.swift": "struct Kept {}\n",
+            "HostPlugins/Registry/Shelf.swift": "struct Shelf {\n    let kept: Kept\n}\n",
+            "HostRuntime/Runtime/Thing.swift": "struct Thing {}\n",
         ]
-        let result = try run(on: root, files)
-        let errors = result.stderr.split(separator: "\n")
+        let (result, errors) = try findings(on: root, files)
         #expect(result.status == 1)
-        #expect(errors.count == 3, "\(result.stderr)")
-        #expect(errors.first?.hasPrefix("Error: Process/Write.swift:2: Process/ names Found from Discovery/") == true)
         #expect(
-            errors.dropFirst().first?.hasPrefix("Error: Discovery/Found.swift:5: Discovery/ names Loaded from Loading/")
-                == true)
-        #expect(errors.last?.hasPrefix("Error: Registry/Catalog.swift:3: Registry/ names Thing from Runtime/") == true)
+            errors == [
+                "Error: HostPlugins/Discovery/Found.swift:5: Discovery/ names Loaded from Loading/, a later folder of HostPlugins",
+                "Error: HostPlugins/Registry/Shelf.swift:2: Registry/ names Kept from Cache/, a folder MODULES does not place of HostPlugins",
+            ], "\(result.stderr)")
     }
 
-    @Test func aDescriptorSystemCallOutsideProcessFails() throws {
+    @Test func aDescriptorSystemCallOutsideHostSystemFails() throws {
         let root = TestPaths.temporaryDirectory("syscalls")
         let files = [
-            "Process/FileDescriptor.swift": "struct FileDescriptor {\n    func close() { _ = Glibc.close(3) }\n}\n",
-            "Loading/Raw.swift": """
+            "HostSystem/FileDescriptor.swift": "struct FileDescriptor {\n    func close() { _ = Glibc.close(3) }\n}\n",
+            "HostPlugins/Loading/Raw.swift": """
             // close(fd) in a comment is no call, nor is "write(" in a string.
             func leak(_ fd: Int32) {
                 close(fd)
@@ -77,7 +77,7 @@ import Testing
             }
 
             """,
-            "Rendering/Backend.swift": """
+            "HostRuntime/Rendering/Backend.swift": """
             final class Backend {
                 let fd = FileDescriptor()
                 func write(_ text: String) {}
@@ -95,19 +95,19 @@ import Testing
         #expect(result.status == 1)
         #expect(
             errors == [
-                "Error: Loading/Raw.swift:3: calls close( itself",
-                "Error: Loading/Raw.swift:4: calls fcntl( itself",
-                "Error: Loading/Raw.swift:4: calls poll( itself",
-                "Error: Rendering/Backend.swift:9: calls Glibc.read( itself",
+                "Error: HostPlugins/Loading/Raw.swift:3: calls close( itself",
+                "Error: HostPlugins/Loading/Raw.swift:4: calls fcntl( itself",
+                "Error: HostPlugins/Loading/Raw.swift:4: calls poll( itself",
+                "Error: HostRuntime/Rendering/Backend.swift:9: calls Glibc.read( itself",
             ], "\(result.stderr)")
     }
 
-    @Test func aProcessWideCallOutsideProcessFails() throws {
+    @Test func aProcessWideCallOutsideHostSystemFails() throws {
         let root = TestPaths.temporaryDirectory("process-calls")
         let files = [
-            "Process/ProcessSignals.swift":
+            "HostSystem/ProcessSignals.swift":
                 "enum ProcessSignals {\n    static func ignore() { signal(SIGPIPE, SIG_IGN) }\n}\n",
-            "CommandLine/Session.swift": """
+            "HostCommandLine/CommandLine/Session.swift": """
             // signal(SIGPIPE, SIG_IGN) in a comment is no call, nor is "raise(" in a string.
             func start(_ pid: pid_t, _ trap: Trap) {
                 signal(SIGPIPE, SIG_IGN)
@@ -120,7 +120,7 @@ import Testing
             }
 
             """,
-            "Loading/Helper.swift": """
+            "HostPlugins/Loading/Helper.swift": """
             final class Helper {
                 func kill(_ pid: pid_t) {}
                 func stop(_ pid: pid_t) { kill(pid) }  // its own method
@@ -132,21 +132,21 @@ import Testing
         #expect(result.status == 1)
         #expect(
             errors == [
-                "Error: CommandLine/Session.swift:3: calls signal( itself",
-                "Error: CommandLine/Session.swift:4: calls raise( itself",
-                "Error: CommandLine/Session.swift:4: calls Glibc.kill( itself",
-                "Error: CommandLine/Session.swift:5: calls setenv( itself",
-                "Error: CommandLine/Session.swift:6: calls setrlimit( itself",
+                "Error: HostCommandLine/CommandLine/Session.swift:3: calls signal( itself",
+                "Error: HostCommandLine/CommandLine/Session.swift:4: calls raise( itself",
+                "Error: HostCommandLine/CommandLine/Session.swift:4: calls Glibc.kill( itself",
+                "Error: HostCommandLine/CommandLine/Session.swift:5: calls setenv( itself",
+                "Error: HostCommandLine/CommandLine/Session.swift:6: calls setrlimit( itself",
             ], "\(result.stderr)")
-        #expect(result.stderr.contains("process-wide calls are Process/'s alone"))
+        #expect(result.stderr.contains("process-wide calls are HostSystem's alone"))
     }
 
     @Test func fileHandlesStandardStreamsFailEverywhere() throws {
         let root = TestPaths.temporaryDirectory("file-handles")
         let files = [
-            // Process/ too: its write stops the process on a closed stdout.
-            "Process/Out.swift": "func out(_ data: Data) { FileHandle.standardOutput.write(data) }\n",
-            "Loading/Report.swift": """
+            // HostSystem too: its write stops the process on a closed stdout.
+            "HostSystem/Out.swift": "func out(_ data: Data) { FileHandle.standardOutput.write(data) }\n",
+            "HostPlugins/Loading/Report.swift": """
             // FileHandle.standardError in a comment is no use, nor is "FileHandle.standardInput" in a string.
             func report(_ data: Data, _ log: FileHandle) {
                 FileHandle . standardError.write(data)
@@ -161,9 +161,9 @@ import Testing
         #expect(result.status == 1)
         #expect(
             errors == [
-                "Error: Loading/Report.swift:3: uses FileHandle.standardError",
-                "Error: Loading/Report.swift:4: uses FileHandle.standardInput",
-                "Error: Process/Out.swift:1: uses FileHandle.standardOutput",
+                "Error: HostPlugins/Loading/Report.swift:3: uses FileHandle.standardError",
+                "Error: HostPlugins/Loading/Report.swift:4: uses FileHandle.standardInput",
+                "Error: HostSystem/Out.swift:1: uses FileHandle.standardOutput",
             ], "\(result.stderr)")
     }
 }

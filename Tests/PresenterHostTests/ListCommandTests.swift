@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostText
+@testable import HostPlugins
+@testable import HostCommandLine
 
 /// `presenter-host --list` run as a process: the table, `-v`, `--json`, the
 /// search path, and broken files on stderr.

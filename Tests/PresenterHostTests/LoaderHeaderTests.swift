@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostPlugins
 
 /// The ABI header as a contract: it compiles as strict C11 and as C++17, and
 /// its comments state the limits the loader enforces.

@@ -1,5 +1,5 @@
 import Testing
-@testable import PresenterHost
+@testable import HostPlugins
 
 /// Which valid presenters are used (ids, shadowing, extension chains), on
 /// presenters built in memory.

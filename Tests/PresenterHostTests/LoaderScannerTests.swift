@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostSystem
+@testable import HostPlugins
 
 /// The out-of-process scan: files that kill or hang the process loading them
 /// are found by the helper (the built presenter-host) and never loaded here.

@@ -1,7 +1,7 @@
 import Glibc
 import PresenterABI
 import Testing
-@testable import PresenterHost
+@testable import HostPlugins
 
 /// The growth rule: the host never reads a descriptor field past `struct_size`.
 ///

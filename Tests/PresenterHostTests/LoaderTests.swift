@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import PresenterABI
 import Testing
-@testable import PresenterHost
+@testable import HostPlugins
 
 /// The loader on real files: fixtures compiled from C, dlopened in this process.
 @Suite struct LoaderTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PresenterHost
+@testable import HostCommandLine
 
 @Suite("run: messages file")
 struct MessagesFileTests {

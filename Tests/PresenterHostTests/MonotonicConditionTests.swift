@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostSystem
 import Testing
 
 /// The presenter thread's frame timer and `waitUntilSettled` wait on a

@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostPlugins
+@testable import HostEngine
+@testable import HostCommandLine
 
 /// The plugin security policy: files and directories others could have
 /// written, foreign owners and links out of the directory are refused with

@@ -1,5 +1,5 @@
 import Testing
-@testable import PresenterHost
+@testable import HostRuntime
 
 /// The progress lines of `PRESENTER_PROGRESS_FD` and the OSC 9;4 sequences
 /// in a command's output.

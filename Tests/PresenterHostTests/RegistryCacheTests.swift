@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostRuntime
 
 /// The registry cache, through the real binary: a warm start runs no plugin
 /// code (a fixture's loading leaves a mark), a changed file is scanned

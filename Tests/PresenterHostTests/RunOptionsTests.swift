@@ -1,5 +1,5 @@
 import Testing
-@testable import PresenterHost
+@testable import HostCommandLine
 
 @Suite("run: option parsing")
 struct RunOptionsTests {

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
-@testable import PresenterHost
+@testable import HostSystem
 
 @Suite("run: child process, signals and output")
 struct RunProcessTests {

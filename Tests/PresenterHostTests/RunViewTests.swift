@@ -1,6 +1,7 @@
 import PresenterHostTesting
 import Testing
-@testable import PresenterHost
+@testable import HostRuntime
+@testable import HostCommandLine
 
 @Suite("run: the view's messages")
 struct RunViewTests {

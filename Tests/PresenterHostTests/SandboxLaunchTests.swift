@@ -1,6 +1,9 @@
 import Foundation
 import PresenterABI
-@testable import PresenterHost
+@testable import HostSystem
+@testable import HostPlugins
+@testable import HostEngine
+@testable import HostRuntime
 import PresenterHostTesting
 import SystemShims
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostPlugins
 
 /// A presenter decides how progress looks, and nothing else, against intent
 /// as well as accident (issue 17): a hostile presenter (intruder.c, a real

@@ -1,6 +1,7 @@
 import Foundation
 import PresenterABI
-@testable import PresenterHost
+@testable import HostText
+@testable import HostEngine
 import Testing
 
 /// The presenter protocol's bytes, and the drawing that crosses it.

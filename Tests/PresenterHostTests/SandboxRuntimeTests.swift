@@ -1,6 +1,8 @@
 import Foundation
 import PresenterABI
-@testable import PresenterHost
+@testable import HostPlugins
+@testable import HostEngine
+@testable import HostRuntime
 import SystemShims
 import Testing
 import PresenterHostTesting

@@ -1,4 +1,4 @@
-@testable import PresenterHost
+@testable import HostCommandLine
 import Testing
 
 @Suite("Screen form: the fields and the Add Bookmark form's answers to keys")

@@ -1,4 +1,5 @@
-@testable import PresenterHost
+@testable import HostText
+@testable import HostRuntime
 import Testing
 
 @Suite("Screen frame encoder: the alternate screen, drawn with absolute moves")

@@ -1,4 +1,4 @@
-@testable import PresenterHost
+@testable import HostRuntime
 import Testing
 
 @Suite("Screen keys: bytes from a raw terminal become keys")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostSystem
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostBookmarks
 import Testing
 
 /// Every subcommand that writes stdout, run as the real binary with stdout

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PresenterHost
+@testable import HostSystem
+@testable import HostPlugins
 
 /// A Swift plugin must be built by the toolchain of the Swift runtime the
 /// host runs on (`SwiftToolchain`): real plugins, their `.comment` as the

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@testable import PresenterHost
+@testable import HostSystem
 import Testing
 
 /// The one EINTR retry (``retryingOnInterrupt(_:_:)``) and the one error

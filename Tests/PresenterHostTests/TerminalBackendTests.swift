@@ -1,5 +1,6 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostText
+@testable import HostRuntime
 import Testing
 
 @Suite("TerminalBackend")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostBookmarks
 import Testing
 
 /// Which charset a page is read in, and decoding in it.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostBookmarks
 import Testing
 
 /// Get-title for real: the built presenter-host-fetch (URLSession, libcurl)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostBookmarks
 import Testing
 
 /// The URL rules, the fetcher's reply format, and what a reply means.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostBookmarks
 import Testing
 
 /// A URL typed without a scheme, as a browser takes a typed address: https

@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostBookmarks
+import HostEngine
+import HostRuntime
+import HostSystem
 
 /// `presenter-host add-bookmark`: the Add Bookmark screen, or, with
 /// `--get-title` / `--add`, its two actions for scripts, with no screen:

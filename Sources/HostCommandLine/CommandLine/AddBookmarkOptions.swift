@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostBookmarks
+import HostEngine
+import HostRuntime
 
 /// The flags of `presenter-host add-bookmark`, as parsed.
 public struct AddBookmarkOptions: Equatable, Sendable {

@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostBookmarks
+import HostEngine
+import HostRuntime
+import HostSystem
 
 /// `add-bookmark --get-title` and `--add`: the screen's two actions with no
 /// screen, one after the other, under the same presenter and messages. The

@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostBookmarks
+import HostText
 
 /// `presenter-host bookmarks [--json] [--store FILE]`: what the Add Bookmark
 /// screen saved, as a table (date added, title, URL) or as JSON.

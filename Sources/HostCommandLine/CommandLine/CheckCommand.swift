@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostSystem
+import HostText
 
 /// `presenter-host check FILE... [--json]`: runs the conformance suite
 /// (``ConformanceSuite``) on plugin files and prints PASS, FAIL or WARN for

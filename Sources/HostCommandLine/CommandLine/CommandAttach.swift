@@ -1,3 +1,5 @@
+import HostRuntime
+
 extension PresenterRuntime {
     /// Attaches a command's view. When that fails (an unknown presenter, a
     /// create that failed in process) the runtime is shut down, so the

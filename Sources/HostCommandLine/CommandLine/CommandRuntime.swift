@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostRuntime
 
 /// The presenter runtime of a command that runs work with its progress on
 /// stderr (`run`, `drive`, `add-bookmark --get-title` and `--add`): how it

@@ -3,6 +3,8 @@
 /// of its help. ``ArgumentParser`` reads arguments against it, ``Usage``
 /// writes its help and usage lines from it and ``CompletionScript`` the
 /// shells' completions, so none of them can say something the others do not.
+import HostText
+
 struct CommandSpec: Sendable {
     /// The word that names it (`run`), or its flag (`--list`,
     /// `--print-plugin-path`) for a command spelled as an option.

@@ -1,6 +1,9 @@
 /// Every command of `presenter-host` and every option it takes, as data:
 /// the one table the parser, the help, the usage lines and the shell
 /// completions are made from.
+import HostBookmarks
+import HostPlugins
+
 enum CommandTable {
     // MARK: - Options several commands share
 

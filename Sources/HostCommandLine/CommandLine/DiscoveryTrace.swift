@@ -3,6 +3,10 @@
 /// and each candidate file in it, taken (with its presenters, and whether
 /// the registry cache knew it) or refused and why. Built from the registry after loading, so it costs nothing
 /// when tracing is off.
+import HostEngine
+import HostPlugins
+import HostText
+
 enum DiscoveryTrace {
     /// One line each, `trace: discovery: ...`, in search order.
     static func lines(_ registry: PresenterRegistry) -> [String] {

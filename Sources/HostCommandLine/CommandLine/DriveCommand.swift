@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostRuntime
+import HostSystem
 
 /// `presenter-host drive`: shows the actions that JSON lines start and end
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of

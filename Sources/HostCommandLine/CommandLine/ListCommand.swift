@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostSystem
+import HostText
 
 /// `presenter-host --list`: the presenters found, as a table or JSON, and
 /// the plugin files that failed to load.

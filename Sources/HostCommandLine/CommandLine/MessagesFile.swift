@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostRuntime
+import HostSystem
+import HostText
 
 /// The messages of `run --messages FILE`: a JSON object of actions, each an
 /// object of statuses (`working`, `success`, `failure`) whose values are

@@ -1,4 +1,7 @@
 import Glibc
+import HostEngine
+import HostPlugins
+import HostText
 
 /// The options that say how a command's plugins are found and loaded
 /// (``CommandTable/pluginOptions``, before or after the command's name),

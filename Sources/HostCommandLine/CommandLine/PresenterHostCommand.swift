@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostSystem
+import HostText
 
 /// The `presenter-host` command line: parses arguments, runs a subcommand and
 /// maps every error to an exit status in one place.

@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
 
 /// `presenter-host run`: runs a command as an action under a presenter.
 ///

@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostSystem
+import HostText
 
 /// The text of `run`'s errors and outcomes: a command that cannot start,
 /// how it ended (status, failure and reason, built once), durations.

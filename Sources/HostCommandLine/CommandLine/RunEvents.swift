@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostRuntime
+import HostSystem
+import HostText
 
 /// `run --events FILE`: one JSON line per state change of the run, for
 /// scripts (docs/EVENTS.md): `start`, `message`, `progress` (when the whole

@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostRuntime
+import HostSystem
+import HostText
 
 /// The presenter log of one `run`: the presenters' log lines, what their
 /// process printed, and the host's decisions about them (a failing hook,

@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostRuntime
+import HostText
 
 /// The flags of `presenter-host run` and the command to run, as parsed.
 public struct RunOptions: Equatable, Sendable {

@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostRuntime
+import HostSystem
 
 /// Where `CMD`'s captured output goes: above the region line by line, or
 /// kept for after a failure. Called on the pump's queue; `flush` and

@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostRuntime
+import HostSystem
 
 /// One `run`: the command as a child process, its action on the presenter,
 /// its output, its timeout and the signals that interrupt it, from start to

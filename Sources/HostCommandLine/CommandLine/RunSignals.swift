@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostRuntime
+import HostSystem
 
 /// `run`'s signal policy: its set-up, and what an interrupting signal and
 /// Ctrl-Z do to the command and the presenter (see ``RunSession``).

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 
 /// `run --timeout`: SIGTERM to the command's tree, SIGKILL after the grace
 /// time, and what outlived the command after it.

@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostRuntime
+import HostSystem
+import HostText
 import PresenterABI
 
 /// The view of `presenter-host run`: the bottom region of the terminal, below

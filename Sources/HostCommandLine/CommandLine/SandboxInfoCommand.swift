@@ -1,4 +1,6 @@
 import FoundationEssentials
+import HostPlugins
+import HostText
 
 #if canImport(Glibc)
     import Glibc

@@ -5,6 +5,9 @@
 /// The loader's reasons end with advice for whoever installed a file
 /// ("remove it from the plugin directory"); `check` speaks to its author,
 /// so its reason keeps what is wrong and its fix says what to change.
+import HostPlugins
+import HostText
+
 enum CheckAdvice {
     // MARK: - A file or a descriptor the loader refused
 

@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostSystem
 import PresenterABI
 
 /// One check's presenter process: a sandboxed ``PresenterProcess`` on a

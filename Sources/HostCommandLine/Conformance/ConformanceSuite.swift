@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostText
 import PresenterABI
 
 /// `presenter-host check`'s conformance suite: every presenter of a plugin

@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostRuntime
+import HostSystem
+import HostText
 
 /// One source of driver lines (stdin, or one client of the socket) with its
 /// own actions: ids are this source's own, so one client's lines never

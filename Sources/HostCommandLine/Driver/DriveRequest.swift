@@ -10,6 +10,9 @@
 /// ```
 ///
 /// Any line may carry `"protocol": 1`; another version is refused.
+import HostRuntime
+import HostText
+
 enum DriveRequest: Equatable {
     /// `messages`: the line's own working/success/failure, which replace
     /// the action's table; `nil` uses the table (the `--messages` file).

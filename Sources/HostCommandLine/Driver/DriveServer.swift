@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
+import HostText
 #if canImport(Glibc)
     import Glibc
 #endif

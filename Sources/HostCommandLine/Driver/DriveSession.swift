@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostRuntime
+import HostSystem
 
 /// What every source of driver lines shares: the view the actions run on,
 /// where errors go, and how the actions ended. Any thread.

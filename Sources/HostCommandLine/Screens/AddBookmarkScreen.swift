@@ -1,6 +1,11 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostBookmarks
+import HostEngine
+import HostPlugins
+import HostRuntime
+import HostSystem
 
 /// The Add Bookmark screen: the form on the whole terminal, run until the
 /// user leaves it, through the public runtime API as any application

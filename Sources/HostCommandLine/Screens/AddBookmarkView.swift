@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostRuntime
+import HostText
 import PresenterABI
 
 /// The Add Bookmark screen's view, laid out like the original sample's: a

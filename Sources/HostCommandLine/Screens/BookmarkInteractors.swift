@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostBookmarks
+import HostEngine
+import HostRuntime
+import HostSystem
 
 /// The Add Bookmark screen's two interactors, as in the original: each
 /// performs its action on the screenlet (so its presenter shows it), does

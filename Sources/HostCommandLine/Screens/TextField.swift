@@ -5,6 +5,8 @@
 /// Control characters never enter it: a paste keeps its text with each line
 /// break and tab turned into a space (a URL copied with its newline stays
 /// one line).
+import HostText
+
 public struct TextField: Equatable, Sendable {
     /// The most characters a field holds; typing or pasting more is cut.
     public static let maxLength = 4096

@@ -1,3 +1,4 @@
+import HostText
 import PresenterABI
 
 /// One `draw_text` or `draw_box` call of a render, as recorded by the engine
@@ -9,7 +10,7 @@ import PresenterABI
 /// A recorded text is already cut (`max_cols`, with the ellipsis) and
 /// trimmed to the view (characters that fall wholly outside it are dropped),
 /// so its size is bounded by the view's width, not by what the plugin passed.
-enum DrawOperation: Equatable, Sendable {
+package enum DrawOperation: Equatable, Sendable {
     case text(col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, text: String)
     case box(col: Int32, row: Int32, cols: UInt32, rows: UInt32, style: UInt32)
 
@@ -25,7 +26,7 @@ enum DrawOperation: Equatable, Sendable {
     /// Paints the operation on `canvas` as the drawing services define it,
     /// the view's row 0 at `area`'s first row and nothing outside `area`
     /// (the whole canvas by default).
-    func draw(on canvas: inout Canvas, unicode: Bool, in area: Range<Int>? = nil) {
+    package func draw(on canvas: inout Canvas, unicode: Bool, in area: Range<Int>? = nil) {
         let rows = area ?? 0..<canvas.rows
         switch self {
         case let .text(col, row, maxColumns, style, text):

@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
+import HostText
 
 /// What an engine notices about how a presenter uses the ABI beyond what its
 /// hooks return, as lines of the presenter log: host services called where
@@ -11,19 +13,19 @@ import Glibc
 /// Each line starts with a fixed tag, so `presenter-host check` can tell
 /// them from the presenter's own log lines (a presenter that logs a tag
 /// itself only confuses its own check).
-enum EngineNote {
+package enum EngineNote {
     /// A hook call, traced: `trace: mbhud.show("Saving", #1 run -1) -> OK in 0.031 ms`.
-    static let traceTag = "trace: "
+    package static let traceTag = "trace: "
     /// A host service call the host ignored.
-    static let misuseTag = "ignored: "
+    package static let misuseTag = "ignored: "
     /// A drawing the host clipped to the view.
-    static let clippedTag = "clipped: "
+    package static let clippedTag = "clipped: "
 
     /// The environment variable that turns tracing on (`1`; `run --trace` sets it).
-    static let debugVariable = "PRESENTER_HOST_DEBUG"
+    package static let debugVariable = "PRESENTER_HOST_DEBUG"
 
     /// True when `environment` asks for tracing.
-    static func tracingEnabled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func tracingEnabled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         guard let value = environment[debugVariable] else { return false }
         return !["", "0", "no", "false"].contains(value.lowercased())
     }

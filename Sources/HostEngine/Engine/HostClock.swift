@@ -1,3 +1,4 @@
+import HostSystem
 import Synchronization
 
 /// The runtime's clock, in nanoseconds: what `now_ns` returns to plugins and

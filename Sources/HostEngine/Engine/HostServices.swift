@@ -1,4 +1,5 @@
 import Glibc
+import HostText
 import PresenterABI
 
 /// The `presenter_host` table given to every plugin: one static table for

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 import Synchronization
 
 /// The `presenter_context *` and `presenter_view *` pointers this process

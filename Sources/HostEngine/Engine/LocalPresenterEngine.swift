@@ -1,3 +1,4 @@
+import HostPlugins
 import PresenterABI
 
 /// Runs presenter instances in this process: creates their chains, calls
@@ -10,12 +11,12 @@ import PresenterABI
 ///
 /// Every method runs on the one thread that `isEngineThread` names; host
 /// services called on any other thread, or outside a hook, do nothing.
-final class LocalPresenterEngine: PresenterEngine {
+package final class LocalPresenterEngine: PresenterEngine {
     /// Options for the `option` host service ("<presenterId>.<key>" first, then "<key>").
     let options: [String: String]
     /// The clock of `now_ns`.
     let clock: HostClock
-    weak var delegate: PresenterEngineDelegate?
+    package weak var delegate: PresenterEngineDelegate?
     /// The engine's thread, and whether a hook runs on it.
     let scope: HookScope
     private var views: [ViewID: EngineView] = [:]
@@ -30,7 +31,7 @@ final class LocalPresenterEngine: PresenterEngine {
     /// Service calls that did nothing, reported at the end of the next hook.
     let misuses = ServiceMisuses()
 
-    init(
+    package init(
         options: [String: String], clock: HostClock, geometry: ViewGeometry,
         tracing: Bool = EngineNote.tracingEnabled(),
         isEngineThread: @escaping @Sendable () -> Bool
@@ -44,7 +45,7 @@ final class LocalPresenterEngine: PresenterEngine {
 
     // MARK: - PresenterEngine
 
-    func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
+    package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
         let record = EngineView(id: view, engine: self, elements: Set(elements))
         var created: [PresenterInstance] = []
         for plugin in chain.reversed() {
@@ -62,14 +63,14 @@ final class LocalPresenterEngine: PresenterEngine {
         views[view] = record
     }
 
-    func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) -> HookOutcome {
+    package func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) -> HookOutcome {
         guard let record = views[view] else { return .ok }
         return record.during(.hook) { pointer in
             message.withCString { text in interactor.withInteractor { record.top.show(pointer, text, $0) } }
         }
     }
 
-    func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot, failure: InteractorError?)
+    package func hide(_ view: ViewID, message: String?, interactor: InteractorSnapshot, failure: InteractorError?)
         -> HookOutcome
     {
         guard let record = views[view] else { return .ok }
@@ -91,12 +92,12 @@ final class LocalPresenterEngine: PresenterEngine {
         }
     }
 
-    func progress(_ view: ViewID, interactor: InteractorSnapshot) -> HookOutcome {
+    package func progress(_ view: ViewID, interactor: InteractorSnapshot) -> HookOutcome {
         guard let record = views[view] else { return .ok }
         return record.during(.hook) { pointer in interactor.withInteractor { record.top.progress(pointer, $0) } }
     }
 
-    func render(_ view: ViewID, at now: UInt64) -> [DrawOperation] {
+    package func render(_ view: ViewID, at now: UInt64) -> [DrawOperation] {
         guard let record = views[view] else { return [] }
         // Requests up to now are served by this frame; those made while
         // rendering are for the next.
@@ -113,21 +114,21 @@ final class LocalPresenterEngine: PresenterEngine {
         return recording
     }
 
-    func key(_ view: ViewID, code: UInt32) -> Bool {
+    package func key(_ view: ViewID, code: UInt32) -> Bool {
         guard let record = views[view] else { return false }
         return record.during(.hook) { record.top.key($0, code) } != 0
     }
 
-    func setGeometry(_ geometry: ViewGeometry) {
+    package func setGeometry(_ geometry: ViewGeometry) {
         self.geometry = geometry
     }
 
-    func detach(_ view: ViewID) {
+    package func detach(_ view: ViewID) {
         guard let record = views.removeValue(forKey: view) else { return }
         for instance in record.top.chain { instance.destroy() }
     }
 
-    var frameRequests: [ViewID: UInt64] {
+    package var frameRequests: [ViewID: UInt64] {
         var requests: [ViewID: UInt64] = [:]
         for (id, record) in views {
             var instance: PresenterInstance? = record.top
@@ -139,10 +140,10 @@ final class LocalPresenterEngine: PresenterEngine {
         return requests
     }
 
-    func close() {}
+    package func close() {}
 
     /// Nothing waits: hooks run in this process.
-    func hurry() {}
+    package func hurry() {}
 
     // MARK: - For the host services
 

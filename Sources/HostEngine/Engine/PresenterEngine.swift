@@ -1,7 +1,8 @@
+import HostPlugins
 import PresenterABI
 
 /// Names one attached view between the runtime and an engine.
-typealias ViewID = UInt32
+package typealias ViewID = UInt32
 
 /// Where presenter instances live and their hooks run: in this process
 /// (``LocalPresenterEngine``, which trusts its plugins) or in a presenter
@@ -12,7 +13,7 @@ typealias ViewID = UInt32
 /// throws only when the engine is gone for good (its process crashed,
 /// exited, hung or broke the protocol); a hook that returns an error status
 /// is an ``HookOutcome``, not a throw.
-protocol PresenterEngine: AnyObject {
+package protocol PresenterEngine: AnyObject {
     /// Hears of element operations and log lines during the calls.
     var delegate: PresenterEngineDelegate? { get set }
 
@@ -51,7 +52,7 @@ protocol PresenterEngine: AnyObject {
 }
 
 /// Hears what presenters do during an engine call, on the runtime's thread.
-protocol PresenterEngineDelegate: AnyObject {
+package protocol PresenterEngineDelegate: AnyObject {
     /// A presenter applied a `PRESENTER_ELEMENT_*` operation to a named
     /// element of `view` (the engine checked the name and the operation).
     func engine(view: ViewID, element: String, operation: Int32)
@@ -60,38 +61,52 @@ protocol PresenterEngineDelegate: AnyObject {
 }
 
 /// The size and flags of a view, as `view_size` and `view_flags` give them.
-struct ViewGeometry: Equatable, Sendable {
+package struct ViewGeometry: Equatable, Sendable {
     var cols: Int
     var rows: Int
     /// `PRESENTER_VIEW_*` bits.
-    var flags: UInt32
+    package var flags: UInt32
+
+    package init(cols: Int, rows: Int, flags: UInt32) {
+        self.cols = cols
+        self.rows = rows
+        self.flags = flags
+    }
 
     var isUnicode: Bool { flags & UInt32(PRESENTER_VIEW_UNICODE) != 0 }
 }
 
 /// What a presenter is told of an interactor (`presenter_interactor`).
-struct InteractorSnapshot: Equatable, Sendable {
+package struct InteractorSnapshot: Equatable, Sendable {
     var id: UInt64
     var type: String
     var action: String
     /// In [0, 1], or negative when unknown.
-    var progress: Double
+    package var progress: Double
     /// The working message the work reported since show (`message`, ABI
     /// 1.1), `nil` while show's stands.
     var message: String? = nil
+
+    package init(id: UInt64, type: String, action: String, progress: Double, message: String? = nil) {
+        self.id = id
+        self.type = type
+        self.action = action
+        self.progress = progress
+        self.message = message
+    }
 }
 
 /// What a status-returning hook did: its status and the message it set.
-struct HookOutcome: Equatable, Sendable {
-    var status: presenter_status
+package struct HookOutcome: Equatable, Sendable {
+    package var status: presenter_status
     /// The hook's name ("show").
-    var hook: String
+    package var hook: String
     /// The presenter whose hook ran (a base, for an inherited hook).
-    var presenterId: String
+    package var presenterId: String
     /// What the hook passed to set_error, for a failing status.
-    var message: String?
+    package var message: String?
 
     /// No hook ran, or it succeeded.
-    static let ok = HookOutcome(status: PRESENTER_OK, hook: "", presenterId: "", message: nil)
-    var failed: Bool { status != PRESENTER_OK }
+    package static let ok = HookOutcome(status: PRESENTER_OK, hook: "", presenterId: "", message: nil)
+    package var failed: Bool { status != PRESENTER_OK }
 }

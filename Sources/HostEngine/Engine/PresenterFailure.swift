@@ -1,6 +1,10 @@
 /// Why a presenter stopped for good: its process crashed, exited, hung or
 /// broke the protocol, or it could not start. The host then goes on without
 /// it (``PresenterRuntime`` takes it off the view; `run` prints plain lines).
+import HostPlugins
+import HostSystem
+import HostText
+
 public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// What happened.
     public enum Reason: Equatable, Sendable {

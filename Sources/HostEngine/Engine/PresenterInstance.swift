@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostPlugins
+import HostSystem
+import HostText
 import PresenterABI
 
 /// One plugin instance: the host object behind a `presenter_context *`.

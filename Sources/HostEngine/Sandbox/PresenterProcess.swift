@@ -1,6 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostPlugins
+import HostSystem
+import HostText
 import PresenterABI
 import SystemShims
 
@@ -82,7 +85,7 @@ public final class PresenterProcess: PresenterEngine {
     /// The longest reason the process may give for a refusal.
     static let maxReasonBytes = 512
 
-    weak var delegate: PresenterEngineDelegate?
+    package weak var delegate: PresenterEngineDelegate?
     private let configuration: Configuration
     private let options: [String: String]
     private let clock: HostClock
@@ -137,7 +140,7 @@ public final class PresenterProcess: PresenterEngine {
     private var knownPresenters = Set<String>()
     /// Log lines and element operations since the last reply.
     private var notices = 0
-    private(set) var frameRequests: [ViewID: UInt64] = [:]
+    package private(set) var frameRequests: [ViewID: UInt64] = [:]
     /// The sandbox the process said it is under, once its hello came.
     private(set) var sandbox: ConfinementReport?
     /// From when the run is ending (``hurry()``), read by the wait on
@@ -146,7 +149,7 @@ public final class PresenterProcess: PresenterEngine {
     private let hurryLock = Lock()
     private var hurriedAt: Double?
 
-    init(
+    package init(
         configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
         output: @escaping @Sendable (PresenterLogEntry) -> Void
     ) {
@@ -165,7 +168,7 @@ public final class PresenterProcess: PresenterEngine {
     /// Sends the loading of the chain's files and the attach, and returns
     /// without waiting: the process starts, loads and creates meanwhile,
     /// and a failure of any of it throws from the next call that waits.
-    func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
+    package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
         guard let top = chain.first else { return }
         currentPresenter = top.id
         var paths: [String] = []
@@ -198,11 +201,13 @@ public final class PresenterProcess: PresenterEngine {
             budget: configuration.hookTimeout, isAttach: true)
     }
 
-    func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
+    package func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure)
+        -> HookOutcome
+    {
         try outcome(of: .show(view: view, message: message, interactor: interactor), view: view, hook: "show")
     }
 
-    func hide(
+    package func hide(
         _ view: ViewID, message: String?, interactor: InteractorSnapshot,
         failure: InteractorError?
     ) throws(PresenterFailure) -> HookOutcome {
@@ -210,11 +215,11 @@ public final class PresenterProcess: PresenterEngine {
             of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: "hide")
     }
 
-    func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
+    package func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
         try outcome(of: .progress(view: view, interactor: interactor), view: view, hook: "progress")
     }
 
-    func render(_ view: ViewID, at now: UInt64) throws(PresenterFailure) -> [DrawOperation] {
+    package func render(_ view: ViewID, at now: UInt64) throws(PresenterFailure) -> [DrawOperation] {
         name(view)
         guard case .drawing(let operations) = try call(.render(view: view, now: now), hook: "render") else {
             throw violation("render", "answered render with something else than a drawing")
@@ -229,7 +234,7 @@ public final class PresenterProcess: PresenterEngine {
         return operations
     }
 
-    func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
+    package func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
         name(view)
         guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: "key") else {
             throw violation("key", "answered key with something else than yes or no")
@@ -237,13 +242,13 @@ public final class PresenterProcess: PresenterEngine {
         return used
     }
 
-    func setGeometry(_ geometry: ViewGeometry) throws(PresenterFailure) {
+    package func setGeometry(_ geometry: ViewGeometry) throws(PresenterFailure) {
         self.geometry = geometry
         guard case .running = state else { return }  // configure sends it at the start
         try expectDone(.geometry(geometry), hook: nil)
     }
 
-    func detach(_ view: ViewID) throws(PresenterFailure) {
+    package func detach(_ view: ViewID) throws(PresenterFailure) {
         name(view)
         try expectDone(.detach(view: view), hook: "destroy")
         viewPresenters[view] = nil
@@ -252,7 +257,7 @@ public final class PresenterProcess: PresenterEngine {
     /// Closes the channel (the process then exits at once), waits for it up
     /// to the hook budget, kills it if it is still there, reaps it, and
     /// reads what it printed last.
-    func close() {
+    package func close() {
         guard case .running(let running) = state else {
             if case .idle = state { state = .closed }
             return
@@ -262,7 +267,7 @@ public final class PresenterProcess: PresenterEngine {
 
     /// The run is ending: from now on, a start or a loading still under way
     /// gets only the hook budget. Any thread.
-    func hurry() {
+    package func hurry() {
         hurryLock.withLock { hurriedAt = hurriedAt ?? Self.now() }
     }
 

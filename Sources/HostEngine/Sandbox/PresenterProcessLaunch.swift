@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Glibc
+import HostPlugins
+import HostSystem
 
 /// A presenter process started before its engine needs it.
 ///

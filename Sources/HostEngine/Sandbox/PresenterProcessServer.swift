@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostPlugins
+import HostSystem
 import SystemShims
 
 /// The presenter process: `presenter-host --presenter-process HOSTPID`,
@@ -16,9 +18,9 @@ import SystemShims
 /// and says in its hello which layers hold. Its address space is capped at
 /// ``memoryLimit``, so a plugin that allocates without end fails here
 /// instead of taking the machine's memory from the command.
-enum PresenterProcessServer {
+package enum PresenterProcessServer {
     /// The hidden command-line flag that runs it.
-    static let flag = "--presenter-process"
+    package static let flag = "--presenter-process"
     /// The descriptor the channel to the host is on.
     static let channel = FileDescriptor(rawValue: 3)
     /// The descriptor the sandbox writes what stopped the process on
@@ -29,7 +31,7 @@ enum PresenterProcessServer {
 
     /// Serves the host until it closes the channel, then exits without
     /// running exit handlers or plugin destructors.
-    static func run(_ arguments: [String]) -> Never {
+    package static func run(_ arguments: [String]) -> Never {
         // Dies with the host; if the host is already gone, the parent is not
         // it (in a PID namespace of its own the parent has no number here:
         // 0; the channel's end then tells).

@@ -1,4 +1,6 @@
 import Glibc
+import HostSystem
+import HostText
 
 /// The checks every candidate file passes before anything else is done with
 /// it (looking it up in the registry cache, scanning, loading), each with

@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 
 /// Why discovery refuses a candidate file before anything reads it: its
 /// name, where its links lead, whether it can be reached, and the owner

@@ -8,12 +8,12 @@ import Glibc
 /// user sees why it did not load. Versioned names (`libx.so.1`) are not
 /// candidates: they are usually links to the same library as `libx.so`.
 /// In the bundled entry only `SearchPath.bundledLibraryNames` are considered.
-enum PluginDirectory {
+package enum PluginDirectory {
     /// One file to load, or one that is refused by its name alone.
-    struct Candidate: Equatable {
+    package struct Candidate: Equatable {
         /// The file's path. For a name that is not UTF-8, the bad bytes are
         /// shown as `\xNN`: such a path is for messages, not for opening.
-        let path: String
+        package let path: String
         /// Why the file cannot be loaded whatever it holds (`.nameNotUTF8`).
         let problem: DiscoveryFailure?
     }
@@ -21,7 +21,7 @@ enum PluginDirectory {
     /// The candidate files of `entry`, sorted by name (bytewise) so the
     /// order, and thus which duplicate wins, is reproducible. A missing or
     /// unreadable directory has none.
-    static func candidates(in entry: SearchPathEntry) -> [Candidate] {
+    package static func candidates(in entry: SearchPathEntry) -> [Candidate] {
         let names: [[UInt8]]
         if entry.origin == .bundled {
             names = SearchPath.bundledLibraryNames.filter { exists(entry.path + "/" + $0) }.map { Array($0.utf8) }

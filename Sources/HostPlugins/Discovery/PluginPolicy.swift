@@ -1,4 +1,5 @@
 import Glibc
+import HostText
 
 /// The plugin security policy: no file that anyone but root and this user
 /// could have written is loaded, as sudo checks its plugins.

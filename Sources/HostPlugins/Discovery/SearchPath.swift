@@ -1,4 +1,6 @@
 import Glibc
+import HostSystem
+import HostText
 
 /// Builds the plugin search path, in the order plugins are looked up:
 ///

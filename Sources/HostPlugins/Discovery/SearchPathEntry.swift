@@ -1,4 +1,6 @@
 import Glibc
+import HostSystem
+import HostText
 
 /// One directory of the plugin search path, with where it came from.
 public struct SearchPathEntry: Sendable, Equatable {

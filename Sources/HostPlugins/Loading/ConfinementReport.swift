@@ -7,9 +7,9 @@
 /// entered the sandbox (``PluginConfinement/enter(_:)``) writes it, and sends
 /// it to the host (the presenter process in its hello, the scan helper in
 /// its header).
-struct ConfinementReport: Equatable, Sendable {
+package struct ConfinementReport: Equatable, Sendable {
     /// The sandbox's layers, each of which holds some rules by itself.
-    enum Layer: String, CaseIterable, Sendable {
+    package enum Layer: String, CaseIterable, Sendable {
         /// No new privileges (no set-user-id, no file capabilities), no capabilities.
         case privileges
         /// The system-call filter: no exec, no new process, no socket, no
@@ -25,7 +25,7 @@ struct ConfinementReport: Equatable, Sendable {
     }
 
     /// How much of a layer holds.
-    enum State: String, Sendable {
+    package enum State: String, Sendable {
         /// Wholly in force.
         case on
         /// In force, without some of its rules (the detail says which).
@@ -36,15 +36,15 @@ struct ConfinementReport: Equatable, Sendable {
         case off
     }
 
-    struct Entry: Equatable, Sendable {
-        let layer: Layer
-        let state: State
+    package struct Entry: Equatable, Sendable {
+        package let layer: Layer
+        package let state: State
         /// What holds, and what does not and why ("ABI 7: files, TCP,
         /// signals, abstract sockets"; "the kernel refused a user namespace (EPERM)").
-        let detail: String
+        package let detail: String
     }
 
-    var entries: [Entry]
+    package var entries: [Entry]
 
     /// The entry of `layer` (every report has one for each).
     func entry(_ layer: Layer) -> Entry {
@@ -52,13 +52,13 @@ struct ConfinementReport: Equatable, Sendable {
     }
 
     /// The layers not wholly in force.
-    var incomplete: [Entry] { entries.filter { $0.state != .on } }
+    package var incomplete: [Entry] { entries.filter { $0.state != .on } }
 
     /// True when every layer is wholly in force.
-    var isComplete: Bool { incomplete.isEmpty }
+    package var isComplete: Bool { incomplete.isEmpty }
 
     /// One line a layer, for `--sandbox-info`: its name, its state and its detail.
-    var lines: [String] {
+    package var lines: [String] {
         func padded(_ text: String, _ width: Int) -> String {
             text + String(repeating: " ", count: max(1, width - text.count))
         }
@@ -76,7 +76,7 @@ struct ConfinementReport: Equatable, Sendable {
     }
 
     /// One phrase for `run -v`: "all in force (…)" or what is not.
-    var summary: String {
+    package var summary: String {
         if isComplete { return "every layer in force (\(entries.map(\.layer.rawValue).joined(separator: ", ")))" }
         let said = incomplete.map { entry in
             switch entry.state {
@@ -98,13 +98,13 @@ struct ConfinementReport: Equatable, Sendable {
 
     /// One line an entry, `layer<TAB>state<TAB>detail`: what the processes
     /// send the host.
-    var encoded: String {
+    package var encoded: String {
         entries.map { "\($0.layer.rawValue)\t\($0.state.rawValue)\t\($0.detail)" }.joined(separator: "\n")
     }
 
     /// A report from ``encoded``; nil when it is not one (a layer unknown or
     /// missing, a state unknown).
-    init?(encoded: String) {
+    package init?(encoded: String) {
         var entries: [Entry] = []
         for line in encoded.split(separator: "\n", omittingEmptySubsequences: true) {
             let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)

@@ -1,3 +1,4 @@
+import HostSystem
 import SystemShims
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
 
     /// What the handler wrote: a stop, or (process 1 of a PID namespace) a
     /// signal it sent itself, which it ended with as `128 + signal`.
-    enum Record: Equatable, Sendable {
+    package enum Record: Equatable, Sendable {
         case stopped(ConfinementViolation)
         case raised(Int32)
     }
@@ -54,14 +55,14 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
     /// read: stopped by the sandbox, ended by a signal (one it sent itself
     /// as process 1 of its PID namespace, which it ended with as
     /// 128 + the signal, counts as that signal), or exited.
-    enum Ending: Equatable, Sendable {
+    package enum Ending: Equatable, Sendable {
         case stopped(ConfinementViolation)
         case signaled(Int32)
         case exited(Int32)
 
         /// `sandboxed`: the process was under a seccomp filter, so a
         /// SIGSYS with no record is the filter's.
-        init(_ termination: ChildProcess.Termination, records: [Record], sandboxed: Bool = true) {
+        package init(_ termination: ChildProcess.Termination, records: [Record], sandboxed: Bool = true) {
             for record in records.reversed() {
                 switch (record, termination) {
                 case (.stopped(let violation), .signaled(SIGSYS)):
@@ -88,7 +89,7 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
     }
 
     /// Reads the records waiting on `fd` (non-blocking, or at its end).
-    static func read(_ fd: FileDescriptor) -> [Record] {
+    package static func read(_ fd: FileDescriptor) -> [Record] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while let count = try? fd.read(into: &chunk), count > 0, bytes.count < 1 << 16 {

@@ -1,4 +1,5 @@
 import Glibc
+import HostText
 import PresenterABI
 
 /// Reads and validates one `presenter_descriptor` a plugin returned, copying

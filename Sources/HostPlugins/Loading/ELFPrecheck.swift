@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 
 /// Checks a candidate file before `dlopen` sees it.
 ///

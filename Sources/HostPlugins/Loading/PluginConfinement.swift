@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HostSystem
 import SystemShims
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ import SystemShims
 /// Each rule is held by more than one of the kernel's mechanisms, the
 /// layers of ``ConfinementReport/Layer``: a layer the kernel lacks is
 /// reported, never silently weaker.
-enum PluginConfinement {
+package enum PluginConfinement {
     /// Turns layers off, for tests that show what each holds by itself: a
     /// comma-separated list of ``ConfinementReport/Layer`` names
     /// (`seccomp,namespaces`) or `all`. `privileges` cannot be turned off
@@ -56,7 +57,7 @@ enum PluginConfinement {
     /// Sets up the start of a process that will run plugin code: the
     /// namespaces it is started in, and the variable that lets it see which
     /// it got. `environment` is what the process gets (the host's, by default).
-    static func prepare(_ options: inout Spawn.Options, environment: [String]) {
+    package static func prepare(_ options: inout Spawn.Options, environment: [String]) {
         var environment = environment.filter { !$0.hasPrefix(namespaceVariable + "=") }
         environment.append("\(namespaceVariable)=\(NamespaceIdentity.ofThisProcess.encoded)")
         options.environment = environment
@@ -75,7 +76,7 @@ enum PluginConfinement {
     ///     where it is, however it is opened again).
     ///   - violations: where the SIGSYS handler writes what stopped the
     ///     process (``ConfinementViolation``), for the host.
-    static func enter(files: [FileDescriptor] = [], violations: FileDescriptor?) -> ConfinementReport {
+    package static func enter(files: [FileDescriptor] = [], violations: FileDescriptor?) -> ConfinementReport {
         let environment = ProcessInfo.processInfo.environment
         let off = layersOff(environment)
         let namespaces = NamespaceIdentity.entered(apartFrom: environment[namespaceVariable])

@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 
 /// A plugin file opened once, checked through its descriptor, and loaded
 /// through that same descriptor, so the file that was checked is the file
@@ -14,7 +15,7 @@ import Glibc
 /// is never the one loaded. PID, not `self`: a debugger reads the name to
 /// find the library's symbols, and in its own process `/proc/self/fd/N`
 /// is one of its own descriptors (gdb then blocks reading its pipe).
-struct PluginFile {
+package struct PluginFile {
     /// The open file (close-on-exec).
     let descriptor: FileDescriptor
     /// Its status, as checked.
@@ -23,7 +24,7 @@ struct PluginFile {
     let path: String
 
     /// Opens and checks `path` under `policy`; throws why it cannot be a plugin.
-    static func open(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> PluginFile {
+    package static func open(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> PluginFile {
         guard let slash = path.lastIndex(of: "/") else { throw .file(.missing) }
         let directoryPath = slash == path.startIndex ? "/" : String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
@@ -76,7 +77,7 @@ struct PluginFile {
     /// A sealed copy of this checked file (``FileDescriptor/sealedCopy(size:)``):
     /// what the host passes a presenter process, whose sandbox lets it
     /// read no plugin folder (SECURITY.md). Closes this file.
-    func image() throws(PluginLoadFailure) -> FileDescriptor {
+    package func image() throws(PluginLoadFailure) -> FileDescriptor {
         defer { try? descriptor.close() }
         do throws(Errno) {
             return try descriptor.sealedCopy(size: Int(info.st_size))
@@ -87,7 +88,7 @@ struct PluginFile {
 
     /// A plugin file the host opened and checked, received as a sealed copy
     /// (``image()``) to load at `path`'s name.
-    init(image: FileDescriptor, path: String) throws(PluginLoadFailure) {
+    package init(image: FileDescriptor, path: String) throws(PluginLoadFailure) {
         do throws(Errno) {
             info = try image.status()
         } catch {

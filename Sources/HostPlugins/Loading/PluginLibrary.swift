@@ -3,18 +3,18 @@ import PresenterABI
 /// Loads one plugin file: opened and checked once (`PluginFile`: the
 /// security policy and the ELF pre-check), `dlopen` through that
 /// descriptor, the entry point, and every descriptor it returns.
-enum PluginLibrary {
+package enum PluginLibrary {
     /// The most descriptors read from one library, so that an entry point
     /// that never returns NULL cannot keep the host looping.
     static let maxPresenters = 256
 
     /// What one library holds: a result per descriptor, in index order (a
     /// library may hold good and bad presenters).
-    typealias Contents = [Result<PresenterPlugin, PluginLoadFailure>]
+    package typealias Contents = [Result<PresenterPlugin, PluginLoadFailure>]
 
     /// What loading one file gave: what it holds, or why the file as a
     /// whole is unusable.
-    typealias Outcome = Result<Contents, PluginLoadFailure>
+    package typealias Outcome = Result<Contents, PluginLoadFailure>
 
     /// Loads the file at the real path `path` under `policy`. Throws when
     /// the file as a whole is unusable.
@@ -28,7 +28,7 @@ enum PluginLibrary {
     }
 
     /// Loads a file already opened and checked.
-    static func load(_ file: PluginFile) throws(PluginLoadFailure) -> Contents {
+    package static func load(_ file: PluginFile) throws(PluginLoadFailure) -> Contents {
         let path = file.path
         let library = try file.load()
         guard let symbol = library.symbol(PRESENTER_ENTRY_SYMBOL) else { throw .noEntryPoint }

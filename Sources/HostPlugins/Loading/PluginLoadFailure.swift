@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 import PresenterABI
 
 /// Why a plugin file, or one presenter in it, was not loaded. `description`
@@ -122,7 +123,7 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     }
 
     /// The longest id in bytes, `PRESENTER_ID_MAX`.
-    static let idMaxBytes = Int(PRESENTER_ID_MAX)
+    package static let idMaxBytes = Int(PRESENTER_ID_MAX)
 
     /// The id of the one presenter this is about: a refused descriptor's,
     /// when it could be read. A failure of the whole file has none.

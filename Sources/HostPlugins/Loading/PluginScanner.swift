@@ -47,7 +47,7 @@ public struct PluginScanner: Sendable {
     /// The sandbox a process that runs plugin code enters on this machine,
     /// as a helper given no file reports it (`--sandbox-info`); nil when
     /// no helper could be started or it did not say.
-    func probe() -> ConfinementReport? {
+    package func probe() -> ConfinementReport? {
         guard let helper = ScanProcess(executable: executable, paths: [], policy: .strict, requiresSandbox: false)
         else { return nil }
         var reader = ScanReader(paths: [])
@@ -63,7 +63,7 @@ public struct PluginScanner: Sendable {
     /// the helper. Files not named could not be scanned (no helper could be
     /// started, or it did not speak the protocol): those are loaded
     /// in-process as they would be without a scanner.
-    func scan(_ paths: [String], policy: PluginPolicy = .strict)
+    package func scan(_ paths: [String], policy: PluginPolicy = .strict)
         -> [Int: PluginLibrary.Outcome]
     {
         var results: [Int: PluginLibrary.Outcome] = [:]

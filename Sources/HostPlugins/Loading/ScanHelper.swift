@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 
 /// The scan helper: `presenter-host --scan-plugins [--require-sandbox]
 /// [--allow-insecure-plugins] PATH...`, started by
@@ -13,9 +14,9 @@ import Glibc
 /// the report channel is saved. Its stdin is the parent's lifeline: when
 /// that pipe reaches end of file (the parent died), the helper exits, even
 /// while a plugin's constructor hangs.
-enum ScanHelper {
+package enum ScanHelper {
     /// The hidden command-line flag that runs the helper.
-    static let flag = "--scan-plugins"
+    package static let flag = "--scan-plugins"
 
     /// The descriptor the sandbox writes what stopped the helper on
     /// (``ConfinementViolation``), for the host.
@@ -27,7 +28,7 @@ enum ScanHelper {
     /// its sandbox is in force (`--sandbox=require`).
     static let requireSandboxFlag = "--require-sandbox"
 
-    static func run(_ arguments: [String]) -> Never {
+    package static func run(_ arguments: [String]) -> Never {
         var arguments = arguments[...]
         let require = arguments.first == requireSandboxFlag
         if require { arguments = arguments.dropFirst() }

@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 
 /// One running scan helper, seen from the host: spawned with the paths to
 /// load, read line by line with a deadline, and reaped.

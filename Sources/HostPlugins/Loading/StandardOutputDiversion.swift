@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 
 /// Keeps plugin output away from the host's results.
 ///
@@ -29,7 +30,7 @@ public final class StandardOutputDiversion {
     /// Writes `text` to the original stdout, all of it
     /// (``FileDescriptor/writeAll(_:whenFull:)``).
     /// - Throws: the write's error (the stream is closed or broken).
-    func write(_ text: String) throws(Errno) {
+    package func write(_ text: String) throws(Errno) {
         try output.writeAll(Array(text.utf8))
     }
 

@@ -1,4 +1,6 @@
 import Glibc
+import HostSystem
+import HostText
 
 /// Which Swift toolchain built a plugin, and the check that a Swift plugin
 /// was built by the toolchain of the Swift runtime this process runs on.

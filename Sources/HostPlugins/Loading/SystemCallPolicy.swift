@@ -1,3 +1,4 @@
+import HostSystem
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 
 /// The registry cache: what scanning each plugin file gave, remembered in
 /// one file, `$XDG_CACHE_HOME/presenter-host/registry.cache` (default
@@ -19,9 +20,9 @@ import Glibc
 /// cannot be written (a read-only cache home) is just not written. A new
 /// cache is written to a temporary file in the same directory and renamed
 /// over the old one, so hosts starting at once never see half a file.
-struct RegistryCache {
+package struct RegistryCache {
     /// What a command does with the cache.
-    enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// Read it, and write it when something changed (the default).
         case use
         /// Do not read it; write it anew (`--rescan`).
@@ -34,17 +35,17 @@ struct RegistryCache {
     static let maxSize = 64 << 20
 
     /// The cache file.
-    let path: String
+    package let path: String
     /// The whole-file key.
     let key: String
     /// The entries read, by real path (empty when none could be used).
     private(set) var entries: [String: RegistryCacheFormat.Entry] = [:]
     /// Why the file on disk was not used, when it exists and was not.
-    private(set) var ignored: String?
+    package private(set) var ignored: String?
 
     /// The cache for `searchPath` under `mode`, read unless `mode` is
     /// `.rescan`; nil for `.off` or when there is no cache home.
-    init?(mode: Mode, searchPath: [SearchPathEntry], environment: [String: String]) {
+    package init?(mode: Mode, searchPath: [SearchPathEntry], environment: [String: String]) {
         guard mode != .off, let home = XDGDirectories.cacheHome(environment) else { return nil }
         path = home + "/presenter-host/registry.cache"
         key = Self.key(searchPath)

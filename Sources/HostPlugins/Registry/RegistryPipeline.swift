@@ -34,7 +34,7 @@ public struct RegistryPipeline {
     }
 
     /// A pipeline that reads and updates `cache`.
-    init(scanner: PluginScanner?, policy: PluginPolicy, cache: RegistryCache?) {
+    package init(scanner: PluginScanner?, policy: PluginPolicy, cache: RegistryCache?) {
         self.scanner = scanner
         self.policy = policy
         self.cache = cache
@@ -52,7 +52,7 @@ public struct RegistryPipeline {
     /// running them in this process (`--in-process`) needs. Loaded under
     /// this pipeline's policy.
     /// - Throws: why one of their files no longer loads as the cache said.
-    func loadingInProcess(_ registry: PresenterRegistry, chainOf id: String?) throws(PluginLoadError)
+    package func loadingInProcess(_ registry: PresenterRegistry, chainOf id: String?) throws(PluginLoadError)
         -> PresenterRegistry
     {
         var copy = registry

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,9 +11,9 @@ import Glibc
 /// (``ProgressLine``) into a ``ProgressRelay``. A bad line is ignored and
 /// named in the `--verbose` log (the first ``loggedInvalidLines`` of them,
 /// then one line saying more were ignored); it never fails the command.
-final class ProgressChannel {
+package final class ProgressChannel {
     /// The variable that holds the descriptor number.
-    static let environmentVariable = "PRESENTER_PROGRESS_FD"
+    package static let environmentVariable = "PRESENTER_PROGRESS_FD"
     /// Bad lines named in the log before the rest are only counted.
     static let loggedInvalidLines = 10
     /// A line longer than this is not a progress line: it is cut there.
@@ -20,16 +21,16 @@ final class ProgressChannel {
 
     /// The write end, for the command; closed in the host once the command
     /// has started (``commandStarted()``).
-    let writeFD: FileDescriptor
+    package let writeFD: FileDescriptor
     /// The number the command gets it under (`PRESENTER_PROGRESS_FD`).
-    let childFD = FileDescriptor.lowestNumberFreeForChild()
+    package let childFD = FileDescriptor.lowestNumberFreeForChild()
     private var writeOpen = true
     private let pump: OutputPump
     private let lines: LineState
 
     /// Opens the pipe and starts reading it.
     /// - Throws: the errno when no pipe can be made.
-    init(relay: ProgressRelay, invalid: @escaping @Sendable (String) -> Void) throws(Errno) {
+    package init(relay: ProgressRelay, invalid: @escaping @Sendable (String) -> Void) throws(Errno) {
         let pipe = try FileDescriptor.pipe()
         writeFD = pipe.writeEnd
         let lines = LineState(relay: relay, invalid: invalid)
@@ -41,14 +42,14 @@ final class ProgressChannel {
 
     /// The command has its copy: the host's is closed, so the pipe ends when
     /// the command (and whatever it gave the descriptor to) is done.
-    func commandStarted() {
+    package func commandStarted() {
         guard writeOpen else { return }
         writeOpen = false
         try? writeFD.close()
     }
 
     /// Reads what is left (the command was reaped) and stops.
-    func finish() {
+    package func finish() {
         commandStarted()
         pump.finish()
         lines.flush()

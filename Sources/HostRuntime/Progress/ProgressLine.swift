@@ -10,6 +10,8 @@
 ///
 /// Surrounding blanks and a carriage return are ignored; an empty line is
 /// no report.
+import HostText
+
 enum ProgressLine {
     /// Why a line is not a report, for the `--verbose` log.
     struct Invalid: Error, Equatable {

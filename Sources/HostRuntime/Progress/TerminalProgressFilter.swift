@@ -7,7 +7,7 @@
 /// `ESC ] 9 ; 4 ; <state> [; <percent>] (BEL | ESC \)`:
 /// state 1 sets the percentage; 2 (error) and 4 (paused) set it when given;
 /// 0 (remove) and 3 (indeterminate) make it unknown again.
-struct TerminalProgressFilter {
+package struct TerminalProgressFilter {
     private static let introducer = Array("\u{1B}]9;4;".utf8)
     /// Longer than any well-formed sequence: something else.
     private static let longest = 32
@@ -16,11 +16,11 @@ struct TerminalProgressFilter {
     /// Bytes of a sequence that may be one of ours, not passed on yet.
     private var held: [UInt8] = []
 
-    init() {}
+    package init() {}
 
     /// Passes `bytes` on: returns the output without the progress sequences
     /// and the reports they made, in order.
-    mutating func filter(_ bytes: [UInt8]) -> (output: [UInt8], reports: [ProgressReport]) {
+    package mutating func filter(_ bytes: [UInt8]) -> (output: [UInt8], reports: [ProgressReport]) {
         // The common case: no escape anywhere, nothing held.
         if held.isEmpty && !bytes.contains(Self.escape) { return (bytes, []) }
         var output: [UInt8] = []
@@ -53,7 +53,7 @@ struct TerminalProgressFilter {
     }
 
     /// What is still held back (at the end of the output): passed on as is.
-    mutating func flush() -> [UInt8] {
+    package mutating func flush() -> [UInt8] {
         defer { held = [] }
         return held
     }

@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
+import HostText
 
 /// Draws a view on a terminal's whole alternate screen, for a screen that
 /// takes the terminal over (the Add Bookmark form), and sets the modes its

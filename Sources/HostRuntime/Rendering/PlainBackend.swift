@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
+import HostText
 
 /// Progress as plain lines, for a stream that is not a terminal, `TERM=dumb`
 /// or CI. It never writes an escape code: frames are not shown (presenters

@@ -12,6 +12,8 @@
 /// every cell.
 ///
 /// Pure: it only builds bytes, the backend writes them.
+import HostText
+
 struct ScreenFrameEncoder {
     /// Colour codes are written (else only attributes).
     let colorEnabled: Bool

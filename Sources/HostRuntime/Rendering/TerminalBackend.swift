@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
+import HostText
 
 /// Draws the view in a region of rows at the bottom of a terminal, below
 /// whatever was printed before (the output of `run`'s command).

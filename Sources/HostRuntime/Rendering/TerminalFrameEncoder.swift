@@ -27,6 +27,8 @@
 /// (`CNL` + `CUF`) and the `DECRC`.
 ///
 /// Pure: it only builds bytes, the backend writes them.
+import HostText
+
 struct TerminalFrameEncoder {
     /// Colour codes are written (else only attributes).
     let colorEnabled: Bool

@@ -26,7 +26,7 @@ public struct TerminalProgress {
 
     /// Whether `mode` asks for the sequences in the terminal `environment`
     /// describes (the caller knows it draws on a terminal).
-    static func isWanted(_ mode: Mode, environment: [String: String]) -> Bool {
+    package static func isWanted(_ mode: Mode, environment: [String: String]) -> Bool {
         switch mode {
         case .never: return false
         case .always: return true

@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostSystem
 import PresenterABI
 import Synchronization
 
@@ -102,7 +104,7 @@ public final class InteractorHandle: @unchecked Sendable {
     /// Waits until the runtime has told its backend that it started (a
     /// plain-lines backend has printed the working line), without waiting
     /// for the presenter's show hook. Returns at once when it never will be.
-    func waitUntilAnnounced() {
+    package func waitUntilAnnounced() {
         announcement.wait()
         announcement.signal()
     }

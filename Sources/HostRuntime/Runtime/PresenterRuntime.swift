@@ -1,6 +1,10 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostPlugins
+import HostSystem
+import HostText
 import PresenterABI
 
 /// The host's runtime: attaches screenlet views to presenter plugins, tells

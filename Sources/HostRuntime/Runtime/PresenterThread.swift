@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostEngine
+import HostSystem
 
 /// The one thread that runs every plugin hook and host service, every
 /// render and every backend call: a job queue served in order, plus a

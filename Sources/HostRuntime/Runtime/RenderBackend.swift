@@ -4,6 +4,8 @@
 /// time; a backend needs no locking of its own for them. Code on other
 /// threads goes through ``PresenterRuntime`` (for example
 /// ``PresenterRuntime/printAbove(_:)``).
+import HostText
+
 public protocol RenderBackend: AnyObject {
     /// The view's size in cells. The runtime sizes its canvas from it before
     /// each frame.

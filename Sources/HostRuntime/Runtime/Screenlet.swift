@@ -17,6 +17,9 @@
 /// order the interactors reported, so concurrent actions never end each
 /// other's progress.
 // Safe: the `var`s are presenter thread only (its methods assert it); the rest is immutable.
+import HostEngine
+import HostText
+
 public final class Screenlet: @unchecked Sendable {
     /// The view.
     public let view: ScreenletView

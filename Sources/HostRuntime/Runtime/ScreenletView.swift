@@ -14,6 +14,9 @@
 /// ```
 // Safe by contract: its tables are set up before attaching and then only read; drawing and keys
 // come on the presenter thread alone. Subclasses keep to the same rule.
+import HostEngine
+import HostText
+
 open class ScreenletView: @unchecked Sendable {
     /// The key of the messages used for an action that declares none.
     public static let defaultAction = "default"

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 import PresenterABI
 
 /// A named part of a screenlet view that presenters may act on through the

@@ -16,6 +16,8 @@
 /// one ``TerminalKey/paste(_:)`` of at most ``maxPaste`` bytes (the rest is
 /// dropped). Any other sequence, and Alt with a key, is consumed whole and
 /// ignored: no byte of it is ever taken for typed text.
+import HostText
+
 public struct KeyDecoder: Sendable {
     /// The most bytes of one paste kept.
     public static let maxPaste = 64 * 1024

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 
 /// Reads keys from a terminal in raw mode on a thread of its own and hands
 /// them, decoded (``KeyDecoder``), to a handler, in the order typed.

@@ -1,3 +1,4 @@
+import HostText
 import PresenterABI
 
 /// A key pressed in a terminal in raw mode, or a paste, as ``KeyDecoder``

@@ -150,7 +150,7 @@ public struct Canvas: Equatable, Sendable {
     /// the host places each cell itself, and a character that reorders or
     /// breaks a line (U+2028 took a cell, and some terminals start a new
     /// line at it) would make the terminal's row differ from the canvas.
-    static func withoutControls(_ text: String) -> String {
+    package static func withoutControls(_ text: String) -> String {
         ControlCharacters.all.removed(from: text)
     }
 }

@@ -35,7 +35,7 @@ extension CellStyle {
     /// The SGR sequence that changes the terminal's style from `current` to
     /// this one (a reset first unless one of them is plain); empty when they
     /// are the same. Shared by the frame encoders.
-    func sgr(from current: CellStyle) -> String {
+    package func sgr(from current: CellStyle) -> String {
         guard self != current else { return "" }
         var parameters: [String] = self == .plain || current == .plain ? [] : ["0"]
         if isBold { parameters.append("1") }

@@ -6,8 +6,8 @@
 /// library's own rules: Foundation's `String(format:)` without Foundation,
 /// whose import loads ICU's libraries into every process at start
 /// (docs/BENCHMARKS.md). The C locale's: a `.` before the decimals.
-enum CFormat {
-    static func string(_ format: String, _ arguments: CVarArg...) -> String {
+package enum CFormat {
+    package static func string(_ format: String, _ arguments: CVarArg...) -> String {
         withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 128)
             let needed = Int(vsnprintf(&buffer, buffer.count, format, list))

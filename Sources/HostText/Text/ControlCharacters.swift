@@ -6,15 +6,17 @@
 /// ``terminal`` (what a terminal acts on: C0, DEL and C1), ``ascii`` (C0
 /// and DEL, for line-based protocols and JSON) and ``all`` (the terminal's
 /// plus the invisible characters that reorder or break a line).
-struct ControlCharacters: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct ControlCharacters: OptionSet, Sendable {
+    package let rawValue: UInt8
+
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// C0: U+0000 to U+001F (NUL, tab, line feed, carriage return, escape...).
     static let c0 = ControlCharacters(rawValue: 1 << 0)
     /// DEL: U+007F.
     static let delete = ControlCharacters(rawValue: 1 << 1)
     /// C1: U+0080 to U+009F (a terminal may act on U+009B as on ESC [).
-    static let c1 = ControlCharacters(rawValue: 1 << 2)
+    package static let c1 = ControlCharacters(rawValue: 1 << 2)
     /// Bidirectional formatting (U+061C, U+200E, U+200F, U+202A to U+202E,
     /// U+2066 to U+2069) and the Unicode line and paragraph separators
     /// (U+2028, U+2029): invisible, they make a line read differently from
@@ -23,14 +25,14 @@ struct ControlCharacters: OptionSet, Sendable {
 
     /// ASCII's controls, C0 and DEL: what a line-based protocol or a JSON
     /// string cannot hold as they are.
-    static let ascii: ControlCharacters = [.c0, .delete]
+    package static let ascii: ControlCharacters = [.c0, .delete]
     /// Everything a terminal may act on: C0, DEL and C1.
-    static let terminal: ControlCharacters = [.c0, .delete, .c1]
+    package static let terminal: ControlCharacters = [.c0, .delete, .c1]
     /// Every rule: the terminal's controls and the layout characters.
-    static let all: ControlCharacters = [.c0, .delete, .c1, .layout]
+    package static let all: ControlCharacters = [.c0, .delete, .c1, .layout]
 
     /// True when `scalar` falls under one of these rules.
-    func matches(_ scalar: Unicode.Scalar) -> Bool {
+    package func matches(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20: return contains(.c0)
         case 0x7F: return contains(.delete)
@@ -41,7 +43,7 @@ struct ControlCharacters: OptionSet, Sendable {
     }
 
     /// `text` without the characters these rules name.
-    func removed(from text: String) -> String {
+    package func removed(from text: String) -> String {
         guard text.unicodeScalars.contains(where: matches) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { !matches($0) }))
     }

@@ -125,7 +125,7 @@ public enum DisplayWidth {
 extension String {
     /// The text followed by spaces up to `columns` display columns (for
     /// tables whose columns line up on screen).
-    func padded(toColumns columns: Int) -> String {
+    package func padded(toColumns columns: Int) -> String {
         self + String(repeating: " ", count: max(0, columns - DisplayWidth.of(self)))
     }
 }

@@ -7,16 +7,16 @@ import Glibc
 /// JSONSerialization only gives a byte offset, and not for every error.
 ///
 /// Columns count Unicode scalars from 1; lines count from 1.
-struct JSONReader {
+package struct JSONReader {
     /// A parsed value and the position of its first character.
-    struct Node {
-        var value: Value
+    package struct Node {
+        package var value: Value
         var line: Int
         var column: Int
     }
 
     /// A JSON value. Objects keep their members in file order.
-    indirect enum Value {
+    package indirect enum Value {
         case object([Member])
         case array([Node])
         case string(String)
@@ -25,7 +25,7 @@ struct JSONReader {
         case null
 
         /// "a string", "an object", ... for error messages.
-        var kindDescription: String {
+        package var kindDescription: String {
             switch self {
             case .object: return "an object"
             case .array: return "an array"
@@ -38,20 +38,20 @@ struct JSONReader {
     }
 
     /// One member of an object.
-    struct Member {
-        var key: String
-        var node: Node
+    package struct Member {
+        package var key: String
+        package var node: Node
     }
 
     /// A syntax error at a position.
-    struct SyntaxError: Error, Equatable {
-        var line: Int
-        var column: Int
-        var message: String
+    package struct SyntaxError: Error, Equatable {
+        package var line: Int
+        package var column: Int
+        package var message: String
     }
 
     /// Parses one JSON text (surrounding whitespace allowed, nothing else).
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> Node {
+    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> Node {
         var reader = JSONReader(bytes: bytes)
         reader.skipWhitespace()
         let node = try reader.parseValue(depth: 0)
@@ -65,12 +65,12 @@ struct JSONReader {
     /// Escapes a key as a JSON Pointer token (`~` → `~0`, `/` → `~1`), for
     /// an error line: control characters are escaped too (`PrintableText`),
     /// so a key can never break the line or reach the terminal raw.
-    static func pointerToken(_ key: String) -> String {
+    package static func pointerToken(_ key: String) -> String {
         PrintableText.escaping(key.replacingEvery("~", with: "~0").replacingEvery("/", with: "~1"))
     }
 
     /// The line and column of the first byte that is not valid UTF-8.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+    package static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
         guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
         // Decode scalar by scalar to find where it breaks.
         var iterator = bytes.makeIterator()

@@ -8,7 +8,7 @@
 /// The text is the one `JSONSerialization` printed with `.sortedKeys` and
 /// `.withoutEscapingSlashes`, which scripts already read: keys in order,
 /// `/` unescaped, integral doubles without `.0` (`1`, `1e+16`).
-enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case string(String)
     case int(Int)
     /// A non-finite double (NaN, ±infinity) has no JSON form: it is written as `null`.
@@ -19,19 +19,19 @@ enum JSONValue: Equatable, Sendable {
     indirect case object([String: JSONValue])
 
     /// `.string(text)`, or `.null` when there is no text.
-    init(_ text: String?) {
+    package init(_ text: String?) {
         self = text.map { .string($0) } ?? .null
     }
 
     /// One line, no spaces: `{"a":[1,2],"b":null}`.
-    var serialized: String {
+    package var serialized: String {
         var text = ""
         write(to: &text, indent: nil)
         return text
     }
 
     /// Two-space indentation, one member or element a line, `"key" : value`.
-    var prettyPrinted: String {
+    package var prettyPrinted: String {
         var text = ""
         write(to: &text, indent: "")
         return text
@@ -117,15 +117,15 @@ enum JSONValue: Equatable, Sendable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
-    init(stringLiteral text: String) {
+    package init(stringLiteral text: String) {
         self = .string(text)
     }
 
-    init(dictionaryLiteral members: (String, JSONValue)...) {
+    package init(dictionaryLiteral members: (String, JSONValue)...) {
         self = .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
     }
 
-    init(arrayLiteral elements: JSONValue...) {
+    package init(arrayLiteral elements: JSONValue...) {
         self = .array(elements)
     }
 }

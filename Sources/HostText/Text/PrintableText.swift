@@ -1,12 +1,12 @@
 /// Text from the file system or from a plugin, made safe for one line of a
 /// terminal: a file name may hold a newline or an escape sequence, and an
 /// error line must stay one line that shows what is really there.
-enum PrintableText {
+package enum PrintableText {
     /// `text` with the characters of every ``ControlCharacters`` rule
     /// written as escapes: controls as `\n`, `\t`, `\x1B`, layout
     /// characters as `\u{202E}`; other characters, backslashes included,
     /// are unchanged.
-    static func escaping(_ text: String) -> String {
+    package static func escaping(_ text: String) -> String {
         let escaped = ControlCharacters.all
         guard text.unicodeScalars.contains(where: escaped.matches) else { return text }
         var result = ""

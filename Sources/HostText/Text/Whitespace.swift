@@ -5,7 +5,7 @@
 /// separators (Zs) or a tab, and with `newlines` also U+000A to U+000D,
 /// U+0085, U+2028 and U+2029.
 extension StringProtocol {
-    func trimmingWhitespace(newlines: Bool = false) -> String {
+    package func trimmingWhitespace(newlines: Bool = false) -> String {
         let scalars = unicodeScalars
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
             if scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator { return true }
@@ -27,7 +27,7 @@ extension StringProtocol {
 /// Foundation matches UTF-16 units), not Character by Character, so a `\n`
 /// inside a `\r\n` is found too.
 extension StringProtocol {
-    func replacingEvery(_ target: String, with replacement: String) -> String {
+    package func replacingEvery(_ target: String, with replacement: String) -> String {
         let pattern = Array(target.unicodeScalars)
         guard !pattern.isEmpty else { return String(self) }
         let scalars = Array(unicodeScalars)

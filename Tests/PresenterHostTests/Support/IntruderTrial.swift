@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-@testable import PresenterHost
+@testable import HostSystem
+@testable import HostPlugins
 
 /// One run (or a few) of the built binary with the intruder fixture
 /// (Fixtures/plugins/intruder.c) and everything it could reach laid out to

@@ -1,4 +1,4 @@
-@testable import PresenterHost
+@testable import HostPlugins
 
 /// The marking fixture (`Fixture.marking`) appends a line to
 /// `$FIXTURE_MARKFILE` each time a process loads it: how the registry and

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostSystem
 
 /// A pipe standing in for the terminal: the backend writes, the test reads.
 final class OutputPipe {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostSystem
 
 /// What a failed test says about the processes under `root` (a tmux pane's
 /// shell, say): each one's pid and command line, and for each of its threads

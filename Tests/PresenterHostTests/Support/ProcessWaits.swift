@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostSystem
 
 /// Whether `pid` ended (gone, or a zombie no one reaps) within 10 s.
 func waitUntilEnded(_ pid: pid_t) -> Bool {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostRuntime
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-@testable import PresenterHost
+@testable import HostSystem
 import Testing
 
 /// A tmux server of its own (a unique socket, no configuration file) with

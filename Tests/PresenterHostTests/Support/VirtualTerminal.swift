@@ -1,5 +1,5 @@
 import Foundation
-@testable import PresenterHost
+@testable import HostText
 
 /// A small terminal emulator for the sequences the host writes, so tests can
 /// check what a screen shows, not only which bytes were sent. It follows a

@@ -6,7 +6,7 @@
 // a newline once broke the line: regression-key-with-newline).
 
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostBookmarks
 #endif
 
 enum BookmarksFuzz {

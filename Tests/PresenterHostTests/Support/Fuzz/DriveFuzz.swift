@@ -5,7 +5,8 @@
 // and the error reply is one line of JSON (JSONReader reads it).
 
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostText
+    @testable import HostCommandLine
 #endif
 
 enum DriveFuzz {

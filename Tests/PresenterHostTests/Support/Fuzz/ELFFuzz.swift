@@ -8,7 +8,8 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostSystem
+    @testable import HostPlugins
 #endif
 
 enum ELFFuzz {

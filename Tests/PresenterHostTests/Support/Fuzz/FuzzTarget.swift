@@ -10,7 +10,7 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostRuntime
 #endif
 
 /// A fuzz target: what one input goes through, and its generated seeds.

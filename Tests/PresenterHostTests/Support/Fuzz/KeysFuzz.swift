@@ -22,7 +22,7 @@
 //   first maxPaste bytes.
 
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostRuntime
 #endif
 
 enum KeysFuzz {

@@ -5,7 +5,7 @@
 // character (a key with a newline once broke the line).
 
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostCommandLine
 #endif
 
 enum MessagesFuzz {

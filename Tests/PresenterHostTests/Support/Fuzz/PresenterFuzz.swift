@@ -29,7 +29,8 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostText
+    @testable import HostEngine
 #endif
 
 enum PresenterFuzz {

@@ -14,7 +14,7 @@
     import Glibc
 #endif
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostSystem
 #endif
 
 enum ProcessStatFuzz {

@@ -12,7 +12,8 @@
 // takes bytes out.
 
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostSystem
+    @testable import HostRuntime
 #endif
 
 enum ProgressFuzz {

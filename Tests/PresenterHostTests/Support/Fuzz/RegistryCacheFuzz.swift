@@ -12,7 +12,7 @@
 // those gives the same bytes again (one spelling per cache).
 
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostPlugins
 #endif
 
 enum RegistryCacheFuzz {

@@ -11,7 +11,7 @@
 // presenters name the file by its path and are not marked cached.
 
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostPlugins
 #endif
 
 enum ScanFuzz {

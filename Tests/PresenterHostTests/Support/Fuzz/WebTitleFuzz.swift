@@ -29,7 +29,7 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostBookmarks
 #endif
 
 /// The Content-Type headers byte 0 chooses from (modulo their count).

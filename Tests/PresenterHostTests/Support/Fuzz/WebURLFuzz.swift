@@ -18,7 +18,8 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
-    @testable import PresenterHost
+    @testable import HostText
+    @testable import HostBookmarks
 #endif
 
 enum WebURLFuzz {
