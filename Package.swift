@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
         // The host, one module per layer, lowest first: each depends only on
         // modules before it, so the compiler keeps the layers
-        // (docs/ARCHITECTURE.md, "Modules"; ModuleGraphTests checks that the
+        // (docs/ARCHITECTURE.md, "Layout"; ModuleGraphTests checks that the
         // doc shows these arrows). Each folder's README.md says what it holds.
         // The system: descriptors, processes, signals, threads, the clock,
         // paths, the sandbox's means.
