@@ -10,7 +10,7 @@ import HostSystem
 /// `--get-title` / `--add`, its two actions for scripts, with no screen:
 /// progress goes through the presenter on stderr as in `run` (plain lines
 /// off a terminal), the title on stdout.
-public enum AddBookmarkCommand {
+package enum AddBookmarkCommand {
     /// Runs `add-bookmark` with its options (the plugin options given
     /// before the word `add-bookmark` among them); returns the exit status.
     static func execute(_ options: AddBookmarkOptions) -> Int32 {

@@ -6,9 +6,9 @@ import HostEngine
 import HostRuntime
 
 /// The flags of `presenter-host add-bookmark`, as parsed.
-public struct AddBookmarkOptions: Equatable, Sendable {
+package struct AddBookmarkOptions: Equatable, Sendable {
     /// What the command does.
-    public enum Mode: Equatable, Sendable {
+    package enum Mode: Equatable, Sendable {
         /// The full-screen form.
         case screen
         /// `--get-title`: print the page's title on stdout.
@@ -17,31 +17,31 @@ public struct AddBookmarkOptions: Equatable, Sendable {
         case add
     }
 
-    public var mode = Mode.screen
+    package var mode = Mode.screen
     /// `--presenter`: overrides the screen's own (addbookmark).
-    public var presenter: String?
-    public var url: String?
-    public var title: String?
+    package var presenter: String?
+    package var url: String?
+    package var title: String?
     /// `--store`: the bookmarks file.
-    public var store: String?
+    package var store: String?
     /// `--messages`: a JSON messages file (the format of `run`'s).
-    public var messagesFile: String?
+    package var messagesFile: String?
     /// `--timeout`: for fetching a title, in seconds.
-    public var timeout = WebTitleFetch.defaultTimeout
-    public var color = ColorMode.auto
+    package var timeout = WebTitleFetch.defaultTimeout
+    package var color = ColorMode.auto
     /// The plugin options (``PluginOptions``), before `add-bookmark` or after it.
     var plugins = PluginOptions()
     /// `--in-process`: the presenter in this process (to debug a plugin).
-    public var inProcess = false
+    package var inProcess = false
     /// `--hook-timeout`: how long one of the presenter's hooks may take, in seconds.
-    public var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
+    package var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
     /// `--log`: the presenter log, with timestamps.
-    public var logFile: String?
+    package var logFile: String?
     /// `-v`, `--verbose`: the presenter log and get-title's decisions (an
     /// https attempt that failed, the http one after it) on stderr.
-    public var verbose = false
+    package var verbose = false
 
-    public init() {}
+    package init() {}
 
     /// What add-bookmark's presenter shares with run's, for
     /// ``CommandRuntime``: the presenter (addbookmark unless told), colour,
@@ -61,17 +61,17 @@ public struct AddBookmarkOptions: Equatable, Sendable {
     }
 
     /// What the command line asked for.
-    public enum Parsed: Equatable, Sendable {
+    package enum Parsed: Equatable, Sendable {
         case run(AddBookmarkOptions)
         case help
     }
 
     /// The help text of `add-bookmark`, from ``CommandTable/addBookmark``.
-    public static var usage: String { Usage.help(CommandTable.addBookmark) }
+    package static var usage: String { Usage.help(CommandTable.addBookmark) }
 
     /// Parses the arguments that follow `add-bookmark` (``CommandTable/addBookmark``).
     /// - Throws: `CommandError.usage` naming the option or value.
-    public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
+    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
         let parsed = try ArgumentParser.parse(arguments, as: CommandTable.addBookmark)
         if parsed.stoppedBy != nil { return .help }
         return .run(try AddBookmarkOptions(parsed))

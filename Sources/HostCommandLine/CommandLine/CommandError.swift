@@ -3,7 +3,7 @@
 /// `exitCode` maps it to a status in this one place.
 import HostSystem
 
-public enum CommandError: Error, Equatable, Sendable {
+package enum CommandError: Error, Equatable, Sendable {
     /// A bad flag, a missing or malformed value. Printed with the usage.
     case usage(String)
     /// A malformed data file (e.g. the messages file).
@@ -29,7 +29,7 @@ public enum CommandError: Error, Equatable, Sendable {
     case brokenPipe
 
     /// The line shown to the user, without the `Error: ` prefix.
-    public var message: String {
+    package var message: String {
         switch self {
         case .usage(let m), .dataError(let m), .noInput(let m), .cannotCreate(let m), .commandNotFound(let m),
             .cannotExecute(let m), .systemError(let m), .failure(let m), .outputError(let m):
@@ -40,7 +40,7 @@ public enum CommandError: Error, Equatable, Sendable {
     }
 
     /// The exit status for this error.
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .usage: return .usage
         case .dataError: return .dataError

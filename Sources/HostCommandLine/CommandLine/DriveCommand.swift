@@ -8,7 +8,7 @@ import HostSystem
 /// `presenter-host drive`: shows the actions that JSON lines start and end
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of
 /// clients at once, on one view with the chosen presenter.
-public enum DriveCommand {
+package enum DriveCommand {
     /// Runs `drive` with its options (the plugin options given before the
     /// word `drive` among them); returns the exit status.
     static func execute(_ options: DriveOptions) -> Int32 {

@@ -1,28 +1,28 @@
 /// The flags of `presenter-host drive`, as parsed.
-public struct DriveOptions: Equatable, Sendable {
+package struct DriveOptions: Equatable, Sendable {
     /// What `drive` shares with `run`: `--presenter`, `--messages`,
     /// `--color`, `--terminal-progress`, the plugin options, `--min-show`,
     /// `--hook-timeout`, `--in-process`, `-v`, `--log` (its command stays empty).
-    public var presentation = RunOptions()
+    package var presentation = RunOptions()
     /// `--socket`: serve the protocol on this Unix socket instead of stdin.
-    public var socket: String?
+    package var socket: String?
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// What the command line asked for.
-    public enum Parsed: Equatable, Sendable {
+    package enum Parsed: Equatable, Sendable {
         case drive(DriveOptions)
         /// `--help` / `-h`.
         case help
     }
 
     /// The help text of `drive`, from ``CommandTable/drive``.
-    public static var usage: String { Usage.help(CommandTable.drive) }
+    package static var usage: String { Usage.help(CommandTable.drive) }
 
     /// Parses the arguments that follow `drive` (``CommandTable/drive``).
     /// - Throws: `CommandError.usage` naming the option or value.
-    public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
+    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
         let parsed = try ArgumentParser.parse(arguments, as: CommandTable.drive)
         if parsed.stoppedBy != nil { return .help }
         return .drive(DriveOptions(parsed))

@@ -1,6 +1,6 @@
 /// The exit statuses of `presenter-host`, in one place (sysexits.h and the
 /// shell conventions that `timeout` and `gum spin` follow).
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
     /// A bad flag, a missing value: EX_USAGE.

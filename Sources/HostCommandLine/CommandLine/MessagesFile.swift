@@ -13,18 +13,18 @@ import HostText
 /// or '}', found '"'` for malformed JSON, `messages.json: /run/workin: unknown
 /// status 'workin' (expected working, success, failure)` for bad data (the
 /// place written as a JSON Pointer, RFC 6901).
-public struct MessagesFile: Equatable, Sendable {
+package struct MessagesFile: Equatable, Sendable {
     /// The messages of one action; `nil` where the file has none.
-    public struct Messages: Equatable, Sendable {
+    package struct Messages: Equatable, Sendable {
         /// Shown while the action runs.
-        public var working: String?
+        package var working: String?
         /// Shown when it succeeds.
-        public var success: String?
+        package var success: String?
         /// Shown when it fails.
-        public var failure: String?
+        package var failure: String?
 
         /// Messages with the given texts.
-        public init(working: String? = nil, success: String? = nil, failure: String? = nil) {
+        package init(working: String? = nil, success: String? = nil, failure: String? = nil) {
             self.working = working
             self.success = success
             self.failure = failure
@@ -32,20 +32,20 @@ public struct MessagesFile: Equatable, Sendable {
     }
 
     /// The statuses a file may name, in the order error messages list them.
-    public static let statuses = ["working", "success", "failure"]
+    package static let statuses = ["working", "success", "failure"]
 
     /// Messages by action name.
-    public var actions: [String: Messages]
+    package var actions: [String: Messages]
 
     /// A file's content: messages by action name.
-    public init(actions: [String: Messages]) {
+    package init(actions: [String: Messages]) {
         self.actions = actions
     }
 
     /// Reads and parses the file at `path`.
     /// - Throws: `.noInput` when it cannot be read, `.dataError` when its
     ///   content is wrong.
-    public static func load(path: String) throws(CommandError) -> MessagesFile {
+    package static func load(path: String) throws(CommandError) -> MessagesFile {
         let bytes: [UInt8]
         do throws(Errno) {
             bytes = try readFile(path)
@@ -57,7 +57,7 @@ public struct MessagesFile: Equatable, Sendable {
     }
 
     /// Parses `bytes`; `name` is the file name used in error messages.
-    public static func parse(_ bytes: [UInt8], name: String) throws(CommandError) -> MessagesFile {
+    package static func parse(_ bytes: [UInt8], name: String) throws(CommandError) -> MessagesFile {
         if let bad = JSONReader.firstInvalidUTF8(bytes) {
             throw .dataError("\(name):\(bad.line):\(bad.column): not valid UTF-8 text; save the file as UTF-8")
         }
@@ -124,7 +124,7 @@ extension MessagesFile {
     /// The file's table as a view's messages, as written: an action it
     /// lacks falls back to its "default" action, one without a working
     /// message shows nothing.
-    public var progressMessages: [String: ProgressMessages] {
+    package var progressMessages: [String: ProgressMessages] {
         actions.mapValues { entry in
             var messages: ProgressMessages = [:]
             messages[.working] = entry.working

@@ -8,7 +8,7 @@ import HostText
 
 /// The `presenter-host` command line: parses arguments, runs a subcommand and
 /// maps every error to an exit status in one place.
-public enum PresenterHostCommand {
+package enum PresenterHostCommand {
     /// What the arguments ask for.
     enum Invocation: Equatable {
         case help
@@ -47,7 +47,7 @@ public enum PresenterHostCommand {
 
     /// Runs the command with `arguments` (without the program name) and
     /// returns the process exit status.
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         FileDescriptor.holdClosedStandardDescriptors()
         // The scan helper (see PluginScanner): internal, so not in --help.
         if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }

@@ -10,7 +10,7 @@ import HostPlugins
 /// presenter are reported before anything runs; the presenter is attached
 /// before the command starts (so a presenter that cannot start runs nothing),
 /// and a command that cannot be started shows no presenter at all.
-public enum RunCommand {
+package enum RunCommand {
     /// Runs `run` with its options (the plugin options given before the
     /// word `run` among them); returns the exit status.
     static func execute(_ options: RunOptions) -> Int32 {

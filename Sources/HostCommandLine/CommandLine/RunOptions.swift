@@ -6,80 +6,80 @@ import HostRuntime
 import HostText
 
 /// The flags of `presenter-host run` and the command to run, as parsed.
-public struct RunOptions: Equatable, Sendable {
+package struct RunOptions: Equatable, Sendable {
     /// `--presenter`: the presenter's id.
-    public var presenter = "mbhud"
+    package var presenter = "mbhud"
     /// `--action`: the action whose messages apply.
-    public var action = "run"
+    package var action = "run"
     /// `--messages`: a JSON messages file.
-    public var messagesFile: String?
+    package var messagesFile: String?
     /// `--working`: shown while the command runs.
-    public var working: String?
+    package var working: String?
     /// `--success`: shown when the command exits 0.
-    public var success: String?
+    package var success: String?
     /// `--failure`: shown when the command fails.
-    public var failure: String?
+    package var failure: String?
     /// `--timeout`, in seconds.
-    public var timeout: Double?
+    package var timeout: Double?
     /// `--output` (`--show-output` is `.stream`).
-    public var output = OutputMode.onFailure
+    package var output = OutputMode.onFailure
     /// `--output tail=N`: how many of the last lines the view shows.
-    public var tailLines = RunOptions.defaultTailLines
+    package var tailLines = RunOptions.defaultTailLines
     /// The lines `--output tail` shows without `=N`.
-    public static let defaultTailLines = 5
+    package static let defaultTailLines = 5
     /// The most lines `--output tail=N` may show.
-    public static let longestTail = 50
+    package static let longestTail = 50
     /// `--show-output`, the same as `--output stream`.
-    public var showOutput: Bool { output == .stream }
+    package var showOutput: Bool { output == .stream }
     /// `--static` (or `ACCESSIBLE=1`): one line per state change, no
     /// animation and no redraws, even in a terminal.
-    public var staticMode = false
+    package var staticMode = false
     /// `--events`: a file for one JSON line per state change; "-" is stdout.
-    public var eventsFile: String?
+    package var eventsFile: String?
     /// `--terminal-progress`: OSC 9;4 to the terminal (``TerminalProgress``).
-    public var terminalProgress = TerminalProgressMode.auto
+    package var terminalProgress = TerminalProgressMode.auto
     /// `--color`.
-    public var color = ColorMode.auto
+    package var color = ColorMode.auto
     /// The plugin options (``PluginOptions``), before `run` or after it.
     var plugins = PluginOptions()
     /// `--plugin-dir`, in the order given.
-    public var pluginDirs: [String] {
+    package var pluginDirs: [String] {
         get { plugins.pluginDirs }
         set { plugins.pluginDirs = newValue }
     }
     /// `--min-show`, in seconds.
-    public var minShow = 0.5
+    package var minShow = 0.5
     /// `--grace`, in seconds.
-    public var grace = 0.0
+    package var grace = 0.0
     /// `--hook-timeout`, in seconds: how long a presenter's hook may take.
-    public var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
+    package var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
     /// `--in-process`: run the presenter in this process (for debugging a plugin).
-    public var inProcess = false
+    package var inProcess = false
     /// `-v`, `--verbose`: the presenters' log and the host's decisions about them on stderr.
-    public var verbose = false
+    package var verbose = false
     /// `--log`: a file that gets the same log, with timestamps.
-    public var logFile: String?
+    package var logFile: String?
     /// The command and its arguments; never empty after parsing.
-    public var command: [String] = []
+    package var command: [String] = []
 
     /// An empty set of options (the defaults).
-    public init() {}
+    package init() {}
 
     /// What the command line asked for.
-    public enum Parsed: Equatable, Sendable {
+    package enum Parsed: Equatable, Sendable {
         case run(RunOptions)
         /// `--help` / `-h`: print `usage` to stdout and exit 0.
         case help
     }
 
     /// The help text of `run`, from ``CommandTable/run``.
-    public static var usage: String { Usage.help(CommandTable.run) }
+    package static var usage: String { Usage.help(CommandTable.run) }
 
     /// Parses the arguments that follow `run` (``CommandTable/run``). The
     /// command starts after `--` or at the first argument that is not an
     /// option; everything from there on belongs to it, options included.
     /// - Throws: `CommandError.usage` naming the option or value.
-    public static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
+    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
         let parsed = try ArgumentParser.parse(arguments, as: CommandTable.run)
         if parsed.stoppedBy != nil { return .help }
         return .run(try RunOptions(parsed))
@@ -145,19 +145,19 @@ public struct RunOptions: Equatable, Sendable {
 
     /// The longest `--min-show` and `--grace`, in seconds (1 day): more is
     /// surely a mistake, and presenters get milliseconds that fit any integer.
-    public static let longestHold: Double = 86_400
+    package static let longestHold: Double = 86_400
     /// The longest `--hook-timeout`, in seconds: a hook that takes longer
     /// than a minute is not drawing progress.
-    public static let longestHookTimeout: Double = 60
+    package static let longestHookTimeout: Double = 60
     /// The longest `--timeout`, in seconds (30 days).
-    public static let longestTimeout: Double = 2_592_000
+    package static let longestTimeout: Double = 2_592_000
 }
 
 /// `--terminal-progress`: when to write OSC 9;4 (see ``TerminalProgress``).
-public typealias TerminalProgressMode = TerminalProgress.Mode
+package typealias TerminalProgressMode = TerminalProgress.Mode
 
 /// What `run` does with the command's output in a terminal (`--output`).
-public enum OutputMode: String, Equatable, Sendable {
+package enum OutputMode: String, Equatable, Sendable {
     /// Dropped, even when the command fails.
     case hide
     /// Each whole line printed above the presenter as it comes.
@@ -172,7 +172,7 @@ public enum OutputMode: String, Equatable, Sendable {
 extension RunOptions {
     /// The command as a person would type it in a POSIX shell: words that
     /// need it are single-quoted. The default working message.
-    public var commandLine: String {
+    package var commandLine: String {
         command.map(ShellWord.quoted).joined(separator: " ")
     }
 }

@@ -1,24 +1,24 @@
 /// The result of one conformance check of `presenter-host check`: PASS,
 /// FAIL or WARN, why, and what to change.
-public struct ConformanceResult: Equatable, Sendable {
-    public enum Verdict: String, Sendable, Comparable {
+package struct ConformanceResult: Equatable, Sendable {
+    package enum Verdict: String, Sendable, Comparable {
         case pass = "PASS", warn = "WARN", fail = "FAIL"
 
         private var rank: Int { self == .pass ? 0 : self == .warn ? 1 : 2 }
-        public static func < (a: Verdict, b: Verdict) -> Bool { a.rank < b.rank }
+        package static func < (a: Verdict, b: Verdict) -> Bool { a.rank < b.rank }
     }
 
     /// The file checked.
-    public var path: String
+    package var path: String
     /// The presenter checked, or nil for a check of the whole file (it loads).
-    public var presenterId: String?
+    package var presenterId: String?
     /// The check's name, e.g. "messages".
-    public var check: String
-    public var verdict: Verdict
+    package var check: String
+    package var verdict: Verdict
     /// What happened (for a PASS, a short summary or nil).
-    public var reason: String?
+    package var reason: String?
     /// What to change (nil for a PASS).
-    public var fix: String?
+    package var fix: String?
 }
 
 /// What one check found: the worst verdict wins, the first reason of that

@@ -31,9 +31,9 @@ import PresenterABI
 /// Presenter thread only, like every view (see ``ScreenletView``): the
 /// screen changes the form through ``PresenterRuntime/sync(_:)``.
 // Safe: presenter thread only, like every view; others reach it through `PresenterRuntime.sync`.
-public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
+package final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     /// The two ways the view is drawn.
-    public enum Layout: Sendable {
+    package enum Layout: Sendable {
         /// The whole form (the full screen).
         case form
         /// One line: the indicator and the URL whose title is fetched.
@@ -41,13 +41,13 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     }
 
     /// The action and interactor names, and the elements, of the original.
-    public static let addAction = "add-bookmark"
-    public static let getTitleAction = "get-title"
-    public static let buttonElement = "get-title-button"
-    public static let indicatorElement = "activity-indicator"
+    package static let addAction = "add-bookmark"
+    package static let getTitleAction = "get-title"
+    package static let buttonElement = "get-title-button"
+    package static let indicatorElement = "activity-indicator"
 
     /// The original's messages.
-    public static let defaultMessages: [String: ProgressMessages] = [
+    package static let defaultMessages: [String: ProgressMessages] = [
         addAction: [
             .working: "Saving bookmark...", .success: "Bookmark saved!",
             .failure: "An error occurred saving the bookmark",
@@ -56,7 +56,7 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     ]
 
     /// The smallest terminal the form fits in.
-    public static let minimumSize = (cols: 40, rows: 18)
+    package static let minimumSize = (cols: 40, rows: 18)
 
     /// The first row below the ADD BOOKMARK button.
     static let belowButtons = 14
@@ -65,18 +65,18 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
     /// from just below the ADD BOOKMARK button, four rows (a HUD box with a
     /// details line) when the screen has them, down to one on the
     /// smallest; the status and the help line are below them.
-    public static func presenterRows(forRows rows: Int) -> Range<Int> {
+    package static func presenterRows(forRows rows: Int) -> Range<Int> {
         belowButtons..<belowButtons + min(4, max(1, rows - 17))
     }
 
     /// The form (presenter thread only).
-    public var form: BookmarkForm
+    package var form: BookmarkForm
     /// What the line layout says it is fetching.
-    public var lineText = ""
+    package var lineText = ""
     /// Why the presenter is gone, shown above the status line from then on.
-    public var presenterProblem: String?
+    package var presenterProblem: String?
     /// Gets the form's requests (on the presenter thread).
-    public var onRequest: ((BookmarkForm.Request) -> Void)?
+    package var onRequest: ((BookmarkForm.Request) -> Void)?
 
     private let layout: Layout
     private let presenterID: String
@@ -87,7 +87,7 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
 
     /// A view of the form with `form`'s values, `presenter`'s id and the
     /// given messages (the original's when `nil`).
-    public init(
+    package init(
         form: BookmarkForm, layout: Layout, presenter: String = "addbookmark",
         messages: [String: ProgressMessages]? = nil
     ) {
@@ -98,25 +98,25 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         elements = [Self.buttonElement: button, Self.indicatorElement: indicator]
     }
 
-    public override func createProgressPresenter() -> String { presenterID }
+    package override func createProgressPresenter() -> String { presenterID }
 
     /// Saves started and not ended: the HUD shows saving, so the status
     /// says nothing else meanwhile (``sayUnlessSaving(_:)``).
-    public private(set) var savesInFlight = 0
+    package private(set) var savesInFlight = 0
 
     /// Sets the status to `status` unless a save is in flight (a title
     /// that came while saving: the status keeps saying what the HUD says).
-    public func sayUnlessSaving(_ status: BookmarkForm.Status) {
+    package func sayUnlessSaving(_ status: BookmarkForm.Status) {
         if savesInFlight == 0 { form.status = status }
     }
 
-    public override func actionStarted(_ action: String, message: String?) {
+    package override func actionStarted(_ action: String, message: String?) {
         guard action == Self.addAction else { return }
         savesInFlight += 1
         form.status = .info(message.flatMap { $0.isEmpty ? nil : $0 } ?? "Saving the bookmark...")
     }
 
-    public override func actionEnded(_ action: String, message: String?, error: InteractorError?) {
+    package override func actionEnded(_ action: String, message: String?, error: InteractorError?) {
         if action == Self.addAction { savesInFlight = max(0, savesInFlight - 1) }
         let said = message.flatMap { $0.isEmpty ? nil : $0 }
         if let error {
@@ -129,18 +129,18 @@ public final class AddBookmarkView: ScreenletView, @unchecked Sendable {
         // A title that came: the screen says what it got.
     }
 
-    public override func handleKey(_ code: UInt32) -> Bool {
+    package override func handleKey(_ code: UInt32) -> Bool {
         guard layout == .form, let key = TerminalKey(code: code) else { return false }
         handle(key)
         return true
     }
 
     /// Applies a key or a paste that reached the view (presenter thread).
-    public func handle(_ key: TerminalKey) {
+    package func handle(_ key: TerminalKey) {
         for request in form.handle(key) { onRequest?(request) }
     }
 
-    public override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
+    package override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
         let unicode = flags.contains(.unicode)
         switch layout {
         case .line:

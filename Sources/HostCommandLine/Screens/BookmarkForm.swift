@@ -17,14 +17,14 @@ import HostRuntime
 ///
 /// Ctrl-C and Ctrl-Z are not the form's: the screen takes them before any
 /// key reaches a presenter or the form.
-public struct BookmarkForm: Sendable {
+package struct BookmarkForm: Sendable {
     /// What can have the focus, in Tab order.
-    public enum Focus: Int, CaseIterable, Sendable {
+    package enum Focus: Int, CaseIterable, Sendable {
         case url, title, getTitle, add
     }
 
     /// What the screen must do after a key.
-    public enum Request: Equatable, Sendable {
+    package enum Request: Equatable, Sendable {
         /// Fetch the title of this URL (as typed); `explicit` when the
         /// button was pressed (its title replaces one the user typed).
         case getTitle(url: String, explicit: Bool)
@@ -35,17 +35,17 @@ public struct BookmarkForm: Sendable {
     }
 
     /// How the last action ended, for the status line.
-    public enum Status: Equatable, Sendable {
+    package enum Status: Equatable, Sendable {
         case none
         case info(String)
         case success(String)
         case failure(String)
     }
 
-    public var url: TextField
-    public var title: TextField
-    public private(set) var focus: Focus = .url
-    public var status: Status = .none
+    package var url: TextField
+    package var title: TextField
+    package private(set) var focus: Focus = .url
+    package var status: Status = .none
     /// The URL whose title was last asked for (a leave does not ask again).
     private var fetchedURL: String?
     /// The title field holds what a fetch put there, untouched since: the
@@ -54,17 +54,17 @@ public struct BookmarkForm: Sendable {
     private var titleFromFetch = true
 
     /// A form with the given values; the focus is in the URL field.
-    public init(url: String = "", title: String = "") {
+    package init(url: String = "", title: String = "") {
         self.url = TextField(url)
         self.title = TextField(title)
         titleFromFetch = title.isEmpty
     }
 
     /// Whether the get-title button can be pressed.
-    public var canGetTitle: Bool { !trimmed(url.text).isEmpty }
+    package var canGetTitle: Bool { !trimmed(url.text).isEmpty }
 
     /// Applies `key` and says what the screen must do.
-    public mutating func handle(_ key: TerminalKey) -> [Request] {
+    package mutating func handle(_ key: TerminalKey) -> [Request] {
         switch key {
         case .escape: return [.quit]
         case .tab, .down: return move(by: 1)
@@ -95,7 +95,7 @@ public struct BookmarkForm: Sendable {
     /// leaving the field does not fetch it again. Returns whether the title
     /// was filled.
     @discardableResult
-    public mutating func titleFetched(
+    package mutating func titleFetched(
         _ fetched: String, forURL: String, explicit: Bool, address: String? = nil
     ) -> Bool {
         guard trimmed(url.text) == forURL else { return false }
@@ -110,7 +110,7 @@ public struct BookmarkForm: Sendable {
     }
 
     /// Moves the focus to `target` (a click would; tests use it).
-    public mutating func focus(on target: Focus) -> [Request] {
+    package mutating func focus(on target: Focus) -> [Request] {
         let leaving = focus
         focus = target
         return leaving == .url && target != .url ? leftURLField() : []

@@ -2,14 +2,14 @@
 /// anything is saved.
 import HostEngine
 
-public enum BookmarkValidation {
+package enum BookmarkValidation {
     /// The first problem with saving `url` under `title`, as a validation
     /// error whose message replaces the action's failure message: "URL
     /// cannot be empty", "Title cannot be empty", "only http and https URLs
     /// can be saved"; `nil` when it can be saved. Text of white space only
     /// counts as empty (a form field of spaces looks empty). The scheme is
     /// compared without regard to case, as RFC 3986 says.
-    public static func validate(url: String, title: String) -> InteractorError? {
+    package static func validate(url: String, title: String) -> InteractorError? {
         if isBlank(url) { return .validation("URL cannot be empty") }
         if isBlank(title) { return .validation("Title cannot be empty") }
         if !hasWebScheme(url) { return .validation("only http and https URLs can be saved") }

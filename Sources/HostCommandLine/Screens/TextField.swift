@@ -7,28 +7,28 @@
 /// one line).
 import HostText
 
-public struct TextField: Equatable, Sendable {
+package struct TextField: Equatable, Sendable {
     /// The most characters a field holds; typing or pasting more is cut.
-    public static let maxLength = 4096
+    package static let maxLength = 4096
 
     /// The text.
-    public private(set) var text: String
+    package private(set) var text: String
     /// The caret, in characters from the start (0...text.count).
-    public private(set) var caret: Int
+    package private(set) var caret: Int
     /// The first character shown when the text is wider than the field.
     private var scroll = 0
 
     /// A field holding `text`, the caret at its end.
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         self.text = ""
         caret = 0
         insert(text)
     }
 
-    public var isEmpty: Bool { text.isEmpty }
+    package var isEmpty: Bool { text.isEmpty }
 
     /// Replaces the text, the caret at its end.
-    public mutating func set(_ newText: String) {
+    package mutating func set(_ newText: String) {
         text = ""
         caret = 0
         scroll = 0
@@ -37,7 +37,7 @@ public struct TextField: Equatable, Sendable {
 
     /// Inserts `typed` at the caret; control characters become spaces
     /// (line breaks, tabs) or are dropped.
-    public mutating func insert(_ typed: String) {
+    package mutating func insert(_ typed: String) {
         var clean = ""
         for scalar in typed.unicodeScalars {
             switch scalar.value {
@@ -57,30 +57,30 @@ public struct TextField: Equatable, Sendable {
         caret = min(before, text.count)
     }
 
-    public mutating func moveLeft() { caret = max(0, caret - 1) }
-    public mutating func moveRight() { caret = min(text.count, caret + 1) }
-    public mutating func moveHome() { caret = 0 }
-    public mutating func moveEnd() { caret = text.count }
+    package mutating func moveLeft() { caret = max(0, caret - 1) }
+    package mutating func moveRight() { caret = min(text.count, caret + 1) }
+    package mutating func moveHome() { caret = 0 }
+    package mutating func moveEnd() { caret = text.count }
 
     /// Backspace: the character before the caret.
-    public mutating func deleteBackward() {
+    package mutating func deleteBackward() {
         guard caret > 0 else { return }
         remove(from: caret - 1, to: caret)
     }
 
     /// Delete: the character under the caret.
-    public mutating func deleteForward() {
+    package mutating func deleteForward() {
         guard caret < text.count else { return }
         remove(from: caret, to: caret + 1)
     }
 
     /// Ctrl-U: everything before the caret.
-    public mutating func deleteToStart() { remove(from: 0, to: caret) }
+    package mutating func deleteToStart() { remove(from: 0, to: caret) }
 
     /// Ctrl-W: the word before the caret and the blanks after it, as a
     /// shell does (a word ends at white space; in a URL, also at `/`, so
     /// that one Ctrl-W takes one path segment).
-    public mutating func deleteWordBackward() {
+    package mutating func deleteWordBackward() {
         let characters = Array(text)
         var start = caret
         while start > 0, Self.isBreak(characters[start - 1]) { start -= 1 }
@@ -90,7 +90,7 @@ public struct TextField: Equatable, Sendable {
 
     /// What to show in `columns` columns: the visible part of the text and
     /// the caret's column in it. The view scrolls so the caret stays visible.
-    public mutating func visible(columns: Int) -> (text: String, caretColumn: Int) {
+    package mutating func visible(columns: Int) -> (text: String, caretColumn: Int) {
         guard columns > 1 else { return ("", 0) }
         let characters = Array(text)
         let widths = characters.map { DisplayWidth.of($0) }
