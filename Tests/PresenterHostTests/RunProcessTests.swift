@@ -206,6 +206,32 @@ struct RunProcessTests {
         #expect(held == nil, "the handler (and what it holds) outlived cancel()")
     }
 
+    @Test func aFinishedPumpHoldsNothingOfItsSink() throws {
+        // The progress channel's sink reaches `run`'s whole runtime: had the
+        // pacing delay kept the pump, the runtime's last release would come
+        // on a dispatch thread, up to the delay after run returned, while
+        // the process exits. The pump read a byte and is paused for an hour
+        // when finish() is called: a delay holding the pump would hold the
+        // sink for that hour.
+        final class Held: Sendable {}
+        weak var held: Held?
+        let pipe = try FileDescriptor.pipe()
+        defer { try? pipe.writeEnd.close() }
+        do {
+            let value = Held()
+            held = value
+            let read = DispatchSemaphore(value: 0)
+            let pump = OutputPump(fd: pipe.readEnd, pacing: .seconds(3600)) { _ in
+                _ = value
+                read.signal()
+            }
+            try pipe.writeEnd.writeAll([1])
+            read.wait()
+            pump.finish()
+        }
+        #expect(held == nil, "the pump's sink (and what it holds) outlived finish()")
+    }
+
     @Test func outputLinesAreWhole() {
         var lines = OutputLines()
         #expect(lines.append(Array("a\nb".utf8)) == ["a"])
