@@ -56,8 +56,7 @@ public final class OutputPump: @unchecked Sendable {
         DetachedThread.start(name: "output") { [ended] in
             // In a scope of its own: the reader is let go before the signal,
             // so no reference to it outlives finish() on this thread.
-            do {
-                guard let reader = handoff.take() else { return }
+            if let reader = handoff.take() {
                 reader.run(until: wake.readEnd)
             }
             ended.signal()
@@ -96,7 +95,7 @@ public final class OutputPump: @unchecked Sendable {
 
     private static func milliseconds(_ interval: DispatchTimeInterval) -> Int32 {
         switch interval {
-        case .seconds(let value): return Int32(clamping: value * 1000)
+        case .seconds(let value): return Int32(clamping: min(value, Int(Int32.max) / 1000) * 1000)
         case .milliseconds(let value): return Int32(clamping: value)
         case .microseconds(let value): return Int32(clamping: (value + 999) / 1000)
         case .nanoseconds(let value): return Int32(clamping: (value + 999_999) / 1_000_000)
