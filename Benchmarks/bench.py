@@ -8,7 +8,7 @@
 
 Builds the release binary and the indicatif peer, then runs the parts
 (default all), each a file of this folder: indicatif (issue 22's goal
-table), startup, spinner, hang, floor, drive, progress, registry, version.
+table), sandbox (issue 17), startup, spinner, hang, floor, drive, progress, registry, version.
 Each part's tables go to docs/benchmarks/PART.md (and its figures to
 PART.json), spliced into docs/BENCHMARKS.md between its markers; --no-write
 prints them only. --quick runs the indicatif and hang parts with few runs,

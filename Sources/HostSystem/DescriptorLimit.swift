@@ -5,9 +5,11 @@
 /// The descriptors below which the commands that run work under a
 /// presenter (`run`, `drive`, `add-bookmark`, `check`) refuse to start.
 ///
-/// libdispatch, the signal pipes, the command's pipes and the presenter
-/// process (its channel, its log and its sandbox's report pipe) take about
-/// fifteen descriptors, and libdispatch cannot fail
+/// libdispatch, the signal pipes, the command's pipes, the presenter
+/// process (its channel, its log and its sandbox's report pipe) and the
+/// output pumps (a wake pipe each, and up to three in a terminal: the
+/// command's output, its progress channel, the presenter process's output)
+/// take about eighteen descriptors, and libdispatch cannot fail
 /// gracefully without its own: it stops the process (SIGILL) when its
 /// first source finds no descriptor for its epoll or eventfd. So what is
 /// free is checked first, and a shortage is one clear line. The limit is
@@ -16,11 +18,11 @@
 /// Free means below the soft limit: a descriptor is always the lowest
 /// unused number, and `EMFILE` comes once that number reaches the limit.
 /// So the descriptors the host inherited count against it too
-/// (`exec 3<&0 ...` in a shell, then `ulimit -n 16`).
+/// (`exec 3<&0 ...` in a shell, then `ulimit -n 20`).
 package enum DescriptorLimit {
     /// The least soft `RLIMIT_NOFILE` the commands start with, stdin,
     /// stdout and stderr included.
-    package static let needed: UInt64 = 18
+    package static let needed: UInt64 = 22
 
     /// What is short at start-up.
     package enum Shortfall: Equatable {

@@ -3,94 +3,175 @@ import Dispatch
     import Glibc
 #endif
 
-/// Reads a child's output pipe on a dispatch queue and hands every chunk to
-/// a sink, in order.
+/// Reads a child's output pipe on a thread of its own and hands every chunk
+/// to a sink, in order.
 ///
 /// `finish()` is called once the child was reaped: everything the child wrote
 /// is in the pipe by then, so it drains what is left without waiting for an
 /// end of file that a grandchild still holding the pipe could delay forever.
-// Safe: `open`, `paused` and `buffer` are only touched on `queue`.
+///
+/// A thread and `poll`, not a libdispatch read source: on Linux, libdispatch
+/// (Swift 6.3.1) races itself when a watched pipe reports data and its hang-up
+/// in one epoll event, which is how a child's pipe ends. Its manager thread
+/// marks the source for deletion while a worker, woken for the data, deletes
+/// it; the manager then finalizes it a second time and traps ("Source
+/// finalized twice", SIGILL on a global-queue worker), or reads the freed
+/// bookkeeping. `docs/soak/libdispatch-hup-race.c` shows it with libdispatch
+/// alone; docs/SOAK.md says how `run` met it. No descriptor a child can
+/// close is ever watched by libdispatch: this pump is the one reader of such
+/// pipes (the command's output, its progress channel, a presenter process's
+/// output).
+///
+/// Once `finish()` returns, no thread of the pump's is left and nothing of
+/// the sink is held: the sink reaches what the caller owns (for `run`, its
+/// whole runtime), which must be freed by its owner, not by a thread racing
+/// the process's exit.
+// Safe: `reader` is used by the pump's thread until it ended, then by finish() alone; `finished`
+// only by the caller of finish().
 public final class OutputPump: @unchecked Sendable {
-    private let fd: FileDescriptor
-    private let queue = DispatchQueue(label: "presenter-host.output")
-    private let source: DispatchSourceRead
-    private let sink: ([UInt8]) -> Void
-    private var open = true
-    private let pacing: DispatchTimeInterval?
-    /// The source is suspended until the pacing delay is over (on the queue).
-    private var paused = false
-    /// One buffer for every read (on the queue): a command writing a line
-    /// at a time wakes the pump often, and zeroing 64 KiB each time showed.
-    private var buffer = [UInt8](repeating: 0, count: 65536)
+    private let reader: Reader
+    /// Written by finish(): the thread stops at once, however long it waits.
+    private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
+    /// Signalled by the thread as its last act, after it let go of the reader.
+    private let ended = DispatchSemaphore(value: 0)
+    private var finished = false
 
     /// Starts reading `fd` (which the pump then owns and closes); `sink` is
-    /// called on the pump's queue.
+    /// called on the pump's thread, and from finish().
     /// With `pacing`, after each read the pump waits that long before it
     /// reads again (what came meanwhile is read at once then): a writer of
     /// many small writes (progress lines, 1,000 a second) wakes it at most
     /// once per `pacing`, not once per write.
     public init(fd: FileDescriptor, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
-        self.fd = fd
-        self.sink = sink
-        self.pacing = pacing
         try? fd.setNonBlocking()
-        source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: queue)
-        source.setEventHandler { [unowned self] in
-            self.drain()
-            self.pause()
+        reader = Reader(fd: fd, pacing: pacing.map(Self.milliseconds), sink: sink)
+        // Without a wake pipe (no descriptor left) the pump reads nothing
+        // before finish(), which still drains everything.
+        wake = try? FileDescriptor.pipe(nonBlocking: true)
+        guard let wake else {
+            ended.signal()
+            return
         }
-        // libdispatch may still watch the descriptor until the source's
-        // cancellation is done: close it only then, or a reused number can
-        // send its manager thread into freed memory.
-        source.setCancelHandler { try? fd.close() }
-        source.resume()
+        let handoff = Handoff(reader)
+        DetachedThread.start(name: "output") { [ended] in
+            // In a scope of its own: the reader is let go before the signal,
+            // so no reference to it outlives finish() on this thread.
+            if let reader = handoff.take() {
+                reader.run(until: wake.readEnd)
+            }
+            ended.signal()
+        }
     }
 
-    /// Reads what is left and stops (the pipe is closed once libdispatch lets
-    /// go of it). Returns when the sink has seen every byte the child wrote.
+    /// A pump dropped without finish() (the run failed before its command
+    /// was reaped) stops its thread and closes the pipe; what is left unread
+    /// stays unread.
+    deinit {
+        guard !finished else { return }
+        if let wake { try? wake.writeEnd.writeAll([1]) }
+        ended.wait()
+        reader.close()
+        if let wake {
+            try? wake.readEnd.close()
+            try? wake.writeEnd.close()
+        }
+    }
+
+    /// Reads what is left and stops, and closes the pipe. Returns when the
+    /// sink has seen every byte the child wrote and the pump's thread has
+    /// ended. Call it once the child was reaped, and not from the sink.
     public func finish() {
-        queue.sync {
-            drain()
-            close()
+        guard !finished else { return }
+        finished = true
+        if let wake { try? wake.writeEnd.writeAll([1]) }
+        ended.wait()
+        reader.drain()
+        reader.close()
+        if let wake {
+            try? wake.readEnd.close()
+            try? wake.writeEnd.close()
         }
     }
 
-    /// Reads until the pipe is empty; closes it at end of file. On the queue.
-    private func drain() {
-        guard open else { return }
-        while true {
-            do throws(Errno) {
-                let count = try fd.read(into: &buffer)
-                guard count > 0 else { return close() }
-                sink(Array(buffer[..<count]))
-            } catch {
-                // Empty for now (non-blocking): the source calls again.
-                if !error.wouldBlock { close() }
-                return
+    private static func milliseconds(_ interval: DispatchTimeInterval) -> Int32 {
+        switch interval {
+        case .seconds(let value): return Int32(clamping: min(value, Int(Int32.max) / 1000) * 1000)
+        case .milliseconds(let value): return Int32(clamping: value)
+        case .microseconds(let value): return Int32(clamping: (value + 999) / 1000)
+        case .nanoseconds(let value): return Int32(clamping: (value + 999_999) / 1_000_000)
+        case .never: return -1
+        @unknown default: return 0
+        }
+    }
+
+    /// Hands the reader to the thread once, so that the thread's closure
+    /// does not keep it after the thread let go of it.
+    private final class Handoff: @unchecked Sendable {
+        private let lock = Lock()
+        private var reader: Reader?
+        init(_ reader: Reader) { self.reader = reader }
+        func take() -> Reader? {
+            lock.withLock {
+                defer { reader = nil }
+                return reader
             }
         }
     }
 
-    /// With pacing: no events until the delay is over (on the queue).
-    private func pause() {
-        guard let pacing, open, !paused else { return }
-        paused = true
-        source.suspend()
-        queue.asyncAfter(deadline: .now() + pacing) { [self] in
-            guard paused else { return }
-            paused = false
-            source.resume()
-        }
-    }
+    /// The descriptor, the sink and the buffer: the pump's thread's until it
+    /// ended, then finish()'s.
+    private final class Reader: @unchecked Sendable {
+        private let fd: FileDescriptor
+        /// Milliseconds between reads; nil: read as soon as there is data.
+        private let pacing: Int32?
+        private let sink: ([UInt8]) -> Void
+        private var open = true
+        /// One buffer for every read: a command writing a line at a time
+        /// wakes the pump often, and zeroing 64 KiB each time showed.
+        private var buffer = [UInt8](repeating: 0, count: 65536)
 
-    private func close() {
-        guard open else { return }
-        open = false
-        // A suspended source never runs its cancel handler (which closes fd).
-        if paused {
-            paused = false
-            source.resume()
+        init(fd: FileDescriptor, pacing: Int32?, sink: @escaping ([UInt8]) -> Void) {
+            self.fd = fd
+            self.pacing = pacing
+            self.sink = sink
         }
-        source.cancel()  // its cancel handler closes fd
+
+        /// Reads as data comes until the end of file or `wake` is written.
+        func run(until wake: FileDescriptor) {
+            while open {
+                guard let ready = try? FileDescriptor.wait(for: .input, on: [fd, wake], milliseconds: { -1 }),
+                    ready[1].isEmpty
+                else { return }
+                guard !ready[0].isEmpty else { continue }
+                drain()
+                // The pacing delay: only a finish() ends it early.
+                if let pacing, open, (try? wake.wait(for: .input) { pacing })?.isEmpty == false { return }
+            }
+        }
+
+        /// Reads until the pipe is empty; stops at end of file.
+        func drain() {
+            guard open else { return }
+            while true {
+                do throws(Errno) {
+                    let count = try fd.read(into: &buffer)
+                    guard count > 0 else {
+                        open = false
+                        return
+                    }
+                    sink(Array(buffer[..<count]))
+                } catch {
+                    // Empty for now (non-blocking): poll says when there is more.
+                    if !error.wouldBlock { open = false }
+                    return
+                }
+            }
+        }
+
+        /// Closes the descriptor (once everything was read).
+        func close() {
+            open = false
+            try? fd.close()
+        }
     }
 }

@@ -29,7 +29,8 @@ public final class SignalTrap {
 
     private let signals: [Int32]
     private var previous: [Int32: sigaction] = [:]
-    private let writeEnd: FileDescriptor
+    /// The pipe's write end: the signal handler's. Internal for a test.
+    let writeEnd: FileDescriptor
     private let source: DispatchSourceRead
     /// Set by the first ``cancel()``: a second must not close descriptor
     /// numbers that may belong to someone else by then.
@@ -62,8 +63,14 @@ public final class SignalTrap {
         source.setEventHandler(handler: drain)
         // libdispatch may still watch the descriptor until the source's
         // cancellation is done: close it only then, or a reused number can
-        // send its manager thread into freed memory.
+        // send its manager thread into freed memory. The write end too: a
+        // pipe whose last writer goes hangs up, and a hang-up libdispatch
+        // sees on a source being cancelled races its own manager thread
+        // (OutputPump says how); closed before the read end, a signal that
+        // came late finds no pipe (EBADF), not one without a reader
+        // (SIGPIPE).
         source.setCancelHandler { [released] in
+            try? pipe.writeEnd.close()
             try? pipe.readEnd.close()
             released.signal()
         }
@@ -108,8 +115,7 @@ public final class SignalTrap {
         }
         previous = [:]
         signalPipeWriteFD.store(-1, ordering: .releasing)
-        source.cancel()  // its cancel handler closes the read end
-        try? writeEnd.close()
+        source.cancel()  // its cancel handler closes the pipe
         released.wait()
     }
 }

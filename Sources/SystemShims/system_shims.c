@@ -212,6 +212,17 @@ int ph_pidfd_open(pid_t pid) {
  * key helps. A fork's parent waits for the exec in read(2) instead, and
  * stops with the rest of the host; `fg` continues both. */
 
+void ph_discard_pending_stops(void) {
+    static const int stops[] = {SIGTSTP, SIGTTIN, SIGTTOU};
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+        struct sigaction ignore, previous;
+        memset(&ignore, 0, sizeof ignore);
+        ignore.sa_handler = SIG_IGN;
+        /* POSIX: setting a pending signal's action to SIG_IGN discards it. */
+        if (sigaction(stops[i], &ignore, &previous) == 0) sigaction(stops[i], &previous, NULL);
+    }
+}
+
 /* The child's side, between fork and exec: system calls only (the host has
  * other threads, whose locks a fork copies held). Returns only on failure,
  * with the errno. */
@@ -228,6 +239,11 @@ static int ph_spawn_child(const char *path, char *const argv[], char *const envp
     }
     if (plan->leader == 1 && setsid() < 0) return errno;
     if (plan->leader == 2 && setpgid(0, 0) != 0) return errno;
+    /* A Ctrl-Z that came while every signal was blocked (since the fork)
+     * is pending: once the mask is restored it would stop the child in a
+     * process group of its own, which `fg` never continues, and the host
+     * would wait for the exec for ever (docs/SOAK.md). */
+    if (plan->leader != 0) ph_discard_pending_stops();
     for (int index = 0; index < plan->descriptor_count; index++) {
         const struct ph_spawn_descriptor *descriptor = &plan->descriptors[index];
         int source = descriptor->source;

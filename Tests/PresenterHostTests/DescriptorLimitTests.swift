@@ -25,13 +25,13 @@ struct DescriptorLimitTests {
         #expect(result.status == 71, "\(result.stderr)")
         #expect(
             result.stderr
-                == "Error: the open-file limit (ulimit -n) is 6; presenter-host \(arguments[0]) needs at least 18: "
+                == "Error: the open-file limit (ulimit -n) is 6; presenter-host \(arguments[0]) needs at least 22: "
                 + "raise it, e.g. ulimit -n 1024\n")
         #expect(result.stdout == "")
     }
 
     /// Descriptors a caller left open count against the limit: `exec 3<&0`
-    /// ... `9<&0` under `ulimit -n 18` left 8 free, and libdispatch (run,
+    /// ... `9<&0` under `ulimit -n 22` left 12 free, and libdispatch (run,
     /// drive) or the signal pipe (drive) then stopped the host with SIGILL,
     /// or the presenter and the progress channel failed one by one.
     @Test(arguments: [
@@ -42,21 +42,21 @@ struct DescriptorLimitTests {
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"),
             [
-                "-c", "exec 3<&0 4<&0 5<&0 6<&0 7<&0 8<&0 9<&0 && ulimit -n 18 && exec \"$0\" \"$@\"",
+                "-c", "exec 3<&0 4<&0 5<&0 6<&0 7<&0 8<&0 9<&0 && ulimit -n 22 && exec \"$0\" \"$@\"",
                 TestPaths.binary.path,
             ] + arguments,
             environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         #expect(result.status == 71, "\(result.stderr)")
         #expect(
             result.stderr
-                == "Error: only 8 descriptors of the open-file limit (ulimit -n 18) are free, 7 being inherited; "
-                + "presenter-host \(arguments[0]) needs 15 free besides stdin, stdout and stderr: "
+                == "Error: only 12 descriptors of the open-file limit (ulimit -n 22) are free, 7 being inherited; "
+                + "presenter-host \(arguments[0]) needs 19 free besides stdin, stdout and stderr: "
                 + "raise the limit (e.g. ulimit -n 1024) or close the inherited descriptors\n")
         #expect(result.stdout == "")
     }
 
     @Test func atTheLimitTheCommandRunsUnderItsPresenter() throws {
-        let result = try host(limit: 18, ["run", "--working", "Working", "--success", "Done", "--", "echo", "hi"])
+        let result = try host(limit: 22, ["run", "--working", "Working", "--success", "Done", "--", "echo", "hi"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "hi\n")
         #expect(result.stderr == "Working\n✔ Done\n")

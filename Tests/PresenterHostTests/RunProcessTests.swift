@@ -206,6 +206,117 @@ struct RunProcessTests {
         #expect(held == nil, "the handler (and what it holds) outlived cancel()")
     }
 
+    @Test func aFinishedPumpHoldsNothingOfItsSink() throws {
+        // The progress channel's sink reaches `run`'s whole runtime: had the
+        // pacing delay kept the pump, the runtime's last release would come
+        // on a dispatch thread, up to the delay after run returned, while
+        // the process exits. The pump read a byte and is paused for an hour
+        // when finish() is called: a delay holding the pump would hold the
+        // sink for that hour.
+        final class Held: Sendable {}
+        weak var held: Held?
+        let pipe = try FileDescriptor.pipe()
+        defer { try? pipe.writeEnd.close() }
+        do {
+            let value = Held()
+            held = value
+            let read = DispatchSemaphore(value: 0)
+            let pump = OutputPump(fd: pipe.readEnd, pacing: .seconds(3600)) { _ in
+                _ = value
+                read.signal()
+            }
+            try pipe.writeEnd.writeAll([1])
+            read.wait()
+            pump.finish()
+        }
+        #expect(held == nil, "the pump's sink (and what it holds) outlived finish()")
+    }
+
+    @Test func aPumpsPipeIsNeverWatchedByLibdispatch() throws {
+        // libdispatch (Swift 6.3.1, Linux) races itself when a pipe it
+        // watches reports data and its hang-up at once, which is how a
+        // child's pipe ends: its manager thread traps ("Source finalized
+        // twice", docs/soak/libdispatch-hup-race.c). So the pump reads on a
+        // thread of its own, and its descriptor is in no epoll set of
+        // libdispatch's, even once it delivered data.
+        let pipe = try FileDescriptor.pipe()
+        defer { try? pipe.writeEnd.close() }
+        let read = DispatchSemaphore(value: 0)
+        let pump = OutputPump(fd: pipe.readEnd) { _ in read.signal() }
+        try pipe.writeEnd.writeAll([1])
+        read.wait()
+        #expect(!Self.descriptorsInEpollSets().contains(pipe.readEnd.rawValue))
+        pump.finish()
+    }
+
+    @Test func aCancelledTrapClosesItsPipeOnlyOnceLibdispatchLetGoOfIt() throws {
+        // Its write end closed while libdispatch still watched the read end
+        // would hang the pipe up under a source being cancelled: the race
+        // above. The queue is held while cancel() runs on another thread; the
+        // write end must still be open when that thread waits for the cancel
+        // handler, which cannot run before the queue is let go.
+        guard ChildTest.isChild else { return try ChildTest.run(Self.self) }
+        let queue = DispatchQueue(label: "trap-test")
+        // Safe: cancel() is called on that thread alone, the write end only read here.
+        nonisolated(unsafe) let trap = try SignalTrap(signals: [SIGUSR2], queue: queue) { _ in }
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() }
+        let cancelling = LockedBox<String?>(nil)
+        let published = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let task = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+            cancelling.mutate { $0 = task }
+            published.signal()
+            trap.cancel()
+            cancelled.signal()
+        }
+        published.wait()
+        let task = try #require(cancelling.value)
+        // Until that thread sleeps in cancel() (or the write end is closed).
+        var writeEndOpen = true
+        while writeEndOpen && !Self.isWaiting(task: task) {
+            writeEndOpen = fcntl(trap.writeEnd.rawValue, F_GETFD) != -1
+            sched_yield()
+        }
+        writeEndOpen = writeEndOpen && fcntl(trap.writeEnd.rawValue, F_GETFD) != -1
+        #expect(writeEndOpen, "cancel() closed the write end while libdispatch still watched the read end")
+        gate.signal()
+        cancelled.wait()
+        #expect(fcntl(trap.writeEnd.rawValue, F_GETFD) == -1, "cancel() returned with the write end open")
+    }
+
+    /// The descriptors some epoll set of this process watches (libdispatch's).
+    private static func descriptorsInEpollSets() -> Set<Int32> {
+        var watched = Set<Int32>()
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for number in descriptors {
+            guard
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(number)"))
+                    == "anon_inode:[eventpoll]",
+                let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(number)", encoding: .utf8)
+            else { continue }
+            for line in info.split(separator: "\n") where line.hasPrefix("tfd:") {
+                if let fd = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({
+                    Int32($0)
+                }) {
+                    watched.insert(fd)
+                }
+            }
+        }
+        return watched
+    }
+
+    /// Whether the thread `task` ("PID/task/TID", from /proc/thread-self)
+    /// sleeps in a futex wait (a semaphore's).
+    private static func isWaiting(task: String) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(task)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")"),
+            let wchan = try? String(contentsOfFile: "/proc/\(task)/wchan", encoding: .utf8)
+        else { return false }
+        return stat[stat.index(close, offsetBy: 2)] == "S" && wchan.contains("futex")
+    }
+
     @Test func outputLinesAreWhole() {
         var lines = OutputLines()
         #expect(lines.append(Array("a\nb".utf8)) == ["a"])

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HostSystem
+import SystemShims
 import Synchronization
 import Testing
 
@@ -156,5 +157,41 @@ struct SpawnTests {
         let all = [pipe.readEnd, pipe.writeEnd, sockets.0, sockets.1]
         defer { all.forEach { try? $0.close() } }
         for fd in all { #expect(fcntl(fd.rawValue, F_GETFD) & FD_CLOEXEC != 0) }
+    }
+}
+
+/// A Ctrl-Z that reaches a child between its fork and the moment it leads a
+/// process group of its own stays pending (every signal is blocked there);
+/// once unblocked it would stop the child where no `fg` continues it, and
+/// the host would wait for its exec for ever (docs/SOAK.md). The child
+/// discards it first: the very call, on a thread that blocks SIGTSTP and
+/// has one pending.
+@Suite("Spawn: a pending stop signal")
+struct SpawnPendingStopTests {
+    @Test func aPendingStopSignalIsDiscarded() throws {
+        let outcome = Mutex<(before: Bool, after: Bool)?>(nil)
+        let thread = Thread {
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGTSTP)
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            pthread_kill(pthread_self(), SIGTSTP)
+            var pending = sigset_t()
+            sigpending(&pending)
+            let before = sigismember(&pending, SIGTSTP) == 1
+            ph_discard_pending_stops()
+            sigpending(&pending)
+            let after = sigismember(&pending, SIGTSTP) == 1
+            // One left pending must not stop the test's process: taken here.
+            var taken: Int32 = 0
+            if after { sigwait(&blocked, &taken) }
+            outcome.withLock { $0 = (before, after) }
+            pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
+        }
+        thread.start()
+        #expect(waitUntil { outcome.withLock { $0 } != nil })
+        let seen = try #require(outcome.withLock { $0 })
+        #expect(seen.before, "the stop signal was not pending")
+        #expect(!seen.after, "the pending stop signal was kept")
     }
 }

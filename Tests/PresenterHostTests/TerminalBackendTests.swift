@@ -201,6 +201,23 @@ struct TerminalBackendTests {
         #expect(!setup.terminal.cursorVisible)
     }
 
+    @Test("after suspend (Ctrl-Z), printAbove prints the text alone: the region comes back with the next frame")
+    func printAboveWhileSuspended() {
+        // The soak found it: a log line printed between suspend and the
+        // host's stop drew the region again, so the job stopped with the
+        // cursor hidden (and echo off, which `bg` could not set back).
+        var setup = Setup()
+        setup.present(hud("⠋"))
+        _ = setup.run { $0.suspend() }
+        _ = setup.run { $0.printAbove("log line") }
+        #expect(setup.terminal.lines[0..<4] == ["$ make", "compiling...", "log line", ""])
+        #expect(setup.terminal.lines[3...].allSatisfy { $0.isEmpty })
+        #expect(setup.terminal.cursorVisible)
+        setup.present(hud("⠙"))
+        #expect(Array(setup.terminal.lines[4..<7]) == hud("⠙").lines())
+        #expect(!setup.terminal.cursorVisible)
+    }
+
     @Test("printAbove puts the text above the region and redraws it")
     func printAbove() {
         var setup = Setup()

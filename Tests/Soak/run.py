@@ -249,6 +249,10 @@ class Run:
                 self.sent.add(signal.SIGINT)
             return self.type(data.encode())
         if what == "hangup":
+            # Already closed: hung up before (a second hangup drawn), or
+            # the run ended and its pty went before this moment came.
+            if self.master is None:
+                return
             self.sent.update((signal.SIGHUP, signal.SIGCONT))
             self.hung_up = True
             self.soak.unwatch(self.master)

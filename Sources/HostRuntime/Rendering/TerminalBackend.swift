@@ -162,6 +162,11 @@ public final class TerminalBackend: RenderBackend {
     }
 
     public func suspend() {
+        // Until the next frame, lines printed above (a log line, the
+        // command's output) come without the region: redrawn, it would turn
+        // echo off and hide the cursor again in a process about to stop, and
+        // a job then continued in the background (`bg`) cannot set echo back.
+        lastCanvas = nil
         guard isForeground() else { return leaveScreen() }
         clearTerminalProgress()
         progressSuspended = terminalProgress != nil

@@ -252,8 +252,15 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// control: before the process stops on Ctrl-Z). Presenters keep their
     /// state; nothing is drawn until ``resume()``. Returns once the screen is
     /// clean. Any thread but the presenter thread.
+    ///
+    /// Also during a shutdown: the caller stops the process next, and one
+    /// stopped while the shutdown had not yet finished the backend keeps its
+    /// region on the screen, the cursor hidden and echo off (and a job then
+    /// continued with `bg` ends in the background, where it may not set them
+    /// back). So it waits its turn behind the shutdown's job (or runs once the
+    /// presenter thread has ended), and the backend, finished by then, has
+    /// nothing left to take off.
     public func suspend() {
-        guard !isShutDown else { return }
         thread.sync {
             suspended = true
             backend.suspend()

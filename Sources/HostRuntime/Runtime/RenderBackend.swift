@@ -28,6 +28,8 @@ public protocol RenderBackend: AnyObject {
     func watchResize(_ handler: @escaping @Sendable () -> Void)
     /// Removes the view from the screen and restores the terminal for a
     /// while (job control); the next ``present(_:)`` draws it all again.
+    /// It may come after ``finish()`` (Ctrl-Z as the run ends): there is
+    /// nothing left to take off then.
     func suspend()
     /// Removes the view from the screen and restores the terminal: the last call.
     func finish()

@@ -109,6 +109,13 @@ struct ph_spawn_result {
 int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[], char *const envp[],
              const struct ph_spawn_plan *plan);
 
+/** Discards a pending SIGTSTP, SIGTTIN or SIGTTOU of the calling process
+ *  (each set to SIG_IGN and back: POSIX discards a pending signal so), as
+ *  ph_spawn's child does once it leads a group of its own: a Ctrl-Z that
+ *  came while it blocked every signal would stop it where no `fg` reaches.
+ *  System calls only. */
+void ph_discard_pending_stops(void);
+
 /** prctl(PR_SET_PDEATHSIG, signal): `signal` when the thread that started
  *  this process ends. */
 int ph_set_parent_death_signal(int signal);
