@@ -127,12 +127,14 @@ private let signalCodeKernel: Int32 = 0x80
 /// lock is not async-signal-safe and lock-free atomics are.
 private let signalPipeWriteFD = Atomic<Int32>(-1)
 
-/// The signal handler: one write of 8 bytes, errno preserved. Async-signal-safe
+/// The signal handler: one write of 8 bytes (and the terminal's last bytes
+/// again, see ``TerminalFlushRepair``), errno preserved. Async-signal-safe
 /// (so a raw write(2), not FileDescriptor.writeAll, whose array allocates).
 private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
     signal, info, _ in
     let savedErrno = errno
     var record: (Int32, Int32) = (signal, info?.pointee.si_code ?? 0)
     _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD.load(ordering: .acquiring), $0.baseAddress, $0.count) }
+    TerminalFlushRepair.signalArrived(signal)
     errno = savedErrno
 }

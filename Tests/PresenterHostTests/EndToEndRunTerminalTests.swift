@@ -71,6 +71,29 @@ struct EndToEndRunTerminalTests {
         #expect(!run.final.cursor.hidden)
     }
 
+    @Test func aCtrlCThatMakesTheTerminalDropTheRestoringBytesGetsThemAgain() throws {
+        // A terminal that fell behind: from the go file on, nothing is read.
+        // The tail's frames fill more than the 4 KiB the terminal keeps, the
+        // region goes (the cursor's `show` lands in the part a Ctrl-C
+        // discards: POSIX flushes output not yet delivered on INTR), and the
+        // failed command's output, shown then, blocks the host in its write.
+        // Ctrl-C comes then: after the flush the host shows the cursor again.
+        let go = GoFile()
+        let lines =
+            "i=0; while [ $i -lt 300 ]; do echo \"line $i of the command, long enough to fill a row\"; "
+            + "i=$((i+1)); sleep 0.005; done"
+        let run = try TerminalDriver.run(
+            [
+                "run", "--output", "tail", "--working", "Working", "--failure", "It broke", "--",
+                "sh", "-c", "\(go.wait); \(lines); yes 'more output' | head -n 40000; exit 3",
+            ],
+            fastPlain: true,
+            steps: [.waitText("Working"), go.touch, .waitWriting(), .keys("\u{03}"), .waitExit(20)])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 3)
+        #expect(!run.final.cursor.hidden)
+    }
+
     @Test func outputOfASuccessfulCommandIsDropped() throws {
         let go = GoFile()
         let run = try TerminalDriver.run(

@@ -46,6 +46,9 @@ public final class TerminalBackend: RenderBackend {
     private var broken = false
     /// OSC 9;4 for the terminal's own progress, when wanted (``TerminalProgress``).
     private var terminalProgress: TerminalProgress?
+    /// A region was drawn (the cursor hidden) at least once: ``finish()``
+    /// then has ``TerminalFlushRepair`` show it again on a late Ctrl-C.
+    private var drewRegion = false
     /// The terminal progress was cleared by ``suspend()``: shown again at the next frame.
     private var progressSuspended = false
 
@@ -182,12 +185,16 @@ public final class TerminalBackend: RenderBackend {
         guard isForeground() else { return leaveScreen() }
         clearTerminalProgress()
         send(encoder.clearRegion())
+        if drewRegion {
+            TerminalFlushRepair.armed(terminal: fd, clearsTerminalProgress: terminalProgress != nil)
+        }
     }
 
     /// In the foreground: writes `bytes`, with echo off exactly while the
     /// region exists.
     private func send(_ bytes: [UInt8]) {
         if encoder.isReserved, silenceInput, savedSettings == nil { savedSettings = TerminalShim.disableEcho(fd) }
+        if encoder.isReserved { drewRegion = true }
         write(bytes)
         if !encoder.isReserved, let settings = savedSettings {
             TerminalShim.restore(fd, settings)

@@ -20,6 +20,9 @@ enum TerminalDriver {
         /// window of `seconds` (a measurement, not a wait).
         case switchesOver(String, seconds: Double)
         case keys(String)
+        /// Stops reading until a thread of the program is blocked writing to
+        /// the terminal (the terminal fell behind: what it wrote stays unread).
+        case waitWriting(timeout: Double = 10)
         /// Creates this file (a ``GoFile``).
         case touch(String)
         case waitExit(Double)
@@ -37,6 +40,7 @@ enum TerminalDriver {
             case .signalGroup(let name): return ["signal_group": name]
             case .switchesOver(let name, let seconds): return ["switches_over": name, "seconds": seconds]
             case .keys(let keys): return ["keys": keys]
+            case .waitWriting(let timeout): return ["wait_writing": TestTime.scaled(timeout)]
             case .touch(let path): return ["touch": path]
             case .waitExit(let seconds): return ["wait_exit": TestTime.scaled(seconds)]
             }

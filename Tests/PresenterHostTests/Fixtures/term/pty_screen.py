@@ -18,7 +18,8 @@ prints one JSON object with the screens it was asked for.
                more than two screens: the screen is the same, and megabytes
                of output take a moment instead of seconds.
 
-Steps (a JSON array, run in order; output is read all the while):
+Steps (a JSON array, run in order; output is read all the while, but
+during wait_writing):
     {"wait_text": "Done", "timeout": 5}   until the text is on the screen
     {"wait_gone": "Done", "timeout": 5}   until it is not
     {"wait_changed": "name", "timeout": 5}
@@ -40,6 +41,10 @@ Steps (a JSON array, run in order; output is read all the while):
                                           for it goes on: no guessed sleeps)
     {"keys": "\\u0003"}                   type into the terminal (^C: SIGINT
                                           from the terminal to the foreground group)
+    {"wait_writing": 10}                  stop reading until a thread of the
+                                          program is blocked writing to the
+                                          terminal (a terminal that fell behind:
+                                          what is written stays unread)
     {"wait_exit": 10}                     until the program exits
 
 Output: {"snapshots": {name: screen}, "final": screen after exit,
@@ -241,6 +246,24 @@ def is_stopped(pid):
     return stat[stat.rindex(")") + 2] in "Tt"
 
 
+def is_writing_to_terminal(pid):
+    """Whether a thread of `pid` is blocked in write(2) on its stdout or
+    stderr (/proc/PID/task/TID/syscall: the call's number, then its arguments)."""
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except FileNotFoundError:
+        return False
+    for task in tasks:
+        try:
+            with open("/proc/%d/task/%s/syscall" % (pid, task)) as f:
+                fields = f.read().split()
+        except OSError:
+            continue
+        if len(fields) > 1 and fields[0] == "1" and int(fields[1], 16) in (1, 2):
+            return True
+    return False
+
+
 def context_switches(pid):
     """Voluntary context switches of every thread of `pid`: each is a thread
     going to sleep, so they count wake-ups. Involuntary ones (preemption)
@@ -333,6 +356,13 @@ def main():
             open(step["touch"], "a").close()
         elif "keys" in step:
             os.write(session.fd, step["keys"].encode())
+        elif "wait_writing" in step:
+            deadline = time.monotonic() + step["wait_writing"]
+            while not is_writing_to_terminal(session.program) and time.monotonic() < deadline:
+                time.sleep(0.01)  # polling /proc, not a guessed wait
+            ok = is_writing_to_terminal(session.program)
+            if not ok:
+                errors.append("timed out waiting for the program to block writing to the terminal")
         elif "wait_exit" in step:
             ok = session.wait_exit(step["wait_exit"])
             if not ok:

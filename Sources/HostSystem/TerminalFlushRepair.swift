@@ -1,0 +1,54 @@
+import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes the host's last terminal bytes again when a Ctrl-C, Ctrl-\ or
+/// Ctrl-Z comes after them.
+///
+/// When the terminal's line discipline turns one of those keys into a
+/// signal it also discards the output it has not yet handed to the
+/// terminal emulator (POSIX: unless `NOFLSH` is set, which is the user's
+/// setting, not ours). A key typed just as the host ends can so throw away
+/// the very bytes that gave the cursor back, and leave the user's shell
+/// with an invisible cursor. The discarding happens before the signal is
+/// delivered, so bytes written by the signal handler stay: once
+/// ``armed(terminal:clearsTerminalProgress:)`` is called (the region is
+/// gone for good), ``SignalTrap``'s handler calls ``signalArrived(_:)``,
+/// which shows the cursor again (and clears OSC 9;4). Both are idempotent.
+///
+/// A key typed after the host has exited can still discard them: no
+/// process is left to write them again (a terminal emulator reads its
+/// output at once, so that window is short).
+package enum TerminalFlushRepair {
+    /// The terminal to write to, or -1 while not armed. An atomic: the
+    /// signal handler reads it, and a lock is not async-signal-safe.
+    private static let terminal = Atomic<Int32>(-1)
+    private static let clearsProgress = Atomic<Bool>(false)
+
+    /// From now on, a signal sent by one of those keys writes the cursor's
+    /// `show` (and, with `clearsTerminalProgress`, the clearing of OSC 9;4)
+    /// to `terminal` again.
+    package static func armed(terminal fd: FileDescriptor, clearsTerminalProgress: Bool) {
+        clearsProgress.store(clearsTerminalProgress, ordering: .relaxed)
+        terminal.store(fd.rawValue, ordering: .releasing)
+    }
+
+    /// Called in signal context by ``SignalTrap``'s handler. Async-signal-safe:
+    /// raw writes of bytes on the stack.
+    static func signalArrived(_ signal: Int32) {
+        guard signal == SIGINT || signal == SIGQUIT || signal == SIGTSTP else { return }
+        let fd = terminal.load(ordering: .acquiring)
+        // Only the foreground job may write when TOSTOP is set (SIGTTOU would stop us here).
+        guard fd >= 0, tcgetpgrp(fd) == getpgrp() else { return }
+        if clearsProgress.load(ordering: .relaxed) {
+            // ESC ] 9 ; 4 ; 0 ESC \
+            var clear: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0x1b, 0x5d, 0x39, 0x3b, 0x34, 0x3b, 0x30, 0x1b, 0x5c)
+            _ = withUnsafeBytes(of: &clear) { write(fd, $0.baseAddress, $0.count) }
+        }
+        // ESC [ ? 2 5 h
+        var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)
+        _ = withUnsafeBytes(of: &showCursor) { write(fd, $0.baseAddress, $0.count) }
+    }
+}
