@@ -29,6 +29,7 @@ import Glibc
 ///   was when the region came: nothing is left behind.
 public final class TerminalBackend: RenderBackend {
     private let fd: FileDescriptor
+    private let writer: TerminalWriter
     private let regionRows: Int
     private let fixedTerminalSize: (cols: Int, rows: Int)?
     private let viewFlags: ViewFlags
@@ -79,6 +80,7 @@ public final class TerminalBackend: RenderBackend {
     ) {
         if terminalProgress { self.terminalProgress = TerminalProgress() }
         self.fd = fd
+        writer = TerminalWriter(fd)
         self.regionRows = max(1, regionRows)
         self.fixedTerminalSize = terminalSize
         self.silenceInput = silenceInput
@@ -218,7 +220,7 @@ public final class TerminalBackend: RenderBackend {
         guard !bytes.isEmpty, !broken else { return }
         writeCount += 1
         byteCount += bytes.count
-        broken = !TerminalShim.writeAll(fd, bytes)
+        broken = !writer.write(bytes)
     }
 
     /// True when the terminal's size is no longer the one the region is laid
