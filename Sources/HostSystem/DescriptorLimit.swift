@@ -9,7 +9,8 @@
 /// process (its channel, its log and its sandbox's report pipe) and the
 /// output pumps (a wake pipe each, and up to three in a terminal: the
 /// command's output, its progress channel, the presenter process's output)
-/// take about eighteen descriptors, and libdispatch cannot fail
+/// and in a terminal the region's own writer (``TerminalWriter``) take
+/// about nineteen descriptors, and libdispatch cannot fail
 /// gracefully without its own: it stops the process (SIGILL) when its
 /// first source finds no descriptor for its epoll or eventfd. So what is
 /// free is checked first, and a shortage is one clear line. The limit is

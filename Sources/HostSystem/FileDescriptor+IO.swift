@@ -86,7 +86,8 @@ extension FileDescriptor {
     /// short writes and EINTR. When a non-blocking descriptor is full
     /// (EAGAIN), `whenFull` says how many milliseconds to wait for room, or
     /// `nil` to give up; it is asked again after a signal ends the wait
-    /// early, so a deadline behind it holds.
+    /// early, so a deadline behind it holds, and before each new try when
+    /// a wait ran out.
     /// - Throws: `write` and its errno (EAGAIN: full, and no more waiting).
     package func writeAll(_ bytes: [UInt8], whenFull: () -> Int32? = { nil }) throws(Errno) {
         try writeLoop(bytes, "write", whenFull: whenFull) { Glibc.write(rawValue, $0, $1) }
@@ -117,9 +118,17 @@ extension FileDescriptor {
                     guard written > 0 else { return Errno(call: call, code: EIO) }
                     offset += written
                 } catch  where error.wouldBlock {
-                    // A failed wait is the same as no more waiting: full.
-                    let room = try? wait(for: .output, milliseconds: whenFull)
-                    guard let room, !room.isEmpty else { return error }
+                    // A wait that ran out is tried again, for as long as
+                    // `whenFull` gives time: a terminal can get room without
+                    // waking who waits for it (see TerminalWriter). A failed
+                    // wait is no more waiting: full.
+                    var exhausted = false
+                    let room = try? wait(for: .output) {
+                        let milliseconds = whenFull()
+                        exhausted = milliseconds == nil
+                        return milliseconds
+                    }
+                    guard let room, !(room.isEmpty && exhausted) else { return error }
                 } catch {
                     return error
                 }

@@ -33,8 +33,9 @@ package enum TerminalShim {
     }
 
     /// Writes all of `bytes` with as few write(2) calls as the kernel allows
-    /// (one, normally), going on after EINTR and partial writes, and waiting up
-    /// to a second when a non-blocking `fd` is full. Returns false when the
+    /// (one, normally), going on after EINTR and partial writes, and, when a
+    /// non-blocking `fd` is full, waiting for room in waits of a second, each
+    /// followed by a new try (``TerminalWriter`` says why). Returns false when the
     /// output is gone (EPIPE, EIO after a hang-up, ...), so callers stop writing.
     package static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Bool {
         (try? fd.writeAll(bytes, whenFull: { 1000 })) != nil

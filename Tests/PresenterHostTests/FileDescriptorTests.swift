@@ -70,6 +70,20 @@ struct FileDescriptorTests {
         #expect(throws: Errno(call: "write", code: EAGAIN)) { try pipe.writeEnd.writeAll(chunk) }
     }
 
+    @Test func aWaitThatRanOutIsTriedAgainWhileThereIsTimeLeft() throws {
+        // A terminal can get room without waking who waits for it
+        // (TerminalWriter): each wait that ran out is followed by a new try.
+        let pipe = try Pipe(nonBlocking: true)
+        var asked = 0
+        #expect(throws: Errno(call: "write", code: EAGAIN)) {
+            try pipe.writeEnd.writeAll(Self.pattern(1 << 20)) {
+                asked += 1
+                return asked <= 3 ? 10 : nil
+            }
+        }
+        #expect(asked == 4)
+    }
+
     @Test func readingANonBlockingEmptyPipeWouldBlockAndItsEndIsZero() throws {
         let pipe = try Pipe()
         try pipe.readEnd.setNonBlocking()

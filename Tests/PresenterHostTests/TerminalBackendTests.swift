@@ -379,6 +379,26 @@ struct TerminalBackendPseudoTerminalTests {
         return settings.c_lflag
     }
 
+    @Test func framesGoThroughADescriptionOfItsOwnAndTheSharedOneStaysBlocking() throws {
+        // The terminal's description is the shell's and the command's too:
+        // O_NONBLOCK on it would be theirs. The backend opens the terminal again.
+        let terminal = try PseudoTerminal(cols: 40, rows: 10)
+        let backend = TerminalBackend(
+            fd: terminal.followerFD, regionRows: 3, color: false, unicode: true, isForeground: { true })
+        // The descriptors on this terminal (no other test opens it) besides the pair.
+        let path = { (fd: String) in try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd) }
+        let terminalPath = try #require(path(String(terminal.follower)))
+        let ownFlags = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+            .filter { $0 != String(terminal.follower) && path($0) == terminalPath }
+            .compactMap(Int32.init).map { fcntl($0, F_GETFL) }
+        #expect(ownFlags.contains { $0 >= 0 && $0 & O_NONBLOCK != 0 && $0 & O_ACCMODE == O_WRONLY })
+        backend.present(hud())
+        backend.finish()
+        #expect(fcntl(terminal.follower, F_GETFL) & O_NONBLOCK == 0)
+        let written = String(decoding: terminal.drain(), as: UTF8.self)
+        #expect(written.contains("\u{1B}[?25l") && written.hasSuffix("\u{1B}[?25h"))
+    }
+
     @Test("in the background the terminal's settings are never touched; echo goes off only in the foreground")
     func settingsOnlyInForeground() throws {
         let terminal = try PseudoTerminal(cols: 40, rows: 10)

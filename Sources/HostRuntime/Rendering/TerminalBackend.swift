@@ -31,6 +31,7 @@ import HostText
 ///   was when the region came: nothing is left behind.
 public final class TerminalBackend: RenderBackend {
     private let fd: FileDescriptor
+    private let writer: TerminalWriter
     private let regionRows: Int
     private let fixedTerminalSize: (cols: Int, rows: Int)?
     private let viewFlags: ViewFlags
@@ -81,6 +82,7 @@ public final class TerminalBackend: RenderBackend {
     ) {
         if terminalProgress { self.terminalProgress = TerminalProgress() }
         self.fd = fd
+        writer = TerminalWriter(fd)
         self.regionRows = max(1, regionRows)
         self.fixedTerminalSize = terminalSize
         self.silenceInput = silenceInput
@@ -220,7 +222,7 @@ public final class TerminalBackend: RenderBackend {
         guard !bytes.isEmpty, !broken else { return }
         writeCount += 1
         byteCount += bytes.count
-        broken = !TerminalShim.writeAll(fd, bytes)
+        broken = !writer.write(bytes)
     }
 
     /// True when the terminal's size is no longer the one the region is laid
