@@ -30,13 +30,7 @@ package enum DriveCommand {
         let registry = try RunCommand.loadRegistry(
             presentation.plugins, presenter: presentation.presenter, inProcess: presentation.inProcess,
             inProcessChain: false, verbose: presentation.verbose, environment: environment, log: tracing ? log : nil)
-        let server = try options.socket.map { path throws(CommandError) in
-            do throws(DriveServer.ListenFailure) {
-                return try DriveServer(path: path)
-            } catch {
-                throw .cannotCreate(error.message)
-            }
-        }
+        let server = try listen(on: options.socket)
 
         ProcessSignals.ignoreBrokenPipe()
         let (runtime, mode) = CommandRuntime.make(
@@ -46,14 +40,8 @@ package enum DriveCommand {
         CrashRescue.install(
             terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
-        let screenlet: Screenlet
-        do throws(RuntimeError) {
-            screenlet = try runtime.attach(DriveView(presenter: presentation.presenter, file: file))
-        } catch {
-            runtime.shutdown()
-            server?.stop()
-            throw .failure("\(error)")
-        }
+        let screenlet = try attach(
+            DriveView(presenter: presentation.presenter, file: file), to: runtime, server: server)
         let session = DriveSession(screenlet: screenlet) { line in
             // In order with the presenter's lines (above the region in a terminal).
             if runtime.printAbove(line + "\n") { return }
@@ -63,24 +51,7 @@ package enum DriveCommand {
         // The end: stdin's end, or a signal.
         let ending = DriveEnding()
         let finish = ending.finish
-        let control = DispatchQueue(label: "presenter-host.drive.control")
-        let trap: SignalTrap
-        do throws(Errno) {
-            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP], queue: control) { event in
-                if event.signal == SIGTSTP {
-                    // Ctrl-Z: the terminal back clean while stopped, as run does.
-                    runtime.suspend()
-                    ProcessSignals.stopUntilContinued()
-                    runtime.resume()
-                } else {
-                    finish(event.signal)
-                }
-            }
-        } catch {
-            runtime.shutdown()
-            server?.stop()
-            throw .startUpPipe("the signal pipe", error)
-        }
+        let trap = try trapSignals(for: runtime, server: server, finish: finish)
         defer { trap.cancel() }
 
         let stdinClient = DriveClient(name: "stdin", session: session)
@@ -99,17 +70,74 @@ package enum DriveCommand {
         // The last message stays for its time unless a signal ended a
         // stdin driver (a socket driver ends by a signal as a matter of course).
         if mode == .terminal && (signal == nil || server != nil) {
-            let bound = presentation.minShow + CommandRuntime.outcomeLimit
-            if !runtime.waitUntilSettled(timeout: bound) {
-                log.write(
-                    PresenterLogEntry(
-                        level: .warning, presenterId: presentation.presenter,
-                        message: "still drawing \(bound) s after the last action ended; ending"))
-            }
+            settle(runtime, presentation: presentation, log: log)
         }
         runtime.shutdown()
         if let signal, server == nil { return 128 + signal }
         return session.outcomes.failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+    }
+
+    /// The `--socket` server, listening, or nil to read stdin.
+    private static func listen(on socket: String?) throws(CommandError) -> DriveServer? {
+        try socket.map { path throws(CommandError) in
+            do throws(DriveServer.ListenFailure) {
+                return try DriveServer(path: path)
+            } catch {
+                throw .cannotCreate(error.message)
+            }
+        }
+    }
+
+    /// Attaches drive's one view. When that fails the runtime is shut down
+    /// and the server stopped, so nothing is left behind the error.
+    private static func attach(
+        _ view: DriveView, to runtime: PresenterRuntime, server: DriveServer?
+    ) throws(CommandError) -> Screenlet {
+        do throws(RuntimeError) {
+            return try runtime.attach(view)
+        } catch {
+            runtime.shutdown()
+            server?.stop()
+            throw .failure("\(error)")
+        }
+    }
+
+    /// Traps SIGINT, SIGTERM and SIGHUP, which end the drive through
+    /// `finish`, and SIGTSTP, which gives the terminal back clean while the
+    /// host is stopped, as run does. When the trap's pipe cannot be made the
+    /// runtime is shut down and the server stopped.
+    private static func trapSignals(
+        for runtime: PresenterRuntime, server: DriveServer?, finish: @escaping (Int32?) -> Void
+    ) throws(CommandError) -> SignalTrap {
+        let control = DispatchQueue(label: "presenter-host.drive.control")
+        do throws(Errno) {
+            return try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP], queue: control) { event in
+                if event.signal == SIGTSTP {
+                    // Ctrl-Z: the terminal back clean while stopped, as run does.
+                    runtime.suspend()
+                    ProcessSignals.stopUntilContinued()
+                    runtime.resume()
+                } else {
+                    finish(event.signal)
+                }
+            }
+        } catch {
+            runtime.shutdown()
+            server?.stop()
+            throw .startUpPipe("the signal pipe", error)
+        }
+    }
+
+    /// Waits until the last message has shown for its time, at most
+    /// min-show and the outcome bound; logs a presenter still drawing then.
+    private static func settle(_ runtime: PresenterRuntime, presentation: RunOptions, log: RunLog) {
+        let bound = presentation.minShow + CommandRuntime.outcomeLimit
+        if !runtime.waitUntilSettled(timeout: bound) {
+            log.write(
+                PresenterLogEntry(
+                    level: .warning, presenterId: presentation.presenter,
+                    message: "still drawing \(bound) s after the last action ended; ending"))
+        }
     }
 }
 

@@ -83,6 +83,14 @@ final class RunSession: @unchecked Sendable {
 
     /// Runs the command under the presenter; returns the exit status.
     /// `log` gets the presenter log (`--verbose`, `--log`).
+    ///
+    /// The composition of the run's parts, each in its own step below: the
+    /// command found, the runtime made and the signals trapped, the command
+    /// and its presenter started (``start(_:on:mode:log:events:working:)``),
+    /// the command's end awaited (``awaitEnd(of:runtime:trap:)``), its
+    /// outcome presented (``presentOutcome(_:of:interruptedBy:runtime:mode:log:events:)``),
+    /// the runtime shut down, then the output of a failed command replayed.
+    /// The side effects keep the order the soak hardened them in.
     func run(
         registry: PresenterRegistry, log: RunLog, events: RunEvents,
         launch: PresenterProcessLaunch? = nil
@@ -92,18 +100,11 @@ final class RunSession: @unchecked Sendable {
         let workingMessage =
             view.progressMessages[options.action]?[.working]
             ?? view.progressMessages[ScreenletView.defaultAction]?[.working]
-        /// The events of a command that could not start, and its error.
-        func cannotStart(_ error: ChildProcess.SpawnError, startEvent: Bool) -> CommandError {
-            let failure = Self.commandError(error)
-            if startEvent { events.started(action: options.action, message: workingMessage, command: options.command) }
-            events.ended(success: false, status: failure.exitCode.rawValue, reason: failure.message, duration: 0)
-            return failure
-        }
         let executable: String
         do {
             executable = try ChildProcess.resolve(options.command[0], path: environment["PATH"])
         } catch {
-            throw cannotStart(error, startEvent: true)
+            throw cannotStart(error, startEvent: true, working: workingMessage, events: events)
         }
         let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: options, environment: environment, log: log,
@@ -113,22 +114,71 @@ final class RunSession: @unchecked Sendable {
         let trap = try trapSignals(for: runtime, mode: mode)
         defer { trap.cancel() }
 
-        // Plain mode: the working line is out before the command can print.
-        // Terminal mode: the command starts first, then the presenter (its
-        // process starts meanwhile), which appears once the command has
-        // started (its output waits in the pipe meanwhile), so a command
-        // that cannot start never flashes a box before its error.
-        let attach = { () throws(CommandError) -> Screenlet in
-            let screenlet = try runtime.attachForCommand(self.view)
-            self.view.attached(to: screenlet)
-            return screenlet
+        let started = try start(
+            executable, on: runtime, mode: mode, log: log, events: events, working: workingMessage)
+        let termination = awaitEnd(of: started, runtime: runtime, trap: trap)
+
+        let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
+        if didTimeOut { endSurvivors() }
+        let outcome = Self.outcome(
+            of: termination, interruptedBy: interruptedBy, timedOutAfter: didTimeOut ? options.timeout ?? 0 : nil)
+        presentOutcome(
+            outcome, of: started, interruptedBy: interruptedBy, runtime: runtime, mode: mode, log: log,
+            events: events)
+        runtime.shutdown()
+
+        if outcome.status != 0 {
+            started.output.replay(to: .standardError)
+            // In plain mode too: the same closing line in both (the plain
+            // lines before it are the presenter's, as the region was).
+            if didTimeOut {
+                PresenterHostCommand.writeStandardError(
+                    "presenter-host: \(Self.timedOut(after: options.timeout ?? 0)): \(options.commandLine)\n")
+            }
         }
-        let perform = { (screenlet: Screenlet) in
-            screenlet.perform(action: self.options.action, interactorType: Self.interactorType)
-        }
+        // Once the command has ended its status stands: a signal then only
+        // cut the last message short.
+        return outcome.status
+    }
+
+    /// A started run: the command, what reads and times it, and its action
+    /// on the presenter, from ``start(_:on:mode:log:events:working:)`` to
+    /// the end of ``run(registry:log:events:launch:)``.
+    private struct Started {
+        let child: ChildProcess
+        let channel: ProgressChannel
+        let output: RunOutputSink
+        let pump: OutputPump?
+        let timer: DispatchSourceTimer?
+        let handle: InteractorHandle
+        /// When the command was about to start, on ``MonotonicTime``, in seconds.
+        let startedAt: Double
+    }
+
+    /// The events of a command that could not start, and its error.
+    private func cannotStart(
+        _ error: ChildProcess.SpawnError, startEvent: Bool, working workingMessage: String?, events: RunEvents
+    ) -> CommandError {
+        let failure = Self.commandError(error)
+        if startEvent { events.started(action: options.action, message: workingMessage, command: options.command) }
+        events.ended(success: false, status: failure.exitCode.rawValue, reason: failure.message, duration: 0)
+        return failure
+    }
+
+    /// Starts the command and its action on the presenter, in the order
+    /// each mode needs. Plain mode: the working line is out before the
+    /// command can print. Terminal mode: the command starts first, then the
+    /// presenter (its process starts meanwhile), which appears once the
+    /// command has started (its output waits in the pipe meanwhile), so a
+    /// command that cannot start never flashes a box before its error.
+    /// Whatever fails, the runtime is shut down and no command is left running.
+    private func start(
+        _ executable: String, on runtime: PresenterRuntime, mode: BackendFactory.Mode, log: RunLog,
+        events: RunEvents, working workingMessage: String?
+    ) throws(CommandError) -> Started {
         var early: InteractorHandle?
         if mode == .plain {
-            let handle = perform(try attach())
+            let handle = try present(on: runtime)
             // Only the line: a hook that is slow to answer must not hold the command back.
             handle.waitUntilAnnounced()
             early = handle
@@ -140,36 +190,13 @@ final class RunSession: @unchecked Sendable {
         // OSC 9;4 in its output) reach the interactor through the relay.
         let relay = ProgressRelay(observer: { events.reported($0) })
         if let early { relay.attach(early) }
-        let presenterId = options.presenter
-        let channel: ProgressChannel
-        do throws(Errno) {
-            channel = try ProgressChannel(relay: relay) { reason in
-                log.write(PresenterLogEntry(level: .warning, presenterId: presenterId, message: reason))
-            }
-        } catch {
-            runtime.shutdown()
-            throw .startUpPipe("the progress channel's pipe", error)
-        }
+        let channel = try openProgressChannel(relay: relay, runtime: runtime, log: log)
         // Before the command can report anything.
         let startedAt = MonotonicTime.seconds()
         events.started(action: options.action, message: workingMessage, command: options.command)
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.spawn(
-                executable, options.command,
-                captureStdout: (capture && TerminalShim.isTerminal(.standardOutput)) || events.usesStandardOutput,
-                captureStderr: capture,
-                passing: [channel.childFD: channel.writeFD],
-                environment: Spawn.environment(
-                    setting: ProgressChannel.environmentVariable, to: String(channel.childFD.rawValue)))
-            channel.commandStarted()
-        } catch {
-            channel.finish()
-            // Plain mode: the working line is followed by the error line alone
-            // (shutdown ends the interactor with no message).
-            runtime.shutdown()
-            throw cannotStart(error, startEvent: false)
-        }
+        let child = try spawn(
+            executable, capture: capture, channel: channel, runtime: runtime, events: events,
+            working: workingMessage)
         CrashRescue.setCommand(child.pid)
         condition.withLock {
             self.child = child
@@ -188,18 +215,86 @@ final class RunSession: @unchecked Sendable {
         if let early {
             handle = early
         } else {
-            do throws(CommandError) {
-                handle = perform(try attach())
-                relay.attach(handle)
-            } catch {
-                // Never leave the command running on its own.
-                child.sendToTree(SIGKILL, freeze: true)
-                _ = child.wait()
-                throw error
-            }
+            handle = try presentLate(on: runtime, child: child, relay: relay)
         }
+        return Started(
+            child: child, channel: channel, output: output, pump: pump, timer: timer, handle: handle,
+            startedAt: startedAt)
+    }
 
-        let termination = child.wait()
+    /// Attaches the run's view and starts its action on the presenter.
+    /// When the view cannot be attached, the runtime is shut down.
+    private func present(on runtime: PresenterRuntime) throws(CommandError) -> InteractorHandle {
+        let screenlet = try runtime.attachForCommand(view)
+        view.attached(to: screenlet)
+        return screenlet.perform(action: options.action, interactorType: Self.interactorType)
+    }
+
+    /// Terminal mode's presenter, shown once the command has started.
+    private func presentLate(
+        on runtime: PresenterRuntime, child: ChildProcess, relay: ProgressRelay
+    ) throws(CommandError) -> InteractorHandle {
+        do throws(CommandError) {
+            let handle = try present(on: runtime)
+            relay.attach(handle)
+            return handle
+        } catch {
+            // Never leave the command running on its own.
+            child.sendToTree(SIGKILL, freeze: true)
+            _ = child.wait()
+            throw error
+        }
+    }
+
+    /// The command's progress channel; what it cannot read is logged as a
+    /// warning. When its pipe cannot be made, the runtime is shut down.
+    private func openProgressChannel(
+        relay: ProgressRelay, runtime: PresenterRuntime, log: RunLog
+    ) throws(CommandError) -> ProgressChannel {
+        let presenterId = options.presenter
+        do throws(Errno) {
+            return try ProgressChannel(relay: relay) { reason in
+                log.write(PresenterLogEntry(level: .warning, presenterId: presenterId, message: reason))
+            }
+        } catch {
+            runtime.shutdown()
+            throw .startUpPipe("the progress channel's pipe", error)
+        }
+    }
+
+    /// Spawns the command with the progress channel's end passed on, its
+    /// output captured as `capture` says. When it cannot start, the channel
+    /// is finished, the runtime shut down and the events told.
+    private func spawn(
+        _ executable: String, capture: Bool, channel: ProgressChannel, runtime: PresenterRuntime,
+        events: RunEvents, working workingMessage: String?
+    ) throws(CommandError) -> ChildProcess {
+        do {
+            let child = try ChildProcess.spawn(
+                executable, options.command,
+                captureStdout: (capture && TerminalShim.isTerminal(.standardOutput)) || events.usesStandardOutput,
+                captureStderr: capture,
+                passing: [channel.childFD: channel.writeFD],
+                environment: Spawn.environment(
+                    setting: ProgressChannel.environmentVariable, to: String(channel.childFD.rawValue)))
+            channel.commandStarted()
+            return child
+        } catch {
+            channel.finish()
+            // Plain mode: the working line is followed by the error line alone
+            // (shutdown ends the interactor with no message).
+            runtime.shutdown()
+            throw cannotStart(error, startEvent: false, working: workingMessage, events: events)
+        }
+    }
+
+    /// Waits for the command to end, then lets go of what watched it: the
+    /// crash rescue's pid, a presenter still starting, the signals that
+    /// came meanwhile, the timer, and the output and progress it left.
+    private func awaitEnd(
+        of started: Started, runtime: PresenterRuntime, trap: SignalTrap
+    ) -> ChildProcess.Termination {
+        let termination = started.child.wait()
         CrashRescue.setCommand(0)
         // A presenter still starting must not hold the end of the run.
         runtime.hurryPresenters()
@@ -207,22 +302,27 @@ final class RunSession: @unchecked Sendable {
         // command: handle it as one that came while the command ran.
         trap.flush()
         condition.withLock { ended = true }
-        timer?.cancel()
-        pump?.finish()
-        channel.finish()
-        output.flush()
+        started.timer?.cancel()
+        started.pump?.finish()
+        started.channel.finish()
+        started.output.flush()
+        return termination
+    }
 
-        let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
-        if didTimeOut { endSurvivors() }
-        let (status, failure) = Self.outcome(
-            of: termination, interruptedBy: interruptedBy, timedOutAfter: didTimeOut ? options.timeout ?? 0 : nil)
-        if let failure { handle.fail(failure) } else { handle.succeed() }
+    /// The outcome on the presenter (success, or failure with its message)
+    /// and in the events, then, in a terminal, the time it is let be seen.
+    private func presentOutcome(
+        _ outcome: (status: Int32, failure: InteractorError?), of started: Started, interruptedBy: Int32?,
+        runtime: PresenterRuntime, mode: BackendFactory.Mode, log: RunLog, events: RunEvents
+    ) {
+        let (status, failure) = outcome
+        if let failure { started.handle.fail(failure) } else { started.handle.succeed() }
         let reason = failure?.message
         let messages =
             view.progressMessages[options.action] ?? view.progressMessages[ScreenletView.defaultAction] ?? [:]
         events.ended(
             success: status == 0, status: status, reason: reason,
-            duration: MonotonicTime.seconds() - startedAt,
+            duration: MonotonicTime.seconds() - started.startedAt,
             message: messages[status == 0 ? .success : .failure])
         // Let the check mark or the failure message be seen, unless the
         // user asked to stop, for at most the outcome bound. Plain lines
@@ -236,20 +336,6 @@ final class RunSession: @unchecked Sendable {
                         message: "still drawing \(Self.seconds(bound)) after the command ended; ending the run"))
             }
         }
-        runtime.shutdown()
-
-        if status != 0 {
-            output.replay(to: .standardError)
-            // In plain mode too: the same closing line in both (the plain
-            // lines before it are the presenter's, as the region was).
-            if didTimeOut {
-                PresenterHostCommand.writeStandardError(
-                    "presenter-host: \(Self.timedOut(after: options.timeout ?? 0)): \(options.commandLine)\n")
-            }
-        }
-        // Once the command has ended its status stands: a signal then only
-        // cut the last message short.
-        return status
     }
 
     /// Waits until the presenter has shown its last message, a signal cuts

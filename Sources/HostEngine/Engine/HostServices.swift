@@ -23,12 +23,23 @@ enum HostServices {
     /// The longest log line kept, in bytes (a presenter process sends each one to the host).
     static let maxLogBytes = 4096
 
+    /// The table: its size and ABI version, then the services by what
+    /// they act on. Each entry is a closure that captures nothing, so that
+    /// it converts to a C function pointer.
     private static func makeTable() -> presenter_host {
         var host = presenter_host()
         host.struct_size = UInt32(MemoryLayout<presenter_host>.size)
         host.abi_major = UInt16(PRESENTER_ABI_MAJOR)
         host.abi_minor = UInt16(PRESENTER_ABI_MINOR)
+        setContextServices(&host)
+        setBaseServices(&host)
+        setViewServices(&host)
+        return host
+    }
 
+    /// The services on a presenter's own context: log, set_error, now_ns,
+    /// request_frame and option.
+    private static func setContextServices(_ host: inout presenter_host) {
         host.log = { context, level, message in
             guard let instance = HostServices.instance(context, "log"), let message else { return }
             let text = String(
@@ -57,7 +68,11 @@ enum HostServices {
             guard let instance = HostServices.instance(context, "option"), let key else { return nil }
             return instance.option(String(cString: key))
         }
+    }
 
+    /// The base_* services: a hook of the presenter this one extends, called
+    /// from this one's hook.
+    private static func setBaseServices(_ host: inout presenter_host) {
         host.base_show = { context, view, message, interactor in
             guard let (instance, base) = HostServices.base(context, "base_show") else { return PRESENTER_OK }
             guard let view, let interactor else { return PRESENTER_ERR_INVALID }
@@ -81,7 +96,11 @@ enum HostServices {
             guard let (_, base) = HostServices.base(context, "base_key"), let view else { return 0 }
             return base.key(view, code)
         }
+    }
 
+    /// The services on a view: its size and flags, text width, drawing (in
+    /// render only) and its elements.
+    private static func setViewServices(_ host: inout presenter_host) {
         host.view_size = { view, cols, rows in
             let geometry = HostServices.view(view, "view_size")?.engine.geometry
             cols?.pointee = UInt32(geometry?.cols ?? 0)
@@ -117,7 +136,6 @@ enum HostServices {
             view.engine.delegate?.engine(view: view.id, element: element, operation: operation)
             return PRESENTER_OK
         }
-        return host
     }
 
     /// The instance behind `context`, when called inside a hook on the
