@@ -45,7 +45,7 @@ import PresenterABI
 /// renders on a timer: `PresenterHostTesting`'s `advance(by:)` moves the
 /// clock and renders the frames that fall due on the way, before returning.
 // Safe: the state marked "presenter thread only" is touched there alone (asserted in debug
-// builds), the rest under `settledCondition` or `logLock`, or immutable.
+// builds), the rest in `settling` (its own lock) or under `logLock`, or immutable.
 public final class PresenterRuntime: @unchecked Sendable {
     /// Where the presenters' hooks run.
     public enum Isolation: Sendable {
@@ -74,45 +74,36 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Rows at the bottom of the backend's area that presenters are not
     /// given: their views end above them, and the views draw there alone
     /// (`run --output tail` shows the command's last lines there).
-    public let reservedRows: Int
-    /// The rows of the backend's area the presenters' view covers, for a
-    /// backend of so many rows; nil: from the top, ``reservedRows`` kept
-    /// at the bottom. A view that lays itself out around its presenter
-    /// (the Add Bookmark screen puts the HUD in the rows below its
-    /// buttons) gives its own.
-    let presenterRows: (@Sendable (Int) -> Range<Int>)?
+    public var reservedRows: Int { composer.reservedRows }
 
     let thread: PresenterThread
-    private let logSink: ((PresenterLogEntry) -> Void)?
-    private let logLock = Lock()
+    let logSink: ((PresenterLogEntry) -> Void)?
+    let logLock = Lock()
     private let onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)?
 
     // Presenter thread only.
-    private var engine: PresenterEngine!
+    var engine: PresenterEngine!
     /// False once the engine failed: no presenter runs any more.
-    private var engineAlive = true
-    private var geometry: ViewGeometry
-    /// The backend's rows the presenters' view covers now (``presenterRows``).
-    private(set) var presenterArea: Range<Int>
-    private var canvas: Canvas
-    private var screenlets: [Screenlet] = []
+    var engineAlive = true
+    /// The frame's layout and canvas.
+    var composer: FrameComposer
+    /// The backend's rows the presenters' view covers now.
+    var presenterArea: Range<Int> { composer.presenterArea }
+    var screenlets: [Screenlet] = []
     private var nextViewID: ViewID = 1
-    private var inFlight = 0
-    fileprivate var needsRender = false
+    var inFlight = 0
+    var needsRender = false
     /// Between ``suspend()`` and ``resume()``: nothing is drawn.
     private var suspended = false
     /// Whether frames may be drawn now (presenter thread only).
-    private var isDrawing: Bool { !suspended && !isShutDown }
-    private var drewInLastFrame = false
+    var isDrawing: Bool { !suspended && !isShutDown }
+    var drewInLastFrame = false
     /// A capped frame asked for by a progress report.
-    private var progressFrameRequest: UInt64?
-    private var scheduler: FrameScheduler
+    var progressFrameRequest: UInt64?
+    var scheduler: FrameScheduler
 
-    // Any thread, under `settledCondition`.
-    private let settledCondition = MonotonicCondition()
-    private var pendingJobs = 0
-    private var settled = true
-    private var shutDown = false
+    // Any thread.
+    let settling = RuntimeSettling()
 
     /// A runtime drawing on `backend`.
     ///
@@ -124,7 +115,9 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///   - presenterRows: the rows the presenters' view covers, for a
     ///     backend of so many rows (clamped to them; at least one row);
     ///     `nil`: from the top row, `reservedRows` kept. What a presenter
-    ///     draws is moved there and clipped to them.
+    ///     draws is moved there and clipped to them. A view that lays itself
+    ///     out around its presenter (the Add Bookmark screen puts the HUD in
+    ///     the rows below its buttons) gives its own.
     ///   - isolation: where the plugins' hooks run (in this process by default).
     ///   - log: receives plugin log lines, hook failures and presenter
     ///     failures, one call at a time, on the presenter thread (or, for
@@ -153,14 +146,11 @@ public final class PresenterRuntime: @unchecked Sendable {
         self.options = options
         self.clock = clock
         self.maxFramesPerSecond = maxFramesPerSecond
-        self.reservedRows = max(0, reservedRows)
-        self.presenterRows = presenterRows
         logSink = log
         self.onPresenterFailure = onPresenterFailure
         scheduler = FrameScheduler(maxFramesPerSecond: maxFramesPerSecond)
-        canvas = Canvas(cols: backend.size.cols, rows: backend.size.rows)
-        presenterArea = Self.area(rows: backend.size.rows, reserving: self.reservedRows, presenterRows)
-        geometry = Self.geometry(of: backend, area: presenterArea)
+        composer = FrameComposer(backend: backend, reservedRows: max(0, reservedRows), presenterRows: presenterRows)
+        let geometry = composer.geometry
         weak var weakSelf: PresenterRuntime?
         thread = PresenterThread(
             name: "presenter",
@@ -311,22 +301,11 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// the presenter thread. With a ``ManualClock``, pending frames come only
     /// through `advance(by:)` (PresenterHostTesting), so it cannot settle while one is asked for.
     public func waitUntilSettled(timeout: Double?) -> Bool {
-        // On the monotonic clock: a wall clock set back must not stretch the wait.
-        let deadline = timeout.map { MonotonicTime.nanoseconds() + UInt64($0.isNaN ? 0 : max(0, min($0, 1e9)) * 1e9) }
-        settledCondition.lock()
-        defer { settledCondition.unlock() }
-        while !settled {
-            if let deadline {
-                if !settledCondition.wait(untilNanoseconds: deadline) { return settled }
-            } else {
-                settledCondition.wait()
-            }
-        }
-        return true
+        settling.wait(timeout: timeout)
     }
 
     /// True once ``shutdown()`` began.
-    public var isShutDown: Bool { settledCondition.withLock { shutDown } }
+    public var isShutDown: Bool { settling.isShutDown }
 
     /// Ends interactors still in flight (their presenters get the hide they
     /// are owed: no message, a "cancelled" failure), destroys every instance
@@ -334,11 +313,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// process, calls the backend's `finish()` and stops the presenter
     /// thread. Later calls do nothing; later performs and ends are ignored.
     public func shutdown() {
-        let first: Bool = settledCondition.withLock {
-            defer { shutDown = true }
-            return !shutDown
-        }
-        guard first else { return }
+        guard settling.beginShutdown() else { return }
         hurryPresenters()
         thread.sync {
             for screenlet in screenlets.reversed() {
@@ -352,106 +327,7 @@ public final class PresenterRuntime: @unchecked Sendable {
             backend.finish()
         }
         thread.stop()
-        settledCondition.withLock {
-            settled = true
-            settledCondition.broadcast()
-        }
-    }
-
-    // MARK: - A clock that does not move on its own
-
-    /// Renders each frame that falls due up to `time` (ns) at its own time,
-    /// calling `move` to set the clock to it first, then moves the clock to
-    /// `time`; returns once done. For a clock that does not move on its own
-    /// (`PresenterHostTesting`'s `advance(by:)`).
-    package func renderFrames(through time: UInt64, moving move: (UInt64) -> Void) {
-        sync {
-            while isDrawing, let due = dueTime(), due <= time {
-                move(due)
-                renderFrame()
-            }
-            move(time)
-        }
-        updateSettled()
-    }
-
-    // MARK: - For screenlets (presenter thread)
-
-    /// Runs `body` with the engine, unless no presenter runs any more; a
-    /// failure of the engine takes the presenters off (``presenterFailed(_:)``)
-    /// and gives `fallback`.
-    func callEngine<T>(default fallback: T, _ body: (PresenterEngine) throws(PresenterFailure) -> T) -> T {
-        thread.assertCurrent()
-        guard engineAlive else { return fallback }
-        do throws(PresenterFailure) {
-            return try body(engine)
-        } catch {
-            presenterFailed(error)
-            return fallback
-        }
-    }
-
-    /// Queues `job` for the presenter thread; false (job dropped) after shutdown.
-    /// Accepting and queueing happen under one lock with shutdown's flag, so
-    /// every accepted job runs before shutdown destroys the instances.
-    @discardableResult
-    func enqueue(_ job: @escaping () -> Void) -> Bool {
-        settledCondition.withLock {
-            guard !shutDown else { return false }
-            pendingJobs += 1
-            settled = false
-            return thread.async { [self] in
-                job()
-                settledCondition.withLock { pendingJobs -= 1 }
-            }
-        }
-    }
-
-    /// An interactor started: the runtime is not settled until it ends.
-    func interactorStarted() {
-        thread.assertCurrent()
-        inFlight += 1
-    }
-
-    /// An interactor ended (or was cancelled).
-    func interactorEnded() {
-        thread.assertCurrent()
-        inFlight -= 1
-    }
-
-    /// Renders at the next frame: a view or its presenter changed.
-    func setNeedsRender() {
-        thread.assertCurrent()
-        needsRender = true
-    }
-
-    /// Tells the backend of an interactor's progress (its plain lines).
-    func announce(_ event: ProgressEvent) {
-        thread.assertCurrent()
-        backend.event(event)
-    }
-
-    /// Asks for a frame now, subject to the cap (progress reports).
-    func requestCappedFrame() {
-        thread.assertCurrent()
-        let now = clock.now()
-        progressFrameRequest = min(progressFrameRequest ?? now, now)
-    }
-
-    /// Logs a failed hook.
-    func report(_ outcome: HookOutcome) {
-        guard outcome.failed else { return }
-        log(
-            PresenterLogEntry(
-                level: .error, presenterId: outcome.presenterId,
-                message: "\(outcome.hook) failed (status \(outcome.status))"
-                    + (outcome.message.map { ": \($0)" } ?? "")))
-    }
-
-    /// Gives `entry` to the log sink, one entry at a time. Any thread.
-    func log(_ entry: PresenterLogEntry) {
-        guard let logSink else { return }
-        logLock.withLock { logSink(entry) }
+        settling.endShutdown()
     }
 
     // MARK: - Presenter thread internals
@@ -461,7 +337,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// to go on with (it reports the failure; without it the log gets it).
     /// Interactors already shown are announced again to a new backend (plain
     /// lines then show what is still running).
-    private func presenterFailed(_ failure: PresenterFailure) {
+    func presenterFailed(_ failure: PresenterFailure) {
         thread.assertCurrent()
         guard engineAlive else { return }
         engineAlive = false
@@ -483,148 +359,15 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// ``enqueue(_:)`` so that no one sees the runtime settled before the
     /// frame that follows it.
     private func countedSync<T>(_ body: () -> T) -> T {
-        let counted: Bool = settledCondition.withLock {
-            guard !shutDown else { return false }
-            pendingJobs += 1
-            settled = false
-            return true
-        }
+        let counted = settling.admitNow()
         return thread.sync {
-            defer { if counted { settledCondition.withLock { pendingJobs -= 1 } } }
+            defer { if counted { settling.jobDone() } }
             return body()
         }
     }
 
-    private func afterJobs() {
-        guard isDrawing else { return }
-        if needsRender { renderFrame() }
-        reschedule()
-        updateSettled()
-    }
-
-    private func timerFired() {
-        guard isDrawing else { return }
-        if let due = dueTime(), due <= clock.now() { renderFrame() }
-        reschedule()
-        updateSettled()
-    }
-
-    /// Renders one frame now: the presenters that are due render, then each
-    /// view draws and its presenter's last picture goes over it.
-    private func renderFrame() {
-        thread.assertCurrent()
-        let now = clock.now()
-        updateGeometry()
-        if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
-        for screenlet in screenlets { screenlet.deliverProgress() }
-        let requests = engineAlive ? engine.frameRequests : [:]
-        for screenlet in screenlets {
-            screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false)
-        }
-        let size = backend.size
-        if canvas.cols != size.cols || canvas.rows != size.rows {
-            canvas = Canvas(cols: size.cols, rows: size.rows)
-        } else {
-            canvas.clear()
-        }
-        let flags = backend.flags
-        for screenlet in screenlets { screenlet.draw(on: &canvas, at: now, flags: flags) }
-        drewInLastFrame = screenlets.contains { !$0.overlay.isEmpty }
-        needsRender = false
-        scheduler.rendered(at: now)
-        backend.present(canvas)
-    }
-
-    /// Tells the engine when the backend's size or flags changed; every
-    /// presenter then renders again for the new size.
-    private func updateGeometry() {
-        presenterArea = Self.area(rows: backend.size.rows, reserving: reservedRows, presenterRows)
-        let current = Self.geometry(of: backend, area: presenterArea)
-        guard current != geometry else { return }
-        geometry = current
-        guard engineAlive else { return }
-        callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
-        for screenlet in screenlets { screenlet.geometryChanged() }
-    }
-
-    /// The presenters' rows of a backend of `rows` rows: `presenterRows`'
-    /// within them, else from the top without the reserved rows; at least
-    /// one row is theirs (when there is one).
-    private static func area(
-        rows: Int, reserving reserved: Int, _ presenterRows: (@Sendable (Int) -> Range<Int>)?
-    ) -> Range<Int> {
-        guard rows > 0 else { return 0..<0 }
-        guard let presenterRows else { return 0..<max(1, rows - reserved) }
-        let asked = presenterRows(rows).clamped(to: 0..<rows)
-        let top = min(asked.lowerBound, rows - 1)
-        return top..<max(top + 1, asked.upperBound)
-    }
-
-    /// The presenters' view: the backend's columns, the rows of `area`.
-    private static func geometry(of backend: RenderBackend, area: Range<Int>) -> ViewGeometry {
-        ViewGeometry(cols: backend.size.cols, rows: area.count, flags: backend.flags.abiValue)
-    }
-
-    /// The earliest frame anyone asked for.
-    private func earliestRequest() -> UInt64? {
-        var earliest = progressFrameRequest
-        let presenterRequests = engineAlive ? Array(engine.frameRequests.values) : []
-        for request in presenterRequests + screenlets.compactMap(\.viewFrameRequest) {
-            earliest = min(earliest ?? request, request)
-        }
-        return earliest
-    }
-
-    private func dueTime() -> UInt64? { scheduler.due(for: earliestRequest()) }
-
-    /// Arms the thread's timer for the next due frame, or disarms it.
-    private func reschedule() {
-        thread.assertCurrent()
-        guard clock.movesOnItsOwn, let due = dueTime() else {
-            thread.setWakeup(nil)
-            return
-        }
-        let now = clock.now()
-        // Saturating: a plugin may ask for a frame at UINT64_MAX ("never, really").
-        let (wakeup, overflow) = MonotonicClock().now().addingReportingOverflow(due > now ? due - now : 0)
-        thread.setWakeup(overflow ? .max : wakeup)
-    }
-
-    private func updateSettled() {
-        let quiet = thread.sync { inFlight == 0 && !needsRender && !drewInLastFrame && earliestRequest() == nil }
-        settledCondition.withLock {
-            settled = quiet && pendingJobs == 0
-            if settled { settledCondition.broadcast() }
-        }
-    }
-
     /// The screenlet of `view`, on the presenter thread.
-    fileprivate func screenlet(_ view: ViewID) -> Screenlet? {
+    func screenlet(_ view: ViewID) -> Screenlet? {
         screenlets.first { $0.viewID == view }
-    }
-}
-
-/// A weak reference to a runtime that any thread may read.
-private final class WeakRuntime: Sendable {
-    weak let value: PresenterRuntime?
-    init(_ value: PresenterRuntime) { self.value = value }
-}
-
-/// Receives what presenters do during engine calls, for the runtime (which
-/// keeps its engine-facing methods out of its public face).
-private final class EngineDelegate: PresenterEngineDelegate {
-    unowned let runtime: PresenterRuntime
-
-    init(runtime: PresenterRuntime) { self.runtime = runtime }
-
-    func engine(view: ViewID, element: String, operation: Int32) {
-        guard let screenlet = runtime.screenlet(view), screenlet.view.elements[element]?.apply(operation) == true else {
-            return
-        }
-        runtime.needsRender = true
-    }
-
-    func engine(log entry: PresenterLogEntry) {
-        runtime.log(entry)
     }
 }

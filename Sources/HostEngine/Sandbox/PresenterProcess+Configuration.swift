@@ -1,0 +1,48 @@
+import HostPlugins
+
+extension PresenterProcess {
+    /// How the presenter process is started and how long it may take.
+    public struct Configuration: Sendable, Equatable {
+        /// The `presenter-host` binary to run (this process's own by default).
+        public var executable: String
+        /// How long a hook may take to answer, in seconds.
+        public var hookTimeout: Double
+        /// How long starting the process and loading a plugin may take, in seconds.
+        public var startTimeout: Double
+        /// Variables the process gets besides (or instead of) the host's.
+        public var environment: [String: String]
+        /// The policy the plugin files are checked under (by the host, on
+        /// the descriptor it copies them from: `PluginFile.image()`).
+        public var policy: PluginPolicy = .strict
+        /// A process already started for this engine (``PresenterProcessLaunch``),
+        /// taken at the first call; nil: the first call starts one.
+        public var launch: PresenterProcessLaunch?
+        /// `--sandbox=require`: a presenter from a file outside
+        /// ``trustedFolders`` is not run unless every layer of the sandbox is
+        /// in force (``PresenterFailure/Reason/sandboxIncomplete(_:)``).
+        public var requiresSandbox = false
+        /// The folders of the presenters built with presenter-host (the
+        /// bundled folder): those `requiresSandbox` does not hold back.
+        public var trustedFolders: [String] = []
+
+        /// Whether the plugin file at `path` is in a ``trustedFolders`` folder.
+        func isTrusted(_ path: String) -> Bool {
+            trustedFolders.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+
+        /// The default budget of a hook: 250 ms.
+        public static let defaultHookTimeout = 0.25
+        /// The default budget of starting and loading: 5 s, as the scan helper's.
+        public static let defaultStartTimeout = 5.0
+
+        public init(
+            executable: String = "/proc/self/exe", hookTimeout: Double = defaultHookTimeout,
+            startTimeout: Double = defaultStartTimeout, environment: [String: String] = [:]
+        ) {
+            self.executable = executable
+            self.hookTimeout = hookTimeout
+            self.startTimeout = startTimeout
+            self.environment = environment
+        }
+    }
+}

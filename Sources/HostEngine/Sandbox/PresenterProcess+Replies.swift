@@ -1,0 +1,124 @@
+import HostPlugins
+import HostSystem
+import HostText
+
+extension PresenterProcess {
+    /// Handles what the process sends until the reply to request `number`
+    /// has come, and returns its result. Replies to earlier requests (the
+    /// start, loading, attach) are checked on the way.
+    func awaitReply(_ number: UInt32) throws(PresenterFailure) -> PresenterMessage.Result {
+        let running = try started()
+        while true {
+            let head = pending.first
+            let (hook, budget) = awaitingHello ? ("start", configuration.startTimeout) : (head?.hook, head?.budget ?? 0)
+            let since = max(head?.sentAt ?? lastAnswer, lastAnswer)
+            // Starting and loading get more than a hook, but not once the run
+            // is ending: ``hurry()`` may come from another thread meanwhile,
+            // so such a wait looks again every 50 ms.
+            let long = budget > configuration.hookTimeout
+            let deadline = { [self] () -> Double in
+                guard long, let hurriedAt = hurryLock.withLock({ hurriedAt }) else { return since + budget }
+                return min(since + budget, hurriedAt + configuration.hookTimeout)
+            }
+            guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
+            if awaitingHello {
+                guard case .notice(.hello(let version, let report)) = message else {
+                    throw violation("start", "did not say hello first")
+                }
+                guard version == PresenterMessage.version else {
+                    throw violation(
+                        "start", "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
+                }
+                guard let report = ConfinementReport(encoded: report) else {
+                    throw violation("start", "did not say which sandbox it is under")
+                }
+                sandbox = report
+                // Said once a process, in the presenter log (`-v`): the host's words, not the presenter's.
+                delegate?.engine(
+                    log: PresenterLogEntry(
+                        level: report.isComplete ? .info : .warning, presenterId: nil,
+                        message: "sandbox: " + report.summary))
+                awaitingHello = false
+                lastAnswer = Self.now()
+                continue
+            }
+            if case .notice = message {
+                // A hook that logs in a loop must not keep the host reading past its budget.
+                notices += 1
+                guard notices <= Self.maxNoticesPerRequest else {
+                    throw violation(
+                        hook, "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook")
+                }
+                guard Self.now() <= deadline() else { throw hung(hook) }
+            }
+            switch message {
+            case .notice(.log(var entry)):
+                guard entry.presenterId.map(knownPresenters.contains) ?? true else {
+                    throw violation(hook, "logged as a presenter it was not given")
+                }
+                entry.presenterId = entry.presenterId ?? currentPresenter
+                entry.message = Self.cut(entry.message, to: HostServices.maxLogBytes)
+                delegate?.engine(log: entry)
+            case .notice(.element(let view, let name, let operation)):
+                guard head != nil, viewPresenters[view] != nil else {
+                    throw violation(hook, "changed an element of view \(view) outside a hook of that view")
+                }
+                delegate?.engine(view: view, element: name, operation: operation)
+            case .notice(.hello):
+                throw violation(hook, "said hello twice")
+            case .reply(let reply):
+                guard let head, reply.sequence == head.sequence else {
+                    throw violation(
+                        hook, "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due")
+                }
+                pending.removeFirst()
+                notices = 0
+                lastAnswer = Self.now()
+                for view in reply.frameRequests.keys where viewPresenters[view] == nil {
+                    throw violation(hook, "asked for a frame for view \(view), which it does not have")
+                }
+                frameRequests = reply.frameRequests
+                try check(reply.result, of: head)
+                if head.sequence == number { return reply.result }
+            }
+        }
+    }
+
+    /// `text` cut to at most `bytes` bytes of UTF-8, at a character's end.
+    static func cut(_ text: String, to bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: bytes)
+        while end > text.startIndex && !text.unicodeScalars.indices.contains(end) { end = text.utf8.index(before: end) }
+        return String(text[..<end])
+    }
+
+    /// Throws for an earlier request whose result means the presenter
+    /// cannot go on (a file that did not load, a failed create).
+    func check(_ result: PresenterMessage.Result, of request: Pending) throws(PresenterFailure) {
+        switch result {
+        case .refused(let reason):
+            // Its words reach the user's terminal: one line, escaped, bounded.
+            throw fail(hook: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
+        case let .createFailed(presenterId, status, message):
+            guard request.isAttach, knownPresenters.contains(presenterId) else {
+                throw violation(request.hook, "named a presenter it was not given")
+            }
+            currentPresenter = presenterId
+            throw fail(
+                hook: "create",
+                .createFailed(status: status, message: message.map { Self.cut($0, to: HostServices.maxLogBytes) }))
+        case .outcome(let outcome):
+            guard ["", "show", "hide", "progress"].contains(outcome.hook),
+                outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId)
+            else {
+                throw violation(request.hook, "answered for a hook or presenter it was not asked about")
+            }
+        case .done, .drawing, .keyUsed:
+            break
+        }
+        if case .done = result { return }
+        guard !request.isAttach && request.hook != "load" && request.hook != "start" else {
+            throw violation(request.hook, "answered with something else than done")
+        }
+    }
+}

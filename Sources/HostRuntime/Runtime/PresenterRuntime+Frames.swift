@@ -1,0 +1,95 @@
+import HostEngine
+import HostSystem
+import HostText
+
+extension PresenterRuntime {
+    // MARK: - A clock that does not move on its own
+
+    /// Renders each frame that falls due up to `time` (ns) at its own time,
+    /// calling `move` to set the clock to it first, then moves the clock to
+    /// `time`; returns once done. For a clock that does not move on its own
+    /// (`PresenterHostTesting`'s `advance(by:)`).
+    package func renderFrames(through time: UInt64, moving move: (UInt64) -> Void) {
+        sync {
+            while isDrawing, let due = dueTime(), due <= time {
+                move(due)
+                renderFrame()
+            }
+            move(time)
+        }
+        updateSettled()
+    }
+
+    // MARK: - The frame loop (presenter thread)
+
+    func afterJobs() {
+        guard isDrawing else { return }
+        if needsRender { renderFrame() }
+        reschedule()
+        updateSettled()
+    }
+
+    func timerFired() {
+        guard isDrawing else { return }
+        if let due = dueTime(), due <= clock.now() { renderFrame() }
+        reschedule()
+        updateSettled()
+    }
+
+    /// Renders one frame now: the presenters that are due render, then each
+    /// view draws and its presenter's last picture goes over it.
+    func renderFrame() {
+        thread.assertCurrent()
+        let now = clock.now()
+        updateGeometry()
+        if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
+        for screenlet in screenlets { screenlet.deliverProgress() }
+        let requests = engineAlive ? engine.frameRequests : [:]
+        for screenlet in screenlets {
+            screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false)
+        }
+        let canvas = composer.compose(screenlets, at: now, for: backend)
+        drewInLastFrame = screenlets.contains { !$0.overlay.isEmpty }
+        needsRender = false
+        scheduler.rendered(at: now)
+        backend.present(canvas)
+    }
+
+    /// Tells the engine when the backend's size or flags changed; every
+    /// presenter then renders again for the new size.
+    func updateGeometry() {
+        guard let current = composer.follow(backend), engineAlive else { return }
+        callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
+        for screenlet in screenlets { screenlet.geometryChanged() }
+    }
+
+    /// The earliest frame anyone asked for.
+    func earliestRequest() -> UInt64? {
+        var earliest = progressFrameRequest
+        let presenterRequests = engineAlive ? Array(engine.frameRequests.values) : []
+        for request in presenterRequests + screenlets.compactMap(\.viewFrameRequest) {
+            earliest = min(earliest ?? request, request)
+        }
+        return earliest
+    }
+
+    func dueTime() -> UInt64? { scheduler.due(for: earliestRequest()) }
+
+    /// Arms the thread's timer for the next due frame, or disarms it.
+    func reschedule() {
+        thread.assertCurrent()
+        guard clock.movesOnItsOwn, let due = dueTime() else {
+            thread.setWakeup(nil)
+            return
+        }
+        let now = clock.now()
+        // Saturating: a plugin may ask for a frame at UINT64_MAX ("never, really").
+        let (wakeup, overflow) = MonotonicClock().now().addingReportingOverflow(due > now ? due - now : 0)
+        thread.setWakeup(overflow ? .max : wakeup)
+    }
+
+    func updateSettled() {
+        let quiet = thread.sync { inFlight == 0 && !needsRender && !drewInLastFrame && earliestRequest() == nil }
+        settling.update(quiet: quiet)
+    }
+}

@@ -1,0 +1,81 @@
+import HostEngine
+import HostSystem
+import HostText
+
+extension PresenterRuntime {
+    // MARK: - For screenlets (presenter thread)
+
+    /// Runs `body` with the engine, unless no presenter runs any more; a
+    /// failure of the engine takes the presenters off (``presenterFailed(_:)``)
+    /// and gives `fallback`.
+    func callEngine<T>(default fallback: T, _ body: (PresenterEngine) throws(PresenterFailure) -> T) -> T {
+        thread.assertCurrent()
+        guard engineAlive else { return fallback }
+        do throws(PresenterFailure) {
+            return try body(engine)
+        } catch {
+            presenterFailed(error)
+            return fallback
+        }
+    }
+
+    /// Queues `job` for the presenter thread; false (job dropped) after shutdown.
+    /// Accepting and queueing happen under one lock with shutdown's flag, so
+    /// every accepted job runs before shutdown destroys the instances.
+    @discardableResult
+    func enqueue(_ job: @escaping () -> Void) -> Bool {
+        settling.admit {
+            thread.async { [self] in
+                job()
+                settling.jobDone()
+            }
+        }
+    }
+
+    /// An interactor started: the runtime is not settled until it ends.
+    func interactorStarted() {
+        thread.assertCurrent()
+        inFlight += 1
+    }
+
+    /// An interactor ended (or was cancelled).
+    func interactorEnded() {
+        thread.assertCurrent()
+        inFlight -= 1
+    }
+
+    /// Renders at the next frame: a view or its presenter changed.
+    func setNeedsRender() {
+        thread.assertCurrent()
+        needsRender = true
+    }
+
+    /// Tells the backend of an interactor's progress (its plain lines).
+    func announce(_ event: ProgressEvent) {
+        thread.assertCurrent()
+        backend.event(event)
+    }
+
+    /// Asks for a frame now, subject to the cap (progress reports).
+    func requestCappedFrame() {
+        thread.assertCurrent()
+        let now = clock.now()
+        progressFrameRequest = min(progressFrameRequest ?? now, now)
+    }
+
+    /// Logs a failed hook.
+    func report(_ outcome: HookOutcome) {
+        guard outcome.failed else { return }
+        log(
+            PresenterLogEntry(
+                level: .error, presenterId: outcome.presenterId,
+                message: "\(outcome.hook) failed (status \(outcome.status))"
+                    + (outcome.message.map { ": \($0)" } ?? "")))
+    }
+
+    /// Gives `entry` to the log sink, one entry at a time. Any thread.
+    func log(_ entry: PresenterLogEntry) {
+        guard let logSink else { return }
+        logLock.withLock { logSink(entry) }
+    }
+}
