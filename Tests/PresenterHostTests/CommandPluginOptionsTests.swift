@@ -26,7 +26,10 @@ import Testing
             case .run: hooks + ["--presenter", presenter, "--", "true"]
             case .drive: hooks + ["--presenter", presenter]
             case .addBookmark:
-                hooks + ["--add", "--url", "https://example.org/", "--title", "T", "--store", store, "--presenter", presenter]
+                hooks + [
+                    "--add", "--url", "https://example.org/", "--title", "T", "--store", store, "--presenter",
+                    presenter,
+                ]
             }
         }
     }

@@ -58,7 +58,9 @@ extension PresenterRuntime {
     /// Tells the engine when the backend's size or flags changed; every
     /// presenter then renders again for the new size.
     func updateGeometry() {
-        guard let current = composer.follow(backend), engineAlive else { return }
+        let changed = composer.follow(backend)
+        presenterArea = composer.presenterArea
+        guard let current = changed, engineAlive else { return }
         callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
         for screenlet in screenlets { screenlet.geometryChanged() }
     }

@@ -74,7 +74,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Rows at the bottom of the backend's area that presenters are not
     /// given: their views end above them, and the views draw there alone
     /// (`run --output tail` shows the command's last lines there).
-    public var reservedRows: Int { composer.reservedRows }
+    public let reservedRows: Int
 
     let thread: PresenterThread
     let logSink: ((PresenterLogEntry) -> Void)?
@@ -87,8 +87,10 @@ public final class PresenterRuntime: @unchecked Sendable {
     var engineAlive = true
     /// The frame's layout and canvas.
     var composer: FrameComposer
-    /// The backend's rows the presenters' view covers now.
-    var presenterArea: Range<Int> { composer.presenterArea }
+    /// The backend's rows the presenters' view covers now: the composer's,
+    /// kept here too, because the screenlets read it while the composer
+    /// composes (an access to it then would overlap its own).
+    var presenterArea: Range<Int>
     var screenlets: [Screenlet] = []
     private var nextViewID: ViewID = 1
     var inFlight = 0
@@ -149,7 +151,9 @@ public final class PresenterRuntime: @unchecked Sendable {
         logSink = log
         self.onPresenterFailure = onPresenterFailure
         scheduler = FrameScheduler(maxFramesPerSecond: maxFramesPerSecond)
-        composer = FrameComposer(backend: backend, reservedRows: max(0, reservedRows), presenterRows: presenterRows)
+        self.reservedRows = max(0, reservedRows)
+        composer = FrameComposer(backend: backend, reservedRows: self.reservedRows, presenterRows: presenterRows)
+        presenterArea = composer.presenterArea
         let geometry = composer.geometry
         weak var weakSelf: PresenterRuntime?
         thread = PresenterThread(
