@@ -125,7 +125,7 @@ extension FileDescriptor {
                     var exhausted = false
                     let room = try? wait(for: .output) {
                         let milliseconds = whenFull()
-                        exhausted = milliseconds == nil
+                        exhausted = milliseconds == nil || milliseconds == 0
                         return milliseconds
                     }
                     guard let room, !(room.isEmpty && exhausted) else { return error }

@@ -77,6 +77,8 @@ public final class SignalTrap {
         source.resume()
 
         signalPipeWriteFD.store(writeEnd.rawValue, ordering: .releasing)
+        // Initialised here, not first in the handler (a once-token takes a lock).
+        TerminalFlushRepair.prepare()
         // A parent may have started us with these signals blocked (a thread
         // of a dispatch pool blocks them all, and its children inherit the
         // mask); the calling thread takes them, dispatch threads never do.
@@ -133,8 +135,11 @@ private let signalPipeWriteFD = Atomic<Int32>(-1)
 private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
     signal, info, _ in
     let savedErrno = errno
-    var record: (Int32, Int32) = (signal, info?.pointee.si_code ?? 0)
+    let code = info?.pointee.si_code ?? 0
+    // First: once the record is in the pipe, the queue may act on it (stop
+    // the process on Ctrl-Z) before this thread writes anything else.
+    if code == signalCodeKernel { TerminalFlushRepair.signalArrived(signal) }
+    var record: (Int32, Int32) = (signal, code)
     _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD.load(ordering: .acquiring), $0.baseAddress, $0.count) }
-    TerminalFlushRepair.signalArrived(signal)
     errno = savedErrno
 }

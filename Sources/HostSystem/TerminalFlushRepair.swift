@@ -34,8 +34,22 @@ package enum TerminalFlushRepair {
         terminal.store(fd.rawValue, ordering: .releasing)
     }
 
-    /// Called in signal context by ``SignalTrap``'s handler. Async-signal-safe:
-    /// raw writes of bytes on the stack.
+    /// Nothing is written again any more: a region is drawn again (its
+    /// cursor must stay hidden), or the trap is gone.
+    package static func disarm() {
+        terminal.store(-1, ordering: .releasing)
+    }
+
+    /// Makes the state exist before a signal handler can read it: Swift
+    /// initialises a static on first use, under a lock a handler must not take.
+    static func prepare() {
+        _ = terminal.load(ordering: .relaxed)
+        _ = clearsProgress.load(ordering: .relaxed)
+    }
+
+    /// Called in signal context by ``SignalTrap``'s handler for a signal the
+    /// terminal sent (`SI_KERNEL`: a kill(2) from elsewhere discards nothing).
+    /// Async-signal-safe: raw writes of bytes on the stack.
     static func signalArrived(_ signal: Int32) {
         guard signal == SIGINT || signal == SIGQUIT || signal == SIGTSTP else { return }
         let fd = terminal.load(ordering: .acquiring)

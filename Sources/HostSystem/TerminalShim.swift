@@ -34,11 +34,15 @@ package enum TerminalShim {
 
     /// Writes all of `bytes` with as few write(2) calls as the kernel allows
     /// (one, normally), going on after EINTR and partial writes, and, when a
-    /// non-blocking `fd` is full, waiting for room in waits of a second, each
-    /// followed by a new try (``TerminalWriter`` says why). Returns false when the
+    /// non-blocking `fd` is full, waiting up to a second for room (a descriptor
+    /// someone else made non-blocking, whose reader may have stopped), or,
+    /// when `patient` (``TerminalWriter``'s own description), for as long as
+    /// a blocking write would, in waits of a second each followed by a new
+    /// try (``TerminalWriter`` says why). Returns false when the
     /// output is gone (EPIPE, EIO after a hang-up, ...), so callers stop writing.
-    package static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Bool {
-        (try? fd.writeAll(bytes, whenFull: { 1000 })) != nil
+    package static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8], patient: Bool = false) -> Bool {
+        let deadline = MonotonicTime.seconds() + 1
+        return (try? fd.writeAll(bytes) { patient ? 1000 : MonotonicTime.milliseconds(until: deadline) }) != nil
     }
 
     /// Turns off echo of typed characters on the terminal `fd` while a region

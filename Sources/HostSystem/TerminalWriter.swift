@@ -43,6 +43,6 @@ package final class TerminalWriter {
     /// Writes all of `bytes` (``TerminalShim/writeAll(_:_:)``); false when
     /// the output is gone.
     package func write(_ bytes: [UInt8]) -> Bool {
-        TerminalShim.writeAll(fd, bytes)
+        TerminalShim.writeAll(fd, bytes, patient: own)
     }
 }

@@ -196,7 +196,10 @@ public final class TerminalBackend: RenderBackend {
     /// region exists.
     private func send(_ bytes: [UInt8]) {
         if encoder.isReserved, silenceInput, savedSettings == nil { savedSettings = TerminalShim.disableEcho(fd) }
-        if encoder.isReserved { drewRegion = true }
+        if encoder.isReserved {
+            drewRegion = true
+            TerminalFlushRepair.disarm()
+        }
         write(bytes)
         if !encoder.isReserved, let settings = savedSettings {
             TerminalShim.restore(fd, settings)
