@@ -22,5 +22,5 @@ struct GoFile {
     var touch: TerminalDriver.Step { .touch(path) }
 
     /// Creates the file.
-    func create() { FileManager.default.createFile(atPath: path, contents: nil) }
+    func create() { _ = FileManager.default.createFile(atPath: path, contents: nil) }
 }
