@@ -95,15 +95,7 @@ extension CrashRescue {
                         )
                 _ = withUnsafeBytes(of: &leave) { write(terminal, $0.baseAddress, $0.count) }
             }
-            if state.pointee.terminalProgress {
-                // ESC ] 9 ; 4 ; 0 ESC \ : the terminal's own progress, cleared.
-                var clear: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                    (0x1b, 0x5d, 0x39, 0x3b, 0x34, 0x3b, 0x30, 0x1b, 0x5c)
-                _ = withUnsafeBytes(of: &clear) { write(terminal, $0.baseAddress, $0.count) }
-            }
-            // ESC [ ? 2 5 h
-            var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)
-            _ = withUnsafeBytes(of: &showCursor) { write(terminal, $0.baseAddress, $0.count) }
+            TerminalFlushRepair.showCursor(on: terminal, clearingTerminalProgress: state.pointee.terminalProgress)
             // Only the foreground job may set them (else SIGTTOU would stop us here).
             if state.pointee.hasSettings && tcgetpgrp(terminal) == getpgrp() {
                 _ = tcsetattr(terminal, TCSANOW, &state.pointee.settings)

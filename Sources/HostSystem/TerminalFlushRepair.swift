@@ -55,14 +55,22 @@ package enum TerminalFlushRepair {
         let fd = terminal.load(ordering: .acquiring)
         // Only the foreground job may write when TOSTOP is set (SIGTTOU would stop us here).
         guard fd >= 0, tcgetpgrp(fd) == getpgrp() else { return }
-        if clearsProgress.load(ordering: .relaxed) {
-            // ESC ] 9 ; 4 ; 0 ESC \
+        showCursor(on: fd, clearingTerminalProgress: clearsProgress.load(ordering: .relaxed))
+    }
+
+    /// Writes OSC 9;4's clearing (with `clearingTerminalProgress`) and the
+    /// cursor's `show` to `fd`: the bytes a handler gives a terminal back
+    /// with (``CrashRescue`` too). Async-signal-safe: raw writes of bytes on
+    /// the stack.
+    static func showCursor(on fd: Int32, clearingTerminalProgress: Bool) {
+        if clearingTerminalProgress {
+            // ESC ] 9 ; 4 ; 0 ESC \ : the terminal's own progress, cleared.
             var clear: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
                 (0x1b, 0x5d, 0x39, 0x3b, 0x34, 0x3b, 0x30, 0x1b, 0x5c)
             _ = withUnsafeBytes(of: &clear) { write(fd, $0.baseAddress, $0.count) }
         }
         // ESC [ ? 2 5 h
-        var showCursor: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)
-        _ = withUnsafeBytes(of: &showCursor) { write(fd, $0.baseAddress, $0.count) }
+        var show: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1b, 0x5b, 0x3f, 0x32, 0x35, 0x68)
+        _ = withUnsafeBytes(of: &show) { write(fd, $0.baseAddress, $0.count) }
     }
 }
