@@ -41,9 +41,8 @@ package enum AddBookmarkCommand {
         let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
         defer { log.flush() }
         let presentation = options.presentation
-        let presenter = presentation.presenter
-        let registry = try RunCommand.loadRegistry(
-            options.plugins, presenter: presenter, inProcess: options.inProcess, inProcessChain: false,
+        let (registry, presenter) = try RunCommand.loadRegistry(
+            options.plugins, presenter: presentation.presenter, inProcess: options.inProcess, inProcessChain: false,
             environment: environment, log: tracing ? log : nil)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let note: @Sendable (String) -> Void = {
@@ -74,9 +73,10 @@ package enum AddBookmarkCommand {
             let script = BookmarkScript(
                 runtime: runtime, terminal: mode == .terminal,
                 view: AddBookmarkView(
-                    form: BookmarkForm(), layout: .line, presenter: presenter,
+                    form: BookmarkForm(), layout: .line, presenter: presenter.id,
                     messages: messages),
-                timeout: options.timeout, environment: environment, note: log.isEnabled ? note : nil)
+                presenter: presenter, timeout: options.timeout, environment: environment,
+                note: log.isEnabled ? note : nil)
             return try script.run(
                 url: options.url ?? "", title: options.mode == .add ? options.title : nil,
                 save: options.mode == .add ? store : nil)

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import HostBookmarks
 import HostEngine
+import HostPlugins
 import HostRuntime
 import HostSystem
 
@@ -23,6 +24,8 @@ final class BookmarkScript: @unchecked Sendable {
     /// outcome is let show for its time before the region goes.
     private let terminal: Bool
     private let view: AddBookmarkView
+    /// The view's presenter, resolved by the command.
+    private let presenter: PresenterChain
     private let timeout: Double
     private let environment: [String: String]
     private let note: (@Sendable (String) -> Void)?
@@ -34,13 +37,14 @@ final class BookmarkScript: @unchecked Sendable {
     private var saved: Result<Bookmark, InteractorError>?
 
     init(
-        runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, timeout: Double,
+        runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, presenter: PresenterChain, timeout: Double,
         environment: [String: String], note: (@Sendable (String) -> Void)? = nil
     ) {
         self.note = note
         self.runtime = runtime
         self.terminal = terminal
         self.view = view
+        self.presenter = presenter
         self.timeout = timeout
         self.environment = environment
     }
@@ -68,7 +72,7 @@ final class BookmarkScript: @unchecked Sendable {
             throw .startUpPipe("the signal pipe", error)
         }
         defer { trap.cancel() }
-        let screenlet = try runtime.attachForCommand(view)
+        let screenlet = try runtime.attachForCommand(view, presenter: presenter)
         var failure: String?
         var resolvedTitle = title
         var address = url

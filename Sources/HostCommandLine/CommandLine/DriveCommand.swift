@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import HostEngine
+import HostPlugins
 import HostRuntime
 import HostSystem
 
@@ -27,7 +28,7 @@ package enum DriveCommand {
         let tracing = EngineNote.tracingEnabled(environment)
         let log = try RunLog(
             verbose: presentation.verbose || (tracing && presentation.logFile == nil), path: presentation.logFile)
-        let registry = try RunCommand.loadRegistry(
+        let (registry, presenter) = try RunCommand.loadRegistry(
             presentation.plugins, presenter: presentation.presenter, inProcess: presentation.inProcess,
             inProcessChain: false, verbose: presentation.verbose, environment: environment, log: tracing ? log : nil)
         let server = try listen(on: options.socket)
@@ -41,7 +42,7 @@ package enum DriveCommand {
             terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
         let screenlet = try attach(
-            DriveView(presenter: presentation.presenter, file: file), to: runtime, server: server)
+            DriveView(presenter: presentation.presenter, file: file), presenter: presenter, to: runtime, server: server)
         let session = DriveSession(screenlet: screenlet) { line in
             // In order with the presenter's lines (above the region in a terminal).
             if runtime.printAbove(line + "\n") { return }
@@ -88,13 +89,14 @@ package enum DriveCommand {
         }
     }
 
-    /// Attaches drive's one view. When that fails the runtime is shut down
-    /// and the server stopped, so nothing is left behind the error.
+    /// Attaches drive's one view with its presenter. When that fails the
+    /// runtime is shut down and the server stopped, so nothing is left
+    /// behind the error.
     private static func attach(
-        _ view: DriveView, to runtime: PresenterRuntime, server: DriveServer?
+        _ view: DriveView, presenter: PresenterChain, to runtime: PresenterRuntime, server: DriveServer?
     ) throws(CommandError) -> Screenlet {
         do throws(RuntimeError) {
-            return try runtime.attach(view)
+            return try runtime.attach(view, presenter: presenter)
         } catch {
             runtime.shutdown()
             server?.stop()

@@ -29,20 +29,21 @@ package enum RunCommand {
             let tracing = EngineNote.tracingEnabled(environment)
             let log = try RunLog(verbose: options.verbose || (tracing && options.logFile == nil), path: options.logFile)
             let events = try RunEvents(path: options.eventsFile, log: log, environment: environment)
-            let registry = try loadRegistry(
+            let (registry, presenter) = try loadRegistry(
                 options.plugins, presenter: options.presenter, inProcess: options.inProcess,
                 verbose: options.verbose, environment: environment, log: tracing ? log : nil)
             let session = RunSession(
                 options: options, view: RunView(options: options, file: file),
                 environment: environment)
             return try session.run(
-                registry: registry, log: log, events: events, launch: launch)
+                registry: registry, presenter: presenter, log: log, events: events, launch: launch)
         } catch {
             return PresenterHostCommand.report(error)
         }
     }
 
-    /// Loads the plugins and checks that the chosen presenter is among them.
+    /// Loads the plugins and resolves the chosen presenter: the one lookup
+    /// of its id, whose chain then goes on to the runtime and the engine.
     /// A warm start runs no plugin code here: the presenter process loads
     /// the files it needs; `inProcess` loads the presenter's chain here, or
     /// every presenter (`inProcessChain` false: for `drive` and
@@ -51,7 +52,7 @@ package enum RunCommand {
     static func loadRegistry(
         _ plugins: PluginOptions, presenter: String, inProcess: Bool, inProcessChain: Bool = true,
         verbose: Bool = false, environment: [String: String], log: RunLog? = nil
-    ) throws(CommandError) -> PresenterRegistry {
+    ) throws(CommandError) -> (registry: PresenterRegistry, presenter: PresenterChain) {
         if inProcess && plugins.requiresSandbox {
             throw .usage(
                 "--in-process runs presenters in presenter-host itself, outside the sandbox: it cannot be combined with --sandbox require"
@@ -61,21 +62,18 @@ package enum RunCommand {
         for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
             log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
         }
-        guard registry.chain(for: presenter) != nil else {
-            // A file declares it, and was refused: that file, and why.
-            if let refusal = registry.errors.lazy.compactMap({ $0.explaining(presenter: presenter) }).first {
-                throw .usage(refusal)
-            }
-            let ids = registry.plugins.map(\.id).sorted()
-            let available = ids.isEmpty ? "none were found" : "available: " + ids.joined(separator: ", ")
-            let files = Set(registry.errors.map(\.path)).count
-            let broken = files == 0 ? "" : "; \(files) plugin file\(files == 1 ? "" : "s") failed to load"
-            throw .usage("no presenter '\(presenter)' (\(available)\(broken)); see presenter-host --list")
+        let chain: PresenterChain
+        do throws(UnknownPresenter) {
+            chain = try registry.resolve(presenter)
+        } catch {
+            throw .usage(error.description)
         }
-        guard inProcess else { return registry }
+        guard inProcess else { return (registry, chain) }
+        let pipeline = RegistryPipeline(policy: plugins.policy)
         do throws(PluginLoadError) {
-            return try RegistryPipeline(policy: plugins.policy).loadingInProcess(
-                registry, chainOf: inProcessChain ? presenter : nil)
+            if inProcessChain { return (registry, try pipeline.loadingInProcess(chain)) }
+            let loaded = try pipeline.loadingInProcess(registry, keeping: chain)
+            return (loaded.registry, loaded.chain)
         } catch {
             throw .failure("\(error)")
         }

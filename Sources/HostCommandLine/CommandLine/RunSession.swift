@@ -86,13 +86,13 @@ final class RunSession: @unchecked Sendable {
     ///
     /// The composition of the run's parts, each in its own step below: the
     /// command found, the runtime made and the signals trapped, the command
-    /// and its presenter started (``start(_:on:mode:log:events:working:)``),
+    /// and its presenter started (``start(_:presenter:on:mode:log:events:working:)``),
     /// the command's end awaited (``awaitEnd(of:runtime:trap:)``), its
     /// outcome presented (``presentOutcome(_:of:interruptedBy:runtime:mode:log:events:)``),
     /// the runtime shut down, then the output of a failed command replayed.
     /// The side effects keep the order the soak hardened them in.
     func run(
-        registry: PresenterRegistry, log: RunLog, events: RunEvents,
+        registry: PresenterRegistry, presenter: PresenterChain, log: RunLog, events: RunEvents,
         launch: PresenterProcessLaunch? = nil
     ) throws(CommandError) -> Int32 {
         // A command that cannot start (missing, not executable, a #! line
@@ -115,7 +115,8 @@ final class RunSession: @unchecked Sendable {
         defer { trap.cancel() }
 
         let started = try start(
-            executable, on: runtime, mode: mode, log: log, events: events, working: workingMessage)
+            executable, presenter: presenter, on: runtime, mode: mode, log: log, events: events,
+            working: workingMessage)
         let termination = awaitEnd(of: started, runtime: runtime, trap: trap)
 
         let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
@@ -142,8 +143,8 @@ final class RunSession: @unchecked Sendable {
     }
 
     /// A started run: the command, what reads and times it, and its action
-    /// on the presenter, from ``start(_:on:mode:log:events:working:)`` to
-    /// the end of ``run(registry:log:events:launch:)``.
+    /// on the presenter, from ``start(_:presenter:on:mode:log:events:working:)`` to
+    /// the end of ``run(registry:presenter:log:events:launch:)``.
     private struct Started {
         let child: ChildProcess
         let channel: ProgressChannel
@@ -173,12 +174,13 @@ final class RunSession: @unchecked Sendable {
     /// command that cannot start never flashes a box before its error.
     /// Whatever fails, the runtime is shut down and no command is left running.
     private func start(
-        _ executable: String, on runtime: PresenterRuntime, mode: BackendFactory.Mode, log: RunLog,
+        _ executable: String, presenter: PresenterChain, on runtime: PresenterRuntime, mode: BackendFactory.Mode,
+        log: RunLog,
         events: RunEvents, working workingMessage: String?
     ) throws(CommandError) -> Started {
         var early: InteractorHandle?
         if mode == .plain {
-            let handle = try present(on: runtime)
+            let handle = try present(presenter, on: runtime)
             // Only the line: a hook that is slow to answer must not hold the command back.
             handle.waitUntilAnnounced()
             early = handle
@@ -215,27 +217,29 @@ final class RunSession: @unchecked Sendable {
         if let early {
             handle = early
         } else {
-            handle = try presentLate(on: runtime, child: child, relay: relay)
+            handle = try presentLate(presenter, on: runtime, child: child, relay: relay)
         }
         return Started(
             child: child, channel: channel, output: output, pump: pump, timer: timer, handle: handle,
             startedAt: startedAt)
     }
 
-    /// Attaches the run's view and starts its action on the presenter.
+    /// Attaches the run's view with its presenter and starts its action on it.
     /// When the view cannot be attached, the runtime is shut down.
-    private func present(on runtime: PresenterRuntime) throws(CommandError) -> InteractorHandle {
-        let screenlet = try runtime.attachForCommand(view)
+    private func present(_ presenter: PresenterChain, on runtime: PresenterRuntime) throws(CommandError)
+        -> InteractorHandle
+    {
+        let screenlet = try runtime.attachForCommand(view, presenter: presenter)
         view.attached(to: screenlet)
         return screenlet.perform(action: options.action, interactorType: Self.interactorType)
     }
 
     /// Terminal mode's presenter, shown once the command has started.
     private func presentLate(
-        on runtime: PresenterRuntime, child: ChildProcess, relay: ProgressRelay
+        _ presenter: PresenterChain, on runtime: PresenterRuntime, child: ChildProcess, relay: ProgressRelay
     ) throws(CommandError) -> InteractorHandle {
         do throws(CommandError) {
-            let handle = try present(on: runtime)
+            let handle = try present(presenter, on: runtime)
             relay.attach(handle)
             return handle
         } catch {

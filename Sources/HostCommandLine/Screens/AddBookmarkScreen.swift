@@ -28,7 +28,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
     /// What the screen needs besides the form's first values.
     struct Configuration {
         var registry: PresenterRegistry
-        var presenter: String
+        /// The form's presenter, resolved by the command.
+        var presenter: PresenterChain
         var messages: [String: ProgressMessages]?
         var store: BookmarkStore
         var timeout: Double
@@ -69,7 +70,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
     init(configuration: Configuration, form: BookmarkForm) {
         self.configuration = configuration
         view = AddBookmarkView(
-            form: form, layout: .form, presenter: configuration.presenter,
+            form: form, layout: .form, presenter: configuration.presenter.id,
             messages: configuration.messages)
     }
 
@@ -113,7 +114,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
         backend.watchResize { runtime.resize() }
         let screenlet: Screenlet
         do throws(RuntimeError) {
-            screenlet = try runtime.attach(view)
+            screenlet = try runtime.attach(view, presenter: configuration.presenter)
         } catch {
             runtime.shutdown()
             throw .attach(error)

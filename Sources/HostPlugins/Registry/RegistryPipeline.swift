@@ -46,32 +46,47 @@ public struct RegistryPipeline {
         return resolve(files, outcomes: load(files), searchPath: searchPath)
     }
 
-    /// `registry` with the presenters of `id`'s chain (of every presenter
-    /// when `id` is nil) really loaded in this process (their hooks
-    /// present) where they came from the cache or the scan helper: what
-    /// running them in this process (`--in-process`) needs. Loaded under
-    /// this pipeline's policy.
+    /// `chain` with its presenters really loaded in this process (their
+    /// hooks present) where they came from the cache or the scan helper:
+    /// what running them in this process (`--in-process`) needs. Loaded
+    /// under this pipeline's policy.
     /// - Throws: why one of their files no longer loads as the cache said.
-    package func loadingInProcess(_ registry: PresenterRegistry, chainOf id: String?) throws(PluginLoadError)
-        -> PresenterRegistry
+    package func loadingInProcess(_ chain: PresenterChain) throws(PluginLoadError) -> PresenterChain {
+        var plugins: [PresenterPlugin] = []
+        for plugin in chain.plugins { plugins.append(try loadedInProcess(plugin)) }
+        return PresenterChain(plugins)!
+    }
+
+    /// `registry` with every presenter loaded in this process, and `chain`
+    /// (resolved in it) made of the loaded ones: for the commands whose
+    /// views may choose any presenter (`drive`, `add-bookmark`).
+    /// - Throws: why one of the files no longer loads as the cache said.
+    package func loadingInProcess(_ registry: PresenterRegistry, keeping chain: PresenterChain)
+        throws(PluginLoadError) -> (registry: PresenterRegistry, chain: PresenterChain)
     {
         var copy = registry
-        for plugin in (id.map { registry.chain(for: $0) ?? [] } ?? registry.plugins) where !plugin.isLoaded {
-            let loaded: PluginLibrary.Contents
-            do throws(PluginLoadFailure) {
-                loaded = try PluginLibrary.load(plugin.file, policy: policy)
-            } catch {
-                throw PluginLoadError(path: plugin.path, failure: .loading(error))
-            }
-            guard var fresh = loaded.lazy.compactMap({ try? $0.get() }).first(where: { $0.id == plugin.id }),
-                let position = copy.plugins.firstIndex(where: { $0.id == plugin.id })
-            else {
-                throw PluginLoadError(path: plugin.path, failure: .loading(.file(.missing)))
-            }
-            fresh.path = plugin.path
-            copy.plugins[position] = fresh
+        var loaded: [String: PresenterPlugin] = [:]  // ids are unique in a registry
+        for (position, plugin) in registry.plugins.enumerated() {
+            copy.plugins[position] = try loadedInProcess(plugin)
+            loaded[plugin.id] = copy.plugins[position]
         }
-        return copy
+        return (copy, PresenterChain(chain.plugins.map { loaded[$0.id] ?? $0 })!)
+    }
+
+    /// `plugin`, loaded from its file in this process unless it already was.
+    private func loadedInProcess(_ plugin: PresenterPlugin) throws(PluginLoadError) -> PresenterPlugin {
+        guard !plugin.isLoaded else { return plugin }
+        let contents: PluginLibrary.Contents
+        do throws(PluginLoadFailure) {
+            contents = try PluginLibrary.load(plugin.file, policy: policy)
+        } catch {
+            throw PluginLoadError(path: plugin.path, failure: .loading(error))
+        }
+        guard var fresh = contents.lazy.compactMap({ try? $0.get() }).first(where: { $0.id == plugin.id }) else {
+            throw PluginLoadError(path: plugin.path, failure: .loading(.file(.missing)))
+        }
+        fresh.path = plugin.path
+        return fresh
     }
 
     /// What loading each file discovery accepted gave, by its index: from

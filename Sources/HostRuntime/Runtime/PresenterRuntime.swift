@@ -189,6 +189,11 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Attaches `view`: creates its presenter's instance chain on the
     /// presenter thread, bases first (each base gets its own context).
     ///
+    /// - Parameter presenter: the chain the caller resolved for the view
+    ///   (``PresenterRegistry/resolve(_:)``, where it read the user's
+    ///   choice); nil resolves the id the view names
+    ///   (``ScreenletView/createProgressPresenter()``) in the registry.
+    ///
     /// - Throws: ``RuntimeError/unknownPresenter(id:)`` when no presenter
     ///   has the id the view chose; ``RuntimeError/createFailed(presenterId:status:message:)``
     ///   when, in process, a create hook failed and the runtime has no
@@ -196,9 +201,16 @@ public final class PresenterRuntime: @unchecked Sendable {
     ///   again; with one, the view is attached without its presenter; with a
     ///   presenter process, attach does not wait for the creates, and a
     ///   failed one is reported by the next call); ``RuntimeError/shutDown``.
-    public func attach(_ view: ScreenletView) throws(RuntimeError) -> Screenlet {
-        let id = view.createProgressPresenter()
-        guard let chain = registry.chain(for: id) else { throw .unknownPresenter(id: id) }
+    public func attach(_ view: ScreenletView, presenter: PresenterChain? = nil) throws(RuntimeError) -> Screenlet {
+        let chain: [PresenterPlugin]
+        if let presenter {
+            chain = presenter.plugins
+        } else {
+            let id = view.createProgressPresenter()
+            guard let found = registry.chain(for: id) else { throw .unknownPresenter(id: id) }
+            chain = found
+        }
+        let id = chain[0].id
         let result: Result<Screenlet, RuntimeError> = countedSync {
             guard !isShutDown else { return .failure(.shutDown) }
             let screenlet = Screenlet(view: view, presenterId: id, viewID: nextViewID, runtime: self)

@@ -273,11 +273,6 @@ import Testing
     }
 
     @Test func chainIsNilWhenABaseIsMissingOrLoops() {
-        func plugin(_ id: String, extends: String?) -> PresenterPlugin {
-            PresenterPlugin(
-                id: id, name: id, version: "1", description: nil, author: nil, license: nil,
-                extends: extends, capabilities: [], abiVersion: .host, path: "/x", hooks: .init())
-        }
         let registry = PresenterRegistry(plugins: [
             plugin("a", extends: "b"), plugin("b", extends: "a"),
             plugin("c", extends: "gone"), plugin("d", extends: nil),
@@ -285,6 +280,36 @@ import Testing
         #expect(registry.chain(for: "a") == nil)
         #expect(registry.chain(for: "c") == nil)
         #expect(registry.chain(for: "d")?.map(\.id) == ["d"])
+    }
+
+    /// `resolve` is the one lookup of a presenter a command was asked for:
+    /// its chain, or the line that says why there is none.
+    @Test func resolveGivesTheChainOrTheReasonThereIsNone() throws {
+        let refused = PluginLoadError(
+            path: "/p/libx.so", failure: .resolution(.baseNotFound(id: "x", base: "gone")))
+        let registry = PresenterRegistry(
+            plugins: [plugin("top", extends: "base"), plugin("base", extends: nil)], errors: [refused])
+        #expect(try registry.resolve("top").plugins.map(\.id) == ["top", "base"])
+        #expect(try registry.resolve("top").id == "top")
+        #expect(throws: UnknownPresenter.self) { try registry.resolve("x") }
+        do {
+            _ = try registry.resolve("x")
+        } catch {
+            #expect(error.description == refused.explaining(presenter: "x"))
+        }
+        do {
+            _ = try registry.resolve("nope")
+        } catch {
+            #expect(
+                error.description
+                    == "no presenter 'nope' (available: base, top; 1 plugin file failed to load); see presenter-host --list"
+            )
+        }
+        do {
+            _ = try PresenterRegistry(plugins: []).resolve("nope")
+        } catch {
+            #expect(error.description == "no presenter 'nope' (none were found); see presenter-host --list")
+        }
     }
 
     @Test func theCExamplePresenterCompilesAndLoads() throws {
@@ -336,4 +361,11 @@ import Testing
         #expect(!registry.plugins.isEmpty)
         #expect(registry.plugins.allSatisfy { $0.path == library.path && $0.abiVersion == .host })
     }
+}
+
+/// A presenter with no hooks, from no file: for the registry's own logic.
+private func plugin(_ id: String, extends: String?) -> PresenterPlugin {
+    PresenterPlugin(
+        id: id, name: id, version: "1", description: nil, author: nil, license: nil,
+        extends: extends, capabilities: [], abiVersion: .host, path: "/x", hooks: .init())
 }

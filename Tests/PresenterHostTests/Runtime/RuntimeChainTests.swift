@@ -22,6 +22,21 @@ struct RuntimeChainTests {
                 == ["root.create", "mid.create", "top.create", "top.destroy", "mid.destroy", "root.destroy"])
     }
 
+    @Test("a chain the caller resolved is attached as it is: the view's id is not looked up again")
+    func attachWithAResolvedChain() throws {
+        let recorder = Recorder(["root": PresenterScript(), "top": PresenterScript(extends: "root")])
+        let chain = try recorder.registry.resolve("top")
+        let runtime = recorder.runtime()
+        // The view names a presenter no registry has: only the chain counts.
+        let screenlet = try runtime.attach(TestView(presenter: "not-in-any-registry"), presenter: chain)
+        runtime.shutdown()
+        #expect(screenlet.presenterId == "top")
+        #expect(recorder.calls.map { "\($0.presenter).\($0.hook)" }.prefix(2) == ["root.create", "top.create"])
+        #expect(throws: RuntimeError.unknownPresenter(id: "not-in-any-registry")) {
+            try recorder.runtime().attach(TestView(presenter: "not-in-any-registry"))
+        }
+    }
+
     @Test("base_* calls reach the base's own instance, recursively")
     func baseCalls() throws {
         let recorder = Recorder([

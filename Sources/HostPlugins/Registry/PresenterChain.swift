@@ -1,0 +1,19 @@
+/// A presenter as resolved for a view: its plugin first, then the base it
+/// extends, that one's base, and so on (each base gets its own instance).
+///
+/// Made by ``PresenterRegistry/resolve(_:)`` once, where a command reads
+/// the user's choice, and carried from there to the engine that loads the
+/// files and creates the instances: nothing on the way looks the id up again.
+public struct PresenterChain: Sendable {
+    /// The presenter, then its bases; never empty.
+    public let plugins: [PresenterPlugin]
+
+    /// The presenter's id (the chain's first).
+    public var id: String { plugins[0].id }
+
+    /// The chain of `plugins`, the presenter first; nil when empty.
+    public init?(_ plugins: [PresenterPlugin]) {
+        guard !plugins.isEmpty else { return nil }
+        self.plugins = plugins
+    }
+}
