@@ -6,6 +6,11 @@
 /// cluster blanks the other half, and a wide cluster that would straddle the
 /// canvas edge is not drawn. Text never carries control characters, so no
 /// escape sequence can reach the terminal through a canvas.
+///
+/// Reading a cell is `@inlinable`: the frame encoders (HostRuntime) read
+/// every cell of two canvases each frame, and a call into this module per
+/// cell, with the copy of its text it returns, cost more than the rest of
+/// the frame (docs/BENCHMARKS.md, "The module split").
 public struct Canvas: Equatable, Sendable {
     /// One cell of the grid.
     public struct Cell: Equatable, Sendable {
@@ -15,19 +20,20 @@ public struct Canvas: Equatable, Sendable {
         /// Its style.
         public var style: CellStyle
 
-        /// An empty cell in the default style.
-        public static let blank = Cell(text: " ", style: .plain)
+        /// An empty cell in the default style (made where it is used: a
+        /// stored `static let` is reached through a lazy initialiser's check).
+        @inlinable public static var blank: Cell { Cell(text: " ", style: .plain) }
         /// True for the right half of a wide cluster.
-        public var isContinuation: Bool { text.isEmpty }
+        @inlinable public var isContinuation: Bool { text.isEmpty }
 
-        public init(text: String, style: CellStyle) { self.text = text; self.style = style }
+        @inlinable public init(text: String, style: CellStyle) { self.text = text; self.style = style }
     }
 
     /// Width in columns.
     public let cols: Int
     /// Height in rows.
     public let rows: Int
-    private var cells: [Cell]
+    @usableFromInline private(set) var cells: [Cell]
 
     /// A blank canvas of `cols` × `rows` cells (negative sizes count as 0).
     public init(cols: Int, rows: Int) {
@@ -37,7 +43,7 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// The cell at (`col`, `row`); both must be inside the canvas.
-    public subscript(col: Int, row: Int) -> Cell {
+    @inlinable public subscript(col: Int, row: Int) -> Cell {
         precondition(contains(col: col, row: row), "cell (\(col), \(row)) outside a \(cols)×\(rows) canvas")
         return cells[row * cols + col]
     }
@@ -122,7 +128,7 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// True when (`col`, `row`) lies inside the canvas.
-    public func contains(col: Int, row: Int) -> Bool {
+    @inlinable public func contains(col: Int, row: Int) -> Bool {
         col >= 0 && col < cols && row >= 0 && row < rows
     }
 

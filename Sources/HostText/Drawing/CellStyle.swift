@@ -8,7 +8,7 @@ public struct CellStyle: Hashable, Sendable {
     public let rawValue: UInt32
 
     /// Keeps the colour (when it is one the ABI defines) and the known attributes.
-    public init(rawValue: UInt32) {
+    @inlinable public init(rawValue: UInt32) {
         let color = rawValue & 0xF
         let attributes =
             rawValue & (UInt32(PRESENTER_STYLE_BOLD) | UInt32(PRESENTER_STYLE_DIM) | UInt32(PRESENTER_STYLE_REVERSE))
@@ -16,7 +16,7 @@ public struct CellStyle: Hashable, Sendable {
     }
 
     /// The default style: no colour, no attribute.
-    public static let plain = CellStyle(rawValue: 0)
+    @inlinable public static var plain: CellStyle { CellStyle(rawValue: 0) }
 
     /// The `PRESENTER_COLOR_*` value (0 is the terminal's default colour).
     public var color: UInt32 { rawValue & 0xF }
@@ -28,7 +28,7 @@ public struct CellStyle: Hashable, Sendable {
     public var isReverse: Bool { rawValue & UInt32(PRESENTER_STYLE_REVERSE) != 0 }
 
     /// The same attributes without a colour (what is shown where colour is off).
-    public var withoutColor: CellStyle { CellStyle(rawValue: rawValue & ~0xF) }
+    @inlinable public var withoutColor: CellStyle { CellStyle(rawValue: rawValue & ~0xF) }
 }
 
 extension CellStyle {
