@@ -247,7 +247,7 @@ public final class WebTitleFetch: @unchecked Sendable {
                 PathName.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch",
             ]
         }
-        if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return .success(found) }
+        if let found = candidates.first(where: FileStatus.isExecutable) { return .success(found) }
         return .failure(.fetcherMissing(candidates))
     }
 }

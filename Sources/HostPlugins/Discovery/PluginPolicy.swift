@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 import HostText
 
 /// The plugin security policy: no file that anyone but root and this user
@@ -90,9 +91,7 @@ public struct PluginPolicy: Sendable, Equatable {
 
     /// The real directory of this process's executable.
     private static let executableDirectory: String? = {
-        guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
-        defer { free(resolved) }
-        let path = String(cString: resolved)
+        guard let path = try? PathName.realPath("/proc/self/exe") else { return nil }
         return path.lastIndex(of: "/").map { String(path[..<$0]) }
     }()
 }

@@ -242,6 +242,6 @@ package enum PluginConfinement {
             paths.append(String(entry))
         }
         var seen = Set<String>()
-        return paths.filter { seen.insert($0).inserted && ProcessSelf.exists($0) }
+        return paths.filter { seen.insert($0).inserted && FileStatus.exists($0) }
     }
 }
