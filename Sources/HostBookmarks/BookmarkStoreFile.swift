@@ -171,7 +171,9 @@ enum BookmarkStoreFile {
             if let old {
                 // Another user's store (written by root, say): keep its owner
                 // when allowed; otherwise the file is ours, as any file we write.
-                if old.owner != geteuid() || old.group != getegid() { try? fd.setOwner(old.owner, group: old.group) }
+                if old.owner != UserAccount.effectiveUserID || old.group != UserAccount.effectiveGroupID {
+                    try? fd.setOwner(old.owner, group: old.group)
+                }
                 try fd.setPermissions(old.mode)
             }
             try fd.writeAll(bytes)

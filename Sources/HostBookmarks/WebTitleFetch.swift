@@ -158,7 +158,7 @@ public final class WebTitleFetch: @unchecked Sendable {
         options.newProcessGroup = true
         options.environment = environment.map { "\($0.key)=\($0.value)" }
         let arguments = [
-            "presenter-host-fetch", "--parent", String(getpid()), "--timeout", String(seconds),
+            "presenter-host-fetch", "--parent", String(ProcessSelf.id), "--timeout", String(seconds),
             "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
             "--", target,
         ]

@@ -65,7 +65,7 @@ public struct PluginPolicy: Sendable, Equatable {
 
     private static func violation(_ info: stat, path: String, isDirectory: Bool) -> Violation? {
         let shown = PrintableText.escaping(path)
-        if info.st_uid != 0 && info.st_uid != geteuid() {
+        if info.st_uid != 0 && info.st_uid != UserAccount.effectiveUserID {
             return .foreignOwner(path: shown, isDirectory: isDirectory, owner: userName(info.st_uid))
         }
         switch (info.st_mode & S_IWGRP != 0, info.st_mode & S_IWOTH != 0) {
@@ -79,8 +79,8 @@ public struct PluginPolicy: Sendable, Equatable {
 
     /// `nobody (uid 65534)`, or `uid 1234` for an id with no name.
     private static func userName(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
-        return "\(String(cString: name)) (uid \(uid))"
+        guard let name = UserAccount.name(of: uid) else { return "uid \(uid)" }
+        return "\(name) (uid \(uid))"
     }
 
     /// True for a bundled library name in the executable's own (real) directory.

@@ -149,12 +149,13 @@ package enum PluginConfinement {
         if pidNamespace && ResourceLimit.capProcessIDsOfOwnNamespace(at: Int(maxProcessIDs)) {
             threads = "\(maxProcessIDs - 1) threads (pid_max)"
         }
-        if userNamespace && geteuid() != 0 && ResourceLimit.cap(__RLIMIT_NPROC, at: maxThreads) {
+        if userNamespace && UserAccount.effectiveUserID != 0 && ResourceLimit.cap(__RLIMIT_NPROC, at: maxThreads) {
             threads = "\(maxThreads) threads"
         }
         let why =
             !pidNamespace ? "no PID namespace of its own" : "the kernel keeps no pid_max per PID namespace (Linux 6.14)"
-        let uncapped = "threads not capped (\(why)\(geteuid() == 0 ? "; RLIMIT_NPROC does not bind root" : ""))"
+        let uncapped =
+            "threads not capped (\(why)\(UserAccount.effectiveUserID == 0 ? "; RLIMIT_NPROC does not bind root" : ""))"
         let detail = "no core files, no file size, \(descriptors) descriptors, " + (threads ?? uncapped)
         guard failed.isEmpty else {
             return .init(
@@ -214,7 +215,7 @@ package enum PluginConfinement {
     private static func seccomp() -> ConfinementReport.Entry {
         do throws(Errno) {
             let filter = try SeccompFilter(unlisted: .fail(EPERM))
-            let allowed = try SystemCallPolicy.install(in: filter, selfPID: getpid())
+            let allowed = try SystemCallPolicy.install(in: filter, selfPID: ProcessSelf.id)
             try filter.load()
             return .init(
                 layer: .seccomp, state: .on,

@@ -63,7 +63,7 @@ package struct RegistryCache {
         let directory = String(path[..<path.lastIndex(of: "/")!])
         makeDirectory(directory)
         // A name of this process's own: hosts starting at once each write their own file.
-        let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = path + ".\(ProcessSelf.id).\(UInt32.random(in: 0...UInt32.max))"
         guard let fd = try? FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o600)
         else { return }
         let written = (try? fd.writeAll(bytes)) != nil
@@ -87,7 +87,7 @@ package struct RegistryCache {
             ignored = "not a regular file"
             return
         }
-        guard info.st_uid == geteuid() else { ignored = "owned by another user"; return }
+        guard info.st_uid == UserAccount.effectiveUserID else { ignored = "owned by another user"; return }
         guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { ignored = "writable by group or others"; return }
         guard info.st_size <= Self.maxSize else { ignored = "too large"; return }
         // What can be read of it: a failure reads as a truncated file.
