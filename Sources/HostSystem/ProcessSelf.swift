@@ -1,3 +1,5 @@
+import SystemShims
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,6 +17,13 @@ package enum ProcessSelf {
     /// its own, whose parent has no number there; once the parent ended,
     /// the process that adopted it.
     package static var parentID: pid_t { getppid() }
+
+    /// Names this process as `ps` and `top` show it (`prctl(PR_SET_NAME)`,
+    /// the first 15 bytes), from its main thread: a helper started as
+    /// `/proc/self/exe` would otherwise be named `exe`.
+    package static func rename(_ name: String) {
+        _ = ph_set_process_name(name)
+    }
 
     /// The names of the entries of the folder `path` (`.` and `..` left
     /// out), in readdir's order; none when it cannot be read.
