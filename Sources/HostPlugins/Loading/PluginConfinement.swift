@@ -1,6 +1,5 @@
 import FoundationEssentials
 import HostSystem
-import SystemShims
 
 #if canImport(Glibc)
     import Glibc
@@ -86,7 +85,7 @@ package enum PluginConfinement {
         let highest = ProcessSelf.highestOpenDescriptor
         // Process 1 of its PID namespace: a signal it sends itself cannot
         // end it, so its handlers end it instead.
-        _ = ph_report_violations(violations?.rawValue ?? -1, namespaces?.contains(.pid) == true ? 1 : 0)
+        try? SeccompFilter.reportViolations(to: violations, asNamespaceInit: namespaces?.contains(.pid) == true)
         let entries = [
             namespaceEntry(namespaces, off: off.contains(.namespaces)),
             limits(
@@ -106,13 +105,17 @@ package enum PluginConfinement {
     // MARK: - The layers
 
     private static func privileges() -> ConfinementReport.Entry {
-        guard ph_no_new_privileges() == 0 else {
-            return .init(layer: .privileges, state: .missing, detail: "no_new_privs: \(errnoText(errno))")
+        do throws(Errno) {
+            try ProcessPrivileges.forbidNew()
+        } catch {
+            return .init(layer: .privileges, state: .missing, detail: "no_new_privs: \(errnoText(error.code))")
         }
-        guard ph_drop_capabilities() == 0 else {
+        do throws(Errno) {
+            try ProcessPrivileges.dropCapabilities()
+        } catch {
             return .init(
                 layer: .privileges, state: .partial,
-                detail: "no new privileges; capabilities kept (capset: \(errnoText(errno)))")
+                detail: "no new privileges; capabilities kept (capset: \(errnoText(error.code)))")
         }
         return .init(layer: .privileges, state: .on, detail: "no new privileges, no capabilities")
     }
