@@ -79,7 +79,7 @@ final class DriveServer: @unchecked Sendable {
                     if error.code == ECONNABORTED { continue }
                     if condition.withLock({ stopping }) { return }
                     if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) {
-                        usleep(10_000)  // out of descriptors: let clients end
+                        MonotonicTime.sleep(microseconds: 10_000)  // out of descriptors: let clients end
                         continue
                     }
                     return
