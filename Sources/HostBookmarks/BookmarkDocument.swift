@@ -1,3 +1,4 @@
+import HostSystem
 import HostText
 #if canImport(Glibc)
     import Glibc
@@ -85,10 +86,8 @@ package struct BookmarkDocument: Equatable {
     }
 
     /// Now, as the RFC 3339 UTC date-time an entry's `added` holds.
-    static func timestamp(_ seconds: time_t = time(nil)) -> String {
-        var moment = seconds
-        var parts = tm()
-        gmtime_r(&moment, &parts)
+    static func timestamp(_ seconds: time_t = WallClock.now().tv_sec) -> String {
+        var parts = WallClock.utc(seconds)
         var buffer = [CChar](repeating: 0, count: 32)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -26,7 +26,7 @@ public struct BookmarkStore: Sendable {
     public static func path(store: String?, environment: [String: String]) -> String {
         if let store, !store.isEmpty { return store }
         if let value = environment[environmentVariable], !value.isEmpty { return value }
-        let dataHome = XDGDirectories.dataHome(environment) ?? XDGDirectories.userDatabaseHome() + "/.local/share"
+        let dataHome = XDGDirectories.dataHome(environment) ?? UserAccount.homeDirectory() + "/.local/share"
         return dataHome + "/presenter-host/bookmarks.json"
     }
 

@@ -61,30 +61,33 @@ enum BookmarkStoreFile {
     /// The file a save must replace: `path`, or what it links to when it is
     /// a symbolic link (renaming over the link would turn it into a file).
     static func target(of path: String) throws(BookmarkStoreError) -> String {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
-        guard let resolved = realpath(path, nil) else {
+        guard FileStatus.isSymbolicLink(path) else { return path }
+        do throws(Errno) {
+            return try PathName.realPath(path)
+        } catch {
             throw BookmarkStoreError(
                 .unwritable,
-                "\(path): the bookmark store is a symbolic link that cannot be followed: \(errnoText(errno)); fix the link or give the file itself"
+                "\(path): the bookmark store is a symbolic link that cannot be followed: \(errnoText(error.code)); fix the link or give the file itself"
             )
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Creates `directory` and any missing parents, private to the user
     /// (0700, as the XDG base directory specification asks).
     static func makeDirectories(_ directory: String) throws(BookmarkStoreError) {
-        var info = stat()
-        if stat(directory, &info) == 0 { return }
+        if (try? FileStatus.of(directory)) != nil { return }
         let parentDirectory = PathName.parent(of: directory)
         if parentDirectory != directory { try makeDirectories(parentDirectory) }
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw BookmarkStoreError(
-                .unwritable,
-                "\(directory): cannot create the bookmark store's folder: \(errnoText(errno)); create it or choose another store with --store"
-            )
+        do throws(Errno) {
+            try FileSystem.makeDirectory(directory, permissions: 0o700)
+        } catch {
+            // EEXIST: another save made it meanwhile, as good.
+            guard error.code == EEXIST else {
+                throw BookmarkStoreError(
+                    .unwritable,
+                    "\(directory): cannot create the bookmark store's folder: \(errnoText(error.code)); create it or choose another store with --store"
+                )
+            }
         }
     }
 
@@ -128,7 +131,7 @@ enum BookmarkStoreFile {
         let namePrefix = String(prefix.dropFirst(directory.count + 1))
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(namePrefix) {
-            unlink(directory + "/" + name)
+            try? FileSystem.remove(directory + "/" + name)
         }
     }
 
@@ -162,13 +165,15 @@ enum BookmarkStoreFile {
         var open = true, written = false
         defer {
             if open { try? fd.close() }
-            if !written { unlink(temporary) }
+            if !written { try? FileSystem.remove(temporary) }
         }
         do throws(Errno) {
             if let old {
                 // Another user's store (written by root, say): keep its owner
                 // when allowed; otherwise the file is ours, as any file we write.
-                if old.owner != geteuid() || old.group != getegid() { try? fd.setOwner(old.owner, group: old.group) }
+                if old.owner != UserAccount.effectiveUserID || old.group != UserAccount.effectiveGroupID {
+                    try? fd.setOwner(old.owner, group: old.group)
+                }
                 try fd.setPermissions(old.mode)
             }
             try fd.writeAll(bytes)
@@ -178,7 +183,11 @@ enum BookmarkStoreFile {
         } catch {
             throw failure(error.code)
         }
-        guard rename(temporary, path) == 0 else { throw failure(errno) }
+        do throws(Errno) {
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            throw failure(error.code)
+        }
         written = true
         do throws(Errno) {
             // The rename is only durable once the folder's entry is on disk.

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostSystem
 
 /// A character encoding a web page declares, found by its label as the
 /// Encoding Standard (WHATWG) names them: UTF-8, UTF-16, windows-1252 (which
@@ -71,40 +72,11 @@ enum Charset: Equatable, Sendable {
         0x0153, 0x009D, 0x017E, 0x0178,
     ]
 
-    /// `bytes` converted by iconv from `name` to UTF-8: where a byte starts
-    /// no character (or the text ends inside one) it becomes U+FFFD and the
-    /// conversion goes on at the next byte. An encoding iconv does not have
-    /// (a C library without its gconv modules) reads as windows-1252.
+    /// `bytes` converted by iconv from `name` (``Iconv``): what does not
+    /// decode is U+FFFD. An encoding iconv does not have (a C library
+    /// without its gconv modules) reads as windows-1252.
     private static func decode(_ bytes: ArraySlice<UInt8>, with name: String) -> String {
-        let converter = iconv_open("UTF-8", name)
-        guard converter != iconv_t(bitPattern: -1) else { return Charset.windows1252.decode(bytes) }
-        defer { iconv_close(converter) }
-        var input = Array(bytes)
-        var output = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
-        input.withUnsafeMutableBufferPointer { source in
-            var inPointer = source.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }
-            var inLeft = source.count
-            while inLeft > 0 {
-                let (status, failure, written) = chunk.withUnsafeMutableBufferPointer { target in
-                    var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(target.baseAddress!)
-                        .assumingMemoryBound(to: CChar.self)
-                    var outLeft = target.count
-                    let status = Glibc.iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
-                    return (status, errno, target.count - outLeft)
-                }
-                output += chunk[..<written]
-                guard status == -1 else { break }
-                if failure == E2BIG { continue }
-                // EILSEQ (no character starts here) or EINVAL (the text ends
-                // inside one): one byte is U+FFFD, then on from the next.
-                output += replacement
-                inPointer = inPointer.map { $0 + 1 }
-                inLeft -= 1
-                _ = Glibc.iconv(converter, nil, nil, nil, nil)  // back to the initial state
-            }
-        }
+        guard let output = Iconv.utf8(from: bytes, encoding: name) else { return Charset.windows1252.decode(bytes) }
         return String(decoding: output, as: UTF8.self)
     }
 

@@ -158,7 +158,7 @@ public final class WebTitleFetch: @unchecked Sendable {
         options.newProcessGroup = true
         options.environment = environment.map { "\($0.key)=\($0.value)" }
         let arguments = [
-            "presenter-host-fetch", "--parent", String(getpid()), "--timeout", String(seconds),
+            "presenter-host-fetch", "--parent", String(ProcessSelf.id), "--timeout", String(seconds),
             "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
             "--", target,
         ]
@@ -247,7 +247,7 @@ public final class WebTitleFetch: @unchecked Sendable {
                 PathName.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch",
             ]
         }
-        if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return .success(found) }
+        if let found = candidates.first(where: FileStatus.isExecutable) { return .success(found) }
         return .failure(.fetcherMissing(candidates))
     }
 }

@@ -223,6 +223,18 @@ extension FileDescriptor {
     }
 }
 
+// MARK: - C's streams
+
+extension FileDescriptor {
+    /// Writes out what C's stdio buffered in every stream (`fflush(NULL)`;
+    /// Swift 6 refuses the C global `stdout`): what plugin code `printf`ed
+    /// goes to the descriptor it was written for before the descriptors
+    /// under the streams change (``StandardOutputDiversion``).
+    package static func flushCStreams() {
+        fflush(nil)
+    }
+}
+
 // MARK: - Sealed copies
 
 extension FileDescriptor {

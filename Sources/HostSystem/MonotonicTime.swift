@@ -17,6 +17,14 @@ package enum MonotonicTime {
         Double(nanoseconds()) / 1e9
     }
 
+    /// Suspends the calling thread for `microseconds` (`usleep`, which
+    /// Linux measures on this clock): a wait between polls where nothing
+    /// can be waited for, as for the survivors of a timeout. A signal the
+    /// thread handles ends it early.
+    package static func sleep(microseconds: UInt32) {
+        usleep(microseconds)
+    }
+
     /// The time from now to `deadline` (on ``seconds()``) as `poll` takes
     /// it: whole milliseconds rounded up, so a wait never ends before the
     /// deadline; 0 once it has passed.

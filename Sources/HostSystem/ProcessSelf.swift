@@ -1,23 +1,34 @@
+import SystemShims
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// What this process is, as /proc tells it: what a process that is about
-/// to confine itself reads first (``PluginConfinement``), as it can read
-/// none of it after.
+/// What this process is: its ids, and what /proc tells of it, which a
+/// process that is about to confine itself reads first
+/// (``PluginConfinement``), as it can read none of it after.
 package enum ProcessSelf {
-    /// The names of the entries of the folder `path` (`.` and `..` left out), in readdir's order.
+    /// This process's id (`getpid`), as its own PID namespace numbers it:
+    /// what the host passes to the helpers it starts, so that they can
+    /// tell when it is gone, and names its temporary files by.
+    package static var id: pid_t { getpid() }
+
+    /// The id of this process's parent (`getppid`): 0 in a PID namespace of
+    /// its own, whose parent has no number there; once the parent ended,
+    /// the process that adopted it.
+    package static var parentID: pid_t { getppid() }
+
+    /// Names this process as `ps` and `top` show it (`prctl(PR_SET_NAME)`,
+    /// the first 15 bytes), from its main thread: a helper started as
+    /// `/proc/self/exe` would otherwise be named `exe`.
+    package static func rename(_ name: String) {
+        _ = ph_set_process_name(name)
+    }
+
+    /// The names of the entries of the folder `path` (`.` and `..` left
+    /// out), in readdir's order; none when it cannot be read.
     static func entries(of path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        ((try? DirectoryEntries.names(in: path)) ?? []).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// How many threads this process runs.
@@ -33,9 +44,7 @@ package enum ProcessSelf {
     /// PID namespace numbers it, which is not `getpid()` in a PID namespace
     /// of its own.
     package static var procFolder: String {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let count = readlink("/proc/self", &buffer, buffer.count)
-        return count > 0 ? "/proc/" + String(decoding: buffer[..<count], as: UTF8.self) : "/proc/\(getpid())"
+        PathName.linkTarget(of: "/proc/self").map { "/proc/" + $0 } ?? "/proc/\(getpid())"
     }
 
     /// The folders of the shared libraries mapped in this process, in the
@@ -53,9 +62,6 @@ package enum ProcessSelf {
         }
         return folders
     }
-
-    /// Whether `path` exists (a dangling link does not).
-    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }
 
 /// The namespaces a process is in, by the inode numbers of /proc/self/ns/*:
@@ -68,8 +74,7 @@ package struct NamespaceIdentity: Equatable {
     /// This process's.
     package static var ofThisProcess: NamespaceIdentity {
         func inode(_ name: String) -> UInt64 {
-            var info = stat()
-            return stat("/proc/self/ns/\(name)", &info) == 0 ? UInt64(info.st_ino) : 0
+            (try? FileStatus.of("/proc/self/ns/\(name)")).map { UInt64($0.st_ino) } ?? 0
         }
         return NamespaceIdentity(user: inode("user"), pid: inode("pid"), network: inode("net"))
     }

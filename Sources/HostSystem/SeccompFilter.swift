@@ -1,4 +1,5 @@
 import CSeccomp
+import SystemShims
 
 #if canImport(Glibc)
     import Glibc
@@ -96,6 +97,22 @@ package struct SeccompFilter: ~Copyable {
         }
         guard status == 0 else { throw Errno(call: "seccomp_rule_add", code: -status) }
         return true
+    }
+
+    /// Installs the handlers that end this process as its sandbox says
+    /// (`ph_report_violations`), before a filter is loaded (which then
+    /// allows no handler for SIGSYS): a call stopped by ``Action/trap`` is
+    /// written to `violations` as one `ph_violation` record, then the
+    /// process ends with SIGSYS. As process 1 of a PID namespace
+    /// (`asNamespaceInit`), which no signal it sends itself can end, each
+    /// signal that would end another process is written there too, and the
+    /// process exits with 128 + the signal, which its parent reads as the
+    /// signal. Without `violations` the process still ends, unreported.
+    /// - Throws: `sigaction` and its errno.
+    package static func reportViolations(to violations: FileDescriptor?, asNamespaceInit: Bool) throws(Errno) {
+        guard ph_report_violations(violations?.rawValue ?? -1, asNamespaceInit ? 1 : 0) == 0 else {
+            throw Errno(call: "sigaction", code: errno)
+        }
     }
 
     /// Loads the filter on the process (for ever; it needs no_new_privs).

@@ -21,16 +21,4 @@ package enum XDGDirectories {
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache" }
         return nil
     }
-
-    /// The home directory the user database gives for this user (`""` when
-    /// none), for a `HOME` that is unset or relative.
-    package static func userDatabaseHome() -> String {
-        var entry = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
-            let directory = entry.pw_dir
-        else { return "" }
-        return String(cString: directory)
-    }
 }

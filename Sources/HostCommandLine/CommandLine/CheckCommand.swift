@@ -32,7 +32,7 @@ enum CheckCommand {
     }
 
     static func execute(_ options: Options) -> Int32 {
-        for file in options.files where access(file, F_OK) != 0 {
+        for file in options.files where !FileStatus.exists(file) {
             return PresenterHostCommand.report(
                 .noInput("check: \(PrintableText.escaping(file)): no such file; give the path of a plugin .so file"))
         }
@@ -66,11 +66,8 @@ enum CheckCommand {
     /// `path` from the root, its `.` components dropped (`./libx.so` is
     /// `<cwd>/libx.so`). `..` is kept: through a link it is not the parent.
     private static func absolute(_ path: String) -> String {
-        var whole = path
-        if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
-            defer { free(cwd) }
-            whole = String(cString: cwd) + "/" + path
-        }
+        // A working directory that cannot be read is `/`: the path from the root.
+        let whole = path.hasPrefix("/") ? path : PathName.currentDirectory() + "/" + path
         return "/" + whole.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 

@@ -45,6 +45,13 @@ package enum PresenterHostCommand {
         let command: CommandSpec?
     }
 
+    /// Runs the command with `arguments` (without the program name), then
+    /// ends the process with its exit status, its exit handlers run and
+    /// C's buffered streams written out: the executable's whole `main`.
+    package static func run(_ arguments: [String]) -> Never {
+        ProcessEnd.normally(main(arguments))
+    }
+
     /// Runs the command with `arguments` (without the program name) and
     /// returns the process exit status.
     package static func main(_ arguments: [String]) -> Int32 {

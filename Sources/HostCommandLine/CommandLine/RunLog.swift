@@ -109,11 +109,8 @@ final class RunLog: @unchecked Sendable {
 
     /// Now in UTC, to the millisecond: `2026-11-30T22:12:07.123Z`.
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        let now = WallClock.now()
+        let parts = WallClock.utc(now.tv_sec)
         return CFormat.string(
             "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
             Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),

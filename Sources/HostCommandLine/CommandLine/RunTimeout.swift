@@ -41,7 +41,7 @@ extension RunSession {
         let deadline = since + Self.killGrace
         var survivors = tree.survivors
         while !survivors.isEmpty && MonotonicTime.seconds() < deadline {
-            usleep(20_000)
+            MonotonicTime.sleep(microseconds: 20_000)
             survivors = tree.survivors
         }
         Self.killAll(survivors)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HostPlugins
+import HostSystem
 import HostText
 
 #if canImport(Glibc)
@@ -51,9 +52,5 @@ enum SandboxInfoCommand {
     }
 
     /// The running kernel's release (`uname -r`).
-    private static var kernelRelease: String {
-        var name = utsname()
-        guard uname(&name) == 0 else { return "unknown" }
-        return withUnsafeBytes(of: name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
+    private static var kernelRelease: String { Kernel.release ?? "unknown" }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import HostEngine
 import HostPlugins
+import HostSystem
 import HostText
 import PresenterABI
 
@@ -49,11 +50,7 @@ struct ConformanceSuite {
             ConformanceResult(path: path, presenterId: nil, check: "loads", verdict: verdict, reason: reason, fix: fix)
         }
         // Loading opens a real path (no link in it: `PluginFile`).
-        let file =
-            realpath(path, nil).map { resolved in
-                defer { free(resolved) }
-                return String(cString: resolved)
-            } ?? path
+        let file = (try? PathName.realPath(path)) ?? path
         // What the file holds comes from the scan helper, sandboxed as every
         // process that runs plugin code: `check` runs none itself.
         let loaded: PluginLibrary.Contents

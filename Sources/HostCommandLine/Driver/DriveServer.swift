@@ -34,8 +34,7 @@ final class DriveServer: @unchecked Sendable {
         self.path = path
         var result = Self.listen(path)
         if case .failure(let failure) = result, failure.code == EADDRINUSE {
-            var info = stat()
-            let isSocket = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+            let isSocket = (try? FileStatus.ofLink(path)).map { $0.st_mode & S_IFMT == S_IFSOCK } ?? false
             switch Result(catching: { () throws(Errno) in try FileDescriptor.connect(toUnixSocket: path) }) {
             case .success(let fd):
                 try? fd.close()
@@ -43,7 +42,7 @@ final class DriveServer: @unchecked Sendable {
                     "--socket \(PrintableText.escaping(path)): another driver is listening there; give another path or stop it"
                 )
             case .failure where isSocket:
-                unlink(path)
+                try? FileSystem.remove(path)
                 result = Self.listen(path)
             case .failure:
                 throw ListenFailure(
@@ -80,7 +79,7 @@ final class DriveServer: @unchecked Sendable {
                     if error.code == ECONNABORTED { continue }
                     if condition.withLock({ stopping }) { return }
                     if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) {
-                        usleep(10_000)  // out of descriptors: let clients end
+                        MonotonicTime.sleep(microseconds: 10_000)  // out of descriptors: let clients end
                         continue
                     }
                     return
@@ -126,6 +125,6 @@ final class DriveServer: @unchecked Sendable {
             for fd in clients.keys { fd.shutdown() }
             while !clients.isEmpty { condition.wait() }
         }
-        unlink(path)
+        try? FileSystem.remove(path)
     }
 }

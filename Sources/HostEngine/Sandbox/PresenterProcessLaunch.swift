@@ -107,7 +107,7 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         options.newSession = true
         PluginConfinement.prepare(&options, environment: environment(adding: configuration.environment))
         let spawned = Spawn.launch(
-            configuration.executable, ["presenter-host", PresenterProcessServer.flag, String(getpid())], options)
+            configuration.executable, ["presenter-host", PresenterProcessServer.flag, String(ProcessSelf.id)], options)
         for end in [channel.process, log.writeEnd, violations.writeEnd] { try? end.close() }
         opened = [channel.host, log.readEnd, violations.readEnd]
         guard case .success(let child) = spawned else {

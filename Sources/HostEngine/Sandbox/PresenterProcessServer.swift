@@ -3,7 +3,6 @@ import FoundationEssentials
 import Glibc
 import HostPlugins
 import HostSystem
-import SystemShims
 
 /// The presenter process: `presenter-host --presenter-process HOSTPID`,
 /// started by ``PresenterProcess``, never by a user (the flag is not in
@@ -35,11 +34,13 @@ package enum PresenterProcessServer {
         // Dies with the host; if the host is already gone, the parent is not
         // it (in a PID namespace of its own the parent has no number here:
         // 0; the channel's end then tells).
-        _ = ph_set_parent_death_signal(SIGKILL)
-        if let host = arguments.first.flatMap({ pid_t($0) }), getppid() != host, getppid() != 0 { _exit(0) }
+        ProcessEnd.withParent(signal: SIGKILL)
+        if let host = arguments.first.flatMap({ pid_t($0) }), ProcessSelf.parentID != host, ProcessSelf.parentID != 0 {
+            ProcessEnd.immediately(0)
+        }
         // Started as /proc/self/exe (so an upgrade of the binary on disk
         // cannot mix versions): named as what it is for ps and top.
-        _ = ph_set_process_name("presenter-host")
+        ProcessSelf.rename("presenter-host")
         // The channel is ours alone: a process a plugin starts must not hold
         // it (the host would then miss this process's end).
         try? PresenterProcessServer.channel.setClosedOnExec()
@@ -54,7 +55,7 @@ package enum PresenterProcessServer {
         let server = Server()
         server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version, sandbox: sandbox.encoded)))
         server.serve()
-        _exit(0)
+        ProcessEnd.immediately(0)
     }
 }
 
@@ -67,7 +68,7 @@ private final class Server: PresenterEngineDelegate {
     private var incoming = FrameBuffer()
     /// The plugin images passed with requests not read yet, oldest first.
     private var passed: [FileDescriptor] = []
-    private let mainThread = pthread_self()
+    private let mainThread = ThreadIdentity.current
 
     /// Reads requests and answers each, until the host closes the channel.
     func serve() {
@@ -85,7 +86,7 @@ private final class Server: PresenterEngineDelegate {
                                 sequence: sequence, result: result, frameRequests: engine?.frameRequests ?? [:])))
                 }
             } catch {
-                _exit(70)  // the host is ours: a bad request means a bug, not an attack
+                ProcessEnd.immediately(70)  // the host is ours: a bad request means a bug, not an attack
             }
             guard let count = try? PresenterProcessServer.channel.receive(into: &chunk, descriptors: &passed), count > 0
             else { return }
@@ -97,18 +98,18 @@ private final class Server: PresenterEngineDelegate {
         if case let .configure(options, geometry) = request {
             let engine = LocalPresenterEngine(
                 options: options, clock: clock, geometry: geometry,
-                isEngineThread: { [mainThread] in pthread_equal(mainThread, pthread_self()) != 0 })
+                isEngineThread: { [mainThread] in mainThread.isCurrent })
             engine.delegate = self
             self.engine = engine
             return .done
         }
-        guard let engine else { _exit(70) }
+        guard let engine else { ProcessEnd.immediately(70) }
         switch request {
         case .configure:
             return .done
         case .load(let paths):
             // One image a path, in order, passed with the request.
-            guard passed.count >= paths.count else { _exit(70) }
+            guard passed.count >= paths.count else { ProcessEnd.immediately(70) }
             let images = passed.prefix(paths.count)
             passed.removeFirst(paths.count)
             for (path, image) in zip(paths, images) {
@@ -173,7 +174,7 @@ private final class Server: PresenterEngineDelegate {
         do throws(Errno) {
             try PresenterProcessServer.channel.send(MessageCoding.frame(body))
         } catch {
-            _exit(0)
+            ProcessEnd.immediately(0)
         }
     }
 }

@@ -51,15 +51,22 @@ final class CandidateCheck {
         var file = (real == "/" ? "" : real) + "/" + name
         var fileDirectoryInfo = directoryInfo, fileDirectory = real
         if (info.st_mode & S_IFMT) == S_IFLNK {
-            guard let resolved = Self.realPath(path) else {
-                return refused(DiscoveryFailure(reaching: path, error: errno))
+            let resolved: String
+            do throws(Errno) {
+                resolved = try PathName.realPath(path)
+            } catch {
+                return refused(DiscoveryFailure(reaching: path, error: error.code))
             }
             guard resolved.hasPrefix(real == "/" ? "/" : real + "/") else {
                 return refused(.linkOutsideDirectory(target: PrintableText.escaping(resolved)))
             }
             file = resolved
             fileDirectory = String(resolved[..<resolved.lastIndex(of: "/")!])
-            guard stat(file, &info) == 0 else { return refused(DiscoveryFailure(reaching: path, error: errno)) }
+            do throws(Errno) {
+                info = try FileStatus.of(file)
+            } catch {
+                return refused(DiscoveryFailure(reaching: path, error: error.code))
+            }
             if fileDirectory != real {
                 guard let (_, subdirectoryInfo, _) = resolve(fileDirectory) else { return refused(.missing) }
                 fileDirectoryInfo = subdirectoryInfo
@@ -79,7 +86,8 @@ final class CandidateCheck {
     private func resolve(_ directory: String) -> (real: String, info: stat, descriptor: FileDescriptor)? {
         if let known = directories[directory] { return known }
         var result: (real: String, info: stat, descriptor: FileDescriptor)?
-        if let real = Self.realPath(directory), let descriptor = try? FileDescriptor.open(real, O_RDONLY | O_DIRECTORY)
+        if let real = try? PathName.realPath(directory),
+            let descriptor = try? FileDescriptor.open(real, O_RDONLY | O_DIRECTORY)
         {
             if let info = try? descriptor.status() {
                 result = (real, info, descriptor)
@@ -89,12 +97,5 @@ final class CandidateCheck {
         }
         directories[directory] = result
         return result
-    }
-
-    /// `realpath(3)`, or nil (errno says why).
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -24,13 +24,10 @@ public enum DiscoveryFailure: Error, Sendable, Hashable, Codable, CustomStringCo
 
     /// Why reaching `path` failed with `error` (an errno), as a user should read it.
     init(reaching path: String, error: Int32) {
-        var info = stat()
         if error == ELOOP {
             self = .symlinkLoop
-        } else if error == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            var target = [UInt8](repeating: 0, count: Int(PATH_MAX))
-            let count = readlink(path, &target, target.count)
-            self = .danglingLink(target: count > 0 ? String(decoding: target[..<count], as: UTF8.self) : "?")
+        } else if error == ENOENT, FileStatus.isSymbolicLink(path) {
+            self = .danglingLink(target: PathName.linkTarget(of: path) ?? "?")
         } else if error == ENOENT {
             self = .missing
         } else {

@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 
 /// The directory walk: which files of a search path entry are candidate plugins.
 ///
@@ -27,7 +28,8 @@ package enum PluginDirectory {
             names = SearchPath.bundledLibraryNames.filter { exists(entry.path + "/" + $0) }.map { Array($0.utf8) }
         } else {
             let dot = UInt8(ascii: "."), suffix = Array(".so".utf8)
-            names = list(entry.path).filter {
+            // A missing or unreadable directory has none.
+            names = ((try? DirectoryEntries.names(in: entry.path)) ?? []).filter {
                 $0.first != dot && $0.count > suffix.count && $0.suffix(suffix.count).elementsEqual(suffix)
             }
         }
@@ -38,18 +40,6 @@ package enum PluginDirectory {
             }
             return Candidate(path: prefix + escapingInvalidUTF8(name), problem: .nameNotUTF8)
         }
-    }
-
-    /// The names in `directory` as raw bytes (a Linux file name need not be UTF-8).
-    private static func list(_ directory: String) -> [[UInt8]] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [[UInt8]] = []
-        while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
-            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
-        }
-        return names
     }
 
     /// `bytes` as text with each byte that is not part of valid UTF-8 shown as `\xNN`.
@@ -74,7 +64,6 @@ package enum PluginDirectory {
 
     /// True when something (even a dangling link) has this name.
     private static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+        (try? FileStatus.ofLink(path)) != nil
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import HostSystem
 import HostText
 
 /// The plugin security policy: no file that anyone but root and this user
@@ -64,7 +65,7 @@ public struct PluginPolicy: Sendable, Equatable {
 
     private static func violation(_ info: stat, path: String, isDirectory: Bool) -> Violation? {
         let shown = PrintableText.escaping(path)
-        if info.st_uid != 0 && info.st_uid != geteuid() {
+        if info.st_uid != 0 && info.st_uid != UserAccount.effectiveUserID {
             return .foreignOwner(path: shown, isDirectory: isDirectory, owner: userName(info.st_uid))
         }
         switch (info.st_mode & S_IWGRP != 0, info.st_mode & S_IWOTH != 0) {
@@ -78,8 +79,8 @@ public struct PluginPolicy: Sendable, Equatable {
 
     /// `nobody (uid 65534)`, or `uid 1234` for an id with no name.
     private static func userName(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
-        return "\(String(cString: name)) (uid \(uid))"
+        guard let name = UserAccount.name(of: uid) else { return "uid \(uid)" }
+        return "\(name) (uid \(uid))"
     }
 
     /// True for a bundled library name in the executable's own (real) directory.
@@ -90,9 +91,7 @@ public struct PluginPolicy: Sendable, Equatable {
 
     /// The real directory of this process's executable.
     private static let executableDirectory: String? = {
-        guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
-        defer { free(resolved) }
-        let path = String(cString: resolved)
+        guard let path = try? PathName.realPath("/proc/self/exe") else { return nil }
         return path.lastIndex(of: "/").map { String(path[..<$0]) }
     }()
 }

@@ -56,14 +56,18 @@ public struct SearchPathEntry: Sendable, Equatable {
     /// directory or cannot be read; looked up each time (loading skips all
     /// but `.directory`).
     public var status: Status {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let error = errno
-            return error == ENOENT || error == ENOTDIR ? .missing : .unreadable(errnoText(error))
+        let info: stat
+        do throws(Errno) {
+            info = try FileStatus.of(path)
+        } catch {
+            return error.code == ENOENT || error.code == ENOTDIR ? .missing : .unreadable(errnoText(error.code))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { return .notDirectory }
-        guard let directory = opendir(path) else { return .unreadable(errnoText(errno)) }
-        closedir(directory)
+        do throws(Errno) {
+            try DirectoryEntries.checkListable(path)
+        } catch {
+            return .unreadable(errnoText(error.code))
+        }
         return .directory
     }
 

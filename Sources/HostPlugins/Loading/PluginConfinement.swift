@@ -1,6 +1,5 @@
 import FoundationEssentials
 import HostSystem
-import SystemShims
 
 #if canImport(Glibc)
     import Glibc
@@ -86,7 +85,7 @@ package enum PluginConfinement {
         let highest = ProcessSelf.highestOpenDescriptor
         // Process 1 of its PID namespace: a signal it sends itself cannot
         // end it, so its handlers end it instead.
-        _ = ph_report_violations(violations?.rawValue ?? -1, namespaces?.contains(.pid) == true ? 1 : 0)
+        try? SeccompFilter.reportViolations(to: violations, asNamespaceInit: namespaces?.contains(.pid) == true)
         let entries = [
             namespaceEntry(namespaces, off: off.contains(.namespaces)),
             limits(
@@ -106,13 +105,17 @@ package enum PluginConfinement {
     // MARK: - The layers
 
     private static func privileges() -> ConfinementReport.Entry {
-        guard ph_no_new_privileges() == 0 else {
-            return .init(layer: .privileges, state: .missing, detail: "no_new_privs: \(errnoText(errno))")
+        do throws(Errno) {
+            try ProcessPrivileges.forbidNew()
+        } catch {
+            return .init(layer: .privileges, state: .missing, detail: "no_new_privs: \(errnoText(error.code))")
         }
-        guard ph_drop_capabilities() == 0 else {
+        do throws(Errno) {
+            try ProcessPrivileges.dropCapabilities()
+        } catch {
             return .init(
                 layer: .privileges, state: .partial,
-                detail: "no new privileges; capabilities kept (capset: \(errnoText(errno)))")
+                detail: "no new privileges; capabilities kept (capset: \(errnoText(error.code)))")
         }
         return .init(layer: .privileges, state: .on, detail: "no new privileges, no capabilities")
     }
@@ -149,12 +152,13 @@ package enum PluginConfinement {
         if pidNamespace && ResourceLimit.capProcessIDsOfOwnNamespace(at: Int(maxProcessIDs)) {
             threads = "\(maxProcessIDs - 1) threads (pid_max)"
         }
-        if userNamespace && geteuid() != 0 && ResourceLimit.cap(__RLIMIT_NPROC, at: maxThreads) {
+        if userNamespace && UserAccount.effectiveUserID != 0 && ResourceLimit.cap(__RLIMIT_NPROC, at: maxThreads) {
             threads = "\(maxThreads) threads"
         }
         let why =
             !pidNamespace ? "no PID namespace of its own" : "the kernel keeps no pid_max per PID namespace (Linux 6.14)"
-        let uncapped = "threads not capped (\(why)\(geteuid() == 0 ? "; RLIMIT_NPROC does not bind root" : ""))"
+        let uncapped =
+            "threads not capped (\(why)\(UserAccount.effectiveUserID == 0 ? "; RLIMIT_NPROC does not bind root" : ""))"
         let detail = "no core files, no file size, \(descriptors) descriptors, " + (threads ?? uncapped)
         guard failed.isEmpty else {
             return .init(
@@ -214,7 +218,7 @@ package enum PluginConfinement {
     private static func seccomp() -> ConfinementReport.Entry {
         do throws(Errno) {
             let filter = try SeccompFilter(unlisted: .fail(EPERM))
-            let allowed = try SystemCallPolicy.install(in: filter, selfPID: getpid())
+            let allowed = try SystemCallPolicy.install(in: filter, selfPID: ProcessSelf.id)
             try filter.load()
             return .init(
                 layer: .seccomp, state: .on,
@@ -242,6 +246,6 @@ package enum PluginConfinement {
             paths.append(String(entry))
         }
         var seen = Set<String>()
-        return paths.filter { seen.insert($0).inserted && ProcessSelf.exists($0) }
+        return paths.filter { seen.insert($0).inserted && FileStatus.exists($0) }
     }
 }

@@ -115,11 +115,11 @@ package struct PluginFile {
     /// `/proc/PID/fd/N` and would hand it out again for that name, so the
     /// number must never come to mean another file. On failure it is closed.
     func load() throws(PluginLoadFailure) -> DynamicLibrary {
-        do {
+        do throws(DynamicLibrary.OpenFailure) {
             return try DynamicLibrary.open("\(Self.procFolder)/fd/\(descriptor.rawValue)")
         } catch {
             try? descriptor.close()
-            throw error
+            throw .dlopen(error.message)
         }
     }
 }

@@ -36,7 +36,7 @@ package enum ScanHelper {
         let policy = PluginPolicy(allowInsecure: insecure)
         let paths = Array(insecure ? arguments.dropFirst() : arguments)
         try? violations.setClosedOnExec()
-        guard let channel = try? FileDescriptor.standardOutput.duplicate(atLeast: 4) else { _exit(70) }
+        guard let channel = try? FileDescriptor.standardOutput.duplicate(atLeast: 4) else { ProcessEnd.immediately(70) }
         if let null = try? FileDescriptor.open("/dev/null", O_WRONLY) {
             null.closeAfter { _ = try? $0.duplicate(as: .standardOutput) }
         }
@@ -68,7 +68,7 @@ package enum ScanHelper {
             pending = LoadRecords.lines(outcome).map { .result(index, $0) } + [.done(index)]
         }
         send(pending, to: channel)
-        _exit(0)
+        ProcessEnd.immediately(0)
     }
 
     /// Exits as soon as stdin reaches end of file.
@@ -76,7 +76,7 @@ package enum ScanHelper {
         DetachedThread.start {
             var byte: [UInt8] = [0]
             while true {
-                if ((try? FileDescriptor.standardInput.read(into: &byte)) ?? 0) == 0 { _exit(0) }
+                if ((try? FileDescriptor.standardInput.read(into: &byte)) ?? 0) == 0 { ProcessEnd.immediately(0) }
             }
         }
     }
@@ -86,7 +86,7 @@ package enum ScanHelper {
         do throws(Errno) {
             try channel.writeAll(Array(lines.map { $0.text + "\n" }.joined().utf8))
         } catch {
-            _exit(0)
+            ProcessEnd.immediately(0)
         }
     }
 }

@@ -17,7 +17,7 @@ public final class StandardOutputDiversion {
 
     /// Diverts file descriptor 1 to stderr.
     public init() {
-        fflush(nil)  // all streams: Swift 6 refuses the C global `stdout`
+        FileDescriptor.flushCStreams()
         let saved = try? FileDescriptor.standardOutput.duplicate(atLeast: 3)
         if let saved, (try? FileDescriptor.standardError.duplicate(as: .standardOutput)) != nil {
             output = saved
@@ -38,7 +38,7 @@ public final class StandardOutputDiversion {
     /// whatever plugins buffered into stderr. Later calls do nothing.
     public func restore() {
         guard output != .standardOutput else { return }
-        fflush(nil)  // all streams: Swift 6 refuses the C global `stdout`
+        FileDescriptor.flushCStreams()
         _ = try? output.duplicate(as: .standardOutput)
         try? output.close()
         output = .standardOutput

@@ -63,11 +63,13 @@ package struct RegistryCache {
         let directory = String(path[..<path.lastIndex(of: "/")!])
         makeDirectory(directory)
         // A name of this process's own: hosts starting at once each write their own file.
-        let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = path + ".\(ProcessSelf.id).\(UInt32.random(in: 0...UInt32.max))"
         guard let fd = try? FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o600)
         else { return }
         let written = (try? fd.writeAll(bytes)) != nil
-        if (try? fd.close()) == nil || !written || rename(temporary, path) != 0 { unlink(temporary) }
+        if (try? fd.close()) == nil || !written || (try? FileSystem.rename(temporary, to: path)) == nil {
+            try? FileSystem.remove(temporary)
+        }
     }
 
     // MARK: - Reading
@@ -85,7 +87,7 @@ package struct RegistryCache {
             ignored = "not a regular file"
             return
         }
-        guard info.st_uid == geteuid() else { ignored = "owned by another user"; return }
+        guard info.st_uid == UserAccount.effectiveUserID else { ignored = "owned by another user"; return }
         guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { ignored = "writable by group or others"; return }
         guard info.st_size <= Self.maxSize else { ignored = "too large"; return }
         // What can be read of it: a failure reads as a truncated file.
@@ -101,19 +103,20 @@ package struct RegistryCache {
 
     /// The ABI version, the host binary's identity and the search path.
     private static func key(_ searchPath: [SearchPathEntry]) -> String {
-        var info = stat()
         let binary =
-            stat("/proc/self/exe", &info) == 0
-            ? "\(info.st_dev) \(info.st_ino) \(info.st_size) \(FileIdentity(info).modified)" : "unknown"
+            (try? FileStatus.of("/proc/self/exe")).map {
+                "\($0.st_dev) \($0.st_ino) \($0.st_size) \(FileIdentity($0).modified)"
+            } ?? "unknown"
         return (["abi \(ABIVersion.host)", "binary \(binary)"] + searchPath.map { "\($0.origin.rawValue) \($0.path)" })
             .joined(separator: "|")
     }
 
-    /// Creates `directory` and its parent (the cache home) when missing, for this user only.
+    /// Creates `directory` and its parent (the cache home) when missing, for
+    /// this user only; a failure shows when the file cannot be written.
     private func makeDirectory(_ directory: String) {
         if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
-            mkdir(String(directory[..<slash]), 0o700)
+            try? FileSystem.makeDirectory(String(directory[..<slash]), permissions: 0o700)
         }
-        mkdir(directory, 0o700)
+        try? FileSystem.makeDirectory(directory, permissions: 0o700)
     }
 }

@@ -25,8 +25,8 @@ final class PresenterThread: @unchecked Sendable {
     private var stopping = false
     private let exited = DispatchSemaphore(value: 0)
     private var hasExited = false
-    /// Set once, before init returns.
-    private var threadID = pthread_t()
+    /// Set once, on the thread, before init returns.
+    private var thread: ThreadIdentity?
     /// Called on the thread after each batch of jobs.
     private let afterJobs: () -> Void
     /// Called on the thread when the wake-up time comes.
@@ -38,7 +38,7 @@ final class PresenterThread: @unchecked Sendable {
         // The thread keeps this object alive until it exits.
         let started = DispatchSemaphore(value: 0)
         DetachedThread.start(name: name) {
-            self.threadID = pthread_self()
+            self.thread = .current
             started.signal()
             self.run()
         }
@@ -46,7 +46,7 @@ final class PresenterThread: @unchecked Sendable {
     }
 
     /// True on the presenter thread.
-    var isCurrent: Bool { pthread_equal(threadID, pthread_self()) != 0 }
+    var isCurrent: Bool { thread?.isCurrent ?? false }
 
     /// Stops a debug build when presenter-thread-only state is touched from
     /// another thread. Once the thread exited, ``sync(_:)`` runs its body on

@@ -5,8 +5,10 @@ import Testing
 /// `scripts/layers`, what the compiler cannot check: inside each of the
 /// host's modules, its folders flow one way (discovery → loading → registry
 /// in HostPlugins); no file outside HostSystem makes a descriptor system call
-/// (`close(fd)`, `FileDescriptor`'s alone) or a process-wide one (`signal`,
-/// `kill`, `setenv`, ...); and no code names FileHandle's standard streams.
+/// (`close(fd)`, `FileDescriptor`'s alone), a process-wide one (`signal`,
+/// `kill`, `setenv`, ...) or another that touches the system (`realpath`,
+/// `dlopen`, `geteuid`, `usleep`, ...); and no code names FileHandle's
+/// standard streams.
 /// The arrows between modules are Package.swift's, kept by the compiler.
 /// Run on the real tree, and on small trees whose violations it must find,
 /// and nothing else.
@@ -139,6 +141,51 @@ import Testing
                 "Error: HostCommandLine/CommandLine/Session.swift:6: calls setrlimit( itself",
             ], "\(result.stderr)")
         #expect(result.stderr.contains("process-wide calls are HostSystem's alone"))
+    }
+
+    @Test func aSystemCallOutsideHostSystemFails() throws {
+        let root = TestPaths.temporaryDirectory("system-calls")
+        let files = [
+            "HostSystem/PathName.swift": """
+            enum PathName {
+                static func realPath(_ path: String) -> String? { realpath(path, nil).map { String(cString: $0) } }
+            }
+
+            """,
+            "HostPlugins/Discovery/Check.swift": """
+            // realpath(path, nil) in a comment is no call, nor is "dlopen(" in a string.
+            enum Failure { case dlopen(String) }  // a case of that name
+            func check(_ path: String) {
+                var info = stat()  // the C struct's initializer
+                _ = stat(path, &info); _ = realpath(path, nil)
+                let handle = Glibc.dlopen(path, RTLD_NOW | RTLD_LOCAL)
+                if geteuid() != 0 { usleep(10_000) }
+                _ = PathName.realPath(path)  // the helper
+                _ = sysconf(_SC_PAGESIZE)
+            }
+
+            """,
+            "HostBookmarks/Store.swift": """
+            final class Store {
+                func rename(_ path: String, to other: String) {}
+                func save() { rename("a", to: "b") }  // its own method
+            }
+
+            """,
+        ]
+        let (result, errors) = try findings(on: root, files)
+        #expect(result.status == 1)
+        #expect(
+            errors == [
+                "Error: HostPlugins/Discovery/Check.swift:5: calls stat( itself",
+                "Error: HostPlugins/Discovery/Check.swift:5: calls realpath( itself",
+                "Error: HostPlugins/Discovery/Check.swift:6: calls Glibc.dlopen( itself",
+                "Error: HostPlugins/Discovery/Check.swift:7: calls geteuid( itself",
+                "Error: HostPlugins/Discovery/Check.swift:7: calls usleep( itself",
+                "Error: HostPlugins/Discovery/Check.swift:9: calls sysconf( itself",
+            ], "\(result.stderr)")
+        #expect(result.stderr.contains("realpath( itself; system calls are HostSystem's alone: use PathName"))
+        #expect(result.stderr.contains("sysconf( itself; system calls are HostSystem's alone: add a type for it there"))
     }
 
     @Test func fileHandlesStandardStreamsFailEverywhere() throws {

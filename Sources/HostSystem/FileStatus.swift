@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What is at a path, asked of the file system by name (`stat`, `lstat`,
+/// `access`), before or without opening it: the plugin search path's
+/// folders and candidates, the registry cache's key, the bookmark store's
+/// links and folders, drive's socket file. The status of a file already
+/// open is ``FileDescriptor/status()``, of a name in an open folder
+/// ``FileDescriptor/status(ofLink:)``: a check by name can be outdated by
+/// the time the file is opened, which is why discovery's checks that
+/// matter are made again on the descriptor loading opens.
+///
+/// Not retried on EINTR: Linux's `stat`, `lstat` and `access` do not fail
+/// with it (their manual pages list no EINTR), and the host never did.
+package enum FileStatus {
+    /// The status of what `path` names, its symbolic links followed (`stat`).
+    /// - Throws: `stat` and its errno (ENOENT for a dangling link).
+    package static func of(_ path: String) throws(Errno) -> stat {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Errno(call: "stat", code: errno) }
+        return info
+    }
+
+    /// The status of `path` itself: of a symbolic link, not of what it
+    /// points to (`lstat`).
+    /// - Throws: `lstat` and its errno.
+    package static func ofLink(_ path: String) throws(Errno) -> stat {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw Errno(call: "lstat", code: errno) }
+        return info
+    }
+
+    /// Whether `path` names a symbolic link (`lstat`); false when nothing
+    /// has the name or it cannot be reached.
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        guard let info = try? ofLink(path) else { return false }
+        return info.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// Whether something has the name `path` and can be reached, a link's
+    /// target included (`access(F_OK)`): a dangling link does not exist.
+    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether this user may run the file at `path` (`access(X_OK)`, on the
+    /// process's real user and group ids).
+    package static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+}

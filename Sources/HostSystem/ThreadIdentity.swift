@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One thread of this process, as `pthread_self` names it: kept by code
+/// that must run on one thread only (the presenter thread, the presenter
+/// process's main thread), to tell later whether it does. Comparing asks
+/// no system call, as an assertion on every engine call needs.
+package struct ThreadIdentity: Sendable {
+    private let thread: pthread_t
+
+    /// The calling thread.
+    package static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
+
+    /// Whether the calling thread is this one (`pthread_equal`).
+    package var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+}
