@@ -34,6 +34,11 @@ package enum TerminalFlushRepair {
         terminal.store(fd.rawValue, ordering: .releasing)
     }
 
+    /// Whether a signal from one of those keys would write to `fd` again now.
+    package static func isArmed(on fd: FileDescriptor) -> Bool {
+        terminal.load(ordering: .acquiring) == fd.rawValue
+    }
+
     /// Nothing is written again any more: a region is drawn again (its
     /// cursor must stay hidden), or the trap is gone.
     package static func disarm() {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HostText
 @testable import HostRuntime
+import HostSystem
 import Testing
 
 @Suite("TerminalBackend")
@@ -397,6 +398,37 @@ struct TerminalBackendPseudoTerminalTests {
         #expect(fcntl(terminal.follower, F_GETFL) & O_NONBLOCK == 0)
         let written = String(decoding: terminal.drain(), as: UTF8.self)
         #expect(written.contains("\u{1B}[?25l") && written.hasSuffix("\u{1B}[?25h"))
+    }
+
+    /// A Ctrl-C may discard the last bytes as soon as they are queued: the
+    /// repair must be armed by then, so while they wait for room it is.
+    @Test func theFlushRepairIsArmedBeforeTheLastBytesAreWritten() throws {
+        let terminal = try PseudoTerminal(cols: 40, rows: 10)
+        let backend = TerminalBackend(
+            fd: terminal.followerFD, regionRows: 3, color: false, unicode: true, isForeground: { true })
+        backend.present(hud())
+        _ = terminal.drain()
+        // Nobody reads the terminal now: fill it, so the last bytes wait.
+        let filler = open("/proc/self/fd/\(terminal.follower)", O_WRONLY | O_NONBLOCK | O_NOCTTY)
+        try #require(filler >= 0)
+        defer { close(filler) }
+        let chunk = [UInt8](repeating: 0x61, count: 1024)
+        while write(filler, chunk, chunk.count) > 0 {}
+        let finished = DispatchSemaphore(value: 0)
+        // Used by that thread alone until it signals.
+        nonisolated(unsafe) let finishing = backend
+        DispatchQueue.global().async {
+            finishing.finish()
+            finished.signal()
+        }
+        defer { TerminalFlushRepair.disarm() }
+        // Other tests' backends arm and disarm it too: it was armed for this
+        // terminal at some moment while the write waited.
+        #expect(waitUntil(timeout: 10) { TerminalFlushRepair.isArmed(on: terminal.followerFD) })
+        var written: [UInt8] = []
+        while finished.wait(timeout: .now() + .milliseconds(10)) == .timedOut { written += terminal.drain() }
+        written += terminal.drain()
+        #expect(String(decoding: written, as: UTF8.self).hasSuffix("\u{1B}[?25h"))
     }
 
     @Test("in the background the terminal's settings are never touched; echo goes off only in the foreground")
