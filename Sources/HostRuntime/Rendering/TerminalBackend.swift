@@ -185,17 +185,19 @@ public final class TerminalBackend: RenderBackend {
         foregroundWatch = nil
         lastCanvas = nil
         guard isForeground() else { return leaveScreen() }
-        // Armed before the last bytes go out, not after: once they are
+        guard drewRegion else {
+            clearTerminalProgress()
+            return send(encoder.clearRegion())
+        }
+        // Armed from before the last bytes go out, not after: once they are
         // queued a key may discard them at any moment, and its signal must
         // find the repair ready. Armed after, a host preempted between the
-        // write and the arming (or one restoring echo meanwhile) left the
-        // cursor hidden (the soak's seed 679762815, run 19428). Showing the
-        // cursor once too often is harmless.
-        if drewRegion {
-            TerminalFlushRepair.armed(terminal: fd, clearsTerminalProgress: terminalProgress != nil)
+        // write and the arming (or restoring echo meanwhile) left the cursor
+        // hidden (the soak's seed 679762815, runs 17496 and 19428).
+        TerminalFlushRepair.arming(terminal: fd, clearsTerminalProgress: terminalProgress != nil) {
+            clearTerminalProgress()
+            send(encoder.clearRegion())
         }
-        clearTerminalProgress()
-        send(encoder.clearRegion())
     }
 
     /// In the foreground: writes `bytes`, with echo off exactly while the
