@@ -38,11 +38,11 @@ let package = Package(
         .target(name: "HostText", dependencies: ["PresenterABI"], exclude: ["README.md"]),
         // Plugins: discovery, loading (the scan helper, its sandbox), the registry.
         .target(
-            name: "HostPlugins", dependencies: ["HostSystem", "HostText", "PresenterABI", "SystemShims", "CSeccomp"],
+            name: "HostPlugins", dependencies: ["HostSystem", "HostText", "PresenterABI", "SystemShims"],
             exclude: ["README.md"]),
         // The presenter engine (hooks, host services) and the presenter process.
         .target(
-            name: "HostEngine", dependencies: ["HostSystem", "HostText", "HostPlugins", "PresenterABI", "SystemShims"],
+            name: "HostEngine", dependencies: ["HostSystem", "HostText", "HostPlugins", "PresenterABI"],
             exclude: ["README.md"]),
         // The runtime, with progress, rendering and the terminal.
         .target(

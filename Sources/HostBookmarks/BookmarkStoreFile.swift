@@ -129,9 +129,11 @@ enum BookmarkStoreFile {
         let prefix = temporaryPrefix(of: path)
         let directory = PathName.parent(of: path)
         let namePrefix = String(prefix.dropFirst(directory.count + 1))
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(namePrefix) {
-            try? FileSystem.remove(directory + "/" + name)
+        guard let names = try? DirectoryEntries.names(in: directory) else { return }
+        let prefixBytes = Array(namePrefix.utf8)
+        // Ours are UTF-8 whole (the prefix and a random ASCII tail).
+        for name in names where name.starts(with: prefixBytes) {
+            try? FileSystem.remove(directory + "/" + String(decoding: name, as: UTF8.self))
         }
     }
 

@@ -34,8 +34,20 @@ package enum UserAccount {
     private static func entry<Value>(of uid: uid_t, _ read: (passwd) -> Value?) -> Value? {
         var entry = passwd()
         var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil else { return nil }
-        return read(entry)
+        // A directory service's entry may not fit the usual size: twice as
+        // large until it does (ERANGE), up to a megabyte.
+        var size = max(4096, sysconf(Int32(_SC_GETPW_R_SIZE_MAX)))
+        while size <= 1 << 20 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let result = getpwuid_r(uid, &entry, &buffer, buffer.count, &found)
+            if result == ERANGE {
+                size *= 2
+                continue
+            }
+            guard result == 0, found != nil else { return nil }
+            // The entry's strings are in the buffer: it must outlive their reading.
+            return withExtendedLifetime(buffer) { read(entry) }
+        }
+        return nil
     }
 }

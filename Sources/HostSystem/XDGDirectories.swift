@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The per-user folders of the XDG base directory spec, and the home folder
-/// they fall back to: the plugin search path's user folder and the bookmark
-/// store (data), the registry cache (cache).
+/// The per-user folders of the XDG base directory spec, from the
+/// environment: the plugin search path's user folder and the bookmark store
+/// (data), the registry cache (cache). (The user database's home folder is
+/// ``UserAccount/homeDirectory()``'s.)
 package enum XDGDirectories {
     /// `$XDG_DATA_HOME` when absolute (the XDG spec says to ignore a relative
     /// one), else `$HOME/.local/share`, else nothing.

@@ -42,7 +42,7 @@ package enum AddBookmarkCommand {
         defer { log.flush() }
         let presentation = options.presentation
         let (registry, presenter) = try RunCommand.loadRegistry(
-            options.plugins, presenter: presentation.presenter, inProcess: options.inProcess, inProcessChain: false,
+            options.plugins, presenter: presentation.presenter, inProcess: options.inProcess,
             environment: environment, log: tracing ? log : nil)
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let note: @Sendable (String) -> Void = {

@@ -30,7 +30,7 @@ package enum DriveCommand {
             verbose: presentation.verbose || (tracing && presentation.logFile == nil), path: presentation.logFile)
         let (registry, presenter) = try RunCommand.loadRegistry(
             presentation.plugins, presenter: presentation.presenter, inProcess: presentation.inProcess,
-            inProcessChain: false, verbose: presentation.verbose, environment: environment, log: tracing ? log : nil)
+            verbose: presentation.verbose, environment: environment, log: tracing ? log : nil)
         let server = try listen(on: options.socket)
 
         ProcessSignals.ignoreBrokenPipe()

@@ -43,14 +43,14 @@ package enum RunCommand {
     }
 
     /// Loads the plugins and resolves the chosen presenter: the one lookup
-    /// of its id, whose chain then goes on to the runtime and the engine.
-    /// A warm start runs no plugin code here: the presenter process loads
-    /// the files it needs; `inProcess` loads the presenter's chain here, or
-    /// every presenter (`inProcessChain` false: for `drive` and
-    /// `add-bookmark`, whose views may use any presenter). With a `log`,
-    /// every discovery decision goes to it (tracing).
+    /// of its id, whose chain then goes on to the runtime and the engine
+    /// (every command attaches its views with it). A warm start runs no
+    /// plugin code here: the presenter process loads the files it needs;
+    /// `inProcess` loads the chain's here (the registry's other presenters
+    /// stay unloaded). With a `log`, every discovery decision goes to it
+    /// (tracing).
     static func loadRegistry(
-        _ plugins: PluginOptions, presenter: String, inProcess: Bool, inProcessChain: Bool = true,
+        _ plugins: PluginOptions, presenter: String, inProcess: Bool,
         verbose: Bool = false, environment: [String: String], log: RunLog? = nil
     ) throws(CommandError) -> (registry: PresenterRegistry, presenter: PresenterChain) {
         if inProcess && plugins.requiresSandbox {
@@ -69,11 +69,8 @@ package enum RunCommand {
             throw .usage(error.description)
         }
         guard inProcess else { return (registry, chain) }
-        let pipeline = RegistryPipeline(policy: plugins.policy)
         do throws(PluginLoadError) {
-            if inProcessChain { return (registry, try pipeline.loadingInProcess(chain)) }
-            let loaded = try pipeline.loadingInProcess(registry, keeping: chain)
-            return (loaded.registry, loaded.chain)
+            return (registry, try RegistryPipeline(policy: plugins.policy).loadingInProcess(chain))
         } catch {
             throw .failure("\(error)")
         }

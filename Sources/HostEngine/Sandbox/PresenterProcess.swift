@@ -5,7 +5,6 @@ import HostPlugins
 import HostSystem
 import HostText
 import PresenterABI
-import SystemShims
 
 /// Presenters in a presenter process: the host's side of the sandbox.
 ///

@@ -57,22 +57,6 @@ public struct RegistryPipeline {
         return PresenterChain(plugins)!
     }
 
-    /// `registry` with every presenter loaded in this process, and `chain`
-    /// (resolved in it) made of the loaded ones: for the commands whose
-    /// views may choose any presenter (`drive`, `add-bookmark`).
-    /// - Throws: why one of the files no longer loads as the cache said.
-    package func loadingInProcess(_ registry: PresenterRegistry, keeping chain: PresenterChain)
-        throws(PluginLoadError) -> (registry: PresenterRegistry, chain: PresenterChain)
-    {
-        var copy = registry
-        var loaded: [String: PresenterPlugin] = [:]  // ids are unique in a registry
-        for (position, plugin) in registry.plugins.enumerated() {
-            copy.plugins[position] = try loadedInProcess(plugin)
-            loaded[plugin.id] = copy.plugins[position]
-        }
-        return (copy, PresenterChain(chain.plugins.map { loaded[$0.id] ?? $0 })!)
-    }
-
     /// `plugin`, loaded from its file in this process unless it already was.
     private func loadedInProcess(_ plugin: PresenterPlugin) throws(PluginLoadError) -> PresenterPlugin {
         guard !plugin.isLoaded else { return plugin }

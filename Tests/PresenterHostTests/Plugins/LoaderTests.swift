@@ -291,25 +291,15 @@ import Testing
             plugins: [plugin("top", extends: "base"), plugin("base", extends: nil)], errors: [refused])
         #expect(try registry.resolve("top").plugins.map(\.id) == ["top", "base"])
         #expect(try registry.resolve("top").id == "top")
-        #expect(throws: UnknownPresenter.self) { try registry.resolve("x") }
-        do {
-            _ = try registry.resolve("x")
-        } catch {
-            #expect(error.description == refused.explaining(presenter: "x"))
-        }
-        do {
-            _ = try registry.resolve("nope")
-        } catch {
-            #expect(
-                error.description
-                    == "no presenter 'nope' (available: base, top; 1 plugin file failed to load); see presenter-host --list"
-            )
-        }
-        do {
-            _ = try PresenterRegistry(plugins: []).resolve("nope")
-        } catch {
-            #expect(error.description == "no presenter 'nope' (none were found); see presenter-host --list")
-        }
+        let refusal = #expect(throws: UnknownPresenter.self) { try registry.resolve("x") }
+        #expect(refusal?.description == refused.explaining(presenter: "x"))
+        let unknown = #expect(throws: UnknownPresenter.self) { try registry.resolve("nope") }
+        #expect(
+            unknown?.description
+                == "no presenter 'nope' (available: base, top; 1 plugin file failed to load); see presenter-host --list"
+        )
+        let none = #expect(throws: UnknownPresenter.self) { try PresenterRegistry(plugins: []).resolve("nope") }
+        #expect(none?.description == "no presenter 'nope' (none were found); see presenter-host --list")
     }
 
     @Test func theCExamplePresenterCompilesAndLoads() throws {

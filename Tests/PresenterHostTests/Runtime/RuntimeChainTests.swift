@@ -32,8 +32,10 @@ struct RuntimeChainTests {
         runtime.shutdown()
         #expect(screenlet.presenterId == "top")
         #expect(recorder.calls.map { "\($0.presenter).\($0.hook)" }.prefix(2) == ["root.create", "top.create"])
+        let lookingUp = recorder.runtime()
+        defer { lookingUp.shutdown() }
         #expect(throws: RuntimeError.unknownPresenter(id: "not-in-any-registry")) {
-            try recorder.runtime().attach(TestView(presenter: "not-in-any-registry"))
+            try lookingUp.attach(TestView(presenter: "not-in-any-registry"))
         }
     }
 
