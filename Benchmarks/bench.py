@@ -8,10 +8,10 @@
 
 Builds the release binary and the indicatif peer, then runs the parts
 (default all), each a file of this folder: indicatif (issue 22's goal
-table), sandbox (issue 17), startup, spinner, hang, floor, drive, progress, registry, version.
+table), instructions (callgrind's count of a frame), sandbox (issue 17), startup, spinner, hang, floor, drive, progress, registry, version.
 Each part's tables go to docs/benchmarks/PART.md (and its figures to
 PART.json), spliced into docs/BENCHMARKS.md between its markers; --no-write
-prints them only. --quick runs the indicatif and hang parts with few runs,
+prints them only. --quick runs the indicatif, instructions and hang parts with few runs,
 writes nothing, and exits 1 when a figure is past its threshold in
 thresholds.json. Every part alternates its variants, takes medians, and
 measures from outside the measured processes. Not part of the test command."""
@@ -28,8 +28,9 @@ import build  # noqa: E402
 import results  # noqa: E402
 from common import ROOT, load_average, log  # noqa: E402
 
-PARTS = ("indicatif", "sandbox", "startup", "spinner", "hang", "floor", "drive", "progress", "registry", "version")
-QUICK = {"parts": "indicatif,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
+PARTS = ("indicatif", "instructions", "sandbox", "startup", "spinner", "hang", "floor", "drive", "progress", "registry",
+         "version")
+QUICK = {"parts": "indicatif,instructions,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
 
 
 class Context:
