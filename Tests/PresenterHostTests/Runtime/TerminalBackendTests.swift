@@ -422,9 +422,15 @@ struct TerminalBackendPseudoTerminalTests {
             finished.signal()
         }
         defer { TerminalFlushRepair.disarm() }
-        // Other tests' backends arm and disarm it too: it was armed for this
-        // terminal at some moment while the write waited.
-        #expect(waitUntil(timeout: 10) { TerminalFlushRepair.isArmed(on: terminal.followerFD) })
+        // Polled without a pause: other tests' backends arm and disarm the
+        // same repair, so the moment this one arms is caught as it comes.
+        let deadline = ContinuousClock.now + .seconds(TestTime.scaled(10))
+        var armed = false
+        while !armed && ContinuousClock.now < deadline {
+            armed = TerminalFlushRepair.isArmed(on: terminal.followerFD)
+            if !armed { sched_yield() }
+        }
+        #expect(armed)
         var written: [UInt8] = []
         while finished.wait(timeout: .now() + .milliseconds(10)) == .timedOut { written += terminal.drain() }
         written += terminal.drain()
