@@ -202,8 +202,9 @@ final class RunSession: @unchecked Sendable {
         CrashRescue.setCommand(child.pid)
         condition.withLock {
             self.child = child
-            // A signal that came before the child existed is forwarded now.
-            if let signal = interruption { child.sendToTree(signal, freeze: false) }
+            // A signal that came before the child existed is forwarded now
+            // (frozen, as ``RunSignals`` forwards: nothing forks unseen).
+            if let signal = interruption { child.sendToTree(signal, freeze: true) }
         }
         // The command's output flows, and its timeout runs, from its start,
         // whatever the presenter takes to start.

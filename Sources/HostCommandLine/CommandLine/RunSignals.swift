@@ -37,7 +37,10 @@ extension RunSession {
             } else if interruption == nil {
                 interruption = event.signal
                 // From the terminal, the whole foreground group already has it.
-                if !event.fromTerminal { child?.sendToTree(event.signal, freeze: false) }
+                // Frozen while the tree is read: a process forking just then
+                // would otherwise have children no scan saw, which outlive
+                // the run (the soak's seed 1459062025, run 131).
+                if !event.fromTerminal { child?.sendToTree(event.signal, freeze: true) }
             } else {
                 child?.sendToTree(SIGKILL, freeze: true)
             }

@@ -161,6 +161,31 @@ struct EndToEndRunPlainTests {
         #expect(waitUntilEnded(grandchild), "the grandchild \(grandchild) still runs")
     }
 
+    /// A signal that comes while the command forks reaches the children it
+    /// is forking too: the tree is stopped while it is read, so none is
+    /// started unseen and left running when the command dies.
+    @Test func aSignalToTheHostReachesWhatTheCommandForksMeanwhile() throws {
+        let dir = TestPaths.temporaryDirectory("runforks")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pids = dir.appendingPathComponent("pids").path
+        let host = try SignalledHost(
+            [
+                "run", "--working", "W", "--", "sh", "-c",
+                // Off the host's pipes: what is left running must not hold its end.
+                "for i in $(seq 1 300); do sleep 30 </dev/null >/dev/null 2>&1 & echo $! >> \(pids); done; wait",
+            ],
+            environment: utf8)
+        // Forking now: the signal comes in the middle of it.
+        _ = try waitForLines(pids, count: 20)
+        host.send(SIGTERM)
+        let result = host.finish()
+        #expect(result.status == 143)
+        let started = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
+        let running = started.filter { !waitUntilEnded($0) }
+        #expect(running.isEmpty, "\(running.count) of the \(started.count) children still run: \(running.prefix(5))")
+        for pid in running { kill(pid, SIGKILL) }
+    }
+
     @Test func signalAfterTheCommandEndedKeepsTheCommandsStatus() throws {
         let dir = TestPaths.temporaryDirectory("runlate")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -38,3 +38,15 @@ func isBlockedWriting(_ pid: pid_t, to fd: Int32) -> Bool {
         return text.hasPrefix("\(write) 0x\(String(fd, radix: 16)) ")
     }
 }
+
+/// The pids written one a line to `path`, once there are `count` of them (10 s at most).
+func waitForLines(_ path: String, count: Int) throws -> [pid_t] {
+    var pids: [pid_t] = []
+    let written = waitUntil(timeout: 10) {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        pids = text.split(separator: "\n").compactMap { pid_t($0) }
+        return pids.count >= count
+    }
+    guard written else { throw CocoaError(.fileReadNoSuchFile) }
+    return pids
+}

@@ -356,18 +356,6 @@ private func start(
     return try ChildProcess.spawn(path, arguments, captureStdout: captureStdout, captureStderr: captureStderr)
 }
 
-/// The pids written one a line to `path`, once there are `count` of them (10 s at most).
-private func waitForLines(_ path: String, count: Int) throws -> [pid_t] {
-    var pids: [pid_t] = []
-    let written = waitUntil(timeout: 10) {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        pids = text.split(separator: "\n").compactMap { pid_t($0) }
-        return pids.count >= count
-    }
-    guard written else { throw CocoaError(.fileReadNoSuchFile) }
-    return pids
-}
-
 /// Bytes gathered from another thread.
 private final class Collected: Sendable {
     private let storage = Mutex<[UInt8]>([])
