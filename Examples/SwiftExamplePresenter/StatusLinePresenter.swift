@@ -77,11 +77,13 @@ final class StatusLinePresenter: Presenter {
         let (cols, rows) = view.size
         let row = atTop ? 0 : rows - 1
         if let latest = working.last {
+            // The host turns the spinner by itself where it can (ABI 1.2);
+            // an older host needs a frame at each change.
             let spinner = Spinner(unicode: view.flags.contains(.unicode))
-            let drawn = view.drawText(
-                spinner.frame(at: now, since: started), col: 0, row: row, maxCols: 1, style: .cyan)
-            view.drawText(latest.message, col: drawn + 1, row: row, maxCols: cols - drawn - 1)
-            host.requestFrame(at: spinner.nextChange(after: now, since: started))
+            if let next = spinner.draw(on: view, col: 0, row: row, maxCols: 1, style: .cyan, since: started, at: now) {
+                host.requestFrame(at: next)
+            }
+            view.drawText(latest.message, col: 2, row: row, maxCols: cols - 2)
         } else if let outcome, now < outcome.until {
             view.drawText(outcome.line, col: 0, row: row, maxCols: cols, style: outcome.style)
             host.requestFrame(at: outcome.until)

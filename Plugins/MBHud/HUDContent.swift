@@ -66,8 +66,11 @@ struct HUDContent: Equatable {
     }
 
     /// Draws the box centred on `view`, each line centred in it; text that
-    /// does not fit is cut by the host with an ellipsis.
-    func draw(on view: View, at now: UInt64) {
+    /// does not fit is cut by the host with an ellipsis. Returns when the
+    /// spinner needs the next render, on a host that cannot turn it by
+    /// itself (``Spinner/draw(on:col:row:maxCols:style:since:at:)``).
+    @discardableResult
+    func draw(on view: View, at now: UInt64) -> UInt64? {
         let unicode = view.flags.contains(.unicode)
         let (mark, markStyle) = glyph(unicode: unicode, now: now)
         let markWidth = view.textWidth(mark)
@@ -83,17 +86,18 @@ struct HUDContent: Equatable {
         guard inner > 0, rows >= boxRows else {
             // Too small for the box: the line alone, centred, cut to the view.
             let lineLeft = max((cols - lineWidth) / 2, 0)
-            view.drawText(mark, col: lineLeft, row: rows / 2, maxCols: cols - lineLeft, style: markStyle)
+            let next = drawMark(
+                mark, on: view, col: lineLeft, row: rows / 2, maxCols: cols - lineLeft, style: markStyle, at: now)
             if !text.isEmpty && cols > lineLeft + markWidth + 1 {
                 view.drawText(
                     text, col: lineLeft + markWidth + 1, row: rows / 2, maxCols: cols - lineLeft - markWidth - 1)
             }
-            return
+            return next
         }
         view.drawBox(col: left, row: top, cols: boxCols, rows: boxRows)
 
         let lineLeft = left + 2 + max(inner - lineWidth, 0) / 2
-        view.drawText(mark, col: lineLeft, row: top + 1, maxCols: inner, style: markStyle)
+        let next = drawMark(mark, on: view, col: lineLeft, row: top + 1, maxCols: inner, style: markStyle, at: now)
         if !text.isEmpty && inner > markWidth + 1 {
             view.drawText(text, col: lineLeft + markWidth + 1, row: top + 1, maxCols: inner - markWidth - 1)
         }
@@ -101,6 +105,20 @@ struct HUDContent: Equatable {
             let detailsLeft = left + 2 + max(inner - detailsWidth, 0) / 2
             view.drawText(details, col: detailsLeft, row: top + 2, maxCols: inner, style: .dim)
         }
+        return next
+    }
+
+    /// The indicator: the spinner turning by itself where the host can
+    /// (then nil), else `mark` and the time it changes.
+    private func drawMark(
+        _ mark: String, on view: View, col: Int, row: Int, maxCols: Int, style: View.Style, at now: UInt64
+    ) -> UInt64? {
+        guard case .spinner(let start) = indicator else {
+            view.drawText(mark, col: col, row: row, maxCols: maxCols, style: style)
+            return nil
+        }
+        return Spinner(unicode: view.flags.contains(.unicode)).draw(
+            on: view, col: col, row: row, maxCols: maxCols, style: style, since: start, at: now)
     }
 
     private func glyph(unicode: Bool, now: UInt64) -> (String, View.Style) {

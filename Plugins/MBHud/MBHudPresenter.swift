@@ -50,12 +50,10 @@ final class MBHudPresenter: Presenter {
     func render(view: View, now: UInt64) {
         let frame = session.frame(at: now)
         var wakeAt = frame.wakeAt
-        if let content = frame.content {
-            content.draw(on: view, at: now)
-            if case .spinner(let start) = content.indicator {
-                let next = Spinner(unicode: view.flags.contains(.unicode)).nextChange(after: now, since: start)
-                wakeAt = min(wakeAt ?? next, next)
-            }
+        // The spinner turns by itself (draw_cycle); on a host before ABI 1.2
+        // it asks for its next frame.
+        if let content = frame.content, let next = content.draw(on: view, at: now) {
+            wakeAt = min(wakeAt ?? next, next)
         }
         if let wakeAt { host.requestFrame(at: wakeAt) }
     }

@@ -33,7 +33,10 @@ final class NetActivityPresenter: Presenter {
         guard counter.count > 0 else { return }
         // Timed from the clock's origin so that every view's spinner turns together.
         let spinner = Spinner(unicode: view.flags.contains(.unicode))
-        view.drawText(spinner.frame(at: now, since: 0), col: view.size.cols - 1, row: 0, maxCols: 1, style: .cyan)
-        host.requestFrame(at: spinner.nextChange(after: now, since: 0))
+        if let next = spinner.draw(
+            on: view, col: view.size.cols - 1, row: 0, maxCols: 1, style: .cyan, since: 0, at: now)
+        {
+            host.requestFrame(at: next)
+        }
     }
 }

@@ -44,8 +44,9 @@ package struct DynamicLibrary {
         dlsym(handle, name)
     }
 
-    /// The file of the object loaded in this process that defines `name`
-    /// (`dlsym(RTLD_DEFAULT)`, then `dladdr`): which `libswiftCore.so` the
+    /// The file of the library loaded in this process that defines `name`
+    /// (`dlsym(RTLD_DEFAULT)`, then the loaded object whose segments hold
+    /// that address): which `libswiftCore.so` the
     /// process runs on, say. Nil when no loaded object defines it.
     package static func loadedFile(defining name: String) -> String? {
         ph_object_path_of(ph_default_symbol(name)).map { String(cString: $0) }

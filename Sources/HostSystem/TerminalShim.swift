@@ -20,8 +20,13 @@ package enum TerminalShim {
     /// that is not our controlling terminal (a pipe, a file). One ioctl.
     package static func isForeground(_ fd: FileDescriptor) -> Bool {
         let group = tcgetpgrp(fd.rawValue)
-        return group < 0 || group == getpgrp()
+        return group < 0 || group == ownGroup
     }
+
+    /// This process's group, read once: after its exec no other process
+    /// can move it to another group, and the host never moves itself (it
+    /// asks before every frame: a system call a frame saved).
+    private static let ownGroup = getpgrp()
 
     /// True when a background process may write to `fd` without being
     /// stopped by SIGTTOU: `fd` is not a terminal, or its `TOSTOP` is off

@@ -59,6 +59,9 @@ PIN(presenter_host, draw_text, 112, 8);
 PIN(presenter_host, draw_box, 120, 8);
 PIN(presenter_host, element, 128, 8);
 _Static_assert(FIELD_END(presenter_host, element) == 136, "presenter_host 1.0 ends at byte 136");
+#if PRESENTER_ABI_MINOR >= 2 /* Since 1.2. */
+PIN(presenter_host, draw_cycle, 136, 8);
+#endif
 
 PIN(presenter_descriptor, struct_size, 0, 4);
 PIN(presenter_descriptor, abi_major, 4, 2);

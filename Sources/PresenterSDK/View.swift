@@ -58,6 +58,40 @@ public struct View {
             UInt32(clamping: cols), UInt32(clamping: rows), style.rawValue)
     }
 
+    /// Draws an animation the host plays by itself (ABI 1.2's `draw_cycle`):
+    /// at each moment the text of `frames` due then, each shown for
+    /// `interval` nanoseconds from `start` in turn, at (`col`, `row`) in at
+    /// most `maxCols` columns. The host draws the next text when it is due
+    /// without calling render, until the next render replaces the drawing.
+    /// Returns the columns the widest text takes, or nil when the host
+    /// cannot (one before ABI 1.2): then draw the current text and ask for a
+    /// frame when it changes (``Spinner/draw(on:col:row:maxCols:style:since:at:)``
+    /// does both).
+    public func drawCycle(
+        _ frames: [String], col: Int, row: Int, maxCols: Int = Int(UInt32.max), style: Style = [],
+        start: UInt64, interval: UInt64
+    ) -> Int? {
+        let end = MemoryLayout<presenter_host>.offset(of: \presenter_host.draw_cycle)! + MemoryLayout<UInt>.size
+        guard Int(table.pointee.struct_size) >= end, let drawCycle = table.pointee.draw_cycle else { return nil }
+        guard !frames.isEmpty else { return 0 }
+        // The texts one after another, each with its NUL, and a pointer to each.
+        var bytes: [CChar] = []
+        var offsets: [Int] = []
+        for frame in frames {
+            offsets.append(bytes.count)
+            bytes += frame.utf8CString
+        }
+        let drawn = bytes.withUnsafeBufferPointer { buffer in
+            let texts: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
+            return texts.withUnsafeBufferPointer {
+                drawCycle(
+                    handle, Int32(clamping: col), Int32(clamping: row), UInt32(clamping: maxCols), $0.baseAddress,
+                    UInt32(clamping: frames.count), start, interval, style.rawValue)
+            }
+        }
+        return Int(drawn)
+    }
+
     /// Applies `operation` to the view's element called `name` (e.g.
     /// "get-title-button"). Works from any hook.
     /// - Throws: ``PresenterError`` with code ``PresenterError/Code/notFound``

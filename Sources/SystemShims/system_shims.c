@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <sched.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -513,10 +514,52 @@ int ph_signal_descendants(pid_t root, int first, int second) {
     return signalled;
 }
 
+/* dl_iterate_phdr, not dladdr: dladdr also looks for the nearest symbol,
+ * a walk over every symbol of the object (libswiftCore.so has tens of
+ * thousands), where the segments alone say which object holds an address. */
+struct ph_address_search {
+    uintptr_t address;
+    const char *path;
+};
+
+static int holds_address(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct ph_address_search *search = data;
+    for (ElfW(Half) index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        if (header->p_type != PT_LOAD) continue;
+        uintptr_t start = (uintptr_t)info->dlpi_addr + header->p_vaddr;
+        if (search->address >= start && search->address - start < header->p_memsz) {
+            search->path = info->dlpi_name;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 const char *ph_object_path_of(const void *address) {
-    Dl_info info;
-    if (address == NULL || dladdr(address, &info) == 0) return NULL;
-    return info.dli_fname;
+    if (address == NULL) return NULL;
+    struct ph_address_search search = {(uintptr_t)address, NULL};
+    dl_iterate_phdr(holds_address, &search);
+    return search.path != NULL && search.path[0] != '\0' ? search.path : NULL;
+}
+
+struct ph_object_visit {
+    void (*each)(const char *path, void *context);
+    void *context;
+};
+
+static int visit_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct ph_object_visit *visit = data;
+    /* The main program's name is empty and the vDSO's is not a path. */
+    if (info->dlpi_name != NULL && info->dlpi_name[0] == '/') visit->each(info->dlpi_name, visit->context);
+    return 0;
+}
+
+void ph_each_loaded_object(void (*each)(const char *path, void *context), void *context) {
+    struct ph_object_visit visit = {each, context};
+    dl_iterate_phdr(visit_object, &visit);
 }
 
 void *ph_default_symbol(const char *name) {

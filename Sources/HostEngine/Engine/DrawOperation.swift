@@ -1,7 +1,7 @@
 import HostText
 import PresenterABI
 
-/// One `draw_text` or `draw_box` call of a render, as recorded by the engine
+/// One `draw_text`, `draw_box` or `draw_cycle` call of a render, as recorded by the engine
 /// that ran it: what a presenter drew, which the runtime paints over the
 /// view's own content. A presenter process sends these instead of cells, so
 /// its picture composes with the view exactly as a presenter in the host's
@@ -13,6 +13,8 @@ import PresenterABI
 package enum DrawOperation: Equatable, Sendable {
     case text(col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, text: String)
     case box(col: Int32, row: Int32, cols: UInt32, rows: UInt32, style: UInt32)
+    /// An animation the host plays by itself (``Cycle``).
+    case cycle(Cycle)
 
     /// The most operations one render keeps; later draws are dropped.
     static let maxPerRender = 4096
@@ -26,7 +28,8 @@ package enum DrawOperation: Equatable, Sendable {
     /// Paints the operation on `canvas` as the drawing services define it,
     /// the view's row 0 at `area`'s first row and nothing outside `area`
     /// (the whole canvas by default).
-    package func draw(on canvas: inout Canvas, unicode: Bool, in area: Range<Int>? = nil) {
+    /// A cycle shows its text for `now`.
+    package func draw(on canvas: inout Canvas, unicode: Bool, in area: Range<Int>? = nil, at now: UInt64 = 0) {
         let rows = area ?? 0..<canvas.rows
         switch self {
         case let .text(col, row, maxColumns, style, text):
@@ -36,12 +39,60 @@ package enum DrawOperation: Equatable, Sendable {
                 text, col: Int(col), row: at, maxColumns: Int(min(maxColumns, UInt32(Int32.max))),
                 style: CellStyle(rawValue: style),
                 ellipsis: unicode ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
+        case .cycle(let cycle):
+            let frame = cycle.frames[cycle.index(at: now)]
+            DrawOperation.text(
+                col: frame.col, row: frame.row, maxColumns: frame.maxColumns, style: cycle.style, text: frame.text
+            )
+            .draw(on: &canvas, unicode: unicode, in: rows)
         case let .box(col, row, cols, boxRows, style):
             canvas.drawBox(
                 col: Int(col), row: Int(row) + rows.lowerBound, width: Int(min(cols, 0xFFFF)),
                 height: Int(min(boxRows, 0xFFFF)), style: CellStyle(rawValue: style), unicode: unicode,
                 clip: rows)
         }
+    }
+
+    /// Records `draw_cycle(col, row, maxColumns, texts, start, interval,
+    /// style)` on a view of `geometry`: each text as ``text(_:col:row:maxColumns:style:geometry:)``
+    /// records it, and the columns the widest takes. Nil when the call
+    /// breaks the service's rules (no text, too many, too short an
+    /// interval) or no text shows.
+    static func cycle(
+        _ texts: [String], col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, start: UInt64,
+        interval: UInt64, geometry: ViewGeometry
+    ) -> (DrawOperation?, Int) {
+        guard Cycle.frameCounts.contains(texts.count), interval >= Cycle.minimumInterval else { return (nil, 0) }
+        var frames: [Cycle.Frame] = []
+        var widest = 0
+        for text in texts {
+            let (operation, width) = DrawOperation.text(
+                text, col: col, row: row, maxColumns: maxColumns, style: style, geometry: geometry)
+            widest = max(widest, width)
+            if case let .text(col, row, maxColumns, _, kept)? = operation {
+                frames.append(Cycle.Frame(col: col, row: row, maxColumns: maxColumns, text: kept))
+            } else {
+                frames.append(Cycle.Frame(col: col, row: row, maxColumns: 0, text: ""))
+            }
+        }
+        guard frames.contains(where: { !$0.text.isEmpty }) else { return (nil, widest) }
+        return (.cycle(Cycle(frames: frames, start: start, interval: interval, style: style)), widest)
+    }
+
+    /// The UTF-8 bytes of text the operation holds.
+    var textBytes: Int {
+        switch self {
+        case .text(_, _, _, _, let text): return text.utf8.count
+        case .box: return 0
+        case .cycle(let cycle): return cycle.frames.reduce(0) { $0 + $1.text.utf8.count }
+        }
+    }
+
+    /// When what the operation shows next changes by itself (a cycle's next
+    /// text), after `now`; nil when it never does.
+    package func nextChange(after now: UInt64) -> UInt64? {
+        guard case .cycle(let cycle) = self else { return nil }
+        return cycle.nextChange(after: now)
     }
 
     /// Records `draw_text(col, row, maxColumns, text, style)` on a view of
@@ -88,5 +139,44 @@ package enum DrawOperation: Equatable, Sendable {
                 col: Int32(start.x), row: row, maxColumns: UInt32(keptWidth), style: style,
                 text: String(cut[start.index..<end])), drawn
         )
+    }
+}
+
+/// A `draw_cycle`: texts at one place that the host shows in turn, each for
+/// `interval` nanoseconds from `start`, redrawing when the next is due
+/// without calling the presenter (ABI 1.2).
+package struct Cycle: Equatable, Sendable {
+    /// One text, recorded as `draw_text` records it (an empty text: none of it shows).
+    package struct Frame: Equatable, Sendable {
+        package var col: Int32
+        package var row: Int32
+        package var maxColumns: UInt32
+        package var text: String
+    }
+
+    /// `PRESENTER_CYCLE_MAX_FRAMES`: how many texts a cycle may have.
+    static let frameCounts = 1...Int(PRESENTER_CYCLE_MAX_FRAMES)
+    /// `PRESENTER_CYCLE_MIN_INTERVAL_NS`.
+    static let minimumInterval = UInt64(PRESENTER_CYCLE_MIN_INTERVAL_NS)
+
+    package var frames: [Frame]
+    package var start: UInt64
+    package var interval: UInt64
+    package var style: UInt32
+
+    /// The text shown at `now`: the first before `start`.
+    func index(at now: UInt64) -> Int {
+        guard now > start, interval > 0, !frames.isEmpty else { return 0 }
+        return Int((now - start) / interval % UInt64(frames.count))
+    }
+
+    /// When the text shown after `now` changes; nil for a single text (or
+    /// a time past the clock's end).
+    func nextChange(after now: UInt64) -> UInt64? {
+        guard frames.count > 1, interval > 0 else { return nil }
+        guard now >= start else { return start }
+        let (step, overflowA) = ((now - start) / interval + 1).multipliedReportingOverflow(by: interval)
+        let (next, overflowB) = start.addingReportingOverflow(step)
+        return overflowA || overflowB ? nil : next
     }
 }

@@ -126,6 +126,20 @@ enum HostServices {
             view.engine.recordBox(
                 col: col, row: row, cols: cols, rows: rows, style: style, presenterId: view.top.plugin.id)
         }
+        host.draw_cycle = { view, col, row, maxCols, frames, count, start, interval, style in
+            guard let view = HostServices.view(view, "draw_cycle", inRender: true), let frames,
+                count <= PRESENTER_CYCLE_MAX_FRAMES
+            else { return 0 }
+            var texts: [String] = []
+            for index in 0..<Int(count) {
+                guard let text = frames[index] else { return 0 }
+                texts.append(String(cString: text))
+            }
+            return UInt32(
+                view.engine.recordCycle(
+                    texts, col: col, row: row, maxColumns: maxCols, style: style, start: start, interval: interval,
+                    presenterId: view.top.plugin.id))
+        }
         host.element = { view, name, operation in
             guard let view = HostServices.view(view, "element"), let name else { return PRESENTER_ERR_INVALID }
             let element = String(cString: name)

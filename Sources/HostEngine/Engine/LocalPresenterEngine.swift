@@ -187,6 +187,27 @@ package final class LocalPresenterEngine: PresenterEngine {
         return width
     }
 
+    /// Records a draw_cycle of the render in progress; returns the columns
+    /// the widest text takes.
+    func recordCycle(
+        _ texts: [String], col: Int32, row: Int32, maxColumns: UInt32, style: UInt32, start: UInt64,
+        interval: UInt64, presenterId: String
+    ) -> Int {
+        let (operation, width) = DrawOperation.cycle(
+            texts, col: col, row: row, maxColumns: maxColumns, style: style, start: start, interval: interval,
+            geometry: geometry)
+        if width > 0 && (col < 0 || row < 0 || Int(row) >= geometry.rows || Int(col) + width > geometry.cols) {
+            noteClipped("draw_cycle at (\(col), \(row)) \(width) columns wide", presenterId: presenterId)
+        }
+        if let operation, recording.count < DrawOperation.maxPerRender,
+            recordedBytes + operation.textBytes <= DrawOperation.maxBytesPerRender
+        {
+            recordedBytes += operation.textBytes
+            recording.append(operation)
+        }
+        return width
+    }
+
     /// Records a draw_box of the render in progress.
     func recordBox(col: Int32, row: Int32, cols: UInt32, rows: UInt32, style: UInt32, presenterId: String) {
         if col < 0 || row < 0 || Int(col) + Int(cols) > geometry.cols || Int(row) + Int(rows) > geometry.rows {

@@ -261,6 +261,13 @@ extension PresenterMessage {
                 case let .box(col, row, cols, rows, style):
                     writer.u8(1)
                     writer.i32(col); writer.i32(row); writer.u32(cols); writer.u32(rows); writer.u32(style)
+                case .cycle(let cycle):
+                    writer.u8(2)
+                    writer.u64(cycle.start); writer.u64(cycle.interval); writer.u32(cycle.style)
+                    writer.array(cycle.frames) { writer, frame in
+                        writer.i32(frame.col); writer.i32(frame.row); writer.u32(frame.maxColumns)
+                        writer.string(frame.text)
+                    }
                 }
             }
         case .keyUsed(let used):
@@ -320,6 +327,17 @@ extension PresenterMessage {
                                 col: try reader.i32(), row: try reader.i32(), cols: try reader.u32(),
                                 rows: try reader.u32(),
                                 style: try reader.u32())
+                        case 2:
+                            let start = try reader.u64(), interval = try reader.u64(), style = try reader.u32()
+                            let frames = try reader.array(minimumSize: 16) { reader throws(MessageError) in
+                                Cycle.Frame(
+                                    col: try reader.i32(), row: try reader.i32(), maxColumns: try reader.u32(),
+                                    text: try reader.string())
+                            }
+                            guard Cycle.frameCounts.contains(frames.count), interval >= Cycle.minimumInterval else {
+                                throw MessageError("a cycle of \(frames.count) texts every \(interval) ns")
+                            }
+                            return .cycle(Cycle(frames: frames, start: start, interval: interval, style: style))
                         case let other:
                             throw MessageError("an unknown drawing operation \(other)")
                         }

@@ -60,9 +60,10 @@ enum SwiftToolchain {
     /// Throws when the file open at `fd` needs the Swift runtime and its
     /// `.comment` names compilers of which none built this process's runtime.
     static func check(_ fd: FileDescriptor, info: stat) throws(PluginLoadFailure) {
-        guard let runtime = runtimeCompilers,
-            let marks = marks(fd, fileSize: UInt64(info.st_size)), marks.needsSwiftRuntime,
-            let first = marks.compilers.first, !marks.compilers.contains(where: runtime.contains)
+        // The file's marks first: a C plugin never needs the runtime's.
+        guard let marks = marks(fd, fileSize: UInt64(info.st_size)), marks.needsSwiftRuntime,
+            let first = marks.compilers.first, let runtime = runtimeCompilers,
+            !marks.compilers.contains(where: runtime.contains)
         else { return }
         throw .otherSwiftToolchain(plugin: brief(first), runtime: brief(runtime[0]), swift: runtimeVersion)
     }
@@ -107,15 +108,26 @@ enum SwiftToolchain {
         }
         let names = contents(sections[namesIndex])
 
+        // Each needed library's name is read alone, never the whole string
+        // table: libswiftCore.so's is 580 kB, which reading cost a run's start
+        // more than anything else the check does.
+        let wanted = Array(runtimeLibrary.utf8) + [0]
+        func namesRuntime(_ strings: Section, at offset: UInt64) -> Bool {
+            let (start, overflow) = strings.offset.addingReportingOverflow(offset)
+            guard offset < strings.size, !overflow else { return false }
+            let count = Int(min(UInt64(wanted.count), strings.size - offset))
+            return read(fd, offset: start, count: count, fileSize: fileSize) == wanted
+        }
         var marks = Marks(needsSwiftRuntime: false, compilers: [])
         for section in sections {
             if section.type == dynamicType, section.link > 0, section.link < count {
-                let strings = contents(sections[section.link])
                 let entries = contents(section)
                 for entry in stride(from: 0, to: entries.count - entrySize + 1, by: entrySize) {
                     let tag = integer(entries, entry, 8)
                     if tag == 0 { break }
-                    if tag == neededTag, string(in: strings, at: integer(entries, entry + 8, 8)) == runtimeLibrary {
+                    if tag == neededTag, !marks.needsSwiftRuntime,
+                        namesRuntime(sections[section.link], at: integer(entries, entry + 8, 8))
+                    {
                         marks.needsSwiftRuntime = true
                     }
                 }

@@ -114,6 +114,8 @@ struct TerminalFrameEncoder {
     private mutating func drawDifferences(to canvas: Canvas) {
         guard let old = screen else { return }
         for row in 0..<canvas.rows {
+            // An unchanged row writes nothing: most of them, most frames.
+            if canvas.rowEquals(row, in: old) { continue }
             var tail = canvas.cols
             while tail > 0 && canvas[tail - 1, row] == .blank { tail -= 1 }
             var col = 0

@@ -69,7 +69,8 @@ extension PresenterRuntime {
     func earliestRequest() -> UInt64? {
         var earliest = progressFrameRequest
         let presenterRequests = engineAlive ? Array(engine.frameRequests.values) : []
-        for request in presenterRequests + screenlets.compactMap(\.viewFrameRequest) {
+        let screenletRequests = screenlets.flatMap { [$0.viewFrameRequest, $0.overlayFrameRequest].compactMap { $0 } }
+        for request in presenterRequests + screenletRequests {
             earliest = min(earliest ?? request, request)
         }
         return earliest

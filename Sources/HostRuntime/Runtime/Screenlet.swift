@@ -46,6 +46,10 @@ public final class Screenlet: @unchecked Sendable {
     private var progressDue: [InteractorHandle] = []
     /// When the view asked for its next frame (``ScreenletView/draw(in:at:flags:)``).
     private(set) var viewFrameRequest: UInt64?
+    /// When the presenter's picture changes by itself next (a `draw_cycle`'s
+    /// next text), on a screen that shows frames: the host draws that frame
+    /// without calling the presenter.
+    private(set) var overlayFrameRequest: UInt64?
 
     init(view: ScreenletView, presenterId: String, viewID: ViewID, runtime: PresenterRuntime) {
         self.view = view
@@ -214,7 +218,14 @@ public final class Screenlet: @unchecked Sendable {
         }
         let unicode = flags.contains(.unicode)
         let area = runtime.presenterArea
-        for operation in overlay { operation.draw(on: &canvas, unicode: unicode, in: area) }
+        overlayFrameRequest = nil
+        for operation in overlay {
+            operation.draw(on: &canvas, unicode: unicode, in: area, at: now)
+            // Plain lines show no drawing: nothing to turn there.
+            if flags.contains(.animated), let next = operation.nextChange(after: now) {
+                overlayFrameRequest = min(overlayFrameRequest ?? next, next)
+            }
+        }
     }
 
     /// Offers a key to the presenter, then to the view; true when one used it.
@@ -236,6 +247,7 @@ public final class Screenlet: @unchecked Sendable {
         hasPresenter = false
         presenterDue = false
         overlay = []
+        overlayFrameRequest = nil
     }
 
     /// Tells the backend again about every interactor shown and still

@@ -48,6 +48,21 @@ public struct Canvas: Equatable, Sendable {
         return cells[row * cols + col]
     }
 
+    /// True when row `row` of `other`, a canvas as wide, holds the same
+    /// cells as this one's. Compared in place: reading the cells through
+    /// the subscript would copy, retain and release each (the frame
+    /// encoder asks this of every row of every frame, most unchanged).
+    public func rowEquals(_ row: Int, in other: Canvas) -> Bool {
+        precondition(other.cols == cols && (0..<min(rows, other.rows)).contains(row), "row \(row) of unlike canvases")
+        let start = row * cols
+        return cells.withUnsafeBufferPointer { mine in
+            other.cells.withUnsafeBufferPointer { theirs in
+                for index in start..<start + cols where mine[index] != theirs[index] { return false }
+                return true
+            }
+        }
+    }
+
     /// True when no cell holds anything but a blank in the default style.
     public var isBlank: Bool { cells.allSatisfy { $0 == .blank } }
 

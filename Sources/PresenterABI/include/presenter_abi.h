@@ -1,5 +1,5 @@
 /*
- * presenter_abi.h -- the presenter plugin ABI, version 1.1.
+ * presenter_abi.h -- the presenter plugin ABI, version 1.2.
  *
  * This header is the whole contract between presenter-host and a presenter
  * plugin. A plugin is a shared object (.so) that exports one C function,
@@ -79,7 +79,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define PRESENTER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define PRESENTER_ABI_MINOR 1
+#define PRESENTER_ABI_MINOR 2
 
 /**
  * The name of the one function a plugin exports:
@@ -335,7 +335,32 @@ typedef struct presenter_host {
      *  PRESENTER_ERR_NOT_FOUND when the view has no such element. MAY be
      *  called from any hook. */
     presenter_status (*element)(presenter_view *view, const char *name, int32_t op);
+
+    /* --- added by minors: check struct_size covers one before calling it - */
+
+    /** Since 1.2. Draws an animation that the host plays by itself: at each frame's
+     *  time t, frames[((t - start_ns) / interval_ns) % count] (frames[0]
+     *  before start_ns) at (col, row) in at most max_cols columns, each
+     *  text drawn as draw_text draws it. The host shows the next text when
+     *  it is due, without calling render, until the next render replaces
+     *  the drawing: a spinner drawn so costs its presenter nothing between
+     *  renders, and needs no request_frame to turn. count is 1 to
+     *  PRESENTER_CYCLE_MAX_FRAMES and interval_ns at least
+     *  PRESENTER_CYCLE_MIN_INTERVAL_NS, and no frame is NULL; otherwise
+     *  nothing is drawn. The host caps the frame rate as for request_frame.
+     *  Returns the columns the widest text takes. Only inside render, like
+     *  draw_text. Hosts before 1.2 lack it: a plugin that also runs there
+     *  draws the current text with draw_text and asks for a frame when it
+     *  changes. */
+    uint32_t (*draw_cycle)(presenter_view *view, int32_t col, int32_t row, uint32_t max_cols,
+                           const char *const *frames, uint32_t count, uint64_t start_ns,
+                           uint64_t interval_ns, uint32_t style);
 } presenter_host;
+
+/** Since 1.2. draw_cycle: the most texts one animation has. */
+#define PRESENTER_CYCLE_MAX_FRAMES 64
+/** Since 1.2. draw_cycle: the shortest time a text shows (1 ms). */
+#define PRESENTER_CYCLE_MIN_INTERVAL_NS 1000000u
 
 /* ------------------------------------------------------------------------
  * The descriptor

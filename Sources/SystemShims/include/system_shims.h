@@ -136,9 +136,13 @@ int ph_pidfd_open(pid_t pid);
  *  it signalled. */
 int ph_signal_descendants(pid_t root, int first, int second);
 
-/** The path of the loaded object (library or executable) that holds
- *  `address` (dladdr's dli_fname), or NULL. */
+/** The path of the loaded library that holds `address` (the name the
+ *  dynamic loader gave it), or NULL (the main program's is NULL too). */
 const char *ph_object_path_of(const void *address);
+
+/** Calls `each` with the path of every library loaded in this process, in
+ *  the dynamic loader's order (the main program and the vDSO left out). */
+void ph_each_loaded_object(void (*each)(const char *path, void *context), void *context);
 
 /** The address `name` has in the objects loaded so far (dlsym with
  *  RTLD_DEFAULT), or NULL. */

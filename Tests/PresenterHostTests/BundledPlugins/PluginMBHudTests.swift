@@ -70,6 +70,7 @@ private struct HudStep: Sendable {
         case drew(String, UInt32)
         /// The frames asked for since the last look, as times.
         case frameRequests([UInt64])
+        case cycled([String], interval: UInt64)
         /// The number of warnings logged.
         case warnings(Int)
         /// A warning naming this was logged.
@@ -123,6 +124,12 @@ private struct HudStep: Sendable {
     static func drew(_ text: String, _ style: UInt32, at location: SourceLocation = #_sourceLocation) -> HudStep {
         HudStep(kind: .drew(text, style), location: location)
     }
+    /// The last render drew exactly one draw_cycle, of these texts.
+    static func cycled(_ frames: [String], interval: UInt64, at location: SourceLocation = #_sourceLocation)
+        -> HudStep
+    {
+        HudStep(kind: .cycled(frames, interval: interval), location: location)
+    }
     static func frameRequests(_ times: [UInt64], at location: SourceLocation = #_sourceLocation) -> HudStep {
         HudStep(kind: .frameRequests(times), location: location)
     }
@@ -140,12 +147,14 @@ private struct HudCase: Sendable, CustomTestStringConvertible {
     var options: [String: String] = [:]
     var flags: UInt32 = PRESENTER_VIEW_UNICODE | PRESENTER_VIEW_ANIMATED
     var cols = 40, rows = 10
+    /// The host plays draw_cycle (ABI 1.2); else the table lacks it.
+    var playsCycles = false
     var steps: [HudStep]
 
     var testDescription: String { name }
 
     func run(_ plugin: LoadedPlugin) throws {
-        let host = FakeHost()
+        let host = FakeHost(playsCycles: playsCycles)
         host.options = options
         let hud = try PluginInstance(plugin.descriptor, host: host)
         let view = FakeView(cols: cols, rows: rows, flags: flags)
@@ -189,6 +198,10 @@ private struct HudCase: Sendable, CustomTestStringConvertible {
                 #expect(view.texts.contains { $0 == (text, style) }, "drawn: \(view.texts)", sourceLocation: location)
             case .frameRequests(let times):
                 #expect(host.takeFrameRequests() == times.map { t0 + $0 }, sourceLocation: location)
+            case .cycled(let frames, let interval):
+                #expect(
+                    view.cycles.map { "\($0.frames) \($0.interval)" } == ["\(frames) \(interval)"],
+                    sourceLocation: location)
             case .warnings(let count):
                 #expect(host.logs.filter { $0.level == 2 }.count == count, "\(host.logs)", sourceLocation: location)
             case .warned(let text):
@@ -276,6 +289,26 @@ private let hudCases: [HudCase] =
                     ]),
                 .visibleCount(3),
                 .frameRequests([ms(80)]),
+            ]),
+        HudCase(
+            name: "where the host plays draw_cycle (ABI 1.2) the spinner is one cycle, and no frame is asked for it",
+            playsCycles: true,
+            steps: [
+                .show("Saving bookmark..."),
+                .render,
+                .cycled(["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"], interval: ms(80)),
+                .visibleRow(1, "        │ ⠋ Saving bookmark... │"),
+                .frameRequests([]),
+                .at(ms(250)),
+                .render,
+                .frameRequests([]),
+                // What time alone changes still asks for its frame: min-show's end.
+                .hide("Saved"),
+                .render,
+                .frameRequests([ms(500)]),
+                .at(ms(500)),
+                .render,
+                .visibleRow(1, contains: "✔ Saved"),
             ]),
         HudCase(
             name: "the spinner follows the clock and asks only for the next change",

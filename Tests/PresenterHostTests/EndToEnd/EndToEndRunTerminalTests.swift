@@ -232,6 +232,23 @@ struct EndToEndRunTerminalTests {
         #expect(standing < 10, "the host's threads woke \(standing) times in 2 s with nothing to animate")
     }
 
+    /// MBHud draws its spinner with draw_cycle (ABI 1.2): the host turns it,
+    /// and the presenter process, asked nothing, sleeps. Asked for every
+    /// frame, as before, it woke about 25 times in the window.
+    @Test func theSpinnerTurnsWhileThePresenterProcessSleeps() throws {
+        let go = GoFile()
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Working", "--"] + go.command(),
+            steps: [
+                .waitText("Working"), .presenterSwitchesOver("presenter", seconds: 2), .snapshot("after"),
+                .waitChanged("after", timeout: 5), go.touch, .waitExit(20),
+            ])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 0)
+        let presenter = try #require(run.switches["presenter"])
+        #expect(presenter < 5, "the presenter process woke \(presenter) times in 2 s of spinning")
+    }
+
     @Test func timeoutEndsWithOneLineAndACleanScreen() throws {
         // The command would outlive the test: only the timeout ends it.
         let run = try TerminalDriver.run(

@@ -32,16 +32,26 @@ struct TerminalRegionEndToEndTests {
         #expect(tmux.cursor().visible)
     }
 
+    /// A presenter that animates by asking for a frame every 100 ms, so
+    /// that its renders, in the trace, show the frames of a run in the
+    /// background (mbhud's spinner turns without a render: draw_cycle).
+    static func animating(_ trace: TraceLog) throws -> String {
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        return "\(binary) --plugin-dir \(TmuxSession.quoted(plugins.path)) \(trace.shellFlags("run")) "
+            + "--presenter fixture.misbehaving"
+    }
+
     @Test func aBackgroundRunDrawsNothingAndLeavesThePromptClean() throws {
         let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
         let trace = TraceLog(), go = GoFile()
-        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Background -- \(Self.waiting(for: go)) &")
+        tmux.type("\(try Self.animating(trace)) --working Background -- \(Self.waiting(for: go)) &")
         // Frames the presenter drew in the background: each would be on the
         // screen in the foreground. The shell echoes what is typed next after
         // the terminal got whatever they wrote.
-        #expect(waitUntil(timeout: 10) { trace.count("mbhud.render") >= 3 }, "no frames: \(trace.calls)")
+        #expect(
+            waitUntil(timeout: 10) { trace.count("fixture.misbehaving.render") >= 3 }, "no frames: \(trace.calls)")
         tmux.type("echo typed at the prompt")
         let typed = try #require(tmux.waitFor { $0.contains("typed at the prompt") })
         #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")
@@ -61,7 +71,7 @@ struct TerminalRegionEndToEndTests {
         // The command runs until the test is done with the job (a guessed
         // sleep of 2.5 s ended under load before Ctrl-Z, or before the frames after bg).
         let trace = TraceLog(), go = GoFile()
-        tmux.type("\(Self.binary) \(trace.shellFlags("run")) --working Stopping -- \(Self.waiting(for: go))")
+        tmux.type("\(try Self.animating(trace)) --working Stopping -- \(Self.waiting(for: go))")
         // The box, not the typed command line (which holds "Stopping" too):
         // a Ctrl-Z before the job runs goes to the shell and is lost.
         try #require(tmux.waitFor { $0.contains { Self.drawnByUs($0) && $0.contains("Stopping") } } != nil)
@@ -70,11 +80,12 @@ struct TerminalRegionEndToEndTests {
             tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil,
             "the job did not stop:\n\(processTreeReport(root: tmux.panePid))\nthe last hook calls: \(trace.calls.suffix(4))"
         )
-        let renders = trace.count("mbhud.render")
+        let renders = trace.count("fixture.misbehaving.render")
         tmux.type("bg")
         // Frames drawn after bg, which the foreground would show (see above).
         #expect(
-            waitUntil(timeout: 10) { trace.count("mbhud.render") >= renders + 3 }, "no frames after bg: \(trace.calls)")
+            waitUntil(timeout: 10) { trace.count("fixture.misbehaving.render") >= renders + 3 },
+            "no frames after bg: \(trace.calls)")
         tmux.type("echo typed at the prompt")
         let typed = try #require(tmux.waitFor { $0.contains("typed at the prompt") })
         #expect(!typed.contains(where: Self.drawnByUs), "drawn in the background: \(typed)")

@@ -60,6 +60,12 @@ struct SandboxProtocolTests {
                 result: .drawing([
                     .box(col: -1, row: 0, cols: 20, rows: 3, style: 0x16),
                     .text(col: 2, row: 1, maxColumns: 9, style: 0, text: "⠋ 日本"),
+                    .cycle(
+                        Cycle(
+                            frames: [
+                                .init(col: 3, row: 1, maxColumns: 1, text: "⠋"),
+                                .init(col: 0, row: 0, maxColumns: 0, text: ""),
+                            ], start: 1_000, interval: 80_000_000, style: 6)),
                 ]),
                 frameRequests: [:])),
         .reply(.init(sequence: 6, result: .keyUsed(true), frameRequests: [:])),
@@ -175,6 +181,52 @@ struct SandboxProtocolTests {
             #expect(recordedWidth == width)
             if case .text(_, _, _, _, let kept)? = operation { #expect(DisplayWidth.of(kept) <= 42 as Int) }
         }
+    }
+
+    /// A cycle in a reply keeps draw_cycle's rules: 1 to 64 texts, each
+    /// shown at least 1 ms. Anything else is a broken message.
+    @Test func aCycleOutsideDrawCyclesRulesIsRefused() throws {
+        let frame = Cycle.Frame(col: 0, row: 0, maxColumns: 1, text: "x")
+        for (frames, interval) in [(0, UInt64(80_000_000)), (65, 80_000_000), (2, 999_999), (2, 0)] {
+            let cycle = Cycle(
+                frames: Array(repeating: frame, count: frames), start: 0, interval: interval, style: 0)
+            let body = PresenterMessage.encode(
+                PresenterMessage.Reply(sequence: 1, result: .drawing([.cycle(cycle)]), frameRequests: [:]))
+            #expect(
+                throws: MessageError("a cycle of \(frames) texts every \(interval) ns"),
+                "\(frames) texts every \(interval) ns"
+            ) { try PresenterMessage.decodeIncoming(body) }
+        }
+    }
+
+    /// draw_cycle records each text as draw_text would, and refuses a call
+    /// outside its rules; the text shown follows the clock.
+    @Test func aCycleRecordsEachTextAndShowsTheOneDue() throws {
+        let geometry = ViewGeometry(cols: 10, rows: 2, flags: UInt32(PRESENTER_VIEW_UNICODE))
+        func record(_ texts: [String], col: Int32 = 0, interval: UInt64 = 100) -> (DrawOperation?, Int) {
+            DrawOperation.cycle(
+                texts, col: col, row: 1, maxColumns: 4, style: 0, start: 1_000, interval: interval * 1_000_000,
+                geometry: geometry)
+        }
+        #expect(record([]).0 == nil)
+        #expect(record(Array(repeating: "x", count: 65)).0 == nil)
+        #expect(record(["a", "b"], interval: 0).0 == nil)
+        #expect(record(["a", "b"], col: 10).0 == nil)  // no text shows
+        let (operation, width) = record(["a", "日本語です", "\u{1B}c"])
+        #expect(width == 3)  // the widest: "日…", cut to 4 columns with its ellipsis
+        let cycle = try #require(operation)
+        #expect(cycle.nextChange(after: 0) == 1_000)
+        #expect(cycle.nextChange(after: 1_000) == 100_001_000)
+        #expect(cycle.nextChange(after: 250_001_000) == 300_001_000)
+        var lines: [String] = []
+        for time: UInt64 in [0, 100_001_000, 200_001_000, 300_001_000] {
+            var canvas = Canvas(cols: 10, rows: 2)
+            cycle.draw(on: &canvas, unicode: true, at: time)
+            lines.append(canvas.lines()[1])
+        }
+        #expect(lines == ["a", "日…", "c", "a"])
+        // One text never changes: no frame for it.
+        #expect(record(["a"]).0?.nextChange(after: 0) == nil)
     }
 
     @Test func aHugeBoxIsClippedAtOnce() {

@@ -12,6 +12,8 @@ private struct FrameCase: Sendable, CustomTestStringConvertible {
     /// A backend whose size the steps set (``FrameStep/size(cols:rows:)``);
     /// it counts no frames and keeps no screen.
     var resizable = false
+    /// The backend's flags (animated by default).
+    var flags: ViewFlags = [.unicode, .animated]
     var steps: [FrameStep]
 
     var testDescription: String { name }
@@ -19,7 +21,7 @@ private struct FrameCase: Sendable, CustomTestStringConvertible {
     func run() throws {
         let messages: [String: ProgressMessages] = [ScreenletView.defaultAction: [.working: "W", .success: "S"]]
         let recorder = Recorder(["p": script])
-        let backend = TestBackend()
+        let backend = TestBackend(flags: flags)
         let resizable = ResizableBackend(cols: 40, rows: 5)
         let clock = ManualClock()
         let runtime = recorder.runtime(
@@ -239,6 +241,33 @@ private let frameCases: [FrameCase] = [
             .renders(1),
             .screen(["HUD", "", "", "", ""]),
         ]),
+    FrameCase(
+        name:
+            "a draw_cycle turns by itself, with no render, at each change and only then; it stops when a render replaces it",
+        script: PresenterScript(cycle: ["a", "b", "c"]), maxFramesPerSecond: 50,
+        steps: [
+            // The manual clock starts at 1 s: the cycle, timed from 0, is on its second text.
+            .perform, .sync, .screen(["b", "", "", "", ""]), .mark,
+            .advance(0.05), .frames(0),
+            .advance(0.05), .frames(1), .screen(["c", "", "", "", ""]),
+            .advance(0.1), .screen(["a", "", "", "", ""]),
+            .advance(0.1), .screen(["b", "", "", "", ""]),
+            .advance(1.0), .frames(13), .renders(0),
+            .succeed, .sync, .blank(), .mark,
+            .advance(1.0), .frames(0), .settled(),
+        ]),
+    FrameCase(
+        name: "the frame cap holds for a cycle faster than it",
+        script: PresenterScript(cycle: ["a", "b"], cycleInterval: 1_000_000), maxFramesPerSecond: 10,
+        steps: [.perform, .sync, .mark, .advance(1.0), .frames(10), .renders(0)]),
+    FrameCase(
+        name: "a cycle outside draw_cycle's rules draws nothing and asks for no frame",
+        script: PresenterScript(cycle: ["a", "b"], cycleInterval: 999_999),
+        steps: [.perform, .sync, .blank(), .mark, .advance(1.0), .frames(0)]),
+    FrameCase(
+        name: "plain lines show no drawing: a cycle there makes no frame",
+        script: PresenterScript(cycle: ["a", "b", "c"]), flags: [.unicode],
+        steps: [.perform, .sync, .mark, .advance(1.0), .frames(0), .renders(0)]),
     FrameCase(
         name: "a change of the view's size makes its presenter render again; a resize without one does not",
         script: PresenterScript(text: "HUD"), resizable: true,

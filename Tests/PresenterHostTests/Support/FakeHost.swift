@@ -18,8 +18,21 @@ final class FakeHost {
     private var optionStrings: [UnsafeMutablePointer<CChar>] = []
     let table = UnsafeMutablePointer<presenter_host>.allocate(capacity: 1)
 
-    init() {
-        table.initialize(to: FakeHost.services)
+    /// A host of ABI 1.2 plays `draw_cycle` itself (`playsCycles`); without
+    /// it the table is a 1.1 host's whose `draw_cycle` is missing, so the
+    /// plugin must turn its spinner by frames.
+    init(playsCycles: Bool = false) {
+        var services = FakeHost.services
+        if playsCycles {
+            services.draw_cycle = { view, col, row, maxCols, frames, count, start, interval, style in
+                let texts = (0..<Int(count)).map { String(cString: frames![$0]!) }
+                return UInt32(
+                    FakeView.of(view).drawCycle(
+                        texts, col: Int(col), row: Int(row), maxCols: Int(maxCols), start: start, interval: interval,
+                        style: style))
+            }
+        }
+        table.initialize(to: services)
     }
 
     deinit {
@@ -102,6 +115,7 @@ final class FakeHost {
         draw_box: { view, col, row, cols, rows, style in
             FakeView.of(view).drawBox(col: Int(col), row: Int(row), cols: Int(cols), rows: Int(rows))
         },
-        element: { view, name, op in FakeView.of(view).element(String(cString: name!), op) }
+        element: { view, name, op in FakeView.of(view).element(String(cString: name!), op) },
+        draw_cycle: nil
     )
 }

@@ -33,6 +33,7 @@ final class FakeView {
     func clear() {
         grid = Array(repeating: Array(repeating: " ", count: cols), count: rows)
         texts = []
+        cycles = []
     }
 
     /// The screen as lines, trailing blanks kept.
@@ -49,6 +50,17 @@ final class FakeView {
     func element(_ name: String, _ op: Int32) -> presenter_status {
         elementCalls.append("\(name) \(op)")
         return elements[name] ?? PRESENTER_ERR_NOT_FOUND
+    }
+
+    /// The cycles drawn in the last render (their first text is painted).
+    private(set) var cycles: [(frames: [String], interval: UInt64, style: UInt32)] = []
+
+    func drawCycle(
+        _ frames: [String], col: Int, row: Int, maxCols: Int, start: UInt64, interval: UInt64, style: UInt32
+    ) -> Int {
+        guard rendering, let first = frames.first else { return 0 }
+        cycles.append((frames, interval, style))
+        return drawText(first, col: col, row: row, maxCols: maxCols, style: style)
     }
 
     func drawText(_ text: String, col: Int, row: Int, maxCols: Int, style: UInt32) -> Int {

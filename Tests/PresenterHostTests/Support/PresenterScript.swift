@@ -20,6 +20,10 @@ struct PresenterScript {
     var callBase = false
     /// render draws this text at (0, 0) while some interactor is shown.
     var text: String?
+    /// render draws these texts at (0, 0) with draw_cycle, each for
+    /// `cycleInterval` ns from time 0, while some interactor is shown.
+    var cycle: [String]?
+    var cycleInterval: UInt64 = 100_000_000
     /// render asks for the next frame this many ns after the frame's time
     /// while some interactor is shown (0: as soon as possible).
     var animateEvery: UInt64?

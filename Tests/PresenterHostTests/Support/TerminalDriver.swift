@@ -19,6 +19,8 @@ enum TerminalDriver {
         /// Records the context switches of the program's threads in a
         /// window of `seconds` (a measurement, not a wait).
         case switchesOver(String, seconds: Double)
+        /// The same for the program's presenter process.
+        case presenterSwitchesOver(String, seconds: Double)
         case keys(String)
         /// Stops reading until a thread of the program is blocked writing to
         /// the terminal (the terminal fell behind: what it wrote stays unread).
@@ -39,6 +41,8 @@ enum TerminalDriver {
             case .signal(let name): return ["signal": name]
             case .signalGroup(let name): return ["signal_group": name]
             case .switchesOver(let name, let seconds): return ["switches_over": name, "seconds": seconds]
+            case .presenterSwitchesOver(let name, let seconds):
+                return ["switches_over": name, "seconds": seconds, "of": "presenter-process"]
             case .keys(let keys): return ["keys": keys]
             case .waitWriting(let timeout): return ["wait_writing": TestTime.scaled(timeout)]
             case .touch(let path): return ["touch": path]

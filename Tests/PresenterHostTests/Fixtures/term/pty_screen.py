@@ -36,7 +36,9 @@ during wait_writing):
                                           of all the program's threads in a
                                           window of that long (each wake-up of
                                           a thread is one; a measurement, with
-                                          the output read all the while)
+                                          the output read all the while); with
+                                          "of": "presenter-process", those of the
+                                          program's child run with that flag
     {"touch": "/path/go"}                 create that file (a program that waits
                                           for it goes on: no guessed sleeps)
     {"keys": "\\u0003"}                   type into the terminal (^C: SIGINT
@@ -264,6 +266,23 @@ def is_writing_to_terminal(pid):
     return False
 
 
+def child_with_flag(parent, flag):
+    """The child of `parent` whose command line has `flag`."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                parent_field = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                arguments = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent_field == parent and flag in arguments:
+            return int(entry)
+    raise RuntimeError("no child of %d runs with %s" % (parent, flag.decode()))
+
+
 def context_switches(pid):
     """Voluntary context switches of every thread of `pid`: each is a thread
     going to sleep, so they count wake-ups. Involuntary ones (preemption)
@@ -347,9 +366,12 @@ def main():
         elif "signal" in step:
             os.kill(session.program, getattr(signal, "SIG" + step["signal"]))
         elif "switches_over" in step:
-            start = context_switches(session.program)
+            measured = session.program
+            if step.get("of") == "presenter-process":
+                measured = child_with_flag(session.program, b"--presenter-process")
+            start = context_switches(measured)
             session.pump(step["seconds"])
-            switches[step["switches_over"]] = context_switches(session.program) - start
+            switches[step["switches_over"]] = context_switches(measured) - start
         elif "signal_group" in step:
             os.killpg(os.getpgid(session.program), getattr(signal, "SIG" + step["signal_group"]))
         elif "touch" in step:
