@@ -78,7 +78,7 @@ final class StatusLinePresenter: Presenter {
         let row = atTop ? 0 : rows - 1
         if let latest = working.last {
             // The host turns the spinner by itself where it can (ABI 1.2);
-            // an older host needs a frame at each change.
+            // a host whose table lacks the service needs a frame at each change.
             let spinner = Spinner(unicode: view.flags.contains(.unicode))
             if let next = spinner.draw(on: view, col: 0, row: row, maxCols: 1, style: .cyan, since: started, at: now) {
                 host.requestFrame(at: next)

@@ -50,8 +50,8 @@ final class MBHudPresenter: Presenter {
     func render(view: View, now: UInt64) {
         let frame = session.frame(at: now)
         var wakeAt = frame.wakeAt
-        // The spinner turns by itself (draw_cycle); on a host before ABI 1.2
-        // it asks for its next frame.
+        // The spinner turns by itself (draw_cycle); where the host's table
+        // lacks the service it asks for its next frame.
         if let content = frame.content, let next = content.draw(on: view, at: now) {
             wakeAt = min(wakeAt ?? next, next)
         }

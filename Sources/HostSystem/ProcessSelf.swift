@@ -64,7 +64,15 @@ package enum ProcessSelf {
                     guard let path, let context else { return }
                     let folders = Unmanaged<Folders>.fromOpaque(context).takeUnretainedValue()
                     var file = String(cString: path)
-                    if FileStatus.isSymbolicLink(file), let target = try? PathName.realPath(file) { file = target }
+                    // The vDSO's name has no slash and is no file's (a file of
+                    // that name in the current folder must not open it up).
+                    guard file.contains("/") else { return }
+                    // A relative name (a relative LD_LIBRARY_PATH entry) is
+                    // made absolute, as /proc/self/maps would show it.
+                    if !file.hasPrefix("/") || FileStatus.isSymbolicLink(file) {
+                        guard let target = try? PathName.realPath(file) else { return }
+                        file = target
+                    }
                     guard let last = file.lastIndex(of: "/"), last != file.startIndex else { return }
                     let folder = String(file[..<last])
                     if !folders.list.contains(folder) { folders.list.append(folder) }

@@ -1,5 +1,3 @@
-import PresenterABI
-
 /// An indeterminate spinner driven by the clock: the frame shown depends only
 /// on the time since it started, so a late render never slows it down, and
 /// the next frame is requested only for when the picture changes.
@@ -28,19 +26,19 @@ public struct Spinner: Sendable {
     }
 
     /// Draws the spinner started at `start` at (`col`, `row`) in at most
-    /// `maxCols` columns. Where the host plays animations itself (ABI 1.2's
+    /// `maxCols` columns. Where the host plays it itself (ABI 1.2's
     /// `draw_cycle`) it turns with no further render, and this returns nil;
-    /// on an older host it draws the frame for `now` and returns when that
-    /// changes: ask a frame for then (``Host/requestFrame(at:)``).
+    /// where it cannot (a table without the service, a spinner outside its
+    /// rules) this draws the frame for `now` and returns when that changes:
+    /// ask a frame for then (``Host/requestFrame(at:)``).
     @discardableResult
     public func draw(
         on view: View, col: Int, row: Int, maxCols: Int = Int(UInt32.max), style: View.Style = [],
         since start: UInt64, at now: UInt64
     ) -> UInt64? {
         // A spinner the service does not take (too fast, too many frames) turns by renders.
-        if interval >= UInt64(PRESENTER_CYCLE_MIN_INTERVAL_NS), frames.count <= Int(PRESENTER_CYCLE_MAX_FRAMES),
-            view.drawCycle(frames, col: col, row: row, maxCols: maxCols, style: style, start: start, interval: interval)
-                != nil
+        if view.drawCycle(frames, col: col, row: row, maxCols: maxCols, style: style, start: start, interval: interval)
+            != nil
         {
             return nil
         }

@@ -64,16 +64,21 @@ public struct View {
     /// most `maxCols` columns. The host draws the next text when it is due
     /// without calling render, until the next render replaces the drawing.
     /// Returns the columns the widest text takes, or nil when the host
-    /// cannot (one before ABI 1.2): then draw the current text and ask for a
-    /// frame when it changes (``Spinner/draw(on:col:row:maxCols:style:since:at:)``
-    /// does both).
+    /// cannot play it: its table lacks the service, or the animation is
+    /// outside the service's rules (no text, more than
+    /// `PRESENTER_CYCLE_MAX_FRAMES`, an interval under
+    /// `PRESENTER_CYCLE_MIN_INTERVAL_NS`). Then draw the current text and
+    /// ask for a frame when it changes
+    /// (``Spinner/draw(on:col:row:maxCols:style:since:at:)`` does both).
     public func drawCycle(
         _ frames: [String], col: Int, row: Int, maxCols: Int = Int(UInt32.max), style: Style = [],
         start: UInt64, interval: UInt64
     ) -> Int? {
         let end = MemoryLayout<presenter_host>.offset(of: \presenter_host.draw_cycle)! + MemoryLayout<UInt>.size
-        guard Int(table.pointee.struct_size) >= end, let drawCycle = table.pointee.draw_cycle else { return nil }
-        guard !frames.isEmpty else { return 0 }
+        guard Int(table.pointee.struct_size) >= end, let drawCycle = table.pointee.draw_cycle,
+            (1...Int(PRESENTER_CYCLE_MAX_FRAMES)).contains(frames.count),
+            interval >= UInt64(PRESENTER_CYCLE_MIN_INTERVAL_NS)
+        else { return nil }
         // The texts one after another, each with its NUL, and a pointer to each.
         var bytes: [CChar] = []
         var offsets: [Int] = []

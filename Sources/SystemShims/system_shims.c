@@ -552,8 +552,9 @@ struct ph_object_visit {
 static int visit_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     struct ph_object_visit *visit = data;
-    /* The main program's name is empty and the vDSO's is not a path. */
-    if (info->dlpi_name != NULL && info->dlpi_name[0] == '/') visit->each(info->dlpi_name, visit->context);
+    /* The main program's name is empty. A library found through a relative
+     * path has a relative name, and the vDSO a name that is no file's. */
+    if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0') visit->each(info->dlpi_name, visit->context);
     return 0;
 }
 

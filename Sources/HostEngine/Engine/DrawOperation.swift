@@ -79,12 +79,16 @@ package enum DrawOperation: Equatable, Sendable {
         return (.cycle(Cycle(frames: frames, start: start, interval: interval, style: style)), widest)
     }
 
-    /// The UTF-8 bytes of text the operation holds.
-    var textBytes: Int {
+    /// What the operation takes of a render's ``maxBytesPerRender``: its
+    /// text, and for a cycle each text's place and length too (16 bytes in
+    /// a message, shown or not) and the cycle's own 25, so that a render of
+    /// many cycles of many texts still fits one message of the presenter
+    /// protocol, as the same render in the host's own process does.
+    var budgetBytes: Int {
         switch self {
         case .text(_, _, _, _, let text): return text.utf8.count
         case .box: return 0
-        case .cycle(let cycle): return cycle.frames.reduce(0) { $0 + $1.text.utf8.count }
+        case .cycle(let cycle): return cycle.frames.reduce(25) { $0 + 16 + $1.text.utf8.count }
         }
     }
 
@@ -174,8 +178,9 @@ package struct Cycle: Equatable, Sendable {
     /// a time past the clock's end).
     func nextChange(after now: UInt64) -> UInt64? {
         guard frames.count > 1, interval > 0 else { return nil }
-        guard now >= start else { return start }
-        let (step, overflowA) = ((now - start) / interval + 1).multipliedReportingOverflow(by: interval)
+        // The first text shows until `start + interval`, from before `start` on.
+        let elapsed = now > start ? now - start : 0
+        let (step, overflowA) = (elapsed / interval + 1).multipliedReportingOverflow(by: interval)
         let (next, overflowB) = start.addingReportingOverflow(step)
         return overflowA || overflowB ? nil : next
     }

@@ -200,9 +200,9 @@ package final class LocalPresenterEngine: PresenterEngine {
             noteClipped("draw_cycle at (\(col), \(row)) \(width) columns wide", presenterId: presenterId)
         }
         if let operation, recording.count < DrawOperation.maxPerRender,
-            recordedBytes + operation.textBytes <= DrawOperation.maxBytesPerRender
+            recordedBytes + operation.budgetBytes <= DrawOperation.maxBytesPerRender
         {
-            recordedBytes += operation.textBytes
+            recordedBytes += operation.budgetBytes
             recording.append(operation)
         }
         return width

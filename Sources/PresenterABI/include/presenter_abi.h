@@ -349,9 +349,10 @@ typedef struct presenter_host {
      *  PRESENTER_CYCLE_MIN_INTERVAL_NS, and no frame is NULL; otherwise
      *  nothing is drawn. The host caps the frame rate as for request_frame.
      *  Returns the columns the widest text takes. Only inside render, like
-     *  draw_text. Hosts before 1.2 lack it: a plugin that also runs there
-     *  draws the current text with draw_text and asks for a frame when it
-     *  changes. */
+     *  draw_text. A 1.1 host lacks it (and refuses a plugin that declares
+     *  1.2): a plugin that declares an older minor to load there checks
+     *  struct_size, and without the service draws the current text with
+     *  draw_text and asks for a frame when it changes. */
     uint32_t (*draw_cycle)(presenter_view *view, int32_t col, int32_t row, uint32_t max_cols,
                            const char *const *frames, uint32_t count, uint64_t start_ns,
                            uint64_t interval_ns, uint32_t style);

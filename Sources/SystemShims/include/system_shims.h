@@ -140,8 +140,10 @@ int ph_signal_descendants(pid_t root, int first, int second);
  *  dynamic loader gave it), or NULL (the main program's is NULL too). */
 const char *ph_object_path_of(const void *address);
 
-/** Calls `each` with the path of every library loaded in this process, in
- *  the dynamic loader's order (the main program and the vDSO left out). */
+/** Calls `each` with the name of every library loaded in this process, in
+ *  the dynamic loader's order (the main program left out): its path as the
+ *  loader found it, which is relative for a library found through a
+ *  relative path, or no file's at all (the vDSO's). */
 void ph_each_loaded_object(void (*each)(const char *path, void *context), void *context);
 
 /** The address `name` has in the objects loaded so far (dlsym with

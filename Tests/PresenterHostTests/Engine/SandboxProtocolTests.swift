@@ -215,7 +215,7 @@ struct SandboxProtocolTests {
         let (operation, width) = record(["a", "日本語です", "\u{1B}c"])
         #expect(width == 3)  // the widest: "日…", cut to 4 columns with its ellipsis
         let cycle = try #require(operation)
-        #expect(cycle.nextChange(after: 0) == 1_000)
+        #expect(cycle.nextChange(after: 0) == 100_001_000)  // the first text shows from before its start
         #expect(cycle.nextChange(after: 1_000) == 100_001_000)
         #expect(cycle.nextChange(after: 250_001_000) == 300_001_000)
         var lines: [String] = []
@@ -227,6 +227,26 @@ struct SandboxProtocolTests {
         #expect(lines == ["a", "日…", "c", "a"])
         // One text never changes: no frame for it.
         #expect(record(["a"]).0?.nextChange(after: 0) == nil)
+    }
+
+    /// A render of as many cycles of 64 texts as it may draw still fits
+    /// one message of the presenter protocol: each text's place counts
+    /// against the render's budget, not its bytes of text alone.
+    @Test func aRenderOfManyCyclesFitsOneMessage() throws {
+        let recorder = Recorder([
+            "p": PresenterScript(cycle: (0..<64).map { "\($0 % 10)" }, cycleCopies: 5_000)
+        ])
+        let engine = LocalPresenterEngine(
+            options: ["recorder": recorder.key], clock: ManualClock(), geometry: Self.geometry,
+            isEngineThread: { true })
+        try engine.attach(1, chain: [try #require(recorder.registry.plugin(id: "p"))], elements: [])
+        _ = engine.show(1, message: "x", interactor: Self.interactor)
+        let drawing = engine.render(1, at: 2_000_000_000)
+        #expect(drawing.count > 100, "\(drawing.count) cycles kept")
+        let body = PresenterMessage.encode(
+            PresenterMessage.Reply(sequence: 1, result: .drawing(drawing), frameRequests: [:]))
+        #expect(body.count <= MessageCoding.maxBody, "\(body.count) bytes")
+        engine.detach(1)
     }
 
     @Test func aHugeBoxIsClippedAtOnce() {

@@ -24,6 +24,8 @@ struct PresenterScript {
     /// `cycleInterval` ns from time 0, while some interactor is shown.
     var cycle: [String]?
     var cycleInterval: UInt64 = 100_000_000
+    /// How many times render draws that cycle.
+    var cycleCopies = 1
     /// render asks for the next frame this many ns after the frame's time
     /// while some interactor is shown (0: as soon as possible).
     var animateEvery: UInt64?

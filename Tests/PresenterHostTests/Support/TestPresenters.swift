@@ -140,8 +140,10 @@ enum TestPresenters {
                 let texts = cycle.map { UnsafePointer(strdup($0)) }
                 defer { texts.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
                 let texts2: [UnsafePointer<CChar>?] = texts
-                _ = state.host.pointee.draw_cycle(
-                    view, 0, 0, UInt32.max, texts2, UInt32(cycle.count), 0, state.script.cycleInterval, 0)
+                for _ in 0..<state.script.cycleCopies {
+                    _ = state.host.pointee.draw_cycle(
+                        view, 0, 0, UInt32.max, texts2, UInt32(cycle.count), 0, state.script.cycleInterval, 0)
+                }
             }
             if let every = state.script.animateEvery {
                 state.host.pointee.request_frame(state.context, every == 0 ? 0 : now + every)
