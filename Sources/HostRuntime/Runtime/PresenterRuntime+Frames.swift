@@ -68,10 +68,13 @@ extension PresenterRuntime {
     /// The earliest frame anyone asked for.
     func earliestRequest() -> UInt64? {
         var earliest = progressFrameRequest
-        let presenterRequests = engineAlive ? Array(engine.frameRequests.values) : []
-        let screenletRequests = screenlets.flatMap { [$0.viewFrameRequest, $0.overlayFrameRequest].compactMap { $0 } }
-        for request in presenterRequests + screenletRequests {
-            earliest = min(earliest ?? request, request)
+        func consider(_ request: UInt64?) {
+            if let request { earliest = min(earliest ?? request, request) }
+        }
+        if engineAlive { engine.frameRequests.values.forEach(consider) }
+        for screenlet in screenlets {
+            consider(screenlet.viewFrameRequest)
+            consider(screenlet.overlayFrameRequest)
         }
         return earliest
     }
