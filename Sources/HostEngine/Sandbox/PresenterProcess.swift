@@ -179,16 +179,16 @@ public final class PresenterProcess: PresenterEngine {
         guard operations.count <= DrawOperation.maxPerRender else {
             throw violation("render", "drew \(operations.count) things, more than \(DrawOperation.maxPerRender)")
         }
+        func check(_ text: String) throws(PresenterFailure) {
+            guard text.utf8.count > DrawOperation.maxTextBytes else { return }
+            throw violation(
+                "render", "drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)")
+        }
         for operation in operations {
-            let texts: [String]
             switch operation {
-            case .text(_, _, _, _, let text): texts = [text]
-            case .cycle(let cycle): texts = cycle.frames.map(\.text)
-            case .box: texts = []
-            }
-            for text in texts where text.utf8.count > DrawOperation.maxTextBytes {
-                throw violation(
-                    "render", "drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)")
+            case .text(_, _, _, _, let text): try check(text)
+            case .cycle(let cycle): for frame in cycle.frames { try check(frame.text) }
+            case .box: break
             }
         }
         return operations

@@ -137,12 +137,11 @@ enum TestPresenters {
         if !state.shown.isEmpty {
             if let text = state.script.text { _ = state.host.pointee.draw_text(view, 0, 0, UInt32.max, text, 0) }
             if let cycle = state.script.cycle {
-                let texts = cycle.map { UnsafePointer(strdup($0)) }
+                let texts: [UnsafePointer<CChar>?] = cycle.map { UnsafePointer(strdup($0)) }
                 defer { texts.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-                let texts2: [UnsafePointer<CChar>?] = texts
                 for _ in 0..<state.script.cycleCopies {
                     _ = state.host.pointee.draw_cycle(
-                        view, 0, 0, UInt32.max, texts2, UInt32(cycle.count), 0, state.script.cycleInterval, 0)
+                        view, 0, 0, UInt32.max, texts, UInt32(cycle.count), 0, state.script.cycleInterval, 0)
                 }
             }
             if let every = state.script.animateEvery {
