@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import SystemShims
 
 /// A lock with a condition whose timed wait runs on the host's one
 /// monotonic clock (``MonotonicTime``, CLOCK_MONOTONIC).
@@ -10,27 +11,28 @@
 /// as much, and a frame timer built on it would freeze the animation. A
 /// pthread condition whose attribute names CLOCK_MONOTONIC waits until a
 /// time on the clock the deadlines are computed on.
-// Safe: the mutex and the condition are used only through the pthread calls,
-// which are thread-safe; both live at fixed addresses until deinit.
+///
+/// The condition is a futex word of its own (`ph_condition_word`), not a
+/// pthread condition: glibc hands a timed wait's mutex back marked
+/// contended, so every unlock after a frame timer's wake-up made a futex
+/// wake system call for no one. Here the timer's wake-up is one system
+/// call, and the mutex stays an ordinary pthread mutex.
+// Safe: the mutex is used only through the pthread calls and the word only
+// through the ph_condition_ calls, both thread-safe; both live at fixed
+// addresses until deinit.
 package final class MonotonicCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let word = UnsafeMutablePointer<ph_condition_word>.allocate(capacity: 1)
 
     package init() {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
-        condition.initialize(to: pthread_cond_t())
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+        word.initialize(to: ph_condition_word(sequence: 0, waiters: 0))
     }
 
     deinit {
-        pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
+        word.deallocate()
         mutex.deallocate()
     }
 
@@ -46,7 +48,7 @@ package final class MonotonicCondition: @unchecked Sendable {
 
     /// Waits (holding the lock) until signalled. As with every condition,
     /// a wake-up may be spurious: check the state it guards again.
-    package func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { _ = sleep(until: nil) }
 
     /// Waits (holding the lock) until signalled or the monotonic clock
     /// reaches `deadline` (nanoseconds, as ``MonotonicTime/nanoseconds()``);
@@ -55,11 +57,21 @@ package final class MonotonicCondition: @unchecked Sendable {
     package func wait(untilNanoseconds deadline: UInt64) -> Bool {
         var time = timespec(
             tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
+        return withUnsafePointer(to: &time) { sleep(until: $0) }
     }
 
     /// Wakes one waiter.
-    package func signal() { pthread_cond_signal(condition) }
+    package func signal() { ph_condition_wake(word, 0) }
     /// Wakes every waiter.
-    package func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { ph_condition_wake(word, 1) }
+
+    /// Unlocks, sleeps until woken or `deadline` (absolute, monotonic),
+    /// locks again; false when the deadline passed.
+    private func sleep(until deadline: UnsafePointer<timespec>?) -> Bool {
+        let seen = ph_condition_prepare(word)
+        pthread_mutex_unlock(mutex)
+        let passed = ph_condition_block(word, seen, deadline) != 0
+        pthread_mutex_lock(mutex)
+        return !passed
+    }
 }

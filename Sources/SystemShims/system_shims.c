@@ -19,6 +19,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
+#include <linux/futex.h>
+#include <limits.h>
 #include <unistd.h>
 
 int ph_pipe_cloexec(int fds[2], int nonblocking) {
@@ -565,4 +567,34 @@ void ph_each_loaded_object(void (*each)(const char *path, void *context), void *
 
 void *ph_default_symbol(const char *name) {
     return dlsym(RTLD_DEFAULT, name);
+}
+
+uint32_t ph_condition_prepare(struct ph_condition_word *word) {
+    __atomic_fetch_add(&word->waiters, 1, __ATOMIC_SEQ_CST);
+    return __atomic_load_n(&word->sequence, __ATOMIC_SEQ_CST);
+}
+
+int ph_condition_block(struct ph_condition_word *word, uint32_t seen, const struct timespec *deadline) {
+    int saved = errno;
+    /* FUTEX_WAIT_BITSET takes an absolute time, on CLOCK_MONOTONIC unless
+       FUTEX_CLOCK_REALTIME is set: the clock MonotonicTime reads. */
+    long result = syscall(SYS_futex, &word->sequence, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, seen, deadline, NULL,
+                          FUTEX_BITSET_MATCH_ANY);
+    int passed = result == -1 && errno == ETIMEDOUT;
+    __atomic_fetch_sub(&word->waiters, 1, __ATOMIC_SEQ_CST);
+    errno = saved;
+    return passed;
+}
+
+void ph_condition_wake(struct ph_condition_word *word, int all) {
+    __atomic_fetch_add(&word->sequence, 1, __ATOMIC_SEQ_CST);
+    /* A waiter counts itself before it reads the sequence, and a waker bumps
+       the sequence before it reads the count (both sequentially consistent):
+       either the waker sees the waiter, or the waiter sees the new sequence
+       and does not sleep. */
+    if (__atomic_load_n(&word->waiters, __ATOMIC_SEQ_CST) > 0) {
+        int saved = errno;
+        syscall(SYS_futex, &word->sequence, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, all ? INT_MAX : 1, NULL, NULL, 0);
+        errno = saved;
+    }
 }

@@ -81,7 +81,7 @@ struct ScreenFrameEncoder {
     private func effective(_ style: CellStyle) -> CellStyle { colorEnabled ? style : style.withoutColor }
 
     private func same(_ a: Canvas.Cell, _ b: Canvas.Cell) -> Bool {
-        a.text == b.text && effective(a.style) == effective(b.style)
+        a.hasSameText(as: b) && effective(a.style) == effective(b.style)
     }
 
     private mutating func emit(_ text: String) { out.append(contentsOf: text.utf8) }

@@ -203,7 +203,7 @@ struct TerminalFrameEncoder {
     private func effective(_ style: CellStyle) -> CellStyle { colorEnabled ? style : style.withoutColor }
 
     private func same(_ a: Canvas.Cell, _ b: Canvas.Cell) -> Bool {
-        a.text == b.text && effective(a.style) == effective(b.style)
+        a.hasSameText(as: b) && effective(a.style) == effective(b.style)
     }
 
     private func csiText(_ count: Int, _ final: Character) -> String {

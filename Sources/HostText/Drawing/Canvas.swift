@@ -1,6 +1,9 @@
+import Glibc
+
 /// A grid of cells that presenters paint on and backends show.
 ///
-/// Each cell holds one grapheme cluster and a style. A wide cluster (two
+/// Each cell holds one grapheme cluster (up to ``Cell/maxUTF8Count`` bytes
+/// of it) and a style, as plain bytes. A wide cluster (two
 /// columns) sits in its left cell; the right cell is its continuation (empty
 /// text). Drawing keeps that pairing intact: overwriting either half of a wide
 /// cluster blanks the other half, and a wide cluster that would straddle the
@@ -12,21 +15,89 @@
 /// cell, with the copy of its text it returns, cost more than the rest of
 /// the frame (docs/BENCHMARKS.md, "The module split").
 public struct Canvas: Equatable, Sendable {
-    /// One cell of the grid.
+    /// One cell of the grid: plain bytes, no reference. The frame path
+    /// clears, copies, compares and frees whole canvases every frame; with
+    /// a `String` in each cell every one of those was a retain or release
+    /// per cell (docs/BENCHMARKS.md, "The canvas as plain memory").
     public struct Cell: Equatable, Sendable {
+        /// The cluster's UTF-8, zero-padded, its length in the last byte.
+        @usableFromInline var utf8: (UInt64, UInt64, UInt64, UInt64)
+        /// The ``CellStyle`` bits, widened so that a cell has no padding.
+        @usableFromInline var styleBits: UInt64
+
+        /// The most UTF-8 bytes a cell keeps of its cluster. Every emoji
+        /// sequence but a handful fits; a longer cluster (an emoji of more
+        /// than seven parts, a letter under a pile of combining marks)
+        /// keeps the whole scalars that fit, which still show its base.
+        public static let maxUTF8Count = 31
+
         /// The grapheme cluster shown here: " " when blank, "" for the right
         /// half of a wide cluster.
-        public var text: String
+        public var text: String {
+            get {
+                withUnsafeBytes(of: utf8) { bytes in
+                    String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<Int(bytes[31])]), as: UTF8.self)
+                }
+            }
+            set { utf8 = Self.packed(newValue) }
+        }
+
         /// Its style.
-        public var style: CellStyle
+        @inlinable public var style: CellStyle {
+            get { CellStyle(bits: UInt32(truncatingIfNeeded: styleBits)) }
+            set { styleBits = UInt64(newValue.rawValue) }
+        }
 
         /// An empty cell in the default style (made where it is used: a
         /// stored `static let` is reached through a lazy initialiser's check).
-        @inlinable public static var blank: Cell { Cell(text: " ", style: .plain) }
+        @inlinable public static var blank: Cell {
+            Cell(utf8: (UInt64(0x20).littleEndian, 0, 0, (UInt64(1) << 56).littleEndian), styleBits: 0)
+        }
         /// True for the right half of a wide cluster.
-        @inlinable public var isContinuation: Bool { text.isEmpty }
+        @inlinable public var isContinuation: Bool { withUnsafeBytes(of: utf8) { $0[31] == 0 } }
 
-        @inlinable public init(text: String, style: CellStyle) { self.text = text; self.style = style }
+        public init(text: String, style: CellStyle) {
+            utf8 = Self.packed(text)
+            styleBits = UInt64(style.rawValue)
+        }
+
+        @inlinable init(utf8: (UInt64, UInt64, UInt64, UInt64), styleBits: UInt64) {
+            self.utf8 = utf8
+            self.styleBits = styleBits
+        }
+
+        /// True when `other` holds the same cluster, whatever the styles:
+        /// compared as bytes, without making either's `text`.
+        @inlinable public func hasSameText(as other: Cell) -> Bool { utf8 == other.utf8 }
+
+        @inlinable public static func == (lhs: Cell, rhs: Cell) -> Bool {
+            lhs.utf8 == rhs.utf8 && lhs.styleBits == rhs.styleBits
+        }
+
+        /// `text`'s UTF-8 as a cell holds it: cut after the last whole
+        /// scalar that fits in ``maxUTF8Count`` bytes (and a joiner left
+        /// dangling at the cut dropped), zero-padded, the length last.
+        @usableFromInline static func packed(_ text: String) -> (UInt64, UInt64, UInt64, UInt64) {
+            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var text = text
+            text.withUTF8 { source in
+                var count = min(source.count, maxUTF8Count)
+                if count < source.count {
+                    // Back to the start of the scalar the cut falls in.
+                    while count > 0 && source[count] & 0xC0 == 0x80 { count -= 1 }
+                    // A zero-width joiner (E2 80 8D) left at the cut joins nothing.
+                    if count >= 3 && source[count - 3] == 0xE2 && source[count - 2] == 0x80 && source[count - 1] == 0x8D
+                    {
+                        count -= 3
+                    }
+                }
+                withUnsafeMutableBytes(of: &words) { cell in
+                    cell.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[0..<count])))
+                    cell[31] = UInt8(count)
+                }
+            }
+            return words
+        }
     }
 
     /// Width in columns.
@@ -54,11 +125,14 @@ public struct Canvas: Equatable, Sendable {
     /// encoder asks this of every row of every frame, most unchanged).
     public func rowEquals(_ row: Int, in other: Canvas) -> Bool {
         precondition(other.cols == cols && (0..<min(rows, other.rows)).contains(row), "row \(row) of unlike canvases")
-        let start = row * cols
-        return cells.withUnsafeBufferPointer { mine in
-            other.cells.withUnsafeBufferPointer { theirs in
-                for index in start..<start + cols where mine[index] != theirs[index] { return false }
-                return true
+        guard cols > 0 else { return true }
+        // A cell is plain bytes without padding (``Cell``): a row is one compare.
+        let stride = MemoryLayout<Cell>.stride
+        return cells.withUnsafeBytes { mine in
+            other.cells.withUnsafeBytes { theirs in
+                memcmp(
+                    mine.baseAddress! + row * cols * stride, theirs.baseAddress! + row * cols * stride, cols * stride)
+                    == 0
             }
         }
     }
@@ -91,7 +165,7 @@ public struct Canvas: Equatable, Sendable {
         for character in cut {
             let width = DisplayWidth.of(character)
             guard width > 0 else { continue }  // a stray combining mark has nothing to sit on
-            put(String(character), width: width, col: x, row: row, style: style)
+            put(Cell(text: String(character), style: style), width: width, col: x, row: row)
             x += width
         }
         return x - col
@@ -106,8 +180,13 @@ public struct Canvas: Equatable, Sendable {
         style: CellStyle = .plain, unicode: Bool = true, clip: Range<Int>? = nil
     ) {
         guard width >= 2, height >= 2 else { return }
-        let (topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical) =
-            unicode ? ("╭", "╮", "╰", "╯", "─", "│") : ("+", "+", "+", "+", "-", "|")
+        let glyphs = unicode ? ["╭", "╮", "╰", "╯", "─", "│", " "] : ["+", "+", "+", "+", "-", "|", " "]
+        let (topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical, inside) = (
+            Cell(text: glyphs[0], style: style), Cell(text: glyphs[1], style: style),
+            Cell(text: glyphs[2], style: style), Cell(text: glyphs[3], style: style),
+            Cell(text: glyphs[4], style: style), Cell(text: glyphs[5], style: style),
+            Cell(text: glyphs[6], style: style)
+        )
         // Only the cells inside the canvas: a box may be far larger than it.
         let visible = (clip ?? 0..<rows).clamped(to: 0..<rows)
         let first = max(row, visible.lowerBound), last = min(row + height, visible.upperBound)
@@ -115,7 +194,7 @@ public struct Canvas: Equatable, Sendable {
             for x in max(col, 0)..<max(min(col + width, cols), max(col, 0)) {
                 let top = y == row, bottom = y == row + height - 1
                 let left = x == col, right = x == col + width - 1
-                let glyph: String
+                let glyph: Cell
                 switch (top, bottom, left, right) {
                 case (true, _, true, _): glyph = topLeft
                 case (true, _, _, true): glyph = topRight
@@ -123,9 +202,9 @@ public struct Canvas: Equatable, Sendable {
                 case (_, true, _, true): glyph = bottomRight
                 case (true, _, _, _), (_, true, _, _): glyph = horizontal
                 case (_, _, true, _), (_, _, _, true): glyph = vertical
-                default: glyph = " "
+                default: glyph = inside
                 }
-                put(glyph, width: 1, col: x, row: y, style: style)
+                put(glyph, width: 1, col: x, row: y)
             }
         }
     }
@@ -147,12 +226,12 @@ public struct Canvas: Equatable, Sendable {
         col >= 0 && col < cols && row >= 0 && row < rows
     }
 
-    private mutating func put(_ text: String, width: Int, col: Int, row: Int, style: CellStyle) {
+    private mutating func put(_ cell: Cell, width: Int, col: Int, row: Int) {
         // A wide cluster is drawn whole or not at all.
         guard contains(col: col, row: row), contains(col: col + width - 1, row: row) else { return }
         for x in col..<(col + width) { detachWideNeighbour(col: x, row: row) }
-        cells[row * cols + col] = Cell(text: text, style: style)
-        if width == 2 { cells[row * cols + col + 1] = Cell(text: "", style: style) }
+        cells[row * cols + col] = cell
+        if width == 2 { cells[row * cols + col + 1] = Cell(utf8: (0, 0, 0, 0), styleBits: cell.styleBits) }
     }
 
     /// Before (`col`, `row`) is overwritten: blanks the other half of the wide

@@ -15,6 +15,9 @@ public struct CellStyle: Hashable, Sendable {
         self.rawValue = (color <= UInt32(PRESENTER_COLOR_CYAN) ? color : 0) | attributes
     }
 
+    /// Bits already kept by ``init(rawValue:)`` (a cell's own).
+    @inlinable init(bits: UInt32) { rawValue = bits }
+
     /// The default style: no colour, no attribute.
     @inlinable public static var plain: CellStyle { CellStyle(rawValue: 0) }
 

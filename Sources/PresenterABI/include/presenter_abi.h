@@ -320,7 +320,9 @@ typedef struct presenter_host {
      *  is cut and ends with an ellipsis. Cells outside the view are clipped.
      *  Control characters (C0, DEL, C1), bidirectional formatting characters
      *  and the line and paragraph separators (U+2028, U+2029) are dropped:
-     *  the host places every cell itself.
+     *  the host places every cell itself. A character (grapheme cluster)
+     *  of more than 31 bytes of UTF-8 keeps the code points that fit: its
+     *  base and first marks (every common emoji sequence fits whole).
      *  Returns the number of columns drawn. Only inside render; elsewhere it
      *  draws nothing and returns 0. */
     uint32_t (*draw_text)(presenter_view *view, int32_t col, int32_t row,

@@ -10,6 +10,8 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
+#include <stdint.h>
 
 /** pipe2(fds, O_CLOEXEC [| O_NONBLOCK]): both ends close-on-exec from birth. */
 int ph_pipe_cloexec(int fds[2], int nonblocking);
@@ -125,6 +127,32 @@ int ph_set_process_name(const char *name);
 
 /** gettid(): the calling thread's id (the process id on its main thread). */
 pid_t ph_gettid(void);
+
+/** The word a condition variable sleeps on (MonotonicCondition): a
+ *  sequence each wake bumps, and how many threads are about to sleep or
+ *  sleep on it. Zeroed before first use; touched only through the
+ *  ph_condition_ calls below. Unlike glibc's condition, a timed wait that
+ *  ends at its deadline leaves the caller's mutex uncontended, so the
+ *  unlock after it makes no system call (a frame timer's wake-up is one
+ *  futex wait, not a wait and a wake). */
+struct ph_condition_word {
+    uint32_t sequence;
+    uint32_t waiters;
+};
+
+/** Called holding the condition's mutex, before unlocking it to sleep:
+ *  counts the caller as a waiter and returns the sequence to sleep on. */
+uint32_t ph_condition_prepare(struct ph_condition_word *word);
+
+/** Sleeps until the sequence moves past `seen` (a wake since
+ *  ph_condition_prepare returns at once), or CLOCK_MONOTONIC reaches the
+ *  absolute `deadline` (NULL: none). Returns 1 when the deadline passed,
+ *  else 0 (woken, or spuriously). Keeps errno. */
+int ph_condition_block(struct ph_condition_word *word, uint32_t seen, const struct timespec *deadline);
+
+/** Bumps the sequence and wakes one sleeper (every one with `all`); a
+ *  system call only when someone waits. */
+void ph_condition_wake(struct ph_condition_word *word, int all);
 
 /** pidfd_open(pid, 0): a descriptor (close-on-exec) that polls readable
  *  once the process has ended; -1 where the kernel has no pidfd. */

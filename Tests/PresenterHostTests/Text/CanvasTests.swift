@@ -112,4 +112,42 @@ struct CanvasTests {
         #expect(CellStyle(rawValue: 0x19).color == 0)
         #expect(CellStyle(rawValue: 0x16).withoutColor == CellStyle(rawValue: 0x10))
     }
+
+    @Test("a cell is plain bytes with no padding, so rows compare as memory")
+    func plainCells() {
+        // rowEquals compares a row's bytes at once: a reference in a cell
+        // would make that wrong, and padding would make it compare garbage.
+        #expect(_isPOD(Canvas.Cell.self))
+        #expect(MemoryLayout<Canvas.Cell>.size == MemoryLayout<Canvas.Cell>.stride)
+        var one = Canvas(cols: 6, rows: 2)
+        var other = Canvas(cols: 6, rows: 2)
+        one.drawText("ab", col: 1, row: 0, maxColumns: 9)
+        other.drawText("ab", col: 1, row: 0, maxColumns: 9, style: CellStyle(rawValue: 1))
+        #expect(!one.rowEquals(0, in: other))
+        #expect(one.rowEquals(1, in: other))
+        other.drawText("ab", col: 1, row: 0, maxColumns: 9)
+        #expect(one.rowEquals(0, in: other))
+        #expect(one[1, 0].hasSameText(as: Canvas.Cell(text: "a", style: CellStyle(rawValue: 3))))
+    }
+
+    @Test("a cluster keeps up to 31 bytes, cut after a whole scalar, no joiner left at the cut")
+    func longClusters() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"  // 25 bytes
+        #expect(Canvas.Cell(text: family, style: .plain).text == family)
+        // A kiss with skin tones: 35 bytes, cut before the last skin tone.
+        let kiss = "\u{1F468}\u{1F3FB}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F48B}\u{200D}\u{1F468}\u{1F3FC}"
+        #expect(kiss.utf8.count == 35)
+        #expect(
+            Canvas.Cell(text: kiss, style: .plain).text
+                == "\u{1F468}\u{1F3FB}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F48B}\u{200D}\u{1F468}")
+        // Cut right after a joiner: the joiner goes too.
+        let joined = String(repeating: "a", count: 28) + "\u{200D}" + "b"
+        #expect(Canvas.Cell(text: joined, style: .plain).text == String(repeating: "a", count: 28))
+        // A letter under 40 combining marks of 2 bytes keeps 15 of them.
+        let zalgo = "e" + String(repeating: "\u{0301}", count: 40)
+        #expect(Canvas.Cell(text: zalgo, style: .plain).text == "e" + String(repeating: "\u{0301}", count: 15))
+        var canvas = Canvas(cols: 4, rows: 1)
+        canvas.drawText(zalgo + "x", col: 0, row: 0, maxColumns: 4)
+        #expect(canvas[1, 0].text == "x")
+    }
 }
