@@ -22,7 +22,7 @@ package enum AddBookmarkCommand {
     }
 
     private static func run(_ options: AddBookmarkOptions) throws(CommandError) -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         if options.mode == .screen {
             // Checked first: nothing is loaded for a screen that cannot be shown.
             guard TerminalShim.isTerminal(.standardInput), TerminalShim.isTerminal(.standardError),

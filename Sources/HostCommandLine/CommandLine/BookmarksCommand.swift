@@ -1,3 +1,4 @@
+import HostSystem
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -16,7 +17,7 @@ enum BookmarksCommand {
 
     /// Lists the store at `store` (else the default one); returns the exit status.
     static func execute(
-        store: String?, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+        store: String?, json: Bool, environment: [String: String] = ProcessEnvironment.current
     ) -> Int32 {
         do throws(CommandError) {
             let store = BookmarkStore(path: BookmarkStore.path(store: store, environment: environment))

@@ -36,7 +36,7 @@ enum CheckCommand {
             return PresenterHostCommand.report(
                 .noInput("check: \(PrintableText.escaping(file)): no such file; give the path of a plugin .so file"))
         }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let scanner = options.plugins.scanner(environment: environment)
         let configuration = options.plugins.presenterProcess(hookTimeout: options.hookTimeout, environment: environment)
         let suite = ConformanceSuite(configuration: configuration) {

@@ -1,3 +1,4 @@
+import HostSystem
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -64,7 +65,7 @@ enum CommandRuntime {
     /// also what `run` starts it with ahead (``PresenterProcessLaunch``).
     static func presenterProcess(options: RunOptions) -> PresenterProcess.Configuration {
         options.plugins.presenterProcess(
-            hookTimeout: options.hookTimeout, environment: ProcessInfo.processInfo.environment)
+            hookTimeout: options.hookTimeout, environment: ProcessEnvironment.current)
     }
 
     /// The options presenters read through `option()` (see docs/ABI.md).

@@ -22,7 +22,7 @@ package enum DriveCommand {
 
     private static func drive(_ options: DriveOptions) throws(CommandError) -> Int32 {
         let presentation = options.presentation
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
         // Tracing goes to the --log file, or else to stderr as -v would (as run's).
         let tracing = EngineNote.tracingEnabled(environment)

@@ -21,7 +21,7 @@ enum ListCommand {
     /// Lists the presenters found as `plugins` and the environment say
     /// (with `ids`, their ids alone, one a line); returns the exit status.
     static func execute(_ plugins: PluginOptions, verbose: Bool, json: Bool, ids: Bool = false) -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let diversion = StandardOutputDiversion()
         let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
         if EngineNote.tracingEnabled(environment) {

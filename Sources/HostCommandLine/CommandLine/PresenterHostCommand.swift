@@ -228,7 +228,7 @@ package enum PresenterHostCommand {
     /// search order (missing ones too: a plugin put there would be found);
     /// warnings about the user's directories on stderr.
     static func printPluginPath(_ plugins: PluginOptions) -> Int32 {
-        let (entries, warnings) = plugins.searchPath(environment: ProcessInfo.processInfo.environment)
+        let (entries, warnings) = plugins.searchPath(environment: ProcessEnvironment.current)
         for warning in warnings { writeStandardError(warning + "\n") }
         return printing(SearchPath.directories(entries).map { $0 + "\n" }.joined())
     }

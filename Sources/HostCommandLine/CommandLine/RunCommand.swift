@@ -1,3 +1,4 @@
+import HostSystem
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -23,7 +24,7 @@ package enum RunCommand {
             ? nil
             : PresenterProcessLaunch(CommandRuntime.presenterProcess(options: options))
         do {
-            let environment = ProcessInfo.processInfo.environment
+            let environment = ProcessEnvironment.current
             let file = try options.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
             // Tracing goes to the --log file, or else to stderr as -v would.
             let tracing = EngineNote.tracingEnabled(environment)

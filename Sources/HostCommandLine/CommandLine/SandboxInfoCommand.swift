@@ -14,7 +14,7 @@ import HostText
 /// enters the sandbox and says what holds.
 enum SandboxInfoCommand {
     static func execute(_ plugins: PluginOptions, json: Bool) -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         guard let report = plugins.scanner(environment: environment).probe() else {
             return PresenterHostCommand.report(
                 .systemError(

@@ -25,7 +25,7 @@ package enum EngineNote {
     package static let debugVariable = "PRESENTER_HOST_DEBUG"
 
     /// True when `environment` asks for tracing.
-    package static func tracingEnabled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func tracingEnabled(_ environment: [String: String] = ProcessEnvironment.current) -> Bool {
         guard let value = environment[debugVariable] else { return false }
         return !["", "0", "no", "false"].contains(value.lowercased())
     }

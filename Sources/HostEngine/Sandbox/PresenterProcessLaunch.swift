@@ -124,7 +124,7 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
     /// off: a crash of the presenter process must end it at once, without
     /// a report or a prompt that waits for a key.
     private static func environment(adding extra: [String: String]) -> [String] {
-        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        var environment = ProcessEnvironment.current.merging(extra) { $1 }
         environment["SWIFT_BACKTRACE"] = "enable=no"
         return environment.map { "\($0.key)=\($0.value)" }
     }

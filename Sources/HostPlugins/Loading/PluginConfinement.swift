@@ -60,7 +60,7 @@ package enum PluginConfinement {
         var environment = environment.filter { !$0.hasPrefix(namespaceVariable + "=") }
         environment.append("\(namespaceVariable)=\(NamespaceIdentity.ofThisProcess.encoded)")
         options.environment = environment
-        if !layersOff(ProcessInfo.processInfo.environment).contains(.namespaces) {
+        if !layersOff(ProcessEnvironment.current).contains(.namespaces) {
             options.namespaces = [.user, .pid, .network]
         }
     }
@@ -76,7 +76,7 @@ package enum PluginConfinement {
     ///   - violations: where the SIGSYS handler writes what stopped the
     ///     process (``ConfinementViolation``), for the host.
     package static func enter(files: [FileDescriptor] = [], violations: FileDescriptor?) -> ConfinementReport {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let off = layersOff(environment)
         let namespaces = NamespaceIdentity.entered(apartFrom: environment[namespaceVariable])
         let threads = ProcessSelf.threadCount

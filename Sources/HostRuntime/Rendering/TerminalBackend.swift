@@ -250,7 +250,7 @@ public final class TerminalBackend: RenderBackend {
     private static func readTerminalSize(fd: FileDescriptor, fixed: (cols: Int, rows: Int)?) -> (cols: Int, rows: Int) {
         if let fixed { return fixed }
         if let size = TerminalShim.windowSize(fd) { return size }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         return (Int(environment["COLUMNS"] ?? "") ?? 80, Int(environment["LINES"] ?? "") ?? 24)
     }
 }
