@@ -12,6 +12,22 @@ import Testing
         return (RegistryPipeline().load([SearchPathEntry(path: directory.path, origin: .flag)]), directory)
     }
 
+    /// The ELF checks read each field in the file's byte order, of 1 to 8
+    /// bytes, and a field past the end of what was read as 0 (the checks
+    /// then refuse the file with a reason instead of reading out of bounds).
+    @Test func fieldsAreReadInTheFilesByteOrder() {
+        let bytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xFF]
+        #expect(ELFPrecheck.integer(bytes, at: 0, size: 2, bigEndian: false) == 0x0201)
+        #expect(ELFPrecheck.integer(bytes, at: 0, size: 2, bigEndian: true) == 0x0102)
+        #expect(ELFPrecheck.integer(bytes, at: 1, size: 4, bigEndian: false) == 0x0504_0302)
+        #expect(ELFPrecheck.integer(bytes, at: 1, size: 4, bigEndian: true) == 0x0203_0405)
+        #expect(ELFPrecheck.integer(bytes, at: 1, size: 8, bigEndian: false) == 0xFF08_0706_0504_0302)
+        #expect(ELFPrecheck.integer(bytes, at: 0, size: 8, bigEndian: true) == 0x0102_0304_0506_0708)
+        #expect(ELFPrecheck.integer(bytes, at: 8, size: 1, bigEndian: true) == 0xFF)
+        #expect(ELFPrecheck.integer(bytes, at: 2, size: 8, bigEndian: false) == 0)
+        #expect(ELFPrecheck.integer(bytes, at: 9, size: 1, bigEndian: false) == 0)
+    }
+
     @Test func goodPluginLoadsEveryDescriptorField() throws {
         let (registry, directory) = try load([.good])
         #expect(registry.errors == [])
