@@ -93,10 +93,11 @@ enum ListCommand {
                 bytes.append(newline)
             }
             line(0)
+            let chains = verbose ? registry.chains() : [:]
             for (index, plugin) in registry.plugins.enumerated() {
                 if verbose && index > 0 { bytes.append(newline) }
                 line(index + 1)
-                if verbose { bytes += details(plugin, in: registry).utf8 }
+                if verbose { bytes += details(plugin, chain: chains[plugin.id] ?? [plugin]).utf8 }
             }
             text += String(decoding: bytes, as: UTF8.self)
         }
@@ -115,7 +116,9 @@ enum ListCommand {
         return text
     }
 
-    private static func details(_ plugin: PresenterPlugin, in registry: PresenterRegistry) -> String {
+    /// The lines under a presenter's row with `-v`; `chain` is its chain
+    /// (`PresenterRegistry.chains`), or itself alone when that is broken.
+    private static func details(_ plugin: PresenterPlugin, chain: [PresenterPlugin]) -> String {
         var lines = [
             ("ABI", plugin.abiVersion.description),
             ("Loaded from", plugin.cached ? "the registry cache" : "the file (scanned now)"),
@@ -123,7 +126,7 @@ enum ListCommand {
         if let description = plugin.description { lines.append(("Description", description)) }
         if let author = plugin.author { lines.append(("Author", author)) }
         if let license = plugin.license { lines.append(("License", license)) }
-        let hooks = HookSummary(plugin, chain: registry.chain(for: plugin.id) ?? [plugin])
+        let hooks = HookSummary(plugin, chain: chain)
         var parts: [String] = []
         if !hooks.own.isEmpty { parts.append("own: " + hooks.own.joined(separator: ", ")) }
         if !hooks.inherited.isEmpty {
@@ -139,8 +142,9 @@ enum ListCommand {
     /// The JSON document: `plugins`, `errors` and `searchPath`, keys sorted.
     static func json(_ registry: PresenterRegistry) -> String {
         let strings = { (texts: [String]) in JSONValue.array(texts.map(JSONValue.string)) }
+        let chains = registry.chains()
         let plugins: [JSONValue] = registry.plugins.map { plugin in
-            let hooks = HookSummary(plugin, chain: registry.chain(for: plugin.id) ?? [plugin])
+            let hooks = HookSummary(plugin, chain: chains[plugin.id] ?? [plugin])
             return [
                 "id": .string(plugin.id),
                 "name": .string(plugin.name),
