@@ -19,7 +19,9 @@ package enum DirectoryEntries {
         var names: [[UInt8]] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
+            // `.` or `..`, told without making arrays to compare with.
+            let isDots = name.count <= 2 && name.allSatisfy { $0 == UInt8(ascii: ".") }
+            if !isDots { names.append(name) }
         }
         return names
     }

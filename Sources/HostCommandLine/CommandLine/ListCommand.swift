@@ -55,28 +55,51 @@ enum ListCommand {
             text += "No presenters found. Run 'presenter-host --list -v' to see where they were looked for.\n"
         } else {
             let header = ["ID", "NAME", "VERSION", "EXTENDS", "CAPABILITIES", "FILE"]
-            let rows = registry.plugins.map { plugin in
-                [
+            let columns = header.count
+            // The cells row by row in one array, each measured once: a listing
+            // of a thousand plugins is six thousand cells, and measuring each
+            // again to pad it, with an array a row, cost more than the rest
+            // of a warm `--list`.
+            var cells = header, widths = header.map(\.utf8.count)
+            cells.reserveCapacity(columns * (registry.plugins.count + 1))
+            widths.reserveCapacity(cells.capacity)
+            for plugin in registry.plugins {
+                let path = plugin.path
+                cells += [
                     plugin.id, plugin.name, plugin.version, plugin.extends ?? "-",
-                    capabilityNames(plugin.capabilities).joined(separator: ",").ifEmpty("-"),
-                    PrintableText.escaping(plugin.path),
+                    capabilityList(plugin.capabilities),
+                    Self.isPrintableASCII(path) ? path : PrintableText.escaping(path),
                 ]
+                for cell in cells[(cells.count - columns)...] { widths.append(Self.columns(of: cell)) }
             }
             // Columns line up on screen: a wide (CJK, emoji) character takes two.
-            let widths = header.indices.map { column in
-                ([header] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0
+            var columnWidths = [Int](repeating: 0, count: columns)
+            for (index, width) in widths.enumerated() {
+                columnWidths[index % columns] = max(columnWidths[index % columns], width)
             }
-            func line(_ cells: [String]) -> String {
-                cells.enumerated().map { column, cell in
-                    column == cells.count - 1 ? cell : cell.padded(toColumns: widths[column])
-                }.joined(separator: "  ") + "\n"
+            // The lines as bytes, made text once: appending to a String cell
+            // by cell cost several times the copying.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity((columnWidths.reduce(0, +) + 2 * columns) * (registry.plugins.count + 1))
+            let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n")
+            func line(_ row: Int) {
+                for column in 0..<columns {
+                    let index = row * columns + column
+                    bytes += cells[index].utf8
+                    guard column < columns - 1 else { break }
+                    // The padding, then the two spaces between columns.
+                    bytes += repeatElement(space, count: columnWidths[column] - widths[index] + 2)
+                }
+                bytes.append(newline)
             }
-            text += line(header)
-            for (index, (plugin, row)) in zip(registry.plugins, rows).enumerated() {
-                if verbose && index > 0 { text += "\n" }
-                text += line(row)
-                if verbose { text += details(plugin, in: registry) }
+            line(0)
+            let chains = verbose ? registry.chains() : [:]
+            for (index, plugin) in registry.plugins.enumerated() {
+                if verbose && index > 0 { bytes.append(newline) }
+                line(index + 1)
+                if verbose { bytes += details(plugin, chain: chains[plugin.id] ?? [plugin]).utf8 }
             }
+            text += String(decoding: bytes, as: UTF8.self)
         }
         if verbose {
             text +=
@@ -93,7 +116,9 @@ enum ListCommand {
         return text
     }
 
-    private static func details(_ plugin: PresenterPlugin, in registry: PresenterRegistry) -> String {
+    /// The lines under a presenter's row with `-v`; `chain` is its chain
+    /// (`PresenterRegistry.chains`), or itself alone when that is broken.
+    private static func details(_ plugin: PresenterPlugin, chain: [PresenterPlugin]) -> String {
         var lines = [
             ("ABI", plugin.abiVersion.description),
             ("Loaded from", plugin.cached ? "the registry cache" : "the file (scanned now)"),
@@ -101,7 +126,7 @@ enum ListCommand {
         if let description = plugin.description { lines.append(("Description", description)) }
         if let author = plugin.author { lines.append(("Author", author)) }
         if let license = plugin.license { lines.append(("License", license)) }
-        let hooks = HookSummary(plugin, chain: registry.chain(for: plugin.id) ?? [plugin])
+        let hooks = HookSummary(plugin, chain: chain)
         var parts: [String] = []
         if !hooks.own.isEmpty { parts.append("own: " + hooks.own.joined(separator: ", ")) }
         if !hooks.inherited.isEmpty {
@@ -117,8 +142,9 @@ enum ListCommand {
     /// The JSON document: `plugins`, `errors` and `searchPath`, keys sorted.
     static func json(_ registry: PresenterRegistry) -> String {
         let strings = { (texts: [String]) in JSONValue.array(texts.map(JSONValue.string)) }
+        let chains = registry.chains()
         let plugins: [JSONValue] = registry.plugins.map { plugin in
-            let hooks = HookSummary(plugin, chain: registry.chain(for: plugin.id) ?? [plugin])
+            let hooks = HookSummary(plugin, chain: chains[plugin.id] ?? [plugin])
             return [
                 "id": .string(plugin.id),
                 "name": .string(plugin.name),
@@ -154,6 +180,31 @@ enum ListCommand {
     }
 
     // MARK: - Helpers
+
+    /// The display width of a cell: its byte count when it is printable
+    /// ASCII (almost every cell), else `DisplayWidth`'s.
+    private static func columns(of cell: String) -> Int {
+        isPrintableASCII(cell) ? cell.utf8.count : DisplayWidth.of(cell)
+    }
+
+    /// True when every byte of `text` is printable ASCII (space to `~`):
+    /// one column each, and nothing `PrintableText` would escape.
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        var text = text
+        // Over the contiguous bytes: the generic UTF-8 view's iterator cost
+        // several times more a byte.
+        return text.withUTF8 { bytes in !bytes.contains { $0 < 0x20 || $0 >= 0x7F } }
+    }
+
+    /// The capabilities cell: `capabilityNames` joined by commas, or `-`.
+    private static func capabilityList(_ capabilities: PresenterPlugin.Capabilities) -> String {
+        switch capabilities {
+        case []: return "-"
+        case .messages: return "messages"
+        case .determinate: return "determinate"
+        default: return capabilityNames(capabilities).joined(separator: ",")
+        }
+    }
 
     /// `messages`, `determinate`, and unknown bits in hex.
     private static func capabilityNames(_ capabilities: PresenterPlugin.Capabilities) -> [String] {

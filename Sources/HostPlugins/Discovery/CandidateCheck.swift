@@ -48,7 +48,9 @@ final class CandidateCheck {
         } catch {
             return refused(DiscoveryFailure(reaching: path, error: error.code))
         }
-        var file = (real == "/" ? "" : real) + "/" + name
+        // The path as found when its directory is its real one (the common
+        // case): the same text, without building it again for every file.
+        var file = real == entry.path ? path : (real == "/" ? "" : real) + "/" + name
         var fileDirectoryInfo = directoryInfo, fileDirectory = real
         if (info.st_mode & S_IFMT) == S_IFLNK {
             let resolved: String

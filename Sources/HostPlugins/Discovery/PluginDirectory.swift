@@ -34,11 +34,24 @@ package enum PluginDirectory {
             }
         }
         let prefix = entry.path == "/" ? "/" : entry.path + "/"
-        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
+        return names.sorted(by: precedes).map { name in
             if let valid = String(validating: name, as: UTF8.self) {
                 return Candidate(path: prefix + valid, problem: nil)
             }
             return Candidate(path: prefix + escapingInvalidUTF8(name), problem: .nameNotUTF8)
+        }
+    }
+
+    /// Bytewise order (`lexicographicallyPrecedes`, as strcmp orders), by
+    /// memcmp: the generic comparison cost more than the rest of a warm
+    /// start's discovery.
+    private static func precedes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        left.withUnsafeBytes { left in
+            right.withUnsafeBytes { right in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                return order != 0 ? order < 0 : left.count < right.count
+            }
         }
     }
 

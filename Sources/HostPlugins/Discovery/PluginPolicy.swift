@@ -64,7 +64,8 @@ public struct PluginPolicy: Sendable, Equatable {
     }
 
     private static func violation(_ info: stat, path: String, isDirectory: Bool) -> Violation? {
-        let shown = PrintableText.escaping(path)
+        // The path is escaped only for a message: every file of every start passes here.
+        var shown: String { PrintableText.escaping(path) }
         if info.st_uid != 0 && info.st_uid != UserAccount.effectiveUserID {
             return .foreignOwner(path: shown, isDirectory: isDirectory, owner: userName(info.st_uid))
         }

@@ -223,9 +223,15 @@ enum ELFPrecheck {
     /// An unsigned integer of `size` bytes at `offset`, or 0 past the end of
     /// `bytes` (`SwiftToolchain` reads the section headers with it too).
     static func integer(_ bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64 {
-        guard offset + size <= bytes.count else { return 0 }
-        let slice = bytes[offset..<offset + size]
-        return (bigEndian ? Array(slice) : slice.reversed()).reduce(0) { $0 << 8 | UInt64($1) }
+        guard offset >= 0, size <= 8, offset + size <= bytes.count else { return 0 }
+        // Byte by byte, no array made: it runs for every field of every
+        // section and program header (reversing a slice into an array had
+        // made it half of a scan helper's instructions per file).
+        var value: UInt64 = 0
+        for index in 0..<size {
+            value = value << 8 | UInt64(bytes[bigEndian ? offset + index : offset + size - 1 - index])
+        }
+        return value
     }
 
     private static func bits(_ elfClass: UInt8) -> String {

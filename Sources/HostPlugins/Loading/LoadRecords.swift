@@ -75,16 +75,21 @@ enum LoadRecords {
 
     private static func presenter(_ fields: [String], file: String) throws(Malformed) -> PresenterPlugin {
         func optional(_ field: String) -> String? { field == absent ? nil : field }
-        let abi = fields[10].split(separator: ".")
+        // Split as bytes: the Character-wise split cost most of a cached
+        // record's decoding, which every warm start does for every file.
+        let abi = fields[10].utf8.split(separator: UInt8(ascii: "."))
         guard let capabilities = UInt64(fields[9]), abi.count == 2,
-            let major = UInt16(abi[0]), let minor = UInt16(abi[1])
+            let major = UInt16(String(decoding: abi[0], as: UTF8.self)),
+            let minor = UInt16(String(decoding: abi[1], as: UTF8.self))
         else { throw Malformed() }
         return PresenterPlugin(
             id: fields[2], name: fields[3], version: fields[4],
             description: optional(fields[5]), author: optional(fields[6]), license: optional(fields[7]),
             extends: optional(fields[8]), capabilities: .init(rawValue: capabilities),
             abiVersion: ABIVersion(major: major, minor: minor), file: file,
-            hookNames: fields[11].split(separator: ",").map(String.init))
+            hookNames: fields[11].utf8.split(separator: UInt8(ascii: ",")).map {
+                String(decoding: $0, as: UTF8.self)
+            })
     }
 
     private static func json(_ failure: PluginLoadFailure) -> String {

@@ -131,9 +131,9 @@ enum SwiftToolchain {
                         marks.needsSwiftRuntime = true
                     }
                 }
-            } else if string(in: names, at: section.name) == ".comment" {
+            } else if isName(names, at: section.name, equalTo: comment) {
                 marks.compilers = contents(section).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-                    .filter { $0.contains("clang version") }
+                    .filter(namesClang)
             }
         }
         return marks
@@ -147,12 +147,31 @@ enum SwiftToolchain {
         return bytes
     }
 
-    /// The NUL-terminated string at `offset` of a string table.
-    private static func string(in table: [UInt8], at offset: UInt64) -> String? {
-        guard offset < UInt64(table.count) else { return nil }
-        let start = Int(offset)
-        let end = table[start...].firstIndex(of: 0) ?? table.endIndex
-        return String(decoding: table[start..<end], as: UTF8.self)
+    /// `.comment` and its NUL: the section whose name is these bytes.
+    private static let comment = Array(".comment".utf8) + [0]
+
+    /// True when the string at `offset` of a string table is `wanted`
+    /// (NUL-terminated), compared as bytes: every section's name of every
+    /// plugin passes here, and making each a String cost more than reading it.
+    /// The table's end ends its last string, as a NUL would.
+    static func isName(_ table: [UInt8], at offset: UInt64, equalTo wanted: [UInt8]) -> Bool {
+        guard offset < UInt64(table.count) else { return false }
+        let start = Int(offset), end = min(table.count, start + wanted.count)
+        // All of `wanted`, or all but its NUL where the table ends.
+        return end - start >= wanted.count - 1 && table[start..<end].elementsEqual(wanted[..<(end - start)])
+    }
+
+    /// Whether a `.comment` line names a compiler ("clang version"). On
+    /// ASCII without a CR (CR LF is the one cluster of two ASCII scalars),
+    /// every Character is one byte, so a search of the bytes finds what the
+    /// search of Characters does, at a fraction of its cost; anything else
+    /// is searched as Characters.
+    static func namesClang(_ line: String) -> Bool {
+        let words = "clang version"
+        guard line.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return line.contains(words) }
+        let pattern = Array(words.utf8), bytes = Array(line.utf8)
+        guard bytes.count >= pattern.count else { return false }
+        return (0...(bytes.count - pattern.count)).contains { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) }
     }
 
     /// A compiler line made short and safe for one line of a terminal:

@@ -27,10 +27,28 @@ public struct PresenterRegistry: Sendable {
     /// `[plugin, its base, the base's base, ...]`, or nil when `id` is not
     /// loaded or its chain is broken (a missing base or a cycle).
     public func chain(for id: String) -> [PresenterPlugin]? {
-        guard var current = plugin(id: id) else { return nil }
+        Self.chain(for: id, in: plugin(id:))
+    }
+
+    /// What `chain(for:)` gives for each presenter, by id (broken chains
+    /// left out), from one table of the presenters: a listing asks for
+    /// every chain, and each `chain(for:)` searches the presenters in order.
+    public func chains() -> [String: [PresenterPlugin]] {
+        // The first presenter of an id, as `plugin(id:)` finds it.
+        let byId = Dictionary(plugins.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var chains: [String: [PresenterPlugin]] = [:]
+        for id in byId.keys {
+            if let chain = Self.chain(for: id, in: { byId[$0] }) { chains[id] = chain }
+        }
+        return chains
+    }
+
+    /// The chain of `id` with presenters found by `find`.
+    private static func chain(for id: String, in find: (String) -> PresenterPlugin?) -> [PresenterPlugin]? {
+        guard var current = find(id) else { return nil }
         var chain = [current]
         while let base = current.extends {
-            guard !chain.contains(where: { $0.id == base }), let next = plugin(id: base) else { return nil }
+            guard !chain.contains(where: { $0.id == base }), let next = find(base) else { return nil }
             chain.append(next)
             current = next
         }

@@ -73,36 +73,47 @@ public struct RegistryPipeline {
         return fresh
     }
 
-    /// What loading each file discovery accepted gave, by its index: from
-    /// the cache when it knows the file as it is, else loaded; the cache
-    /// then remembers the outcomes that last.
-    private func load(_ files: [DiscoveredFile]) -> [Int: PluginLibrary.Outcome] {
-        var outcomes: [Int: PluginLibrary.Outcome] = [:]
-        var remembered: [String: RegistryCacheFormat.Entry] = [:]
+    /// What loading each file discovery accepted gave, by its index (nil
+    /// for a file discovery refused): from the cache when it knows the file
+    /// as it is, else loaded; the cache then remembers the outcomes that last.
+    private func load(_ files: [DiscoveredFile]) -> [PluginLibrary.Outcome?] {
+        var outcomes = [PluginLibrary.Outcome?](repeating: nil, count: files.count)
+        var remembered: [(path: String, entry: RegistryCacheFormat.Entry)] = []
         var pending: [(index: Int, real: DiscoveredFile.Real)] = []
         for (index, file) in files.enumerated() {
             guard case .success(let real) = file.checked else { continue }
             if let entry = cache?.entries[real.path], entry.identity == real.identity {
                 outcomes[index] = entry.contents
-                remembered[real.path] = entry
+                remembered.append((real.path, entry))
             } else {
                 pending.append((index, real))
             }
         }
         let loaded = PluginLoader.load(
             pending.map { ($0.real.path, files[$0.index].bundled) }, scanner: scanner, policy: policy)
+        var changed = false
         for ((index, real), outcome) in zip(pending, loaded) {
             outcomes[index] = outcome
-            if outcome.isLasting { remembered[real.path] = .init(identity: real.identity, contents: outcome) }
+            if outcome.isLasting {
+                remembered.append((real.path, .init(identity: real.identity, contents: outcome)))
+                changed = true
+            }
         }
-        cache?.store(remembered)
+        // Every entry from the cache as it was, and as many as it holds: it
+        // would be written again as it is (`store` says so too, at the cost
+        // of a dictionary of every entry on each warm start).
+        guard let cache, changed || cache.ignored != nil || remembered.count != cache.entries.count else {
+            return outcomes
+        }
+        // Discovery gave each real path once.
+        cache.store(Dictionary(remembered, uniquingKeysWith: { first, _ in first }))
         return outcomes
     }
 
     /// The registry: the presenters resolution keeps, and every refusal in
     /// search order (by file, then descriptor).
     private func resolve(
-        _ files: [DiscoveredFile], outcomes: [Int: PluginLibrary.Outcome], searchPath: [SearchPathEntry]
+        _ files: [DiscoveredFile], outcomes: [PluginLibrary.Outcome?], searchPath: [SearchPathEntry]
     ) -> PresenterRegistry {
         var errors: [(key: [Int], error: PluginLoadError)] = []
         var candidates: [PresenterResolution.Candidate] = []

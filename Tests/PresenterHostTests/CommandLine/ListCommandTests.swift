@@ -367,6 +367,40 @@ import Testing
         #expect(try column(of: "1  ", in: lines[2]) == header, "\(table)")
     }
 
+    /// The table's exact text with every kind of cell: printable ASCII (the
+    /// fast path), a path with a control character (escaped, and as wide as
+    /// its escape), a wide name and a path past ASCII (measured by display
+    /// width), and each capabilities cell (none, one, both, unknown bits).
+    @Test func everyKindOfCellIsShownAndPaddedAsBefore() {
+        func plugin(_ id: String, _ name: String, _ capabilities: PresenterPlugin.Capabilities, _ path: String)
+            -> PresenterPlugin
+        {
+            PresenterPlugin(
+                id: id, name: name, version: "1.0", description: nil, author: nil, license: nil,
+                extends: id == "b" ? "a" : nil, capabilities: capabilities, abiVersion: .host, path: path,
+                hooks: .init())
+        }
+        let table = ListCommand.table(
+            PresenterRegistry(plugins: [
+                plugin("a", "Plain", [], "/d/liba.so"),
+                plugin("b", "進捗", .messages, "/d/lib\nb.so"),
+                plugin("c", "C", .determinate, "/d/libé.so"),
+                plugin("d", "D", [.messages, .determinate], "/d/libd.so"),
+                plugin("e", "E", .init(rawValue: 0x14), "/d/libe.so"),
+            ]),
+            verbose: false)
+        #expect(
+            table == """
+                ID  NAME   VERSION  EXTENDS  CAPABILITIES          FILE
+                a   Plain  1.0      -        -                     /d/liba.so
+                b   進捗   1.0      a        messages              /d/lib\\nb.so
+                c   C      1.0      -        determinate           /d/libé.so
+                d   D      1.0      -        messages,determinate  /d/libd.so
+                e   E      1.0      -        0x14                  /d/libe.so
+
+                """, "\(table)")
+    }
+
     @Test func anEmptyRegistrySaysWhereToLook() {
         #expect(
             ListCommand.table(PresenterRegistry(plugins: []), verbose: false)

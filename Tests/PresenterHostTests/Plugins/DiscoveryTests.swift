@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import HostSystem
 @testable import HostText
 @testable import HostPlugins
 
@@ -144,6 +145,22 @@ import Testing
         let names = PluginDirectory.candidates(in: SearchPathEntry(path: directory.path, origin: .flag))
             .map { URL(fileURLWithPath: $0.path).lastPathComponent }
         #expect(names == ["dir.so", "libZ.so", "liba.so", "libb.so"])
+    }
+
+    /// Bytewise order, as strcmp's: a name before the longer name it
+    /// starts, `.` (0x2E) before letters, and a byte past ASCII (`é` is
+    /// 0xC3 0xA9) after them all; and the walk keeps names made of dots
+    /// other than `.` and `..` (`...`), which are entries like any other.
+    @Test func candidatesAreInBytewiseOrderAndOnlyDotAndDotDotAreLeftOut() throws {
+        let directory = TestPaths.temporaryDirectory("order")
+        for name in ["libé.so", "liba.so.so", "lib.so", "liba.so", "libz.so", "...", "..so"] {
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data())
+        }
+        let names = PluginDirectory.candidates(in: SearchPathEntry(path: directory.path, origin: .flag))
+            .map { URL(fileURLWithPath: $0.path).lastPathComponent }
+        #expect(names == ["lib.so", "liba.so", "liba.so.so", "libz.so", "libé.so"])
+        let entries = try DirectoryEntries.names(in: directory.path).map { String(decoding: $0, as: UTF8.self) }
+        #expect(Set(entries) == ["libé.so", "liba.so.so", "lib.so", "liba.so", "libz.so", "...", "..so"])
     }
 
     @Test func aNameThatIsNotUTF8IsACandidateRefusedByItsName() throws {

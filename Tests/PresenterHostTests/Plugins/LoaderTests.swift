@@ -12,6 +12,46 @@ import Testing
         return (RegistryPipeline().load([SearchPathEntry(path: directory.path, origin: .flag)]), directory)
     }
 
+    /// Every chain at once is what each chain alone is: a chain of three, a
+    /// base missing, a cycle, and an id twice (the first one counts, as
+    /// `plugin(id:)` finds it) whose second copy would close a cycle.
+    @Test func everyChainAtOnceIsEachChainAlone() {
+        func plugin(_ id: String, extends base: String? = nil, name: String = "") -> PresenterPlugin {
+            PresenterPlugin(
+                id: id, name: name, version: "1", description: nil, author: nil, license: nil, extends: base,
+                capabilities: [], abiVersion: .host, path: "/d/lib\(id).so", hooks: .init())
+        }
+        let registry = PresenterRegistry(plugins: [
+            plugin("top", extends: "middle"), plugin("middle", extends: "base"), plugin("base"),
+            plugin("orphan", extends: "gone"), plugin("ping", extends: "pong"), plugin("pong", extends: "ping"),
+            plugin("twice", name: "first"), plugin("twice", extends: "top", name: "second"),
+        ])
+        let chains = registry.chains()
+        for id in ["top", "middle", "base", "orphan", "ping", "pong", "twice", "gone"] {
+            #expect(chains[id]?.map(\.id) == registry.chain(for: id)?.map(\.id), "\(id)")
+            #expect(chains[id]?.map(\.name) == registry.chain(for: id)?.map(\.name), "\(id)")
+        }
+        #expect(chains["top"]?.map(\.id) == ["top", "middle", "base"])
+        #expect(chains["twice"]?.map(\.name) == ["first"])
+        #expect(Set(chains.keys) == ["top", "middle", "base", "twice"])
+    }
+
+    /// The ELF checks read each field in the file's byte order, of 1 to 8
+    /// bytes, and a field past the end of what was read as 0 (the checks
+    /// then refuse the file with a reason instead of reading out of bounds).
+    @Test func fieldsAreReadInTheFilesByteOrder() {
+        let bytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xFF]
+        #expect(ELFPrecheck.integer(bytes, at: 0, size: 2, bigEndian: false) == 0x0201)
+        #expect(ELFPrecheck.integer(bytes, at: 0, size: 2, bigEndian: true) == 0x0102)
+        #expect(ELFPrecheck.integer(bytes, at: 1, size: 4, bigEndian: false) == 0x0504_0302)
+        #expect(ELFPrecheck.integer(bytes, at: 1, size: 4, bigEndian: true) == 0x0203_0405)
+        #expect(ELFPrecheck.integer(bytes, at: 1, size: 8, bigEndian: false) == 0xFF08_0706_0504_0302)
+        #expect(ELFPrecheck.integer(bytes, at: 0, size: 8, bigEndian: true) == 0x0102_0304_0506_0708)
+        #expect(ELFPrecheck.integer(bytes, at: 8, size: 1, bigEndian: true) == 0xFF)
+        #expect(ELFPrecheck.integer(bytes, at: 2, size: 8, bigEndian: false) == 0)
+        #expect(ELFPrecheck.integer(bytes, at: 9, size: 1, bigEndian: false) == 0)
+    }
+
     @Test func goodPluginLoadsEveryDescriptorField() throws {
         let (registry, directory) = try load([.good])
         #expect(registry.errors == [])

@@ -97,6 +97,34 @@ import Testing
         #expect(fixed.stdout.contains("fixture.local-one"))
     }
 
+    /// A warm start whose every file the cache knew as it is leaves the
+    /// cache file alone (the pipeline skips writing it); a file gone from
+    /// the folder is one entry fewer, so the cache is written again without
+    /// it, and the next warm start leaves that one alone.
+    @Test func theCacheIsWrittenAgainOnlyWhenWhatItHoldsChanged() throws {
+        let setup = try Setup([.localOne])
+        _ = try setup.host(["--list"])
+        func identity() throws -> [UInt64] {
+            var info = stat()
+            try #require(stat(setup.cacheFile, &info) == 0)
+            return [UInt64(info.st_ino), UInt64(info.st_mtim.tv_sec), UInt64(info.st_mtim.tv_nsec)]
+        }
+        let cold = try identity()
+        let warm = try setup.host(["--list"])
+        #expect(warm.status == 0 && warm.stderr == "", "\(warm.stderr)")
+        #expect(try identity() == cold, "a warm start rewrote a cache that knew every file")
+
+        let gone = setup.plugins.appendingPathComponent(Fixture.localOne.fileName).path
+        #expect(unlink(gone) == 0)
+        let after = try setup.host(["--list"])
+        #expect(!after.stdout.contains("fixture.local-one"))
+        let rewritten = try identity()
+        #expect(rewritten != cold, "the cache still holds a file that is gone")
+        #expect(!(try String(contentsOfFile: setup.cacheFile, encoding: .utf8)).contains(gone))
+        _ = try setup.host(["--list"])
+        #expect(try identity() == rewritten)
+    }
+
     @Test func rescanRebuildsAndNoCacheNeitherReadsNorWrites() throws {
         let setup = try Setup()
         _ = try setup.host(["--list"], before: ["--no-cache"])

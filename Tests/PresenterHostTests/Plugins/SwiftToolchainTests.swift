@@ -49,6 +49,34 @@ import Testing
         #expect(try Self.marks(file.path) == nil)
     }
 
+    /// Which `.comment` lines name a compiler: bytes searched on printable
+    /// ASCII, Characters past it (a combining mark makes another letter),
+    /// and a CR LF, one Character, searched as Characters too.
+    @Test func aCompilerLineIsOneThatSaysClangVersion() {
+        #expect(SwiftToolchain.namesClang("clang version 21.0.0 (https://github.com/swiftlang/llvm-project.git 0a)"))
+        #expect(SwiftToolchain.namesClang("Debian clang version 14.0.6"))
+        #expect(!SwiftToolchain.namesClang("GCC: (Debian 12.2.0-14) 12.2.0"))
+        #expect(!SwiftToolchain.namesClang("clang versio"))
+        #expect(!SwiftToolchain.namesClang("Clang version 14"))
+        #expect(SwiftToolchain.namesClang("é clang version 14"))
+        #expect(!SwiftToolchain.namesClang("clang version\u{301} 14"))
+        #expect(SwiftToolchain.namesClang("\r\nclang version 14"))
+    }
+
+    /// A section's name is compared as bytes up to its NUL, or to the end
+    /// of the table for the last one: `.comment` is that name, not
+    /// `.comments` nor `.comment` with a combining mark after it.
+    @Test func aSectionNameIsMatchedUpToItsEnd() {
+        let wanted = Array(".comment".utf8) + [0]
+        let table = Array("\0.text\0.comment\0.comments\0.comment\u{301}\0.comment".utf8)
+        let offsets = [1, 7, 16, 26, 37]
+        #expect(
+            offsets.map { SwiftToolchain.isName(table, at: UInt64($0), equalTo: wanted) }
+                == [false, true, false, false, true])
+        #expect(!SwiftToolchain.isName(table, at: UInt64(table.count), equalTo: wanted))
+        #expect(!SwiftToolchain.isName(Array(".comm".utf8), at: 0, equalTo: wanted))
+    }
+
     @Test func aCompilerLineIsShownShortAndSafe() {
         #expect(
             SwiftToolchain.brief(
