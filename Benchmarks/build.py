@@ -15,8 +15,8 @@ DEBIAN_REGISTRY = "/usr/share/cargo/registry"
 
 
 def swift_release(scratch_path, skip_build):
-    """The release build's bin folder (swift build -c release)."""
-    build = ["swift", "build", "-c", "release"] + (["--scratch-path", scratch_path] if scratch_path else [])
+    """The release build's bin folder (scripts/release-build: what is installed and packaged)."""
+    build = [os.path.join(ROOT, "scripts", "release-build")] + (["--scratch-path", scratch_path] if scratch_path else [])
     if not skip_build:
         # What building needs besides the toolchain (libseccomp's headers).
         subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True, cwd=ROOT)

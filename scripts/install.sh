@@ -64,10 +64,10 @@ if [ "$action" = uninstall ]; then
 fi
 
 if [ -z "$from" ]; then
-    say "building the release binary (swift build -c release)"
+    say "building the release binary (scripts/release-build)"
     "$(dirname "$0")/setup" >&2
-    swift build -c release >&2
-    from=$(swift build -c release --show-bin-path)
+    "$(dirname "$0")/release-build" >&2
+    from=$("$(dirname "$0")/release-build" --show-bin-path)
 fi
 for product in presenter-host presenter-host-fetch "${plugins[@]}"; do
     [ -f "$from/$product" ] || fail "$from/$product does not exist; build first (swift build -c release) or give --from the products folder"
