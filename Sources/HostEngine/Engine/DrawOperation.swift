@@ -92,6 +92,13 @@ package enum DrawOperation: Equatable, Sendable {
         }
     }
 
+    /// Which of a cycle's texts shows at `now`; nil for an operation that
+    /// shows the same at any time.
+    package func shownText(at now: UInt64) -> Int? {
+        guard case .cycle(let cycle) = self else { return nil }
+        return cycle.index(at: now)
+    }
+
     /// When what the operation shows next changes by itself (a cycle's next
     /// text), after `now`; nil when it never does.
     package func nextChange(after now: UInt64) -> UInt64? {

@@ -43,6 +43,19 @@ struct TerminalFrameEncoder {
     private var style = CellStyle.plain
     private var needsFullRedraw = false
     private var out: [UInt8] = []
+    /// Frames already encoded, by where the cells of what the region showed
+    /// and of what it shows next are kept (each entry holds both canvases,
+    /// so neither place can be reused meanwhile): a spinner's turns, which
+    /// the runtime hands over as the same few canvases again
+    /// (``FrameComposer``), are encoded once each.
+    private var encoded: [EncodedPair: (shown: Canvas, next: Canvas, bytes: [UInt8])] = [:]
+    /// More than a cycle's turns between two changes is not worth keeping.
+    static let encodedLimit = 64
+
+    private struct EncodedPair: Hashable {
+        let shown: UInt
+        let next: UInt
+    }
 
     init(colorEnabled: Bool) { self.colorEnabled = colorEnabled }
 
@@ -52,6 +65,7 @@ struct TerminalFrameEncoder {
     /// The bytes that make the region show `canvas`; empty when nothing changed.
     mutating func frame(_ canvas: Canvas) -> [UInt8] {
         out.removeAll(keepingCapacity: true)
+        var pair: EncodedPair?
         if screen == nil {
             guard !canvas.isBlank else { return [] }
             emit("\u{1B}[?25l")
@@ -60,11 +74,24 @@ struct TerminalFrameEncoder {
             // The cursor is on the anchor, wherever a resize moved it: start
             // over from there (reserve erases what the region showed).
             reserve(canvas)
+        } else if let shown = screen {
+            // Between frames the cursor is on the anchor in the plain style:
+            // the bytes from one canvas to another are always the same.
+            pair = EncodedPair(shown: shown.storageAddress, next: canvas.storageAddress)
+            if let known = encoded[pair!] {
+                screen = canvas
+                return known.bytes
+            }
         }
         needsFullRedraw = false
+        let shown = screen
         drawDifferences(to: canvas)
         if !out.isEmpty { returnToAnchor() }
         screen = canvas
+        if let pair, let shown {
+            if encoded.count >= Self.encodedLimit { encoded.removeAll(keepingCapacity: true) }
+            encoded[pair] = (shown, canvas, out)
+        }
         return out
     }
 
@@ -77,13 +104,17 @@ struct TerminalFrameEncoder {
         // Between frames the cursor is on the anchor: erase from there.
         emit("\u{1B}[J\u{1B}[?25h")
         screen = nil
+        encoded.removeAll()
         return out
     }
 
     /// Forgets the region without a byte written (it can no longer be
     /// reached: the terminal went to another process group that stops us if
     /// we write). The next frame reserves a new one.
-    mutating func forget() { screen = nil }
+    mutating func forget() {
+        screen = nil
+        encoded.removeAll()
+    }
 
     /// Makes the next frame erase the region and draw every cell again (after a resize).
     mutating func invalidate() { needsFullRedraw = screen != nil }
@@ -94,9 +125,10 @@ struct TerminalFrameEncoder {
     /// there as the anchor and erases from it to the end of the screen; what
     /// the region shows is then blank.
     private mutating func reserve(_ canvas: Canvas) {
+        encoded.removeAll()
         // IND keeps the column (a newline would lose it) and scrolls at the bottom.
         emit(String(repeating: "\u{1B}D", count: canvas.rows))
-        csi(canvas.rows, "A")
+        csi(canvas.rows, UInt8(ascii: "A"))
         emit("\u{1B}7\u{1B}[J")
         cursorRow = -1
         cursorCol = nil
@@ -115,16 +147,18 @@ struct TerminalFrameEncoder {
         guard let old = screen else { return }
         for row in 0..<canvas.rows {
             // An unchanged row writes nothing: most of them, most frames.
-            if canvas.rowEquals(row, in: old) { continue }
+            guard let changed = canvas.changedColumns(inRow: row, from: old) else { continue }
             var tail = canvas.cols
             while tail > 0 && canvas[tail - 1, row] == .blank { tail -= 1 }
-            var col = 0
-            while col < tail {
+            // Outside `changed` every cell is the screen's, byte for byte.
+            var col = changed.lowerBound
+            let end = min(tail, changed.upperBound + 1)
+            while col < end {
                 let cell = canvas[col, row]
                 if same(cell, old[col, row]) || cell.isContinuation { col += 1; continue }
                 moveTo(row: row, col: col, over: canvas)
                 setStyle(effective(cell.style))
-                emit(cell.text)
+                cell.appendUTF8(to: &out)
                 let width = DisplayWidth.of(Character(cell.text))
                 let emoji = width == 2 && cell.text.unicodeScalars.first!.properties.isEmoji
                 cursorCol = emoji ? nil : col + width
@@ -146,16 +180,16 @@ struct TerminalFrameEncoder {
         if row != cursorRow {
             if cursorCol == nil && row > cursorRow {
                 // Down and to column 0 in one (CNL): the column was unknown anyway.
-                csi(row - cursorRow, "E")
+                csi(row - cursorRow, UInt8(ascii: "E"))
                 cursorCol = 0
             } else {
-                csi(abs(row - cursorRow), row > cursorRow ? "B" : "A")
+                csi(abs(row - cursorRow), UInt8(ascii: row > cursorRow ? "B" : "A"))
             }
             cursorRow = row
         }
         guard let from = cursorCol else {
             emit("\r")
-            if col > 0 { csi(col, "C") }
+            if col > 0 { csi(col, UInt8(ascii: "C")) }
             cursorCol = col
             return
         }
@@ -163,19 +197,27 @@ struct TerminalFrameEncoder {
         if col == 0 {
             emit("\r")
         } else if col < from {
+            // The fewest bytes of: backspaces, CUB, CR and CUF (the first on a tie).
             let back = from - col
-            let options = [String(repeating: "\u{8}", count: back), csiText(back, "D"), "\r" + csiText(col, "C")]
-            emit(options.min { $0.utf8.count < $1.utf8.count }!)
-        } else if let canvas, col - from < csiText(col - from, "C").utf8.count,
+            let backspaces = back, left = Self.csiCount(back), fromStart = 1 + Self.csiCount(col)
+            if backspaces <= left && backspaces <= fromStart {
+                out.append(contentsOf: repeatElement(0x08, count: back))
+            } else if left <= fromStart {
+                csi(back, UInt8(ascii: "D"))
+            } else {
+                emit("\r")
+                csi(col, UInt8(ascii: "C"))
+            }
+        } else if let canvas, col - from < Self.csiCount(col - from),
             let text = rewrite(canvas, row: row, from: from, to: col),
-            text.utf8.count < csiText(col - from, "C").utf8.count
+            text.utf8.count < Self.csiCount(col - from)
         {
             // Only a gap narrower than the move's own bytes can be cheaper
             // to rewrite (each cell takes a byte at least): the spinner's
             // move across 35 columns never builds the text of 35 cells.
             emit(text)
         } else {
-            csi(col - from, "C")
+            csi(col - from, UInt8(ascii: "C"))
         }
         cursorCol = col
     }
@@ -196,7 +238,7 @@ struct TerminalFrameEncoder {
     }
 
     private mutating func setStyle(_ target: CellStyle) {
-        emit(target.sgr(from: style))
+        target.appendSGR(from: style, to: &out)
         style = target
     }
 
@@ -206,11 +248,21 @@ struct TerminalFrameEncoder {
         a.hasSameText(as: b) && effective(a.style) == effective(b.style)
     }
 
-    private func csiText(_ count: Int, _ final: Character) -> String {
-        count == 1 ? "\u{1B}[\(final)" : "\u{1B}[\(count)\(final)"
+    /// The bytes of ``csi(_:_:)``'s sequence for `count`.
+    private static func csiCount(_ count: Int) -> Int {
+        var digits = 1
+        var rest = count / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        return count == 1 ? 3 : 3 + digits
     }
 
-    private mutating func csi(_ count: Int, _ final: Character) { emit(csiText(count, final)) }
+    /// `CSI count final`, the count left out when it is 1 (the default).
+    private mutating func csi(_ count: Int, _ final: UInt8) {
+        out.append(0x1B)
+        out.append(UInt8(ascii: "["))
+        if count != 1 { out.append(contentsOf: String(count).utf8) }
+        out.append(final)
+    }
 
     private mutating func emit(_ text: String) { out.append(contentsOf: text.utf8) }
 }

@@ -15,6 +15,16 @@ struct FrameComposer {
     /// What the presenters were last told of their view.
     private(set) var geometry: ViewGeometry
     private var canvas: Canvas
+    /// Frames made since the inputs last changed, by the texts their cycles
+    /// showed (``Screenlet/appendShownTexts(at:to:)``): a spinner's turn
+    /// is one of them again, reused instead of drawn (docs/BENCHMARKS.md,
+    /// "A frame already made").
+    private var made: [[Int]: Canvas] = [:]
+    /// The cells ``made`` holds, kept under ``madeCellBudget``.
+    private var madeCells = 0
+    /// 32,768 cells (1.25 MiB): a 5-row region of 80 columns keeps 81
+    /// frames, a 200 × 50 screen three.
+    static let madeCellBudget = 32_768
 
     init(backend: RenderBackend, reservedRows: Int, presenterRows: (@Sendable (Int) -> Range<Int>)?) {
         self.reservedRows = reservedRows
@@ -36,16 +46,44 @@ struct FrameComposer {
 
     /// The frame: a blank canvas the backend's size, on which each
     /// screenlet, in attach order, draws its view and its presenter's picture.
-    mutating func compose(_ screenlets: [Screenlet], at now: UInt64, for backend: RenderBackend) -> Canvas {
+    ///
+    /// With `reusing` (nothing but the time changed since the last frame),
+    /// a frame whose cycles show the texts of one made before is that
+    /// frame: the views and pictures are not drawn again. A frame is kept
+    /// for that only while no view asks for frames of its own (time shows
+    /// in it then, not only in the cycles).
+    mutating func compose(
+        _ screenlets: [Screenlet], at now: UInt64, for backend: RenderBackend, reusing: Bool = false
+    ) -> Canvas {
         let size = backend.size
+        let flags = backend.flags
+        if !reusing { forgetMade() }
+        var shown: [Int] = []
+        for screenlet in screenlets { screenlet.appendShownTexts(at: now, to: &shown) }
+        if !shown.isEmpty, let frame = made[shown], frame.cols == size.cols, frame.rows == size.rows {
+            for screenlet in screenlets { screenlet.followPicture(at: now, flags: flags) }
+            return frame
+        }
         if canvas.cols != size.cols || canvas.rows != size.rows {
             canvas = Canvas(cols: size.cols, rows: size.rows)
         } else {
             canvas.clear()
         }
-        let flags = backend.flags
         for screenlet in screenlets { screenlet.draw(on: &canvas, at: now, flags: flags) }
+        let cells = size.cols * size.rows
+        if !shown.isEmpty, madeCells + cells <= Self.madeCellBudget,
+            screenlets.allSatisfy({ $0.viewFrameRequest == nil })
+        {
+            made[shown] = canvas
+            madeCells += cells
+        }
         return canvas
+    }
+
+    private mutating func forgetMade() {
+        guard madeCells > 0 else { return }
+        made.removeAll(keepingCapacity: true)
+        madeCells = 0
     }
 
     /// The presenters' rows of a backend of `rows` rows: `presenterRows`'

@@ -10,7 +10,10 @@ extension PresenterRuntime {
     /// `time`; returns once done. For a clock that does not move on its own
     /// (`PresenterHostTesting`'s `advance(by:)`).
     package func renderFrames(through time: UInt64, moving move: (UInt64) -> Void) {
-        sync {
+        // Not ``sync(_:)``: its body may change a view, and these frames only
+        // follow the clock (``frameInputsChanged``).
+        thread.sync {
+            if needsRender && isDrawing { renderFrame() }
             while isDrawing, let due = dueTime(), due <= time {
                 move(due)
                 renderFrame()
@@ -43,12 +46,14 @@ extension PresenterRuntime {
         let now = clock.now()
         updateGeometry()
         if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
-        for screenlet in screenlets { screenlet.deliverProgress() }
+        for screenlet in screenlets where screenlet.deliverProgress() { frameInputsChanged = true }
         let requests = engineAlive ? engine.frameRequests : [:]
-        for screenlet in screenlets {
-            screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false)
+        for screenlet in screenlets
+        where screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false) {
+            frameInputsChanged = true
         }
-        let canvas = composer.compose(screenlets, at: now, for: backend)
+        let canvas = composer.compose(screenlets, at: now, for: backend, reusing: !frameInputsChanged)
+        frameInputsChanged = false
         drewInLastFrame = screenlets.contains { !$0.overlay.isEmpty }
         needsRender = false
         scheduler.rendered(at: now)
@@ -60,6 +65,7 @@ extension PresenterRuntime {
     func updateGeometry() {
         let changed = composer.follow(backend)
         presenterArea = composer.presenterArea
+        if changed != nil { frameInputsChanged = true }
         guard let current = changed, engineAlive else { return }
         callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
         for screenlet in screenlets { screenlet.geometryChanged() }

@@ -26,6 +26,8 @@ extension PresenterRuntime {
     func enqueue(_ job: @escaping () -> Void) -> Bool {
         settling.admit {
             thread.async { [self] in
+                // A job may change anything a frame shows.
+                frameInputsChanged = true
                 job()
                 settling.jobDone()
             }

@@ -100,6 +100,13 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Whether frames may be drawn now (presenter thread only).
     var isDrawing: Bool { !suspended && !isShutDown }
     var drewInLastFrame = false
+    /// Something a frame shows may have changed since the last frame
+    /// besides the time: a job ran (``enqueue(_:)``, ``sync(_:)``, an
+    /// attach), a presenter rendered, changed an element or failed, the
+    /// geometry moved. The composer may not reuse a frame it made before.
+    /// (The frames of ``renderFrames(through:moving:)``, a clock's turn,
+    /// are not such a change.)
+    var frameInputsChanged = true
     /// A capped frame asked for by a progress report.
     var progressFrameRequest: UInt64?
     var scheduler: FrameScheduler
@@ -268,6 +275,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// nothing left to take off.
     public func suspend() {
         thread.sync {
+            frameInputsChanged = true
             suspended = true
             backend.suspend()
         }
@@ -296,6 +304,8 @@ public final class PresenterRuntime: @unchecked Sendable {
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
         try thread.sync {
             if needsRender && isDrawing { renderFrame() }
+            // `body` may change a view (the Add Bookmark screen's do).
+            frameInputsChanged = true
             return try body()
         }
     }
@@ -357,6 +367,7 @@ public final class PresenterRuntime: @unchecked Sendable {
         thread.assertCurrent()
         guard engineAlive else { return }
         engineAlive = false
+        frameInputsChanged = true
         engine.close()
         for screenlet in screenlets { screenlet.presenterGone() }
         if let onPresenterFailure {
@@ -378,6 +389,7 @@ public final class PresenterRuntime: @unchecked Sendable {
         let counted = settling.admitNow()
         return thread.sync {
             defer { if counted { settling.jobDone() } }
+            frameInputsChanged = true
             return body()
         }
     }

@@ -18,6 +18,7 @@ final class EngineDelegate: PresenterEngineDelegate {
             return
         }
         runtime.needsRender = true
+        runtime.frameInputsChanged = true
     }
 
     func engine(log entry: PresenterLogEntry) {

@@ -119,14 +119,18 @@ public final class Screenlet: @unchecked Sendable {
     /// Before a frame renders: takes the latest report of each interactor
     /// that reported since the last frame, tells the backend of its new
     /// messages and fraction, and the presenter (its progress hook).
-    func deliverProgress() {
+    /// True when there was some.
+    @discardableResult
+    func deliverProgress() -> Bool {
         runtime.thread.assertCurrent()
         let due = progressDue
+        guard !due.isEmpty else { return false }
         progressDue = []
         for handle in due where active.contains(where: { $0 === handle }) {
             let snapshot = announceProgress(of: handle)
             hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: snapshot) }
         }
+        return true
     }
 
     /// Takes `handle`'s waiting report and tells the backend of its new
@@ -199,15 +203,17 @@ public final class Screenlet: @unchecked Sendable {
 
     /// At the start of the frame at `now`: the view's request for it is
     /// met, and the presenter renders when a hook ran since its last
-    /// render or it `asked` for this frame.
-    func renderPresenter(at now: UInt64, asked: Bool) {
+    /// render or it `asked` for this frame. True when it rendered.
+    @discardableResult
+    func renderPresenter(at now: UInt64, asked: Bool) -> Bool {
         runtime.thread.assertCurrent()
         if let request = viewFrameRequest, request <= now { viewFrameRequest = nil }
-        guard hasPresenter && (presenterDue || asked) else { return }
+        guard hasPresenter && (presenterDue || asked) else { return false }
         presenterDue = false
         overlay = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now)
         }
+        return true
     }
 
     /// Draws the view, then its presenter's picture over it.
@@ -218,13 +224,29 @@ public final class Screenlet: @unchecked Sendable {
         }
         let unicode = flags.contains(.unicode)
         let area = runtime.presenterArea
+        for operation in overlay { operation.draw(on: &canvas, unicode: unicode, in: area, at: now) }
+        followPicture(at: now, flags: flags)
+    }
+
+    /// Asks for the frame at which the presenter's picture changes next by
+    /// itself (its cycles), after the frame at `now`, drawn or reused.
+    func followPicture(at now: UInt64, flags: ViewFlags) {
         overlayFrameRequest = nil
+        // Plain lines show no drawing: nothing to turn there.
+        guard flags.contains(.animated) else { return }
         for operation in overlay {
-            operation.draw(on: &canvas, unicode: unicode, in: area, at: now)
-            // Plain lines show no drawing: nothing to turn there.
-            if flags.contains(.animated), let next = operation.nextChange(after: now) {
+            if let next = operation.nextChange(after: now) {
                 overlayFrameRequest = min(overlayFrameRequest ?? next, next)
             }
+        }
+    }
+
+    /// Appends which text each cycle of the presenter's picture shows at
+    /// `now`: while nothing else changes, a frame is a function of them
+    /// (``FrameComposer``'s frames already made).
+    func appendShownTexts(at now: UInt64, to key: inout [Int]) {
+        for operation in overlay {
+            if let shown = operation.shownText(at: now) { key.append(shown) }
         }
     }
 

@@ -39,10 +39,15 @@ open class ScreenletView: @unchecked Sendable {
     open func createProgressPresenter() -> String { "mbhud" }
 
     /// Draws the view's own content before its presenter paints over it,
-    /// on the presenter thread, at every frame. `now` is the frame time.
+    /// on the presenter thread, at each frame that may show a change of it:
+    /// after ``Screenlet/setNeedsDisplay()``, a change of its elements or
+    /// messages, a resize, and at the times it asks for. A frame that only
+    /// turns a presenter's `draw_cycle` may be one composed before, without
+    /// drawing the view again. `now` is the frame time.
     ///
     /// - Returns: when the view wants its next frame (for its own
-    ///   animations, on the clock of ``HostClock``), or `nil`.
+    ///   animations, on the clock of ``HostClock``), or `nil`. A view whose
+    ///   drawing follows the time returns one.
     open func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? { nil }
 
     /// One of its actions started; `message` is its working message (nil:

@@ -66,6 +66,12 @@ public struct Canvas: Equatable, Sendable {
             self.styleBits = styleBits
         }
 
+        /// Appends the cluster's UTF-8 to `out` (a frame's buffer), without
+        /// making its `text`.
+        @inlinable public func appendUTF8(to out: inout [UInt8]) {
+            withUnsafeBytes(of: utf8) { bytes in out.append(contentsOf: bytes[0..<Int(bytes[31])]) }
+        }
+
         /// True when `other` holds the same cluster, whatever the styles:
         /// compared as bytes, without making either's `text`.
         @inlinable public func hasSameText(as other: Cell) -> Bool { utf8 == other.utf8 }
@@ -133,6 +139,29 @@ public struct Canvas: Equatable, Sendable {
                 memcmp(
                     mine.baseAddress! + row * cols * stride, theirs.baseAddress! + row * cols * stride, cols * stride)
                     == 0
+            }
+        }
+    }
+
+    /// Where the cells are kept: two canvases with the same one hold the
+    /// same cells (a canvas's cells are copied before they change), for as
+    /// long as either exists.
+    package var storageAddress: UInt { cells.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+
+    /// The columns of row `row` from the first to the last cell that differs
+    /// from `other`'s (a canvas as wide), or `nil` when the rows are equal:
+    /// a frame encoder need look at no cell outside them.
+    public func changedColumns(inRow row: Int, from other: Canvas) -> ClosedRange<Int>? {
+        guard !rowEquals(row, in: other) else { return nil }  // most rows, most frames: one compare
+        let start = row * cols
+        return cells.withUnsafeBufferPointer { mine in
+            other.cells.withUnsafeBufferPointer { theirs in
+                var first = start
+                while first < start + cols && mine[first] == theirs[first] { first += 1 }
+                guard first < start + cols else { return nil }
+                var last = start + cols - 1
+                while mine[last] == theirs[last] { last -= 1 }
+                return (first - start)...(last - start)
             }
         }
     }

@@ -39,12 +39,28 @@ extension CellStyle {
     /// this one (a reset first unless one of them is plain); empty when they
     /// are the same. Shared by the frame encoders.
     package func sgr(from current: CellStyle) -> String {
-        guard self != current else { return "" }
-        var parameters: [String] = self == .plain || current == .plain ? [] : ["0"]
-        if isBold { parameters.append("1") }
-        if isDim { parameters.append("2") }
-        if isReverse { parameters.append("7") }
-        if color != 0 { parameters.append(String(30 + color)) }
-        return "\u{1B}[" + parameters.joined(separator: ";") + "m"
+        var bytes: [UInt8] = []
+        appendSGR(from: current, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``sgr(from:)``'s bytes, appended to `out` (a frame's buffer: no
+    /// string is made).
+    package func appendSGR(from current: CellStyle, to out: inout [UInt8]) {
+        guard self != current else { return }
+        out.append(0x1B)
+        out.append(UInt8(ascii: "["))
+        var first = true
+        func parameter(_ digits: UInt8...) {
+            if !first { out.append(UInt8(ascii: ";")) }
+            first = false
+            out.append(contentsOf: digits)
+        }
+        if !(self == .plain || current == .plain) { parameter(UInt8(ascii: "0")) }
+        if isBold { parameter(UInt8(ascii: "1")) }
+        if isDim { parameter(UInt8(ascii: "2")) }
+        if isReverse { parameter(UInt8(ascii: "7")) }
+        if color != 0 { parameter(UInt8(ascii: "3"), UInt8(ascii: "0") + UInt8(color)) }
+        out.append(UInt8(ascii: "m"))
     }
 }

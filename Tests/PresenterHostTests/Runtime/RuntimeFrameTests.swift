@@ -342,4 +342,72 @@ struct RuntimeFrameTests {
         #expect(backend.frameCount == frames + 1)
         runtime.shutdown()
     }
+
+    /// A view showing a label it is given, and, when `clocked`, the frame's
+    /// time (then it asks for a frame each second).
+    // Safe: `label` only under `lock`; the rest is set before attaching.
+    private final class LabelView: ScreenletView, @unchecked Sendable {
+        let lock = NSLock()
+        var label = "one"
+        var clocked = false
+        override func createProgressPresenter() -> String { "p" }
+        override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
+            let text = lock.withLock { label } + (clocked ? " \(now / 1_000_000)" : "")
+            canvas.drawText(text, col: 0, row: 1, maxColumns: canvas.cols)
+            return clocked ? now + 1_000_000_000 : nil
+        }
+    }
+
+    /// Turns of the cycle ["a", "b", "c"] (0.1 s each): what each showed,
+    /// and where the frame's cells were kept.
+    private func turns(_ count: Int, of runtime: PresenterRuntime, on backend: TestBackend) -> [(String, UInt)] {
+        (0..<count).map { _ in
+            runtime.advance(by: 0.1)
+            return (backend.lines.prefix(2).joined(separator: "|"), backend.canvas.storageAddress)
+        }
+    }
+
+    @Test("a cycle's turn that was drawn before is that frame again, until something else changes")
+    func turnsAreFramesAlreadyMade() throws {
+        let recorder = Recorder(["p": PresenterScript(cycle: ["a", "b", "c"])])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend, clock: ManualClock(), maxFramesPerSecond: 50)
+        defer { runtime.shutdown() }
+        let view = LabelView(progressMessages: messages)
+        let screenlet = try runtime.attach(view)
+        _ = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        let first = turns(6, of: runtime, on: backend)
+        #expect(first.map(\.0) == ["c|one", "a|one", "b|one", "c|one", "a|one", "b|one"])
+        // The second round is the first's frames, not new ones.
+        #expect(zip(first.prefix(3), first.suffix(3)).allSatisfy { $0.1 == $1.1 })
+        #expect(Set(first.prefix(3).map(\.1)).count == 3)
+        // The view changes: the next turns show it, in frames made anew.
+        view.lock.withLock { view.label = "two" }
+        screenlet.setNeedsDisplay()
+        runtime.sync {}
+        let second = turns(6, of: runtime, on: backend)
+        #expect(second.map(\.0) == ["c|two", "a|two", "b|two", "c|two", "a|two", "b|two"])
+        // (Made anew: the frames kept before showed "one". Their places may
+        // be reused once they are let go, so addresses prove nothing here.)
+        #expect(zip(second.prefix(3), second.suffix(3)).allSatisfy { $0.1 == $1.1 })
+        #expect(recorder.renderTimes.count == 1)
+    }
+
+    @Test("a view that asks for frames of its own is drawn at every turn")
+    func aClockedViewIsDrawnEachTurn() throws {
+        let recorder = Recorder(["p": PresenterScript(cycle: ["a", "b", "c"])])
+        let backend = TestBackend()
+        let clock = ManualClock()
+        let runtime = recorder.runtime(backend: backend, clock: clock, maxFramesPerSecond: 50)
+        defer { runtime.shutdown() }
+        let view = LabelView(progressMessages: messages)
+        view.clocked = true
+        let screenlet = try runtime.attach(view)
+        _ = screenlet.perform(action: "a", interactorType: "T")
+        runtime.sync {}
+        let shown = turns(6, of: runtime, on: backend).map(\.0)
+        let times = (1...6).map { clock.now() / 1_000_000 - UInt64(6 - $0) * 100 }
+        #expect(shown == zip(["c", "a", "b", "c", "a", "b"], times).map { "\($0)|one \($1)" })
+    }
 }

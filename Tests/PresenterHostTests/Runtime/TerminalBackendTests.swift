@@ -283,6 +283,29 @@ struct TerminalBackendTests {
         #expect(setup.present(recolored).isEmpty)
     }
 
+    @Test(
+        "a spinner's turns handed over again as the same canvases write what they wrote the first time; not after a refresh"
+    )
+    func turnsAlreadyEncoded() {
+        var setup = Setup()
+        let turns = ["⠋", "⠙", "⠹"].map { hud($0) }
+        setup.present(turns[0])
+        let first = (1...3).map { setup.present(turns[$0 % 3]) }
+        let again = (1...3).map { setup.present(turns[$0 % 3]) }
+        #expect(first == again)
+        #expect(setup.region == turns[0].lines())
+        // Canvases of their own (nothing kept for them) are encoded the same.
+        var fresh = Setup()
+        fresh.present(hud("⠋"))
+        #expect((1...3).map { fresh.present(hud(["⠋", "⠙", "⠹"][$0 % 3])) } == first)
+        // After a resize the turn that was encoded before is drawn whole again.
+        _ = setup.run { $0.refresh() }
+        let redrawn = String(decoding: setup.present(turns[1]), as: UTF8.self)
+        #expect(redrawn.hasPrefix("\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(setup.region == turns[1].lines())
+        #expect(setup.present(turns[2]) == first[1])
+    }
+
     @Test("after refresh (a resize) the next frame erases from the anchor and redraws everything")
     func refresh() {
         var setup = Setup(partial: "> ")
