@@ -18,7 +18,7 @@ struct FrameComposer {
     /// Frames made since the inputs last changed, by the texts their cycles
     /// showed (``Screenlet/appendShownTexts(at:to:)``): a spinner's turn
     /// is one of them again, reused instead of drawn (docs/BENCHMARKS.md,
-    /// "A frame already made").
+    /// "The frame as plain memory, frames already made").
     private var made: [[Int]: Canvas] = [:]
     /// The cells ``made`` holds, kept under ``madeCellBudget``.
     private var madeCells = 0

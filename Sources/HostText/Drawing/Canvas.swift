@@ -18,7 +18,7 @@ public struct Canvas: Equatable, Sendable {
     /// One cell of the grid: plain bytes, no reference. The frame path
     /// clears, copies, compares and frees whole canvases every frame; with
     /// a `String` in each cell every one of those was a retain or release
-    /// per cell (docs/BENCHMARKS.md, "The canvas as plain memory").
+    /// per cell (docs/BENCHMARKS.md, "The frame as plain memory").
     public struct Cell: Equatable, Sendable {
         /// The cluster's UTF-8, zero-padded, its length in the last byte.
         @usableFromInline var utf8: (UInt64, UInt64, UInt64, UInt64)
