@@ -16,7 +16,7 @@
 # DESTDIR (from the environment, as packagers set it) is put in front of
 # every path written, and never into the files. --from takes the products
 # of an earlier build (a folder holding presenter-host and the lib*.so)
-# instead of running `swift build -c release`. `make install PREFIX=...` and
+# instead of running scripts/release-build. `make install PREFIX=...` and
 # `make uninstall PREFIX=...` call this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,7 +70,7 @@ if [ -z "$from" ]; then
     from=$("$(dirname "$0")/release-build" --show-bin-path)
 fi
 for product in presenter-host presenter-host-fetch "${plugins[@]}"; do
-    [ -f "$from/$product" ] || fail "$from/$product does not exist; build first (swift build -c release) or give --from the products folder"
+    [ -f "$from/$product" ] || fail "$from/$product does not exist; build first (scripts/release-build) or give --from the products folder"
 done
 
 root=$destdir$prefix

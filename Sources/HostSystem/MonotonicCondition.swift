@@ -8,15 +8,18 @@ import SystemShims
 ///
 /// `NSCondition.wait(until:)` takes a `Date`: its wait ends by the wall
 /// clock, so a wall clock set back (by NTP or by hand) stalls the wait by
-/// as much, and a frame timer built on it would freeze the animation. A
-/// pthread condition whose attribute names CLOCK_MONOTONIC waits until a
-/// time on the clock the deadlines are computed on.
+/// as much, and a frame timer built on it would freeze the animation. This
+/// one waits until a time on CLOCK_MONOTONIC, the clock the deadlines are
+/// computed on.
 ///
 /// The condition is a futex word of its own (`ph_condition_word`), not a
 /// pthread condition: glibc hands a timed wait's mutex back marked
 /// contended, so every unlock after a frame timer's wake-up made a futex
 /// wake system call for no one. Here the timer's wake-up is one system
-/// call, and the mutex stays an ordinary pthread mutex.
+/// call, and the mutex stays an ordinary pthread mutex. A wake may reach a
+/// waiter that came after the signal rather than one that was waiting
+/// (each re-checks its state, as with any condition); the frame timer has
+/// one waiter.
 // Safe: the mutex is used only through the pthread calls and the word only
 // through the ph_condition_ calls, both thread-safe; both live at fixed
 // addresses until deinit.

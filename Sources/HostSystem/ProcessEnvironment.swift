@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Synchronization
+import SystemShims
 
 /// The host's own environment, read and changed in one place.
 package enum ProcessEnvironment {
@@ -35,7 +36,8 @@ package enum ProcessEnvironment {
 
     private static func readEnviron() -> [String: String] {
         var variables: [String: String] = [:]
-        var entry = environ
+        // NULL after clearenv(3).
+        guard var entry = ph_environment() else { return variables }
         while let pointer = entry.pointee {
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))

@@ -598,3 +598,5 @@ void ph_condition_wake(struct ph_condition_word *word, int all) {
         errno = saved;
     }
 }
+
+char **ph_environment(void) { return environ; }

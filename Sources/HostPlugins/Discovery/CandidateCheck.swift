@@ -50,7 +50,9 @@ final class CandidateCheck {
         }
         // The path as found when its directory is its real one (the common
         // case): the same text, without building it again for every file.
-        var file = real == entry.path ? path : (real == "/" ? "" : real) + "/" + name
+        // Compared as bytes: `==` on strings equates canonically equivalent
+        // spellings (é composed or not), which name different directories.
+        var file = real.utf8.elementsEqual(entry.path.utf8) ? path : (real == "/" ? "" : real) + "/" + name
         var fileDirectoryInfo = directoryInfo, fileDirectory = real
         if (info.st_mode & S_IFMT) == S_IFLNK {
             let resolved: String

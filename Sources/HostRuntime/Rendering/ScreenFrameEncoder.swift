@@ -61,9 +61,9 @@ struct ScreenFrameEncoder {
                 let cell = canvas[col, row]
                 if cell.isContinuation || same(cell, old[col, row]) { col += 1; continue }
                 if cursor == nil || cursor! != (row, col) { emit("\u{1B}[\(row + 1);\(col + 1)H") }
-                emit(effective(cell.style).sgr(from: style))
+                effective(cell.style).appendSGR(from: style, to: &out)
                 style = effective(cell.style)
-                emit(cell.text)
+                cell.appendUTF8(to: &out)
                 let width = DisplayWidth.of(Character(cell.text))
                 let emoji = width == 2 && cell.text.unicodeScalars.first!.properties.isEmoji
                 cursor = emoji ? nil : (row, col + width)
@@ -71,7 +71,7 @@ struct ScreenFrameEncoder {
             }
         }
         if !out.isEmpty && style != .plain {
-            emit(CellStyle.plain.sgr(from: style))
+            CellStyle.plain.appendSGR(from: style, to: &out)
             style = .plain
         }
         screen = canvas

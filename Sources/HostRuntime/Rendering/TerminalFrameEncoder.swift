@@ -49,8 +49,12 @@ struct TerminalFrameEncoder {
     /// the runtime hands over as the same few canvases again
     /// (``FrameComposer``), are encoded once each.
     private var encoded: [EncodedPair: (shown: Canvas, next: Canvas, bytes: [UInt8])] = [:]
-    /// More than a cycle's turns between two changes is not worth keeping.
-    static let encodedLimit = 64
+    /// The cells of the canvases ``encoded`` holds. Every frame is kept
+    /// (the encoder cannot tell a turn from a frame seen once), so they are
+    /// dropped together past ``encodedCellBudget``: the composer's own
+    /// budget, as a spinner's turns are its frames.
+    private var encodedCells = 0
+    static let encodedCellBudget = FrameComposer.madeCellBudget
 
     private struct EncodedPair: Hashable {
         let shown: UInt
@@ -89,8 +93,10 @@ struct TerminalFrameEncoder {
         if !out.isEmpty { returnToAnchor() }
         screen = canvas
         if let pair, let shown {
-            if encoded.count >= Self.encodedLimit { encoded.removeAll(keepingCapacity: true) }
+            let cells = canvas.cols * canvas.rows
+            if encodedCells + cells > Self.encodedCellBudget { forgetEncoded() }
             encoded[pair] = (shown, canvas, out)
+            encodedCells += cells
         }
         return out
     }
@@ -104,7 +110,7 @@ struct TerminalFrameEncoder {
         // Between frames the cursor is on the anchor: erase from there.
         emit("\u{1B}[J\u{1B}[?25h")
         screen = nil
-        encoded.removeAll()
+        forgetEncoded()
         return out
     }
 
@@ -113,7 +119,7 @@ struct TerminalFrameEncoder {
     /// we write). The next frame reserves a new one.
     mutating func forget() {
         screen = nil
-        encoded.removeAll()
+        forgetEncoded()
     }
 
     /// Makes the next frame erase the region and draw every cell again (after a resize).
@@ -125,7 +131,7 @@ struct TerminalFrameEncoder {
     /// there as the anchor and erases from it to the end of the screen; what
     /// the region shows is then blank.
     private mutating func reserve(_ canvas: Canvas) {
-        encoded.removeAll()
+        forgetEncoded()
         // IND keeps the column (a newline would lose it) and scrolls at the bottom.
         emit(String(repeating: "\u{1B}D", count: canvas.rows))
         csi(canvas.rows, UInt8(ascii: "A"))
@@ -246,6 +252,11 @@ struct TerminalFrameEncoder {
 
     private func same(_ a: Canvas.Cell, _ b: Canvas.Cell) -> Bool {
         a.hasSameText(as: b) && effective(a.style) == effective(b.style)
+    }
+
+    private mutating func forgetEncoded() {
+        encoded.removeAll()
+        encodedCells = 0
     }
 
     /// The bytes of ``csi(_:_:)``'s sequence for `count`.

@@ -22,6 +22,8 @@ struct FrameComposer {
     private var made: [[Int]: Canvas] = [:]
     /// The cells ``made`` holds, kept under ``madeCellBudget``.
     private var madeCells = 0
+    /// The size of the frames in ``made``.
+    private var madeSize = (cols: 0, rows: 0)
     /// 32,768 cells (1.25 MiB): a 5-row region of 80 columns keeps 81
     /// frames, a 200 × 50 screen three.
     static let madeCellBudget = 32_768
@@ -57,10 +59,13 @@ struct FrameComposer {
     ) -> Canvas {
         let size = backend.size
         let flags = backend.flags
-        if !reusing { forgetMade() }
+        if !reusing || size != madeSize { forgetMade() }
+        madeSize = size
+        // A view that asks for frames of its own draws at each.
+        let viewsStill = screenlets.allSatisfy { $0.viewFrameRequest == nil }
         var shown: [Int] = []
         for screenlet in screenlets { screenlet.appendShownTexts(at: now, to: &shown) }
-        if !shown.isEmpty, let frame = made[shown], frame.cols == size.cols, frame.rows == size.rows {
+        if !shown.isEmpty, viewsStill, let frame = made[shown] {
             for screenlet in screenlets { screenlet.followPicture(at: now, flags: flags) }
             return frame
         }
@@ -71,6 +76,7 @@ struct FrameComposer {
         }
         for screenlet in screenlets { screenlet.draw(on: &canvas, at: now, flags: flags) }
         let cells = size.cols * size.rows
+        // Asked again after drawing: a view may have asked for frames just now.
         if !shown.isEmpty, madeCells + cells <= Self.madeCellBudget,
             screenlets.allSatisfy({ $0.viewFrameRequest == nil })
         {

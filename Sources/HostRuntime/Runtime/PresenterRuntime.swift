@@ -36,7 +36,8 @@ import PresenterABI
 /// request nothing ticks. A frame clears the canvas and, for each view in
 /// attach order (every view covers the whole backend area), lets the view
 /// draw its content and paints its presenter's picture over it, then
-/// presents it. A presenter's render hook runs only after one of its hooks
+/// presents it; a frame that only turns a `draw_cycle` may instead be one
+/// made before (``FrameComposer``). A presenter's render hook runs only after one of its hooks
 /// (show, hide, progress, key), when the view's size changed, or at a time
 /// it asked for: never before any of these; the frames in between reuse
 /// what it drew last.

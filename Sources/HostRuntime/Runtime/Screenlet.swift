@@ -203,12 +203,18 @@ public final class Screenlet: @unchecked Sendable {
 
     /// At the start of the frame at `now`: the view's request for it is
     /// met, and the presenter renders when a hook ran since its last
-    /// render or it `asked` for this frame. True when it rendered.
+    /// render or it `asked` for this frame. True when the frame may show
+    /// more than a cycle's turn: the presenter rendered, or the view's own
+    /// frame came (it draws again then).
     @discardableResult
     func renderPresenter(at now: UInt64, asked: Bool) -> Bool {
         runtime.thread.assertCurrent()
-        if let request = viewFrameRequest, request <= now { viewFrameRequest = nil }
-        guard hasPresenter && (presenterDue || asked) else { return false }
+        var changed = false
+        if let request = viewFrameRequest, request <= now {
+            viewFrameRequest = nil
+            changed = true
+        }
+        guard hasPresenter && (presenterDue || asked) else { return changed }
         presenterDue = false
         overlay = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now)

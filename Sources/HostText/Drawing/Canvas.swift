@@ -126,8 +126,7 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// True when row `row` of `other`, a canvas as wide, holds the same
-    /// cells as this one's. Compared in place: reading the cells through
-    /// the subscript would copy, retain and release each (the frame
+    /// cells as this one's: one compare of the row's bytes (the frame
     /// encoder asks this of every row of every frame, most unchanged).
     public func rowEquals(_ row: Int, in other: Canvas) -> Bool {
         precondition(other.cols == cols && (0..<min(rows, other.rows)).contains(row), "row \(row) of unlike canvases")

@@ -35,17 +35,10 @@ public struct CellStyle: Hashable, Sendable {
 }
 
 extension CellStyle {
-    /// The SGR sequence that changes the terminal's style from `current` to
-    /// this one (a reset first unless one of them is plain); empty when they
-    /// are the same. Shared by the frame encoders.
-    package func sgr(from current: CellStyle) -> String {
-        var bytes: [UInt8] = []
-        appendSGR(from: current, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// ``sgr(from:)``'s bytes, appended to `out` (a frame's buffer: no
-    /// string is made).
+    /// Appends to `out` (a frame's buffer) the SGR sequence that changes
+    /// the terminal's style from `current` to this one (a reset first
+    /// unless one of them is plain); nothing when they are the same.
+    /// Shared by the frame encoders.
     package func appendSGR(from current: CellStyle, to out: inout [UInt8]) {
         guard self != current else { return }
         out.append(0x1B)

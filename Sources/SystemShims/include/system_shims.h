@@ -154,6 +154,10 @@ int ph_condition_block(struct ph_condition_word *word, uint32_t seen, const stru
  *  system call only when someone waits. */
 void ph_condition_wake(struct ph_condition_word *word, int all);
 
+/** environ: the process's environment, NULL after clearenv(3) (Glibc's
+ *  Swift overlay imports environ as never NULL). */
+char **ph_environment(void);
+
 /** pidfd_open(pid, 0): a descriptor (close-on-exec) that polls readable
  *  once the process has ended; -1 where the kernel has no pidfd. */
 int ph_pidfd_open(pid_t pid);

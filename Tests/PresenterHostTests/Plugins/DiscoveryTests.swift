@@ -163,6 +163,26 @@ import Testing
         #expect(Set(entries) == ["libé.so", "liba.so.so", "lib.so", "liba.so", "libz.so", "...", "..so"])
     }
 
+    /// A search-path entry spelled with a composed é (C3 A9) that links to
+    /// the folder spelled with e and a combining accent (65 CC 81): two
+    /// folders to the system, one string to Swift's `==`. The file is named
+    /// by the real folder's bytes, as the policy checked it, not by the
+    /// link's spelling.
+    @Test func aFolderReachedThroughALinkIsNamedByItsRealBytes() throws {
+        let root = TestPaths.temporaryDirectory("spelling").path
+        let decomposed = root + "/cafe\u{301}", composed = root + "/caf\u{E9}"
+        try FileManager.default.createDirectory(atPath: decomposed, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: composed, withDestinationPath: decomposed)
+        _ = FileManager.default.createFile(atPath: decomposed + "/liba.so", contents: Data())
+        let resolved = try #require(realpath(decomposed, nil))
+        defer { free(resolved) }
+        let expected = String(cString: resolved) + "/liba.so"
+        let files = DiscoveredFile.all(
+            on: [SearchPathEntry(path: composed, origin: .flag)], policy: PluginPolicy(allowInsecure: true))
+        let file = try #require(files.first).checked.get()
+        #expect(Array(file.path.utf8) == Array(expected.utf8))
+    }
+
     @Test func aNameThatIsNotUTF8IsACandidateRefusedByItsName() throws {
         let directory = TestPaths.temporaryDirectory("names")
         try FixtureBuilder.write(
