@@ -59,10 +59,10 @@ struct ScreenFrameEncoder {
             var col = 0
             while col < canvas.cols {
                 let cell = canvas[col, row]
-                if cell.isContinuation || same(cell, old[col, row]) { col += 1; continue }
+                if cell.isContinuation || cell.looksLike(old[col, row], withColor: colorEnabled) { col += 1; continue }
                 if cursor == nil || cursor! != (row, col) { emit("\u{1B}[\(row + 1);\(col + 1)H") }
-                effective(cell.style).appendSGR(from: style, to: &out)
-                style = effective(cell.style)
+                cell.style.shown(withColor: colorEnabled).appendSGR(from: style, to: &out)
+                style = cell.style.shown(withColor: colorEnabled)
                 cell.appendUTF8(to: &out)
                 let width = DisplayWidth.of(Character(cell.text))
                 let emoji = width == 2 && cell.text.unicodeScalars.first!.properties.isEmoji
@@ -76,12 +76,6 @@ struct ScreenFrameEncoder {
         }
         screen = canvas
         return out
-    }
-
-    private func effective(_ style: CellStyle) -> CellStyle { colorEnabled ? style : style.withoutColor }
-
-    private func same(_ a: Canvas.Cell, _ b: Canvas.Cell) -> Bool {
-        a.hasSameText(as: b) && effective(a.style) == effective(b.style)
     }
 
     private mutating func emit(_ text: String) { out.append(contentsOf: text.utf8) }

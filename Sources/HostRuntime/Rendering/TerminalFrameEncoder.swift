@@ -161,9 +161,9 @@ struct TerminalFrameEncoder {
             let end = min(tail, changed.upperBound + 1)
             while col < end {
                 let cell = canvas[col, row]
-                if same(cell, old[col, row]) || cell.isContinuation { col += 1; continue }
+                if cell.looksLike(old[col, row], withColor: colorEnabled) || cell.isContinuation { col += 1; continue }
                 moveTo(row: row, col: col, over: canvas)
-                setStyle(effective(cell.style))
+                setStyle(cell.style.shown(withColor: colorEnabled))
                 cell.appendUTF8(to: &out)
                 let width = DisplayWidth.of(Character(cell.text))
                 let emoji = width == 2 && cell.text.unicodeScalars.first!.properties.isEmoji
@@ -235,7 +235,8 @@ struct TerminalFrameEncoder {
         var text = ""
         for col in from..<to {
             let cell = canvas[col, row]
-            guard same(cell, screen[col, row]), effective(cell.style) == style,
+            guard cell.looksLike(screen[col, row], withColor: colorEnabled),
+                cell.style.shown(withColor: colorEnabled) == style,
                 !cell.isContinuation, DisplayWidth.of(Character(cell.text)) == 1
             else { return nil }
             text += cell.text
@@ -246,12 +247,6 @@ struct TerminalFrameEncoder {
     private mutating func setStyle(_ target: CellStyle) {
         target.appendSGR(from: style, to: &out)
         style = target
-    }
-
-    private func effective(_ style: CellStyle) -> CellStyle { colorEnabled ? style : style.withoutColor }
-
-    private func same(_ a: Canvas.Cell, _ b: Canvas.Cell) -> Bool {
-        a.hasSameText(as: b) && effective(a.style) == effective(b.style)
     }
 
     private mutating func forgetEncoded() {

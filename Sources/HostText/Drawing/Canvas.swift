@@ -76,6 +76,12 @@ public struct Canvas: Equatable, Sendable {
         /// compared as bytes, without making either's `text`.
         @inlinable public func hasSameText(as other: Cell) -> Bool { utf8 == other.utf8 }
 
+        /// True when a terminal shows `other` as this cell: the same cluster
+        /// in the same style, colour aside where it is off.
+        @inlinable package func looksLike(_ other: Cell, withColor color: Bool) -> Bool {
+            hasSameText(as: other) && style.shown(withColor: color) == other.style.shown(withColor: color)
+        }
+
         @inlinable public static func == (lhs: Cell, rhs: Cell) -> Bool {
             lhs.utf8 == rhs.utf8 && lhs.styleBits == rhs.styleBits
         }

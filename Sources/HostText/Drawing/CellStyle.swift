@@ -32,6 +32,10 @@ public struct CellStyle: Hashable, Sendable {
 
     /// The same attributes without a colour (what is shown where colour is off).
     @inlinable public var withoutColor: CellStyle { CellStyle(rawValue: rawValue & ~0xF) }
+
+    /// What a terminal shows of this style: all of it, or without its
+    /// colour where colour is off. Shared by the frame encoders.
+    @inlinable package func shown(withColor color: Bool) -> CellStyle { color ? self : withoutColor }
 }
 
 extension CellStyle {
