@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "MBHud", type: .dynamic, targets: ["MBHud"]),
         .library(name: "NetActivity", type: .dynamic, targets: ["NetActivity"]),
         .library(name: "AddBookmark", type: .dynamic, targets: ["AddBookmark"]),
+        // The SDK's build plugin: a .presenters file becomes the library's
+        // description notes and its PresenterInfo values.
+        .plugin(name: "PresenterDescription", targets: ["PresenterDescription"]),
         // A third-party-style presenter written in Swift; also a test fixture.
         .library(name: "SwiftExamplePresenter", type: .dynamic, targets: ["SwiftExamplePresenter"]),
     ],
@@ -27,6 +30,11 @@ let package = Package(
         // their seccomp filter with (SECURITY.md); scripts/setup installs it.
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
+        // The tool of PresenterDescription: reads a .presenters file, writes Swift.
+        .executableTarget(name: "presenter-describe", dependencies: ["PresenterABI"]),
+        .plugin(
+            name: "PresenterDescription", capability: .buildTool(), dependencies: ["presenter-describe"],
+            path: "Sources/PresenterDescription"),
         // The host, one module per layer, lowest first: each depends only on
         // modules before it, so the compiler keeps the layers
         // (docs/ARCHITECTURE.md, "Layout"; ModuleGraphTests checks that the
@@ -72,12 +80,17 @@ let package = Package(
         // 30 more libraries, which would nearly double presenter-host's
         // start-up): presenter-host spawns it per fetch.
         .executableTarget(name: "presenter-host-fetch", dependencies: ["SystemShims"]),
-        .target(name: "MBHud", dependencies: ["PresenterSDK"], path: "Plugins/MBHud"),
-        .target(name: "NetActivity", dependencies: ["PresenterSDK"], path: "Plugins/NetActivity"),
-        .target(name: "AddBookmark", dependencies: ["PresenterSDK"], path: "Plugins/AddBookmark"),
+        .target(
+            name: "MBHud", dependencies: ["PresenterSDK"], path: "Plugins/MBHud", plugins: ["PresenterDescription"]),
+        .target(
+            name: "NetActivity", dependencies: ["PresenterSDK"], path: "Plugins/NetActivity",
+            plugins: ["PresenterDescription"]),
+        .target(
+            name: "AddBookmark", dependencies: ["PresenterSDK"], path: "Plugins/AddBookmark",
+            plugins: ["PresenterDescription"]),
         .target(
             name: "SwiftExamplePresenter", dependencies: ["PresenterSDK"],
-            path: "Examples/SwiftExamplePresenter"),
+            path: "Examples/SwiftExamplePresenter", plugins: ["PresenterDescription"]),
         .testTarget(
             name: "PresenterHostTests",
             dependencies: [

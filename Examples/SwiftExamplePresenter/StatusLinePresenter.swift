@@ -19,13 +19,13 @@ import PresenterSDK
 /// One instance per view. The host calls it on one thread, one hook at a time,
 /// so plain stored properties need no lock.
 final class StatusLinePresenter: Presenter {
-    // What `presenter-host --list` shows. `hooks` lists the hooks implemented
-    // below; progress and key are left NULL (nothing to inherit: no `extends`).
-    static let info = PresenterInfo(
-        id: "swift-example", name: "Swift Example", version: "1.0.0",
-        description: "A one-line status bar with a spinner and the message",
-        author: "presenter-host", license: "MIT",
-        capabilities: [.messages], hooks: [.show, .hide, .render])
+    // What `presenter-host --list` shows, written once in
+    // swift-example.presenters: the SDK's PresenterDescription build plugin
+    // makes this value and the library's description notes from it, which
+    // presenter-host reads without loading the library. Its `hooks` line
+    // lists the hooks implemented below; progress and key are left NULL
+    // (nothing to inherit: no `extends`).
+    static let info = PresenterInfo.swiftExample
 
     /// How long the success or failure message stays, in nanoseconds.
     static let outcomeTime: UInt64 = 2_000_000_000

@@ -133,6 +133,21 @@ static const presenter_descriptor hello_descriptor = {
     .key = NULL,      /* keys are left to the view */
 };
 
+/* The same fields as data in the file (ABI 1.3): presenter-host lists the
+ * plugin from this description without loading it, and refuses the file
+ * where its code runs if the descriptor says otherwise (presenter-host check
+ * says which field). hooks names the hooks that are not NULL. */
+PRESENTER_DESCRIBE(hello_description,
+    PRESENTER_FIELD(index, "0")
+    PRESENTER_FIELD(id, "example.hello")
+    PRESENTER_FIELD(name, "Hello")
+    PRESENTER_FIELD(version, "1.0.0")
+    PRESENTER_FIELD(description, "A spinner and the working message, centred on the view.")
+    PRESENTER_FIELD(author, "presenter-host examples")
+    PRESENTER_FIELD(license, "MIT")
+    PRESENTER_FIELD(capabilities, "messages")
+    PRESENTER_FIELD(hooks, "create,destroy,show,hide,render"));
+
 /* The one exported function: presenter 0 is ours, there is no presenter 1. */
 const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
     return index == 0 ? &hello_descriptor : NULL;

@@ -111,3 +111,17 @@ static const presenter_descriptor elapsed_descriptor = {
 const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
     return index == 0 ? &elapsed_descriptor : NULL;
 }
+
+/* The same fields as data (ABI 1.3): what presenter-host lists without
+ * loading the library. */
+PRESENTER_DESCRIBE(elapsed_description,
+    PRESENTER_FIELD(index, "0")
+    PRESENTER_FIELD(id, "tutorial.elapsed")
+    PRESENTER_FIELD(name, "Elapsed HUD")
+    PRESENTER_FIELD(version, "1.0.0")
+    PRESENTER_FIELD(description, "mbhud's box, and the seconds elapsed in the top right corner.")
+    PRESENTER_FIELD(author, "presenter-host tutorial")
+    PRESENTER_FIELD(license, "MIT")
+    PRESENTER_FIELD(extends, "mbhud")
+    PRESENTER_FIELD(capabilities, "messages,determinate")
+    PRESENTER_FIELD(hooks, "create,destroy,show,hide,progress,render"));

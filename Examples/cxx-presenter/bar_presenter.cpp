@@ -120,6 +120,19 @@ constexpr presenter_descriptor descriptor = {
     nullptr, // key: keys are left to the view
 };
 
+// The same fields as data in the file (ABI 1.3): presenter-host lists the
+// plugin from this description without loading it.
+PRESENTER_DESCRIBE(description,
+    PRESENTER_FIELD(index, "0")
+    PRESENTER_FIELD(id, "example.cxx-bar")
+    PRESENTER_FIELD(name, "C++ Bar")
+    PRESENTER_FIELD(version, "1.0.0")
+    PRESENTER_FIELD(description, "A progress bar and the working message, in C++.")
+    PRESENTER_FIELD(author, "presenter-host examples")
+    PRESENTER_FIELD(license, "MIT")
+    PRESENTER_FIELD(capabilities, "messages,determinate")
+    PRESENTER_FIELD(hooks, "create,destroy,show,hide,progress,render"));
+
 } // namespace
 
 extern "C" const presenter_descriptor *presenter_plugin_descriptor(std::uint32_t index) {

@@ -13,7 +13,10 @@
 //!     aborts the presenter process, or is undefined behaviour in old rustc);
 //!   - the descriptor is a static: it lives as long as the library, and its
 //!     strings are NUL-terminated byte literals;
-//!   - the entry point is #[no_mangle] pub extern "C".
+//!   - the entry point is #[no_mangle] pub extern "C";
+//!   - the description (ABI 1.3) is a #[used] static in a ".note.presenter"
+//!     section: the same fields as data, which presenter-host reads from
+//!     the file without loading it.
 //!
 //! Build (one command, no Cargo):
 //!   rustc --edition 2021 --crate-type cdylib -O -o libdots_presenter.so dots_presenter.rs
@@ -202,7 +205,7 @@ extern "C" fn render(instance: *mut c_void, view: *mut View, now_ns: u64) {
 static DESCRIPTOR: Static = Static(Descriptor {
     struct_size: std::mem::size_of::<Descriptor>() as u32,
     abi_major: 1,
-    abi_minor: 0,
+    abi_minor: 3,
     id: b"example.rust-dots\0" as *const u8 as *const c_char,
     name: b"Rust Dots\0" as *const u8 as *const c_char,
     version: b"1.0.0\0" as *const u8 as *const c_char,
@@ -219,6 +222,46 @@ static DESCRIPTOR: Static = Static(Descriptor {
     render: Some(render),
     key: None,
 });
+
+// ---- The description (presenter_abi.h, "The description") -----------------
+
+/// `key=value` entries, each ended by a NUL: the descriptor's fields, and
+/// `hooks`, the hooks that are not None. The same values as DESCRIPTOR's:
+/// presenter-host refuses the library where its code runs if they differ.
+const DESCRIPTION_TEXT: &[u8] = b"abi=1.3\0index=0\0id=example.rust-dots\0name=Rust Dots\0version=1.0.0\0\
+description=The working message and growing dots, in Rust.\0author=presenter-host examples\0license=MIT\0\
+capabilities=messages\0hooks=create,destroy,show,hide,render\0";
+
+/// One ELF note: its sizes, its type (1), the owner "presenter", the text
+/// padded to 4 bytes.
+#[repr(C, align(4))]
+pub struct Note<const N: usize> {
+    name_size: u32,
+    text_size: u32,
+    kind: u32,
+    name: [u8; 12],
+    text: [u8; N],
+}
+
+const fn padded<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < bytes.len() {
+        out[i] = bytes[i];
+        i += 1;
+    }
+    out
+}
+
+#[used]
+#[link_section = ".note.presenter"]
+static DESCRIPTION: Note<{ (DESCRIPTION_TEXT.len() + 3) / 4 * 4 }> = Note {
+    name_size: 10,
+    text_size: DESCRIPTION_TEXT.len() as u32,
+    kind: 1,
+    name: *b"presenter\0\0\0",
+    text: padded(DESCRIPTION_TEXT),
+};
 
 /// The one exported function: presenter 0 is ours, there is no presenter 1.
 #[no_mangle]

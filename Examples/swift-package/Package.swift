@@ -23,6 +23,11 @@ let package = Package(
             name: "DotPresenter",
             dependencies: [
                 .product(name: "PresenterSDK", package: host.lastPathComponent.lowercased())
+            ],
+            // dot.presenters becomes the library's description notes (read
+            // by presenter-host without loading it) and PresenterInfo.dot.
+            plugins: [
+                .plugin(name: "PresenterDescription", package: host.lastPathComponent.lowercased())
             ])
     ],
     swiftLanguageModes: [.v6]

@@ -91,16 +91,24 @@ static void my_render(void *instance, presenter_view *view, uint64_t now_ns) {
     /* Drawing nothing and asking for no frame: done, the host takes the view away. */
 }
 
+/* What presenter-host lists, written once: the descriptor below and the
+ * description after it use these. */
+#define MY_ID "my.presenter"       /* TODO: your id, [a-z0-9._-], e.g. "org.example.bar" */
+#define MY_NAME "My Presenter"     /* TODO */
+#define MY_VERSION "0.1.0"
+#define MY_DESCRIPTION "A spinner and the working message on the bottom row."
+#define MY_LICENSE "MIT"
+
 static const presenter_descriptor my_descriptor = {
     .struct_size = sizeof(presenter_descriptor),
     .abi_major = PRESENTER_ABI_MAJOR,
     .abi_minor = PRESENTER_ABI_MINOR,
-    .id = "my.presenter",          /* TODO: your id, [a-z0-9._-], e.g. "org.example.bar" */
-    .name = "My Presenter",        /* TODO */
-    .version = "0.1.0",
-    .description = "A spinner and the working message on the bottom row.",
+    .id = MY_ID,
+    .name = MY_NAME,
+    .version = MY_VERSION,
+    .description = MY_DESCRIPTION,
     .author = NULL,
-    .license = "MIT",
+    .license = MY_LICENSE,
     .extends = NULL,               /* or "mbhud", and call host->base_* from your hooks */
     .capabilities = PRESENTER_CAP_MESSAGES,
     .create = my_create,
@@ -111,6 +119,21 @@ static const presenter_descriptor my_descriptor = {
     .render = my_render,
     .key = NULL,
 };
+
+/* The same fields as data in the file (ABI 1.3): presenter-host lists the
+ * plugin from it without loading the library, and refuses the library where
+ * its code runs if the descriptor says otherwise (presenter-host check says
+ * which field). Keep capabilities and hooks (the hooks that are not NULL)
+ * in step with the descriptor; add extends if you set it. */
+PRESENTER_DESCRIBE(my_description,
+    PRESENTER_FIELD(index, "0")
+    PRESENTER_FIELD(id, MY_ID)
+    PRESENTER_FIELD(name, MY_NAME)
+    PRESENTER_FIELD(version, MY_VERSION)
+    PRESENTER_FIELD(description, MY_DESCRIPTION)
+    PRESENTER_FIELD(license, MY_LICENSE)
+    PRESENTER_FIELD(capabilities, "messages")
+    PRESENTER_FIELD(hooks, "create,destroy,show,hide,render"));
 
 const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
     return index == 0 ? &my_descriptor : NULL;

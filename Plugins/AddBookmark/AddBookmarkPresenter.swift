@@ -12,10 +12,8 @@ import PresenterSDK
 /// Several title fetches may run at once: the indicator stays until the last
 /// of them ends, so one never hides another's progress.
 final class AddBookmarkPresenter: Presenter {
-    static let info = PresenterInfo(
-        id: "addbookmark", name: "Add Bookmark", version: "1.0.0",
-        description: "The Add Bookmark screen: an indicator over the get-title button, else the HUD",
-        author: "presenter-host", extends: "mbhud", capabilities: [.messages], hooks: [.show, .hide])
+    /// From addbookmark.presenters, which is also the library's description.
+    static let info = PresenterInfo.addbookmark
 
     /// The interactor whose progress shows in the view's own elements.
     static let titleInteractor = "GetWebTitleInteractor"

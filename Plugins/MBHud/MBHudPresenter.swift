@@ -9,10 +9,8 @@ import PresenterSDK
 /// takes no keys), "outcome-limit-ms" (the host's limit on how long an
 /// outcome may show; none by default).
 final class MBHudPresenter: Presenter {
-    static let info = PresenterInfo(
-        id: "mbhud", name: "MB HUD", version: "1.0.0",
-        description: "A box centred on the view with a spinner or progress bar and the message",
-        author: "presenter-host", capabilities: [.messages, .determinate])
+    /// From mbhud.presenters, which is also the library's description.
+    static let info = PresenterInfo.mbhud
 
     let host: Host
     private var session: HUDSession

@@ -4,10 +4,8 @@ import PresenterSDK
 /// the view, shown exactly while at least one interactor of any view is in
 /// flight. It shows no messages, as the original "doesn't support messages".
 final class NetActivityPresenter: Presenter {
-    static let info = PresenterInfo(
-        id: "netactivity", name: "Network Activity", version: "1.0.0",
-        description: "A one-cell spinner at the right end of its view's first row while any action of any view runs",
-        author: "presenter-host", capabilities: [], hooks: [.show, .hide, .render])
+    /// From netactivity.presenters, which is also the library's description.
+    static let info = PresenterInfo.netactivity
 
     let host: Host
     private let counter = ActivityCounter.shared

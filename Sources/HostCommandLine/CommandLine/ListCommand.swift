@@ -116,12 +116,22 @@ enum ListCommand {
         return text
     }
 
+    /// Where `-v` says a presenter was loaded from.
+    private static func loadedFrom(_ source: PresenterPlugin.Source) -> String {
+        switch source {
+        case .cache: return "the registry cache"
+        case .description: return "the file's description"
+        case .scan: return "the file (scanned now)"
+        case .loaded: return "the file (loaded now)"
+        }
+    }
+
     /// The lines under a presenter's row with `-v`; `chain` is its chain
     /// (`PresenterRegistry.chains`), or itself alone when that is broken.
     private static func details(_ plugin: PresenterPlugin, chain: [PresenterPlugin]) -> String {
         var lines = [
             ("ABI", plugin.abiVersion.description),
-            ("Loaded from", plugin.cached ? "the registry cache" : "the file (scanned now)"),
+            ("Loaded from", loadedFrom(plugin.source)),
         ]
         if let description = plugin.description { lines.append(("Description", description)) }
         if let author = plugin.author { lines.append(("Author", author)) }

@@ -39,8 +39,13 @@ struct PluginOptions: Equatable {
     /// cache file that was ignored gets one line on stderr. `trusting`
     /// (`--in-process`, which runs the plugins in this process anyway): a
     /// file no helper could load is loaded here (under valgrind, say, where
-    /// this process's executable is not presenter-host's).
-    func loadRegistry(environment: [String: String], verbose: Bool, trusting: Bool = false) -> PresenterRegistry {
+    /// this process's executable is not presenter-host's). `needing`: the
+    /// presenter the command will run, for which files that only a scan
+    /// could tell about are scanned only when needed
+    /// (``RegistryPipeline/load(_:needing:)``); nil loads every file.
+    func loadRegistry(
+        environment: [String: String], verbose: Bool, trusting: Bool = false, needing presenter: String? = nil
+    ) -> PresenterRegistry {
         let (entries, warnings) = searchPath(environment: environment)
         for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
         let cache = RegistryCache(mode: cache, searchPath: entries, environment: environment)
@@ -51,7 +56,7 @@ struct PluginOptions: Equatable {
         }
         var scanner = scanner(environment: environment)
         scanner.trustsUnscanned = trusting
-        return RegistryPipeline(scanner: scanner, policy: policy, cache: cache).load(entries)
+        return RegistryPipeline(scanner: scanner, policy: policy, cache: cache).load(entries, needing: presenter)
     }
 
     /// The scan helper these options load plugin files with.

@@ -59,7 +59,8 @@ package enum RunCommand {
                 "--in-process runs presenters in presenter-host itself, outside the sandbox: it cannot be combined with --sandbox require"
             )
         }
-        let registry = plugins.loadRegistry(environment: environment, verbose: verbose, trusting: inProcess)
+        let registry = plugins.loadRegistry(
+            environment: environment, verbose: verbose, trusting: inProcess, needing: presenter)
         for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
             log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
         }

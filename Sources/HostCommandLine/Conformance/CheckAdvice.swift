@@ -89,7 +89,27 @@ enum CheckAdvice {
             )
         case .unscanned:
             return (reason, "check that presenter-host can start processes here (ulimit -u), then run check again")
+        case .invalidDescription:
+            return (
+                reason,
+                "write the description with PRESENTER_DESCRIBE and PRESENTER_FIELD entries (presenter_abi.h), one note per presenter with its index, or with the Swift SDK's PresenterDescription plugin"
+            )
+        case .disagreesWithDescription(_, _, let field):
+            return (
+                reason,
+                field == "presenters"
+                    ? "describe every presenter the entry point returns, one PRESENTER_DESCRIBE with index=N each, and no other"
+                    : "give \(field) the same value in the description and in the descriptor: define it once (#define) and use it in both"
+            )
         }
+    }
+
+    /// The reason and fix for a file without a description (ABI 1.3).
+    static func undescribed(file: String) -> (reason: String, fix: String) {
+        (
+            "it has no description: presenter-host runs its code in a scan helper to list it",
+            "describe each presenter in the file: PRESENTER_DESCRIBE(name, PRESENTER_FIELD(index, \"0\") PRESENTER_FIELD(id, \"...\") ...) in C or C++ (presenter_abi.h, \"The description\"), a .presenters file with the SDK's PresenterDescription plugin in Swift"
+        )
     }
 
     /// The reason and fix for a file that fails discovery's checks.
@@ -136,6 +156,8 @@ enum CheckAdvice {
                 "take the control character (a newline, a tab, ESC) or the bidirectional mark out of .\(field): one line of printable text"
         case .tooLong(let field, let limit):
             return "shorten .\(field) to \(limit) bytes or fewer"
+        case .unknownName(let field, let known):
+            return "write \(field) in the description with \(known.joined(separator: ", ")) only"
         }
     }
 

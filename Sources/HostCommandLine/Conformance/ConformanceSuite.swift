@@ -23,7 +23,9 @@ import PresenterABI
 /// (each hook's time), `sandbox` (nothing a presenter may not do: the
 /// sandbox stopped no session, SECURITY.md), `output` (nothing printed), `services` (no host
 /// service called from another thread or outside a hook) and `drawing`
-/// (only inside the view). The file itself gets `loads`.
+/// (only inside the view). The file itself gets `loads` and `description`
+/// (read from the file, and agreeing with what loading it returns; a WARN
+/// for a file without one, which only a scan helper can list).
 ///
 /// The scenarios are in ConformanceSuite+Scenarios, the checks over all
 /// sessions in ConformanceSuite+OverallChecks, what to change in
@@ -52,13 +54,21 @@ struct ConformanceSuite {
         // Loading opens a real path (no link in it: `PluginFile`).
         let file = (try? PathName.realPath(path)) ?? path
         // What the file holds comes from the scan helper, sandboxed as every
-        // process that runs plugin code: `check` runs none itself.
+        // process that runs plugin code: `check` runs none itself. It loads
+        // a described file too, and compares its descriptors with its
+        // description (`PluginLibrary.agree`).
         let loaded: PluginLibrary.Contents
+        let described = Result { () throws(PluginLoadFailure) in
+            try PluginFile.describe(file, policy: configuration.policy)
+        }
         switch scanner.scan([file], policy: configuration.policy)[0] ?? .failure(.unscanned) {
         case .success(let contents):
             loaded = contents
         case .failure(let failure):
             let (reason, fix) = CheckAdvice.loading(failure, file: path)
+            if case .disagreesWithDescription = failure {
+                return [fileResult(.pass, nil, nil), descriptionResult(path, .fail, reason, fix)]
+            }
             var results = [fileResult(.fail, reason, fix)]
             if case .stopped(let violation) = failure {
                 results.append(
@@ -70,6 +80,16 @@ struct ConformanceSuite {
             return results
         }
         var results = [fileResult(.pass, "\(loaded.count) presenter\(loaded.count == 1 ? "" : "s")", nil)]
+        switch described {
+        case .success(.some):
+            results.append(
+                descriptionResult(path, .pass, "read from the file without loading it, and the descriptors agree", nil))
+        case .success(.none):
+            let (reason, fix) = CheckAdvice.undescribed(file: path)
+            results.append(descriptionResult(path, .warn, reason, fix))
+        case .failure:
+            break  // the scan refused it too, or it changed since: said above
+        }
         var registry: PresenterRegistry?
         for (index, outcome) in loaded.enumerated() {
             switch outcome {
@@ -96,6 +116,14 @@ struct ConformanceSuite {
             }
         }
         return results
+    }
+
+    /// The file's `description` result.
+    private func descriptionResult(
+        _ path: String, _ verdict: ConformanceResult.Verdict, _ reason: String?, _ fix: String?
+    ) -> ConformanceResult {
+        ConformanceResult(
+            path: path, presenterId: nil, check: "description", verdict: verdict, reason: reason, fix: fix)
     }
 
     // Internal, not private, as are Observed and the scenarios: the suite's

@@ -84,7 +84,7 @@ enum DescriptorReader {
     }
 
     /// A string that must be present and non-empty.
-    private static func required(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
+    static func required(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
         throws(PluginLoadFailure.DescriptorProblem) -> String
     {
         guard let pointer else { throw .missingField(field) }
@@ -93,7 +93,7 @@ enum DescriptorReader {
     }
 
     /// A string that may be NULL; "" counts as absent.
-    private static func optional(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
+    static func optional(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
         throws(PluginLoadFailure.DescriptorProblem) -> String?
     {
         guard let pointer else { return nil }
@@ -108,7 +108,7 @@ enum DescriptorReader {
         return value
     }
 
-    private static func checkId(_ id: String, field: String) throws(PluginLoadFailure.DescriptorProblem) {
+    static func checkId(_ id: String, field: String) throws(PluginLoadFailure.DescriptorProblem) {
         let valid = id.utf8.allSatisfy { byte in
             (0x61...0x7a).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2e || byte == 0x5f || byte == 0x2d
         }

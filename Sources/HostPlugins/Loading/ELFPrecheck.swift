@@ -42,8 +42,10 @@ enum ELFPrecheck {
     }
 
     /// Throws the reason the regular file open at `fd` (whose status is
-    /// `info`) cannot be a plugin for this host, or returns.
-    static func check(_ fd: FileDescriptor, info: stat) throws(PluginLoadFailure) {
+    /// `info`) cannot be a plugin for this host, or returns its program
+    /// headers, checked.
+    @discardableResult
+    static func check(_ fd: FileDescriptor, info: stat) throws(PluginLoadFailure) -> ProgramHeaders {
         let size = UInt64(info.st_size)
         if size == 0 { throw .empty }
 
@@ -52,16 +54,39 @@ enum ELFPrecheck {
         let fields = Header(header)
         let tableSize = UInt64(fields.programHeaderCount) * UInt64(Layout.programHeaderSize)
         let table = try read(fd, offset: fields.programHeaderOffset, count: Int(tableSize))
-        try checkSegments(table, count: Int(fields.programHeaderCount), bigEndian: fields.bigEndian, fileSize: size)
-        if try isExecutable(fd, table: table, count: Int(fields.programHeaderCount), bigEndian: fields.bigEndian) {
+        let headers = ProgramHeaders(table: table, bigEndian: fields.bigEndian)
+        try checkSegments(headers, fileSize: size)
+        if try isExecutable(fd, headers) {
             throw .notSharedObject(kind: "an executable")
+        }
+        return headers
+    }
+
+    /// A checked file's program header table: every segment lies inside the file.
+    struct ProgramHeaders {
+        /// `count` entries of ``ELFPrecheck/Layout/programHeaderSize`` bytes.
+        let table: [UInt8]
+        let bigEndian: Bool
+        var count: Int { table.count / Layout.programHeaderSize }
+
+        /// `p_type` of entry `index`.
+        func type(_ index: Int) -> UInt64 { field(index, at: 0, size: 4) }
+        /// `p_offset`: where the segment's bytes start in the file.
+        func offset(_ index: Int) -> UInt64 { field(index, at: 8, size: 8) }
+        /// `p_filesz`: how many of its bytes are in the file.
+        func fileSize(_ index: Int) -> UInt64 { field(index, at: 32, size: 8) }
+        /// `p_align`.
+        func alignment(_ index: Int) -> UInt64 { field(index, at: 48, size: 8) }
+
+        private func field(_ index: Int, at offset: Int, size: Int) -> UInt64 {
+            ELFPrecheck.integer(table, at: index * Layout.programHeaderSize + offset, size: size, bigEndian: bigEndian)
         }
     }
 
     // MARK: - Header
 
     /// ELF64 offsets and sizes (from the System V ABI).
-    private enum Layout {
+    enum Layout {
         static let headerSize = 64
         static let programHeaderSize = 56
         static let classOffset = 4, dataOffset = 5
@@ -161,16 +186,11 @@ enum ELFPrecheck {
 
     /// Every segment's bytes in the file (`p_offset`, `p_filesz`) must lie
     /// inside it: that is what dlopen maps and touches.
-    private static func checkSegments(
-        _ table: [UInt8], count: Int, bigEndian: Bool,
-        fileSize: UInt64
-    ) throws(PluginLoadFailure) {
-        for index in 0..<count {
-            let base = index * Layout.programHeaderSize
-            let offset = integer(table, at: base + 8, size: 8, bigEndian: bigEndian)
-            let fileBytes = integer(table, at: base + 32, size: 8, bigEndian: bigEndian)
+    private static func checkSegments(_ headers: ProgramHeaders, fileSize: UInt64) throws(PluginLoadFailure) {
+        for index in 0..<headers.count {
+            let fileBytes = headers.fileSize(index)
             guard fileBytes > 0 else { continue }
-            let (end, overflow) = offset.addingReportingOverflow(fileBytes)
+            let (end, overflow) = headers.offset(index).addingReportingOverflow(fileBytes)
             if overflow || end > fileSize {
                 throw .truncated(
                     "truncated: segment \(index) ends at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it"
@@ -183,21 +203,18 @@ enum ELFPrecheck {
     /// glibc refuses it with a confusing message ("cannot dynamically load
     /// position-independent executable"). It has a program interpreter
     /// (`PT_INTERP`) or says so in its dynamic section (`DF_1_PIE`).
-    private static func isExecutable(
-        _ fd: FileDescriptor, table: [UInt8], count: Int,
-        bigEndian: Bool
-    ) throws(PluginLoadFailure) -> Bool {
+    private static func isExecutable(_ fd: FileDescriptor, _ headers: ProgramHeaders) throws(PluginLoadFailure) -> Bool
+    {
         let interpreter: UInt64 = 3, dynamic: UInt64 = 2
         let flags1: UInt64 = 0x6fff_fffb, pie: UInt64 = 0x0800_0000, entrySize = 16
-        for index in 0..<count {
-            let base = index * Layout.programHeaderSize
-            let type = integer(table, at: base, size: 4, bigEndian: bigEndian)
+        let bigEndian = headers.bigEndian
+        for index in 0..<headers.count {
+            let type = headers.type(index)
             if type == interpreter { return true }
             guard type == dynamic else { continue }
             // Segments were checked to lie inside the file; cap the read all the same.
-            let offset = integer(table, at: base + 8, size: 8, bigEndian: bigEndian)
-            let size = min(integer(table, at: base + 32, size: 8, bigEndian: bigEndian), 1 << 20)
-            let entries = try read(fd, offset: offset, count: Int(size))
+            let size = min(headers.fileSize(index), 1 << 20)
+            let entries = try read(fd, offset: headers.offset(index), count: Int(size))
             for entry in stride(from: 0, to: entries.count - entrySize + 1, by: entrySize) {
                 let tag = integer(entries, at: entry, size: 8, bigEndian: bigEndian)
                 if tag == 0 { break }
@@ -212,7 +229,7 @@ enum ELFPrecheck {
     // MARK: - Helpers
 
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
-    private static func read(_ fd: FileDescriptor, offset: UInt64, count: Int) throws(PluginLoadFailure) -> [UInt8] {
+    static func read(_ fd: FileDescriptor, offset: UInt64, count: Int) throws(PluginLoadFailure) -> [UInt8] {
         do throws(Errno) {
             return try fd.read(count: count, at: offset)
         } catch {

@@ -49,7 +49,7 @@ enum LoadRecords {
                 results.append(.failure(try decodeFailure(fields[2])))
             case ("P", 12) where Int(fields[1]) == results.count:
                 var plugin = try presenter(fields, file: file)
-                plugin.cached = cached
+                plugin.source = cached ? .cache : .scan
                 results.append(.success(plugin))
             default:
                 throw Malformed()

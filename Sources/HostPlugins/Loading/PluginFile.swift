@@ -22,6 +22,9 @@ package struct PluginFile {
     let info: stat
     /// The real path it was opened at.
     let path: String
+    /// What it says it holds, read from its notes (ABI 1.3); nil when it
+    /// has no description.
+    let description: PluginDescription?
 
     /// Opens and checks `path` under `policy`; throws why it cannot be a plugin.
     package static func open(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> PluginFile {
@@ -53,25 +56,23 @@ package struct PluginFile {
             } catch {
                 throw .file(.insecure(error))
             }
-            try ELFPrecheck.check(fd, info: info)
+            let headers = try ELFPrecheck.check(fd, info: info)
             try SwiftToolchain.check(fd, info: info)
-            return PluginFile(descriptor: fd, info: info, path: path)
+            let description = try PluginDescription.read(fd, headers: headers, path: path)
+            return PluginFile(descriptor: fd, info: info, path: path, description: description)
         } catch {
             try? fd.close()
             throw error
         }
     }
 
-    /// Why the file at `path` cannot be a plugin under `policy`, as far as
-    /// opening and checking it tell (no code of it runs); nil when it passes.
-    static func check(_ path: String, policy: PluginPolicy) -> PluginLoadFailure? {
-        do throws(PluginLoadFailure) {
-            let file = try open(path, policy: policy)
-            try? file.descriptor.close()
-            return nil
-        } catch {
-            return error
-        }
+    /// What the file at `path` holds as far as reading it tells, under
+    /// `policy`, without running any of its code: its description, nil
+    /// when it has none; throws why it cannot be a plugin.
+    package static func describe(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> PluginDescription? {
+        let file = try open(path, policy: policy)
+        try? file.descriptor.close()
+        return file.description
     }
 
     /// A sealed copy of this checked file (``FileDescriptor/sealedCopy(size:)``):
@@ -88,6 +89,8 @@ package struct PluginFile {
 
     /// A plugin file the host opened and checked, received as a sealed copy
     /// (``image()``) to load at `path`'s name.
+    /// Its description is read again from the copy: the file it was made
+    /// from was checked.
     package init(image: FileDescriptor, path: String) throws(PluginLoadFailure) {
         do throws(Errno) {
             info = try image.status()
@@ -96,12 +99,15 @@ package struct PluginFile {
         }
         descriptor = image
         self.path = path
+        description = try PluginDescription.read(
+            image, headers: ELFPrecheck.check(image, info: info), path: path)
     }
 
-    private init(descriptor: FileDescriptor, info: stat, path: String) {
+    private init(descriptor: FileDescriptor, info: stat, path: String, description: PluginDescription?) {
         self.descriptor = descriptor
         self.info = info
         self.path = path
+        self.description = description
     }
 
     /// This process's folder in /proc, as the path that loads a descriptor

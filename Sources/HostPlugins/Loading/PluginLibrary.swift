@@ -42,7 +42,7 @@ package enum PluginLibrary {
         guard !descriptors.isEmpty else { throw .noPresenter }
 
         let numbered = descriptors.count > 1
-        return descriptors.enumerated().map { index, descriptor in
+        let contents: Contents = descriptors.enumerated().map { index, descriptor in
             do throws(PluginLoadFailure.DescriptorProblem) {
                 return .success(try DescriptorReader.read(descriptor, path: path))
             } catch {
@@ -52,5 +52,50 @@ package enum PluginLibrary {
                         error))
             }
         }
+        if let description = file.description { try agree(contents, with: description) }
+        return contents
+    }
+
+    /// Throws unless the descriptors a file returned, `live`, are what its
+    /// description says: the same number, each presenter's declared
+    /// fields the same, and refused where the description's note is.
+    static func agree(_ live: Contents, with description: PluginDescription) throws(PluginLoadFailure) {
+        guard live.count == description.contents.count else {
+            throw .disagreesWithDescription(index: nil, id: nil, field: "presenters")
+        }
+        let numbered = live.count > 1
+        for (index, (loaded, described)) in zip(live, description.contents).enumerated() {
+            switch (loaded, described) {
+            case (.success(let loaded), .success(let described)):
+                if let field = loaded.firstDeclaredDifference(from: described) {
+                    throw .disagreesWithDescription(index: numbered ? index : nil, id: loaded.id, field: field)
+                }
+            case (.failure, .failure):
+                continue
+            case (.success(let loaded), .failure):
+                throw .disagreesWithDescription(index: numbered ? index : nil, id: loaded.id, field: "presenter")
+            case (.failure(let failure), .success):
+                throw .disagreesWithDescription(
+                    index: numbered ? index : nil, id: failure.presenterId, field: "presenter")
+            }
+        }
+    }
+}
+
+extension PresenterPlugin {
+    /// The first of the fields a descriptor declares (hooks by presence,
+    /// capabilities the host knows) in which this presenter and `other`
+    /// differ, by its name in a description; nil when they agree.
+    func firstDeclaredDifference(from other: PresenterPlugin) -> String? {
+        let known: Capabilities = [.messages, .determinate]
+        let fields: [(String, Bool)] = [
+            ("abi", abiVersion == other.abiVersion), ("id", id == other.id), ("name", name == other.name),
+            ("version", version == other.version), ("description", description == other.description),
+            ("author", author == other.author), ("license", license == other.license),
+            ("extends", extends == other.extends),
+            ("capabilities", capabilities.intersection(known) == other.capabilities.intersection(known)),
+            ("hooks", hookNames == other.hookNames),
+        ]
+        return fields.first { !$0.1 }?.0
     }
 }

@@ -65,6 +65,12 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     /// One descriptor is unusable. `index` is nil when the library has only
     /// one; `id` is the descriptor's id when it could be read.
     case descriptor(index: Int?, id: String?, DescriptorProblem)
+    /// The file's description (its notes, ``PluginDescription``) cannot be
+    /// read: why, in the host's words.
+    case invalidDescription(String)
+    /// A descriptor the loaded file returns differs from the file's
+    /// description in `field` (or `presenters`: in how many there are).
+    case disagreesWithDescription(index: Int?, id: String?, field: String)
 
     /// What is wrong with one descriptor.
     public enum DescriptorProblem: Error, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -89,6 +95,9 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         case controlCharacter(field: String)
         /// A string field is longer than the host accepts.
         case tooLong(field: String, limit: Int)
+        /// A description's list or version names something this host does
+        /// not know (`known`: what it does know).
+        case unknownName(field: String, known: [String])
 
         public var description: String {
             let host = ABIVersion.host
@@ -118,6 +127,8 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
                     "\(field) contains a control or bidirectional formatting character; use printable text on one line"
             case .tooLong(let field, let limit):
                 return "\(field) is longer than \(limit) bytes; shorten it"
+            case .unknownName(let field, let known):
+                return "\(field) names what this host does not know; use \(known.joined(separator: ", "))"
             }
         }
     }
@@ -199,6 +210,15 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             case let (nil, id?): return "presenter '\(id)': \(problem)"
             case (nil, nil): return problem.description
             }
+        case .invalidDescription(let reason):
+            return "has a description that cannot be read: \(reason) (presenter_abi.h, \"The description\")"
+        case .disagreesWithDescription(let index, let id, let field):
+            let what =
+                field == "presenters"
+                ? "returns another number of presenters than its description describes"
+                : "descriptor\(index.map { " \($0)" } ?? "")\(id.map { " ('\($0)')" } ?? "") has another \(field) than the file's description says"
+            return
+                "\(what); describe exactly what the descriptors hold (PRESENTER_DESCRIBE, or the SDK's description) and rebuild"
         }
     }
 

@@ -33,8 +33,10 @@ public struct PresenterPlugin: Sendable, Equatable {
     public let hooks: Hooks
     /// The names of the hooks the descriptor defines, in descriptor order.
     public let hookNames: [String]
+    /// Where what is known of it came from.
+    public internal(set) var source = Source.loaded
     /// Whether this came from the registry cache (no plugin code ran for it).
-    public internal(set) var cached = false
+    public var cached: Bool { source == .cache }
     /// Whether its library is loaded in this process, so its hooks can be
     /// called here. Not for one from the cache or the scan helper: running
     /// it loads its file (in the presenter process, or in this process for
@@ -68,7 +70,19 @@ public struct PresenterPlugin: Sendable, Equatable {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
         self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = file; self.file = file
-        self.hooks = Hooks(); self.hookNames = hookNames; self.descriptor = nil; self.cached = true
+        self.hooks = Hooks(); self.hookNames = hookNames; self.descriptor = nil; self.source = .cache
+    }
+
+    /// Where what the host knows of a presenter came from.
+    public enum Source: Sendable, Equatable {
+        /// Its file was loaded in this process: its hooks are here.
+        case loaded
+        /// A scan helper loaded its file and reported its descriptor.
+        case scan
+        /// Its file's description, read without running any of its code.
+        case description
+        /// The registry cache: what an earlier scan or reading gave.
+        case cache
     }
 
     /// The address of a plugin's descriptor (static storage of a library the

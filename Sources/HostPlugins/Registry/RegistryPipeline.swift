@@ -42,8 +42,20 @@ public struct RegistryPipeline {
 
     /// The registry of every candidate file of `searchPath`, in order.
     public func load(_ searchPath: [SearchPathEntry]) -> PresenterRegistry {
+        load(searchPath, needing: nil)
+    }
+
+    /// The registry of the candidate files of `searchPath`, for a command
+    /// that will run the presenter `id` (nil: every file, as `--list`).
+    /// Scanning a file runs its code in a helper, and a hostile or broken
+    /// file can hold that for its whole deadline: so with an `id`, a file
+    /// that neither describes itself nor is known to the cache is scanned
+    /// only when the files known without it do not give `id`'s chain. Such
+    /// a file is then left out of the registry (and of the cache):
+    /// `--list` scans it.
+    package func load(_ searchPath: [SearchPathEntry], needing id: String?) -> PresenterRegistry {
         let files = DiscoveredFile.all(on: searchPath, policy: policy)
-        return resolve(files, outcomes: load(files), searchPath: searchPath)
+        return resolve(files, outcomes: load(files, needing: id, searchPath: searchPath), searchPath: searchPath)
     }
 
     /// `chain` with its presenters really loaded in this process (their
@@ -76,7 +88,9 @@ public struct RegistryPipeline {
     /// What loading each file discovery accepted gave, by its index (nil
     /// for a file discovery refused): from the cache when it knows the file
     /// as it is, else loaded; the cache then remembers the outcomes that last.
-    private func load(_ files: [DiscoveredFile]) -> [PluginLibrary.Outcome?] {
+    private func load(
+        _ files: [DiscoveredFile], needing id: String?, searchPath: [SearchPathEntry]
+    ) -> [PluginLibrary.Outcome?] {
         var outcomes = [PluginLibrary.Outcome?](repeating: nil, count: files.count)
         var remembered: [(path: String, entry: RegistryCacheFormat.Entry)] = []
         var pending: [(index: Int, real: DiscoveredFile.Real)] = []
@@ -89,10 +103,27 @@ public struct RegistryPipeline {
                 pending.append((index, real))
             }
         }
-        let loaded = PluginLoader.load(
-            pending.map { ($0.real.path, files[$0.index].bundled) }, scanner: scanner, policy: policy)
+        let pendingFiles = pending.map { ($0.real.path, files[$0.index].bundled) }
+        let loaded: [PluginLibrary.Outcome?]
+        if let scanner {
+            let reading = PluginLoader.read(pendingFiles.map(\.0), policy: policy)
+            var known: [PluginLibrary.Outcome?]?
+            if let id, !reading.undescribed.isEmpty {
+                let partial = PluginLoader.load(
+                    pendingFiles, reading: reading, scanner: scanner, policy: policy, scanning: false)
+                var all = outcomes
+                for ((index, _), outcome) in zip(pending, partial) { all[index] = outcome }
+                if (try? resolve(files, outcomes: all, searchPath: searchPath).resolve(id)) != nil { known = partial }
+            }
+            loaded =
+                known
+                ?? PluginLoader.load(pendingFiles, reading: reading, scanner: scanner, policy: policy, scanning: true)
+        } else {
+            loaded = PluginLoader.load(pendingFiles, scanner: nil, policy: policy)
+        }
         var changed = false
         for ((index, real), outcome) in zip(pending, loaded) {
+            guard let outcome else { continue }
             outcomes[index] = outcome
             if outcome.isLasting {
                 remembered.append((real.path, .init(identity: real.identity, contents: outcome)))

@@ -1,5 +1,5 @@
 /*
- * presenter_abi.h -- the presenter plugin ABI, version 1.2.
+ * presenter_abi.h -- the presenter plugin ABI, version 1.3.
  *
  * This header is the whole contract between presenter-host and a presenter
  * plugin. A plugin is a shared object (.so) that exports one C function,
@@ -24,13 +24,17 @@
  *   the fields that plugin's struct_size says exist.
  *
  * Loading
- *   The host opens a plugin with dlopen(RTLD_NOW | RTLD_LOCAL) and never
- *   closes it. Before that it loads every candidate file once in a helper
- *   process (presenter-host scanning its plugin directories), so a file that
- *   crashes, exits or hangs while loading is reported instead of taking the
- *   host down. So library constructors and the entry point run at least
- *   twice, in two processes, on any thread, and also for `--list`: they MUST
- *   be cheap and free of side effects (no files, no output, no threads).
+ *   The host reads what a plugin holds from its description (since 1.3: ELF
+ *   notes in the file, see "The description" below) without running any of
+ *   its code, and runs its code only in the sandboxed presenter process,
+ *   which opens it with dlopen(RTLD_NOW | RTLD_LOCAL) and never closes it.
+ *   A plugin without a description is first loaded once in a sandboxed
+ *   helper process (presenter-host scanning its plugin directories) to read
+ *   its descriptors, so a file that crashes, exits or hangs while loading is
+ *   reported instead of taking the host down. So library constructors and
+ *   the entry point MAY run more than once, in several processes, on any
+ *   thread: they MUST be cheap and free of side effects (no files, no
+ *   output, no threads).
  *
  * The rule
  *   A presenter decides how progress looks, and nothing else. The host runs
@@ -79,7 +83,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define PRESENTER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define PRESENTER_ABI_MINOR 2
+#define PRESENTER_ABI_MINOR 3
 
 /**
  * The name of the one function a plugin exports:
@@ -508,6 +512,82 @@ typedef struct presenter_descriptor {
 
 /** The entry point's type; see PRESENTER_ENTRY_SYMBOL. */
 typedef const presenter_descriptor *(*presenter_descriptor_fn)(uint32_t index);
+
+/* ------------------------------------------------------------------------
+ * The description (since 1.3): what a plugin holds, read without running it
+ * ------------------------------------------------------------------------ */
+
+/*
+ * A plugin SHOULD describe its presenters in its file, where the host reads
+ * them as data: `presenter-host --list`, the registry and `check` then run
+ * none of its code (no constructor, no entry point) outside the sandboxed
+ * presenter process, and need no scan helper. A plugin without a
+ * description is loaded once in a sandboxed scan helper to read its
+ * descriptors, as before 1.3 (`check` warns).
+ *
+ * The description is one ELF note per presenter in an allocated note
+ * section (the linker puts it in a PT_NOTE segment, which `strip` keeps):
+ *
+ *   n_namesz  10, n_descsz  the text's size, n_type  PRESENTER_NOTE_TYPE,
+ *   name      "presenter\0" padded to 12 bytes,
+ *   desc      the text, padded with NULs to a multiple of 4 bytes.
+ *
+ * The text is a list of `key=value` entries, each ended by a NUL, in any
+ * order; the first empty entry (or the end) ends it:
+ *
+ *   abi=1.3            PRESENTER_ABI_MAJOR.PRESENTER_ABI_MINOR: the header's
+ *   index=0            the descriptor's index (0 for the first)
+ *   id=..., name=..., version=...               required, as the descriptor's
+ *   description=..., author=..., license=..., extends=...      optional
+ *   capabilities=messages,determinate           the PRESENTER_CAP_* bits set
+ *   hooks=create,destroy,show,hide,progress,render,key   the hooks not NULL
+ *
+ * The same rules hold as for the descriptor's fields (presenter_descriptor),
+ * and a key not listed here, or given twice, makes the description invalid.
+ * Every descriptor MUST have exactly one note, the same abi, and the same
+ * fields as the descriptor it describes: a presenter process refuses a file
+ * whose live descriptors disagree with its description, and `check` says
+ * which field. In C or C++, PRESENTER_DESCRIBE writes one note:
+ *
+ *   PRESENTER_DESCRIBE(hello_description,
+ *       PRESENTER_FIELD(index, "0")
+ *       PRESENTER_FIELD(id, "hello")
+ *       PRESENTER_FIELD(name, "Hello")
+ *       PRESENTER_FIELD(version, "1.0.0")
+ *       PRESENTER_FIELD(capabilities, "messages")
+ *       PRESENTER_FIELD(hooks, "create,destroy,show,hide,render"));
+ *
+ * (values are string literals; the abi entry is added). Swift presenters get
+ * theirs from the SDK (docs/writing-a-presenter.md); Rust writes the same
+ * bytes with #[link_section] (docs/ABI.md).
+ */
+
+/** The owner name of a description note. */
+#define PRESENTER_NOTE_NAME "presenter"
+/** The type of a description note. */
+#define PRESENTER_NOTE_TYPE 1
+
+#define PRESENTER_STRINGIFY_(x) #x
+/** Expands a macro, then makes a string of it. */
+#define PRESENTER_STRINGIFY(x) PRESENTER_STRINGIFY_(x)
+/** One `key=value` entry of a description; value is a string literal. */
+#define PRESENTER_FIELD(key, value) #key "=" value "\0"
+/** The text of a description: the abi entry, then fields. */
+#define PRESENTER_DESCRIPTION_TEXT(fields)                                                          \
+    "abi=" PRESENTER_STRINGIFY(PRESENTER_ABI_MAJOR) "." PRESENTER_STRINGIFY(PRESENTER_ABI_MINOR) \
+        "\0" fields
+/**
+ * Defines `symbol`, one description note holding fields
+ * (PRESENTER_FIELD entries, one after the other), in the section
+ * ".note.presenter". Use it once per presenter, at file scope.
+ */
+#define PRESENTER_DESCRIBE(symbol, fields)                                                        \
+    __attribute__((section(".note.presenter"), used, aligned(4))) static const struct {        \
+        uint32_t name_size, description_size, type;                                              \
+        char name[12];                                                                           \
+        char description[(sizeof(PRESENTER_DESCRIPTION_TEXT(fields)) + 3u) / 4u * 4u];          \
+    } symbol = {10u, (uint32_t)sizeof(PRESENTER_DESCRIPTION_TEXT(fields)), PRESENTER_NOTE_TYPE, \
+                PRESENTER_NOTE_NAME, PRESENTER_DESCRIPTION_TEXT(fields)}
 
 #ifdef __cplusplus
 } /* extern "C" */

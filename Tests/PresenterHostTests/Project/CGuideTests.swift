@@ -12,7 +12,7 @@ import Testing
         let guide = try String(contentsOf: Self.guide, encoding: .utf8)
         let source = try String(contentsOf: Self.source, encoding: .utf8)
         let blocks = guide.components(separatedBy: "```c\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 6)
+        #expect(blocks.count == 7)
         for block in blocks {
             #expect(source.contains(block), "not in elapsed_hud.c:\n\(block)")
         }

@@ -18,6 +18,13 @@ import Testing
             contentsOf: Self.package.appendingPathComponent("Sources/DotPresenter/DotPresenter.swift"),
             encoding: .utf8)
         #expect(source.hasSuffix(code))
+        // And its .presenters file, which makes its description and PresenterInfo.dot.
+        let description = try #require(
+            guide.components(separatedBy: "`dot.presenters`:\n\n```ini\n").dropFirst().first?
+                .components(separatedBy: "```").first)
+        let file = try String(
+            contentsOf: Self.package.appendingPathComponent("Sources/DotPresenter/dot.presenters"), encoding: .utf8)
+        #expect(file == description)
     }
 
     @Test func itBuildsOnItsOwnPassesCheckAndIsListed() throws {
@@ -34,7 +41,7 @@ import Testing
         // the machine, not the presenter (the budget check has its own tests).
         let check = try ProcessRunner.host(["check", "--hook-timeout", "10", library.path])
         #expect(check.status == 0, "\(check.stdout)")
-        #expect(check.stdout.hasSuffix("1 presenter checked: 15 passed, 0 failed, 0 warned\n"), "\(check.stdout)")
+        #expect(check.stdout.hasSuffix("1 presenter checked: 16 passed, 0 failed, 0 warned\n"), "\(check.stdout)")
         let list = try ProcessRunner.host(["--plugin-dir", products.path, "--list"])
         #expect(list.stdout.contains("dot  ") && list.stdout.contains(library.path), "\(list.stdout)\(list.stderr)")
     }

@@ -42,6 +42,10 @@ enum Fixture: String, CaseIterable, Sendable {
     case noDescription = "no-description"
     /// A good plugin (`fixture.marking`) whose loading appends a line to `$FIXTURE_MARKFILE`.
     case marking
+    // Plugins that describe themselves (ABI 1.3, PRESENTER_DESCRIBE): a good
+    // one, one whose constructor aborts (only a host that loads it dies),
+    // and one whose description names another name than its descriptor.
+    case described, describedAborting = "described-aborting", describedDisagreeing = "described-disagreeing"
     /// A presenter that draws, and makes the one attempt against the sandbox
     /// that INTRUDER_ATTACK names, when INTRUDER_WHEN says (see intruder.c).
     case intruder
@@ -53,10 +57,14 @@ enum Fixture: String, CaseIterable, Sendable {
         .constructorHang, .bitFlipCrash, .bitFlipAssertion,
     ]
 
+    /// Files whose code kills what loads it, which a host lists from their
+    /// description without loading them: no test loads them in its process.
+    static let describedHostile: [Fixture] = [.describedAborting]
+
     /// Good plugins, each loading without an error on its own.
     static let usable: [Fixture] = [
         .good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
-        .drawsOutside, .drawsInShow, .noDescription, .marking, .intruder,
+        .drawsOutside, .drawsInShow, .noDescription, .marking, .intruder, .described,
     ]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
@@ -93,7 +101,7 @@ enum Fixture: String, CaseIterable, Sendable {
         case .nullEntryPoint: return Compilation(source: "null_entry_point.c")
         case .endlessEntryPoint: return Compilation(source: "endless_entry_point.c")
         case .abiMajor: return presenter("-DFIXTURE_ID=\"fixture.abi-major\"", "-DFIXTURE_ABI_MAJOR=2")
-        case .newerMinor: return presenter("-DFIXTURE_ID=\"fixture.newer-minor\"", "-DFIXTURE_ABI_MINOR=3")
+        case .newerMinor: return presenter("-DFIXTURE_ID=\"fixture.newer-minor\"", "-DFIXTURE_ABI_MINOR=4")
         case .sizeTooSmall: return presenter("-DFIXTURE_ID=\"fixture.small\"", "-DFIXTURE_STRUCT_SIZE=24")
         case .sizeTooLarge: return presenter("-DFIXTURE_ID=\"fixture.large\"", "-DFIXTURE_STRUCT_SIZE=100000")
         case .missingId: return presenter("-DFIXTURE_ID=NULL")
@@ -144,6 +152,14 @@ enum Fixture: String, CaseIterable, Sendable {
         case .marking:
             return presenter("-DFIXTURE_ID=\"fixture.marking\"", "-DFIXTURE_NAME=\"Marking\"", "-DFIXTURE_MARK")
         case .intruder: return Compilation(source: "intruder.c")
+        case .described: return presenter("-DFIXTURE_ID=\"fixture.described\"", "-DFIXTURE_DESCRIBED")
+        case .describedAborting:
+            return presenter(
+                "-DFIXTURE_ID=\"fixture.described-aborting\"", "-DFIXTURE_DESCRIBED", "-DFIXTURE_CONSTRUCTOR_ABORT")
+        case .describedDisagreeing:
+            return presenter(
+                "-DFIXTURE_ID=\"fixture.described-disagreeing\"", "-DFIXTURE_DESCRIBED",
+                "-DFIXTURE_DESCRIBED_NAME=\"Another Name\"")
         case .garbageEntryPoint: return hostile("ENTRY_POINTER")
         case .garbageString: return hostile("STRING_POINTER")
         case .constructorAbort: return hostile("CONSTRUCTOR_ABORT")

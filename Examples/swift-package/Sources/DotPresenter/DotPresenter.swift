@@ -4,10 +4,7 @@ import PresenterSDK
 
 /// A dot in the top-left cell while something runs.
 final class DotPresenter: Presenter {
-    static let info = PresenterInfo(
-        id: "dot", name: "Dot", version: "1.0.0",
-        description: "A dot while something runs",
-        hooks: [.show, .hide, .render])  // the hooks this class implements
+    static let info = PresenterInfo.dot  // from dot.presenters
 
     let host: Host
     private var running: Set<UInt64> = []

@@ -18,8 +18,10 @@
 #endif
 #ifdef DEFECT_SKIP_BASE
 #define DEFECT_EXTENDS "mbhud"
+#define DEFECT_EXTENDS_FIELD PRESENTER_FIELD(extends, "mbhud")
 #else
 #define DEFECT_EXTENDS NULL
+#define DEFECT_EXTENDS_FIELD
 #endif
 
 typedef struct state {
@@ -97,6 +99,18 @@ static const presenter_descriptor descriptor = {
     .hide = hide,
     .render = render,
 };
+
+/* Its description (ABI 1.3): the host lists it without loading it. */
+PRESENTER_DESCRIBE(description,
+    PRESENTER_FIELD(index, "0")
+    PRESENTER_FIELD(id, DEFECT_ID)
+    PRESENTER_FIELD(name, "Check Defect")
+    PRESENTER_FIELD(version, "1.0.0")
+    PRESENTER_FIELD(description, "A presenter with the one defect its -D flag names.")
+    PRESENTER_FIELD(license, "MIT")
+    DEFECT_EXTENDS_FIELD
+    PRESENTER_FIELD(capabilities, "messages")
+    PRESENTER_FIELD(hooks, "create,destroy,show,hide,render"));
 
 const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
     return index == 0 ? &descriptor : NULL;

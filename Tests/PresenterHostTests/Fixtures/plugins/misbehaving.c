@@ -336,6 +336,16 @@ static const presenter_descriptor descriptor = {
     .key = m_key,
 };
 
+/* Its description (ABI 1.3): the host lists it without loading it. */
+PRESENTER_DESCRIBE(description,
+    PRESENTER_FIELD(index, "0")
+    PRESENTER_FIELD(id, "fixture.misbehaving")
+    PRESENTER_FIELD(name, "Misbehaving")
+    PRESENTER_FIELD(version, "1.0.0")
+    PRESENTER_FIELD(description, "Misbehaves in the hook FIXTURE_MISBEHAVE names")
+    PRESENTER_FIELD(capabilities, "messages")
+    PRESENTER_FIELD(hooks, "create,destroy,show,hide,progress,render,key"));
+
 const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
     return index == 0 ? &descriptor : NULL;
 }

@@ -88,3 +88,29 @@ static const presenter_descriptor descriptor = {
 const presenter_descriptor *presenter_plugin_descriptor(uint32_t index) {
     return index == 0 ? &descriptor : NULL;
 }
+
+#ifdef FIXTURE_DESCRIBED
+/* The description the host reads from the file without loading it (ABI
+   1.3), as a plugin author writes it. FIXTURE_DESCRIBED_NAME makes it
+   disagree with the descriptor. */
+#ifndef FIXTURE_DESCRIBED_NAME
+#define FIXTURE_DESCRIBED_NAME FIXTURE_NAME
+#endif
+PRESENTER_DESCRIBE(fixture_description,
+    PRESENTER_FIELD(index, "0")
+    PRESENTER_FIELD(id, FIXTURE_ID)
+    PRESENTER_FIELD(name, FIXTURE_DESCRIBED_NAME)
+    PRESENTER_FIELD(version, FIXTURE_VERSION)
+    PRESENTER_FIELD(description, FIXTURE_DESCRIPTION)
+    PRESENTER_FIELD(author, FIXTURE_AUTHOR)
+    PRESENTER_FIELD(license, FIXTURE_LICENSE)
+    PRESENTER_FIELD(capabilities, "messages,determinate")
+    PRESENTER_FIELD(hooks, "show,render"));
+#endif
+
+#ifdef FIXTURE_CONSTRUCTOR_ABORT
+/* Loading the file kills the process that loads it: a host that lists it
+   from its description never does. */
+#include <stdlib.h>
+__attribute__((constructor)) static void fixture_abort(void) { abort(); }
+#endif

@@ -45,6 +45,16 @@ enum ELFFuzz {
             _ = String(describing: error)
             return
         }
+        // A file that passes is read for its description, as every candidate is.
+        do throws(PluginLoadFailure) {
+            let descriptor = FileDescriptor(rawValue: fd)
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { fatalError("ELFFuzz: fstat \(path)") }
+            let headers = try ELFPrecheck.check(descriptor, info: info)
+            _ = try PluginDescription.read(descriptor, headers: headers, path: path)
+        } catch {
+            fuzzCheckOneLine(error.description, "a refused description")
+        }
         // Accepted: a 64-bit ELF shared object with its whole header.
         guard input.count >= 64, input.starts(with: [0x7F, 0x45, 0x4C, 0x46]), input[4] == 2 else {
             fuzzFailure("ELFPrecheck accepted \(input.count) bytes that are no 64-bit ELF file")
@@ -105,7 +115,16 @@ extension ELFFuzz {
             ("big-endian", [0x7F, 0x45, 0x4C, 0x46, 2, 2, 1] + [UInt8](repeating: 0, count: 57)),
             ("text", Array("#!/bin/sh\necho not a library\n".utf8)),
             ("swift-library", swiftLibrary()),
+            ("described", described()),
         ]
+    }
+
+    /// A library with a description: a PT_NOTE segment of two notes.
+    private static func described() -> [UInt8] {
+        let notes = DescriptionFuzz.presenter(0, "first") + DescriptionFuzz.presenter(1, "second")
+        let notesAt = UInt64(64 + 2 * 56)
+        return elf(
+            segments: [(1, 0, notesAt + UInt64(notes.count)), (4, notesAt, UInt64(notes.count))], tail: notes)
     }
 
     /// A library whose sections say it needs libswiftCore.so and name a

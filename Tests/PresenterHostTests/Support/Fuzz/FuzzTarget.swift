@@ -19,6 +19,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case presenter
     /// The ELF pre-check a candidate plugin file goes through before dlopen.
     case elf
+    /// The description notes a plugin file holds (ABI 1.3).
+    case description
     /// The lines a scan helper reports on.
     case scan
     /// A --messages JSON file (and the JSON reader under it).
@@ -49,6 +51,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         switch self {
         case .presenter: PresenterFuzz.run(input, oracles: oracles)
         case .elf: ELFFuzz.run(input)
+        case .description: DescriptionFuzz.run(input)
         case .scan: ScanFuzz.run(input)
         case .messages: MessagesFuzz.run(input)
         case .webTitle: WebTitleFuzz.run(input, oracles: oracles)
@@ -70,6 +73,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         switch self {
         case .presenter: PresenterFuzz.seeds()
         case .elf: ELFFuzz.seeds()
+        case .description: DescriptionFuzz.seeds()
         case .scan: ScanFuzz.seeds()
         case .messages: MessagesFuzz.seeds()
         case .webTitle: WebTitleFuzz.seeds()
