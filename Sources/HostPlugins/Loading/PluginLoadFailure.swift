@@ -1,10 +1,13 @@
 import Glibc
 import HostSystem
+import HostText
 import PresenterABI
 
 /// Why a plugin file, or one presenter in it, was not loaded. `description`
 /// is the one-line reason shown to the user after the file's path: what is
-/// wrong and what to do.
+/// wrong and what to do. It quotes what a plugin chose (an id, `dlerror`'s
+/// text naming a library or symbol, a path), escaped (`PrintableText`)
+/// wherever the reason goes.
 public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Opening or reading the file failed as discovery's checks fail (it
     /// vanished, became a dangling link, cannot be read), or it no longer
@@ -90,7 +93,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         /// A string field is longer than the host accepts.
         case tooLong(field: String, limit: Int)
 
-        public var description: String {
+        /// One line, what the plugin chose in it escaped (`PrintableText`).
+        public var description: String { PrintableText.escaping(unescapedDescription) }
+
+        private var unescapedDescription: String {
             let host = ABIVersion.host
             switch self {
             case .tooSmall(let size, let minimum):
@@ -137,7 +143,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         error == ENXIO ? .notRegularFile(kind: "a socket") : .file(DiscoveryFailure(reaching: path, error: error))
     }
 
-    public var description: String {
+    /// One line, what the plugin chose in it escaped (`PrintableText`).
+    public var description: String { PrintableText.escaping(unescapedDescription) }
+
+    private var unescapedDescription: String {
         switch self {
         case .file(let failure):
             return failure.description
