@@ -74,18 +74,21 @@ enum CheckCommand {
     // MARK: - Output
 
     /// One block per presenter: its checks, with the reason and the fix;
-    /// then one summary line.
+    /// then one summary line. Every text is escaped (`PrintableText`): the
+    /// path, the id and the reasons quote what the plugin chose.
     static func text(_ results: [ConformanceResult]) -> String {
         var text = ""
         var previous: (String, String?)?
         for result in results {
             if previous == nil || previous! != (result.path, result.presenterId) {
                 if previous != nil { text += "\n" }
-                text += PrintableText.escaping(result.path) + (result.presenterId.map { ": \($0)" } ?? "") + "\n"
+                text +=
+                    PrintableText.escaping(result.path)
+                    + (result.presenterId.map { ": \(PrintableText.escaping($0))" } ?? "") + "\n"
                 previous = (result.path, result.presenterId)
             }
             text +=
-                "  \(result.verdict.rawValue)  \(result.check)"
+                "  \(result.verdict.rawValue)  \(PrintableText.escaping(result.check))"
                 + (result.reason.map { ": \(PrintableText.escaping($0))" } ?? "") + "\n"
             if let fix = result.fix { text += "        fix: \(PrintableText.escaping(fix))\n" }
         }

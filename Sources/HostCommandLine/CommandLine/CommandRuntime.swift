@@ -5,6 +5,7 @@ import Glibc
 import HostEngine
 import HostPlugins
 import HostRuntime
+import HostText
 
 /// The presenter runtime of a command that runs work with its progress on
 /// stderr (`run`, `drive`, `add-bookmark --get-title` and `--add`): how it
@@ -95,7 +96,8 @@ enum CommandRuntime {
         current.finish()
         let plain = current as? PlainBackend
         // One line in both modes: in plain mode the progress lines go on too.
-        let line = "presenter-host: \(failure); going on with plain progress lines"
+        // Escaped: the failure names the presenter and quotes what its process said.
+        let line = PrintableText.escaping("presenter-host: \(failure); going on with plain progress lines")
         PresenterHostCommand.writeStandardError(line + "\n")
         log.record(line)
         return plain ?? PlainBackend(fd: .standardError, unicode: unicode)

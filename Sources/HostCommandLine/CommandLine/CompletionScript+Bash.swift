@@ -1,5 +1,14 @@
+import HostText
+
 /// The bash script: `_presenter_host` completes from `COMP_WORDS`, with
 /// `complete -F`.
+///
+/// It evaluates no word it did not write: `compgen -W` (which expands its
+/// word list) gets only the script's own words, and what comes from outside
+/// (presenter ids, file and command names) is read a line at a time into
+/// `COMPREPLY`, compared with the word being completed as text, never
+/// split, globbed or expanded; an id is offered only when it is one
+/// (``PresenterIdRule``), since bash puts a candidate on the line as it is.
 extension CompletionScript {
     /// The bash script.
     static var bash: String {
@@ -44,11 +53,11 @@ extension CompletionScript {
                     # Nothing started it and the word being completed is free: it does.
                     ((first == 0 && i == COMP_CWORD)) && [[ $cur != -* ]] && first=$COMP_CWORD
                     if ((first == COMP_CWORD)); then
-                        COMPREPLY=($(compgen -c -- "$cur"))
+                        _presenter_host_lines < <(compgen -c -- "$cur")
                         return 0
                     elif ((first > 0)); then
                         compopt -o filenames 2>/dev/null
-                        COMPREPLY=($(compgen -f -- "$cur"))
+                        _presenter_host_lines < <(compgen -f -- "$cur")
                         return 0
                     fi
                 fi
@@ -65,7 +74,7 @@ extension CompletionScript {
                     COMPREPLY=($(compgen -W "\(words.joined(separator: " "))" -- "$cur"))
                 elif [[ $command == check ]]; then
                     compopt -o filenames 2>/dev/null
-                    COMPREPLY=($(compgen -f -- "$cur"))
+                    _presenter_host_lines < <(compgen -f -- "$cur")
                 elif [[ $command == completions ]]; then
                     COMPREPLY=($(compgen -W "\(Shell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur"))
                 fi
@@ -78,8 +87,32 @@ extension CompletionScript {
     }
 
     /// `_presenter_host_presenters`: the ids `--list --ids` prints, asked of
-    /// the program the line names with the plugin options on the line.
+    /// the program the line names with the plugin options on the line;
+    /// `_presenter_host_ids`: those that are ids and start with the word;
+    /// `_presenter_host_lines`: lines as candidates, each as it is.
     private static let bashPresenters = """
+        # COMPREPLY: the lines of stdin, each one candidate as it is (a file or
+        # command name is never split at spaces or globbed).
+        _presenter_host_lines() {
+            local line
+            COMPREPLY=()
+            while IFS= read -r line; do COMPREPLY+=("$line"); done
+        }
+
+        # COMPREPLY: the presenter ids that start with $1. A line is taken only
+        # when it is an id (1 to \(PresenterIdRule.maxBytes) of \(PresenterIdRule.characters)): nothing a
+        # plugin file or the registry cache says is run, split or globbed.
+        _presenter_host_ids() {
+            local id
+            COMPREPLY=()
+            while IFS= read -r id; do
+                case $id in
+                '' | *[!\(PresenterIdRule.characters)]*) continue ;;
+                esac
+                ((${#id} <= \(PresenterIdRule.maxBytes))) && [[ $id == "$1"* ]] && COMPREPLY+=("$id")
+            done < <(_presenter_host_presenters)
+        }
+
         # The ids `--list --ids` prints, with the plugin options on the line.
         _presenter_host_presenters() {
             local program=${COMP_WORDS[0]} i word options=()
@@ -105,10 +138,11 @@ extension CompletionScript {
             let reply: String
             switch option.completion {
             case .none: reply = "return 0"
-            case .file: reply = "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")); return 0"
-            case .directory: reply = "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\")); return 0"
-            case .presenter:
-                reply = "COMPREPLY=($(compgen -W \"$(_presenter_host_presenters)\" -- \"$cur\")); return 0"
+            case .file:
+                reply = "compopt -o filenames 2>/dev/null; _presenter_host_lines < <(compgen -f -- \"$cur\"); return 0"
+            case .directory:
+                reply = "compopt -o filenames 2>/dev/null; _presenter_host_lines < <(compgen -d -- \"$cur\"); return 0"
+            case .presenter: reply = "_presenter_host_ids \"$cur\"; return 0"
             case .values(let values):
                 reply = "COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")); return 0"
             }

@@ -1,5 +1,11 @@
+import HostText
+
 /// The fish script: one `complete` line per command and option, with the
 /// functions that find the command on the line.
+///
+/// What comes from outside is never evaluated: the presenter ids are the
+/// lines `--list --ids` prints, each offered only when it is an id
+/// (``PresenterIdRule``; a tab would start a description).
 extension CompletionScript {
     /// `text` inside a single-quoted fish string.
     private static func fishQuoted(_ text: String) -> String {
@@ -153,7 +159,8 @@ extension CompletionScript {
                         set -a options $word
                 end
             end
-            $words[1] $options --list --ids 2>/dev/null
+            # Only ids (1 to \(PresenterIdRule.maxBytes) of \(PresenterIdRule.characters)), each as it is.
+            $words[1] $options --list --ids 2>/dev/null | string match -r -- '^[\(PresenterIdRule.characters)]{1,\(PresenterIdRule.maxBytes)}$'
         end
         """
 }

@@ -1,4 +1,10 @@
+import HostText
+
 /// The zsh script: one `_arguments` spec per option, per command.
+///
+/// What comes from outside is never evaluated: the presenter ids are the
+/// lines `--list --ids` prints, each offered only when it is an id
+/// (``PresenterIdRule``), and `compadd` quotes what it inserts.
 extension CompletionScript {
     /// `_arguments`' spec of one option.
     private static func zshSpec(_ option: OptionSpec, in command: CommandSpec) -> String {
@@ -64,14 +70,17 @@ extension CompletionScript {
             # (The line as typed: a command's own _arguments sees its words only.)
             _presenter_host_presenters() {
                 local -a ids options
-                local i
+                local i id
                 for ((i = 2; i <= $#_presenter_host_line; i++)); do
                     case ${_presenter_host_line[i]} in
                     --plugin-dir) options+=(--plugin-dir ${(Q)_presenter_host_line[i + 1]}) ;;
                     --plugin-dir=* | --bundled-only | --allow-insecure-plugins) options+=(${(Q)_presenter_host_line[i]}) ;;
                     esac
                 done
-                ids=(${(f)"$(${~_presenter_host_line[1]} $options --list --ids 2>/dev/null)"})
+                # Only ids (1 to \(PresenterIdRule.maxBytes) of \(PresenterIdRule.characters)), each as it is.
+                for id in ${(f)"$(${~_presenter_host_line[1]} $options --list --ids 2>/dev/null)"}; do
+                    [[ -n $id && $id != *[^\(PresenterIdRule.characters)]* && ${#id} -le \(PresenterIdRule.maxBytes) ]] && ids+=("$id")
+                done
                 compadd -a ids
             }
 

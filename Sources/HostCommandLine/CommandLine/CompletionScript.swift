@@ -4,6 +4,13 @@
 /// ids `presenter-host --list --ids` prints when the user presses Tab (with
 /// the `--plugin-dir`, `--bundled-only` and `--allow-insecure-plugins`
 /// typed on the line), asked of the program the line names.
+///
+/// A script never evaluates a word it did not write: those ids come from
+/// plugin files (or a registry cache, or a scan report) and are data. Each
+/// script reads them a line at a time, offers a line only when it is an id
+/// (``PresenterIdRule``, checked by a shell pattern spelled from it), and
+/// compares it with the word being completed as text; file and command
+/// names are never split or globbed either.
 enum CompletionScript {
     /// The shells a script is written for: `completions`' operand.
     enum Shell: String, CaseIterable, Sendable {

@@ -2,7 +2,7 @@
 /// `--trace`): each directory of the search path with its origin and state,
 /// and each candidate file in it, taken (with its presenters, and whether
 /// the registry cache knew it) or refused and why. Built from the registry after loading, so it costs nothing
-/// when tracing is off.
+/// when tracing is off. Paths, ids and reasons are escaped (`PrintableText`).
 import HostEngine
 import HostPlugins
 import HostText
@@ -20,7 +20,7 @@ enum DiscoveryTrace {
                     + "\(files.count) candidate file\(files.count == 1 ? "" : "s") (\(which))")
             for file in files {
                 let plugins = registry.plugins.filter { $0.path == file.path }
-                let taken = plugins.map { "'\($0.id)'" }
+                let taken = plugins.map { "'\(PrintableText.escaping($0.id))'" }
                 let refused = registry.errors.filter { $0.path == file.path }.map(\.reason)
                 let path = PrintableText.escaping(file.path)
                 // A hit: the registry cache knew the file as it is, and none of its code ran.

@@ -10,7 +10,11 @@ import HostText
 /// the plugin files that failed to load.
 ///
 /// Results go to stdout, failures to stderr as `presenter-host: PATH: REASON`
-/// (one line each: control characters in paths and reasons are escaped).
+/// (one line each). Every text a plugin chose (an id, a name, a
+/// description, a path) is escaped wherever it is shown (`PrintableText`;
+/// `JSONValue` in `--json`): a forged record in the registry cache or from
+/// a scan helper reaches no terminal as an escape sequence. `--ids` prints
+/// only ids (``PresenterIdRule``): what shell completion offers.
 /// The exit status is 0 even when some files failed (a listing that shows
 /// them did its job). Files are loaded by a scan helper (`PluginScanner`),
 /// or not at all when the registry cache knows them; plugin code may still
@@ -30,11 +34,14 @@ enum ListCommand {
             }
         }
         var failure: Errno?
+        if ids {
+            for plugin in registry.plugins where !PresenterIdRule.isValid(plugin.id) {
+                PresenterHostCommand.writeStandardError("presenter-host: \(notAnId(plugin))\n")
+            }
+        }
         do throws(Errno) {
             try diversion.write(
-                ids
-                    ? registry.plugins.map { $0.id + "\n" }.joined()
-                    : json ? self.json(registry) : table(registry, verbose: verbose))
+                ids ? self.ids(registry) : json ? self.json(registry) : table(registry, verbose: verbose))
         } catch {
             failure = error
         }
@@ -43,6 +50,23 @@ enum ListCommand {
         }
         guard let failure else { return ExitCode.success.rawValue }
         return PresenterHostCommand.report(PresenterHostCommand.outputFailure(failure))
+    }
+
+    // MARK: - Ids
+
+    /// `--ids`: the ids, one a line, each an id by ``PresenterIdRule``: a
+    /// shell completes from these lines, and a word of other characters
+    /// (`$(...)`, a space, a glob) means something to a shell.
+    static func ids(_ registry: PresenterRegistry) -> String {
+        registry.plugins.lazy.filter { PresenterIdRule.isValid($0.id) }.map { $0.id + "\n" }.joined()
+    }
+
+    /// Why `--ids` leaves `plugin` out: its id is not one, which no file
+    /// read in place can declare (a forged scan report or cache entry).
+    static func notAnId(_ plugin: PresenterPlugin) -> String {
+        "\(PrintableText.escaping(plugin.path)): presenter id '\(PrintableText.escaping(plugin.id))' is not an id "
+            + "(1 to \(PresenterIdRule.maxBytes) bytes of a-z, 0-9, '.', '_' and '-'), left out of --ids; "
+            + "rebuild the registry cache with presenter-host --list --rescan, or remove the file"
     }
 
     // MARK: - Table
@@ -64,11 +88,10 @@ enum ListCommand {
             cells.reserveCapacity(columns * (registry.plugins.count + 1))
             widths.reserveCapacity(cells.capacity)
             for plugin in registry.plugins {
-                let path = plugin.path
+                // Each text as the plugin (or the file system) gave it, escaped.
                 cells += [
-                    plugin.id, plugin.name, plugin.version, plugin.extends ?? "-",
-                    capabilityList(plugin.capabilities),
-                    Self.isPrintableASCII(path) ? path : PrintableText.escaping(path),
+                    shown(plugin.id), shown(plugin.name), shown(plugin.version), plugin.extends.map(shown) ?? "-",
+                    capabilityList(plugin.capabilities), shown(plugin.path),
                 ]
                 for cell in cells[(cells.count - columns)...] { widths.append(Self.columns(of: cell)) }
             }
@@ -133,14 +156,15 @@ enum ListCommand {
             ("ABI", plugin.abiVersion.description),
             ("Loaded from", loadedFrom(plugin.source)),
         ]
-        if let description = plugin.description { lines.append(("Description", description)) }
-        if let author = plugin.author { lines.append(("Author", author)) }
-        if let license = plugin.license { lines.append(("License", license)) }
+        if let description = plugin.description { lines.append(("Description", shown(description))) }
+        if let author = plugin.author { lines.append(("Author", shown(author))) }
+        if let license = plugin.license { lines.append(("License", shown(license))) }
         let hooks = HookSummary(plugin, chain: chain)
         var parts: [String] = []
         if !hooks.own.isEmpty { parts.append("own: " + hooks.own.joined(separator: ", ")) }
         if !hooks.inherited.isEmpty {
-            parts.append("inherited: " + hooks.inherited.map { "\($0.hook) (\($0.from))" }.joined(separator: ", "))
+            parts.append(
+                "inherited: " + hooks.inherited.map { "\($0.hook) (\(shown($0.from)))" }.joined(separator: ", "))
         }
         if !hooks.none.isEmpty { parts.append("none: " + hooks.none.joined(separator: ", ")) }
         lines.append(("Hooks", parts.joined(separator: "; ")))
@@ -190,6 +214,12 @@ enum ListCommand {
     }
 
     // MARK: - Helpers
+
+    /// `text` as a table or `-v` shows it: as it is when it is printable
+    /// ASCII (almost every text), else escaped (`PrintableText`).
+    private static func shown(_ text: String) -> String {
+        isPrintableASCII(text) ? text : PrintableText.escaping(text)
+    }
 
     /// The display width of a cell: its byte count when it is printable
     /// ASCII (almost every cell), else `DisplayWidth`'s.
@@ -249,8 +279,4 @@ enum ListCommand {
             }
         }
     }
-}
-
-private extension String {
-    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
 }

@@ -51,7 +51,7 @@ struct PluginOptions: Equatable {
         let cache = RegistryCache(mode: cache, searchPath: entries, environment: environment)
         if verbose, let cache, let reason = cache.ignored {
             PresenterHostCommand.writeStandardError(
-                "presenter-host: registry cache \(PrintableText.escaping(cache.path)) ignored (\(reason)); rebuilding it\n"
+                "presenter-host: registry cache \(PrintableText.escaping(cache.path)) ignored (\(PrintableText.escaping(reason))); rebuilding it\n"
             )
         }
         var scanner = scanner(environment: environment)

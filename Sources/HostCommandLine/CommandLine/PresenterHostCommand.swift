@@ -73,7 +73,7 @@ package enum PresenterHostCommand {
             // set before the command starts a thread.
             if traced { ProcessEnvironment.set(EngineNote.debugVariable, to: "1") }
         } catch {
-            writeStandardError("Error: \(error.error.message)\n")
+            writeStandardError("Error: \(PrintableText.escaping(error.error.message))\n")
             writeStandardError(
                 (error.command.map(Usage.usageLines) ?? Usage.synopsis) + Usage.seeHelp(error.command))
             return error.error.exitCode.rawValue
@@ -235,10 +235,12 @@ package enum PresenterHostCommand {
 
     /// Prints `error` the one way errors are printed once the command
     /// runs (`Error: ...`; a usage error found while parsing comes with
-    /// its usage lines, see ``main(_:)``) and returns its status.
+    /// its usage lines, see ``main(_:)``) and returns its status. The line
+    /// is escaped (`PrintableText`) whatever it quotes: a value the user
+    /// gave, an id or a reason a plugin file gave.
     static func report(_ error: CommandError) -> Int32 {
         if error != .brokenPipe {  // nobody is reading: quiet, as `head`'s writers are
-            writeStandardError("Error: \(error.message)\n")
+            writeStandardError("Error: \(PrintableText.escaping(error.message))\n")
         }
         return error.exitCode.rawValue
     }

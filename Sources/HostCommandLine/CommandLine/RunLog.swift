@@ -12,8 +12,9 @@ import HostText
 ///
 /// With `--verbose` each entry is a line on stderr (above the region in a
 /// terminal, so it never tears it); with `--log FILE` it is appended to the
-/// file with a timestamp and without control characters. Without either,
-/// nothing is kept. Any thread; entries are written one at a time.
+/// file with a timestamp. Both are the entry's one line, what the plugin
+/// said escaped (``PresenterLogEntry/line``). Without either, nothing is
+/// kept. Any thread; entries are written one at a time.
 // Safe: `runtime` and `held` only under `lock`; the rest is immutable.
 final class RunLog: @unchecked Sendable {
     private let verbose: Bool
@@ -68,7 +69,7 @@ final class RunLog: @unchecked Sendable {
     func write(_ entry: PresenterLogEntry) {
         guard isEnabled else { return }
         lock.withLock {
-            try? file?.writeAll(Array((Self.timestamp() + " " + Self.fileLine(entry) + "\n").utf8))
+            try? file?.writeAll(Array((Self.timestamp() + " " + entry.line + "\n").utf8))
             guard verbose else { return }
             if holding {
                 held.append(entry.line)
@@ -98,13 +99,6 @@ final class RunLog: @unchecked Sendable {
             return held
         }
         for line in lines { PresenterHostCommand.writeStandardError(line + "\n") }
-    }
-
-    /// The entry as the file gets it: control and bidirectional formatting
-    /// characters shown as escapes.
-    static func fileLine(_ entry: PresenterLogEntry) -> String {
-        "presenter-host: " + (entry.presenterId.map { "\(PrintableText.escaping($0)): " } ?? "")
-            + "\(entry.level): " + PrintableText.escaping(entry.message)
     }
 
     /// Now in UTC, to the millisecond: `2026-11-30T22:12:07.123Z`.

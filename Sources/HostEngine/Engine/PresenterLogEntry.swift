@@ -23,11 +23,13 @@ public struct PresenterLogEntry: Equatable, Sendable {
         self.message = message
     }
 
-    /// `presenter-host: mbhud: warning: message`, one line, with the
-    /// characters of every ``ControlCharacters`` rule dropped (a plugin's
-    /// C1 CSI or right-to-left override never reaches the terminal).
+    /// `presenter-host: mbhud: warning: message`, one line, as `-v` shows
+    /// it and `--log` keeps it: the id and the message escaped
+    /// (`PrintableText`), so a plugin's C1 CSI, OSC 52 or right-to-left
+    /// override never reaches the terminal or the file, and the line shows
+    /// that it was there.
     public var line: String {
-        let text = ControlCharacters.all.removed(from: message)
-        return "presenter-host: " + (presenterId.map { "\($0): " } ?? "") + "\(level): " + text
+        "presenter-host: " + (presenterId.map { "\(PrintableText.escaping($0)): " } ?? "") + "\(level): "
+            + PrintableText.escaping(message)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import HostSystem
+import HostText
 
 /// The directory walk: which files of a search path entry are candidate plugins.
 ///
@@ -38,7 +39,7 @@ package enum PluginDirectory {
             if let valid = String(validating: name, as: UTF8.self) {
                 return Candidate(path: prefix + valid, problem: nil)
             }
-            return Candidate(path: prefix + escapingInvalidUTF8(name), problem: .nameNotUTF8)
+            return Candidate(path: prefix + PrintableText.escapingInvalidUTF8(name), problem: .nameNotUTF8)
         }
     }
 
@@ -53,26 +54,6 @@ package enum PluginDirectory {
                 return order != 0 ? order < 0 : left.count < right.count
             }
         }
-    }
-
-    /// `bytes` as text with each byte that is not part of valid UTF-8 shown as `\xNN`.
-    static func escapingInvalidUTF8(_ bytes: [UInt8]) -> String {
-        var text = ""
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            // The longest valid prefix (a scalar is at most 4 bytes), else one bad byte.
-            if let length = (1...min(4, rest.count)).first(where: {
-                String(validating: rest.prefix($0), as: UTF8.self) != nil
-            }) {
-                text += String(decoding: rest.prefix(length), as: UTF8.self)
-                rest = rest.dropFirst(length)
-            } else {
-                let hex = String(rest.first!, radix: 16, uppercase: true)
-                text += (hex.count == 1 ? "\\x0" : "\\x") + hex
-                rest = rest.dropFirst()
-            }
-        }
-        return text
     }
 
     /// True when something (even a dangling link) has this name.

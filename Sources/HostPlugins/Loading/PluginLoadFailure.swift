@@ -1,10 +1,13 @@
 import Glibc
 import HostSystem
+import HostText
 import PresenterABI
 
 /// Why a plugin file, or one presenter in it, was not loaded. `description`
 /// is the one-line reason shown to the user after the file's path: what is
-/// wrong and what to do.
+/// wrong and what to do. It quotes what a plugin chose (an id, `dlerror`'s
+/// text naming a library or symbol, a path), escaped (`PrintableText`)
+/// wherever the reason goes.
 public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Opening or reading the file failed as discovery's checks fail (it
     /// vanished, became a dangling link, cannot be read), or it no longer
@@ -99,7 +102,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         /// not know (`known`: what it does know).
         case unknownName(field: String, known: [String])
 
-        public var description: String {
+        /// One line, what the plugin chose in it escaped (`PrintableText`).
+        public var description: String { PrintableText.escaping(unescapedDescription) }
+
+        private var unescapedDescription: String {
             let host = ABIVersion.host
             switch self {
             case .tooSmall(let size, let minimum):
@@ -148,7 +154,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         error == ENXIO ? .notRegularFile(kind: "a socket") : .file(DiscoveryFailure(reaching: path, error: error))
     }
 
-    public var description: String {
+    /// One line, what the plugin chose in it escaped (`PrintableText`).
+    public var description: String { PrintableText.escaping(unescapedDescription) }
+
+    private var unescapedDescription: String {
         switch self {
         case .file(let failure):
             return failure.description

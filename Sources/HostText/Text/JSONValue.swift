@@ -7,7 +7,9 @@
 /// `JSONSerialization` throws on a non-finite number and casts every `Any`).
 /// The text is the one `JSONSerialization` printed with `.sortedKeys` and
 /// `.withoutEscapingSlashes`, which scripts already read: keys in order,
-/// `/` unescaped, integral doubles without `.0` (`1`, `1e+16`).
+/// `/` unescaped, integral doubles without `.0` (`1`, `1e+16`); only DEL,
+/// C1, bidi and format characters are escaped where it kept them as they
+/// were (`quote`).
 package enum JSONValue: Equatable, Sendable {
     case string(String)
     case int(Int)
@@ -94,7 +96,11 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     /// A string literal: `"` and `\` escaped, C0 controls as `\b \f \n \r \t`
-    /// or `\u00XX`; everything else (including `/`, DEL and non-ASCII) as is.
+    /// or `\u00XX`, and the rest of what `PrintableText` escapes (DEL, C1,
+    /// bidi and other format characters, ``ControlCharacters/escaped``) as
+    /// `\uXXXX` (a pair of surrogates past U+FFFF): RFC 8259 asks only for
+    /// C0, but a script may print what it read, and `--list --json` may be
+    /// read on a terminal. Everything else (`/`, non-ASCII) as is.
     private static func quote(_ string: String, to text: inout String) {
         text += "\""
         for scalar in string.unicodeScalars {
@@ -106,9 +112,11 @@ package enum JSONValue: Equatable, Sendable {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _ where ControlCharacters.escaped.matches(scalar):
+                for unit in scalar.utf16 {
+                    let hex = String(unit, radix: 16, uppercase: false)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
             default: text.unicodeScalars.append(scalar)
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HostText
 @testable import HostCommandLine
 
 /// `presenter-host completions bash|zsh|fish`: scripts written from the
@@ -39,18 +40,22 @@ import Testing
     // MARK: - bash
 
     /// What bash's completion function offers for `words` (the last one
-    /// being completed), split as bash splits a line (at `=` too).
-    private func bash(_ script: URL, _ words: [String], plugins: URL? = nil) throws -> [String] {
+    /// being completed), split as bash splits a line (at `=` too), on a
+    /// line that starts with `program` (the binary by default).
+    private func bash(
+        _ script: URL, _ words: [String], program: String = TestPaths.binary.path,
+        environment: [String: String] = ["XDG_CACHE_HOME": TestPaths.temporaryDirectory("cache").path]
+    ) throws -> [String] {
         let bash = try #require(Self.shell("bash"))
-        let program = """
+        let program_ = """
             source "$1"; shift
             COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
             _presenter_host
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let result = try ProcessRunner.run(
-            bash, ["--norc", "--noprofile", "-c", program, "bash", script.path, TestPaths.binary.path] + words,
-            environment: ["XDG_CACHE_HOME": TestPaths.temporaryDirectory("cache").path])
+            bash, ["--norc", "--noprofile", "-c", program_, "bash", script.path, program] + words,
+            environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init)
@@ -91,6 +96,32 @@ import Testing
         #expect(try bash(script, ["--plugin-dir", plugins.path, "run", "--presenter", "f"]) == ["fixture.good"])
         #expect(try bash(script, ["run", "--plugin-dir", "=", plugins.path, "--presenter", "f"]) == ["fixture.good"])
         #expect(try bash(script, ["--bundled-only", "--plugin-dir", plugins.path, "run", "--presenter", "f"]) == [])
+    }
+
+    /// A file made by a stand-in's hostile id: completion must run none of them.
+    @Test(.enabled(if: shell("bash") != nil)) func bashOffersOnlyIdsAndRunsNone() throws {
+        let script = try script("bash")
+        let standIn = try ForgedIds()
+        let environment = ["PATH": standIn.bin.path + ":/usr/bin:/bin"]
+        #expect(
+            try bash(script, ["run", "--presenter", ""], program: "presenter-host", environment: environment)
+                == ForgedIds.valid)
+        #expect(
+            try bash(script, ["run", "--presenter", "ok."], program: "presenter-host", environment: environment) == [
+                "ok.one"
+            ])
+        #expect(
+            try bash(script, ["drive", "--presenter", "=", ""], program: "presenter-host", environment: environment)
+                == ForgedIds.valid)
+        #expect(
+            try bash(script, ["run", "--presenter", "$"], program: "presenter-host", environment: environment) == [])
+        #expect(standIn.marks == [])
+        // The real binary, its registry cache forged.
+        let cache = try ForgedRegistryCache.withHostileIds(marks: standIn.marksDirectory)
+        let offered = try bash(script, cache.options + ["run", "--presenter", ""], environment: cache.environment)
+        #expect(offered.allSatisfy(PresenterIdRule.isValid), "\(offered)")
+        #expect(offered.contains("mbhud"))
+        #expect(standIn.marks == [])
     }
 
     // MARK: - zsh
@@ -134,14 +165,56 @@ import Testing
         #expect(tmux.waitFor { $0.last?.hasSuffix("--presenter fixture.good") == true } != nil)
     }
 
+    @Test(.enabled(if: shell("zsh") != nil && TmuxSession.isAvailable))
+    func zshOffersOnlyIdsAndRunsNone() throws {
+        let zsh = try #require(Self.shell("zsh"))
+        let script = try script("zsh")
+        let standIn = try ForgedIds()
+        let cache = try ForgedRegistryCache.withHostileIds(marks: standIn.marksDirectory)
+        let bin = TestPaths.binary.deletingLastPathComponent().path
+        let environment = cache.environment.map { "\($0.key)=\(TmuxSession.quoted($0.value))" }.sorted().joined(
+            separator: " ")
+        let tmux = try TmuxSession(
+            command:
+                "env -i \(environment) TERM=xterm-256color PATH=\(TmuxSession.quoted(bin)):/usr/bin:/bin \(zsh.path) -f"
+        )
+        defer { tmux.kill() }
+        tmux.type(
+            "PS1='$ '; autoload -U compinit && compinit -u -D && source \(TmuxSession.quoted(script.path)) && print loaded"
+        )
+        #expect(tmux.waitFor { $0.contains("loaded") } != nil)
+        // The stand-in, named by its path: zsh completes it as presenter-host.
+        let standInPath = standIn.bin.appendingPathComponent("presenter-host").path
+        tmux.send("\(standInPath) run --presenter ok.")
+        tmux.keys("Tab")
+        #expect(tmux.waitFor { $0.last?.hasSuffix("--presenter ok.one") == true } != nil)
+        // Every candidate listed: the two ids, nothing else.
+        tmux.keys("C-u")
+        tmux.send("\(standInPath) run --presenter ")
+        tmux.keys("Tab", "Tab")
+        let listed = try #require(tmux.waitFor { $0.joined().contains("ok-two_3") && $0.joined().contains("ok.one") })
+        #expect(!listed.joined().contains("touch") && !listed.joined().contains("space"), "\(listed)")
+        // The real binary, its registry cache forged.
+        tmux.keys("C-u")
+        tmux.send("presenter-host --plugin-dir \(TmuxSession.quoted(cache.plugins.path)) run --presenter ")
+        tmux.keys("Tab", "Tab")
+        let real = try #require(tmux.waitFor { $0.joined().contains("netactivity") })
+        #expect(!real.joined().contains("touch") && !real.joined().contains("OWNED"), "\(real)")
+        tmux.keys("C-u")
+        tmux.type("print done")
+        #expect(tmux.waitFor { $0.contains("done") } != nil)
+        #expect(standIn.marks == [])
+    }
+
     // MARK: - fish
 
-    private func fish(_ script: URL, _ line: String) throws -> [String] {
+    private func fish(_ script: URL, _ line: String, environment: [String: String] = [:]) throws -> [String] {
         let fish = try #require(Self.shell("fish"))
         let home = TestPaths.temporaryDirectory("fish-home")
         let result = try ProcessRunner.run(
             fish, ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script.path, line],
-            environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path])
+            environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path]
+                .merging(environment) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
@@ -156,5 +229,68 @@ import Testing
         #expect(try fish(script, "\(program) drive --color=") == ["--color=always", "--color=auto", "--color=never"])
         #expect(try fish(script, "\(program) --list --i") == ["--ids"])
         #expect(try fish(script, "\(program) completions ") == ["bash", "fish", "zsh"])
+    }
+
+    @Test(.enabled(if: shell("fish") != nil)) func fishOffersOnlyIdsAndRunsNone() throws {
+        let script = try script("fish")
+        let standIn = try ForgedIds()
+        let path = ["PATH": standIn.bin.path + ":/usr/bin:/bin"]
+        #expect(
+            try fish(script, "presenter-host run --presenter ", environment: path).sorted() == ForgedIds.valid.sorted())
+        #expect(try fish(script, "presenter-host run --presenter ok-", environment: path) == ["ok-two_3"])
+        #expect(standIn.marks == [])
+        // The real binary, its registry cache forged (with its HOME: the cache's key names the user's folder).
+        let cache = try ForgedRegistryCache.withHostileIds(marks: standIn.marksDirectory)
+        let offered = try fish(
+            script, "\(TestPaths.binary.path) \(cache.options.joined(separator: " ")) run --presenter ",
+            environment: cache.environment)
+        #expect(offered.allSatisfy(PresenterIdRule.isValid), "\(offered)")
+        #expect(offered.contains("mbhud"))
+        #expect(standIn.marks == [])
+    }
+}
+
+/// A stand-in `presenter-host` (first on PATH) whose `--list --ids` prints
+/// what a forged registry cache or scan report could: shell code that
+/// leaves a file in `marksDirectory` if any shell runs it, a word with a
+/// space, a glob, escapes, a tab (fish's description), an uppercase and a
+/// too long word, among two ids.
+struct ForgedIds {
+    /// The ids among the lines, in their order.
+    static let valid = ["ok.one", "ok-two_3"]
+
+    let bin: URL
+    let marksDirectory: URL
+
+    init() throws {
+        bin = TestPaths.temporaryDirectory("stand-in")
+        marksDirectory = TestPaths.temporaryDirectory("marks")
+        let marks = marksDirectory.path
+        let lines = [
+            "$(touch \(marks)/dollar)", "`touch \(marks)/backtick`", "ok.one", "a;touch \(marks)/semicolon",
+            "x\"$(touch \(marks)/double)\"", "x'$(touch \(marks)/single)'", "with space", "*", "$((1+1))",
+            "esc\u{1B}]0;OWNED\u{07}", "tab\tdescription", "UPPER", String(repeating: "x", count: 65), "ok-two_3",
+        ]
+        let standIn = bin.appendingPathComponent("presenter-host")
+        // The lines as the stand-in's own data: a here-document, quoted, expands nothing.
+        try Data(("#!/bin/sh\ncat <<'EOF'\n" + lines.joined(separator: "\n") + "\nEOF\n").utf8).write(to: standIn)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn.path)
+    }
+
+    /// The files shell code left: none, when no completion ran any.
+    var marks: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: marksDirectory.path)) ?? []
+    }
+}
+
+extension ForgedRegistryCache {
+    /// A cache whose forged presenters have the stand-in's hostile ids
+    /// (`ForgedIds`), and one id, `forged.one`.
+    static func withHostileIds(marks: URL) throws -> ForgedRegistryCache {
+        try ForgedRegistryCache(
+            [
+                "forged.one", "$(touch \(marks.path)/cache-dollar)", "`touch \(marks.path)/cache-backtick`",
+                "a;touch \(marks.path)/cache-semicolon", "with space", "*", "esc\u{1B}]0;OWNED\u{07}",
+            ].map { ForgedRegistryCache.Presenter(id: $0) })
     }
 }

@@ -7,13 +7,18 @@ import Testing
 /// and that the host's own reader reads back what it writes.
 @Suite struct JSONValueTests {
     @Test(
-        "strings escape quote, backslash and C0 controls only",
+        "strings escape quote, backslash, controls, bidi and format characters only",
         arguments: [
             ("\"", #""\"""#), ("\\", #""\\""#), ("\u{08}", #""\b""#), ("\u{0C}", #""\f""#),
             ("\n", #""\n""#), ("\r", #""\r""#), ("\t", #""\t""#), ("\u{00}", #""\u0000""#),
             ("\u{01}", #""\u0001""#), ("\u{1B}", #""\u001b""#), ("\u{1F}", #""\u001f""#),
-            ("/", #""/""#), ("\u{7F}", "\"\u{7F}\""), ("é", "\"é\""), ("😀", "\"😀\""),
-            ("\u{2028}", "\"\u{2028}\""), ("a b", #""a b""#), ("", #""""#),
+            ("/", #""/""#), ("\u{7F}", #""\u007f""#), ("é", "\"é\""), ("😀", "\"😀\""),
+            // C1, bidi, separators and format characters: what a terminal
+            // acts on or a reader does not see (ControlCharacters.escaped).
+            ("\u{80}", #""\u0080""#), ("\u{9B}", #""\u009b""#), ("\u{9F}", #""\u009f""#), ("\u{A0}", "\"\u{A0}\""),
+            ("\u{202E}", #""\u202e""#), ("\u{2066}", #""\u2066""#), ("\u{2028}", #""\u2028""#),
+            ("\u{200B}", #""\u200b""#), ("\u{FEFF}", #""\ufeff""#), ("\u{E0001}", #""\udb40\udc01""#),
+            ("a b", #""a b""#), ("", #""""#),
         ])
     func escaping(text: String, expected: String) {
         #expect(JSONValue.string(text).serialized == expected)
@@ -89,7 +94,8 @@ import Testing
     @Test("JSONReader reads back what the writer writes, in both forms")
     func roundTrip() throws {
         let value: JSONValue = [
-            "text": "quote \" slash \\ / tab \t nul \u{00} esc \u{1B} é 😀", "int": .int(-42),
+            "text": "quote \" slash \\ / tab \t nul \u{00} esc \u{1B} é 😀 \u{9B}\u{202E}\u{200D}\u{E0001}",
+            "int": .int(-42),
             "double": .double(2.5e-8), "flags": [.bool(true), .bool(false), .null],
             "nested": ["deeper": [["a": "b"]], "empty": [:]],
         ]
