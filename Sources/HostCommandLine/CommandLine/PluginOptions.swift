@@ -56,7 +56,9 @@ struct PluginOptions: Equatable {
         }
         var scanner = scanner(environment: environment)
         scanner.trustsUnscanned = trusting
-        return RegistryPipeline(scanner: scanner, policy: policy, cache: cache).load(entries, needing: presenter)
+        // --rescan asks for every file to be scanned again.
+        return RegistryPipeline(scanner: scanner, policy: policy, cache: cache).load(
+            entries, needing: self.cache == .rescan ? nil : presenter)
     }
 
     /// The scan helper these options load plugin files with.

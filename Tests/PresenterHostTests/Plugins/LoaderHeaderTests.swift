@@ -70,7 +70,12 @@ import Testing
             .crashed(signal: SIGSEGV), .exited(status: 3), .timedOut(seconds: 5),
             .noEntryPoint, .noPresenter, .tooManyPresenters(limit: PluginLibrary.maxPresenters),
             .descriptor(index: nil, id: nil, descriptor.abiMajor(plugin: ABIVersion(major: 2, minor: 0))),
-            .descriptor(index: nil, id: "fancy", descriptor.abiNewerMinor(plugin: ABIVersion(major: 1, minor: 3))),
+            .descriptor(index: nil, id: "fancy", descriptor.abiNewerMinor(plugin: ABIVersion(major: 1, minor: 4))),
+            .invalidDescription("two notes have index 0"),
+            .descriptor(
+                index: nil, id: "fancy",
+                descriptor.unknownName(field: "capabilities", known: PluginDescription.capabilityNames.map(\.name))),
+            .disagreesWithDescription(index: nil, id: "fancy", field: "name"),
             .descriptor(index: nil, id: nil, descriptor.tooSmall(size: 24, minimum: DescriptorReader.minimumSize)),
             .descriptor(index: nil, id: nil, descriptor.tooLarge(size: 100_000, limit: DescriptorReader.maximumSize)),
             .descriptor(index: nil, id: nil, descriptor.missingField("id")),
