@@ -45,9 +45,14 @@ let package = Package(
         // Text rules (control characters, width, JSON) and the canvas.
         .target(name: "HostText", dependencies: ["PresenterABI"], exclude: ["README.md"]),
         // Plugins: discovery, loading (the scan helper, its sandbox), the registry.
+        // PRESENTER_HOST_TEST_SWITCHES: the environment switches that exist
+        // for tests (PRESENTER_HOST_SANDBOX_OFF) are compiled into the debug
+        // build the tests run, never into a release build (SECURITY.md).
         .target(
             name: "HostPlugins", dependencies: ["HostSystem", "HostText", "PresenterABI", "SystemShims"],
-            exclude: ["README.md"]),
+            exclude: ["README.md"],
+            swiftSettings: [.define("PRESENTER_HOST_TEST_SWITCHES", .when(configuration: .debug))]
+        ),
         // The presenter engine (hooks, host services) and the presenter process.
         .target(
             name: "HostEngine", dependencies: ["HostSystem", "HostText", "HostPlugins", "PresenterABI"],

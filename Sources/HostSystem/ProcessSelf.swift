@@ -88,20 +88,21 @@ package struct NamespaceIdentity: Equatable {
     let user: UInt64
     let pid: UInt64
     let network: UInt64
+    let mount: UInt64
 
     /// This process's.
     package static var ofThisProcess: NamespaceIdentity {
         func inode(_ name: String) -> UInt64 {
             (try? FileStatus.of("/proc/self/ns/\(name)")).map { UInt64($0.st_ino) } ?? 0
         }
-        return NamespaceIdentity(user: inode("user"), pid: inode("pid"), network: inode("net"))
+        return NamespaceIdentity(user: inode("user"), pid: inode("pid"), network: inode("net"), mount: inode("mnt"))
     }
 
-    /// `user:N pid:N net:N`.
-    package var encoded: String { "user:\(user) pid:\(pid) net:\(network)" }
+    /// `user:N pid:N net:N mnt:N`.
+    package var encoded: String { "user:\(user) pid:\(pid) net:\(network) mnt:\(mount)" }
 
-    init(user: UInt64, pid: UInt64, network: UInt64) {
-        (self.user, self.pid, self.network) = (user, pid, network)
+    init(user: UInt64, pid: UInt64, network: UInt64, mount: UInt64) {
+        (self.user, self.pid, self.network, self.mount) = (user, pid, network, mount)
     }
 
     /// From ``encoded``; nil when it is not one.
@@ -112,8 +113,10 @@ package struct NamespaceIdentity: Equatable {
             guard parts.count == 2, let value = UInt64(parts[1]) else { return nil }
             values[String(parts[0])] = value
         }
-        guard let user = values["user"], let pid = values["pid"], let network = values["net"] else { return nil }
-        self.init(user: user, pid: pid, network: network)
+        guard let user = values["user"], let pid = values["pid"], let network = values["net"],
+            let mount = values["mnt"]
+        else { return nil }
+        self.init(user: user, pid: pid, network: network, mount: mount)
     }
 
     /// The namespaces this process has apart from `host` (a process's
@@ -125,6 +128,7 @@ package struct NamespaceIdentity: Equatable {
         if own.user != host.user { entered.insert(.user) }
         if own.pid != host.pid { entered.insert(.pid) }
         if own.network != host.network { entered.insert(.network) }
+        if own.mount != host.mount { entered.insert(.mount) }
         return entered
     }
 }

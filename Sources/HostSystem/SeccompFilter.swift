@@ -56,14 +56,15 @@ package struct SeccompFilter: ~Copyable {
 
     /// A filter whose calls not named by a rule get `unlisted`; a call of
     /// another architecture than the process's (a 32-bit `int 0x80` from a
-    /// 64-bit process) kills the process.
+    /// 64-bit process, an x32 call) is trapped (``Action/trap``), so that
+    /// its handler says what it was (``isNative(architecture:number:)``).
     package init(unlisted: Action) throws(Errno) {
         guard let context = seccomp_init(unlisted.rawValue) else { throw Errno(call: "seccomp_init", code: ENOMEM) }
         self.context = context
         self.unlisted = unlisted
         // Every thread of the process, not the calling one alone.
         _ = seccomp_attr_set(context, SCMP_FLTATR_CTL_TSYNC, 1)
-        _ = seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)
+        _ = seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRAP)
     }
 
     deinit { seccomp_release(context) }
@@ -80,6 +81,51 @@ package struct SeccompFilter: ~Copyable {
         guard let name = seccomp_syscall_resolve_num_arch(UInt32(SCMP_ARCH_NATIVE), number) else { return nil }
         defer { free(name) }
         return String(cString: name)
+    }
+
+    /// The x32 ABI's calls: x86-64's architecture, their number with this bit.
+    static let x32SystemCallBit: Int32 = 0x4000_0000
+
+    /// `AUDIT_ARCH_*` values (linux/audit.h), which are libseccomp's
+    /// architecture tokens too (`SCMP_ARCH_*`; x32's is its own).
+    private enum Architecture {
+        static let x86_64: UInt32 = 0xC000_003E
+        static let i386: UInt32 = 0x4000_0003
+        static let x32: UInt32 = 0x4000_003E
+        static let aarch64: UInt32 = 0xC000_00B7
+        static let arm: UInt32 = 0x4000_0028
+    }
+
+    /// Whether a call the kernel reported as of `architecture` (an
+    /// `AUDIT_ARCH_*` value, a SIGSYS's `si_arch`) and `number` is one of
+    /// this process's own ABI: not an i386 call (`int 0x80`), not an x32 one.
+    package static func isNative(architecture: UInt32, number: Int32) -> Bool {
+        let native = ph_native_audit_arch()
+        guard architecture == native else { return false }
+        return native != Architecture.x86_64 || number & x32SystemCallBit == 0
+    }
+
+    /// The name of the ABI of a call that is not native
+    /// (``isNative(architecture:number:)``): `i386`, `x32`, `arm`... and
+    /// the name of the call in it, when libseccomp knows it.
+    package static func foreignCall(architecture: UInt32, number: Int32) -> (abi: String, call: String?) {
+        let token: UInt32
+        let abi: String
+        if architecture == Architecture.x86_64 && number & x32SystemCallBit != 0 {
+            (token, abi) = (Architecture.x32, "x32")
+        } else {
+            token = architecture
+            switch architecture {
+            case Architecture.i386: abi = "i386"
+            case Architecture.arm: abi = "arm"
+            case Architecture.x86_64: abi = "x86-64"
+            case Architecture.aarch64: abi = "aarch64"
+            default: abi = "architecture 0x\(String(architecture, radix: 16))"
+            }
+        }
+        guard let name = seccomp_syscall_resolve_num_arch(token, number) else { return (abi, nil) }
+        defer { free(name) }
+        return (abi, String(cString: name))
     }
 
     /// Gives `call` the action `action` when every condition holds (rules

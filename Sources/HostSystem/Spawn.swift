@@ -71,6 +71,10 @@ package struct Spawn {
         package static let pid = Namespaces(rawValue: PH_NAMESPACE_PID)
         /// A network namespace of its own: a loopback that is down, nothing else.
         package static let network = Namespaces(rawValue: PH_NAMESPACE_NETWORK)
+        /// A mount namespace of its own, with the right to mount there after
+        /// its exec (CAP_SYS_ADMIN of its user namespace, ambient), which it
+        /// must drop itself: for ``PrivateRoot``.
+        package static let mount = Namespaces(rawValue: PH_NAMESPACE_MOUNT)
     }
 
     /// A started child.

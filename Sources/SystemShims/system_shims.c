@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/futex.h>
 #include <limits.h>
 #include <unistd.h>
@@ -297,8 +298,24 @@ static void send_report(int fd, struct spawn_report report) {
     }
 }
 
+/* Keeps CAP_SYS_ADMIN, of the child's own user namespace only, across its
+ * exec (an ambient capability: execve clears the others of a user that is
+ * not root there), so that the program can build its own root in its mount
+ * namespace before it drops every capability (PluginConfinement). 0, or -1
+ * and errno. */
+static int keep_mount_capability(void) {
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capget, &header, data) != 0) return -1;
+    data[CAP_TO_INDEX(CAP_SYS_ADMIN)].inheritable |= CAP_TO_MASK(CAP_SYS_ADMIN);
+    if (syscall(SYS_capset, &header, data) != 0) return -1;
+    return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_SYS_ADMIN, 0UL, 0UL);
+}
+
 /* The child's side of the namespaces it was cloned into: its uid and gid
- * maps, then a network namespace of its own. Returns the bits entered. */
+ * maps, then a network namespace and a mount namespace of its own. Returns
+ * the bits entered. */
 static int enter_namespaces(const struct ph_spawn_plan *plan, int entered, int *error) {
     if (entered & PH_NAMESPACE_USER) {
         /* setgroups must be denied before an unprivileged gid_map. A map
@@ -313,6 +330,10 @@ static int enter_namespaces(const struct ph_spawn_plan *plan, int entered, int *
         if (unshare(CLONE_NEWNET) == 0) entered |= PH_NAMESPACE_NETWORK;
         else if (*error == 0) *error = errno;
     }
+    if ((plan->namespaces & PH_NAMESPACE_MOUNT) && (entered & PH_NAMESPACE_USER)) {
+        if (unshare(CLONE_NEWNS) == 0 && keep_mount_capability() == 0) entered |= PH_NAMESPACE_MOUNT;
+        else if (*error == 0) *error = errno;
+    }
     return entered;
 }
 
@@ -324,7 +345,7 @@ static int enter_namespaces(const struct ph_spawn_plan *plan, int entered, int *
 static pid_t fork_into_namespaces(const struct ph_spawn_plan *plan, int *entered, int *error) {
     *entered = 0;
     *error = 0;
-    if (plan->namespaces & (PH_NAMESPACE_USER | PH_NAMESPACE_PID | PH_NAMESPACE_NETWORK)) {
+    if (plan->namespaces & (PH_NAMESPACE_USER | PH_NAMESPACE_PID | PH_NAMESPACE_NETWORK | PH_NAMESPACE_MOUNT)) {
         unsigned long flags = CLONE_NEWUSER | ((plan->namespaces & PH_NAMESPACE_PID) ? CLONE_NEWPID : 0);
         pid_t child = (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, NULL);
         if (child >= 0) {

@@ -9,7 +9,10 @@ extension PresenterProcess {
         public var hookTimeout: Double
         /// How long starting the process and loading a plugin may take, in seconds.
         public var startTimeout: Double
-        /// Variables the process gets besides (or instead of) the host's.
+        /// Variables the process gets, whatever their names, besides those
+        /// of the host's that its sandbox passes (the locale, TERM, NO_COLOR:
+        /// `PluginConfinement.passes`); the rest of the host's environment
+        /// never reaches plugin code.
         public var environment: [String: String]
         /// The policy the plugin files are checked under (by the host, on
         /// the descriptor it copies them from: `PluginFile.image()`).

@@ -75,7 +75,8 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
     }
 
     /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: in
-    /// namespaces of its own (``PluginConfinement/prepare(_:environment:)``),
+    /// namespaces of its own and with the environment the sandbox allows
+    /// (``PluginConfinement/prepare(_:environment:setting:)``),
     /// a new session, stdin `/dev/null`, stdout and stderr on a pipe, the
     /// channel on descriptor 3, the sandbox's reports on 4, nothing else open.
     static func spawn(_ configuration: PresenterProcess.Configuration) -> Result<Started, Failure> {
@@ -105,7 +106,11 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         ]
         options.closeOthers = true
         options.newSession = true
-        PluginConfinement.prepare(&options, environment: environment(adding: configuration.environment))
+        // Swift's crash reporter off: a crash of the presenter process must
+        // end it at once, without a report or a prompt that waits for a key.
+        PluginConfinement.prepare(
+            &options, environment: Spawn.environment(setting: "SWIFT_BACKTRACE", to: "enable=no"),
+            setting: configuration.environment)
         let spawned = Spawn.launch(
             configuration.executable, ["presenter-host", PresenterProcessServer.flag, String(ProcessSelf.id)], options)
         for end in [channel.process, log.writeEnd, violations.writeEnd] { try? end.close() }
@@ -118,14 +123,5 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         try? violations.readEnd.setNonBlocking()
         return .success(
             Started(pid: child.pid, channel: channel.host, log: log.readEnd, violations: violations.readEnd))
-    }
-
-    /// The host's environment with `extra`, and Swift's crash reporter
-    /// off: a crash of the presenter process must end it at once, without
-    /// a report or a prompt that waits for a key.
-    private static func environment(adding extra: [String: String]) -> [String] {
-        var environment = ProcessEnvironment.current.merging(extra) { $1 }
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        return environment.map { "\($0.key)=\($0.value)" }
     }
 }

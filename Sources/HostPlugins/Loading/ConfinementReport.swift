@@ -18,7 +18,8 @@ package struct ConfinementReport: Equatable, Sendable {
         /// Files read-only in the shared-library folders, nothing written;
         /// no TCP; signals and abstract sockets only within.
         case landlock
-        /// User, PID and network namespaces of its own.
+        /// User, PID and network namespaces of its own, and a mount
+        /// namespace whose root holds only the library folders.
         case namespaces
         /// No core files, no file size, capped descriptors and threads.
         case limits
@@ -32,7 +33,7 @@ package struct ConfinementReport: Equatable, Sendable {
         case partial
         /// Not in force: the kernel or the machine does not allow it.
         case missing
-        /// Turned off on purpose (``PluginConfinement/offVariable``, for tests).
+        /// Turned off on purpose (`PRESENTER_HOST_SANDBOX_OFF`, in a test build only).
         case off
     }
 

@@ -41,7 +41,9 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
             switch Int32(record.kind) {
             case PH_VIOLATION_SYSTEM_CALL:
                 let arguments = withUnsafeBytes(of: record.args) { Array($0.bindMemory(to: UInt64.self)) }
-                records.append(.stopped(ConfinementViolation(number: record.number, arguments: arguments)))
+                records.append(
+                    .stopped(
+                        ConfinementViolation(number: record.number, arguments: arguments, architecture: record.arch)))
             case PH_VIOLATION_SIGNAL where record.number > 0 && record.number < 65:
                 records.append(.raised(record.number))
             default:
@@ -108,8 +110,17 @@ public struct ConfinementViolation: Hashable, Sendable, Codable, CustomStringCon
         (self.call, self.invocation, self.attempt) = (call, invocation, attempt)
     }
 
-    /// What system call `number` with `arguments` tried, in words.
-    init(number: Int32, arguments: [UInt64]) {
+    /// What system call `number` of `architecture` (its `AUDIT_ARCH_*`) with
+    /// `arguments` tried, in words. A call of another ABI than the
+    /// process's (i386's `int 0x80`, x32) is said as such: its number names
+    /// another call in this one's table.
+    init(number: Int32, arguments: [UInt64], architecture: UInt32) {
+        guard SeccompFilter.isNative(architecture: architecture, number: number) else {
+            let (abi, name) = SeccompFilter.foreignCall(architecture: architecture, number: number)
+            let said = "\(abi) \(name ?? "system call \(number & ~0x4000_0000)")"
+            (call, invocation, attempt) = (said, said, "make a system call of another architecture")
+            return
+        }
         let name = SeccompFilter.name(of: number) ?? "system call \(number)"
         let int = { (index: Int) -> Int32 in Int32(truncatingIfNeeded: arguments.count > index ? arguments[index] : 0) }
         call = name

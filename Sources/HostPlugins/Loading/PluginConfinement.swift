@@ -15,8 +15,10 @@ import HostSystem
 /// constructor is plugin code), such a process gives up, for ever:
 /// - signals, ptrace, `process_vm_*` and pidfds but to itself;
 /// - files but reading the shared-library folders (and locale, time-zone
-///   and terminfo data, and its own `/proc`); it reads its plugins through
-///   descriptors it was given or opened first, and writes nothing anywhere;
+///   and terminfo data, and its own `/proc/PID/fd`), which are all that
+///   exist in its own root; it reads its plugins through descriptors it was
+///   given or opened first, and writes nothing anywhere;
+/// - the user's environment but the locale, TERM and NO_COLOR (``passes(_:)``);
 /// - the network: no socket (the channel to the host is its only way out);
 /// - processes: no exec, no fork (threads are allowed);
 /// - core files and file size; descriptors and threads are capped.
@@ -25,12 +27,17 @@ import HostSystem
 /// layers of ``ConfinementReport/Layer``: a layer the kernel lacks is
 /// reported, never silently weaker.
 package enum PluginConfinement {
-    /// Turns layers off, for tests that show what each holds by itself: a
-    /// comma-separated list of ``ConfinementReport/Layer`` names
-    /// (`seccomp,namespaces`) or `all`. `privileges` cannot be turned off
-    /// (seccomp and Landlock need it). Every report says which are off.
-    static let offVariable = "PRESENTER_HOST_SANDBOX_OFF"
-    /// The host's namespaces (`user:INODE pid:INODE net:INODE`), set by the
+    #if PRESENTER_HOST_TEST_SWITCHES
+        /// Turns layers off, for tests that show what each holds by itself: a
+        /// comma-separated list of ``ConfinementReport/Layer`` names
+        /// (`seccomp,namespaces`) or `all`. `privileges` cannot be turned off
+        /// (seccomp and Landlock need it). Every report says which are off.
+        /// Only in a test build (the debug configuration, Package.swift):
+        /// a shipped binary never reads it, so no inherited variable runs
+        /// third-party code with a layer off.
+        static let offVariable = "PRESENTER_HOST_SANDBOX_OFF"
+    #endif
+    /// The host's namespaces (`user:INODE pid:INODE net:INODE mnt:INODE`), set by the
     /// host for the processes it starts, which compare theirs with them to
     /// know which namespaces of their own they got.
     static let namespaceVariable = "PRESENTER_HOST_NAMESPACES"
@@ -44,24 +51,94 @@ package enum PluginConfinement {
     /// least is 301): the threads of a process whose RLIMIT_NPROC cannot
     /// bind it (root's).
     static let maxProcessIDs: rlim_t = 301
+    /// Where the process builds its own root (a folder every system has;
+    /// hidden under the root's tmpfs until the process leaves it).
+    static let rootScratch = "/tmp"
 
-    /// The layers `environment` turns off (``offVariable``).
+    /// The layers `environment` turns off (``offVariable``; none in a build
+    /// that is not a test build).
     static func layersOff(_ environment: [String: String]) -> Set<ConfinementReport.Layer> {
-        guard let value = environment[offVariable], !value.isEmpty else { return [] }
-        let names = value.split(separator: ",").map { $0.trimmingWhitespace() }
-        if names.contains("all") { return Set(ConfinementReport.Layer.allCases).subtracting([.privileges]) }
-        return Set(names.compactMap { ConfinementReport.Layer(rawValue: String($0)) }).subtracting([.privileges])
+        #if PRESENTER_HOST_TEST_SWITCHES
+            guard let value = environment[offVariable], !value.isEmpty else { return [] }
+            let names = value.split(separator: ",").map { $0.trimmingWhitespace() }
+            if names.contains("all") { return Set(ConfinementReport.Layer.allCases).subtracting([.privileges]) }
+            return Set(names.compactMap { ConfinementReport.Layer(rawValue: String($0)) }).subtracting([.privileges])
+        #else
+            return []
+        #endif
+    }
+
+    /// What a report says of a layer turned off.
+    static var offDetail: String {
+        #if PRESENTER_HOST_TEST_SWITCHES
+            offVariable
+        #else
+            "turned off"
+        #endif
+    }
+
+    // MARK: - The environment
+
+    /// The variables of the host's environment a process that runs plugin
+    /// code gets, by name; every other is left out. A presenter needs the
+    /// locale (its text, gettext), TERM and NO_COLOR; the host's own
+    /// process needs what loading it may need (LD_LIBRARY_PATH, which the
+    /// Swift runtime may be found through and whose folders may be read),
+    /// its crash reporter's switch (SWIFT_BACKTRACE) and tracing
+    /// (PRESENTER_HOST_DEBUG, EngineNote.debugVariable, read by the
+    /// presenter process's engine). Nothing else of the user's: API keys
+    /// and tokens in the environment would otherwise be a presenter's to
+    /// copy into its thread name, its command line (/proc/PID/comm and
+    /// cmdline, which every local user reads), its log or its description.
+    static let passedVariables: Set<String> = [
+        "LANG", "LANGUAGE", "TERM", "NO_COLOR", "LD_LIBRARY_PATH", "SWIFT_BACKTRACE", "PRESENTER_HOST_DEBUG",
+    ]
+
+    /// Whether the variable `name` of the host's environment is passed
+    /// (``passedVariables``, the locale's `LC_*`; in a test build the test
+    /// switch and the test fixtures' `FIXTURE_*` and `INTRUDER_*`
+    /// settings; in a sanitized build the sanitizer's options).
+    static func passes(_ name: Substring) -> Bool {
+        if passedVariables.contains(String(name)) || name.hasPrefix("LC_") { return true }
+        #if PRESENTER_HOST_TEST_SWITCHES
+            if name == offVariable || name.hasPrefix("FIXTURE_") || name.hasPrefix("INTRUDER_") { return true }
+        #endif
+        #if PRESENTER_SANITIZER
+            if ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"].contains(name) { return true }
+        #endif
+        return false
+    }
+
+    /// The environment of a process that runs plugin code: the entries of
+    /// `environment` (`NAME=value`) that ``passes(_:)`` lets through, then
+    /// `setting` (what the host itself gives that process, whatever its
+    /// name), then ``namespaceVariable``.
+    static func environment(from environment: [String], setting: [String: String]) -> [String] {
+        var passed = environment.filter { entry in
+            guard let equals = entry.firstIndex(of: "=") else { return false }
+            let name = entry[..<equals]
+            return passes(name) && setting[String(name)] == nil && name != namespaceVariable
+        }
+        passed += setting.filter { $0.key != namespaceVariable }.sorted { $0.key < $1.key }.map {
+            "\($0.key)=\($0.value)"
+        }
+        passed.append("\(namespaceVariable)=\(NamespaceIdentity.ofThisProcess.encoded)")
+        return passed
     }
 
     /// Sets up the start of a process that will run plugin code: the
-    /// namespaces it is started in, and the variable that lets it see which
-    /// it got. `environment` is what the process gets (the host's, by default).
-    package static func prepare(_ options: inout Spawn.Options, environment: [String]) {
-        var environment = environment.filter { !$0.hasPrefix(namespaceVariable + "=") }
-        environment.append("\(namespaceVariable)=\(NamespaceIdentity.ofThisProcess.encoded)")
-        options.environment = environment
+    /// namespaces it is started in, and its environment: of `environment`
+    /// (the host's, as `NAME=value` entries) only what ``passes(_:)``, with
+    /// `setting` (the host's own variables for it, passed whatever their
+    /// names) and the variable that lets it see which namespaces it got.
+    /// The one place that decides both, for the scan helper (`ScanProcess`),
+    /// the presenter process (`PresenterProcessLaunch`) and so `check`'s.
+    package static func prepare(
+        _ options: inout Spawn.Options, environment: [String], setting: [String: String] = [:]
+    ) {
+        options.environment = Self.environment(from: environment, setting: setting)
         if !layersOff(ProcessEnvironment.current).contains(.namespaces) {
-            options.namespaces = [.user, .pid, .network]
+            options.namespaces = [.user, .pid, .network, .mount]
         }
     }
 
@@ -86,17 +163,22 @@ package enum PluginConfinement {
         // Process 1 of its PID namespace: a signal it sends itself cannot
         // end it, so its handlers end it instead.
         try? SeccompFilter.reportViolations(to: violations, asNamespaceInit: namespaces?.contains(.pid) == true)
+        let limitsEntry = limits(
+            off: off.contains(.limits), descriptors: rlim_t(max(highest, 2) + 1) + spareDescriptors,
+            userNamespace: namespaces?.contains(.user) == true, pidNamespace: namespaces?.contains(.pid) == true)
+        // After the limits (pid_max is written in /proc/sys), before the
+        // privileges (mounting needs the capabilities of its user namespace).
+        let root: Result<Void, Errno>? =
+            namespaces?.contains(.mount) == true && !off.contains(.namespaces) ? enterOwnRoot(folders) : nil
         let entries = [
-            namespaceEntry(namespaces, off: off.contains(.namespaces)),
-            limits(
-                off: off.contains(.limits), descriptors: rlim_t(max(highest, 2) + 1) + spareDescriptors,
-                userNamespace: namespaces?.contains(.user) == true, pidNamespace: namespaces?.contains(.pid) == true),
+            namespaceEntry(namespaces, root: root, off: off.contains(.namespaces)),
+            limitsEntry,
             privileges(),
             off.contains(.landlock)
-                ? .init(layer: .landlock, state: .off, detail: offVariable)
+                ? .init(layer: .landlock, state: .off, detail: offDetail)
                 : landlock(folders: folders, files: files, threads: threads),
             // Last: the calls that set up the layers before it are not allowed after it.
-            off.contains(.seccomp) ? .init(layer: .seccomp, state: .off, detail: offVariable) : seccomp(),
+            off.contains(.seccomp) ? .init(layer: .seccomp, state: .off, detail: offDetail) : seccomp(),
         ]
         return ConfinementReport(
             entries: ConfinementReport.Layer.allCases.compactMap { layer in entries.first { $0.layer == layer } })
@@ -120,26 +202,71 @@ package enum PluginConfinement {
         return .init(layer: .privileges, state: .on, detail: "no new privileges, no capabilities")
     }
 
-    private static func namespaceEntry(_ entered: Spawn.Namespaces?, off: Bool) -> ConfinementReport.Entry {
-        if off { return .init(layer: .namespaces, state: .off, detail: offVariable) }
+    /// The namespaces entry: those it was started in, and its own root
+    /// (`root`: nil when it got no mount namespace; a failure says the
+    /// step and its errno).
+    private static func namespaceEntry(
+        _ entered: Spawn.Namespaces?, root: Result<Void, Errno>?, off: Bool
+    ) -> ConfinementReport.Entry {
+        if off { return .init(layer: .namespaces, state: .off, detail: offDetail) }
         guard let entered else {
             return .init(layer: .namespaces, state: .missing, detail: "started without \(namespaceVariable)")
         }
-        let names: [(Spawn.Namespaces, String)] = [(.user, "user"), (.pid, "PID"), (.network, "network")]
-        let held = names.filter { entered.contains($0.0) }.map(\.1)
-        let lacking = names.filter { !entered.contains($0.0) }.map(\.1)
-        if lacking.isEmpty { return .init(layer: .namespaces, state: .on, detail: held.joined(separator: ", ")) }
-        let refused =
-            "the kernel refused " + lacking.joined(separator: ", ")
-            + " (unprivileged user namespaces off, or restricted by AppArmor)"
-        if held.isEmpty { return .init(layer: .namespaces, state: .missing, detail: refused) }
-        return .init(layer: .namespaces, state: .partial, detail: held.joined(separator: ", ") + "; " + refused)
+        let names: [(Spawn.Namespaces, String)] = [
+            (.user, "user"), (.pid, "PID"), (.network, "network"), (.mount, rootDetail),
+        ]
+        var held = names.filter { entered.contains($0.0) }.map(\.1)
+        let lacking = names.filter { !entered.contains($0.0) }.map { $0.0 == .mount ? "mount" : $0.1 }
+        var failures: [String] = []
+        if case .failure(let error) = root {
+            held.removeAll { $0 == rootDetail }
+            failures.append("mount namespace without a root of its own (\(error))")
+        }
+        if !lacking.isEmpty {
+            failures.append(
+                "the kernel refused " + lacking.joined(separator: ", ")
+                    + " (unprivileged user namespaces off, or restricted by AppArmor)")
+        }
+        let detail = (held.isEmpty ? [] : [held.joined(separator: ", ")]) + failures
+        let state: ConfinementReport.State = failures.isEmpty ? .on : held.isEmpty ? .missing : .partial
+        return .init(layer: .namespaces, state: state, detail: detail.joined(separator: "; "))
+    }
+
+    /// What the namespaces entry says of a root of its own.
+    static let rootDetail = "mount: only the library folders"
+
+    /// Enters a root of its own (``PrivateRoot``) that holds what
+    /// ``rootPaths(_:)`` names of `folders`.
+    private static func enterOwnRoot(_ folders: [String]) -> Result<Void, Errno> {
+        let (paths, links) = rootPaths(folders)
+        do throws(Errno) {
+            try PrivateRoot.enter(PrivateRoot.plan(holding: paths, links: links), buildingIn: rootScratch)
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// What the root holds: the readable folders and files, but of its own
+    /// /proc folder only `fd` (where plugins are loaded from, as
+    /// `/proc/PID/fd/N`) and `/proc/self` as a link to it; so other
+    /// processes, /proc/net, its own mountinfo, environ and maps are gone.
+    static func rootPaths(_ folders: [String]) -> (paths: [String], links: [PrivateRoot.Link]) {
+        let proc = ProcessSelf.procFolder
+        #if PRESENTER_SANITIZER
+            // A sanitizer's runtime reads /proc/self/maps and statm for its
+            // reports (scripts/sanitize): the whole folder, in that build only.
+            let paths = folders
+        #else
+            let paths = folders.map { $0 == proc ? proc + "/fd" : $0 }
+        #endif
+        return (paths, [PrivateRoot.Link(path: "/proc/self", target: String(PathName.lastComponent(of: proc)))])
     }
 
     private static func limits(
         off: Bool, descriptors: rlim_t, userNamespace: Bool, pidNamespace: Bool
     ) -> ConfinementReport.Entry {
-        if off { return .init(layer: .limits, state: .off, detail: offVariable) }
+        if off { return .init(layer: .limits, state: .off, detail: offDetail) }
         var failed: [String] = []
         if !ResourceLimit.cap(RLIMIT_CORE, at: 0) { failed.append("core files") }
         if !ResourceLimit.cap(RLIMIT_FSIZE, at: 0) { failed.append("file size") }

@@ -53,9 +53,14 @@ enum SystemCallPolicy {
         "pidfd_getfd", "pidfd_send_signal", "kcmp", "connect", "bind", "listen", "accept", "accept4",
     ]
 
-    /// The `prctl` options allowed: naming a thread, and reading.
+    /// The `prctl` options allowed: reading, and glibc's naming of its
+    /// anonymous mappings. Not PR_SET_NAME (EPERM, unmade): a thread's name
+    /// is in /proc/PID/comm and /proc/PID/task/TID/comm, which every local
+    /// user may read, so a presenter naming itself would publish what it
+    /// writes there; the host names the process before it enters the
+    /// sandbox, and a thread that cannot be named runs on (glibc's
+    /// pthread_setname_np, Foundation and Dispatch take the failure).
     static let prctlOptions: [Int32] = [
-        15,  // PR_SET_NAME
         16,  // PR_GET_NAME
         3,  // PR_GET_DUMPABLE
         39,  // PR_GET_NO_NEW_PRIVS

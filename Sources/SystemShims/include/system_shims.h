@@ -101,6 +101,11 @@ struct ph_spawn_result {
 #define PH_NAMESPACE_PID 2
 /** A new network namespace: no interface but a loopback that is down. */
 #define PH_NAMESPACE_NETWORK 4
+/** A new mount namespace, and CAP_SYS_ADMIN of the child's user namespace
+ *  kept across its exec (ambient), so that the program can make itself a
+ *  root of its own there (ph_enter_own_root) before it drops every
+ *  capability. */
+#define PH_NAMESPACE_MOUNT 8
 
 /** Starts `path` with `argv` and `envp` as `plan` says; 0 and the child in
  *  *result, or the errno of what failed (fork, a descriptor, execve), as
@@ -200,6 +205,43 @@ int ph_landlock_allow(int ruleset, int fd, uint64_t access);
  *  for ever; 0, or -1 and errno. Needs ph_no_new_privileges first. */
 int ph_landlock_restrict(int ruleset);
 
+/** One entry of the root ph_enter_own_root makes. */
+struct ph_root_entry {
+    /** Absolute, with no symbolic link on the way and no trailing slash. */
+    const char *path;
+    /** NULL: the folder, file or device at `path` is bound there, read-only
+     *  (one that does not exist is left out); otherwise a symbolic link
+     *  with this text is made at `path`. No entry may lie beneath a bound
+     *  folder or a link of another. */
+    const char *link;
+};
+
+/** The steps of ph_enter_own_root, for its caller to name the one that failed. */
+#define PH_ROOT_UNSHARE 1   /**< unshare(CLONE_NEWNS) */
+#define PH_ROOT_PRIVATE 2   /**< mount(MS_PRIVATE) of the old root */
+#define PH_ROOT_OPEN 3      /**< open(O_PATH) of an entry */
+#define PH_ROOT_TMPFS 4     /**< mount of the tmpfs */
+#define PH_ROOT_MAKE 5      /**< mkdirat or openat of a mount point */
+#define PH_ROOT_LINK 6      /**< symlinkat */
+#define PH_ROOT_BIND 7      /**< mount(MS_BIND) */
+#define PH_ROOT_READ_ONLY 8 /**< mount_setattr (or a remount) read-only */
+#define PH_ROOT_PIVOT 9     /**< pivot_root */
+#define PH_ROOT_DETACH 10   /**< umount2(MNT_DETACH) of the old root */
+#define PH_ROOT_SEAL 11     /**< the read-only remount of the tmpfs */
+
+/** Gives the calling process a root of its own: a new mount namespace
+ *  (which needs CAP_SYS_ADMIN in its user namespace), a tmpfs mounted on
+ *  `scratch` (an existing folder) holding the `count` entries, each bound
+ *  read-only or linked at its own path, then pivot_root into it, the old
+ *  root detached, and the tmpfs made read-only. Paths not among the
+ *  entries then do not exist for it. Call it on the process's only
+ *  thread. 0, or the errno, with the step that failed in *step. */
+int ph_enter_own_root(const struct ph_root_entry *entries, int count, const char *scratch, int *step);
+
+/** The AUDIT_ARCH_* value of this process's own system calls (what a
+ *  seccomp filter's SIGSYS reports as si_arch for them); 0 where unknown. */
+uint32_t ph_native_audit_arch(void);
+
 /** prctl(PR_SET_NO_NEW_PRIVS): no exec can grant this process a privilege
  *  again (set-user-id, file capabilities); needed before seccomp or Landlock
  *  without CAP_SYS_ADMIN. 0, or -1 and errno. */
@@ -215,7 +257,7 @@ struct ph_violation {
     uint32_t magic;   /**< PH_VIOLATION_MAGIC */
     uint32_t kind;    /**< PH_VIOLATION_SYSTEM_CALL or PH_VIOLATION_SIGNAL */
     int32_t number;   /**< the system call's number, or the signal's */
-    uint32_t arch;    /**< the system call's AUDIT_ARCH_* */
+    uint32_t arch;    /**< the system call's AUDIT_ARCH_* (i386 for an int 0x80) */
     uint64_t args[6]; /**< the system call's arguments */
 };
 #define PH_VIOLATION_MAGIC 0x70687631u /* "phv1" */
@@ -229,8 +271,8 @@ struct ph_violation {
  *  before the filter is loaded, which then refuses any handler for SIGSYS):
  *  - SIGSYS from the seccomp filter: the call is written to `fd` as a
  *    ph_violation, then the process ends with SIGSYS (the call is made
- *    again with SIGSYS blocked, which the kernel turns into the default
- *    action);
+ *    again, as the architecture it was made as, with SIGSYS blocked, which
+ *    the kernel turns into the default action);
  *  - when `namespace_init` is set (process 1 of a PID namespace, which the
  *    kernel never lets a signal it sends itself end): each signal that
  *    would end another process (abort()'s SIGABRT, raise(SIGTERM)...) is

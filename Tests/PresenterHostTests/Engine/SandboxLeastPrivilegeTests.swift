@@ -328,33 +328,39 @@ struct SandboxLeastPrivilegeTests {
         // to a file past RLIMIT_FSIZE 0 fails (non-root; root: privileges).
         .writeStdout: "h h h h r",
         .writeStderr: "h h h h r",
-        // namespaces, limits: /proc/HOST/stat names the host's terminal, the pty is the user's.
-        .writeTerminal: "h h - - -",
+        // namespaces: its own root has no /dev/pts and no /proc/HOST;
+        // limits: /proc/HOST/stat names the host's terminal, the pty is the user's.
+        .writeTerminal: "h h h - -",
         // The presenter process leads a session of its own: no /dev/tty, whatever the layers.
         .writeTTY: "h h h h h",
-        // seccomp lets read-only opens through: Landlock alone keeps HOME from it.
-        .readSecret: "- h - - -",
-        // namespaces: the same user; limits: the file is made, empty (RLIMIT_FSIZE, then SIGXFSZ).
-        .writeHome: "h h - - -",
-        .writeTmp: "h h - - -",
+        // seccomp lets read-only opens through: Landlock, or the root of
+        // its own (namespaces: HOME is not in it), keeps HOME from it.
+        .readSecret: "- h h - -",
+        // namespaces: HOME and /tmp are not in its root, which is read-only;
+        // limits: the file is made, empty (RLIMIT_FSIZE, then SIGXFSZ).
+        .writeHome: "h h h - -",
+        .writeTmp: "h h h - -",
         .tcp: "h h h - -",
         // landlock: it has no UDP rule (ABI 7).
         .udp: "h - h - -",
         // landlock: it does not rule a connect to a named socket (ABI 7);
-        // namespaces: a network namespace does not hold the file system's sockets.
-        .unix: "h - - - -",
+        // namespaces: the socket's path is not in its root (a network
+        // namespace alone does not hold the file system's sockets).
+        .unix: "h - h - -",
         .abstract: "h h h - -",
-        // landlock: no EXECUTE anywhere (the fork itself is allowed).
-        .forkExec: "h h - - -",
-        .system: "h h - - -",
-        .execve: "h h - - -",
+        // landlock: no EXECUTE anywhere; namespaces: no /bin in its root
+        // (the fork itself is allowed).
+        .forkExec: "h h h - -",
+        .system: "h h h - -",
+        .execve: "h h h - -",
         // landlock: fork and setsid are allowed, and the grandchild outlives
         // the run; namespaces: the PID namespace ends with its first process.
         .daemon: "h - h - -",
         // seccomp: setrlimit fails, and runs start with a soft limit of 0
         // (IntruderTrial.prelude); landlock: the kernel writes the core as
-        // the process, under its domain; limits: RLIMIT_CORE 0, hard.
-        .core: "h h - h -",
+        // the process, under its domain; namespaces: its working folder is
+        // its root, read-only; limits: RLIMIT_CORE 0, hard.
+        .core: "h h h h -",
     ]
 
     /// Cells where the layer does not hold what the design says it holds:

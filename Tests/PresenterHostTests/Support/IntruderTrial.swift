@@ -15,6 +15,8 @@ final class IntruderTrial {
         case show
         /// In a library constructor, in every process that loads the file.
         case load
+        /// At each.
+        case both
         var description: String { rawValue }
     }
 
@@ -101,11 +103,14 @@ final class IntruderTrial {
     }
 
     /// The environment of a run: the intruder's settings, a private HOME
-    /// (no user plugins), a UTF-8 locale (the plain lines' ✔ and ✖), and
-    /// `layersOff` as PRESENTER_HOST_SANDBOX_OFF (empty: every layer).
+    /// (no user plugins), also as INTRUDER_HOME (the sandbox passes no
+    /// HOME to plugin code; a test build passes INTRUDER_*), a UTF-8
+    /// locale (the plain lines' ✔ and ✖), and `layersOff` as
+    /// PRESENTER_HOST_SANDBOX_OFF (empty: every layer).
     func environment(_ attack: String, when: When, layersOff: String = "") -> [String: String] {
         [
-            "HOME": home.path, "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
+            "HOME": home.path, "INTRUDER_HOME": home.path,
+            "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", PluginConfinement.offVariable: layersOff,
             "INTRUDER_ATTACK": attack, "INTRUDER_WHEN": when.rawValue, "INTRUDER_TOKEN": token,
             "INTRUDER_TCP_PORT": String(listeners.tcpPort), "INTRUDER_UDP_PORT": String(listeners.udpPort),
@@ -141,7 +146,11 @@ final class IntruderTrial {
     /// core-file limit of 0, the usual default (the hard one is the test's,
     /// for the core attempt to raise the soft one to): with cores allowed
     /// from the start, every stop of seccomp alone (SIGSYS) would leave one.
-    var prelude: String { "ulimit -S -c 0; cd \(shellQuoted(directory.path)) || exit 125; " }
+    /// INTRUDER_HOST_PID: the host's pid (it is exec'd in place of this
+    /// shell), which a plugin process's own root hides from the intruder.
+    var prelude: String {
+        "ulimit -S -c 0; cd \(shellQuoted(directory.path)) || exit 125; export INTRUDER_HOST_PID=$$; "
+    }
 
     /// Runs the binary with `arguments`, its stdin /dev/null and its stdout
     /// and stderr appended to files of their own (files, not pipes: a

@@ -5,12 +5,13 @@
 /// plugin-option tests see when plugin code ran, and where.
 ///
 /// The sandbox lets no process that runs plugin code write a file (Landlock,
-/// seccomp, and a file size limit of 0), so those layers are off for these
-/// tests (``PluginConfinement/offVariable``): what they test is the
-/// registry and the options, and the sandbox has suites of its own.
+/// seccomp, a file size limit of 0, and a root of its own where the test's
+/// folder is not), so those layers are off for these tests
+/// (``PluginConfinement/offVariable``): what they test is the registry and
+/// the options, and the sandbox has suites of its own.
 enum MarkingFixture {
     /// What a host run needs for the fixture to mark `mark`.
     static func environment(mark: String) -> [String: String] {
-        ["FIXTURE_MARKFILE": mark, PluginConfinement.offVariable: "landlock,seccomp,limits"]
+        ["FIXTURE_MARKFILE": mark, PluginConfinement.offVariable: "landlock,seccomp,limits,namespaces"]
     }
 }

@@ -9,7 +9,8 @@
  *   show   in its first show hook (the presenter process; check's too);
  *   load   in a library constructor, which runs in whatever process loads
  *          the file (the scan helper under --list and check, before the
- *          host has seen a descriptor).
+ *          host has seen a descriptor);
+ *   both   at each.
  * The attacks (none: only draw):
  *   kill-host-sigkill, kill-host-sigterm, kill-host-sigstop, ptrace-host
  *           kill(host, SIGNAL) or ptrace(PTRACE_ATTACH, host); see host_pid()
@@ -25,10 +26,24 @@
  *   write-terminal   the host's terminal by name: /proc/HOST/fd/2's link,
  *           or its controlling terminal's number in /proc/HOST/stat
  *   write-tty   opens /dev/tty and writes the marker
- *   read-secret   reads $HOME/secret and tries to get it out: host->log at
+ *   read-secret   reads $INTRUDER_HOME/secret (the user's HOME, which the
+ *           sandbox does not pass on) and tries to get it out: host->log at
  *           show time, its own name (which --list prints) at load time
- *   write-home, write-tmp   creates $HOME/intruder-wrote or
+ *   write-home, write-tmp   creates $INTRUDER_HOME/intruder-wrote or
  *           /tmp/intruder-$INTRUDER_TOKEN with the marker in it
+ *   leak-environment   takes the value of the environment variable that
+ *           INTRUDER_SECRET_NAME names and publishes it as "leaked:VALUE"
+ *           ("leaked:" when it is not set): as its thread's name
+ *           (prctl(PR_SET_NAME): /proc/PID/comm), over its command line
+ *           (the argv memory: /proc/PID/cmdline), on stderr (the presenter
+ *           log) and, at load time, in its description (--list -v, the
+ *           registry cache); at show time host->log says it too
+ *   set-name   names its thread INTRUDER-NAME (prctl(PR_SET_NAME))
+ *   stat-shadow   stat("/etc/shadow"), then $INTRUDER_HOME/secret: says
+ *           the size and mode of each it could see, or the errno
+ *   mountinfo, proc-net   opens /proc/self/mountinfo or /proc/net/dev
+ *   int80, x32   getpid as an i386 call (int $0x80) or an x32 one (the
+ *           __X32_SYSCALL_BIT set): a system call of another architecture
  *   tcp, udp   the marker to 127.0.0.1:$INTRUDER_TCP_PORT (connect, send) or
  *           $INTRUDER_UDP_PORT (a datagram)
  *   unix, abstract   the marker to the Unix socket at $INTRUDER_UNIX_PATH,
@@ -53,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -72,6 +88,16 @@ static const char *setting(const char *name) {
     const char *value = getenv(name);
     return value != NULL ? value : "";
 }
+
+/* Whether INTRUDER_WHEN asks for an attempt at `when` (load or show). */
+static int attempts_at(const char *when) {
+    return strcmp(setting("INTRUDER_WHEN"), when) == 0 || strcmp(setting("INTRUDER_WHEN"), "both") == 0;
+}
+
+/* The command line of the process that loaded it: glibc passes argc and
+ * argv to the constructors of a library dlopen loads, as to the program's. */
+static int saved_argc;
+static char **saved_argv;
 
 /* What an attempt came to, in words, for the log line. */
 static char outcome[512];
@@ -116,12 +142,17 @@ static pid_t self_pid(void) {
     return (pid_t)strtol(link, NULL, 10);
 }
 
-/* The host: the process that started this one. getppid() says 0 in a PID
- * namespace of our own, but /proc/self/stat (the host's /proc mount) gives
- * the parent as the host sees it; the presenter process's command line also
- * ends with it (presenter-host --presenter-process HOSTPID), and the scan
- * helper's parent is the host that started it. getppid() is the last try. */
+/* The host: the process that started this one. A root of its own hides
+ * /proc/HOST and /proc/self/stat, so the test says it (INTRUDER_HOST_PID),
+ * so that what is aimed at the host is aimed at the real one. Otherwise:
+ * getppid() says 0 in a PID namespace of our own, but /proc/self/stat (the
+ * host's /proc mount) gives the parent as the host sees it; the presenter
+ * process's command line also ends with it (presenter-host
+ * --presenter-process HOSTPID), and the scan helper's parent is the host
+ * that started it. getppid() is the last try. */
 static pid_t host_pid(void) {
+    long told = strtol(setting("INTRUDER_HOST_PID"), NULL, 10);
+    if (told > 0) return (pid_t)told;
     long fields[5];
     if (stat_fields(self_pid(), fields) == 0 && fields[1] > 0) return (pid_t)fields[1];
     char line[4096];
@@ -270,7 +301,7 @@ static char stolen[256];
 
 static void read_secret(void) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/secret", setting("HOME"));
+    snprintf(path, sizeof path, "%s/secret", setting("INTRUDER_HOME"));
     if (slurp(path, stolen, sizeof stolen) < 0) {
         stolen[0] = '\0';
         return failed(path);
@@ -380,6 +411,79 @@ static void signal_host_through_pidfd(void) {
     done("pidfd_send_signal(SIGKILL)");
 }
 
+/* What leak-environment publishes: "leaked:" and the variable's value. */
+static char leaked[256];
+
+static void leak_environment(void) {
+    const char *name = setting("INTRUDER_SECRET_NAME");
+    const char *value = getenv(name);
+    snprintf(leaked, sizeof leaked, "leaked:%s", value != NULL ? value : "");
+    char named[64];
+    if (prctl(PR_SET_NAME, (unsigned long)leaked, 0UL, 0UL, 0UL) == 0) snprintf(named, sizeof named, "named");
+    else snprintf(named, sizeof named, "prctl(PR_SET_NAME): %s", strerror(errno));
+    /* The arguments lie end to end: the kernel shows that memory. */
+    char overwritten[64] = "argv: none";
+    if (saved_argc > 0 && saved_argv != NULL && saved_argv[0] != NULL) {
+        char *start = saved_argv[0];
+        char *end = saved_argv[saved_argc - 1] + strlen(saved_argv[saved_argc - 1]);
+        size_t room = (size_t)(end - start);
+        memset(start, 0, room);
+        memcpy(start, leaked, strlen(leaked) < room ? strlen(leaked) : room);
+        snprintf(overwritten, sizeof overwritten, "argv: %zu bytes overwritten", room);
+    }
+    fprintf(stderr, "intruder: %s\n", leaked);
+    fflush(stderr);
+    snprintf(outcome, sizeof outcome, "%s %s; %s; %s", name, value != NULL ? "set" : "not set", named, overwritten);
+}
+
+static void set_name(void) {
+    if (prctl(PR_SET_NAME, (unsigned long)"INTRUDER-NAME", 0UL, 0UL, 0UL) != 0) return failed("prctl(PR_SET_NAME)");
+    done("named INTRUDER-NAME");
+}
+
+/* What stat says of a path: its size and mode, or the errno. */
+static void describe(const char *path, char *text, size_t size) {
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        snprintf(text, size, "%s: %s", path, strerror(errno));
+        return;
+    }
+    snprintf(text, size, "%s: %lld bytes, mode %o", path, (long long)info.st_size, (unsigned)(info.st_mode & 07777));
+}
+
+static void stat_outside(void) {
+    char shadow[1024], secret[1024], path[4096];
+    describe("/etc/shadow", shadow, sizeof shadow);
+    snprintf(path, sizeof path, "%s/secret", setting("INTRUDER_HOME"));
+    describe(path, secret, sizeof secret);
+    snprintf(outcome, sizeof outcome, "%.200s; %.200s", shadow, secret);
+}
+
+static void open_for_reading(const char *path) {
+    char text[64];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return failed(path);
+    ssize_t count = read(fd, text, sizeof text);
+    close(fd);
+    snprintf(outcome, sizeof outcome, "%s: read %zd bytes", path, count);
+}
+
+static void foreign_call(int i386) {
+    long result;
+#if defined(__x86_64__)
+    if (i386) {
+        result = 20; /* getpid, as i386 numbers it */
+        __asm__ volatile("int $0x80" : "+a"(result) : : "memory");
+    } else {
+        result = syscall(0x40000000 | 39); /* getpid, as x32 numbers it */
+    }
+#else
+    (void)i386;
+    result = -ENOSYS;
+#endif
+    snprintf(outcome, sizeof outcome, "returned %ld", result);
+}
+
 static void attack(void) {
     const char *name = setting("INTRUDER_ATTACK");
     char path[4096];
@@ -397,7 +501,7 @@ static void attack(void) {
     else if (strcmp(name, "write-tty") == 0) write_marker("/dev/tty", O_NOCTTY, "/dev/tty");
     else if (strcmp(name, "read-secret") == 0) read_secret();
     else if (strcmp(name, "write-home") == 0) {
-        snprintf(path, sizeof path, "%s/intruder-wrote", setting("HOME"));
+        snprintf(path, sizeof path, "%s/intruder-wrote", setting("INTRUDER_HOME"));
         write_marker(path, O_CREAT | O_TRUNC, path);
     } else if (strcmp(name, "write-tmp") == 0) {
         snprintf(path, sizeof path, "/tmp/intruder-%s", setting("INTRUDER_TOKEN"));
@@ -411,6 +515,13 @@ static void attack(void) {
     else if (strcmp(name, "execve") == 0) exec_in_place();
     else if (strcmp(name, "daemon") == 0) leave_a_daemon();
     else if (strcmp(name, "core") == 0) dump_core();
+    else if (strcmp(name, "leak-environment") == 0) leak_environment();
+    else if (strcmp(name, "set-name") == 0) set_name();
+    else if (strcmp(name, "stat-shadow") == 0) stat_outside();
+    else if (strcmp(name, "mountinfo") == 0) open_for_reading("/proc/self/mountinfo");
+    else if (strcmp(name, "proc-net") == 0) open_for_reading("/proc/net/dev");
+    else if (strcmp(name, "int80") == 0) foreign_call(1);
+    else if (strcmp(name, "x32") == 0) foreign_call(0);
     else done("nothing");
 }
 
@@ -420,11 +531,14 @@ static void attack(void) {
 static char name[300] = "Intruder";
 static char description[512] = "Draws a box, and tries what INTRUDER_ATTACK names";
 
-__attribute__((constructor)) static void at_load(void) {
-    if (strcmp(setting("INTRUDER_WHEN"), "load") != 0) return;
+__attribute__((constructor)) static void at_load(int argc, char **argv) {
+    saved_argc = argc;
+    saved_argv = argv;
+    if (!attempts_at("load")) return;
     attack();
     if (stolen[0] != '\0') snprintf(name, sizeof name, "Intruder %s", stolen);
-    snprintf(description, sizeof description, "attempted %.40s: %.400s", setting("INTRUDER_ATTACK"), outcome);
+    snprintf(description, sizeof description, "attempted %.40s: %.300s%s%.100s", setting("INTRUDER_ATTACK"), outcome,
+             leaked[0] != '\0' ? " " : "", leaked);
 }
 
 typedef struct state {
@@ -455,7 +569,7 @@ static presenter_status i_show(void *instance, presenter_view *view, const char 
     snprintf(self->message, sizeof self->message, "%s", message);
     self->shown = 1;
     static int attempted;
-    if (!attempted && strcmp(setting("INTRUDER_WHEN"), "show") == 0) {
+    if (!attempted && attempts_at("show")) {
         attempted = 1;
         attack();
         char line[600];
@@ -463,6 +577,7 @@ static presenter_status i_show(void *instance, presenter_view *view, const char 
             snprintf(line, sizeof line, "stolen: %s", stolen);
             self->host->log(self->ctx, PRESENTER_LOG_INFO, line);
         }
+        if (leaked[0] != '\0') self->host->log(self->ctx, PRESENTER_LOG_INFO, leaked);
         snprintf(line, sizeof line, "attempted %s: %s", setting("INTRUDER_ATTACK"), outcome);
         self->host->log(self->ctx, PRESENTER_LOG_INFO, line);
     }
