@@ -190,9 +190,11 @@ struct SandboxLeastPrivilegeTests {
         let sandbox = try #require(rows.first { $0.check == "sandbox" }, "\(rows)")
         switch attack.outcome(host: run.pid) {
         case .fails:
-            // Nothing else is wrong with it: every check passes.
+            // Nothing else is wrong with it: every check passes (but the
+            // description's WARN: the intruder describes nothing, so that
+            // its constructor runs in a scan helper).
             #expect(run.status == 0)
-            #expect(rows.filter { $0.result != "PASS" } == [])
+            #expect(rows.filter { $0.result != "PASS" && $0.check != "description" } == [])
         case .stopped(let stop):
             #expect(run.status == 1)
             Self.expect(
@@ -225,7 +227,7 @@ struct SandboxLeastPrivilegeTests {
                 environment: trial.environment(attack.rawValue, when: .load))
             let rows = try Self.rows(run)
             #expect(run.status == 0)
-            #expect(rows.filter { $0.result != "PASS" } == [])
+            #expect(rows.filter { $0.result != "PASS" && $0.check != "description" } == [])
             #expect(rows.contains { $0.check == "sandbox" })
             #expect(run.stderr == "")
         case .stopped, .crashes:
