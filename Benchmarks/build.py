@@ -26,6 +26,20 @@ def swift_release(scratch_path, skip_build):
                           text=True).stdout.strip()
 
 
+def swift_release_with_test_switches(scratch_path, skip_build):
+    """The release build, compiled with the test switches the product leaves
+    out (PRESENTER_HOST_TEST_SWITCHES: PRESENTER_HOST_SANDBOX_OFF), in a
+    scratch path of its own: what the sandbox part turns layers off in."""
+    scratch = (scratch_path or os.path.join(ROOT, ".build")) + "-test-switches"
+    build = [os.path.join(ROOT, "scripts", "release-build"), "--scratch-path", scratch,
+             "-Xswiftc", "-DPRESENTER_HOST_TEST_SWITCHES"]
+    if not skip_build:
+        log(" ".join(build))
+        subprocess.run(build, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return subprocess.run(build + ["--show-bin-path"], check=True, cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def apt_install(*packages):
     log("apt-get install %s" % " ".join(packages))
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")

@@ -1,6 +1,8 @@
 """Generated plugins for the registry figures: N minimal C plugins in one
 folder (one compiled, the rest copies with their id patched), the C loop
-that dlopens them in one process, and a private cache."""
+that dlopens them in one process, and a private cache. `described` plugins
+carry a description (ABI 1.3), which the host reads without loading them;
+the others are scanned."""
 import os
 import tempfile
 
@@ -8,10 +10,11 @@ from common import compile_c, helper, plain_env, timed_plain
 
 
 class PluginFarm:
-    def __init__(self):
+    def __init__(self, described=True):
         self.scratch = tempfile.mkdtemp(prefix="bench-registry-")
         os.chmod(self.scratch, 0o755)
-        template = compile_c(helper("registry_plugin.c"), os.path.join(self.scratch, "template.so"), shared=True)
+        template = compile_c(helper("registry_plugin.c"), os.path.join(self.scratch, "template.so"), shared=True,
+                             extra=["-DBENCH_DESCRIBED"] if described else [])
         with open(template, "rb") as f:
             self.template = f.read()
         self.loop = compile_c(helper("registry_loop.c"), os.path.join(self.scratch, "loop"), extra=["-ldl"])

@@ -1,6 +1,9 @@
 """Part `sandbox`: what the least-privilege sandbox of the presenter process
 costs (docs/SECURITY.md): the same runs with every layer in force and with
-layers turned off by PRESENTER_HOST_SANDBOX_OFF, alternating, medians.
+layers turned off by PRESENTER_HOST_SANDBOX_OFF, alternating, medians. The
+product reads that variable only when built with the test switches
+(PRESENTER_HOST_TEST_SWITCHES), so this part measures a release build of its
+own made with them (build.swift_release_with_test_switches), every variant.
 
   start-up   plain (/dev/null, CI=1) and the 80x24 pty (`--min-show 0`), M times
              each variant: `run -- true` with the sandbox, without any layer
@@ -13,6 +16,8 @@ layers turned off by PRESENTER_HOST_SANDBOX_OFF, alternating, medians.
 Goal (issue 17): the sandbox adds at most 1 ms to `run -- true`, and the CPU
 while spinning is unchanged within the noise.
 """
+import os
+
 from common import analyse_spin, log, median, plain_env, pty_env, run_in_pty, timed_plain, timed_pty
 
 VARIANTS = (
@@ -29,9 +34,18 @@ def environment(make, off):
     return make({"PRESENTER_HOST_SANDBOX_OFF": off} if off else {})
 
 
+def switches_binary(ctx):
+    """The release build with the test switches (built once per bench run)."""
+    if not hasattr(ctx, "switches_binary"):
+        from build import swift_release_with_test_switches
+        ctx.switches_binary = os.path.join(
+            swift_release_with_test_switches(ctx.args.scratch_path, ctx.args.skip_build), "presenter-host")
+    return ctx.switches_binary
+
+
 def startup(ctx):
-    plain_argv = [ctx.binary, "run", "--", "true"]
-    pty_argv = [ctx.binary, "run", "--min-show", "0", "--", "true"]
+    plain_argv = [switches_binary(ctx), "run", "--", "true"]
+    pty_argv = [switches_binary(ctx), "run", "--min-show", "0", "--", "true"]
     plain = {name: [] for name, _, _ in VARIANTS}
     in_pty = {name: [] for name, _, _ in VARIANTS}
     for _, off, _ in VARIANTS:
@@ -50,7 +64,7 @@ def startup(ctx):
 
 def spinning(ctx):
     sleep_arg = "%g" % ctx.args.seconds
-    argv = [ctx.binary, "run", "--", "sleep", sleep_arg]
+    argv = [switches_binary(ctx), "run", "--", "sleep", sleep_arg]
     baseline = run_in_pty(["sleep", sleep_arg], sample=False)["cpu"]
     results = {"sandbox": [], "off": []}
     for index in range(ctx.args.runs):
