@@ -30,7 +30,7 @@ import Testing
     /// A plugin author reads the limits in the header; they must be the ones enforced.
     @Test func theHeaderStatesEveryLimitTheLoaderEnforces() throws {
         let text = try String(contentsOf: header, encoding: .utf8)
-        let limits = DescriptorReader.Limit.self
+        let limits = DescriptorRules.Limit.self
         for (field, bytes) in [
             ("name", limits.name), ("version", limits.version), ("description", limits.description),
             ("author", limits.author), ("license", limits.license),
