@@ -89,6 +89,11 @@ enum CheckAdvice {
             )
         case .unscanned:
             return (reason, "check that presenter-host can start processes here (ulimit -u), then run check again")
+        case .untrustedReport:
+            return (
+                reason,
+                "write on no descriptor the plugin did not open itself: take out the code that writes on the scan helper's report channel"
+            )
         }
     }
 

@@ -65,6 +65,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     /// One descriptor is unusable. `index` is nil when the library has only
     /// one; `id` is the descriptor's id when it could be read.
     case descriptor(index: Int?, id: String?, DescriptorProblem)
+    /// The scan helper's report of the file breaks the rules of what the
+    /// host's own loader reports (``ReportProblem``): the file's own code
+    /// wrote it. `record` is the record at fault (0-based), when one is.
+    case untrustedReport(record: Int?, ReportProblem)
 
     /// What is wrong with one descriptor.
     public enum DescriptorProblem: Error, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -199,6 +203,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             case let (nil, id?): return "presenter '\(id)': \(problem)"
             case (nil, nil): return problem.description
             }
+        case .untrustedReport(let record, let problem):
+            let place = record.map { "record \($0): " } ?? ""
+            return
+                "was refused: its scan report breaks the host's rules (\(place)\(problem)); only plugin code writes such a report (a constructor that reached the scan helper's channel): remove the file, or ask its author to fix it (SECURITY.md)"
         }
     }
 
