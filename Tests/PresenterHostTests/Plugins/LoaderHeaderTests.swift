@@ -79,6 +79,7 @@ import Testing
             .descriptor(index: nil, id: "fancy", descriptor.invalidUTF8(field: "name")),
             .descriptor(index: nil, id: "fancy", descriptor.controlCharacter(field: "name")),
             .descriptor(index: nil, id: "fancy", descriptor.tooLong(field: "description", limit: 512)),
+            .untrustedReport(record: 0, .field(descriptor.invalidId(field: "id", value: "'$(id>/tmp/x)'"))),
         ]
         let resolution: [ResolutionFailure] = [
             .shadowed(id: "mbhud", by: "/first/libMBHud.so"), .duplicateInLibrary(id: "fancy", index: 1, first: 0),
