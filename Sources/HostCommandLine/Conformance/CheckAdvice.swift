@@ -101,6 +101,11 @@ enum CheckAdvice {
                     ? "describe every presenter the entry point returns, one PRESENTER_DESCRIBE with index=N each, and no other"
                     : "give \(field) the same value in the description and in the descriptor: define it once (#define) and use it in both"
             )
+        case .untrustedReport:
+            return (
+                reason,
+                "write on no descriptor the plugin did not open itself: take out the code that writes on the scan helper's report channel"
+            )
         }
     }
 

@@ -1,5 +1,4 @@
 import Glibc
-import HostText
 import PresenterABI
 
 /// Reads and validates one `presenter_descriptor` a plugin returned, copying
@@ -20,18 +19,6 @@ enum DescriptorReader {
     /// it by a few pointers at a time; a size past this is garbage.
     static let maximumSize = 64 * 1024
 
-    /// Host limits on string fields, in bytes: generous, but they keep a
-    /// garbage pointer from being read for ever and the listing readable.
-    /// The header's comment on `presenter_descriptor` states them.
-    enum Limit {
-        static let id = PluginLoadFailure.idMaxBytes
-        static let name = 128
-        static let version = 64
-        static let description = 512
-        static let author = 256
-        static let license = 128
-    }
-
     /// Reads the descriptor at `pointer`, which came from the library at `path`.
     static func read(_ pointer: UnsafeRawPointer, path: String)
         throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin
@@ -43,19 +30,19 @@ enum DescriptorReader {
             throw .tooSmall(size: size, minimum: minimumSize)
         }
         let abi = ABIVersion(major: major, minor: minor)
-        guard major == ABIVersion.host.major else { throw .abiMajor(plugin: abi) }
-        guard minor <= ABIVersion.host.minor else { throw .abiNewerMinor(plugin: abi) }
+        try DescriptorRules.checkABI(abi)
         guard descriptor.declaredSize >= minimumSize else { throw .tooSmall(size: size, minimum: minimumSize) }
 
+        typealias Limit = DescriptorRules.Limit
         let id = try required(descriptor.field(\.id) ?? nil, "id", limit: Limit.id)
-        try checkId(id, field: "id")
+        try DescriptorRules.checkId(id, field: "id")
         let name = try required(descriptor.field(\.name) ?? nil, "name", limit: Limit.name)
         let version = try required(descriptor.field(\.version) ?? nil, "version", limit: Limit.version)
         let summary = try optional(descriptor.field(\.description) ?? nil, "description", limit: Limit.description)
         let author = try optional(descriptor.field(\.author) ?? nil, "author", limit: Limit.author)
         let license = try optional(descriptor.field(\.license) ?? nil, "license", limit: Limit.license)
         let extends = try optional(descriptor.field(\.extends) ?? nil, "extends", limit: Limit.id)
-        if let extends { try checkId(extends, field: "extends") }
+        if let extends { try DescriptorRules.checkId(extends, field: "extends") }
 
         let hooks = PresenterPlugin.Hooks(
             create: descriptor.field(\.create) ?? nil, destroy: descriptor.field(\.destroy) ?? nil,
@@ -77,41 +64,31 @@ enum DescriptorReader {
     static func readableId(_ pointer: UnsafeRawPointer) -> String? {
         let descriptor = BoundedStruct<presenter_descriptor>(pointer)
         guard descriptor.declaredSize <= maximumSize, descriptor.field(\.abi_major) == ABIVersion.host.major,
-            let id = try? required(descriptor.field(\.id) ?? nil, "id", limit: Limit.id),
-            (try? checkId(id, field: "id")) != nil
+            let id = try? required(descriptor.field(\.id) ?? nil, "id", limit: DescriptorRules.Limit.id),
+            (try? DescriptorRules.checkId(id, field: "id")) != nil
         else { return nil }
         return id
     }
 
     /// A string that must be present and non-empty.
-    static func required(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
+    private static func required(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
         throws(PluginLoadFailure.DescriptorProblem) -> String
     {
         guard let pointer else { throw .missingField(field) }
-        guard let value = try optional(pointer, field, limit: limit) else { throw .emptyField(field) }
-        return value
+        return try DescriptorRules.requiredText(bytes(pointer, limit: limit), field: field, limit: limit)
     }
 
     /// A string that may be NULL; "" counts as absent.
-    static func optional(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
+    private static func optional(_ pointer: UnsafePointer<CChar>?, _ field: String, limit: Int)
         throws(PluginLoadFailure.DescriptorProblem) -> String?
     {
         guard let pointer else { return nil }
-        let length = strnlen(pointer, limit + 1)
-        guard length <= limit else { throw .tooLong(field: field, limit: limit) }
-        guard length > 0 else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
-        guard let value = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8(field: field) }
-        // Controls would reach the terminal through --list; layout characters
-        // would make a listing line read differently from what it holds.
-        if value.unicodeScalars.contains(where: ControlCharacters.all.matches) { throw .controlCharacter(field: field) }
-        return value
+        return try DescriptorRules.text(bytes(pointer, limit: limit), field: field, limit: limit)
     }
 
-    static func checkId(_ id: String, field: String) throws(PluginLoadFailure.DescriptorProblem) {
-        let valid = id.utf8.allSatisfy { byte in
-            (0x61...0x7a).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2e || byte == 0x5f || byte == 0x2d
-        }
-        if !valid { throw .invalidId(field: field, value: "'\(id)'") }
+    /// The string's bytes up to its NUL, but at most `limit + 1` (one more
+    /// says it is too long): memory that never holds a NUL is not read for ever.
+    private static func bytes(_ pointer: UnsafePointer<CChar>, limit: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: pointer, count: strnlen(pointer, limit + 1))
     }
 }

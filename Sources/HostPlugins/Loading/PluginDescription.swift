@@ -15,7 +15,7 @@ import PresenterABI
 /// Everything here is untrusted input: every size is bounded before it is
 /// used (``maxNoteBytes``, ``maxTextBytes``, at most
 /// ``PluginLibrary/maxPresenters`` notes), and every field passes the rules
-/// of a descriptor read in place (``DescriptorReader``).
+/// of a descriptor read in place (``DescriptorRules``).
 package struct PluginDescription: Sendable, Equatable {
     /// What each descriptor index holds, as described: a presenter (no
     /// hooks, not loaded) or why its note was refused.
@@ -45,8 +45,6 @@ package struct PluginDescription: Sendable, Equatable {
     static let capabilityNames: [(name: String, bits: PresenterPlugin.Capabilities)] = [
         ("messages", .messages), ("determinate", .determinate),
     ]
-    /// The hook names of `hooks`, in descriptor order (as ``PresenterPlugin/Hooks/presentNames``).
-    static let hookNames = ["create", "destroy", "show", "hide", "progress", "render", "key"]
 
     // MARK: - Reading a file
 
@@ -143,9 +141,8 @@ package struct PluginDescription: Sendable, Equatable {
 
     /// One note's `key=value` entries.
     private struct Entries {
-        /// Each value with its NUL, so that the descriptor's rules read it
-        /// as they read a C string.
-        private var values: [Key: [CChar]] = [:]
+        /// Each value's bytes, as the note holds them.
+        private var values: [Key: ArraySlice<UInt8>] = [:]
 
         /// Splits `text` at NULs; the first empty entry ends it, and only
         /// NULs may follow.
@@ -166,7 +163,7 @@ package struct PluginDescription: Sendable, Equatable {
                     )
                 }
                 guard values[key] == nil else { throw .invalidDescription("note \(note) gives \(key.rawValue) twice") }
-                values[key] = entry[(equals + 1)...].map { CChar(bitPattern: $0) } + [0]
+                values[key] = entry[(equals + 1)...]
                 number += 1
             }
             guard rest.allSatisfy({ $0 == 0 }) else {
@@ -174,15 +171,15 @@ package struct PluginDescription: Sendable, Equatable {
             }
         }
 
-        /// The value of `key` as text (host words only: abi, index, lists).
+        /// The value of `key` as text (host words only: abi, index).
         subscript(key: Key) -> String? {
-            values[key].map { String(decoding: $0.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            values[key].map { String(decoding: $0, as: UTF8.self) }
         }
 
         /// The id, when it passes the id rule: error messages name it.
         var validId: String? {
-            guard let id = try? string(.id, limit: DescriptorReader.Limit.id, required: true),
-                (try? DescriptorReader.checkId(id, field: "id")) != nil
+            guard let id = try? string(.id, limit: DescriptorRules.Limit.id, required: true),
+                (try? DescriptorRules.checkId(id, field: "id")) != nil
             else { return nil }
             return id
         }
@@ -190,15 +187,15 @@ package struct PluginDescription: Sendable, Equatable {
         /// The presenter these entries describe, checked by the descriptor's rules.
         func presenter(file: String) throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin {
             let abi = try self.abi()
-            let id = try string(.id, limit: DescriptorReader.Limit.id, required: true)!
-            try DescriptorReader.checkId(id, field: "id")
-            let name = try string(.name, limit: DescriptorReader.Limit.name, required: true)!
-            let version = try string(.version, limit: DescriptorReader.Limit.version, required: true)!
-            let summary = try string(.description, limit: DescriptorReader.Limit.description)
-            let author = try string(.author, limit: DescriptorReader.Limit.author)
-            let license = try string(.license, limit: DescriptorReader.Limit.license)
-            let extends = try string(.extends, limit: DescriptorReader.Limit.id)
-            if let extends { try DescriptorReader.checkId(extends, field: "extends") }
+            let id = try string(.id, limit: DescriptorRules.Limit.id, required: true)!
+            try DescriptorRules.checkId(id, field: "id")
+            let name = try string(.name, limit: DescriptorRules.Limit.name, required: true)!
+            let version = try string(.version, limit: DescriptorRules.Limit.version, required: true)!
+            let summary = try string(.description, limit: DescriptorRules.Limit.description)
+            let author = try string(.author, limit: DescriptorRules.Limit.author)
+            let license = try string(.license, limit: DescriptorRules.Limit.license)
+            let extends = try string(.extends, limit: DescriptorRules.Limit.id)
+            if let extends { try DescriptorRules.checkId(extends, field: "extends") }
             var capabilities: PresenterPlugin.Capabilities = []
             for name in try list(.capabilities) {
                 guard let known = PluginDescription.capabilityNames.first(where: { $0.name == name }) else {
@@ -207,13 +204,13 @@ package struct PluginDescription: Sendable, Equatable {
                 capabilities.insert(known.bits)
             }
             let hooks = try list(.hooks)
-            guard hooks.allSatisfy(PluginDescription.hookNames.contains), Set(hooks).count == hooks.count else {
-                throw .unknownName(field: "hooks", known: PluginDescription.hookNames)
+            guard hooks.allSatisfy(DescriptorRules.hookNames.contains), Set(hooks).count == hooks.count else {
+                throw .unknownName(field: "hooks", known: DescriptorRules.hookNames)
             }
             var plugin = PresenterPlugin(
                 id: id, name: name, version: version, description: summary, author: author, license: license,
                 extends: extends, capabilities: capabilities, abiVersion: abi, file: file,
-                hookNames: PluginDescription.hookNames.filter(hooks.contains))
+                hookNames: DescriptorRules.hookNames.filter(hooks.contains))
             plugin.source = .description
             return plugin
         }
@@ -226,15 +223,16 @@ package struct PluginDescription: Sendable, Equatable {
                 throw .unknownName(field: "abi", known: ["\(ABIVersion.host)"])
             }
             let abi = ABIVersion(major: major, minor: minor)
-            guard major == ABIVersion.host.major else { throw .abiMajor(plugin: abi) }
-            guard minor <= ABIVersion.host.minor else { throw .abiNewerMinor(plugin: abi) }
+            try DescriptorRules.checkABI(abi)
             guard minor >= PluginDescription.firstMinor else {
                 throw .unknownName(field: "abi", known: ["\(ABIVersion.host)"])
             }
             return abi
         }
 
-        /// A text field, by the rules of the descriptor's string fields.
+        /// A text field, by the rules of the descriptor's string fields; a
+        /// required one that is missing or empty is refused as a NULL or
+        /// empty field of a descriptor is.
         private func string(_ key: Key, limit: Int, required: Bool = false)
             throws(PluginLoadFailure.DescriptorProblem) -> String?
         {
@@ -242,11 +240,9 @@ package struct PluginDescription: Sendable, Equatable {
                 if required { throw .missingField(key.rawValue) }
                 return nil
             }
-            return try value.withUnsafeBufferPointer { buffer throws(PluginLoadFailure.DescriptorProblem) in
-                required
-                    ? try DescriptorReader.required(buffer.baseAddress, key.rawValue, limit: limit)
-                    : try DescriptorReader.optional(buffer.baseAddress, key.rawValue, limit: limit)
-            }
+            return required
+                ? try DescriptorRules.requiredText(value, field: key.rawValue, limit: limit)
+                : try DescriptorRules.text(value, field: key.rawValue, limit: limit)
         }
 
         /// A comma-separated list of names (spaces allowed around them).

@@ -74,6 +74,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     /// A descriptor the loaded file returns differs from the file's
     /// description in `field` (or `presenters`: in how many there are).
     case disagreesWithDescription(index: Int?, id: String?, field: String)
+    /// The scan helper's report of the file breaks the rules of what the
+    /// host's own loader reports (``ReportProblem``): the file's own code
+    /// wrote it. `record` is the record at fault (0-based), when one is.
+    case untrustedReport(record: Int?, ReportProblem)
 
     /// What is wrong with one descriptor.
     public enum DescriptorProblem: Error, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -228,6 +232,10 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
                 : "descriptor\(index.map { " \($0)" } ?? "")\(id.map { " ('\($0)')" } ?? "") has another \(field) than the file's description says"
             return
                 "\(what); describe exactly what the descriptors hold (PRESENTER_DESCRIBE, or the SDK's description) and rebuild"
+        case .untrustedReport(let record, let problem):
+            let place = record.map { "record \($0): " } ?? ""
+            return
+                "was refused: its scan report breaks the host's rules (\(place)\(problem)); only plugin code writes such a report (a constructor that reached the scan helper's channel): remove the file, or ask its author to fix it (SECURITY.md)"
         }
     }
 

@@ -4,13 +4,15 @@
 /// Some broken files cannot be refused by checking them: a bit-flipped
 /// dynamic section sends `dlopen` into SIGSEGV or an ld.so assertion, a
 /// constructor may call `abort()` or `exit()` or never return, and an entry
-/// point may return a pointer to nowhere. The helper (`executable
-/// --scan-plugins [--allow-insecure-plugins] PATH...`, see `ScanHelper`) loads the files one by one with
-/// the host's own loader and reports progress and what each file holds
-/// (`ScanProtocol`). When it dies or stops answering, the file it was loading
-/// is blamed, and a new helper goes on with the files after it. The host
-/// takes the helper's results and loads no file itself (the presenters it
-/// gets have no hooks, as those from the registry cache).
+/// point may return a pointer to nowhere. A helper (`executable
+/// --scan-plugins HOSTPID [--allow-insecure-plugins] PATH`, see
+/// `ScanHelper`) loads one file with the host's own loader and reports
+/// what it holds (`ScanProtocol`); a few run at once. When one dies or
+/// stops answering within its file's fixed deadline, its file is blamed.
+/// The host takes each helper's report as its file's word about itself
+/// (plugin code may have written it), checked by the rules a descriptor
+/// read in place passes (`LoadRecords`), and loads no file itself (the
+/// presenters it gets have no hooks, as those from the registry cache).
 public struct PluginScanner: Sendable {
     /// How long one file may take to load, in seconds, unless the environment says otherwise.
     public static let defaultTimeout = 5.0
@@ -48,102 +50,140 @@ public struct PluginScanner: Sendable {
     /// as a helper given no file reports it (`--sandbox-info`); nil when
     /// no helper could be started or it did not say.
     package func probe() -> ConfinementReport? {
-        guard let helper = ScanProcess(executable: executable, paths: [], policy: .strict, requiresSandbox: false)
+        guard let helper = ScanProcess(executable: executable, path: nil, policy: .strict, requiresSandbox: false)
         else { return nil }
-        var reader = ScanReader(paths: [])
+        var reader = ScanReader(path: nil)
         let deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
-        while case .line(let text) = helper.next(before: deadline), reader.read(text) == .more {}
+        reading: while true {
+            switch helper.next() {
+            case .line(let line):
+                guard reader.read(line[...]) == .more else { break reading }
+            case .waiting:
+                guard ScanProcess.now() < deadline else { break reading }
+                ScanProcess.waitForAny([helper], before: deadline)
+            case .end:
+                break reading
+            }
+        }
         helper.finish(waitingUpTo: 0)
         let report = ConfinementReport(entries: reader.sandbox)
         return report.entries.count == ConfinementReport.Layer.allCases.count ? report : nil
     }
 
+    /// How many helpers run at once: each loads one file, so that what one
+    /// reports can only be about that file, and a few at once keep a cold
+    /// start of many files short (docs/ARCHITECTURE.md gives the figures).
+    static let concurrentHelpers = 4
+
     /// What loading each file of `paths` (real paths) gave, by index: its
-    /// results as the helper reported them, or why it crashed, ended or hung
-    /// the helper. Files not named could not be scanned (no helper could be
-    /// started, or it did not speak the protocol): those are loaded
-    /// in-process as they would be without a scanner.
-    package func scan(_ paths: [String], policy: PluginPolicy = .strict)
-        -> [Int: PluginLibrary.Outcome]
-    {
+    /// results as its helper reported them (or why that report was
+    /// refused), or why it crashed, ended or hung the helper. Files not
+    /// named could not be scanned (no helper could be started, or one did
+    /// not speak the protocol): the caller refuses them (or, trusting
+    /// them, loads them in-process).
+    package func scan(_ paths: [String], policy: PluginPolicy = .strict) -> [Int: PluginLibrary.Outcome] {
         var results: [Int: PluginLibrary.Outcome] = [:]
-        var start = 0
-        while start < paths.count {
-            let remaining = Array(paths[start...])
-            guard
-                let helper = ScanProcess(
-                    executable: executable, paths: remaining, policy: policy, requiresSandbox: requiresSandbox)
-            else { break }
-            var found: [Int: PluginLibrary.Outcome] = [:]
-            let outcome = session(helper, paths: remaining, found: &found)
-            for (index, result) in found { results[start + index] = result }
-            switch outcome {
-            case .finished:
-                return results
-            case .failed(let index, let failure):
-                results[start + index] = .failure(failure)
-                start += index + 1
-            case .stopped(let completed) where completed > 0:
-                start += completed
-            case .stopped, .unusable:
-                return results
+        var running: [FileScan] = []
+        var next = 0
+        var usable = true
+        while true {
+            while usable, running.count < Self.concurrentHelpers, next < paths.count {
+                guard let scan = FileScan(index: next, path: paths[next], scanner: self, policy: policy) else {
+                    usable = false
+                    break
+                }
+                running.append(scan)
+                next += 1
+            }
+            guard !running.isEmpty else { return results }
+            let before = running.count
+            running.removeAll { scan in
+                switch scan.advance() {
+                case nil: return false
+                case .loaded(let outcome): results[scan.index] = outcome
+                case .unusable: usable = false
+                }
+                return true
+            }
+            if running.count == before, let deadline = running.map(\.deadline).min() {
+                ScanProcess.waitForAny(running.map(\.helper), before: deadline)
             }
         }
-        return results
     }
+}
 
-    /// How one helper's run ended.
-    private enum Outcome {
-        /// Every file was loaded.
-        case finished
-        /// The helper died or hung while loading file `index`.
-        case failed(index: Int, PluginLoadFailure)
-        /// The helper ended between files, after `completed` of them.
-        case stopped(completed: Int)
-        /// The helper never spoke the protocol (or spoke another version).
+/// One file being scanned: its helper, what it said so far, and until when
+/// it may take.
+private final class FileScan {
+    /// What came of it.
+    enum Verdict {
+        /// The file's outcome: what its report said, or how it ended its helper.
+        case loaded(PluginLibrary.Outcome)
+        /// The helper never spoke the protocol (or another version), or
+        /// ended before loading the file: no helper is to be trusted with
+        /// the files left.
         case unusable
     }
 
-    /// Follows one helper's reports until it has loaded its files (`paths`)
-    /// or ends, putting each file's results into `found`. The helper gets
-    /// `timeout` to start, too, but at least the default.
-    private func session(
-        _ helper: ScanProcess, paths: [String],
-        found: inout [Int: PluginLibrary.Outcome]
-    ) -> Outcome {
-        var deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
-        var reader = ScanReader(paths: paths)
+    /// The file's index among the scanner's paths.
+    let index: Int
+    let helper: ScanProcess
+    private var reader: ScanReader
+    /// The scanner's time for one file.
+    private let timeout: Double
+    /// When the helper is given up: first when it must have begun (it gets
+    /// the scanner's timeout to start, but at least the default), then, fixed
+    /// once the file begins loading, `timeout` after that: no line extends it.
+    private(set) var deadline: Double
+
+    init?(index: Int, path: String, scanner: PluginScanner, policy: PluginPolicy) {
+        guard
+            let helper = ScanProcess(
+                executable: scanner.executable, path: path, policy: policy, requiresSandbox: scanner.requiresSandbox)
+        else { return nil }
+        self.index = index
+        self.helper = helper
+        reader = ScanReader(path: path)
+        timeout = scanner.timeout
+        deadline = ScanProcess.now() + max(scanner.timeout, PluginScanner.defaultTimeout)
+    }
+
+    /// Reads what the helper has sent; nil while the file is still loading
+    /// and its deadline not passed. Every line already sent is read before
+    /// a deadline is looked at: a file that was done in time is not blamed
+    /// for a wait elsewhere.
+    func advance() -> Verdict? {
         while true {
-            switch helper.next(before: deadline) {
-            case .line(let text):
-                switch reader.read(text) {
+            switch helper.next() {
+            case .line(let line):
+                let begun = reader.begun
+                switch reader.read(line[...]) {
                 case .more:
-                    break
-                case .loaded(let index, let contents):
-                    found[index] = contents
-                    if reader.completed == paths.count {
-                        helper.finish(waitingUpTo: timeout)
-                        return .finished
-                    }
+                    if !begun && reader.begun { deadline = ScanProcess.now() + timeout }
+                case .loaded(let outcome):
+                    helper.finish(waitingUpTo: 0)
+                    return .loaded(outcome)
                 case .broken:
                     helper.finish(waitingUpTo: 0)
-                    return reader.started ? .stopped(completed: reader.completed) : .unusable
+                    return .unusable
                 }
-                deadline = ScanProcess.now() + timeout
-            case .end:
-                let ending = helper.finish(waitingUpTo: timeout)
-                guard reader.started else { return .unusable }
-                guard let current = reader.current else { return .stopped(completed: reader.completed) }
-                switch ending {
-                case .stopped(let violation): return .failed(index: current, .stopped(violation))
-                case .signaled(let signal): return .failed(index: current, .crashed(signal: signal))
-                case .exited(let status): return .failed(index: current, .exited(status: status))
-                }
-            case .timeout:
+            case .waiting:
+                guard ScanProcess.now() >= deadline else { return nil }
                 helper.finish(waitingUpTo: 0)
-                guard reader.started else { return .unusable }
-                guard let current = reader.current else { return .stopped(completed: reader.completed) }
-                return .failed(index: current, .timedOut(seconds: timeout))
+                return reader.begun ? .loaded(.failure(.timedOut(seconds: timeout))) : .unusable
+            case .end:
+                guard reader.begun else {
+                    helper.finish(waitingUpTo: 0)
+                    return .unusable
+                }
+                // It closed the channel: it ended, or its file's code closed it.
+                let (ending, killed) = helper.finish(waitingUpTo: max(0, deadline - ScanProcess.now()))
+                if killed { return .loaded(.failure(.timedOut(seconds: timeout))) }
+                switch ending {
+                case .stopped(let violation): return .loaded(.failure(.stopped(violation)))
+                case .signaled(let signal): return .loaded(.failure(.crashed(signal: signal)))
+                case .exited(let status): return .loaded(.failure(.exited(status: status)))
+                }
             }
         }
     }

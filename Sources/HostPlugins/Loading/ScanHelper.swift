@@ -3,17 +3,21 @@ import FoundationEssentials
 import Glibc
 import HostSystem
 
-/// The scan helper: `presenter-host --scan-plugins [--require-sandbox]
-/// [--allow-insecure-plugins] PATH...`, started by
+/// The scan helper: `presenter-host --scan-plugins HOSTPID
+/// [--require-sandbox] [--allow-insecure-plugins] [PATH]`, started by
 /// `PluginScanner`, never by a user (the flag is not in `--help`).
 ///
-/// It loads each file with the host's own loader (`PluginLibrary.load`), in
-/// order, and reports `begin`, what loading gave (`result` lines) and `done`
-/// for each (`ScanProtocol`) on what was
-/// its stdout. Plugin code may print, so stdout is pointed at /dev/null once
-/// the report channel is saved. Its stdin is the parent's lifeline: when
-/// that pipe reaches end of file (the parent died), the helper exits, even
-/// while a plugin's constructor hangs.
+/// It loads its one file with the host's own loader (`PluginLibrary.load`)
+/// and reports `begin`, what loading gave (`result` lines) and `done`
+/// (`ScanProtocol`) on what was its stdout; given no file, it only reports
+/// the sandbox it entered. Plugin code may print, so stdout is pointed at
+/// /dev/null once the report channel is saved. It dies with the host: its
+/// parent-death signal is SIGKILL, set first thing (it holds even when
+/// plugin code takes over its stdin), and its stdin is the host's lifeline
+/// besides (in a PID namespace of its own it cannot see whether its parent
+/// already changed): when that pipe reaches end of file, the helper exits,
+/// even while a plugin's constructor hangs. Its address space is capped as
+/// the presenter process's is.
 package enum ScanHelper {
     /// The hidden command-line flag that runs the helper.
     package static let flag = "--scan-plugins"
@@ -22,52 +26,67 @@ package enum ScanHelper {
     /// (``ConfinementViolation``), for the host.
     static let violations = FileDescriptor(rawValue: 3)
 
-    /// Scans `paths` and exits without running exit handlers or plugin
-    /// destructors (they might hang or crash after the last report).
     /// The flag that asks the helper to load nothing unless every layer of
     /// its sandbox is in force (`--sandbox=require`).
     static let requireSandboxFlag = "--require-sandbox"
 
+    /// The most address space the helper may use: 2 GiB, the presenter
+    /// process's (`PresenterProcessServer.memoryLimit`), so a constructor
+    /// that allocates without end fails here instead of taking the
+    /// machine's memory from the command.
+    static let memoryLimit: rlim_t = 2 << 30
+
+    /// Scans the file named and exits without running exit handlers or
+    /// plugin destructors (they might hang or crash after the last report).
     package static func run(_ arguments: [String]) -> Never {
-        var arguments = arguments[...]
+        // Dies with the host, whatever plugin code does to its descriptors;
+        // if the host is already gone, the parent is not it (in a PID
+        // namespace of its own the parent has no number here: 0; the
+        // lifeline then tells).
+        ProcessEnd.withParent(signal: SIGKILL)
+        guard let host = arguments.first.flatMap({ pid_t($0) }) else { ProcessEnd.immediately(64) }
+        if ProcessSelf.parentID != host, ProcessSelf.parentID != 0 { ProcessEnd.immediately(0) }
+        var arguments = arguments.dropFirst()
         let require = arguments.first == requireSandboxFlag
         if require { arguments = arguments.dropFirst() }
         let insecure = arguments.first == PluginPolicy.allowInsecureFlag
+        if insecure { arguments = arguments.dropFirst() }
+        guard arguments.count <= 1 else { ProcessEnd.immediately(64) }
         let policy = PluginPolicy(allowInsecure: insecure)
-        let paths = Array(insecure ? arguments.dropFirst() : arguments)
         try? violations.setClosedOnExec()
         guard let channel = try? FileDescriptor.standardOutput.duplicate(atLeast: 4) else { ProcessEnd.immediately(70) }
         if let null = try? FileDescriptor.open("/dev/null", O_WRONLY) {
             null.closeAfter { _ = try? $0.duplicate(as: .standardOutput) }
         }
-        // Each library loaded keeps its descriptor (`PluginFile`): a
-        // thousand plugins need more than the usual soft limit of 1024.
-        ResourceLimit.raiseOpenFilesToHardLimit()
-        // Every file is opened and checked first, then the sandbox is
-        // entered (it lets the helper read those files, and no folder of
-        // them), then plugin code runs: constructors, entry points.
-        let files = paths.map { path in
+        // (Not in a build of scripts/sanitize: a sanitizer's runtime
+        // reserves terabytes of address space for its shadow memory.)
+        #if !PRESENTER_SANITIZER
+            ResourceLimit.capAddressSpace(at: memoryLimit)
+        #endif
+        // The file is opened and checked first, then the sandbox is entered
+        // (it lets the helper read that file, and no folder), then plugin
+        // code runs: constructors, the entry point.
+        let file = arguments.first.map { path in
             Result { () throws(PluginLoadFailure) in try PluginFile.open(path, policy: policy) }
         }
         let sandbox = PluginConfinement.enter(
-            files: files.compactMap { try? $0.get().descriptor }, violations: violations)
+            files: (try? file?.get().descriptor).map { [$0] } ?? [], violations: violations)
         // After the sandbox: Landlock restricts the threads started after it.
         watchLifeline()
-        let refusal: PluginLoadFailure? = require && !sandbox.isComplete ? .sandboxIncomplete(sandbox.summary) : nil
-        // One write a file: a file's results and `done` go out with the next
-        // file's `begin`, which must be out before that file is loaded (a
-        // crash while loading it is blamed on the last `begin`).
-        var pending: [ScanProtocol.Line] =
-            [.header(version: ScanProtocol.version)] + sandbox.entries.map { .sandbox($0) }
-        for (index, file) in files.enumerated() {
-            send(pending + [.begin(index)], to: channel)
-            let outcome = PluginLibrary.Outcome { () throws(PluginLoadFailure) in
-                if let refusal { throw refusal }
-                return try PluginLibrary.load(file.get())
-            }
-            pending = LoadRecords.lines(outcome).map { .result(index, $0) } + [.done(index)]
+        // Everything up to `begin` goes out before the file is loaded (a
+        // crash while loading it is blamed on it), in one write.
+        var lines: [ScanProtocol.Line] = [.header(version: ScanProtocol.version)] + sandbox.entries.map { .sandbox($0) }
+        guard let file else {
+            send(lines, to: channel)
+            ProcessEnd.immediately(0)
         }
-        send(pending, to: channel)
+        send(lines + [.begin], to: channel)
+        let outcome = PluginLibrary.Outcome { () throws(PluginLoadFailure) in
+            if require && !sandbox.isComplete { throw .sandboxIncomplete(sandbox.summary) }
+            return try PluginLibrary.load(file.get())
+        }
+        lines = LoadRecords.lines(outcome).map { .result(Array($0.utf8)[...]) } + [.done]
+        send(lines, to: channel)
         ProcessEnd.immediately(0)
     }
 
@@ -84,7 +103,7 @@ package enum ScanHelper {
     /// Writes lines; a parent that stopped reading ends the helper (SIGPIPE).
     private static func send(_ lines: [ScanProtocol.Line], to channel: FileDescriptor) {
         do throws(Errno) {
-            try channel.writeAll(Array(lines.map { $0.text + "\n" }.joined().utf8))
+            try channel.writeAll(lines.flatMap { $0.bytes + [UInt8(ascii: "\n")] })
         } catch {
             ProcessEnd.immediately(0)
         }

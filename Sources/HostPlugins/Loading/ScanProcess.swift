@@ -1,42 +1,50 @@
 import Glibc
 import HostSystem
 
-/// One running scan helper, seen from the host: spawned with the paths to
-/// load, read line by line with a deadline, and reaped.
+/// One running scan helper, seen from the host: spawned with the file to
+/// load, its report read line by line without blocking, and reaped.
 ///
 /// The helper gets its own process group, so a Ctrl-C meant for the host
 /// (which `run` may trap) cannot kill it and blame a good file; its stdin is
 /// a lifeline pipe whose write end only the host holds, so it exits when the
 /// host dies; its stderr is /dev/null (ld.so's assertion text and plugin
-/// prints are not the host's output).
+/// prints are not the host's output). It is started by the calling thread,
+/// whose end is the helper's parent-death signal (`ScanHelper`): the scan
+/// reaps it before that thread can end.
 final class ScanProcess {
-    /// What reading the next line gave.
+    /// What reading the report gave.
     enum Event: Equatable {
-        case line(Substring)
+        /// A line, without its newline; cut at `ScanProtocol.maxLineBytes` + 1
+        /// bytes when it had no newline by then (no line of a helper is that long).
+        case line([UInt8])
+        /// Nothing whole to read yet: wait until ``report`` is readable.
+        case waiting
         /// End of file: the helper closed its report channel (it ended).
         case end
-        /// The deadline passed first.
-        case timeout
     }
 
     private let pid: pid_t
-    private let report: FileDescriptor
+    /// The report channel (non-blocking): what a caller waits on.
+    let report: FileDescriptor
     private let lifeline: FileDescriptor
     /// Where the helper's sandbox says what stopped it (non-blocking).
     private let violations: FileDescriptor
+    /// What was read and not yet taken as lines: at most a line's worth
+    /// and one read more.
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts: lines are taken from the
-    /// front without moving the rest (a helper reports thousands of lines).
+    /// front without moving the rest.
     private var start = 0
     /// The read buffer, allocated once.
-    private var chunk = [UInt8](repeating: 0, count: 65536)
-    private var ending: ConfinementViolation.Ending?
+    private var chunk = [UInt8](repeating: 0, count: 16384)
+    private var ending: (ConfinementViolation.Ending, killed: Bool)?
 
-    /// Starts `executable --scan-plugins paths...` (the real paths of the
-    /// files, loaded under `policy`, and only under a complete sandbox when
-    /// `requiresSandbox`); nil when it cannot be started (no pipe, no such
+    /// Starts `executable --scan-plugins HOSTPID [flags] [path]` (the real
+    /// path of a file, loaded under `policy`, and only under a complete
+    /// sandbox when `requiresSandbox`; none for a helper that only reports
+    /// its sandbox); nil when it cannot be started (no pipe, no such
     /// executable).
-    init?(executable: String, paths: [String], policy: PluginPolicy, requiresSandbox: Bool) {
+    init?(executable: String, path: String?, policy: PluginPolicy, requiresSandbox: Bool) {
         var pipes: [(readEnd: FileDescriptor, writeEnd: FileDescriptor)] = []
         for _ in 0..<3 {
             guard let pipe = try? FileDescriptor.pipe() else {
@@ -63,8 +71,10 @@ final class ScanProcess {
             &options, environment: Spawn.environment(setting: "SWIFT_BACKTRACE", to: "enable=no"))
         let spawned = Spawn.start(
             executable,
-            ["presenter-host", ScanHelper.flag] + (requiresSandbox ? [ScanHelper.requireSandboxFlag] : [])
-                + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + paths, options)
+            ["presenter-host", ScanHelper.flag, String(ProcessSelf.id)]
+                + (requiresSandbox ? [ScanHelper.requireSandboxFlag] : [])
+                + (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + (path.map { [$0] } ?? []),
+            options)
         try? reportPipe.writeEnd.close()
         try? lifelinePipe.readEnd.close()
         try? violationPipe.writeEnd.close()
@@ -74,6 +84,7 @@ final class ScanProcess {
             try? violationPipe.readEnd.close()
             return nil
         }
+        try? reportPipe.readEnd.setNonBlocking()
         try? violationPipe.readEnd.setNonBlocking()
         pid = child
         report = reportPipe.readEnd
@@ -88,27 +99,27 @@ final class ScanProcess {
         try? violations.close()
     }
 
-    /// The next line, or `.end` / `.timeout`. `deadline` is on `now()`'s clock.
-    func next(before deadline: Double) -> Event {
+    /// The next line, without waiting: read from the channel as far as it
+    /// has something.
+    func next() -> Event {
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                let line = Array(buffer[start..<newline])
                 start = newline + 1
-                return .line(Substring(line))
+                return .line(line)
             }
-            // A helper never writes a longer line: anything else is not the protocol.
+            // A helper never writes a longer line: what is read of it is
+            // enough to refuse it, and no more is kept.
             if buffer.count - start > ScanProtocol.maxLineBytes {
-                return .line(Substring(String(decoding: buffer[start...], as: UTF8.self)))
+                let line = Array(buffer[start..<(start + ScanProtocol.maxLineBytes + 1)])
+                start = buffer.count
+                return .line(line)
             }
-            guard deadline > Self.now() else { return .timeout }
-            let ready = try? report.wait(for: .input) { MonotonicTime.milliseconds(until: deadline) }
-            if ready?.isEmpty == true { continue }  // the deadline check above ends the wait
             let count: Int
             do throws(Errno) {
                 count = try report.read(into: &chunk)
             } catch {
-                if error.wouldBlock { continue }
-                return .end
+                return error.wouldBlock ? .waiting : .end
             }
             guard count > 0 else { return .end }
             buffer.removeSubrange(..<start)
@@ -117,14 +128,22 @@ final class ScanProcess {
         }
     }
 
+    /// Waits until one of `helpers` has something to read, or the monotonic
+    /// `deadline` (``now()``'s clock) passes.
+    static func waitForAny(_ helpers: [ScanProcess], before deadline: Double) {
+        _ = try? FileDescriptor.wait(for: .input, on: helpers.map(\.report)) {
+            MonotonicTime.milliseconds(until: deadline)
+        }
+    }
+
     /// Waits up to `seconds` for the helper to end by itself, then kills it
-    /// (SIGKILL), and returns how it ended, its sandbox's reports read.
-    /// Later calls return the same.
+    /// (SIGKILL), and returns how it ended, its sandbox's reports read, and
+    /// whether it had to be killed. Later calls return the same.
     @discardableResult
-    func finish(waitingUpTo seconds: Double) -> ConfinementViolation.Ending {
+    func finish(waitingUpTo seconds: Double) -> (ConfinementViolation.Ending, killed: Bool) {
         if let ending { return ending }
-        let termination = ProcessExit.end(pid, waitingUpTo: seconds).0
-        let ending = ConfinementViolation.Ending(termination, records: ConfinementViolation.read(violations))
+        let (termination, killed) = ProcessExit.end(pid, waitingUpTo: seconds)
+        let ending = (ConfinementViolation.Ending(termination, records: ConfinementViolation.read(violations)), killed)
         self.ending = ending
         return ending
     }

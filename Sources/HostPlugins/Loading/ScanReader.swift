@@ -1,58 +1,73 @@
 /// What one scan helper's report lines say, read line by line as
-/// `PluginScanner` reads them (`ScanProtocol`): the header, then for each
-/// file in turn `begin`, its `result` records and `done`. Any other line,
-/// or records that are not one file's results, make the rest untrusted.
-/// Apart from the process, so the fuzzer reads lines with this very code.
+/// `PluginScanner` reads them (`ScanProtocol`): the header and the sandbox
+/// it entered, then `begin`, its file's `result` records and `done`.
+///
+/// Up to `begin` the helper alone has written: a line out of turn there
+/// makes the helper unusable. After it, plugin code may have written too,
+/// so whatever breaks the rules (a line out of turn, one too long, too many
+/// records, records `LoadRecords` refuses) refuses the file. Apart from the
+/// process, so the fuzzer reads lines with this very code.
 struct ScanReader {
     /// What one line made of the session.
     enum Step: Equatable {
         /// Read; more to come.
         case more
-        /// File `index` is done; loading it gave `contents`.
-        case loaded(index: Int, contents: PluginLibrary.Outcome)
-        /// Not the protocol: nothing after it is to be believed.
+        /// The file is done: loading it gave `contents` (or its report broke
+        /// the rules, and it is refused for that).
+        case loaded(PluginLibrary.Outcome)
+        /// Not the protocol, before the file began: nothing after it is to be believed.
         case broken
     }
 
-    /// The real paths of the helper's files, by index.
-    let paths: [String]
+    /// The real path of the helper's file; nil for a helper given none
+    /// (`PluginScanner.probe`).
+    let path: String?
     /// Whether the header (of this host's version) came.
     private(set) var started = false
     /// The sandbox the helper said it entered, layer by layer (after the header).
     private(set) var sandbox: [ConfinementReport.Entry] = []
-    /// The file begun and not done: the one to blame if the helper dies.
-    private(set) var current: Int?
-    /// How many files are done (they are done in order).
-    private(set) var completed = 0
-    /// The record lines of `current` so far, split at tabs.
-    private var records: [[String]] = []
+    /// Whether the file began loading: then a helper that ends was killed by it.
+    private(set) var begun = false
+    /// The file's record lines so far.
+    private var records: [ArraySlice<UInt8>] = []
 
-    init(paths: [String]) { self.paths = paths }
+    init(path: String?) { self.path = path }
 
-    /// Reads one line (without its newline).
-    mutating func read(_ text: Substring) -> Step {
-        switch (ScanProtocol.Line(text), current) {
-        case (.header(ScanProtocol.version)?, nil) where !started:
+    /// Reads one line (without its newline; cut at `ScanProtocol.maxLineBytes`
+    /// + 1 bytes when it had none by then). After `.loaded` or `.broken`
+    /// nothing more is to be read.
+    mutating func read(_ line: ArraySlice<UInt8>) -> Step {
+        guard line.count <= ScanProtocol.maxLineBytes else {
+            return begun ? refused(.lineTooLong(limit: ScanProtocol.maxLineBytes)) : .broken
+        }
+        switch (ScanProtocol.Line(line), begun) {
+        case (.header(ScanProtocol.version)?, false) where !started:
             started = true
-        case (.sandbox(let entry)?, nil)
-        where started && completed == 0 && sandbox.count < ConfinementReport.Layer.allCases.count:
+        case (.sandbox(let entry)?, false) where started && sandbox.count < ConfinementReport.Layer.allCases.count:
             sandbox.append(entry)
-        case (.begin(let index)?, nil) where started && index == completed && index < paths.count:
-            current = index
-            records = []
-        case (.result(let index, let record)?, let begun?) where index == begun:
-            records.append(LoadRecords.fields(record.utf8))
-        case (.done(let index)?, let begun?) where index == begun:
-            guard let contents = try? LoadRecords.outcome(records, file: paths[index], cached: false) else {
-                return .broken
+        case (.begin?, false) where started && path != nil:
+            begun = true
+        case (.result(let record)?, true):
+            guard records.count < PluginLibrary.maxPresenters else {
+                return refused(.tooManyRecords(limit: PluginLibrary.maxPresenters))
             }
-            current = nil
-            records = []
-            completed += 1
-            return .loaded(index: index, contents: contents)
+            records.append(record)
+        case (.done?, true):
+            do throws(LoadRecords.Invalid) {
+                return .loaded(try LoadRecords.outcome(records, file: path ?? "", cached: false))
+            } catch {
+                return .loaded(.failure(error.failure))
+            }
+        case (_, true):
+            return refused(.notTheProtocol)
         default:
             return .broken
         }
         return .more
+    }
+
+    /// The file refused for its report.
+    private func refused(_ problem: PluginLoadFailure.ReportProblem) -> Step {
+        .loaded(.failure(.untrustedReport(record: nil, problem)))
     }
 }

@@ -17,7 +17,11 @@ import HostSystem
 /// A cache file that cannot be trusted or read (missing, empty, truncated,
 /// corrupt, of another version or key, not a regular file, owned by another
 /// user or writable by group or others) is ignored and rebuilt; one that
-/// cannot be written (a read-only cache home) is just not written. A new
+/// cannot be written (a read-only cache home) is just not written. An entry
+/// whose records break the rules a scan helper's report is read by
+/// (`RegistryCacheFormat.decode`) is dropped, its file scanned again and the
+/// cache written anew: the file is the user's own, but what it shows and
+/// completes must pass the same rules wherever it was read. A new
 /// cache is written to a temporary file in the same directory and renamed
 /// over the old one, so hosts starting at once never see half a file.
 package struct RegistryCache {

@@ -12,7 +12,9 @@ import Glibc
 /// Fields are separated by tabs. A file line (`F`) is followed by the
 /// *records* of what loading that file gave (`LoadRecords`, which the scan
 /// helper also reports). Paths escape `\`, tab and newline. The checksum
-/// makes a torn or bit-flipped file unreadable rather than wrong.
+/// makes a torn or bit-flipped file unreadable rather than wrong; records
+/// are read by the rules of a scan helper's report (`LoadRecords.outcome`),
+/// and an entry whose records break them is left out.
 enum RegistryCacheFormat {
     /// Bumped whenever a line changes meaning.
     static let version = 1
@@ -62,37 +64,43 @@ enum RegistryCacheFormat {
         // Read as bytes, not Characters: faster, and a "\r" in a path
         // would otherwise swallow the "\n" after it.
         var lines = Lines(body)
-        guard let keyLine = lines.next(), keyLine.count == 2, keyLine[0] == "K", keyLine[1] == escaped(key) else {
+        guard let keyLine = lines.next().map(LoadRecords.fields), keyLine.count == 2,
+            keyLine[0].elementsEqual("K".utf8),
+            text(keyLine[1]) == escaped(key)
+        else {
             throw Unreadable(reason: "made for another host binary, ABI or search path")
         }
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(body.count / 128)
         var header = lines.next()
-        while let fileLine = header {
-            guard fileLine.count == 3, fileLine[0] == "F", let identity = identity(fileLine[2]) else { throw corrupt }
-            let file = unescaped(fileLine[1])
-            var fields: [[String]] = []
+        while let fileLine = header.map(LoadRecords.fields) {
+            guard fileLine.count == 3, fileLine[0].elementsEqual("F".utf8), let identity = identity(fileLine[2]) else {
+                throw corrupt
+            }
+            let file = unescaped(text(fileLine[1]))
+            var records: [ArraySlice<UInt8>] = []
             header = nil
             while let line = lines.next() {
-                if line[0] == "F" {
+                if line.first == UInt8(ascii: "F") {
                     header = line
                     break
                 }
-                fields.append(line)
+                records.append(line)
             }
-            do throws(LoadRecords.Malformed) {
-                entries[file] = Entry(
-                    identity: identity, contents: try LoadRecords.outcome(fields, file: file, cached: true))
-            } catch {
-                throw corrupt
+            // An entry whose records break the rules of what the host writes
+            // is dropped, and its file scanned again: the cache is the
+            // user's own file, but what it shows must pass the rules a scan
+            // helper's report passes (a hand-edited or older cache).
+            if let contents = try? LoadRecords.outcome(records, file: file, cached: true) {
+                entries[file] = Entry(identity: identity, contents: contents)
             }
         }
         guard lines.atEnd else { throw corrupt }
         return entries
     }
 
-    /// The lines of a body, each split at tabs into fields; every line ends
-    /// with a newline, and the body with the last one.
+    /// The lines of a body, without their newlines; every line ends with a
+    /// newline, and the body with the last one.
     private struct Lines {
         private let bytes: ArraySlice<UInt8>
         private var position: Int
@@ -103,49 +111,30 @@ enum RegistryCacheFormat {
             position = bytes.startIndex
         }
 
-        /// The next line's fields; nil at the end of the body, or at a
-        /// line without its newline (then `atEnd` stays false).
-        mutating func next() -> [String]? {
+        /// The next line; nil at the end of the body, or at a line without
+        /// its newline (then `atEnd` stays false).
+        mutating func next() -> ArraySlice<UInt8>? {
             guard position < bytes.endIndex else { atEnd = true; return nil }
-            let offset = position - bytes.startIndex
-            // Over the contiguous bytes, not the slice's checked subscript:
-            // every byte of the cache passes here on every warm start.
-            let (fields, end) = bytes.withUnsafeBufferPointer { buffer -> ([String]?, Int) in
-                var fields: [String] = []
-                // A presenter's record has 12 fields: one allocation, not five as it grows.
-                fields.reserveCapacity(12)
-                var start = offset
-                for index in offset..<buffer.count {
-                    switch buffer[index] {
-                    case 0x09:
-                        fields.append(
-                            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self))
-                        start = index + 1
-                    case 0x0a:
-                        fields.append(
-                            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self))
-                        return (fields, index + 1)
-                    default:
-                        continue
-                    }
-                }
-                return (nil, buffer.count)
+            guard let newline = bytes[position...].firstIndex(of: 0x0a) else {
+                position = bytes.endIndex
+                return nil
             }
-            position = bytes.startIndex + end
-            return fields
+            defer { position = newline + 1 }
+            return bytes[position..<newline]
         }
     }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
     // MARK: - Lines
 
     private static var corrupt: Unreadable { Unreadable(reason: "corrupt") }
 
-    private static func identity(_ field: String) -> FileIdentity? {
+    private static func identity(_ field: ArraySlice<UInt8>) -> FileIdentity? {
         // Five decimal numbers separated by single spaces, by hand, over the
         // contiguous bytes and into a tuple (no array, no closure capturing
         // the counters): this runs once per plugin file on every warm start.
-        var field = field
-        return field.withUTF8 { bytes -> FileIdentity? in
+        field.withUnsafeBufferPointer { bytes -> FileIdentity? in
             var numbers: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
             var count = 0, value: UInt64 = 0, digits = 0
             for index in 0...bytes.count {

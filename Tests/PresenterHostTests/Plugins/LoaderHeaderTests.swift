@@ -30,7 +30,7 @@ import Testing
     /// A plugin author reads the limits in the header; they must be the ones enforced.
     @Test func theHeaderStatesEveryLimitTheLoaderEnforces() throws {
         let text = try String(contentsOf: header, encoding: .utf8)
-        let limits = DescriptorReader.Limit.self
+        let limits = DescriptorRules.Limit.self
         for (field, bytes) in [
             ("name", limits.name), ("version", limits.version), ("description", limits.description),
             ("author", limits.author), ("license", limits.license),
@@ -84,6 +84,7 @@ import Testing
             .descriptor(index: nil, id: "fancy", descriptor.invalidUTF8(field: "name")),
             .descriptor(index: nil, id: "fancy", descriptor.controlCharacter(field: "name")),
             .descriptor(index: nil, id: "fancy", descriptor.tooLong(field: "description", limit: 512)),
+            .untrustedReport(record: 0, .field(descriptor.invalidId(field: "id", value: "'$(id>/tmp/x)'"))),
         ]
         let resolution: [ResolutionFailure] = [
             .shadowed(id: "mbhud", by: "/first/libMBHud.so"), .duplicateInLibrary(id: "fancy", index: 1, first: 0),

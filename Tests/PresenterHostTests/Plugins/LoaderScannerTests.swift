@@ -124,84 +124,216 @@ import Testing
     }
 
     @Test(arguments: [
-        "presenter-host-scan 3", "sandbox landlock partial ABI 5: files, no TCP", "begin 0", "done 12",
-        "result 3 P\t0\tx y",
+        "presenter-host-scan 4", "sandbox landlock partial ABI 5: files, no TCP", "begin", "done", "result P\t0\tx y",
     ])
     func protocolLinesRoundTrip(text: String) throws {
-        let line = try #require(ScanProtocol.Line(Substring(text)))
-        #expect(line.text == text)
+        let line = try #require(ScanProtocol.Line(Array(text.utf8)[...]))
+        #expect(line.bytes == Array(text.utf8))
     }
 
     @Test(arguments: [
-        "", "begin", "begin -1", "begin x", "done 1 2", "hello 1", "{\"not\": json", "result 1", "result x P",
-        "sandbox", "sandbox seccomp", "sandbox nothing on x", "sandbox seccomp sometimes x",
+        "", "begin 0", "done 1", "hello 1", "{\"not\": json", "result", "result ", "presenter-host-scan +4",
+        "presenter-host-scan 4 ", "sandbox", "sandbox seccomp", "sandbox nothing on x", "sandbox seccomp sometimes x",
     ])
     func anythingElseIsNotAProtocolLine(text: String) {
-        #expect(ScanProtocol.Line(Substring(text)) == nil)
+        #expect(ScanProtocol.Line(Array(text.utf8)[...]) == nil)
     }
 
-    /// Lines in the wrong place, and records that are not a file's results,
-    /// make the rest of a helper's report untrusted.
+    /// Lines in the wrong place before the file begins loading (the helper
+    /// alone writes there) make the helper's report untrusted.
     @Test(arguments: [
-        ("presenter-host-scan 3\npresenter-host-scan 2", "a second header"),
-        ("begin 0", "a begin before the header"),
+        ("presenter-host-scan 4\npresenter-host-scan 3", "a second header"),
+        ("begin", "a begin before the header"),
         ("sandbox seccomp on x", "a sandbox line before the header"),
-        ("presenter-host-scan 3\nbegin 0\nsandbox seccomp on x", "a sandbox line after a file began"),
-        ("presenter-host-scan 3\nbegin 1", "a file out of order"),
-        ("presenter-host-scan 3\nbegin 0\nresult 0 X\t{\"empty\":{}}\ndone 0\nbegin 1", "a file past the last"),
-        ("presenter-host-scan 3\nbegin 0\nresult 1 X\t{\"empty\":{}}", "a result for another file"),
-        ("presenter-host-scan 3\nbegin 0\ndone 0", "a file done without records"),
-        ("presenter-host-scan 3\nbegin 0\nresult 0 P\t0\tx\ndone 0", "a presenter record cut short"),
+        ("presenter-host-scan 3", "another version"),
+        ("presenter-host-scan 4\ndone", "done before begin"),
+        ("presenter-host-scan 4\nresult X\t{}", "a result before begin"),
     ])
     func theReaderStopsAtTheFirstLineOutOfTurn(lines: String, what: String) {
-        var reader = ScanReader(paths: ["/a.so"])
-        let steps = lines.split(separator: "\n").map { reader.read($0) }
+        var reader = ScanReader(path: "/a.so")
+        let steps = lines.split(separator: "\n").map { reader.read(Array($0.utf8)[...]) }
         #expect(steps.last == .broken, "\(what)")
-        #expect(steps.dropLast().allSatisfy { $0 != .broken }, "\(what)")
+        #expect(steps.dropLast().allSatisfy { $0 == .more }, "\(what)")
+    }
+
+    /// After `begin`, plugin code may have written: what breaks the rules
+    /// refuses the file, with what is wrong.
+    @Test(arguments: [
+        ("sandbox seccomp on x", nil, PluginLoadFailure.ReportProblem.notTheProtocol),
+        ("begin", nil, .notTheProtocol),
+        ("done", nil, .notTheProtocol),
+        ("result X\t{\"empty\":{}}\nresult X\t{\"empty\":{}}\ndone", 0, .malformed),
+        ("result P\t0\tx\ndone", 0, .malformed),
+        ("result P\t1\tx.p\tX\t1.0\t\u{1}\t\u{1}\t\u{1}\t\u{1}\t0\t1.0\t\ndone", 0, .malformed),
+        ("result X\t{\"crashed\":{\"signal\":11}}\ndone", 0, .hostFinding),
+        ("result X\t{\"timedOut\":{\"seconds\":1}}\ndone", 0, .hostFinding),
+        ("result X\t{\"dlopen\":{\"_0\":\"\\u001b[2J\"}}\ndone", 0, .failureText),
+        ("result X\t{\"dlopen\":{\"_0\":\"\u{202E}x\"}}\ndone", 0, .failureText),
+        ("result X\t{\"descriptor\":{\"_0\":{\"missingField\":{\"_0\":\"name\"}}}}\ndone", 0, .malformed),
+    ])
+    func aReportOutOfTheRulesRefusesItsFile(lines: String, record: Int?, problem: PluginLoadFailure.ReportProblem) {
+        var reader = ScanReader(path: "/a.so")
+        let steps = ("presenter-host-scan 4\nbegin\n" + lines).split(separator: "\n").map {
+            reader.read(Array($0.utf8)[...])
+        }
+        #expect(steps.last == .loaded(.failure(.untrustedReport(record: record, problem))), "\(lines)")
+        #expect(steps.dropLast().allSatisfy { $0 == .more }, "\(lines)")
+    }
+
+    /// A report's presenter passes every rule of a descriptor read in place,
+    /// field by field; the refusal names the field.
+    @Test(arguments: [
+        (2, "$(id>/tmp/x)", PluginLoadFailure.DescriptorProblem.invalidId(field: "id", value: "'$(id>/tmp/x)'")),
+        (2, String(repeating: "x", count: 65), .tooLong(field: "id", limit: 64)),
+        (2, "", .emptyField("id")),
+        (3, "Bad \u{1B}]0;title\u{07}", .controlCharacter(field: "name")),
+        (4, "\u{9B}2J", .controlCharacter(field: "version")),
+        (5, "rtl \u{202E}", .controlCharacter(field: "description")),
+        (6, "\u{2066}x", .controlCharacter(field: "author")),
+        (7, String(repeating: "x", count: 129), .tooLong(field: "license", limit: 128)),
+        (8, "Not An Id", .invalidId(field: "extends", value: "'Not An Id'")),
+        (3, "\u{1}", .controlCharacter(field: "name")),
+        (10, "2.0", .abiMajor(plugin: ABIVersion(major: 2, minor: 0))),
+        (
+            10, "1.\(ABIVersion.host.minor + 1)",
+            .abiNewerMinor(plugin: ABIVersion(major: 1, minor: ABIVersion.host.minor + 1))
+        ),
+    ])
+    func everyFieldOfAPresenterRecordPassesTheDescriptorsRules(
+        field: Int, value: String, problem: PluginLoadFailure.DescriptorProblem
+    ) {
+        var fields = ["P", "0", "x.p", "X", "1.0", "\u{1}", "\u{1}", "\u{1}", "\u{1}", "1", "1.0", "show"]
+        fields[field] = value
+        let record = Array(fields.joined(separator: "\t").utf8)[...]
+        #expect(
+            throws: LoadRecords.Invalid(record: 0, problem: .field(problem)),
+            "\(fields)"
+        ) { try LoadRecords.outcome([record], file: "/a.so", cached: false) }
+    }
+
+    @Test func aRecordOfInvalidUTF8IsRefusedForItsField() {
+        let record =
+            Array("P\t0\tx.p\t".utf8) + [0xFF, 0xFE] + Array("\t1.0\t\u{1}\t\u{1}\t\u{1}\t\u{1}\t1\t1.0\t".utf8)
+        #expect(throws: LoadRecords.Invalid(record: 0, problem: .field(.invalidUTF8(field: "name")))) {
+            try LoadRecords.outcome([record[...]], file: "/a.so", cached: false)
+        }
+    }
+
+    /// Hooks are the ABI's, each once, in descriptor order; capabilities
+    /// are any bits (the host ignores those it does not know).
+    @Test func hooksAndCapabilitiesAreWhatADescriptorCanHave() throws {
+        func record(hooks: String, capabilities: String = "1") -> ArraySlice<UInt8> {
+            Array("P\t0\tx.p\tX\t1.0\t\u{1}\t\u{1}\t\u{1}\t\u{1}\t\(capabilities)\t1.0\t\(hooks)".utf8)[...]
+        }
+        let all = DescriptorRules.hookNames.joined(separator: ",")
+        let read = try LoadRecords.outcome(
+            [record(hooks: all, capabilities: "18446744073709551615")], file: "/a", cached: false)
+        #expect(try read.get().first?.get().hookNames == DescriptorRules.hookNames)
+        for bad in ["exec", "show,show", "render,show", "show,", ",show", "Show"] {
+            #expect(throws: LoadRecords.Invalid(record: 0, problem: .hooks), "\(bad)") {
+                try LoadRecords.outcome([record(hooks: bad)], file: "/a", cached: false)
+            }
+        }
+        for bad in ["18446744073709551616", "-1", "0x1", "", "1 "] {
+            #expect(throws: LoadRecords.Invalid(record: 0, problem: .malformed), "\(bad)") {
+                try LoadRecords.outcome([record(hooks: "show", capabilities: bad)], file: "/a", cached: false)
+            }
+        }
+    }
+
+    /// What the host writes passes what it reads by: a record with every
+    /// string at its limit, and a refusal whose texts (a loader's message)
+    /// are long and hold control characters, which are escaped and cut.
+    @Test func whatTheHostWritesItReads() throws {
+        let limits = DescriptorRules.Limit.self
+        func text(_ bytes: Int) -> String { String(repeating: "é", count: bytes / 2) }
+        var plugin = PresenterPlugin(
+            id: String(repeating: "x", count: limits.id), name: text(limits.name), version: text(limits.version),
+            description: text(limits.description), author: text(limits.author), license: text(limits.license),
+            extends: String(repeating: "y", count: limits.id), capabilities: .init(rawValue: .max),
+            abiVersion: .host, file: "/a", hookNames: DescriptorRules.hookNames)
+        plugin.source = .scan  // as a helper reports it
+        let message = String(repeating: "\u{1B}[2J/\"\\", count: 2000)
+        let outcomes: [PluginLibrary.Outcome] = [
+            .success(Array(repeating: .success(plugin), count: PluginLibrary.maxPresenters)),
+            .failure(.dlopen(message)),
+            .failure(.file(.insecure(.foreignOwner(path: message, isDirectory: false, owner: message)))),
+            .failure(.otherSwiftToolchain(plugin: message, runtime: message, swift: message)),
+        ]
+        for outcome in outcomes {
+            let lines = LoadRecords.lines(outcome)
+            #expect(lines.allSatisfy { $0.utf8.count <= LoadRecords.maxRecordBytes }, "\(lines.map(\.utf8.count))")
+            let read = try LoadRecords.outcome(lines.map { Array($0.utf8)[...] }, file: "/a", cached: false)
+            if case .failure(let failure) = read {
+                #expect(failure.description.count < 4 * LoadRecords.maxFailureTextBytes)
+                #expect(failure.description.contains("\\x1B[2J/\"\\") && !failure.description.contains("\u{1B}"))
+            } else {
+                #expect(read == outcome)
+            }
+        }
     }
 
     /// The helper as the host starts it: its report is exactly the protocol,
     /// whatever plugins print, and plugin output never reaches it.
-    @Test func theHelperReportsOnlyTheProtocol() throws {
-        let directory = try FixtureBuilder.directory([.noisy, .text])
+    @Test(arguments: [(Fixture.noisy, "fixture.noisy" as String?), (.text, nil)])
+    func theHelperReportsOnlyTheProtocol(fixture: Fixture, id: String?) throws {
+        let directory = try FixtureBuilder.directory([fixture])
         // stdin is the lifeline, kept open: the helper exits when its stdin ends.
         let process = try TestProcess(
-            TestPaths.binary, ["--scan-plugins", directory.path + "/libnoisy.so", directory.path + "/libtext.so"],
+            TestPaths.binary, ["--scan-plugins", String(getpid()), directory.path + "/" + fixture.fileName],
             stderr: .inherit)
         let report = process.communicate().stdout
         let status = process.wait()
         process.closeInput()
-        let lines = String(decoding: report, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = report.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         // The header, then the sandbox it entered (a line a layer), before any plugin code.
         #expect(
-            lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
-                == ["presenter-host-scan 3"] + ConfinementReport.Layer.allCases.map { "sandbox \($0.rawValue)" } + [
-                    "begin 0", "result 0", "done 0", "begin 1", "result 1", "done 1", "",
+            lines.map {
+                fuzzText($0).split(separator: " ").prefix($0.starts(with: Array("result".utf8)) ? 1 : 2)
+                    .joined(separator: " ")
+            }
+                == ["presenter-host-scan 4"] + ConfinementReport.Layer.allCases.map { "sandbox \($0.rawValue)" } + [
+                    "begin", "result", "done", "",
                 ])
-        // What each file holds, as record lines, read as the host reads them.
-        var reader = ScanReader(paths: ["/x", "/y"])
-        var loaded: [Int: PluginLibrary.Outcome] = [:]
+        // What the file holds, as record lines, read as the host reads them.
+        var reader = ScanReader(path: "/x")
+        var loaded: PluginLibrary.Outcome?
         for line in lines.dropLast() {
             switch reader.read(line) {
             case .more: continue
-            case .loaded(let index, let contents): loaded[index] = contents
-            case .broken: Issue.record("the reader refused \(line.debugDescription)")
+            case .loaded(let contents): loaded = contents
+            case .broken: Issue.record("the reader refused \(fuzzText(line).debugDescription)")
             }
         }
-        #expect(try loaded[0]?.get().map { try $0.get().id } == ["fixture.noisy"])
-        #expect(try loaded[0]?.get().map { try $0.get().file } == ["/x"])
-        #expect(loaded[1] == .failure(.notELF(looksLikeText: true)))
+        if let id {
+            #expect(try loaded?.get().map { try $0.get().id } == [id])
+            #expect(try loaded?.get().map { try $0.get().file } == ["/x"])
+        } else {
+            #expect(loaded == .failure(.notELF(looksLikeText: true)))
+        }
         #expect(status == 0)
+    }
+
+    /// A helper loads one file: given two, it loads neither.
+    @Test func theHelperLoadsOneFile() throws {
+        let directory = try FixtureBuilder.directory([.good, .noisy])
+        let process = try TestProcess(
+            TestPaths.binary,
+            ["--scan-plugins", String(getpid()), directory.path + "/libgood.so", directory.path + "/libnoisy.so"],
+            stderr: .inherit)
+        #expect(process.communicate().stdout == [])
+        #expect(process.wait() == 64)
     }
 
     @Test func theHelperExitsWhenTheHostGoesAway() throws {
         let directory = try FixtureBuilder.directory([.constructorHang])
         let process = try TestProcess(
-            TestPaths.binary, ["--scan-plugins", directory.path + "/" + Fixture.constructorHang.fileName],
+            TestPaths.binary,
+            ["--scan-plugins", String(getpid()), directory.path + "/" + Fixture.constructorHang.fileName],
             stderr: .inherit)
         // Wait until it is inside the hanging constructor, then cut the lifeline (its stdin).
         var report: [UInt8] = []
-        while !String(decoding: report, as: UTF8.self).contains("begin 0\n") {
+        while !String(decoding: report, as: UTF8.self).contains("begin\n") {
             let chunk = process.readAvailable()
             try #require(!chunk.isEmpty, "the helper ended before loading")
             report += chunk

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import HostPlugins
 @testable import HostRuntime
 
 /// The registry cache, through the real binary: a warm start runs no plugin
@@ -147,6 +148,36 @@ import Testing
         let afterRescan = setup.marks
         _ = try setup.host(["--list"])
         #expect(setup.marks == afterRescan)
+    }
+
+    /// A cache entry whose record breaks a descriptor's rules (a hand-edited
+    /// cache, or one from a host that took forged records) is dropped and
+    /// its file scanned again, under a good checksum: what it held is shown
+    /// nowhere, the other entries are kept, and the cache is written anew.
+    @Test(arguments: [
+        ("fixture.marking\t", "$(id>/tmp/x)\t"), ("\tMarking\t", "\t\u{1B}]0;owned\u{07}\t"),
+        ("\tMarking\t", "\tMar\u{202E}king\t"), ("\t1.2\t", "\t9.0\t"), ("\t1.2\t", "\t1.2\tshow\t"),
+    ])
+    func aTamperedEntryIsDroppedAndItsFileScannedAgain(original: String, tampered: String) throws {
+        let setup = try Setup([.localOne])
+        _ = try setup.host(["--list"])
+        let marks = setup.marks
+        let text = try String(contentsOfFile: setup.cacheFile, encoding: .utf8)
+        let body = text[text.index(after: try #require(text.firstIndex(of: "\n")))...]
+        let line = try #require(body.split(separator: "\n").first { $0.hasPrefix("P\t0\tfixture.marking\t") })
+        let edited = Array(
+            body.replacingOccurrences(of: line, with: line.replacingOccurrences(of: original, with: tampered)).utf8)
+        #expect(edited != Array(body.utf8))
+        try Data(RegistryCacheFormat.header(for: edited[...]) + edited).write(to: URL(fileURLWithPath: setup.cacheFile))
+
+        let list = try setup.host(["--list", "--ids"])
+        #expect(list.status == 0 && list.stderr == "", "\(list.stderr)")
+        #expect(list.stdout.split(separator: "\n").contains("fixture.marking"))
+        #expect(list.stdout.split(separator: "\n").contains("fixture.local-one"))
+        #expect(!list.stdout.contains("$(") && !list.stdout.contains("\u{1B}"), "\(list.stdout)")
+        #expect(setup.marks == marks + 1, "the dropped entry's file was not scanned again (or the kept one was)")
+        let rewritten = try String(contentsOfFile: setup.cacheFile, encoding: .utf8)
+        #expect(rewritten == text, "the cache was not written anew as it was before the edit")
     }
 
     /// Ways a cache file can be unusable, each made from a good one.

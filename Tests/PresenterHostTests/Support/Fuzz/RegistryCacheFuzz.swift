@@ -9,7 +9,9 @@
 // Checked on every input: a refused file gives a one-line reason with no
 // control character (the --verbose trace shows it); a file that reads
 // writes back (encode) to bytes that read as the same entries, and writing
-// those gives the same bytes again (one spelling per cache).
+// those gives the same bytes again (one spelling per cache); every
+// presenter read passes the descriptor's rules (an entry that does not is
+// dropped: ScanFuzz.checkRules).
 
 #if !PRESENTER_FUZZ
     @testable import HostPlugins
@@ -50,6 +52,7 @@ enum RegistryCacheFuzz {
             fuzzCheckOneLine(error.reason, "an unreadable cache")
             return
         }
+        for entry in entries.values { ScanFuzz.checkRules(entry.contents) }
         let encoded = RegistryCacheFormat.encode(key: key, entries: entries)
         guard let again = try? RegistryCacheFormat.decode(encoded, key: key), again == entries else {
             fuzzFailure(
@@ -71,18 +74,18 @@ enum RegistryCacheFuzz {
             PresenterPlugin(
                 id: id, name: text ?? "Fixture", version: "1.0.0", description: text, author: text, license: text,
                 extends: extends, capabilities: [.messages, .determinate], abiVersion: .host, file: "",
-                hookNames: text == nil ? [] : ["begin", "progress", "end"])
+                hookNames: text == nil ? [] : ["show", "hide", "progress"])
         }
         return [
             .success([
-                .success(presenter("fixture.good", text: "Fish & Chips — café 😀 \\ \u{1}x")),
+                .success(presenter("fixture.good", text: "Fish & Chips — café 😀 \\ x")),
                 .failure(.descriptor(index: 1, id: "fixture.bad", .tooSmall(size: 24, minimum: 64))),
                 .success(presenter("fixture.child", extends: "fixture.good")),
                 .failure(.descriptor(index: 3, id: nil, .invalidId(field: "id", value: "\"Not\\tAn Id\""))),
             ]),
             .failure(.crashed(signal: 11)),
             .failure(.timedOut(seconds: 2.5)),
-            .failure(.file(.insecure(.writable(path: "/tmp/x\ty", isDirectory: true, who: "others", mode: "o-w")))),
+            .failure(.file(.insecure(.writable(path: "/tmp/x\\ty", isDirectory: true, who: "others", mode: "o-w")))),
             .failure(.wrongMachine(plugin: "aarch64", host: "x86_64")),
             .failure(.notELF(looksLikeText: true)),
         ]
