@@ -156,7 +156,8 @@ import Testing
     /// nowhere, the other entries are kept, and the cache is written anew.
     @Test(arguments: [
         ("fixture.marking\t", "$(id>/tmp/x)\t"), ("\tMarking\t", "\t\u{1B}]0;owned\u{07}\t"),
-        ("\tMarking\t", "\tMar\u{202E}king\t"), ("\t1.2\t", "\t9.0\t"), ("\t1.2\t", "\t1.2\tshow\t"),
+        ("\tMarking\t", "\tMar\u{202E}king\t"), ("\t\(ABIVersion.host)\t", "\t9.0\t"),
+        ("\t\(ABIVersion.host)\t", "\t\(ABIVersion.host)\tshow\t"),
     ])
     func aTamperedEntryIsDroppedAndItsFileScannedAgain(original: String, tampered: String) throws {
         let setup = try Setup([.localOne])
