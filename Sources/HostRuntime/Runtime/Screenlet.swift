@@ -50,6 +50,8 @@ public final class Screenlet: @unchecked Sendable {
     /// next text), on a screen that shows frames: the host draws that frame
     /// without calling the presenter.
     private(set) var overlayFrameRequest: UInt64?
+    /// The log said once that a render drew more than the host paints.
+    private var saidOverBudget = false
 
     init(view: ScreenletView, presenterId: String, viewID: ViewID, runtime: PresenterRuntime) {
         self.view = view
@@ -216,8 +218,19 @@ public final class Screenlet: @unchecked Sendable {
         }
         guard hasPresenter && (presenterDue || asked) else { return changed }
         presenterDue = false
-        overlay = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
+        let drawn = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now)
+        }
+        // What the host paints for it is bounded, whatever it drew.
+        let (cols, rows) = (runtime.backend.size.cols, runtime.presenterArea.count)
+        let (kept, dropped) = DrawOperation.withinPaintBudget(drawn, cols: cols, rows: rows)
+        overlay = kept
+        if dropped > 0 && !saidOverBudget {
+            saidOverBudget = true
+            runtime.log(
+                PresenterLogEntry(
+                    level: .warning, presenterId: presenterId,
+                    message: DrawOperation.overBudgetNote(cols: cols, rows: rows, dropped: dropped, of: drawn.count)))
         }
         return true
     }

@@ -243,6 +243,23 @@ struct SandboxRuntimeTests {
         }
     }
 
+    @Test func aDrawingPastWhatTheHostPaintsIsCutWhereItArrivesAndSaidOnce() throws {
+        // Its own engine would have cut the drawing already; a process that
+        // sends more anyway is cut by the host, at each render (two here), and goes on.
+        let harness = try Harness(executable: Self.fake.path, environment: ["FAKE_SCENARIO": "paints-without-end"])
+        defer { harness.runtime.shutdown() }
+        _ = harness.screenlet.perform(action: "a", interactorType: "T")
+        harness.runtime.sync {}
+        _ = harness.screenlet.perform(action: "a", interactorType: "T")
+        #expect(harness.runtime.sync { harness.backend.lines.first } == "╭──────────────────────────────────────╮")
+        // The view is 40 × 5: 1,024 cells a render, five of its 200-cell boxes.
+        let note =
+            "dropped: a render drew more than the host paints in one on the 40x5 view (1024 cells): the host "
+            + "dropped the last 4091 of its 4096 drawings, and drops the rest of every such render"
+        #expect(harness.log.filter { $0.message.hasPrefix("dropped: ") }.map(\.message) == [note])
+        #expect(harness.failures.isEmpty)
+    }
+
     @Test func aPresenterThatCannotBeStartedIsAFailureToo() throws {
         let harness = try Harness(executable: "/nonexistent/presenter-host", environment: [:])
         defer { harness.runtime.shutdown() }
