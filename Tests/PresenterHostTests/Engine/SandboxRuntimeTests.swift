@@ -92,7 +92,15 @@ struct SandboxRuntimeTests {
         defer { harness.runtime.shutdown() }
         let action = harness.screenlet.perform(action: "a", interactorType: "T")
         #expect(harness.runtime.sync { harness.backend.lines[2] }.contains("Working"))
-        if hook == "progress" { action.reportProgress(0.5) } else { harness.runtime.key(13) }
+        if hook == "progress" {
+            action.reportProgress(0.5)
+        } else {
+            // A key is offered to the presenter only while a failure it shows
+            // waits for one (the fixture holds one in an interactive view).
+            action.fail(InteractorError(code: 1, domain: "test", message: "no"))
+            harness.runtime.sync {}
+            harness.runtime.key(13)
+        }
         harness.runtime.advance(by: 0.1)
         #expect(
             harness.failures == [
@@ -158,7 +166,10 @@ struct SandboxRuntimeTests {
     @Test func aHookPastItsBudgetEndsThePresenter() throws {
         let harness = try Harness(environment: ["FIXTURE_MISBEHAVE": "hang:key"], hookTimeout: 0.25)
         defer { harness.runtime.shutdown() }
-        _ = harness.screenlet.perform(action: "a", interactorType: "T")
+        // A failure the presenter holds until a key: the key goes to it.
+        harness.screenlet.perform(action: "a", interactorType: "T").fail(
+            InteractorError(code: 1, domain: "test", message: "no"))
+        harness.runtime.sync {}
         harness.runtime.key(13)
         harness.runtime.sync {}
         #expect(
