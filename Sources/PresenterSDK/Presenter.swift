@@ -59,8 +59,10 @@ public protocol Presenter: AnyObject, SendableMetatype {
     /// clock of ``Host/now``. Ask for the next frame with ``Host/requestFrame(at:)``.
     func render(view: View, now: UInt64)
 
-    /// A key was pressed in an interactive view: a Unicode code point, 27 for
-    /// Escape, 13 for Enter. Return `true` when the presenter used it.
+    /// A key was pressed while a failure the presenter shows may wait for
+    /// one (the host offers one key a failure in an interactive view, never
+    /// Escape: see the key hook in presenter_abi.h): a Unicode code point,
+    /// 13 for Enter. Return `true` when the presenter used it.
     func key(_ key: UInt32, view: View) -> Bool
 }
 

@@ -20,9 +20,11 @@ import HostSystem
 /// crashes, hangs or fails is taken off the view; the form goes on, and its
 /// status line says so.
 ///
-/// Keys go to the presenter first (a failure HUD waits for one and uses it
-/// up), then to the form; Ctrl-C and Ctrl-Z are the screen's own and
-/// never reach a presenter (raw mode makes them keys). A paste goes to the form alone.
+/// Keys are the form's: a presenter is offered one only while a failure it
+/// shows waits for a key (the first one after it: mbhud's box uses it up),
+/// never Esc, which leaves (``PresenterRuntime/key(_:)``); Ctrl-C and Ctrl-Z
+/// are the screen's own and never reach a presenter either (raw mode makes
+/// them keys). A paste goes to the form alone.
 // Safe: `exitStatus`, `fetches` and `saving` only under `condition`; the rest is immutable.
 final class AddBookmarkScreen: @unchecked Sendable {
     /// What the screen needs besides the form's first values.

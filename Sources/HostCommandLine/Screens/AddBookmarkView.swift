@@ -22,8 +22,9 @@ import PresenterABI
 ///
 /// Its presenter is addbookmark (``createProgressPresenter()``), which
 /// drives the two elements while a title is fetched and shows the HUD for
-/// everything else. Keys reach it after its presenter (which takes the key
-/// that dismisses a failure); ``onRequest`` gets what the form asks for.
+/// everything else. Keys reach it, but for the one a failure its presenter
+/// shows waits for (``PresenterRuntime/key(_:)``); ``onRequest`` gets what
+/// the form asks for.
 ///
 /// With ``Layout/line`` (no screen: `--get-title` and `--add` in a
 /// terminal) it draws only the indicator and what it is fetching, on one line.

@@ -25,6 +25,67 @@ package enum DrawOperation: Equatable, Sendable {
     /// always fits a message of the presenter protocol (1 MiB).
     static let maxBytesPerRender = 512 << 10
 
+    /// How many cells one render may have the host paint on a view of
+    /// `cols` × `rows` (``paintCost(cols:rows:)``): four times the view,
+    /// and at least ``minimumPaintBudget``. A presenter that fills its view,
+    /// draws a box over it and texts in that paints three views at most;
+    /// without a bound one could have the host paint 4,096 views a frame.
+    package static func paintBudget(cols: Int, rows: Int) -> Int {
+        max(4 * max(cols, 0) * max(rows, 0), minimumPaintBudget)
+    }
+
+    /// The least budget, that of a view of fewer than 256 cells (a row, say).
+    package static let minimumPaintBudget = 1024
+
+    /// What painting the operation costs the host on a view of `cols` ×
+    /// `rows`, in cells, at least one: a box the cells of it inside the view;
+    /// a text its UTF-8 bytes when its row is in the view (the canvas reads
+    /// each of them, and they are at least its columns; a row outside is
+    /// not read); a cycle its longest text, the one a frame may show.
+    /// Computed without drawing: the engine weighs each operation as it is
+    /// recorded, the runtime every one it gets before painting any
+    /// (``withinPaintBudget(_:cols:rows:)``).
+    package func paintCost(cols: Int, rows: Int) -> Int {
+        switch self {
+        case let .text(_, row, maxColumns, _, text):
+            return maxColumns > 0 && row >= 0 && Int(row) < rows ? max(1, text.utf8.count) : 1
+        case .cycle(let cycle):
+            return cycle.frames.reduce(1) { cost, frame in
+                frame.maxColumns > 0 && frame.row >= 0 && Int(frame.row) < rows
+                    ? max(cost, frame.text.utf8.count) : cost
+            }
+        case let .box(col, row, boxCols, boxRows, _):
+            guard boxCols >= 2, boxRows >= 2 else { return 1 }
+            let width = min(Int(col) + Int(min(boxCols, 0xFFFF)), cols) - max(Int(col), 0)
+            let height = min(Int(row) + Int(min(boxRows, 0xFFFF)), rows) - max(Int(row), 0)
+            return max(1, max(width, 0) * max(height, 0))
+        }
+    }
+
+    /// The operations of one render that the host paints on a view of
+    /// `cols` × `rows`: the longest start of `operations` whose
+    /// ``paintCost(cols:rows:)`` fits ``paintBudget(cols:rows:)``; the rest
+    /// of the render is dropped. `dropped` counts what was.
+    package static func withinPaintBudget(_ operations: [DrawOperation], cols: Int, rows: Int)
+        -> (kept: [DrawOperation], dropped: Int)
+    {
+        var left = paintBudget(cols: cols, rows: rows)
+        for (index, operation) in operations.enumerated() {
+            left -= operation.paintCost(cols: cols, rows: rows)
+            if left < 0 { return (Array(operations[..<index]), operations.count - index) }
+        }
+        return (operations, 0)
+    }
+
+    /// What the log says, once, of a render on a `cols` × `rows` view that
+    /// drew more than ``paintBudget(cols:rows:)``: `dropped` of its `drawn`.
+    package static func overBudgetNote(cols: Int, rows: Int, dropped: Int, of drawn: Int) -> String {
+        EngineNote.droppedTag
+            + "a render drew more than the host paints in one on the \(cols)x\(rows) view "
+            + "(\(paintBudget(cols: cols, rows: rows)) cells): the host dropped the last \(dropped) of its \(drawn) "
+            + "drawings, and drops the rest of every such render"
+    }
+
     /// Paints the operation on `canvas` as the drawing services define it,
     /// the view's row 0 at `area`'s first row and nothing outside `area`
     /// (the whole canvas by default).

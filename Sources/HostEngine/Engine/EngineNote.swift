@@ -20,6 +20,8 @@ package enum EngineNote {
     package static let misuseTag = "ignored: "
     /// A drawing the host clipped to the view.
     package static let clippedTag = "clipped: "
+    /// Drawings past what the host paints in one render, dropped.
+    package static let droppedTag = "dropped: "
 
     /// The environment variable that turns tracing on (`1`; `run --trace` sets it).
     package static let debugVariable = "PRESENTER_HOST_DEBUG"

@@ -24,6 +24,15 @@ package final class LocalPresenterEngine: PresenterEngine {
     /// What the render in progress drew, and the bytes of its texts.
     private var recording: [DrawOperation] = []
     private var recordedBytes = 0
+    /// The cells the render in progress may still have the host paint
+    /// (``DrawOperation/paintBudget(cols:rows:)``), and how many drawings it
+    /// made past them: once one did not fit, the rest is dropped, here
+    /// already, so that a presenter process sends no more than the host
+    /// paints (the host weighs what it gets again).
+    private var paintLeft = 0
+    private var droppedPastBudget = 0
+    /// The presenters whose drawing past the budget the log was told of (once each).
+    private var saidOverBudget = Set<String>()
     /// Whether the render in progress already drew outside the view (one note a render).
     private var clippedThisRender = false
     /// Every hook call goes to the log with its arguments, duration and status.
@@ -108,9 +117,18 @@ package final class LocalPresenterEngine: PresenterEngine {
         }
         recording = []
         recordedBytes = 0
+        paintLeft = DrawOperation.paintBudget(cols: geometry.cols, rows: geometry.rows)
+        droppedPastBudget = 0
         clippedThisRender = false
         record.during(.render) { record.top.render($0, now) }
         defer { recording = [] }
+        if droppedPastBudget > 0, saidOverBudget.insert(record.top.plugin.id).inserted {
+            note(
+                .warning, presenterId: record.top.plugin.id,
+                DrawOperation.overBudgetNote(
+                    cols: geometry.cols, rows: geometry.rows, dropped: droppedPastBudget,
+                    of: recording.count + droppedPastBudget))
+        }
         return recording
     }
 
@@ -178,12 +196,7 @@ package final class LocalPresenterEngine: PresenterEngine {
         if width > 0 && (col < 0 || row < 0 || Int(row) >= geometry.rows || Int(col) + width > geometry.cols) {
             noteClipped("draw_text at (\(col), \(row)) \(width) columns wide", presenterId: presenterId)
         }
-        if case .text(_, _, _, _, let kept)? = operation, recording.count < DrawOperation.maxPerRender,
-            recordedBytes + kept.utf8.count <= DrawOperation.maxBytesPerRender
-        {
-            recordedBytes += kept.utf8.count
-            recording.append(operation!)
-        }
+        if let operation, case .text(_, _, _, _, let kept) = operation { keep(operation, bytes: kept.utf8.count) }
         return width
     }
 
@@ -199,12 +212,7 @@ package final class LocalPresenterEngine: PresenterEngine {
         if width > 0 && (col < 0 || row < 0 || Int(row) >= geometry.rows || Int(col) + width > geometry.cols) {
             noteClipped("draw_cycle at (\(col), \(row)) \(width) columns wide", presenterId: presenterId)
         }
-        if let operation, recording.count < DrawOperation.maxPerRender,
-            recordedBytes + operation.budgetBytes <= DrawOperation.maxBytesPerRender
-        {
-            recordedBytes += operation.budgetBytes
-            recording.append(operation)
-        }
+        if let operation { keep(operation, bytes: operation.budgetBytes) }
         return width
     }
 
@@ -213,8 +221,25 @@ package final class LocalPresenterEngine: PresenterEngine {
         if col < 0 || row < 0 || Int(col) + Int(cols) > geometry.cols || Int(row) + Int(rows) > geometry.rows {
             noteClipped("draw_box at (\(col), \(row)) \(cols)x\(rows)", presenterId: presenterId)
         }
-        guard cols >= 2, rows >= 2, recording.count < DrawOperation.maxPerRender else { return }
-        recording.append(.box(col: col, row: row, cols: cols, rows: rows, style: style))
+        guard cols >= 2, rows >= 2 else { return }
+        keep(.box(col: col, row: row, cols: cols, rows: rows, style: style), bytes: 0)
+    }
+
+    /// Adds `operation`, which takes `bytes` of the render's text bytes, to
+    /// the render's drawing, unless the render is past one of its bounds:
+    /// ``DrawOperation/maxPerRender`` operations, ``DrawOperation/maxBytesPerRender``
+    /// bytes, and the cells the host paints (past those, every later one is dropped).
+    private func keep(_ operation: DrawOperation, bytes: Int) {
+        guard recording.count < DrawOperation.maxPerRender, recordedBytes + bytes <= DrawOperation.maxBytesPerRender
+        else { return }
+        let cost = operation.paintCost(cols: geometry.cols, rows: geometry.rows)
+        guard droppedPastBudget == 0, cost <= paintLeft else {
+            droppedPastBudget += 1
+            return
+        }
+        paintLeft -= cost
+        recordedBytes += bytes
+        recording.append(operation)
     }
 }
 

@@ -245,11 +245,21 @@ public final class PresenterRuntime: @unchecked Sendable {
 
     // MARK: - Input and output from any thread
 
-    /// Offers a key to the views' presenters, then views, the last attached
-    /// first; the first that uses it stops it. Then renders.
+    /// Gives a key to the views, the last attached first; the first that
+    /// uses it stops it. Then renders.
+    ///
+    /// A view's presenter is offered the key before its view only while it
+    /// shows the outcome of a failure that a key may dismiss: after the hide
+    /// of the view's last shown interactor, when that one failed, once a
+    /// render after it drew something, until a render draws nothing or
+    /// another interactor is shown; one key (used or not), never Esc, and
+    /// only on a backend whose flags have ``ViewFlags/interactive``. At any
+    /// other time keys are the view's alone: a presenter cannot keep the
+    /// user in a screen or read what is typed into it.
     public func key(_ code: UInt32) {
         enqueue { [self] in
-            for screenlet in screenlets.reversed() where screenlet.key(code) { break }
+            let interactive = backend.flags.contains(.interactive)
+            for screenlet in screenlets.reversed() where screenlet.key(code, interactive: interactive) { break }
             needsRender = true
         }
     }

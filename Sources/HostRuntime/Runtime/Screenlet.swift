@@ -19,6 +19,7 @@
 // Safe: the `var`s are presenter thread only (its methods assert it); the rest is immutable.
 import HostEngine
 import HostText
+import PresenterABI
 
 public final class Screenlet: @unchecked Sendable {
     /// The view.
@@ -50,6 +51,14 @@ public final class Screenlet: @unchecked Sendable {
     /// next text), on a screen that shows frames: the host draws that frame
     /// without calling the presenter.
     private(set) var overlayFrameRequest: UInt64?
+    /// Whether the presenter shows the outcome of a failure that a key may
+    /// dismiss (``key(_:interactive:)``): `told` from the hide of the last
+    /// shown interactor with a failure, `shown` once a render after it drew
+    /// something, until a key, new work, or a render that draws nothing.
+    private var failureTurn = FailureTurn.none
+    private enum FailureTurn { case none, told, shown }
+    /// The log said once that a render drew more than the host paints.
+    private var saidOverBudget = false
 
     init(view: ScreenletView, presenterId: String, viewID: ViewID, runtime: PresenterRuntime) {
         self.view = view
@@ -98,6 +107,7 @@ public final class Screenlet: @unchecked Sendable {
         handle.announced()
         handle.shown = true
         handle.announcedMessage = working
+        failureTurn = .none
         hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot)
         }
         runtime.setNeedsRender()
@@ -166,6 +176,8 @@ public final class Screenlet: @unchecked Sendable {
             ?? handle.messages[error == nil ? .success : .failure]
         view.actionEnded(handle.action, message: message, error: error)
         guard handle.shown else { return }
+        // The last shown interactor failed: what the presenter shows of it may wait for a key.
+        failureTurn = error != nil && !active.contains { $0.shown } ? .told : .none
         // The failure's text, when hide's message already is it (a
         // validation error), reaches the presenter as "": a presenter that
         // shows both says it once. Backends and events get it whole.
@@ -216,8 +228,20 @@ public final class Screenlet: @unchecked Sendable {
         }
         guard hasPresenter && (presenterDue || asked) else { return changed }
         presenterDue = false
-        overlay = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
+        let drawn = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now)
+        }
+        // What the host paints for it is bounded, whatever it drew.
+        let (cols, rows) = (runtime.backend.size.cols, runtime.presenterArea.count)
+        let (kept, dropped) = DrawOperation.withinPaintBudget(drawn, cols: cols, rows: rows)
+        overlay = kept
+        if failureTurn != .none { failureTurn = overlay.isEmpty ? .none : .shown }
+        if dropped > 0 && !saidOverBudget {
+            saidOverBudget = true
+            runtime.log(
+                PresenterLogEntry(
+                    level: .warning, presenterId: presenterId,
+                    message: DrawOperation.overBudgetNote(cols: cols, rows: rows, dropped: dropped, of: drawn.count)))
         }
         return true
     }
@@ -256,10 +280,15 @@ public final class Screenlet: @unchecked Sendable {
         }
     }
 
-    /// Offers a key to the presenter, then to the view; true when one used it.
-    func key(_ code: UInt32) -> Bool {
+    /// Gives a key to the view, first offering it to the presenter when it
+    /// shows the outcome of a failure that a key may dismiss (drawn on the
+    /// screen already), the key is not Esc and the view takes keys
+    /// (`interactive`). One key a failure: the presenter's turn ends with
+    /// it, used or not. True when one used it.
+    func key(_ code: UInt32, interactive: Bool) -> Bool {
         runtime.thread.assertCurrent()
-        if hasPresenter {
+        if failureTurn == .shown && hasPresenter && interactive && code != PRESENTER_KEY_ESCAPE {
+            failureTurn = .none
             let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in
                 try engine.key(viewID, code: code)
             }
@@ -274,6 +303,7 @@ public final class Screenlet: @unchecked Sendable {
         runtime.thread.assertCurrent()
         hasPresenter = false
         presenterDue = false
+        failureTurn = .none
         overlay = []
         overlayFrameRequest = nil
     }

@@ -64,7 +64,8 @@ open class ScreenletView: @unchecked Sendable {
     /// presenter its hide.
     open func actionEnded(_ action: String, message: String?, error: InteractorError?) {}
 
-    /// A key the presenter did not use (see ``PresenterRuntime/key(_:)``),
-    /// on the presenter thread. Returns true when the view used it.
+    /// A key, unless its presenter was offered it and used it (see
+    /// ``PresenterRuntime/key(_:)``), on the presenter thread. Returns true
+    /// when the view used it.
     open func handleKey(_ code: UInt32) -> Bool { false }
 }

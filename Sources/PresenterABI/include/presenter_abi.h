@@ -209,7 +209,8 @@ typedef struct presenter_failure {
 
 /** view_flags: the view can show Unicode (else use ASCII only). */
 #define PRESENTER_VIEW_UNICODE     0x1u
-/** view_flags: a user can press keys in this view (else a key never comes). */
+/** view_flags: a user can press keys in this view (else a key never comes);
+ *  the key hook still gets one only while a failure it shows waits for it. */
 #define PRESENTER_VIEW_INTERACTIVE 0x2u
 /** view_flags: frames reach a screen (else the host prints plain lines and
  *  drawing is not shown; presenters still work the same). */
@@ -501,11 +502,17 @@ typedef struct presenter_descriptor {
      */
     void (*render)(void *instance, presenter_view *view, uint64_t now_ns);
     /**
-     * A key was pressed while the view is interactive: a Unicode code point,
-     * or 27 for Escape, 13 for Enter (PRESENTER_KEY_* for the others). Returns 1 when the presenter used it
-     * (for example to dismiss a failure message), 0 to let the view have it.
-     * Called only for views with PRESENTER_VIEW_INTERACTIVE. MAY be NULL
-     * (inherited, else every key goes to the view).
+     * A key was pressed while the presenter shows a failure that may wait
+     * for one: a Unicode code point, 13 for Enter (PRESENTER_KEY_* for the
+     * others). Keys are the view's: the host offers the presenter one only
+     * in a view with PRESENTER_VIEW_INTERACTIVE, after the hide of the
+     * view's last shown interactor when that hide carried a failure, from
+     * the render after it, if it drew something, until a render draws
+     * nothing or another interactor is shown; one key for each such
+     * failure (used or not), and never Escape, which stays the view's (the
+     * user can always leave). Returns 1 when the presenter used it (it
+     * dismissed the failure: the key does nothing else), 0 to let the view
+     * have it. MAY be NULL (inherited, else every key goes to the view).
      */
     int32_t (*key)(void *instance, presenter_view *view, uint32_t key);
 } presenter_descriptor;

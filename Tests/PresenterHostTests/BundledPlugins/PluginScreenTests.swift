@@ -215,7 +215,7 @@ private let screenCases: [ScreenCase] = [
             .settled(),
         ]),
     ScreenCase(
-        name: "a failure waits for a key in an interactive view", presenter: "mbhud",
+        name: "a failure waits for a key in an interactive view, Esc not being one it gets", presenter: "mbhud",
         flags: [.unicode, .animated, .interactive],
         steps: [
             .perform("add-bookmark"),
@@ -229,6 +229,9 @@ private let screenCases: [ScreenCase] = [
                 "       ╰───────────────────────╯",
                 "",
             ]),
+            .key(27),  // the view's: a screen leaves on it
+            .advance(0.1),
+            .row(2, "       │ ✖ URL cannot be empty │"),
             .key(13),
             .settled(),
         ]),

@@ -117,7 +117,7 @@ struct AddBookmarkScreenTests {
         try Self.expectRestored(tmux, status: 0)
     }
 
-    @Test func aFailureWaitsForAKeyAndTheKeyThatDismissesItDoesNothingElse() throws {
+    @Test func aFailureWaitsForAKeyAndTheKeyThatDismissesItDoesNothingElseButEscLeaves() throws {
         let files = Files()
         let trace = TraceLog()
         let tmux = try TmuxSession(
@@ -140,14 +140,67 @@ struct AddBookmarkScreenTests {
             tmux.waitFor { Self.field(after: "Site URL", in: $0).map { DisplayWidth.of($0) } == 68 })
         #expect(resized.contains { $0.contains(hud) }, "the failure went without a key: \(resized)")
         #expect((trace.renderTimes.last ?? 0) >= pastTheHold, "no render past the hold: \(trace.calls)")
-        // Esc dismisses it, and does not also leave the screen.
-        tmux.keys("Escape")
+        // Enter dismisses it, and does not also press ADD BOOKMARK again.
+        tmux.keys("Enter")
         let after = try #require(tmux.waitFor { !$0.contains { $0.contains(hud) } })
-        #expect(after.contains { $0.contains("ADD BOOKMARK") }, "the dismissing Esc also left: \(after)")
+        #expect(after.contains { $0.contains("ADD BOOKMARK") })
         #expect(after.contains { $0.contains("✖ URL cannot be empty") }, "the status line keeps the reason")
+        #expect(trace.count("mbhud.key") == 1)
+        // The next failure waits the same way; Esc is the screen's: it leaves, the box shown.
+        tmux.keys("Enter")
+        try #require(tmux.waitFor { $0.contains { $0.contains(hud) } } != nil)
+        #expect(trace.count("addbookmark.show") == 2, "the dismissing Enter pressed the button: \(trace.calls)")
         tmux.keys("Escape")
         try Self.expectRestored(tmux, status: 0)
+        #expect(trace.count("mbhud.key") == 1, "Esc was offered to the presenter: \(trace.calls)")
         #expect(!FileManager.default.fileExists(atPath: files.store), "nothing was saved")
+    }
+
+    @Test func aPresenterThatTakesEveryKeyGetsOnlyTheOneAfterItsFailureAndNeverEsc() throws {
+        // The fixture's key hook logs every key it gets and uses it; after a
+        // failure it keeps its box drawn for ever, whatever key comes.
+        let files = Files()
+        let log = TraceLog()
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        let tmux = try TmuxSession(
+            command: files.command(
+                "--plugin-dir \(TmuxSession.quoted(plugins.path)) --presenter fixture.misbehaving "
+                    + "--log \(TmuxSession.quoted(log.path))",
+                environment: "FIXTURE_MISBEHAVE=takekeys:key"))
+        defer { tmux.kill() }
+        /// The keys the presenter was given, as it logged them.
+        func presenterKeys() -> [String] {
+            let text = (try? String(contentsOfFile: log.path, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { line in
+                line.range(of: "fixture.misbehaving: info: key ").map { String(line[$0.upperBound...]) }
+            }
+        }
+        try #require(tmux.waitFor { $0.contains { $0.contains("ADD BOOKMARK") } } != nil)
+        // Typed into the form: the title (the URL left empty, so nothing is fetched).
+        tmux.keys("Tab")
+        tmux.send("secret")
+        #expect(tmux.waitFor { Self.field(after: "Title", in: $0)?.contains("│ secret ") == true } != nil)
+        // ADD BOOKMARK with no URL: a failure, which the presenter holds.
+        tmux.keys("Tab", "Enter")
+        let box = "x URL cannot be empty"
+        try #require(tmux.waitFor { $0.contains { $0.contains(box) } } != nil)
+        // The presenter gets the next key, uses it, and no more.
+        tmux.keys("Enter")
+        #expect(waitUntil(timeout: 10) { presenterKeys() == ["13"] })
+        tmux.keys("Up")
+        tmux.send("more")
+        let typed = try #require(
+            tmux.waitFor { Self.field(after: "Title", in: $0)?.contains("│ secretmore ") == true })
+        #expect(typed.contains { $0.contains(box) }, "the box is the presenter's to keep: \(typed)")
+        // A second failure: Esc is never the presenter's; it leaves the screen.
+        tmux.keys("Down", "Enter")
+        #expect(
+            waitUntil(timeout: 10) {
+                (try? String(contentsOfFile: log.path, encoding: .utf8))?.components(separatedBy: "showing").count == 3
+            })
+        tmux.keys("Escape")
+        try Self.expectRestored(tmux, status: 0)
+        #expect(presenterKeys() == ["13"], "the presenter read what was typed")
     }
 
     @Test func ctrlCLeavesWith130() throws {
@@ -236,8 +289,8 @@ struct AddBookmarkScreenTests {
             small[button + 1].hasPrefix("  ╰") && small[button + 1].hasSuffix("╯"),
             "the button was drawn over: \(small)")
         #expect(button + 2 == 14, "\(small)")
-        // The failure waits for a key: Esc dismisses it (and only it); the status line keeps it.
-        tmux.keys("Escape")
+        // The failure waits for a key: Enter dismisses it (and only it); the status line keeps it.
+        tmux.keys("Enter")
         try #require(
             tmux.waitFor {
                 $0.count > 15 && !$0[14].contains("URL cannot be empty") && $0[15] == "  ✖ URL cannot be empty"

@@ -92,7 +92,15 @@ struct SandboxRuntimeTests {
         defer { harness.runtime.shutdown() }
         let action = harness.screenlet.perform(action: "a", interactorType: "T")
         #expect(harness.runtime.sync { harness.backend.lines[2] }.contains("Working"))
-        if hook == "progress" { action.reportProgress(0.5) } else { harness.runtime.key(13) }
+        if hook == "progress" {
+            action.reportProgress(0.5)
+        } else {
+            // A key is offered to the presenter only while a failure it shows
+            // waits for one (the fixture holds one in an interactive view).
+            action.fail(InteractorError(code: 1, domain: "test", message: "no"))
+            harness.runtime.sync {}
+            harness.runtime.key(13)
+        }
         harness.runtime.advance(by: 0.1)
         #expect(
             harness.failures == [
@@ -158,7 +166,10 @@ struct SandboxRuntimeTests {
     @Test func aHookPastItsBudgetEndsThePresenter() throws {
         let harness = try Harness(environment: ["FIXTURE_MISBEHAVE": "hang:key"], hookTimeout: 0.25)
         defer { harness.runtime.shutdown() }
-        _ = harness.screenlet.perform(action: "a", interactorType: "T")
+        // A failure the presenter holds until a key: the key goes to it.
+        harness.screenlet.perform(action: "a", interactorType: "T").fail(
+            InteractorError(code: 1, domain: "test", message: "no"))
+        harness.runtime.sync {}
         harness.runtime.key(13)
         harness.runtime.sync {}
         #expect(
@@ -241,6 +252,23 @@ struct SandboxRuntimeTests {
                 detail.hasPrefix("sent reply ") || detail == "spoke when nothing was asked", "\(scenario): \(detail)")
             #expect(try harness.processHasEnded())
         }
+    }
+
+    @Test func aDrawingPastWhatTheHostPaintsIsCutWhereItArrivesAndSaidOnce() throws {
+        // Its own engine would have cut the drawing already; a process that
+        // sends more anyway is cut by the host, at each render (two here), and goes on.
+        let harness = try Harness(executable: Self.fake.path, environment: ["FAKE_SCENARIO": "paints-without-end"])
+        defer { harness.runtime.shutdown() }
+        _ = harness.screenlet.perform(action: "a", interactorType: "T")
+        harness.runtime.sync {}
+        _ = harness.screenlet.perform(action: "a", interactorType: "T")
+        #expect(harness.runtime.sync { harness.backend.lines.first } == "╭──────────────────────────────────────╮")
+        // The view is 40 × 5: 1,024 cells a render, five of its 200-cell boxes.
+        let note =
+            "dropped: a render drew more than the host paints in one on the 40x5 view (1024 cells): the host "
+            + "dropped the last 4091 of its 4096 drawings, and drops the rest of every such render"
+        #expect(harness.log.filter { $0.message.hasPrefix("dropped: ") }.map(\.message) == [note])
+        #expect(harness.failures.isEmpty)
     }
 
     @Test func aPresenterThatCannotBeStartedIsAFailureToo() throws {

@@ -31,6 +31,9 @@ struct PresenterScript {
     var animateEvery: UInt64?
     /// key returns 1.
     var consumesKeys = false
+    /// A hide with a failure leaves the interactor drawn (its `text`), as
+    /// a failure that waits for a key does, until key returns 1.
+    var holdsFailures = false
     /// Options read in create, recorded as "key=value".
     var readOptions: [String] = []
     /// In show: try to draw (must be refused) and record what draw_text returned.

@@ -112,7 +112,7 @@ enum TestPresenters {
             HookCall(
                 presenter: state.id, hook: "hide", message: message.map { String(cString: $0) },
                 interactor: interactor!.pointee.id, detail: detail))
-        state.shown.remove(interactor!.pointee.id)
+        if failure == nil || !state.script.holdsFailures { state.shown.remove(interactor!.pointee.id) }
         if state.script.callBase {
             return state.host.pointee.base_hide(state.context, view, message, interactor, failure)
         }
@@ -155,6 +155,8 @@ enum TestPresenters {
         let state = TestInstance.from(pointer)
         state.recorder.record(HookCall(presenter: state.id, hook: "key", detail: String(code)))
         if state.script.callBase && state.host.pointee.base_key(state.context, view, code) != 0 { return 1 }
-        return state.script.consumesKeys ? 1 : 0
+        guard state.script.consumesKeys else { return 0 }
+        if state.script.holdsFailures { state.shown.removeAll() }
+        return 1
     }
 }

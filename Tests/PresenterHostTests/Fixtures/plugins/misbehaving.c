@@ -18,7 +18,11 @@
  *         on), alloc (allocates and touches memory without end), fail
  *         (returns PRESENTER_ERR_FAILED with a set_error message), linger
  *         (hide: keeps drawing for ever, as if the interactor still ran),
- *         fork (starts a process, which the sandbox stops)
+ *         fork (starts a process, which the sandbox stops), paint (render:
+ *         while shown, fills the view 4,032 times with a box and 64 times
+ *         with a text, and asks for the next frame at once), takekeys (key:
+ *         logs "key <code>" through the host and uses every key, without
+ *         ever dismissing the failure it holds)
  *   HOOK  create, destroy, show, hide, progress, render, key
  * A presenter process may write no file, so what the tests need to know
  * is logged through the host (the run's --log file, -v, the runtime's log):
@@ -30,6 +34,9 @@
  * leader (1 when the process leads its session), tty (the errno of opening
  * /dev/tty, 0 when it opened), backtrace (SWIFT_BACKTRACE), parent (the
  * parent's pid as getppid() gives it).
+ * In an interactive view a hide with a failure, the last one shown, leaves
+ * the box drawn with its message until a key comes, which the key hook uses
+ * up (as mbhud holds a failure).
  * Every show logs "showing <message>" through the host. FIXTURE_SKIP=N lets
  * the first N calls of the hook behave. FIXTURE_SLOW_LOAD_MS makes the
  * library's constructor sleep, in the presenter process only (the one that
@@ -56,6 +63,8 @@ typedef struct state {
     presenter_context *ctx;
     char message[256];
     int shown;
+    /* A failure is shown until a key (an interactive view). */
+    int holding;
 } state;
 
 __attribute__((constructor)) static void slow_load(void) {
@@ -279,12 +288,13 @@ static presenter_status m_show(void *instance, presenter_view *view, const char 
 
 static presenter_status m_hide(void *instance, presenter_view *view, const char *message,
                                const presenter_interactor *interactor, const presenter_failure *failure) {
-    (void)view;
-    (void)message;
     (void)interactor;
-    (void)failure;
     state *self = instance;
     if (self->shown > 0 && !is("linger", "hide")) self->shown--;
+    if (failure != NULL && self->shown == 0 && (self->host->view_flags(view) & PRESENTER_VIEW_INTERACTIVE)) {
+        snprintf(self->message, sizeof self->message, "%s", message ? message : "failed");
+        self->holding = 1;
+    }
     return misbehave(self, "hide") ? PRESENTER_ERR_FAILED : PRESENTER_OK;
 }
 
@@ -294,28 +304,59 @@ static presenter_status m_progress(void *instance, presenter_view *view, const p
     return misbehave(instance, "progress") ? PRESENTER_ERR_FAILED : PRESENTER_OK;
 }
 
+/* Makes the host paint as much as a render can have it paint: 4,096
+ * drawings, every 64th a text as wide as the view, the others boxes over the
+ * whole view; then asks for the next frame at once. */
+static void paint(state *self, presenter_view *view, uint64_t now_ns, uint32_t cols, uint32_t rows) {
+    static char line[4096];
+    uint32_t length = cols < sizeof line ? cols : sizeof line - 1;
+    for (uint32_t i = 0; i < length; i++) line[i] = (char)('a' + i % 26);
+    line[length] = '\0';
+    for (uint32_t i = 0; i < 4096; i++) {
+        if (i % 64 == 63) {
+            self->host->draw_text(view, 0, (int32_t)(rows ? i / 64 % rows : 0), cols, line, PRESENTER_STYLE_BOLD);
+        } else {
+            self->host->draw_box(view, 0, 0, cols, rows, PRESENTER_COLOR_DEFAULT + i % 7);
+        }
+    }
+    self->host->request_frame(self->ctx, now_ns);
+}
+
 static void m_render(void *instance, presenter_view *view, uint64_t now_ns) {
     state *self = instance;
     (void)misbehave(self, "render");
-    if (self->shown == 0) return;
+    if (self->shown == 0 && !self->holding) return;
     const presenter_host *host = self->host;
     uint32_t cols = 0, rows = 0;
     host->view_size(view, &cols, &rows);
+    if (is("paint", "render") && self->shown > 0) {
+        paint(self, view, now_ns, cols, rows);
+        return;
+    }
     uint32_t width = host->text_width(view, self->message) + 6;
     if (width > cols) width = cols;
     int32_t col = (int32_t)((cols - width) / 2);
     host->draw_box(view, col, 1, width, 3, PRESENTER_COLOR_DEFAULT);
     static const char *const frames[] = {"|", "/", "-", "\\"};
-    host->draw_text(view, col + 2, 2, 1, frames[(now_ns / 100000000u) % 4], PRESENTER_STYLE_BOLD);
+    const char *mark = self->shown > 0 ? frames[(now_ns / 100000000u) % 4] : "x";
+    host->draw_text(view, col + 2, 2, 1, mark, PRESENTER_STYLE_BOLD);
     host->draw_text(view, col + 4, 2, width > 6 ? width - 6 : 0, self->message, PRESENTER_COLOR_DEFAULT);
-    host->request_frame(self->ctx, now_ns + 100000000u);
+    if (self->shown > 0) host->request_frame(self->ctx, now_ns + 100000000u);
 }
 
 static int32_t m_key(void *instance, presenter_view *view, uint32_t key) {
     (void)view;
-    (void)key;
+    state *self = instance;
+    if (is("takekeys", "key")) {
+        char line[32];
+        snprintf(line, sizeof line, "key %u", key);
+        self->host->log(self->ctx, PRESENTER_LOG_INFO, line);
+        return 1;
+    }
     (void)misbehave(instance, "key");
-    return 0;
+    if (!self->holding) return 0;
+    self->holding = 0;
+    return 1;
 }
 
 static const presenter_descriptor descriptor = {

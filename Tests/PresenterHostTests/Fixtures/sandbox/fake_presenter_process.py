@@ -14,6 +14,8 @@ PresenterMessage.swift correctly, except where FAKE_SCENARIO says:
   unknown-view-on-show   asks for a frame for a view it was never given
   trailing-bytes-on-show bytes after the end of the show's reply
   too-many-on-render     5000 drawing operations
+  paints-without-end     4096 boxes of 40 x 5 cells at each render, more than
+                         a render of its own engine sends
   element-on-render      an element operation for a view it does not have
   evil-create-failed     a failed create in the name of a presenter it was
                          not given, made of escape sequences
@@ -82,6 +84,9 @@ while True:
     elif kind == 7 and scenario == "too-many-on-render":
         operation = bytes([1]) + struct.pack("<iiIII", 0, 0, 2, 2, 0)
         reply(sequence, bytes([4]) + struct.pack("<I", 5000) + operation * 5000)
+    elif kind == 7 and scenario == "paints-without-end":
+        operation = bytes([1]) + struct.pack("<iiIII", 0, 0, 40, 5, 0)
+        reply(sequence, bytes([4]) + struct.pack("<I", 4096) + operation * 4096)
     elif kind == 7 and scenario == "element-on-render":
         send(bytes([102]) + struct.pack("<I", 999) + string("get-title-button") + struct.pack("<i", 1))
         reply(sequence, DRAWING)
