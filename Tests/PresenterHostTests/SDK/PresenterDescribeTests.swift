@@ -40,7 +40,10 @@ import Testing
         #expect(swift.contains(#"static let `meFirstOne` = PresenterInfo("#))
         #expect(swift.contains(#"id: "me.first-one", name: "First \"One\"", version: "1.0","#))
         #expect(swift.contains("capabilities: [.messages, .determinate],\n        hooks: [.show, .render])"))
-        #expect(swift.contains("extends: \"me.first-one\", capabilities: [],\n        hooks: [.show, .hide, .progress, .render, .key])"))
+        #expect(
+            swift.contains(
+                "extends: \"me.first-one\", capabilities: [],\n        hooks: [.show, .hide, .progress, .render, .key])"
+            ))
         // The note's text, as bytes: abi, index, id, ..., and the SDK's create and destroy.
         let text = Array("abi=1.3\0index=0\0id=me.first-one\0name=First \"One\"\0version=1.0\0".utf8)
         #expect(swift.contains(text.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")))
@@ -49,16 +52,34 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[a]\nname = A\nversion = 1\ncolour = red\n", "x.presenters:4: error: 'colour' is not a key; use name, version"),
+        (
+            "[a]\nname = A\nversion = 1\ncolour = red\n",
+            "x.presenters:4: error: 'colour' is not a key; use name, version"
+        ),
         ("[a]\nversion = 1\n", "x.presenters:1: error: presenter 'a' has no name"),
-        ("[Not An Id]\n", "x.presenters:1: error: the section's id must be 1 to 64 bytes of a-z, 0-9, '.', '_' and '-'"),
-        ("[a]\nname = A\u{1b}[2J\nversion = 1\n", "x.presenters:2: error: name holds a control or bidirectional formatting character"),
-        ("[a]\nname = A\u{202e}\nversion = 1\n", "x.presenters:2: error: name holds a control or bidirectional formatting character"),
-        ("[a]\nname = A\nversion = 1\nhooks = show, draw\n", "x.presenters:4: error: 'draw' is not one of the hooks: show, hide, progress, render, key"),
+        (
+            "[Not An Id]\n",
+            "x.presenters:1: error: the section's id must be 1 to 64 bytes of a-z, 0-9, '.', '_' and '-'"
+        ),
+        (
+            "[a]\nname = A\u{1b}[2J\nversion = 1\n",
+            "x.presenters:2: error: name holds a control or bidirectional formatting character"
+        ),
+        (
+            "[a]\nname = A\u{202e}\nversion = 1\n",
+            "x.presenters:2: error: name holds a control or bidirectional formatting character"
+        ),
+        (
+            "[a]\nname = A\nversion = 1\nhooks = show, draw\n",
+            "x.presenters:4: error: 'draw' is not one of the hooks: show, hide, progress, render, key"
+        ),
         ("[a]\nname = A\nname = B\n", "x.presenters:3: error: name is given twice"),
         ("name = A\n", "x.presenters:1: error: comes before the first [id] line"),
         ("# nothing\n", "x.presenters:1: error: describes no presenter; add an [id] section"),
-        ("[a]\nname = A\nversion = 1\n[a]\nname = B\nversion = 1\n", "x.presenters:4: error: presenter 'a' is described twice"),
+        (
+            "[a]\nname = A\nversion = 1\n[a]\nname = B\nversion = 1\n",
+            "x.presenters:4: error: presenter 'a' is described twice"
+        ),
     ])
     func aMistakeFailsTheBuildWithItsLine(manifest: String, error: String) throws {
         let (status, stderr, _) = try describe(manifest)
