@@ -31,7 +31,7 @@ let package = Package(
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "PresenterSDK", dependencies: ["PresenterABI"]),
         // The tool of PresenterDescription: reads a .presenters file, writes Swift.
-        .executableTarget(name: "presenter-describe", dependencies: ["PresenterABI"]),
+        .executableTarget(name: "presenter-describe", dependencies: ["PresenterABI", "HostText"]),
         .plugin(
             name: "PresenterDescription", capability: .buildTool(), dependencies: ["presenter-describe"],
             path: "Sources/PresenterDescription"),

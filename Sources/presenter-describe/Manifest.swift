@@ -1,3 +1,5 @@
+import HostText
+
 /// A `.presenters` file: what a Swift plugin's presenters declare, written
 /// once, from which `presenter-describe` makes both the description notes
 /// presenter-host reads without loading the library and the
@@ -101,14 +103,9 @@ struct Manifest {
         if let limit = limits[key], value.utf8.count > limit {
             throw Problem(line: line, message: "\(key) is longer than \(limit) bytes")
         }
-        // What presenter_abi.h refuses in a descriptor's strings: C0, DEL,
-        // C1 and the bidirectional formatting characters.
-        let refused: (Unicode.Scalar) -> Bool = { scalar in
-            scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) || scalar.value == 0x61c
-                || scalar.value == 0x200e || scalar.value == 0x200f || (0x202a...0x202e).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
-        }
-        if value.unicodeScalars.contains(where: refused) {
+        // What the host refuses in a descriptor's strings (presenter_abi.h):
+        // the same rule, so that a file the build accepts the host reads.
+        if value.unicodeScalars.contains(where: ControlCharacters.all.matches) {
             throw Problem(line: line, message: "\(key) holds a control or bidirectional formatting character")
         }
         if key == "extends" { try checkId(value, field: "extends", line: line) }
@@ -120,13 +117,7 @@ struct Manifest {
     }
 
     private static func checkId(_ id: String, field: String, line: Int) throws(Problem) {
-        let valid =
-            !id.isEmpty && id.utf8.count <= 64
-            && id.utf8.allSatisfy { byte in
-                (0x61...0x7a).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2e || byte == 0x5f
-                    || byte == 0x2d
-            }
-        guard valid else {
+        guard PresenterIdRule.isValid(id) else {
             throw Problem(line: line, message: "\(field) must be 1 to 64 bytes of a-z, 0-9, '.', '_' and '-'")
         }
     }
