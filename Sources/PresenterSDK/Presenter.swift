@@ -57,6 +57,9 @@ public protocol Presenter: AnyObject, SendableMetatype {
     /// Paints the current state; the host cleared the view's overlay first, so
     /// draw everything that shows. `now` is the frame time in nanoseconds on the
     /// clock of ``Host/now``. Ask for the next frame with ``Host/requestFrame(at:)``.
+    /// When `view.flags.contains(.final)` it is the view's last render and
+    /// what it draws stays: draw the outcome of the last hide as it should
+    /// stay, in few rows from the top (see ``View/Flags/final``).
     func render(view: View, now: UInt64)
 
     /// A key was pressed while a failure the presenter shows may wait for

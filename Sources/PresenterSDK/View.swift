@@ -117,6 +117,12 @@ public struct View {
         public static let interactive = Flags(rawValue: PRESENTER_VIEW_INTERACTIVE)
         /// `PRESENTER_VIEW_ANIMATED`: frames reach a screen.
         public static let animated = Flags(rawValue: PRESENTER_VIEW_ANIMATED)
+        /// `PRESENTER_VIEW_FINAL` (ABI 1.3): this render is the view's last,
+        /// and what it draws stays on the screen after the host has left (in
+        /// a terminal's scrollback). Draw the outcome's final look in as few
+        /// rows as it needs, from the top (a line: `✔ Built`), or nothing to
+        /// have the host write its own line; no render comes after it.
+        public static let final = Flags(rawValue: PRESENTER_VIEW_FINAL)
     }
 
     /// Operations on a view's element, `PRESENTER_ELEMENT_*`.

@@ -107,7 +107,7 @@ enum HostServices {
             rows?.pointee = UInt32(geometry?.rows ?? 0)
         }
         host.view_flags = { view in
-            HostServices.view(view, "view_flags")?.engine.geometry.flags ?? 0
+            HostServices.view(view, "view_flags")?.engine.viewFlags ?? 0
         }
         host.text_width = { view, text in
             guard HostServices.view(view, "text_width") != nil, let text else { return 0 }

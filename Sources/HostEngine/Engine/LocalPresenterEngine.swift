@@ -21,6 +21,11 @@ package final class LocalPresenterEngine: PresenterEngine {
     let scope: HookScope
     private var views: [ViewID: EngineView] = [:]
     private(set) var geometry: ViewGeometry
+    /// The render in progress is a view's last (``render(_:at:final:)``).
+    private var finalRender = false
+    /// What `view_flags` gives: the geometry's, and `PRESENTER_VIEW_FINAL`
+    /// during a view's last render.
+    var viewFlags: UInt32 { geometry.flags | (finalRender ? UInt32(PRESENTER_VIEW_FINAL) : 0) }
     /// What the render in progress drew, and the bytes of its texts.
     private var recording: [DrawOperation] = []
     private var recordedBytes = 0
@@ -106,7 +111,7 @@ package final class LocalPresenterEngine: PresenterEngine {
         return record.during(.hook) { pointer in interactor.withInteractor { record.top.progress(pointer, $0) } }
     }
 
-    package func render(_ view: ViewID, at now: UInt64) -> [DrawOperation] {
+    package func render(_ view: ViewID, at now: UInt64, final: Bool) -> [DrawOperation] {
         guard let record = views[view] else { return [] }
         // Requests up to now are served by this frame; those made while
         // rendering are for the next.
@@ -120,7 +125,9 @@ package final class LocalPresenterEngine: PresenterEngine {
         paintLeft = DrawOperation.paintBudget(cols: geometry.cols, rows: geometry.rows)
         droppedPastBudget = 0
         clippedThisRender = false
+        finalRender = final
         record.during(.render) { record.top.render($0, now) }
+        finalRender = false
         defer { recording = [] }
         if droppedPastBudget > 0, saidOverBudget.insert(record.top.plugin.id).inserted {
             note(
@@ -130,6 +137,11 @@ package final class LocalPresenterEngine: PresenterEngine {
                     of: recording.count + droppedPastBudget))
         }
         return recording
+    }
+
+    /// Renders `view` at `now`, not its last render.
+    package func render(_ view: ViewID, at now: UInt64) -> [DrawOperation] {
+        render(view, at: now, final: false)
     }
 
     package func key(_ view: ViewID, code: UInt32) -> Bool {

@@ -31,8 +31,10 @@ package protocol PresenterEngine: AnyObject {
     ) throws(PresenterFailure) -> HookOutcome
     /// A shown interactor of `view` reported progress (progress hook).
     func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome
-    /// Renders `view`'s presenter at `now` and returns what it drew.
-    func render(_ view: ViewID, at now: UInt64) throws(PresenterFailure) -> [DrawOperation]
+    /// Renders `view`'s presenter at `now` and returns what it drew. With
+    /// `final`, the view's flags have `PRESENTER_VIEW_FINAL` during the
+    /// render: it is the view's last, and what it draws stays on the screen.
+    func render(_ view: ViewID, at now: UInt64, final: Bool) throws(PresenterFailure) -> [DrawOperation]
     /// Offers a key to `view`'s presenter; true when it used it.
     func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool
     /// The size and flags every view has from now on (one region: all views share it).
@@ -49,6 +51,13 @@ package protocol PresenterEngine: AnyObject {
     /// one hook budget from now (a presenter process still starting or
     /// loading). Any thread, unlike the other methods.
     func hurry()
+}
+
+extension PresenterEngine {
+    /// Renders `view`'s presenter at `now` (not its last render).
+    package func render(_ view: ViewID, at now: UInt64) throws(PresenterFailure) -> [DrawOperation] {
+        try render(view, at: now, final: false)
+    }
 }
 
 /// Hears what presenters do during an engine call, on the runtime's thread.

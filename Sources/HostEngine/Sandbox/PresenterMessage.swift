@@ -7,7 +7,7 @@
 /// request runs, never otherwise. It speaks first, with ``Notice/hello(version:sandbox:)``.
 enum PresenterMessage {
     /// Bumped whenever a message is added or changes meaning.
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
 
     /// What the host asks.
     enum Request: Equatable {
@@ -23,7 +23,8 @@ enum PresenterMessage {
         case show(view: ViewID, message: String, interactor: InteractorSnapshot)
         case hide(view: ViewID, message: String?, interactor: InteractorSnapshot, failure: InteractorError?)
         case progress(view: ViewID, interactor: InteractorSnapshot)
-        case render(view: ViewID, now: UInt64)
+        /// `final`: the view's last render (`PRESENTER_VIEW_FINAL`; version 3).
+        case render(view: ViewID, now: UInt64, final: Bool)
         case key(view: ViewID, code: UInt32)
         case geometry(ViewGeometry)
         case detach(view: ViewID)
@@ -133,10 +134,11 @@ extension PresenterMessage {
             kind(.progress)
             writer.u32(view)
             writer.interactor(interactor)
-        case let .render(view, now):
+        case let .render(view, now, final):
             kind(.render)
             writer.u32(view)
             writer.u64(now)
+            writer.bool(final)
         case let .key(view, code):
             kind(.key)
             writer.u32(view)
@@ -192,7 +194,7 @@ extension PresenterMessage {
         case .progress:
             request = .progress(view: try reader.u32(), interactor: try reader.interactor())
         case .render:
-            request = .render(view: try reader.u32(), now: try reader.u64())
+            request = .render(view: try reader.u32(), now: try reader.u64(), final: try reader.bool())
         case .key:
             request = .key(view: try reader.u32(), code: try reader.u32())
         case .geometry:

@@ -171,9 +171,10 @@ public final class PresenterProcess: PresenterEngine {
         try outcome(of: .progress(view: view, interactor: interactor), view: view, hook: "progress")
     }
 
-    package func render(_ view: ViewID, at now: UInt64) throws(PresenterFailure) -> [DrawOperation] {
+    package func render(_ view: ViewID, at now: UInt64, final: Bool) throws(PresenterFailure) -> [DrawOperation] {
         name(view)
-        guard case .drawing(let operations) = try call(.render(view: view, now: now), hook: "render") else {
+        guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: "render")
+        else {
             throw violation("render", "answered render with something else than a drawing")
         }
         guard operations.count <= DrawOperation.maxPerRender else {

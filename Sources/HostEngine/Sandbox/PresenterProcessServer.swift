@@ -146,8 +146,8 @@ private final class Server: PresenterEngineDelegate {
             return .outcome(engine.hide(view, message: message, interactor: interactor, failure: failure))
         case let .progress(view, interactor):
             return .outcome(engine.progress(view, interactor: interactor))
-        case let .render(view, now):
-            return .drawing(engine.render(view, at: now))
+        case let .render(view, now, final):
+            return .drawing(engine.render(view, at: now, final: final))
         case let .key(view, code):
             return .keyUsed(engine.key(view, code: code))
         case .geometry(let geometry):

@@ -215,6 +215,26 @@ typedef struct presenter_failure {
 /** view_flags: frames reach a screen (else the host prints plain lines and
  *  drawing is not shown; presenters still work the same). */
 #define PRESENTER_VIEW_ANIMATED    0x4u
+/**
+ * view_flags: Since 1.3. This render is the view's last, and what it draws
+ * stays on the screen after the host has left (in a terminal: in its
+ * scrollback), as a line a program printed. The host gives it to one render
+ * once the work has ended with an outcome to keep (a success or failure
+ * message, or a failure): draw the outcome's final look in as few rows as it
+ * needs, from the top row (mbhud draws one line, a check mark and "Built",
+ * or a cross and "Build failed: exit status 2", not its box), in a view of
+ * the size the frames before had (one column at least) with the usual flags
+ * besides this one. The host keeps the rows from the top through the last
+ * one drawn on (a draw_cycle as the text due at the render's time), leaves
+ * the cursor on the line below them, and calls no render again (a frame
+ * asked for during this one never comes). Draw nothing to have the host
+ * write its own line instead: a mark and the message, and for a failure ": "
+ * and its reason (ASCII marks without PRESENTER_VIEW_UNICODE). Only a view
+ * whose presenter and every presenter it extends declare 1.3 or later gets
+ * it; for an older one, and for a presenter that failed, the host writes its
+ * own line.
+ */
+#define PRESENTER_VIEW_FINAL       0x8u
 
 /**
  * The key hook's codes. A key with a character is its Unicode code point:
@@ -496,9 +516,13 @@ typedef struct presenter_descriptor {
      * MAY be NULL (inherited, else the presenter draws nothing).
      *
      * Done: a presenter is done (its outcome shown) when a render draws
-     * nothing and asks for no further frame. Once the work it shows has
-     * ended, the host waits for that at most the "outcome-limit-ms" option
-     * after the "min-show-ms" one, then takes the view away whatever it shows.
+     * nothing and asks for no further frame. Where the program goes on
+     * after the work (the Add Bookmark screen, `drive` between actions,
+     * `run --linger`), the host waits for that, at most the
+     * "outcome-limit-ms" option after the "min-show-ms" one, then takes the
+     * view away whatever it shows. `run` and `drive` end as soon as the
+     * work does: the view goes at once, or, when the outcome stays, after
+     * one last render with PRESENTER_VIEW_FINAL (since 1.3).
      */
     void (*render)(void *instance, presenter_view *view, uint64_t now_ns);
     /**

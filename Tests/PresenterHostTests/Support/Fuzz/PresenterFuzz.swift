@@ -332,7 +332,8 @@ extension PresenterFuzz {
             .hide(
                 view: 1, message: nil, interactor: .init(id: 9, type: "command", action: "build", progress: 0.5),
                 failure: InteractorError(code: 2, domain: "process", message: "failed", isValidation: false)),
-            .render(view: 1, now: 123_456_789),
+            .render(view: 1, now: 123_456_789, final: false),
+            .render(view: 1, now: 123_456_790, final: true),
             .key(view: 1, code: 27),
         ]
         var seeds: [(String, [UInt8])] = [
