@@ -15,6 +15,7 @@ public final class TestBackend: RenderBackend, Sendable {
         var events: [ProgressEvent] = []
         var printed: [String] = []
         var finished = false
+        var kept: Canvas?
     }
     private let state: Mutex<State>
     private let fixedSize: (cols: Int, rows: Int)
@@ -43,8 +44,16 @@ public final class TestBackend: RenderBackend, Sendable {
     public var events: [ProgressEvent] { state.withLock { $0.events } }
     /// Every text given to ``printAbove(_:)``, in order.
     public var printed: [String] { state.withLock { $0.printed } }
-    /// True once ``finish()`` was called.
+    /// True once ``finish()`` (or ``finish(keeping:)``) was called.
     public var isFinished: Bool { state.withLock { $0.finished } }
+    /// What ``finish(keeping:)`` left on the screen: the rows of its look
+    /// from the top through the last that is not blank, as text lines
+    /// (trailing blanks removed); empty when nothing stays.
+    public var keptLines: [String] {
+        var lines = state.withLock { $0.kept }?.lines() ?? []
+        while lines.last == "" { lines.removeLast() }
+        return lines
+    }
 
     public func present(_ canvas: Canvas) {
         state.withLock {
@@ -55,4 +64,10 @@ public final class TestBackend: RenderBackend, Sendable {
     public func event(_ event: ProgressEvent) { state.withLock { $0.events.append(event) } }
     public func printAbove(_ text: String) { state.withLock { $0.printed.append(text) } }
     public func finish() { state.withLock { $0.finished = true } }
+    public func finish(keeping look: Canvas?) {
+        state.withLock {
+            $0.finished = true
+            $0.kept = look
+        }
+    }
 }

@@ -12,15 +12,14 @@ import HostText
 /// - started, with a non-empty working message: the message
 ///   (`Saving bookmark...`); the same for each new working message the work
 ///   reports (`Downloading foo.tar`);
-/// - succeeded, with a non-empty message: `✔ ` and the message
-///   (`✔ Bookmark saved!`); nothing without a message;
-/// - failed: `✖ `, the message, and the error's text after `: ` when it adds
-///   something (not a validation error, whose text already is the message):
-///   `✖ An error occurred saving the bookmark: connection refused`; with
-///   neither, `✖ failed`.
+/// - ended: its ``OutcomeLine`` (`✔ Bookmark saved!`, `✖ An error occurred
+///   saving the bookmark: connection refused`; nothing for a success
+///   without a message), with the marks `[OK]` and `[FAILED]` without a
+///   UTF-8 locale.
 ///
-/// Without a UTF-8 locale the marks are `[OK]` and `[FAILED]`. Newlines in a
-/// message become ` - ` and control characters are dropped.
+/// Newlines in a message become ` - ` and control characters are dropped.
+/// The outcome a terminal keeps is printed here already: ``finish(keeping:)``
+/// prints nothing more.
 public final class PlainBackend: RenderBackend {
     private let fd: FileDescriptor
     private let unicode: Bool
@@ -53,6 +52,9 @@ public final class PlainBackend: RenderBackend {
 
     public func finish() {}
 
+    /// The outcome's line was printed when the action ended: nothing more.
+    public func finish(keeping look: Canvas?) {}
+
     /// The line printed for `event`, or `nil` when it prints none.
     public func line(for event: ProgressEvent) -> String? {
         switch event {
@@ -61,18 +63,14 @@ public final class PlainBackend: RenderBackend {
         case .started(_, let message), .working(_, let message):
             let text = Self.oneLine(message)
             return text.isEmpty ? nil : text
-        case .finished(_, let message, nil):
-            let text = Self.oneLine(message ?? "")
-            return text.isEmpty ? nil : (unicode ? "✔ " : "[OK] ") + text
-        case .finished(_, let message, let error?):
-            let text = Self.oneLine(message ?? "")
-            let detail = error.isValidation ? "" : Self.oneLine(error.message)
-            let parts = [text, detail == text ? "" : detail].filter { !$0.isEmpty }
-            return (unicode ? "✖ " : "[FAILED] ") + (parts.isEmpty ? "failed" : parts.joined(separator: ": "))
+        case .finished(_, let message, let error):
+            return OutcomeLine(message: message, error: error)?.line(unicode: unicode)
         }
     }
 
-    private static func oneLine(_ text: String) -> String {
+    /// `text` on one line: its lines trimmed and joined with ` - `, control
+    /// characters dropped (``OutcomeLine``'s texts too).
+    static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline)
             .map { ControlCharacters.terminal.removed(from: String($0)) }
             .map { $0.trimmingWhitespace() }

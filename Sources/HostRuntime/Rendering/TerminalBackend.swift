@@ -28,7 +28,9 @@ import HostText
 ///   land on rows the terminal has rewrapped, so it is skipped; the resize
 ///   (``refresh()``) redraws everything.
 /// - ``finish()`` erases the region, shows the cursor and leaves it where it
-///   was when the region came: nothing is left behind.
+///   was when the region came: nothing is left behind;
+///   ``finish(keeping:)`` then writes the outcome's final look there, as
+///   lines that stay.
 public final class TerminalBackend: RenderBackend {
     private let fd: FileDescriptor
     private let writer: TerminalWriter
@@ -178,7 +180,14 @@ public final class TerminalBackend: RenderBackend {
         send(encoder.clearRegion())
     }
 
-    public func finish() {
+    public func finish() { finish(keeping: nil) }
+
+    /// As ``finish()``, and `look`'s rows are written where the cursor was
+    /// before the region came, in the same write that takes the region off
+    /// (``TerminalFrameEncoder/clearRegion(keeping:)``), whether a region
+    /// was drawn or not (within `--grace`, or a view with no column). In the
+    /// background nothing is written: the cursor is not ours there.
+    public func finish(keeping look: Canvas?) {
         if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
         resizeToken = nil
         foregroundWatch?.cancel()
@@ -187,7 +196,7 @@ public final class TerminalBackend: RenderBackend {
         guard isForeground() else { return leaveScreen() }
         guard drewRegion else {
             clearTerminalProgress()
-            return send(encoder.clearRegion())
+            return send(encoder.clearRegion(keeping: look))
         }
         // Armed from before the last bytes go out, not after: once they are
         // queued a key may discard them at any moment, and its signal must
@@ -196,7 +205,7 @@ public final class TerminalBackend: RenderBackend {
         // hidden (the soak's seed 679762815, runs 17496 and 19428).
         TerminalFlushRepair.arming(terminal: fd, clearsTerminalProgress: terminalProgress != nil) {
             clearTerminalProgress()
-            send(encoder.clearRegion())
+            send(encoder.clearRegion(keeping: look))
         }
     }
 

@@ -104,13 +104,37 @@ struct TerminalFrameEncoder {
     /// The bytes that remove the region and show the cursor again, leaving it
     /// on the anchor (where it was before the region came) in the default
     /// style; empty when no region is reserved.
-    mutating func clearRegion() -> [UInt8] {
+    ///
+    /// With `look` (the outcome that stays), its rows from the top through
+    /// the last one that is not blank are then written from there, reserved
+    /// region or not, as lines a program prints there: each row's line
+    /// erased from the cursor first (no cell of an earlier picture shows
+    /// through), the row's cells in their styles without its trailing
+    /// blanks, then `CR LF`, which leaves the cursor at the start of the
+    /// line below them. Lines, not a region: a row may reach the terminal's
+    /// last column (`CR` ends the wrap it waits for), and the terminal
+    /// scrolls them away as it scrolls the lines before them.
+    mutating func clearRegion(keeping look: Canvas? = nil) -> [UInt8] {
         out.removeAll(keepingCapacity: true)
-        guard screen != nil else { return [] }
-        // Between frames the cursor is on the anchor: erase from there.
-        emit("\u{1B}[J\u{1B}[?25h")
-        screen = nil
-        forgetEncoded()
+        if screen != nil {
+            // Between frames the cursor is on the anchor: erase from there.
+            emit("\u{1B}[J\u{1B}[?25h")
+            screen = nil
+            forgetEncoded()
+        }
+        guard let look else { return out }
+        let kept = (0..<look.rows).last { row in (0..<look.cols).contains { look[$0, row] != .blank } }
+        for row in 0..<(kept.map { $0 + 1 } ?? 0) {
+            emit("\u{1B}[K")
+            var tail = look.cols
+            while tail > 0 && look[tail - 1, row] == .blank { tail -= 1 }
+            for col in 0..<tail where !look[col, row].isContinuation {
+                setStyle(look[col, row].style.shown(withColor: colorEnabled))
+                look[col, row].appendUTF8(to: &out)
+            }
+            if style != .plain { setStyle(.plain) }
+            emit("\r\n")
+        }
         return out
     }
 

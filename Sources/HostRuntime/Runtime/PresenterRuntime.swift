@@ -226,7 +226,7 @@ public final class PresenterRuntime: @unchecked Sendable {
             if engineAlive {
                 do throws(PresenterFailure) {
                     try engine.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
-                    screenlet.presenterCreated()
+                    screenlet.presenterCreated(chain: chain)
                 } catch {
                     if case .createFailed(let status, let message) = error.reason, onPresenterFailure == nil {
                         return .failure(.createFailed(presenterId: error.presenterId, status: status, message: message))
@@ -349,10 +349,19 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// (each view's presenter first, then its bases), ends the presenter
     /// process, calls the backend's `finish()` and stops the presenter
     /// thread. Later calls do nothing; later performs and ends are ignored.
-    public func shutdown() {
+    ///
+    /// With `keepingOutcome`, a view whose last action ended with a message
+    /// or a failure leaves that outcome on the screen (``finalLook()``): its
+    /// presenter first renders once more with `PRESENTER_VIEW_FINAL`, and
+    /// the backend's `finish(keeping:)` keeps what it drew (or the host's
+    /// ``OutcomeLine``). `run` and `drive` end so: at once, the outcome
+    /// staying, as a line a program prints stays.
+    public func shutdown(keepingOutcome: Bool = false) {
         guard settling.beginShutdown() else { return }
         hurryPresenters()
         thread.sync {
+            // Not while stopped (Ctrl-Z): the screen is not ours then.
+            let look = keepingOutcome && !suspended ? finalLook() : nil
             for screenlet in screenlets.reversed() {
                 screenlet.cancelAll()
                 if screenlet.hasPresenter {
@@ -361,7 +370,7 @@ public final class PresenterRuntime: @unchecked Sendable {
             }
             screenlets.removeAll()
             engine.close()
-            backend.finish()
+            backend.finish(keeping: look)
         }
         thread.stop()
         settling.endShutdown()

@@ -33,6 +33,14 @@ public protocol RenderBackend: AnyObject {
     func suspend()
     /// Removes the view from the screen and restores the terminal: the last call.
     func finish()
+    /// Removes the view and restores the terminal as ``finish()`` does, but
+    /// leaves `look` on the screen: its rows from the top through the last
+    /// one that is not blank (none when it is all blank, or `nil`), where a
+    /// line printed then would go, the cursor on the line below them. The
+    /// final look of the outcome (``PresenterRuntime/shutdown(keepingOutcome:)``):
+    /// what the presenter drew in its last render, or ``OutcomeLine``. The
+    /// last call, instead of ``finish()``.
+    func finish(keeping look: Canvas?)
 }
 
 extension RenderBackend {
@@ -42,4 +50,6 @@ extension RenderBackend {
     public func suspend() {}
     /// No size changes to watch by default.
     public func watchResize(_ handler: @escaping @Sendable () -> Void) {}
+    /// Nothing stays on a backend that does not draw lines of its own: as ``finish()``.
+    public func finish(keeping look: Canvas?) { finish() }
 }

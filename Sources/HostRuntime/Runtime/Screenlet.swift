@@ -18,6 +18,7 @@
 /// other's progress.
 // Safe: the `var`s are presenter thread only (its methods assert it); the rest is immutable.
 import HostEngine
+import HostPlugins
 import HostText
 import PresenterABI
 
@@ -59,6 +60,15 @@ public final class Screenlet: @unchecked Sendable {
     private enum FailureTurn { case none, told, shown }
     /// The log said once that a render drew more than the host paints.
     private var saidOverBudget = false
+    /// The presenter and every presenter it extends know `PRESENTER_VIEW_FINAL`
+    /// (ABI 1.3 or later): its last render draws the outcome that stays.
+    private var drawsFinalLook = false
+    /// How the view's last shown interactor ended, while none is shown:
+    /// the outcome that stays when the view goes (``outcomeToKeep``).
+    private var lastEnding: ProgressEvent?
+
+    /// The first ABI that has `PRESENTER_VIEW_FINAL`.
+    static let finalLookABI = ABIVersion(major: 1, minor: 3)
 
     init(view: ScreenletView, presenterId: String, viewID: ViewID, runtime: PresenterRuntime) {
         self.view = view
@@ -108,6 +118,7 @@ public final class Screenlet: @unchecked Sendable {
         handle.shown = true
         handle.announcedMessage = working
         failureTurn = .none
+        lastEnding = nil
         hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot)
         }
         runtime.setNeedsRender()
@@ -190,7 +201,9 @@ public final class Screenlet: @unchecked Sendable {
             try engine.hide(viewID, message: message, interactor: handle.snapshot, failure: told)
         }
         runtime.setNeedsRender()
-        runtime.announce(.finished(action: handle.action, message: message, error: error))
+        let finished = ProgressEvent.finished(action: handle.action, message: message, error: error)
+        lastEnding = active.contains { $0.shown } ? nil : finished
+        runtime.announce(finished)
     }
 
     /// Runs a status-returning hook of the presenter, if it still runs, logs
@@ -201,10 +214,35 @@ public final class Screenlet: @unchecked Sendable {
         presenterDue = hasPresenter
     }
 
-    /// The presenter's instances were created for the view.
-    func presenterCreated() {
+    /// The presenter's instances were created for the view, from `chain`
+    /// (the presenter, then its bases).
+    func presenterCreated(chain: [PresenterPlugin]) {
         runtime.thread.assertCurrent()
         hasPresenter = true
+        drawsFinalLook = chain.allSatisfy { $0.abiVersion >= Self.finalLookABI }
+    }
+
+    /// How the view's last action ended, when the view goes with an outcome
+    /// that stays: its last shown interactor ended, with a success message
+    /// or a failure, and none is shown since. `nil` otherwise.
+    var outcomeToKeep: ProgressEvent? {
+        guard case .finished(_, let message, let error)? = lastEnding,
+            OutcomeLine(message: message, error: error) != nil
+        else { return nil }
+        return lastEnding
+    }
+
+    /// The presenter's final look of ``outcomeToKeep``: what its render
+    /// with `PRESENTER_VIEW_FINAL` at `now` drew, bounded as any render's.
+    /// Empty when it drew nothing, failed, or does not know the flag (an
+    /// older presenter, which is not asked): the host draws its own line then.
+    func renderFinalLook(at now: UInt64, cols: Int, rows: Int) -> [DrawOperation] {
+        runtime.thread.assertCurrent()
+        guard hasPresenter && drawsFinalLook else { return [] }
+        let drawn = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
+            try engine.render(viewID, at: now, final: true)
+        }
+        return DrawOperation.withinPaintBudget(drawn, cols: cols, rows: rows).kept
     }
 
     /// The view's geometry changed: the presenter renders at the next frame.

@@ -49,6 +49,9 @@ enum Fixture: String, CaseIterable, Sendable {
     /// A presenter that draws, and makes the one attempt against the sandbox
     /// that INTRUDER_ATTACK names, when INTRUDER_WHEN says (see intruder.c).
     case intruder
+    /// `fixture.final-look` (ABI 1.3) and `fixture.final-look-1-2`: what
+    /// stays of an outcome, their own or the host's line (see final_look.c).
+    case finalLook = "final-look"
 
     /// Files that crash, end or hang whatever process loads them: the test
     /// process must load them only through a `PluginScanner`.
@@ -152,6 +155,7 @@ enum Fixture: String, CaseIterable, Sendable {
         case .marking:
             return presenter("-DFIXTURE_ID=\"fixture.marking\"", "-DFIXTURE_NAME=\"Marking\"", "-DFIXTURE_MARK")
         case .intruder: return Compilation(source: "intruder.c")
+        case .finalLook: return Compilation(source: "final_look.c")
         case .described: return presenter("-DFIXTURE_ID=\"fixture.described\"", "-DFIXTURE_DESCRIBED")
         case .describedAborting:
             return presenter(
