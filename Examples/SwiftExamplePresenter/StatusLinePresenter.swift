@@ -1,7 +1,8 @@
 // A complete presenter plugin written with PresenterSDK, as a third party
 // would write one: a one-line status bar ("⠋ Saving bookmark...") on the
 // bottom row of the view (or the top row, with the option row=top), then the
-// success or failure message for two seconds.
+// success or failure message for two seconds; what stays once the host has
+// left is that message, one line from the top.
 //
 // Build it as a shared object with SwiftPM:
 //   .library(name: "SwiftExamplePresenter", type: .dynamic, targets: ["SwiftExamplePresenter"])
@@ -75,6 +76,12 @@ final class StatusLinePresenter: Presenter {
     // every time, and ask for a frame only for the next change.
     func render(view: View, now: UInt64) {
         let (cols, rows) = view.size
+        // The view's last render: what it draws stays, so the outcome goes on
+        // the top row whatever its time (nothing lets the host write its line).
+        if view.flags.contains(.final) {
+            if let outcome { view.drawText(outcome.line, col: 0, row: 0, maxCols: cols, style: outcome.style) }
+            return
+        }
         let row = atTop ? 0 : rows - 1
         if let latest = working.last {
             // The host turns the spinner by itself where it can (ABI 1.2);

@@ -4,7 +4,8 @@
  * docs/writing-a-presenter-in-c.md walks through every part.
  *
  * As it is, it draws the working message on the view's bottom row while
- * anything runs, with a spinner, and the outcome for a moment after.
+ * anything runs, with a spinner, and the outcome for a moment after; what
+ * stays once the host has left is the outcome as one line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ static presenter_status my_show(void *instance, presenter_view *view, const char
     presenter *self = instance;
     copy(self->message, sizeof self->message, message); /* message is valid only during this call */
     self->running += 1;
+    self->outcome[0] = '\0';
     self->outcome_until = 0;
     return PRESENTER_OK;
 }
@@ -77,6 +79,17 @@ static void my_render(void *instance, presenter_view *view, uint64_t now_ns) {
     uint32_t cols = 0, rows = 0;
     host->view_size(view, &cols, &rows);
     if (cols < 3 || rows == 0) return;
+    if (host->view_flags(view) & PRESENTER_VIEW_FINAL) {
+        /* The view's last render: what it draws stays on the terminal once the
+         * host has left. The outcome as one line from the top; nothing (no
+         * message) lets the host write its own line. */
+        if (self->outcome[0] != '\0') {
+            host->draw_text(view, 0, 0, 1, self->failed ? "x" : "+",
+                            self->failed ? PRESENTER_COLOR_RED : PRESENTER_COLOR_GREEN);
+            host->draw_text(view, 2, 0, cols - 2, self->outcome, PRESENTER_COLOR_DEFAULT);
+        }
+        return;
+    }
     int32_t row = (int32_t)rows - 1;
     if (self->running > 0) {
         host->draw_text(view, 0, row, 1, frames[(now_ns / FRAME_NS) % 4], PRESENTER_COLOR_CYAN);

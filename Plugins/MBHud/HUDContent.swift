@@ -108,6 +108,24 @@ struct HUDContent: Equatable {
         return next
     }
 
+    /// The final look (the view's last render, `View.Flags.final`): one
+    /// line from the top-left, not the box: the mark, then the text and its
+    /// details after ": " (a failure's reason) or " - " (a success's further
+    /// lines), cut to the view by the host: `✖ Build failed: exit status 2`.
+    /// A failure that says nothing at all reads `✖ failed`.
+    func drawLine(on view: View) {
+        let (mark, markStyle) = glyph(unicode: view.flags.contains(.unicode), now: 0)
+        let cols = view.size.cols
+        let markWidth = view.drawText(mark, col: 0, row: 0, maxCols: cols, style: markStyle)
+        let parts = [text, details ?? ""].filter { !$0.isEmpty }
+        let line =
+            parts.isEmpty && indicator == .failure
+            ? "failed" : parts.joined(separator: indicator == .failure ? ": " : " - ")
+        if !line.isEmpty && cols > markWidth + 1 {
+            view.drawText(line, col: markWidth + 1, row: 0, maxCols: cols - markWidth - 1)
+        }
+    }
+
     /// The indicator: the spinner turning by itself where the host can
     /// (then nil), else `mark` and the time it changes.
     private func drawMark(

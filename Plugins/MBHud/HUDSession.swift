@@ -13,6 +13,10 @@
 /// work goes on), within the host's limit; then the HUD of the work still
 /// running comes back. A later one's outcome replaces it; the last
 /// interactor's ending replaces it too.
+///
+/// The last interactor's outcome is also kept for the view's last render
+/// (``finalOutcome``): the line that stays after the host has left, drawn
+/// whether the HUD showed it or not (within the grace time, after its time).
 struct HUDSession {
     /// The configurable times, in nanoseconds.
     struct Options: Equatable {
@@ -73,6 +77,9 @@ struct HUDSession {
     /// their count, which is the running jobs' at each frame), and until
     /// when it shows.
     private var interim: (content: HUDContent, until: UInt64)?
+    /// How the last interactor ended, while none runs: a success with its
+    /// message, or a failure; `nil` for a success without one.
+    private(set) var finalOutcome: HUDContent?
 
     init(options: Options) {
         self.options = options
@@ -81,6 +88,7 @@ struct HUDSession {
     mutating func show(id: UInt64, message: String, progress: Double?, at now: UInt64) {
         settle(at: now)
         ending = nil  // new work takes over a HUD that was ending
+        finalOutcome = nil
         if started == nil { started = now }
         if let index = jobs.firstIndex(where: { $0.id == id }) {
             jobs[index].message = message
@@ -110,6 +118,7 @@ struct HUDSession {
             return
         }
         interim = nil
+        finalOutcome = Self.outcome(message: message, failureText: failureText)
         guard let visibleSince else {
             reset()  // ended within the grace time: never drawn
             return
@@ -129,6 +138,15 @@ struct HUDSession {
                 job: job, outcome: HUDContent(success: message), from: from,
                 until: from.adding(min(Self.readingTime(message), options.outcomeLimit)))
         }
+    }
+
+    /// What stays of an ending: the cross and the message (or only the
+    /// failure's text) for a failure, the check mark and the message for a
+    /// success that has one, else nothing.
+    private static func outcome(message: String?, failureText: String?) -> HUDContent? {
+        if let failureText { return HUDContent(failure: message ?? "", failureText: failureText) }
+        guard let message, !message.isEmpty else { return nil }
+        return HUDContent(success: message)
     }
 
     /// As the original: 1.5 s plus 10 ms for each character of the message.

@@ -2,7 +2,9 @@ import PresenterSDK
 
 /// The default presenter, after MBProgressHUD: a bordered box centred on the
 /// view with a spinner (or a progress bar) and the working message, then a
-/// check mark or a cross with the success or failure message.
+/// check mark or a cross with the success or failure message. What stays
+/// after the host has left (its last render, `View.Flags.final`) is that
+/// outcome as one line: `✔ Built`, `✖ Build failed: exit status 2`.
 ///
 /// Options (milliseconds): "min-show-ms" (default 500), "grace-ms" (default 0),
 /// "failure-hold-ms" (default 3000; how long a failure shows in a view that
@@ -46,6 +48,11 @@ final class MBHudPresenter: Presenter {
     }
 
     func render(view: View, now: UInt64) {
+        // The view's last render: the outcome stays, as one line.
+        if view.flags.contains(.final) {
+            session.finalOutcome?.drawLine(on: view)
+            return
+        }
         let frame = session.frame(at: now)
         var wakeAt = frame.wakeAt
         // The spinner turns by itself (draw_cycle); where the host's table

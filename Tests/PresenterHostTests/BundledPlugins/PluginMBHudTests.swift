@@ -615,4 +615,67 @@ private let hudCases: [HudCase] =
                 .visibleRow(1, contains: "✖ Failed"),
                 .frameRequests([longest]),
             ]),
-    ] + ["-1", "1e11", "99999999999999999999999", "", " 5", "0x10", "NaN"].map(malformedOptions)
+    ] + ["-1", "1e11", "99999999999999999999999", "", " 5", "0x10", "NaN"].map(malformedOptions) + finalLookCases
+
+private let final = PRESENTER_VIEW_FINAL
+private let exit2 = Failure(code: 2, domain: "process", message: "exit status 2")
+
+/// The view's last render (PRESENTER_VIEW_FINAL): the outcome that stays
+/// after the host has left, one line from the top-left, not the box.
+private let finalLookCases: [HudCase] = [
+    HudCase(
+        name: "the last render draws a success as one line, the check mark green",
+        steps: [
+            .show("Building"), .at(ms(600)), .hide("Built"), .render, .visibleCount(3),
+            .addFlags(final), .render, .visible(["✔ Built"]), .drew("✔", UInt32(PRESENTER_COLOR_GREEN)),
+        ]),
+    HudCase(
+        name: "the last render draws a failure with its reason after the message",
+        steps: [
+            .show("Building"), .at(ms(600)), .hide("Build failed", failure: exit2), .addFlags(final), .render,
+            .visible(["✖ Build failed: exit status 2"]), .drew("✖", UInt32(PRESENTER_COLOR_RED)),
+        ]),
+    HudCase(
+        name: "a failure without a message stays with its reason alone",
+        steps: [
+            .show("Building"), .hide(nil, failure: exit2), .addFlags(final), .render, .visible(["✖ exit status 2"]),
+        ]),
+    HudCase(
+        name: "a message of several lines stays on one",
+        steps: [
+            .show("Building"), .hide("Built\n3 targets"), .addFlags(final), .render, .visible(["✔ Built - 3 targets"]),
+        ]),
+    HudCase(
+        name: "nothing stays of a success without a message",
+        steps: [.show("Building"), .hide(nil), .addFlags(final), .render, .blank()]),
+    HudCase(
+        name: "the outcome stays though the grace time hid the HUD",
+        options: ["grace-ms": "1000"],
+        steps: [
+            .show("Building"), .at(ms(10)), .hide("Built"), .render, .blank(), .addFlags(final), .render,
+            .visible(["✔ Built"]),
+        ]),
+    HudCase(
+        name: "the outcome stays after its time is over",
+        options: ["min-show-ms": "0"],
+        steps: [
+            .show("Building"), .hide("Built"), .at(ms(10_000)), .render, .blank(), .addFlags(final), .render,
+            .visible(["✔ Built"]),
+        ]),
+    HudCase(
+        name: "an outcome of an interactor that ended while another runs is not the last one",
+        steps: [
+            .show("A", id: 1), .show("B", id: 2), .hide("A done", id: 1), .addFlags(final), .render, .blank(),
+        ]),
+    HudCase(
+        name: "an ASCII view gets the ASCII mark", flags: PRESENTER_VIEW_ANIMATED | final,
+        steps: [.show("Building"), .hide("Built"), .render, .visible(["v Built"])]),
+    HudCase(
+        name: "one column keeps the mark", cols: 1, rows: 1,
+        steps: [.show("Building"), .hide("Built", failure: exit2), .addFlags(final), .render, .visible(["✖"])]),
+    HudCase(
+        name: "a narrow view cuts the text", cols: 8, rows: 1,
+        steps: [
+            .show("Building"), .hide("Build failed", failure: exit2), .addFlags(final), .render, .visible(["✖ Build…"]),
+        ]),
+]

@@ -59,6 +59,51 @@ import Testing
         #expect(a.host.takeFrameRequests() == [] && b.host.takeFrameRequests() == [])
     }
 
+    /// Its last render (PRESENTER_VIEW_FINAL) leaves how the view's last
+    /// interactor ended, the one place it shows a message: one line from the
+    /// top-left, the indicator gone.
+    @Test func theLastRenderLeavesTheOutcome() throws {
+        let plugin = try LoadedPlugin.load("NetActivity", privateCopy: true)
+        let a = try PluginInstance(plugin.descriptor)
+        func last(_ view: FakeView) -> [String] {
+            view.flags |= PRESENTER_VIEW_FINAL
+            a.render(view)
+            return view.visibleLines
+        }
+        let view = FakeView()
+        a.show(view, "", id: 1)
+        a.hide(view, "Built", id: 1)
+        #expect(last(view) == ["✔ Built"])
+        #expect(view.texts.contains { $0 == ("✔", UInt32(PRESENTER_COLOR_GREEN)) })
+
+        let failed = FakeView()
+        a.show(failed, "", id: 2)
+        a.hide(failed, "Build failed", id: 2, failure: (2, "process", "exit status 2"))
+        #expect(last(failed) == ["✖ Build failed: exit status 2"])
+        #expect(failed.texts.contains { $0 == ("✖", UInt32(PRESENTER_COLOR_RED)) })
+
+        let silent = FakeView()
+        a.show(silent, "", id: 3)
+        a.hide(silent, nil, id: 3, failure: (2, "process", "exit status 2"))
+        #expect(last(silent) == ["✖ exit status 2"])
+
+        // A validation failure's text is its message: said once.
+        let once = FakeView()
+        a.show(once, "", id: 4)
+        a.hide(once, "URL cannot be empty", id: 4, failure: (1, "validation", ""))
+        #expect(last(once) == ["✖ URL cannot be empty"])
+
+        let quiet = FakeView()
+        a.show(quiet, "", id: 5)
+        a.hide(quiet, nil, id: 5)
+        #expect(last(quiet) == [])
+
+        let narrow = FakeView(cols: 1, rows: 1, flags: PRESENTER_VIEW_ANIMATED)
+        a.show(narrow, "", id: 6)
+        a.hide(narrow, "Built", id: 6)
+        #expect(last(narrow) == ["v"])
+    }
+
     @Test func counterNeverGoesBelowZero() throws {
         let plugin = try LoadedPlugin.load("NetActivity", privateCopy: true)
         let a = try PluginInstance(plugin.descriptor)

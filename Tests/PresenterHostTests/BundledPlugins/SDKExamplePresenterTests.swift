@@ -49,6 +49,19 @@ import Testing
         #expect(view.visibleLines == ["✖ Could not save: HTTP 500"])
     }
 
+    /// Its last render (`View.Flags.final`) leaves the outcome on the top
+    /// row, its time over or not: the rows kept run from the top.
+    @Test func theLastRenderLeavesTheOutcomeOnTheTopRow() throws {
+        let (presenter, view) = try statusLine()
+        presenter.show(view, "Saving", id: 1)
+        presenter.hide(view, "Could not save", id: 1, failure: (1, "http", "HTTP 500"))
+        presenter.host.now += 10_000_000_000
+        view.flags |= PRESENTER_VIEW_FINAL
+        presenter.render(view)
+        #expect(view.lines[0] == "✖ Could not save: HTTP 500    ")
+        #expect(view.visibleLines.count == 1)
+    }
+
     @Test func lineShowsTheLatestOfSeveralAndEndsWithTheLast() throws {
         let (presenter, view) = try statusLine()
         presenter.show(view, "Uploading", id: 1)
