@@ -30,7 +30,8 @@ SERVER_PAGES = ["delay/%d", "drip/%d", "stall", "silent", "cut", "status/404", "
 
 # The host's own budgets (see docs/ARCHITECTURE.md): what a run may take
 # beyond its command, unloaded.
-OUTCOME_LIMIT = 5.0     # the outcome display's bound after --min-show
+OUTCOME_LIMIT = 5.0     # the outcome display's bound after --min-show, where the host waits for it
+END_HOOKS = 1.5         # drive's end: the hides, the last render and the destroy, at its 0.5 s budget
 START_TIMEOUT = 5.0     # a presenter process's start and load
 KILL_GRACE = 2.0        # --timeout: SIGTERM, then SIGKILL this much later
 FETCH_GRACE = 1.0       # a fetch is killed this long after its timeout
@@ -190,6 +191,11 @@ def _run(rng, index, setting):
         argv.append("--in-process")
     min_show = rng.choice([0, 0.1, 0.5, 0.5, 1.0])
     argv += ["--min-show", str(min_show)]
+    # run waits for the outcome only with --linger (drawn from the same
+    # draw, so that a seed still makes the runs it made).
+    linger = min_show == 1.0
+    if linger:
+        argv.append("--linger")
     output = rng.choices(["on-failure", "stream", "tail", "tail=2", "hide"], weights=[30, 20, 25, 10, 15])[0]
     argv += ["--output", output]
     for flag, chance in (("--static", 0.08), ("-v", 0.15)):
@@ -216,7 +222,7 @@ def _run(rng, index, setting):
     triggers = ["spawn", "output", "command-start", "command-end", "command-end"]
     actions = _disruptions(rng, terminal, triggers)
     hooks = 8 * budget  # a few hooks may each run to the budget before the presenter is taken off
-    bound = START_TIMEOUT + seconds + hooks + min_show + OUTCOME_LIMIT + (timeout and KILL_GRACE)
+    bound = START_TIMEOUT + seconds + hooks + (linger and min_show + OUTCOME_LIMIT) + (timeout and KILL_GRACE)
     label = "--presenter %s%s %s" % (presenter, " " + env["FIXTURE_MISBEHAVE"] if "FIXTURE_MISBEHAVE" in env else "",
                                       " ".join(command[2:3] if command[0] == "sh" else command[:1]))
     return Spec(index, "run", terminal, argv, env, actions, bound, label, cores_expected=cores,
@@ -268,7 +274,7 @@ def _drive_socket(rng, index, setting):
     actions = [Action("spawn", 0.0, "clients"), Action("spawn", stop, rng.choice(["sigterm", "sigint", "sighup"]))]
     if terminal and rng.random() < 0.4:
         actions.append(Action("spawn", _seconds(rng, 0, stop), rng.choice(["resize", "ctrl-z", "ctrl-c"])))
-    bound = START_TIMEOUT + stop + OUTCOME_LIMIT
+    bound = START_TIMEOUT + stop + END_HOOKS
     return Spec(index, "drive-socket", terminal, argv, env, actions, bound, "%d clients" % len(clients),
                 clients=clients, cols=rng.choice([40, 100]), rows=rng.choice([10, 30]))
 
@@ -281,7 +287,7 @@ def _drive_stdin(rng, index, setting):
     lines = _drive_lines(rng, rng.choice([5, 200, 5000]), "s")
     triggers = ["spawn", "output"]
     actions = _disruptions(rng, terminal, triggers)
-    bound = START_TIMEOUT + 1.0 + len(lines) / 2000 + OUTCOME_LIMIT + 0.3
+    bound = START_TIMEOUT + 1.0 + len(lines) / 2000 + END_HOOKS + 0.3
     return Spec(index, "drive-stdin", terminal, argv, env, actions, bound, "%d lines" % len(lines),
                 stdin_lines=lines)
 

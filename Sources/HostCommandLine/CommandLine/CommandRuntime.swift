@@ -14,9 +14,11 @@ import HostText
 /// (``AddBookmarkScreen``), with the same presenter options and isolation.
 enum CommandRuntime {
     /// How long the presenter's outcome (the success or failure message)
-    /// may stay once it shows, in seconds: after the work ends, the command
-    /// waits at most `--min-show` + this for the presenter to be done, then
-    /// ends whatever is drawn. Presenters get it as the `outcome-limit-ms` option.
+    /// may stay once it shows, in seconds: where a command waits for the
+    /// presenter to be done after the work (`run --linger`, add-bookmark's
+    /// `--get-title` and `--add`), it waits at most `--min-show` + this, then
+    /// ends whatever is drawn. Presenters get it as the `outcome-limit-ms`
+    /// option. (`run` and `drive` do not wait: the outcome stays as a line.)
     static let outcomeLimit: Double = 5
 
     /// The runtime of a `run` (or of a `drive` or an `add-bookmark`, which

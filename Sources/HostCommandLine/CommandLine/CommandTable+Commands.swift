@@ -83,11 +83,20 @@ extension CommandTable {
                     "Append one JSON line per state change (start, message, progress, success or failure with the status and the duration) to <file>; - is stdout (<command>'s stdout then joins its output)."
             ),
             color,
-            minShow("Once shown, keep the presenter at least <seconds> (default: 0.5; at most 86400)."),
+            minShow(
+                "With --linger, keep the presenter at least <seconds> once shown; run never waits for it otherwise (default: 0; at most 86400)."
+            ),
             OptionSpec(
                 name: "--grace",
                 value: .seconds(allowZero: true, longest: RunOptions.longestHold, longestName: "1 day"),
-                help: "Show nothing if <command> ends within <seconds> (default: 0; at most 86400)."),
+                help:
+                    "Draw no progress if <command> ends within <seconds>; never delays the end (default: 0; at most 86400)."
+            ),
+            OptionSpec(
+                name: "--linger",
+                help:
+                    "Before ending, let the presenter show the outcome for its time, as a HUD in an app that goes on (mbhud: a success 1.5 s plus 10 ms a character, a failure 3 s); by default run ends with <command>, the outcome left as a line."
+            ),
             hookTimeout(
                 "How long a presenter's hook may take before the presenter is stopped and plain lines take over (default: 0.25; at most 60)."
             ),
@@ -257,7 +266,7 @@ extension CommandTable {
             ),
             color,
             terminalProgress("OSC 9;4 in the terminal's tab and taskbar: auto, always, never."),
-            minShow("Once shown, keep the presenter at least <seconds> (default: 0.5)."),
+            minShow("Once shown, keep the presenter at least <seconds> while actions go on (default: 0)."),
             hookTimeout("How long a presenter's hook may take (default: 0.25; at most 60)."),
             inProcess("Run the presenter inside presenter-host (to debug a plugin)."),
             verbose, log, trace, help,

@@ -8,7 +8,10 @@ import HostSystem
 
 /// `presenter-host drive`: shows the actions that JSON lines start and end
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of
-/// clients at once, on one view with the chosen presenter.
+/// clients at once, on one view with the chosen presenter. While it runs,
+/// an action's outcome shows for the presenter's time (the program goes
+/// on); at the end it returns at once, the last action's outcome left on
+/// the screen as a run's is.
 package enum DriveCommand {
     /// Runs `drive` with its options (the plugin options given before the
     /// word `drive` among them); returns the exit status.
@@ -68,12 +71,10 @@ package enum DriveCommand {
         // Every action still open fails: the driver went away.
         if let server { server.stop() } else { stdinClient.wentAway() }
 
-        // The last message stays for its time unless a signal ended a
-        // stdin driver (a socket driver ends by a signal as a matter of course).
-        if mode == .terminal && (signal == nil || server != nil) {
-            settle(runtime, presentation: presentation, log: log)
-        }
-        runtime.shutdown()
+        // At once: the last action's outcome stays as its final look, unless
+        // a signal ended a stdin driver (a socket driver ends by a signal as
+        // a matter of course).
+        runtime.shutdown(keepingOutcome: signal == nil || server != nil)
         if let signal, server == nil { return 128 + signal }
         return session.outcomes.failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
     }
@@ -130,17 +131,6 @@ package enum DriveCommand {
         }
     }
 
-    /// Waits until the last message has shown for its time, at most
-    /// min-show and the outcome bound; logs a presenter still drawing then.
-    private static func settle(_ runtime: PresenterRuntime, presentation: RunOptions, log: RunLog) {
-        let bound = presentation.minShow + CommandRuntime.outcomeLimit
-        if !runtime.waitUntilSettled(timeout: bound) {
-            log.write(
-                PresenterLogEntry(
-                    level: .warning, presenterId: presentation.presenter,
-                    message: "still drawing \(bound) s after the last action ended; ending"))
-        }
-    }
 }
 
 /// The view of `drive`: the presenter chosen, the `--messages` file's table.

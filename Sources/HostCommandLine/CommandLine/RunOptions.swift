@@ -47,10 +47,17 @@ package struct RunOptions: Equatable, Sendable {
         get { plugins.pluginDirs }
         set { plugins.pluginDirs = newValue }
     }
-    /// `--min-show`, in seconds.
-    package var minShow = 0.5
+    /// `--min-show`, in seconds: once shown, the presenter stays at least
+    /// so long while the work goes on; the end never waits for it (but with
+    /// `--linger`).
+    package var minShow = 0.0
     /// `--grace`, in seconds.
     package var grace = 0.0
+    /// `--linger`: `run` waits, before it ends, for the presenter to have
+    /// shown the outcome for its time (mbhud: a success 1.5 s plus 10 ms a
+    /// character, a failure 3 s), as the original's HUD does in an app that
+    /// goes on; by default `run` ends with the command.
+    package var linger = false
     /// `--hook-timeout`, in seconds: how long a presenter's hook may take.
     package var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
     /// `--in-process`: run the presenter in this process (for debugging a plugin).
@@ -101,6 +108,7 @@ package struct RunOptions: Equatable, Sendable {
         staticMode = parsed.has("--static")
         eventsFile = parsed.last("--events")
         grace = parsed.seconds("--grace") ?? grace
+        linger = parsed.has("--linger")
         command = parsed.operands
         if messagesFile != nil && (working != nil || success != nil || failure != nil) {
             throw .usage(

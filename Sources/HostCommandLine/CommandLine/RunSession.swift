@@ -31,7 +31,12 @@ import HostSystem
 /// interrupting signal kills them (SIGKILL). The host then clears its
 /// region, restores the cursor and exits with 128 + the first signal's
 /// number. Once `CMD` has ended, its status is the exit status: a signal
-/// then only cuts the last message short.
+/// then only cuts `--linger`'s wait short.
+///
+/// The end: `run` returns when `CMD` ends. The presenter is told the outcome
+/// and, when it has a message or `CMD` failed, draws its final look, which
+/// stays on the screen (``PresenterRuntime/shutdown(keepingOutcome:)``);
+/// `--linger` first waits for the presenter to have shown it for its time.
 ///
 /// `--timeout`: SIGTERM to `CMD`'s tree (stopped while it is read, so
 /// nothing forks unseen), SIGKILL `killGrace` later to what is left of it,
@@ -64,7 +69,7 @@ final class RunSession: @unchecked Sendable {
     var interruption: Int32?
     /// `CMD` was reaped: its status is the exit status from now on.
     var ended = false
-    /// An interrupting signal came after `CMD` ended: the last message is cut short.
+    /// An interrupting signal came after `CMD` ended: `--linger`'s wait is cut short.
     var cutShort = false
     /// The presenter showed its last message (or gave up waiting).
     var settled = false
@@ -126,7 +131,9 @@ final class RunSession: @unchecked Sendable {
         presentOutcome(
             outcome, of: started, interruptedBy: interruptedBy, runtime: runtime, mode: mode, log: log,
             events: events)
-        runtime.shutdown()
+        // The outcome stays unless a signal ended the command: the user
+        // asked to stop, and the region goes as it came.
+        runtime.shutdown(keepingOutcome: interruptedBy == nil)
 
         if outcome.status != 0 {
             started.output.replay(to: .standardError)
@@ -315,7 +322,11 @@ final class RunSession: @unchecked Sendable {
     }
 
     /// The outcome on the presenter (success, or failure with its message)
-    /// and in the events, then, in a terminal, the time it is let be seen.
+    /// and in the events. Nothing waits for it: the shutdown that follows
+    /// at once leaves it on the screen as the presenter's final look
+    /// (``PresenterRuntime/shutdown(keepingOutcome:)``), so the prompt is
+    /// back with the command's end. With `--linger`, in a terminal, the
+    /// presenter is let show it for its own time first.
     private func presentOutcome(
         _ outcome: (status: Int32, failure: InteractorError?), of started: Started, interruptedBy: Int32?,
         runtime: PresenterRuntime, mode: BackendFactory.Mode, log: RunLog, events: RunEvents
@@ -329,10 +340,10 @@ final class RunSession: @unchecked Sendable {
             success: status == 0, status: status, reason: reason,
             duration: MonotonicTime.seconds() - started.startedAt,
             message: messages[status == 0 ? .success : .failure])
-        // Let the check mark or the failure message be seen, unless the
-        // user asked to stop, for at most the outcome bound. Plain lines
-        // are printed at once: no waiting.
-        if interruptedBy == nil && mode == .terminal {
+        // --linger: let the check mark or the failure message be seen for
+        // its time, unless the user asked to stop, for at most the outcome
+        // bound. Plain lines are printed at once: no waiting.
+        if options.linger && interruptedBy == nil && mode == .terminal {
             let bound = options.minShow + CommandRuntime.outcomeLimit
             if !settle(runtime, within: bound) {
                 log.write(

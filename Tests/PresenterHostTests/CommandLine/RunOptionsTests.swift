@@ -31,7 +31,9 @@ struct RunOptionsTests {
         #expect(options.showOutput == false)
         #expect(options.color == .auto)
         #expect(options.pluginDirs.isEmpty)
-        #expect(options.minShow == 0.5)
+        // No hold: run ends with the command (issue 31).
+        #expect(options.minShow == 0)
+        #expect(!options.linger)
         #expect(options.grace == 0)
         #expect(options.hookTimeout == 0.25)
         #expect(!options.inProcess && !options.verbose && options.logFile == nil)
@@ -58,7 +60,8 @@ struct RunOptionsTests {
         let options = try parse([
             "--presenter", "netactivity", "--action", "build", "--working", "W", "--success", "S",
             "--failure", "F", "--timeout", "2.5", "--show-output", "--color", "never",
-            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0", "--grace=0.25", "--", "make", "-j2",
+            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger", "--",
+            "make", "-j2",
         ])
         #expect(options.presenter == "netactivity")
         #expect(options.action == "build")
@@ -67,8 +70,9 @@ struct RunOptionsTests {
         #expect(options.showOutput)
         #expect(options.color == .never)
         #expect(options.pluginDirs == ["/a", "/b"])
-        #expect(options.minShow == 0)
+        #expect(options.minShow == 0.5)
         #expect(options.grace == 0.25)
+        #expect(options.linger)
         #expect(options.command == ["make", "-j2"])
     }
 

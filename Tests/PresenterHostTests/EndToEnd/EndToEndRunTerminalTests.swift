@@ -10,15 +10,12 @@ struct EndToEndRunTerminalTests {
     private let rows = 24, cols = 80
     private let spinnerFrames = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
-    @Test func successShowsACentredBoxThenACheckMarkThenLeavesNothing() throws {
+    @Test func successShowsACentredBoxThenLeavesTheCheckMarkLine() throws {
         // 30 lines of earlier output fill the screen: the region goes below them.
         let go = GoFile()
         let run = try TerminalDriver.run(
             ["run", "--working", "Sleeping...", "--success", "Done!", "--"] + go.command(), printFirst: 30,
-            steps: [
-                .waitText("Sleeping..."), .waitText("╰"), .snapshot("working"), go.touch, .waitText("Done!"),
-                .snapshot("success"), .waitExit(20),
-            ])
+            steps: [.waitText("Sleeping..."), .waitText("╰"), .snapshot("working"), go.touch, .waitExit(20)])
         #expect(run.errors == [])
         let working = try #require(run.snapshots["working"])
         let row = try #require(working.row(containing: "Sleeping..."))
@@ -37,20 +34,16 @@ struct EndToEndRunTerminalTests {
         #expect(line.contains { spinnerFrames.contains($0) }, "no spinner in \(line)")
         #expect(working.cursor.hidden)
 
-        let success = try #require(run.snapshots["success"])
-        let successLine = try #require(success.row(containing: "Done!").map { success.lines[$0] })
-        #expect(successLine.contains("✔"))
-        #expect(!successLine.contains { spinnerFrames.contains($0) })
-
         #expect(run.exit.code == 0)
-        // Only the earlier output is left; the cursor is back, just below it.
-        #expect(run.final.nonEmptyLines.last == "30")
-        #expect(run.final.nonEmptyLines.allSatisfy { Int($0) != nil }, "left behind: \(run.final.lines)")
+        // The earlier output, then the outcome's line, where the region
+        // began (the box is gone); the cursor just below it.
+        #expect(run.final.nonEmptyLines.suffix(2) == ["30", "✔ Done!"])
+        #expect(run.final.nonEmptyLines.dropLast().allSatisfy { Int($0) != nil }, "left behind: \(run.final.lines)")
         #expect(!run.final.cursor.hidden)
-        #expect(run.final.cursor.y == (run.final.lines.lastIndex(of: "30") ?? -1) + 1)
+        #expect(run.final.cursor.y == (run.final.lines.lastIndex(of: "✔ Done!") ?? -1) + 1)
     }
 
-    @Test func failureShowsTheCrossThenTheCommandsOutput() throws {
+    @Test func failureLeavesTheCrossLineThenTheCommandsOutput() throws {
         // The output comes while the box is up; the command fails once the test saw the box.
         let go = GoFile()
         let run = try TerminalDriver.run(
@@ -58,16 +51,14 @@ struct EndToEndRunTerminalTests {
                 "run", "--working", "Working", "--failure", "It broke", "--",
                 "sh", "-c", "echo some output; echo more >&2; \(go.wait); exit 3",
             ],
-            steps: [.waitText("Working"), go.touch, .waitText("It broke"), .snapshot("failure"), .waitExit(20)])
+            steps: [.waitText("Working"), .snapshot("working"), go.touch, .waitExit(20)])
         #expect(run.errors == [])
-        let failure = try #require(run.snapshots["failure"])
-        let line = try #require(failure.row(containing: "It broke").map { failure.lines[$0] })
-        #expect(line.contains("✖"))
         // Kept back while the presenter was on screen...
-        #expect(failure.row(containing: "some output") == nil)
-        // ...and shown after it, with nothing else left.
+        let working = try #require(run.snapshots["working"])
+        #expect(working.row(containing: "some output") == nil)
+        // ...and shown after the failure's line, which stays, with nothing else left.
         #expect(run.exit.code == 3)
-        #expect(run.final.nonEmptyLines == ["some output", "more"])
+        #expect(run.final.nonEmptyLines == ["✖ It broke: exit status 3", "some output", "more"])
         #expect(!run.final.cursor.hidden)
     }
 
@@ -215,10 +206,10 @@ struct EndToEndRunTerminalTests {
             "ThreadSanitizer's own background thread wakes the host every 100 ms, 20 times in the window"))
     func nothingWakesWhileTheFailureMessageStands() throws {
         // The same 2 s window twice: while the spinner turns, then while the
-        // failure message (held 3 s) stands still.
+        // failure message (held 3 s with --linger) stands still.
         let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--failure", "It failed", "--"] + go.command(then: "exit 1"),
+            ["run", "--linger", "--working", "Working", "--failure", "It failed", "--"] + go.command(then: "exit 1"),
             steps: [
                 .waitText("Working"), .switchesOver("animating", seconds: 2), go.touch,
                 .waitText("It failed"), .switchesOver("standing", seconds: 2), .waitExit(20),
@@ -249,14 +240,17 @@ struct EndToEndRunTerminalTests {
         #expect(presenter < 5, "the presenter process woke \(presenter) times in 2 s of spinning")
     }
 
-    @Test func timeoutEndsWithOneLineAndACleanScreen() throws {
+    @Test func timeoutEndsWithItsLinesAndACleanScreen() throws {
         // The command would outlive the test: only the timeout ends it.
         let run = try TerminalDriver.run(
             ["run", "--timeout", "0.8", "--working", "Waiting", "--", "sh", "-c", "sleep 60; echo x"],
             steps: [.waitText("Waiting"), .waitExit(20)])
         #expect(run.errors == [])
         #expect(run.exit.code == 124)
-        #expect(run.final.nonEmptyLines == ["presenter-host: timed out after 0.8 s: sh -c 'sleep 60; echo x'"])
+        #expect(
+            run.final.nonEmptyLines == [
+                "✖ timed out after 0.8 s", "presenter-host: timed out after 0.8 s: sh -c 'sleep 60; echo x'",
+            ])
         #expect(!run.final.cursor.hidden)
     }
 
@@ -269,9 +263,9 @@ struct EndToEndRunTerminalTests {
         #expect(terminal.exit.code == 124)
         let plain = try ProcessRunner.host(arguments, environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         #expect(plain.status == 124)
-        let closing = ["presenter-host: timed out after 0.8 s: sleep 30"]
+        let closing = ["✖ timed out after 0.8 s", "presenter-host: timed out after 0.8 s: sleep 30"]
         #expect(terminal.final.nonEmptyLines == closing)
-        #expect(plain.stderr.split(separator: "\n").map(String.init).suffix(1) == closing[...], "\(plain.stderr)")
+        #expect(plain.stderr.split(separator: "\n").map(String.init).suffix(2) == closing[...], "\(plain.stderr)")
     }
 
     @Test func wideTextInANarrowTerminalFitsTheBoxAndIsCut() throws {
@@ -279,10 +273,7 @@ struct EndToEndRunTerminalTests {
         let run = try TerminalDriver.run(
             ["run", "--working", "日本語のメッセージ 🎉 and more text", "--success", "完了 ✅", "--"] + go.command(),
             cols: 20,
-            steps: [
-                .waitText("日本"), .snapshot("working"), go.touch, .waitText("完了"), .snapshot("success"),
-                .waitExit(20),
-            ])
+            steps: [.waitText("日本"), .snapshot("working"), go.touch, .waitExit(20)])
         #expect(run.errors == [])
         let working = try #require(run.snapshots["working"])
         let row = try #require(working.row(containing: "日本"))
@@ -292,12 +283,9 @@ struct EndToEndRunTerminalTests {
         #expect(line.contains("…"))
         let top = working.lines[row - 1].trimmingCharacters(in: .whitespaces)
         #expect(top.first.map { "╭┌+".contains($0) } == true && top.last.map { "╮┐+".contains($0) } == true, "\(top)")
-        let success = try #require(run.snapshots["success"])
-        let done = try #require(success.row(containing: "完了").map { success.lines[$0] })
-        #expect(done.contains("✔") && done.contains("✅"))
-        #expect(done.trimmingCharacters(in: .whitespaces).last.map { "│|".contains($0) } == true, "\(done)")
+        // What stays is one line, the emoji counted two columns.
         #expect(run.exit.code == 0)
-        #expect(run.final.isBlank)
+        #expect(run.final.nonEmptyLines == ["✔ 完了 ✅"])
     }
 
     @Test func cLocaleGetsTheAsciiSpinnerAndBox() throws {
@@ -345,12 +333,15 @@ struct EndToEndRunTerminalTests {
                 "run", "--working", "Printing", "--failure", "Failed", "--", "sh", "-c",
                 "seq -f 'output line %g of the test run' 1 \(lines); exit 3",
             ],
-            rawFile: raw, fastPlain: true, steps: [.waitText("Failed", timeout: 30), .waitExit(60)])
+            rawFile: raw, fastPlain: true, steps: [.waitExit(60)])
         #expect(run.errors == [])
         #expect(run.exit.code == 3)
         #expect(run.final.nonEmptyLines.last == "output line \(lines) of the test run")
         #expect(!run.final.cursor.hidden)
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: raw)), as: UTF8.self)
+        // The failure's line stays, before the output.
+        let kept = try #require(text.range(of: "✖\u{1B}[m Failed: exit status 3\r"))
+        #expect(kept.upperBound <= (text.range(of: "output line 1 of")?.lowerBound ?? text.startIndex))
         let pattern = try NSRegularExpression(pattern: "output line ([0-9]+) of the test run\r\n")
         var expected = 1
         var inOrder = true
@@ -368,15 +359,18 @@ struct EndToEndRunTerminalTests {
         #expect(bytes == expectedBytes)
     }
 
+    /// With --linger the success message shows for its time once the command
+    /// ended: an interrupt then cuts that time short, and the command's
+    /// status and its outcome's line stay.
     @Test(arguments: [TerminalDriver.Step.keys("\u{03}"), .signal("INT")])
     func interruptDuringTheSuccessMessageKeepsTheCommandsStatus(interrupt: TerminalDriver.Step) throws {
         let go = GoFile()
         let run = try TerminalDriver.run(
-            ["run", "--working", "Working", "--success", "All done", "--"] + go.command(),
+            ["run", "--linger", "--working", "Working", "--success", "All done", "--"] + go.command(),
             steps: [.waitText("Working"), go.touch, .waitText("All done"), interrupt, .waitExit(10)])
         #expect(run.errors == [])
         #expect(run.exit.code == 0)
-        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+        #expect(run.final.nonEmptyLines == ["✔ All done"], "left behind: \(run.final.lines)")
         #expect(!run.final.cursor.hidden)
     }
 

@@ -101,11 +101,12 @@ struct TerminalRegionEndToEndTests {
         let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
         defer { tmux.kill() }
         try #require(tmux.waitFor { $0.first == "$" } != nil)
-        // The success message stands still for 1.5 s + 10 ms a character (4 s here).
+        // With --linger the success message stands still for 1.5 s + 10 ms a
+        // character (4 s here).
         let message = "Finished" + String(repeating: ".", count: 242)
         let trace = TraceLog(), go = GoFile()
         tmux.type(
-            "\(Self.binary) \(trace.shellFlags("run")) --min-show 0 --working W --success \(message) -- "
+            "\(Self.binary) \(trace.shellFlags("run")) --linger --working W --success \(message) -- "
                 + "\(Self.waiting(for: go)) &")
         // The command ends once the presenter drew its box.
         #expect(waitUntil(timeout: 10) { trace.count("mbhud.render") >= 1 }, "no frame: \(trace.calls)")
@@ -119,7 +120,10 @@ struct TerminalRegionEndToEndTests {
         tmux.type("fg")
         let shown = try #require(tmux.waitFor(timeout: 5) { $0.contains { $0.contains("✔ Finished") } })
         #expect(shown.contains { $0.contains("╭") })
-        let screen = try #require(tmux.waitFor(timeout: 10) { $0.last == "$" && !$0.contains(where: Self.drawnByUs) })
+        // Then the box goes, and the outcome's line stays above the prompt.
+        let box = { (line: String) in line.unicodeScalars.contains { "╭╮╰╯│".unicodeScalars.contains($0) } }
+        let screen = try #require(tmux.waitFor(timeout: 10) { $0.last == "$" && !$0.contains(where: box) })
+        #expect(screen.filter { !$0.isEmpty }.suffix(2).first?.hasPrefix("✔ Finished...") == true, "\(screen)")
         #expect(screen.filter { !$0.isEmpty }.last == "$")
         #expect(tmux.cursor().visible)
     }

@@ -270,12 +270,13 @@ struct SandboxEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
+    /// With --linger, run waits for the presenter to be done, within the bound.
     @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
     func aPresenterThatNeverStopsDrawingEndsWithinTheOutcomeBound() throws {
         let files = try Files()
         let started = Date()
         let run = try TerminalDriver.run(
-            files.runArguments(extra: ["--min-show", "0", "-v"]) + ["true"],
+            files.runArguments(extra: ["--linger", "--min-show", "0", "-v"]) + ["true"],
             environment: files.environment("linger:hide"), cols: 200,
             steps: [.waitText("Working"), .waitExit(20)])
         let duration = Date().timeIntervalSince(started)
@@ -286,6 +287,23 @@ struct SandboxEndToEndTests {
             run.final.lines.contains(
                 "presenter-host: fixture.misbehaving: warning: still drawing 5 s after the command ended; ending the run"
             ))
+        #expect(!run.final.lines.joined().contains { "╭╮╰╯│".contains($0) })
+        #expect(!run.final.cursor.hidden)
+        try files.expectNothingLeft()
+    }
+
+    /// Without --linger nothing waits for it: run ends with the command.
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+    func aPresenterThatNeverStopsDrawingDoesNotHoldTheEnd() throws {
+        let files = try Files()
+        let started = Date()
+        let run = try TerminalDriver.run(
+            files.runArguments(extra: ["-v"]) + ["true"], environment: files.environment("linger:hide"), cols: 200,
+            steps: [.waitExit(20)])
+        let duration = Date().timeIntervalSince(started)
+        #expect(run.exit.code == 0)
+        #expect(duration < Self.slack, "took \(duration) s")
+        #expect(!run.final.lines.contains { $0.contains("still drawing") })
         #expect(!run.final.lines.joined().contains { "╭╮╰╯│".contains($0) })
         #expect(!run.final.cursor.hidden)
         try files.expectNothingLeft()
