@@ -67,11 +67,12 @@ KEY = bytes([5, 0])
 if scenario == "no-hello":
     reply(1, DONE)
 else:
-    # Protocol 2: the version, then the sandbox it says it is under (a
-    # stand-in process confines nothing; it says every layer is off).
+    # Protocol 3 (2's hello: the version, then the sandbox it says it is
+    # under; a stand-in process confines nothing: every layer is off. 3
+    # added a byte to render, which the stand-in does not read).
     SANDBOX = "\n".join(f"{layer}\toff\ta stand-in" for layer in
                         ["privileges", "seccomp", "landlock", "namespaces", "limits"])
-    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 2) + string(SANDBOX))
+    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 3) + string(SANDBOX))
 
 while True:
     length = struct.unpack("<I", read_exactly(4))[0]
