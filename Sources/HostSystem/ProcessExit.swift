@@ -49,8 +49,9 @@ package enum ProcessExit {
         }
     }
 
-    /// True once `pid` has ended (or is not our child any more).
-    private static func hasExited(_ pid: pid_t) -> Bool {
+    /// True once `pid` has ended (or is not our child any more), without
+    /// reaping it.
+    package static func hasExited(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
         guard
             (try? retryingOnInterrupt("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) }) != nil
