@@ -1,6 +1,5 @@
 import Glibc
 import HostSystem
-import SystemShims
 
 /// One running scan helper, seen from the host: spawned with the file to
 /// load, its report read line by line without blocking, and reaped.
@@ -170,10 +169,7 @@ final class ScanProcess {
 
     /// A pidfd of the helper (readable once it ends), opened the first time
     /// it is asked for; nil where the kernel has none.
-    private(set) lazy var exitDescriptor: FileDescriptor? = {
-        let fd = ph_pidfd_open(pid)
-        return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
-    }()
+    private(set) lazy var exitDescriptor: FileDescriptor? = ProcessExit.exitDescriptor(of: pid)
 
     /// A monotonic clock in seconds.
     static func now() -> Double { MonotonicTime.seconds() }
