@@ -354,10 +354,16 @@ struct AddBookmarkCommandTests {
         (["--add", "--url", " "], "Error: --add needs --url <url>"),
         (["--get-title", "--add", "--url", "x"], "Error: --get-title and --add cannot be combined"),
         (["--url", "x", "--title", "t", "--get-title"], "Error: --title cannot be combined with --get-title"),
-        (["--timeout", "0"], "Error: --timeout: '0' is not a positive number of seconds"),
+        (
+            ["--timeout", "0"],
+            "Error: --timeout: '0' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
+        ),
         (["--timeout=3601"], "Error: --timeout: '3601' is too long; give at most 3600 seconds (1 hour)"),
         (["--color", "pink"], "Error: --color: 'pink' is not auto, always or never"),
-        (["--hook-timeout", "0"], "Error: --hook-timeout: '0' is not a positive number of seconds"),
+        (
+            ["--hook-timeout", "0"],
+            "Error: --hook-timeout: '0' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
+        ),
         (["--bogus"], "Error: Unknown option '--bogus'"),
         (["example.org"], "Error: Unexpected argument 'example.org'; give the URL with --url"),
     ])

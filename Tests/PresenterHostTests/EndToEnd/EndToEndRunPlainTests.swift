@@ -264,9 +264,39 @@ struct EndToEndRunPlainTests {
 
     @Test func absurdMinShowIsAUsageErrorNotACrash() throws {
         for flag in ["--min-show", "--grace"] {
-            let result = try ProcessRunner.host(["run", flag, "1e11", "--", "true"])
+            let result = try ProcessRunner.host(["run", flag, "100000000000", "--", "true"])
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("Error: \(flag): '1e11' is too long; give at most 86400 seconds (1 day)\n"))
+            #expect(
+                result.stderr.hasPrefix(
+                    "Error: \(flag): '100000000000' is too long; give at most 86400 seconds (1 day)\n"))
+        }
+    }
+
+    /// Every option that takes a duration reads it the one way: 5, 5s,
+    /// 1.5s, 2m, 1h; hexadecimal, which Double would read, is refused.
+    @Test func durationsReadWithUnitsAndHexIsRefused() throws {
+        let units = try ProcessRunner.host(
+            [
+                "run", "--timeout", "5s", "--min-show", "0s", "--grace", "0.5s", "--hook-timeout", "1m",
+                "--working", "W", "--", "true",
+            ], environment: utf8)
+        #expect(units.termination == .exited(0), "\(units.stderr)")
+        #expect(units.stderr == "W\n")
+        let hours = try ProcessRunner.host(["run", "--timeout", "1h", "--", "true"])
+        #expect(hours.termination == .exited(0), "\(hours.stderr)")
+        let hint = "; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)\n"
+        for (arguments, error) in [
+            (["run", "--timeout", "0x10", "--", "true"], "--timeout: '0x10' is not a duration above 0"),
+            (["drive", "--min-show", "0x10"], "--min-show: '0x10' is not a duration"),
+            (
+                ["add-bookmark", "--get-title", "--url", "x", "--timeout", "0x10"],
+                "--timeout: '0x10' is not a duration above 0"
+            ),
+            (["check", "--hook-timeout", "0x10", "x.so"], "--hook-timeout: '0x10' is not a duration above 0"),
+        ] {
+            let result = try ProcessRunner.host(arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: " + error + hint), "\(arguments): \(result.stderr)")
         }
     }
 
@@ -442,6 +472,6 @@ private final class SignalledHost {
         let (out, err) = process.communicate()
         return ProcessResult(
             status: process.wait(), stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            stderr: String(decoding: err, as: UTF8.self), termination: process.termination ?? .exited(-1))
     }
 }
