@@ -29,7 +29,7 @@ package enum AddBookmarkCommand {
                 BackendFactory.mode(for: .standardError, environment: environment) == .terminal
             else {
                 throw .usage(
-                    "the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset); in scripts use --get-title or --add"
+                    "the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset, empty, 0 or false); in scripts use --get-title or --add"
                 )
             }
         }

@@ -128,6 +128,20 @@ struct EndToEndRunTerminalTests {
         #expect(!run.final.cursor.hidden)
     }
 
+    /// `CI` means CI (plain lines) only when set to something other than
+    /// empty, `0` or `false`.
+    @Test(arguments: [("false", true), ("0", true), ("", true), ("true", false), ("1", false)])
+    func ciMeansCIOnlyWhenItSaysSo(value: String, drawn: Bool) throws {
+        let go = GoFile()
+        let run = try TerminalDriver.run(
+            ["run", "--working", "Working", "--"] + go.command(), environment: ["CI": value],
+            steps: [.waitText("Working"), .snapshot("working"), go.touch, .waitExit(20)])
+        #expect(run.errors == [])
+        let working = try #require(run.snapshots["working"])
+        #expect((working.row(containing: "╭") != nil) == drawn, "CI=\(value): \(working.lines)")
+        #expect(run.exit.code == 0)
+    }
+
     @Test func ctrlCAtTheTerminalExits130AndRestoresTheScreen() throws {
         let run = try TerminalDriver.run(
             ["run", "--working", "Waiting", "--", "sleep", "30"],
