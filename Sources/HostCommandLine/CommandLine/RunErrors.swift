@@ -14,6 +14,8 @@ extension RunSession {
             return .commandNotFound("\(command): no such file; check the path of the command to run")
         case .notFound(let command):
             return .commandNotFound("\(command): command not found in PATH; check its name or give its path")
+        case .isDirectory(let command):
+            return .cannotExecute("\(command): is a directory; give the path of a program or script to run")
         case .notExecutable(let command, let reason):
             return .cannotExecute("\(command): cannot execute: \(reason); check that it is an executable file")
         case .interpreterNotFound(let command, let interpreter) where interpreter.hasSuffix("\r"):

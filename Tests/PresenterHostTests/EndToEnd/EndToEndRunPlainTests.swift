@@ -58,6 +58,14 @@ struct EndToEndRunPlainTests {
             result.stderr == "Error: no-such-command-ph: command not found in PATH; check its name or give its path\n")
     }
 
+    @Test func aDirectoryIsNamedAsOneAnd126() throws {
+        let dir = TestPaths.temporaryDirectory("rundir")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try ProcessRunner.host(["run", "--working", "W", "--", dir.path])
+        #expect(result.termination == .exited(126))
+        #expect(result.stderr == "Error: \(dir.path): is a directory; give the path of a program or script to run\n")
+    }
+
     @Test func notExecutableIs126() throws {
         let dir = TestPaths.temporaryDirectory("run126")
         defer { try? FileManager.default.removeItem(at: dir) }
