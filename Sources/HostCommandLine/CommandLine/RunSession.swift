@@ -130,9 +130,9 @@ final class RunSession: @unchecked Sendable {
 
         if outcome.status != 0 {
             started.output.replay(to: .standardError)
-            // In plain mode too: the same closing line in both (the plain
-            // lines before it are the presenter's, as the region was).
-            if didTimeOut {
+            // In a terminal, whose region took the failure away; plain
+            // mode's failure line said it already.
+            if didTimeOut && mode == .terminal {
                 PresenterHostCommand.writeStandardError(
                     "presenter-host: \(Self.timedOut(after: options.timeout ?? 0)): \(options.commandLine)\n")
             }
