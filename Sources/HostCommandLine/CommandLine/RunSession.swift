@@ -127,6 +127,7 @@ final class RunSession: @unchecked Sendable {
             outcome, of: started, interruptedBy: interruptedBy, runtime: runtime, mode: mode, log: log,
             events: events)
         runtime.shutdown()
+        started.output.finishStream(to: .standardError)
 
         if outcome.status != 0 {
             started.output.replay(to: .standardError)
@@ -211,7 +212,8 @@ final class RunSession: @unchecked Sendable {
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
         let output = RunOutputSink(
             mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-            runtime: runtime, relay: relay, log: log, tail: { [view] in view.appendTail($0) })
+            terminal: mode == .terminal, runtime: runtime, relay: relay, log: log,
+            tail: { [view] in view.appendTail($0) })
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
         let handle: InteractorHandle

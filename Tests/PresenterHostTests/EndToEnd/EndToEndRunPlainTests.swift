@@ -66,6 +66,20 @@ struct EndToEndRunPlainTests {
         #expect(result.stderr == "Error: \(dir.path): is a directory; give the path of a program or script to run\n")
     }
 
+    /// `--output stream` keeps the bytes as written: an unfinished last
+    /// line gets no newline (the output is read here because `--events -`
+    /// takes stdout), and stays before the outcome line, as it would on a
+    /// stderr shared with the command.
+    @Test func streamKeepsAnUnfinishedLastLineAsItIs() throws {
+        let result = try ProcessRunner.host(
+            [
+                "run", "--events", "-", "--output", "stream", "--working", "W", "--failure", "F", "--", "sh", "-c",
+                "printf 'a\\nb'; exit 2",
+            ], environment: utf8)
+        #expect(result.termination == .exited(2))
+        #expect(result.stderr == "W\na\nb✖ F: exit status 2\n")
+    }
+
     @Test func notExecutableIs126() throws {
         let dir = TestPaths.temporaryDirectory("run126")
         defer { try? FileManager.default.removeItem(at: dir) }

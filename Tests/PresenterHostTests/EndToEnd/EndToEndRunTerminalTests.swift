@@ -126,6 +126,9 @@ struct EndToEndRunTerminalTests {
         #expect(run.exit.code == 0)
         #expect(run.final.nonEmptyLines == ["line1", "line2", "line3", "partial"])
         #expect(!run.final.cursor.hidden)
+        // The unfinished line as the command wrote it: the cursor after it, no newline added.
+        #expect(run.final.cursor.y == run.final.row(containing: "partial"))
+        #expect(run.final.cursor.x == "partial".count)
     }
 
     /// `CI` means CI (plain lines) only when set to something other than
