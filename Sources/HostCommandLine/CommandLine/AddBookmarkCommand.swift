@@ -12,16 +12,16 @@ import HostSystem
 /// off a terminal), the title on stdout.
 package enum AddBookmarkCommand {
     /// Runs `add-bookmark` with its options (the plugin options given
-    /// before the word `add-bookmark` among them); returns the exit status.
-    static func execute(_ options: AddBookmarkOptions) -> Int32 {
+    /// before the word `add-bookmark` among them); returns how the host ends.
+    static func execute(_ options: AddBookmarkOptions) -> ProcessEnd.Status {
         do {
             return try run(options)
         } catch {
-            return PresenterHostCommand.report(error)
+            return .exit(PresenterHostCommand.report(error))
         }
     }
 
-    private static func run(_ options: AddBookmarkOptions) throws(CommandError) -> Int32 {
+    private static func run(_ options: AddBookmarkOptions) throws(CommandError) -> ProcessEnd.Status {
         let environment = ProcessEnvironment.current
         if options.mode == .screen {
             // Checked first: nothing is loaded for a screen that cannot be shown.

@@ -46,9 +46,34 @@ struct EndToEndRunPlainTests {
     }
 
     @Test func exitStatusPassesThrough() throws {
-        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 0"]).status == 0)
-        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 3"]).status == 3)
-        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "kill -9 $$"]).status == 137)
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 0"]).termination == .exited(0))
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 3"]).termination == .exited(3))
+        // A command that exits 130 itself is not one that died of SIGINT.
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 130"]).termination == .exited(130))
+    }
+
+    /// A command killed by a signal makes the host die of it, once its
+    /// lines are out: a shell then sees what it would without the host
+    /// (a Ctrl-C stops its loop), not an exit with 128 + the signal.
+    @Test(arguments: [SIGINT, SIGTERM, SIGKILL, SIGQUIT, SIGSEGV])
+    func aCommandKilledByASignalMakesTheHostDieOfIt(signal: Int32) throws {
+        let dir = TestPaths.temporaryDirectory("runkilled")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Cores allowed, in a folder of the test's: the command's (SIGQUIT,
+        // SIGSEGV) is its own; the host must dump none of its own.
+        let host = try TestProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", #"ulimit -c unlimited && cd "$1" && exec "$0" run --working W -- sh -c 'kill -\#(signal) $$'"#,
+                TestPaths.binary.path, dir.path,
+            ],
+            environment: utf8, stdin: .null)
+        let (_, err) = host.communicate()
+        host.wait()
+        let stderr = String(decoding: err, as: UTF8.self)
+        #expect(host.termination == .signaled(signal), "\(stderr)")
+        #expect(!host.dumpedCore, "the host dumped core")
+        #expect(stderr == "W\n✖ killed by \(SignalName.of(signal))\n")
     }
 
     @Test func commandNotFoundIs127() throws {
@@ -151,8 +176,10 @@ struct EndToEndRunPlainTests {
         #expect(Date().timeIntervalSince(start) < 10)
     }
 
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
-    func signalsToTheHostAreForwardedAndGiveTheirStatus(signal: Int32, status: Int32) throws {
+    /// A signal to the host alone reaches the command, which dies of it:
+    /// so does the host then.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func signalsToTheHostAreForwardedAndTheHostDiesOfThem(signal: Int32) throws {
         let dir = TestPaths.temporaryDirectory("runsig")
         defer { try? FileManager.default.removeItem(at: dir) }
         let pidFile = dir.appendingPathComponent("pid").path
@@ -162,10 +189,51 @@ struct EndToEndRunPlainTests {
         let childPID = try waitForPid(in: pidFile)
         host.send(signal)
         let result = host.finish()
-        #expect(result.status == status)
-        #expect(result.stderr.hasPrefix("W\n✖ interrupted by "))
+        #expect(result.termination == .signaled(signal))
+        #expect(result.stderr == "W\n✖ interrupted by \(SignalName.of(signal))\n")
         // The command got the signal (it was not left running) and was reaped.
         #expect(kill(childPID, 0) == -1 && errno == ESRCH)
+    }
+
+    /// A command that handles the forwarded signal and exits keeps its
+    /// answer: its status is the host's.
+    @Test func aCommandThatHandlesTheSignalKeepsItsStatus() throws {
+        let dir = TestPaths.temporaryDirectory("runtrap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path
+        let host = try SignalledHost(
+            [
+                "run", "--working", "W", "--", "sh", "-c",
+                "trap 'exit 5' INT; echo $$ > \(pidFile); while :; do sleep 0.05; done",
+            ],
+            environment: utf8)
+        _ = try waitForPid(in: pidFile)
+        host.send(SIGINT)
+        let result = host.finish()
+        #expect(result.termination == .exited(5))
+        #expect(result.stderr == "W\n✖ interrupted by SIGINT\n")
+    }
+
+    /// A command that takes the signal, goes on and succeeds: the host
+    /// exits 0, as the command does.
+    @Test func aCommandThatTakesTheSignalAndGoesOnSucceeds() throws {
+        let dir = TestPaths.temporaryDirectory("runtrap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path, got = dir.appendingPathComponent("got").path
+        let go = GoFile()
+        let host = try SignalledHost(
+            [
+                "run", "--working", "W", "--success", "Done", "--", "sh", "-c",
+                "trap 'echo got > \(got)' INT; echo $$ > \(pidFile); \(go.wait); exit 0",
+            ],
+            environment: utf8)
+        _ = try waitForPid(in: pidFile)
+        host.send(SIGINT)
+        #expect(waitUntil(timeout: 10) { FileManager.default.fileExists(atPath: got) }, "the command never got it")
+        go.create()
+        let result = host.finish()
+        #expect(result.termination == .exited(0))
+        #expect(result.stderr == "W\n✔ Done\n")
     }
 
     @Test(arguments: [SIGTERM, SIGHUP])
