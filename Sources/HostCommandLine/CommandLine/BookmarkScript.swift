@@ -14,9 +14,10 @@ import HostSystem
 ///
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once (a save is
 /// let finish: it is quick, and the user's data), and the host dies of the
-/// signal once the terminal is restored (``ProcessEnd/killed(by:)``). SIGTSTP (Ctrl-Z) gives the terminal back
-/// (the line off, the cursor shown, echo on) before the process stops, and
-/// the line is drawn again once it is continued, as `run` does.
+/// signal once the terminal is restored (``ProcessEnd/killed(by:)``).
+/// SIGTSTP (Ctrl-Z) gives the terminal back (the line off, the cursor
+/// shown, echo on) before the process stops, and the line is drawn again
+/// once it is continued, as `run` does.
 // Safe: `interruption`, `fetch`, `fetched` and `saved` only under `condition`; the rest is immutable.
 final class BookmarkScript: @unchecked Sendable {
     private let runtime: PresenterRuntime

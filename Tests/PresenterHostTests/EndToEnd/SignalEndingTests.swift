@@ -55,6 +55,20 @@ struct SignalEndingTests {
         #expect(!run.final.lines.contains { $0.contains("╰") || $0.contains("crashed") }, "\(run.final.lines)")
     }
 
+    /// Ctrl-C during `add-bookmark --get-title` (a fetch that never
+    /// answers): the line goes, then the host dies of SIGINT.
+    @Test func ctrlCOnGetTitleRestoresTheTerminalAndDiesOfSIGINT() throws {
+        let url = TitleServer.shared.url("/gate/never-\(UUID().uuidString)")
+        let run = try TerminalDriver.run(
+            [],
+            shell: "exec \(AddBookmarkTitleTests.direct) \"$0\" add-bookmark --get-title --timeout 30 --url '\(url)'",
+            steps: [.waitText("Getting the title"), .keys("\u{03}"), .waitExit(10)])
+        #expect(run.errors == [])
+        #expect(run.exit.signal == Int(SIGINT), "\(run.exit)")
+        #expect(!run.final.cursor.hidden)
+        #expect(run.final.row(containing: "Getting the title") == nil, "left behind: \(run.final.lines)")
+    }
+
     /// Ctrl-C in a bash `for` loop of runs stops the loop, as with a bare
     /// `sleep`: bash goes on only when its child exits (it handled the
     /// signal), not when it dies of it.
