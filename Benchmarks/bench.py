@@ -8,7 +8,7 @@
 
 Builds the release binary and the indicatif peer, then runs the parts
 (default all), each a file of this folder: indicatif (issue 22's goal
-table), instructions (callgrind's count of a frame), sandbox (issue 17), startup, spinner, hang, floor, drive, progress, registry, version.
+table), shell (issue 31: a run in a terminal against indicatif-spin and gum-spin), instructions (callgrind's count of a frame), sandbox (issue 17), startup, spinner, hang, floor, drive, progress, registry, version.
 Each part's tables go to docs/benchmarks/PART.md (and its figures to
 PART.json), spliced into docs/BENCHMARKS.md between its markers; --no-write
 prints them only. --quick runs the indicatif, instructions and hang parts with few runs,
@@ -28,7 +28,7 @@ import build  # noqa: E402
 import results  # noqa: E402
 from common import ROOT, load_average, log  # noqa: E402
 
-PARTS = ("indicatif", "instructions", "sandbox", "startup", "spinner", "hang", "floor", "drive", "progress", "registry",
+PARTS = ("indicatif", "shell", "instructions", "sandbox", "startup", "spinner", "hang", "floor", "drive", "progress", "registry",
          "version")
 QUICK = {"parts": "indicatif,instructions,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
 

@@ -96,6 +96,21 @@ def indicatif_spin(scratch):
     return binary
 
 
+def gum_spin(scratch):
+    """Builds gum-spin (the stand-in for `gum spin`, Go, from Debian's
+    packages) with the peer's own build.sh into scratch/gum-spin; returns the
+    binary. build.sh installs Go and the charmbracelet packages when missing."""
+    out = os.path.join(scratch, "gum-spin")
+    binary = os.path.join(out, "gum-spin")
+    source = os.path.join(os.path.dirname(peer_source()), "gum-spin")
+    if os.path.exists(binary) and os.path.getmtime(binary) >= os.path.getmtime(os.path.join(source, "main.go")):
+        return binary
+    log("gum-spin: %s %s" % (os.path.join(source, "build.sh"), out))
+    env = dict(os.environ, GOCACHE=os.path.join(scratch, "gum-spin-gocache"))
+    subprocess.run([os.path.join(source, "build.sh"), out], check=True, env=env, stdout=subprocess.DEVNULL)
+    return binary
+
+
 def swift_program(scratch, name):
     """helpers/NAME.swift built with swiftc -O into scratch."""
     output = os.path.join(scratch, name)

@@ -51,6 +51,8 @@ public final class ChildProcess {
         /// The file exists but cannot be executed; `reason` says why
         /// (strerror's text, or what is wrong with its `#!` line).
         case notExecutable(command: String, reason: String)
+        /// The path names a directory.
+        case isDirectory(command: String)
         /// The file's `#!` line names an interpreter that does not exist.
         case interpreterNotFound(command: String, interpreter: String)
         /// Anything else (no memory, too many processes, no pipe).
@@ -67,9 +69,10 @@ public final class ChildProcess {
     /// execvp(3) searches, an empty entry meaning the current directory).
     /// A script's `#!` interpreter is checked too. Lets a caller report a
     /// command that cannot start before it shows anything.
-    /// - Throws: `.notFound`; `.notExecutable` when the only matches cannot
-    ///   be executed (no permission, a directory) or the interpreter cannot;
-    ///   `.interpreterNotFound`.
+    /// - Throws: `.notFound`; `.isDirectory` for a path that names one (a
+    ///   directory in a `PATH` directory is passed over, as shells do);
+    ///   `.notExecutable` when the only matches cannot be executed (no
+    ///   permission) or the interpreter cannot; `.interpreterNotFound`.
     public static func resolve(_ command: String, path: String?) throws(SpawnError) -> String {
         let found = try find(command, path: path)
         try checkInterpreter(of: found, command: command)
@@ -81,6 +84,7 @@ public final class ChildProcess {
             switch executableCheck(command) {
             case 0: return command
             case ENOENT, ENOTDIR: throw .notFound(command: command)
+            case EISDIR: throw .isDirectory(command: command)
             case let code: throw .notExecutable(command: command, reason: errnoText(code))
             }
         }
@@ -91,7 +95,7 @@ public final class ChildProcess {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
             switch executableCheck(candidate) {
             case 0: return candidate
-            case ENOENT, ENOTDIR: continue
+            case ENOENT, ENOTDIR, EISDIR: continue
             case let code: denied = denied ?? code
             }
         }
@@ -103,7 +107,7 @@ public final class ChildProcess {
     private static func executableCheck(_ candidate: String) -> Int32 {
         var info = stat()
         guard stat(candidate, &info) == 0 else { return errno }
-        if info.st_mode & S_IFMT == S_IFDIR { return EACCES }
+        if info.st_mode & S_IFMT == S_IFDIR { return EISDIR }
         return access(candidate, X_OK) == 0 ? 0 : errno
     }
 

@@ -49,8 +49,17 @@ package enum ProcessExit {
         }
     }
 
-    /// True once `pid` has ended (or is not our child any more).
-    private static func hasExited(_ pid: pid_t) -> Bool {
+    /// A pidfd of `pid`: readable once it ends, for a caller that waits on
+    /// it among other descriptors; nil where the kernel has none (before
+    /// Linux 5.3). The caller closes it.
+    package static func exitDescriptor(of pid: pid_t) -> FileDescriptor? {
+        let fd = ph_pidfd_open(pid)
+        return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+    }
+
+    /// True once `pid` has ended (or is not our child any more), without
+    /// reaping it.
+    package static func hasExited(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
         guard
             (try? retryingOnInterrupt("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) }) != nil

@@ -3,8 +3,10 @@
 #endif
 
 /// The changes the host's helper processes make to their own resource
-/// limits (`setrlimit`), in one place. The host itself never changes one:
-/// the command it runs would inherit the change.
+/// limits (`setrlimit`), in one place. The host itself never changes one
+/// while its command may inherit the change: only, once the command has
+/// ended, its core limit as it dies of the command's signal
+/// (``ProcessEnd/killed(by:)``).
 package enum ResourceLimit {
     /// Raises the soft open-file limit to the hard one. For the scan helper,
     /// which keeps a descriptor for each library it loads.

@@ -27,6 +27,17 @@ public final class SignalTrap {
         public let fromTerminal: Bool
     }
 
+    /// The signals every command that draws on the terminal traps (`run`,
+    /// `drive`, `add-bookmark` and its script modes), defined once so that no
+    /// command can miss one: those whose default action ends the process
+    /// (SIGINT, SIGTERM, SIGHUP, and Ctrl-\'s SIGQUIT, which would otherwise
+    /// leave echo off and the cursor hidden), which each command answers by
+    /// giving the terminal back before it ends, and Ctrl-Z's SIGTSTP, which
+    /// takes the view off before the stop. The commands that draw nothing
+    /// (`bookmarks`, `--list`, `check`) trap none: the default action
+    /// already ends them as a shell expects.
+    public static let trapped: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
+
     private let signals: [Int32]
     private var previous: [Int32: sigaction] = [:]
     /// The pipe's write end: the signal handler's. Internal for a test.
@@ -41,11 +52,14 @@ public final class SignalTrap {
     /// once it has released the event handler (and what `handler` holds).
     private let released = DispatchSemaphore(value: 0)
 
-    /// Catches `signals` and calls `handler` on `queue` for each one. Call
-    /// it on the thread that should receive them (the main thread).
+    /// Catches `signals` (``trapped`` unless a test gives its own) and calls
+    /// `handler` on `queue` for each one. Call it on the thread that should
+    /// receive them (the main thread).
     /// - Throws: `pipe2` and its errno when the pipe cannot be made (the
     ///   descriptors ran out at start-up); nothing is caught then.
-    package init(signals: [Int32], queue: DispatchQueue, handler: @escaping (Event) -> Void) throws(Errno) {
+    package init(signals: [Int32] = SignalTrap.trapped, queue: DispatchQueue, handler: @escaping (Event) -> Void)
+        throws(Errno)
+    {
         let pipe = try FileDescriptor.pipe(nonBlocking: true)
         writeEnd = pipe.writeEnd
         self.signals = signals

@@ -2,7 +2,8 @@
 
 A run goes through: start (the host, in a pty under the job shell or in
 plain mode under the soak), its actions at their moments, the host's end,
-then the checks: how it ended (a signal it was not sent is a failure), its
+then the checks: how it ended (a signal it was not sent is a failure, and
+so is an exit with 128 + one that ended what it ran), its
 terminal (raw mode, echo, the cursor, the alternate screen), its core
 files, and after a grace time the processes it left behind. A run that is
 still going at its bound is a hang: its threads' backtraces are taken and
@@ -25,6 +26,12 @@ import terminal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIGNALS = {"sigterm": signal.SIGTERM, "sighup": signal.SIGHUP, "sigint": signal.SIGINT, "sigtstp": signal.SIGTSTP}
+# The kinds of run a signal ends by killing (the command, the driver reading
+# stdin, the fetch), whose host must then die of it: the "wait and
+# cooperative exit" rule. Not `drive --socket` (a signal is its way to stop,
+# its status is its actions') nor the screen (Ctrl-C is a key there, and it
+# leaves with 130).
+DIES_OF_SIGNALS = ("run", "drive-stdin", "get-title")
 KEEP = 64 * 1024  # the output kept for a failure's report
 GRACE = 5.0       # after the host ended, how long its processes may take to go
 STOPPED_AT_MOST = 60.0  # every stop gets its fg within a second: one that lasts is a hang too
@@ -409,6 +416,12 @@ class Run:
         if signal_number is not None and (signal_number not in self.sent or core):
             self.fail("the host died of %s%s, which it was not sent" % (signal_name(signal_number),
                                                                         ", with a core" if core else ""))
+        if status is not None and status > 128 and status - 128 in self.sent and self.spec.kind in DIES_OF_SIGNALS:
+            # No workload handles a signal: one that ended the run ended it
+            # by killing the command (or the driver, the fetch), and the host
+            # must then die of it, not exit 128 + it, or a shell takes it as
+            # handled and goes on with its loop.
+            self.fail("the host exited %d after %s instead of dying of it" % (status, signal_name(status - 128)))
         if checks and self.master is not None and not self.hung_up and self.status != -signal.SIGKILL:
             self.drain_pty()
             wrong = self.modes.wrong() + terminal.settings_wrong(self.master)

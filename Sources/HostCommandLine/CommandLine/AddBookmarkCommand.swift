@@ -12,16 +12,16 @@ import HostSystem
 /// off a terminal), the title on stdout.
 package enum AddBookmarkCommand {
     /// Runs `add-bookmark` with its options (the plugin options given
-    /// before the word `add-bookmark` among them); returns the exit status.
-    static func execute(_ options: AddBookmarkOptions) -> Int32 {
+    /// before the word `add-bookmark` among them); returns how the host ends.
+    static func execute(_ options: AddBookmarkOptions) -> ProcessEnd.Status {
         do {
             return try run(options)
         } catch {
-            return PresenterHostCommand.report(error)
+            return .exit(PresenterHostCommand.report(error))
         }
     }
 
-    private static func run(_ options: AddBookmarkOptions) throws(CommandError) -> Int32 {
+    private static func run(_ options: AddBookmarkOptions) throws(CommandError) -> ProcessEnd.Status {
         let environment = ProcessEnvironment.current
         if options.mode == .screen {
             // Checked first: nothing is loaded for a screen that cannot be shown.
@@ -29,7 +29,7 @@ package enum AddBookmarkCommand {
                 BackendFactory.mode(for: .standardError, environment: environment) == .terminal
             else {
                 throw .usage(
-                    "the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset); in scripts use --get-title or --add"
+                    "the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset, empty, 0 or false); in scripts use --get-title or --add"
                 )
             }
         }

@@ -29,15 +29,15 @@ struct ParsedArguments {
     /// Every value given to `name`, in order.
     func all(_ name: String) -> [String] { occurrences.filter { $0.option.name == name }.compactMap(\.value) }
 
-    /// The last value of a `.seconds` option (checked when parsed).
-    func seconds(_ name: String) -> Double? { last(name).flatMap(Double.init) }
+    /// The last value of a `.seconds` option, in seconds (checked when parsed).
+    func seconds(_ name: String) -> Double? { last(name).flatMap(ValueKind.duration) }
 }
 
 enum ArgumentParser {
     /// Reads `arguments` (the words after the command's name) against `spec`.
     /// - Throws: `.usage` naming the option or word, in the one style:
     ///   `Unknown option '--bogus'`, `Missing value for '--timeout <seconds>'`,
-    ///   `--timeout: 'soon' is not a positive number of seconds`,
+    ///   `--timeout: 'soon' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)`,
     ///   `--in-process takes no value`, `Unexpected argument 'x'`.
     static func parse(_ arguments: [String], as spec: CommandSpec) throws(CommandError) -> ParsedArguments {
         var parsed = ParsedArguments()

@@ -13,10 +13,11 @@ import HostSystem
 /// lines elsewhere.
 ///
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once (a save is
-/// let finish: it is quick, and the user's data) and exit with 128 + the
-/// signal, the terminal restored. SIGTSTP (Ctrl-Z) gives the terminal back
-/// (the line off, the cursor shown, echo on) before the process stops, and
-/// the line is drawn again once it is continued, as `run` does.
+/// let finish: it is quick, and the user's data), and the host dies of the
+/// signal once the terminal is restored (``ProcessEnd/killed(by:)``).
+/// SIGTSTP (Ctrl-Z) gives the terminal back (the line off, the cursor
+/// shown, echo on) before the process stops, and the line is drawn again
+/// once it is continued, as `run` does.
 // Safe: `interruption`, `fetch`, `fetched` and `saved` only under `condition`; the rest is immutable.
 final class BookmarkScript: @unchecked Sendable {
     private let runtime: PresenterRuntime
@@ -52,13 +53,13 @@ final class BookmarkScript: @unchecked Sendable {
     /// Fetches the title of `url` when `title` is nil, prints it on stdout
     /// unless `save` is given, and saves the bookmark in `save` (under the
     /// URL the title came from: the http one when a URL typed without a
-    /// scheme fell back to http). Returns the exit status.
-    func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> Int32 {
+    /// scheme fell back to http). Returns how the host ends.
+    func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> ProcessEnd.Status {
         ProcessSignals.ignoreBrokenPipe()
         CrashRescue.install(terminal: terminal ? .standardError : nil)
         let trap: SignalTrap
         do throws(Errno) {
-            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
+            trap = try SignalTrap(queue: control) {
                 [self] event in
                 if event.signal == SIGTSTP { return suspend() }
                 condition.withLock {
@@ -94,17 +95,17 @@ final class BookmarkScript: @unchecked Sendable {
             _ = runtime.waitUntilSettled(timeout: CommandRuntime.outcomeLimit + 1)
         }
         runtime.shutdown()
-        if let signal = interrupted { return 128 + signal }
+        if let signal = interrupted { return .signal(signal) }
         if let failure {
             // In a terminal and in plain lines alike: the presenter's lines
             // were drawn and went (or were printed), this one stays.
             PresenterHostCommand.writeStandardError("Error: \(failure)\n")
-            return ExitCode.failure.rawValue
+            return .exit(ExitCode.failure.rawValue)
         }
         if save == nil, let resolvedTitle {
             try PresenterHostCommand.writeStandardOutput(resolvedTitle + "\n")
         }
-        return ExitCode.success.rawValue
+        return .exit(ExitCode.success.rawValue)
     }
 
     private var interrupted: Int32? { condition.withLock { interruption } }

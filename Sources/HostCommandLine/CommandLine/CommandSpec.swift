@@ -144,14 +144,16 @@ enum ValueKind: Sendable {
         }
     }
 
-    /// A number of seconds: finite, not negative (and above zero unless
-    /// `allowZero`), at most `longest`.
+    /// A duration: finite, not negative (and above zero unless
+    /// `allowZero`), at most `longest` seconds. The one reading of a
+    /// duration the command line has (``duration(_:)``).
     static func seconds(
         _ text: String, for name: String, allowZero: Bool, longest: Double, longestName: String
     ) throws(CommandError) -> Double {
-        guard let value = Double(text), !value.isNaN, value > 0 || (allowZero && value == 0) else {
+        guard let value = duration(text), value > 0 || allowZero else {
+            let what = allowZero ? "a duration" : "a duration above 0"
             throw .usage(
-                "\(name): '\(PrintableText.escaping(text))' is not \(allowZero ? "a number of seconds (0 or more)" : "a positive number of seconds")"
+                "\(name): '\(PrintableText.escaping(text))' is not \(what); give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
             )
         }
         guard value <= longest else {
@@ -160,6 +162,30 @@ enum ValueKind: Sendable {
             )
         }
         return value
+    }
+
+    /// `text` as seconds when it is a duration: a decimal number (`5`,
+    /// `1.5`, `.5`) alone or followed by `s`, `m` or `h` (`5s`, `2m`, `1h`);
+    /// nil for anything else: hexadecimal (`0x10`, which `Double` would take
+    /// as 16), exponents, `inf`, signs, spaces.
+    static func duration(_ text: String) -> Double? {
+        var number = Substring(text)
+        var unit = 1.0
+        switch number.last {
+        case "s": number = number.dropLast()
+        case "m": (number, unit) = (number.dropLast(), 60)
+        case "h": (number, unit) = (number.dropLast(), 3600)
+        default: break
+        }
+        let isDigit: (Character) -> Bool = { ("0"..."9").contains($0) }
+        let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard
+            number.contains(where: isDigit),
+            parts.allSatisfy({ $0.allSatisfy(isDigit) }),
+            parts.count == 1 || !parts[1].isEmpty,
+            let value = Double(number)
+        else { return nil }
+        return value * unit
     }
 
     /// "auto, always or never" (`conjunction` "and": "a, b and c").

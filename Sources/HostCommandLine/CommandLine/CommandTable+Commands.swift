@@ -113,11 +113,12 @@ extension CommandTable {
             {"progress": 0.42, "message": "Downloading foo.tar"} written to the descriptor
             numbered in $PRESENTER_PROGRESS_FD (see docs/PROGRESS.md).
 
-            Exit status: <command>'s own (128 + N when signal N killed it); 124 after
-            --timeout; 126 <command> cannot be executed; 127 <command> not found;
-            129, 130, 131, 143 when interrupted by SIGHUP, SIGINT, SIGQUIT, SIGTERM;
-            64 bad option or unknown presenter; 65 bad messages file; 66 unreadable
-            messages file; 73 --log file that cannot be written.
+            Exit status: <command>'s own; when a signal killed <command> (Ctrl-C too),
+            presenter-host dies of the same signal once the terminal is restored, so
+            that a shell loop stops as without it; 124 after --timeout; 126 <command>
+            cannot be executed; 127 <command> not found; 64 bad option or unknown
+            presenter; 65 bad messages file; 66 unreadable messages file; 73 --log
+            file that cannot be written. Durations: 5, 1.5, 5s, 2m or 1h.
 
             The presenter runs in a sandboxed process of its own: if it crashes, hangs
             or misbehaves, it is stopped and plain progress lines take over; the
@@ -177,9 +178,10 @@ extension CommandTable {
         exclusive: [["--get-title", "--add"], cacheModes],
         epilogue: """
             Exit status: 0 done (the screen was left with Esc); 1 the title could not be
-            fetched or the bookmark not saved (the reason is on stderr); 130 Ctrl-C;
-            129, 131, 143 SIGHUP, SIGQUIT, SIGTERM; 64 bad option; 65 bad messages file;
-            66 unreadable messages file; 73 --log file that cannot be written.
+            fetched or the bookmark not saved (the reason is on stderr); 130 Ctrl-C on
+            the screen; 64 bad option; 65 bad messages file; 66 unreadable messages
+            file; 73 --log file that cannot be written. SIGINT, SIGTERM, SIGHUP and
+            SIGQUIT end it: the terminal restored, it dies of the signal.
             """)
 
     static let bookmarks = CommandSpec(
@@ -262,7 +264,7 @@ extension CommandTable {
                 name: "--socket", value: .text(placeholder: "<path>", needs: "a path for the socket"),
                 completion: .file,
                 help:
-                    "Serve the protocol on a Unix socket at <path> for any number of clients at once instead of reading stdin; ends on SIGTERM, SIGINT or SIGHUP (each client's open actions fail when it disconnects). An old socket file nobody listens on is replaced."
+                    "Serve the protocol on a Unix socket at <path> for any number of clients at once instead of reading stdin; ends on SIGTERM, SIGINT, SIGHUP or SIGQUIT (each client's open actions fail when it disconnects). An old socket file nobody listens on is replaced."
             ),
             color,
             terminalProgress("OSC 9;4 in the terminal's tab and taskbar: auto, always, never."),
@@ -274,9 +276,10 @@ extension CommandTable {
         exclusive: [cacheModes],
         epilogue: """
             Exit status: 0 when every action started succeeded; 1 when one failed or was
-            left open; 129, 130, 143 when interrupted (reading stdin); 64 bad option or
-            unknown presenter; 65 bad messages file; 66 unreadable messages file; 73 --log
-            file or --socket path that cannot be created.
+            left open; 64 bad option or unknown presenter; 65 bad messages file; 66
+            unreadable messages file; 73 --log file or --socket path that cannot be
+            created. SIGINT, SIGTERM, SIGHUP and SIGQUIT end a drive from stdin: the
+            terminal restored, it dies of the signal.
             """)
 
     static let printPluginPath = CommandSpec(

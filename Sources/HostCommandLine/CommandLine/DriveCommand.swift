@@ -14,16 +14,18 @@ import HostSystem
 /// the screen as a run's is.
 package enum DriveCommand {
     /// Runs `drive` with its options (the plugin options given before the
-    /// word `drive` among them); returns the exit status.
-    static func execute(_ options: DriveOptions) -> Int32 {
+    /// word `drive` among them); returns how the host ends: its exit
+    /// status, or, when a signal ended a drive from stdin, that signal
+    /// (``ProcessEnd/killed(by:)``), once the terminal is given back.
+    static func execute(_ options: DriveOptions) -> ProcessEnd.Status {
         do {
             return try drive(options)
         } catch {
-            return PresenterHostCommand.report(error)
+            return .exit(PresenterHostCommand.report(error))
         }
     }
 
-    private static func drive(_ options: DriveOptions) throws(CommandError) -> Int32 {
+    private static func drive(_ options: DriveOptions) throws(CommandError) -> ProcessEnd.Status {
         let presentation = options.presentation
         let environment = ProcessEnvironment.current
         let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
@@ -75,8 +77,9 @@ package enum DriveCommand {
         // a signal ended a stdin driver (a socket driver ends by a signal as
         // a matter of course).
         runtime.shutdown(keepingOutcome: signal == nil || server != nil)
-        if let signal, server == nil { return 128 + signal }
-        return session.outcomes.failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+        // A socket driver's end is a signal, as a service's: its status is its actions'.
+        if let signal, server == nil { return .signal(signal) }
+        return .exit(session.outcomes.failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue)
     }
 
     /// The `--socket` server, listening, or nil to read stdin.
@@ -105,16 +108,17 @@ package enum DriveCommand {
         }
     }
 
-    /// Traps SIGINT, SIGTERM and SIGHUP, which end the drive through
-    /// `finish`, and SIGTSTP, which gives the terminal back clean while the
-    /// host is stopped, as run does. When the trap's pipe cannot be made the
-    /// runtime is shut down and the server stopped.
+    /// Traps the signals run traps (``SignalTrap/trapped``): SIGINT,
+    /// SIGTERM, SIGHUP and SIGQUIT end the drive through `finish` (the
+    /// terminal given back first), and SIGTSTP gives the terminal back clean
+    /// while the host is stopped, as run does. When the trap's pipe cannot
+    /// be made the runtime is shut down and the server stopped.
     private static func trapSignals(
         for runtime: PresenterRuntime, server: DriveServer?, finish: @escaping (Int32?) -> Void
     ) throws(CommandError) -> SignalTrap {
         let control = DispatchQueue(label: "presenter-host.drive.control")
         do throws(Errno) {
-            return try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP], queue: control) { event in
+            return try SignalTrap(queue: control) { event in
                 if event.signal == SIGTSTP {
                     // Ctrl-Z: the terminal back clean while stopped, as run does.
                     runtime.suspend()

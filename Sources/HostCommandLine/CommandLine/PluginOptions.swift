@@ -57,8 +57,15 @@ struct PluginOptions: Equatable {
         var scanner = scanner(environment: environment)
         scanner.trustsUnscanned = trusting
         // --rescan asks for every file to be scanned again.
-        return RegistryPipeline(scanner: scanner, policy: policy, cache: cache).load(
+        let registry = RegistryPipeline(scanner: scanner, policy: policy, cache: cache).load(
             entries, needing: self.cache == .rescan ? nil : presenter)
+        if verbose, !registry.notScanned.isEmpty {
+            let count = registry.notScanned.count
+            PresenterHostCommand.writeStandardError(
+                "presenter-host: \(count) plugin file\(count == 1 ? "" : "s") without a description not scanned (not needed for '\(PrintableText.escaping(presenter ?? ""))'; presenter-host --list scans them): \(registry.notScanned.map(PrintableText.escaping).joined(separator: ", "))\n"
+            )
+        }
+        return registry
     }
 
     /// The scan helper these options load plugin files with.

@@ -46,15 +46,16 @@ package enum PresenterHostCommand {
     }
 
     /// Runs the command with `arguments` (without the program name), then
-    /// ends the process with its exit status, its exit handlers run and
-    /// C's buffered streams written out: the executable's whole `main`.
+    /// ends the process as it says: with its exit status, its exit handlers
+    /// run and C's buffered streams written out, or dying of the signal that
+    /// ended what it ran: the executable's whole `main`.
     package static func run(_ arguments: [String]) -> Never {
-        ProcessEnd.normally(main(arguments))
+        ProcessEnd.with(main(arguments))
     }
 
     /// Runs the command with `arguments` (without the program name) and
-    /// returns the process exit status.
-    package static func main(_ arguments: [String]) -> Int32 {
+    /// returns how the process ends.
+    package static func main(_ arguments: [String]) -> ProcessEnd.Status {
         FileDescriptor.holdClosedStandardDescriptors()
         // The scan helper (see PluginScanner): internal, so not in --help.
         if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
@@ -62,7 +63,7 @@ package enum PresenterHostCommand {
         if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + Usage.seeHelp(nil))
-            return ExitCode.usage.rawValue
+            return .exit(ExitCode.usage.rawValue)
         }
         let invocation: Invocation
         do throws(UsageFailure) {
@@ -76,36 +77,36 @@ package enum PresenterHostCommand {
             writeStandardError("Error: \(PrintableText.escaping(error.error.message))\n")
             writeStandardError(
                 (error.command.map(Usage.usageLines) ?? Usage.synopsis) + Usage.seeHelp(error.command))
-            return error.error.exitCode.rawValue
+            return .exit(error.error.exitCode.rawValue)
         }
         if let command = invocation.runsWork, let shortfall = DescriptorLimit.shortfall() {
-            return report(.descriptors(shortfall, command: command))
+            return .exit(report(.descriptors(shortfall, command: command)))
         }
         switch invocation {
         case .help:
-            return printing(Usage.help)
+            return .exit(printing(Usage.help))
         case .commandHelp(let name):
-            return printing(CommandTable.commands.first { $0.name == name }.map(Usage.help) ?? Usage.help)
+            return .exit(printing(CommandTable.commands.first { $0.name == name }.map(Usage.help) ?? Usage.help))
         case .version:
-            return printing(Usage.versionLine + "\n")
+            return .exit(printing(Usage.versionLine + "\n"))
         case let .list(plugins, verbose, json, ids):
-            return ListCommand.execute(plugins, verbose: verbose, json: json, ids: ids)
+            return .exit(ListCommand.execute(plugins, verbose: verbose, json: json, ids: ids))
         case .printPluginPath(let plugins):
-            return printPluginPath(plugins)
+            return .exit(printPluginPath(plugins))
         case let .sandboxInfo(plugins, json):
-            return SandboxInfoCommand.execute(plugins, json: json)
+            return .exit(SandboxInfoCommand.execute(plugins, json: json))
         case .run(let options):
             return RunCommand.execute(options)
         case let .bookmarks(json, store):
-            return BookmarksCommand.execute(store: store, json: json)
+            return .exit(BookmarksCommand.execute(store: store, json: json))
         case .addBookmark(let options):
             return AddBookmarkCommand.execute(options)
         case .check(let options):
-            return CheckCommand.execute(options)
+            return .exit(CheckCommand.execute(options))
         case .drive(let options):
             return DriveCommand.execute(options)
         case .completions(let shell):
-            return printing(CompletionScript.script(for: shell))
+            return .exit(printing(CompletionScript.script(for: shell)))
         }
     }
 

@@ -13,8 +13,9 @@ import HostPlugins
 /// and a command that cannot be started shows no presenter at all.
 package enum RunCommand {
     /// Runs `run` with its options (the plugin options given before the
-    /// word `run` among them); returns the exit status.
-    static func execute(_ options: RunOptions) -> Int32 {
+    /// word `run` among them); returns how the host ends (see
+    /// ``RunSession/ending(of:interruptedBy:timedOut:)``).
+    static func execute(_ options: RunOptions) -> ProcessEnd.Status {
         // The presenter process starts now, while the registry loads and the
         // command starts: it is a second Swift process, and the run waits
         // for it at the end (docs/BENCHMARKS.md). An error before the run
@@ -39,7 +40,7 @@ package enum RunCommand {
             return try session.run(
                 registry: registry, presenter: presenter, log: log, events: events, launch: launch)
         } catch {
-            return PresenterHostCommand.report(error)
+            return .exit(PresenterHostCommand.report(error))
         }
     }
 

@@ -21,17 +21,19 @@ import HostSystem
 ///   (a pipe, a file) cannot tear a region drawn on stderr, so it is passed
 ///   straight through.
 ///
-/// Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT are caught (see
-/// ``SignalTrap``); SIGTSTP (Ctrl-Z) takes the region off the screen before
-/// the host stops, and it is drawn again when the host is continued. One
-/// that the terminal sent has already reached `CMD` and what it started,
-/// which run in our foreground process group; one sent to the host alone
-/// (kill(1)) is forwarded once to `CMD` and its descendants (see
-/// ``ProcessTree``), as the terminal would have delivered it. A second
-/// interrupting signal kills them (SIGKILL). The host then clears its
-/// region, restores the cursor and exits with 128 + the first signal's
-/// number. Once `CMD` has ended, its status is the exit status: a signal
-/// then only cuts `--linger`'s wait short.
+/// Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT are caught
+/// (``SignalTrap/trapped``); SIGTSTP (Ctrl-Z) takes the region off the
+/// screen before the host stops, and it is drawn again when the host is
+/// continued. One that the terminal sent has already reached `CMD` and
+/// what it started, which run in our foreground process group; one sent
+/// to the host alone (kill(1)) is forwarded once to `CMD` and its
+/// descendants (see ``ProcessTree``), as the terminal would have delivered
+/// it. A second interrupting signal kills them (SIGKILL). Whatever ends
+/// `CMD`, the host clears its region, restores the cursor and ends as
+/// `CMD` did (``ending(of:interruptedBy:timedOut:)``): with its exit
+/// status, or dying of the signal that killed it, so that a shell sees
+/// what it would without the host. Once `CMD` has ended, a signal only
+/// cuts `--linger`'s wait short.
 ///
 /// The end: `run` returns when `CMD` ends. The presenter is told the outcome
 /// and, when it has a message or `CMD` failed, draws its final look, which
@@ -86,8 +88,10 @@ final class RunSession: @unchecked Sendable {
         self.environment = environment
     }
 
-    /// Runs the command under the presenter; returns the exit status.
-    /// `log` gets the presenter log (`--verbose`, `--log`).
+    /// Runs the command under the presenter; returns how the host ends
+    /// (``ending(of:interruptedBy:timedOut:)``: the command's exit status,
+    /// or the signal that killed it). `log` gets the presenter log
+    /// (`--verbose`, `--log`).
     ///
     /// The composition of the run's parts, each in its own step below: the
     /// command found, the runtime made and the signals trapped, the command
@@ -99,7 +103,7 @@ final class RunSession: @unchecked Sendable {
     func run(
         registry: PresenterRegistry, presenter: PresenterChain, log: RunLog, events: RunEvents,
         launch: PresenterProcessLaunch? = nil
-    ) throws(CommandError) -> Int32 {
+    ) throws(CommandError) -> ProcessEnd.Status {
         // A command that cannot start (missing, not executable, a #! line
         // naming a missing interpreter) is reported before anything is shown.
         let workingMessage =
@@ -132,21 +136,17 @@ final class RunSession: @unchecked Sendable {
             outcome, of: started, interruptedBy: interruptedBy, runtime: runtime, mode: mode, log: log,
             events: events)
         // The outcome stays unless a signal ended the command: the user
-        // asked to stop, and the region goes as it came.
+        // asked to stop, and the region goes as it came. What the command
+        // left of a streamed line comes after it, the cursor as it left it.
         runtime.shutdown(keepingOutcome: interruptedBy == nil)
+        started.output.finishStream(to: .standardError)
 
-        if outcome.status != 0 {
-            started.output.replay(to: .standardError)
-            // In plain mode too: the same closing line in both (the plain
-            // lines before it are the presenter's, as the region was).
-            if didTimeOut {
-                PresenterHostCommand.writeStandardError(
-                    "presenter-host: \(Self.timedOut(after: options.timeout ?? 0)): \(options.commandLine)\n")
-            }
-        }
+        // A timeout is said by the failure's line, which stays in a
+        // terminal as it is printed in plain mode: nothing after it.
+        if outcome.status != 0 { started.output.replay(to: .standardError) }
         // Once the command has ended its status stands: a signal then only
-        // cut the last message short.
-        return outcome.status
+        // cut --linger's wait short.
+        return Self.ending(of: termination, interruptedBy: interruptedBy, timedOut: didTimeOut)
     }
 
     /// A started run: the command, what reads and times it, and its action
@@ -218,7 +218,8 @@ final class RunSession: @unchecked Sendable {
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
         let output = RunOutputSink(
             mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-            runtime: runtime, relay: relay, log: log, tail: { [view] in view.appendTail($0) })
+            terminal: mode == .terminal, runtime: runtime, relay: relay, log: log,
+            tail: { [view] in view.appendTail($0) })
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
         let handle: InteractorHandle

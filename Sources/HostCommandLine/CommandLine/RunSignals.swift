@@ -18,7 +18,7 @@ extension RunSession {
             terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
         do throws(Errno) {
-            return try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
+            return try SignalTrap(queue: control) {
                 [self] event in
                 if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
             }

@@ -109,6 +109,11 @@ enum CheckAdvice {
         }
     }
 
+    /// The fix for a file whose descriptors disagree with its description
+    /// (the reason names the field).
+    static let disagreeing =
+        "give every field the same value in the description and in the descriptor, and describe each presenter the entry point returns: define each value once (#define) and use it in both"
+
     /// The reason and fix for a file without a description (ABI 1.3).
     static func undescribed(file: String) -> (reason: String, fix: String) {
         (

@@ -24,8 +24,9 @@ import PresenterABI
 /// sandbox stopped no session, SECURITY.md), `output` (nothing printed), `services` (no host
 /// service called from another thread or outside a hook) and `drawing`
 /// (only inside the view). The file itself gets `loads` and `description`
-/// (read from the file, and agreeing with what loading it returns; a WARN
-/// for a file without one, which only a scan helper can list).
+/// (read from the file, and agreeing with what loading it in a presenter
+/// process returns; a WARN for a file without one, which only a scan
+/// helper can list).
 ///
 /// The scenarios are in ConformanceSuite+Scenarios, the checks over all
 /// sessions in ConformanceSuite+OverallChecks, what to change in
@@ -53,43 +54,47 @@ struct ConformanceSuite {
         }
         // Loading opens a real path (no link in it: `PluginFile`).
         let file = (try? PathName.realPath(path)) ?? path
-        // What the file holds comes from the scan helper, sandboxed as every
-        // process that runs plugin code: `check` runs none itself. It loads
-        // a described file too, and compares its descriptors with its
-        // description (`PluginLibrary.agree`).
+        // What a file holds is read from its description, or comes from a
+        // scan helper, sandboxed as every process that runs plugin code:
+        // `check` runs none itself, and none of a described file outside
+        // the presenter processes of its checks.
         let loaded: PluginLibrary.Contents
-        let described = Result { () throws(PluginLoadFailure) in
+        let described: Bool
+        switch Result(catching: { () throws(PluginLoadFailure) in
             try PluginFile.describe(file, policy: configuration.policy)
-        }
-        switch scanner.scan([file], policy: configuration.policy)[0] ?? .failure(.unscanned) {
-        case .success(let contents):
-            loaded = contents
+        }) {
         case .failure(let failure):
             let (reason, fix) = CheckAdvice.loading(failure, file: path)
-            if case .disagreesWithDescription = failure {
-                return [fileResult(.pass, nil, nil), descriptionResult(path, .fail, reason, fix)]
+            return [fileResult(.fail, reason, fix)]
+        case .success(let description?):
+            loaded = description.contents
+            described = true
+        case .success(nil):
+            switch scanner.scan([file], policy: configuration.policy)[0] ?? .failure(.unscanned) {
+            case .success(let contents):
+                loaded = contents
+                described = false
+            case .failure(let failure):
+                let (reason, fix) = CheckAdvice.loading(failure, file: path)
+                var results = [fileResult(.fail, reason, fix)]
+                if case .stopped(let violation) = failure {
+                    results.append(
+                        ConformanceResult(
+                            path: path, presenterId: nil, check: "sandbox", verdict: .fail,
+                            reason: "the sandbox stopped it while loading: \(violation)",
+                            fix: Self.sandboxFix(violation)))
+                }
+                return results
             }
-            var results = [fileResult(.fail, reason, fix)]
-            if case .stopped(let violation) = failure {
-                results.append(
-                    ConformanceResult(
-                        path: path, presenterId: nil, check: "sandbox", verdict: .fail,
-                        reason: "the sandbox stopped it while loading: \(violation)",
-                        fix: Self.sandboxFix(violation)))
-            }
-            return results
         }
         var results = [fileResult(.pass, "\(loaded.count) presenter\(loaded.count == 1 ? "" : "s")", nil)]
-        switch described {
-        case .success(.some):
-            results.append(
-                descriptionResult(path, .pass, "read from the file without loading it, and the descriptors agree", nil))
-        case .success(.none):
+        if !described {
             let (reason, fix) = CheckAdvice.undescribed(file: path)
             results.append(descriptionResult(path, .warn, reason, fix))
-        case .failure:
-            break  // the scan refused it too, or it changed since: said above
         }
+        // A described file's descriptors are compared with its description
+        // where it loads: in the first presenter process, before the checks.
+        var agreement = !described
         var registry: PresenterRegistry?
         for (index, outcome) in loaded.enumerated() {
             switch outcome {
@@ -112,10 +117,39 @@ struct ConformanceSuite {
                     }
                     chain += bases
                 }
+                if !agreement {
+                    agreement = true
+                    let result = agreementResult(chain, path: path)
+                    results.append(result)
+                    // The presenter process refuses the file: no check could run.
+                    if result.verdict == .fail { return results }
+                }
                 results += check(chain)
             }
         }
+        if !agreement { results.append(descriptionResult(path, .pass, "read from the file without loading it", nil)) }
         return results
+    }
+
+    /// The `description` result of a described file: a presenter process
+    /// loads it for `chain` (its first usable presenter's) and compares
+    /// what its entry point returns with its description
+    /// (`PluginLibrary.agree`), where only the presenter process runs its code.
+    private func agreementResult(_ chain: [PresenterPlugin], path: String) -> ConformanceResult {
+        let session = CheckSession(chain: chain, configuration: configuration, geometry: Self.defaultGeometry)
+        defer { _ = session.close() }
+        do throws(PresenterFailure) {
+            try session.attach(geometry: Self.defaultGeometry)
+        } catch {
+            // The loader's word for a disagreement carries its fix; any other
+            // failure to start is the checks' to report, one by one.
+            let text = "\(error)"
+            if text.contains(PluginLoadFailure.descriptionFixText) {
+                return descriptionResult(path, .fail, text, CheckAdvice.disagreeing)
+            }
+        }
+        return descriptionResult(
+            path, .pass, "read from the file without loading it; loaded, its descriptors agree", nil)
     }
 
     /// The file's `description` result.

@@ -47,19 +47,24 @@ enum DriveRequest: Equatable {
         "fail": ["message", "reason"],
     ]
 
+    /// What a line that is not a JSON object is told to send instead.
+    private static let example = #"send one JSON object a line, such as {"start": "a1", "working": "Working..."}"#
+
     /// Parses one line (without its newline).
     static func parse(_ line: [UInt8]) throws(Invalid) -> DriveRequest {
         let node: JSONReader.Node
         do {
             node = try JSONReader.parse(line)
         } catch {
+            // A broken object is told where it breaks; anything else is not
+            // JSON meant for us at all (a stray `echo hello`).
+            guard line.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") else {
+                throw Invalid(reason: "not a JSON object; \(example)")
+            }
             throw Invalid(reason: "column \(error.column): \(error.message)")
         }
         guard case .object(let list) = node.value else {
-            throw Invalid(
-                reason:
-                    "\(node.value.kindDescription) is not a request; send a JSON object such as {\"start\": \"a1\", \"working\": \"Working...\"}"
-            )
+            throw Invalid(reason: "\(node.value.kindDescription), not a JSON object; \(example)")
         }
         var members: [String: JSONReader.Value] = [:]
         for member in list {

@@ -14,7 +14,8 @@ import HostSystem
 ///
 /// The terminal is always given back as it was (the user's screen, the
 /// cursor, the settings): when the user leaves (Esc: 0; Ctrl-C: 130), on
-/// SIGINT, SIGTERM, SIGHUP and SIGQUIT (128 + the signal), around a stop
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT (then the host dies of the signal,
+/// ``ProcessEnd/killed(by:)``), around a stop
 /// (Ctrl-Z or SIGTSTP: taken off before the stop, drawn again on `fg`), and
 /// when the host itself crashes (``CrashRescue``). A presenter that
 /// crashes, hangs or fails is taken off the view; the form goes on, and its
@@ -64,7 +65,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
     private let control = DispatchQueue(label: "presenter-host.add-bookmark.control")
     /// Guards the state below; signalled when `exitStatus` is set.
     private let condition = MonotonicCondition()
-    private var exitStatus: Int32?
+    private var exitStatus: ProcessEnd.Status?
     /// Every fetch started (cancelling one that ended does nothing).
     private var fetches: [WebTitleFetch] = []
     private var saving = 0
@@ -85,8 +86,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
         case signalPipe(Errno)
     }
 
-    /// Shows the form until the user leaves it; returns the exit status.
-    func run() throws(StartFailure) -> Int32 {
+    /// Shows the form until the user leaves it; returns how the host ends.
+    func run() throws(StartFailure) -> ProcessEnd.Status {
         let backend = FullScreenBackend(color: configuration.color, unicode: configuration.unicode)
         let view = self.view
         let runtime = PresenterRuntime(
@@ -102,9 +103,9 @@ final class AddBookmarkScreen: @unchecked Sendable {
         CrashRescue.install(terminal: .standardError, fullScreen: true)
         let trap: SignalTrap
         do throws(Errno) {
-            trap = try SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP], queue: control) {
+            trap = try SignalTrap(queue: control) {
                 [self] event in
-                if event.signal == SIGTSTP { suspend(runtime) } else { leave(status: 128 + event.signal) }
+                if event.signal == SIGTSTP { suspend(runtime) } else { leave(status: .signal(event.signal)) }
             }
         } catch {
             runtime.shutdown()
@@ -126,8 +127,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
         }
         let input = TerminalInput { [self] key in
             switch key {
-            case nil: leave(status: 128 + SIGHUP)  // the terminal is gone
-            case .control(3): leave(status: 128 + SIGINT)
+            case nil: leave(status: .exit(128 + SIGHUP))  // the terminal is gone
+            case .control(3): leave(status: .exit(128 + SIGINT))  // a key in raw mode: the screen's way out
             case .control(26): control.async { self.suspend(runtime) }
             case .paste?:
                 runtime.sync { view.handle(key!) }
@@ -162,7 +163,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
     private func handle(_ request: BookmarkForm.Request, screenlet: Screenlet, runtime: PresenterRuntime) {
         switch request {
         case .quit:
-            leave(status: 0)
+            leave(status: .exit(0))
         case .getTitle(let url, let explicit):
             getTitle(url, explicit: explicit, screenlet: screenlet, runtime: runtime)
         case .add(let url, let title):
@@ -217,7 +218,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
     // MARK: - Leaving and job control
 
     /// Ends the screen with `status` (the first reason to leave wins). Any thread.
-    private func leave(status: Int32) {
+    private func leave(status: ProcessEnd.Status) {
         condition.withLock {
             if exitStatus == nil { exitStatus = status }
             condition.broadcast()

@@ -92,14 +92,35 @@ package enum PluginConfinement {
     /// cmdline, which every local user reads), its log or its description.
     static let passedVariables: Set<String> = [
         "LANG", "LANGUAGE", "TERM", "NO_COLOR", "LD_LIBRARY_PATH", "SWIFT_BACKTRACE", "PRESENTER_HOST_DEBUG",
+        // The locale's categories, POSIX's and glibc's: by name, as any
+        // other `LC_` variable (which sshd forwards) may hold anything.
+        "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "LC_ADDRESS",
+        "LC_IDENTIFICATION", "LC_MEASUREMENT", "LC_NAME", "LC_PAPER", "LC_TELEPHONE",
     ]
 
+    /// The variables whose value names something (a locale, a terminal
+    /// type, a list of languages): passed only when their value is such a
+    /// name, at most 128 bytes of `A-Z a-z 0-9 . _ - @ : + =`, so that a
+    /// secret kept in one is not passed either.
+    static let nameValuedVariables: Set<String> = passedVariables.subtracting([
+        "NO_COLOR", "LD_LIBRARY_PATH", "SWIFT_BACKTRACE", "PRESENTER_HOST_DEBUG",
+    ])
+
+    /// Whether `value` is what a variable of ``nameValuedVariables`` holds.
+    static func isName(_ value: Substring) -> Bool {
+        value.utf8.count <= 128
+            && value.utf8.allSatisfy { byte in
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                    || "._-@:+=".utf8.contains(byte)
+            }
+    }
+
     /// Whether the variable `name` of the host's environment is passed
-    /// (``passedVariables``, the locale's `LC_*`; in a test build the test
-    /// switch and the test fixtures' `FIXTURE_*` and `INTRUDER_*`
-    /// settings; in a sanitized build the sanitizer's options).
+    /// (``passedVariables``; in a test build the test switch and the test
+    /// fixtures' `FIXTURE_*` and `INTRUDER_*` settings; in a sanitized build
+    /// the sanitizer's options).
     static func passes(_ name: Substring) -> Bool {
-        if passedVariables.contains(String(name)) || name.hasPrefix("LC_") { return true }
+        if passedVariables.contains(String(name)) { return true }
         #if PRESENTER_HOST_TEST_SWITCHES
             if name == offVariable || name.hasPrefix("FIXTURE_") || name.hasPrefix("INTRUDER_") { return true }
         #endif
@@ -114,10 +135,14 @@ package enum PluginConfinement {
     /// `setting` (what the host itself gives that process, whatever its
     /// name), then ``namespaceVariable``.
     static func environment(from environment: [String], setting: [String: String]) -> [String] {
-        var passed = environment.filter { entry in
-            guard let equals = entry.firstIndex(of: "=") else { return false }
-            let name = entry[..<equals]
-            return passes(name) && setting[String(name)] == nil && name != namespaceVariable
+        var passed: [String] = environment.compactMap { entry in
+            guard let equals = entry.firstIndex(of: "=") else { return nil }
+            let name = entry[..<equals], value = entry[entry.index(after: equals)...]
+            guard passes(name), setting[String(name)] == nil, name != namespaceVariable else { return nil }
+            if nameValuedVariables.contains(String(name)) && !isName(value) { return nil }
+            // A presenter needs to know NO_COLOR is set, not what it holds.
+            if name == "NO_COLOR" { return value.isEmpty ? nil : "NO_COLOR=1" }
+            return entry
         }
         passed += setting.filter { $0.key != namespaceVariable }.sorted { $0.key < $1.key }.map {
             "\($0.key)=\($0.value)"

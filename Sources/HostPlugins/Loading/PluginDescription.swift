@@ -108,8 +108,10 @@ package struct PluginDescription: Sendable, Equatable {
     private static func notes(
         in bytes: [UInt8], alignment: UInt64, bigEndian: Bool, into texts: inout [ArraySlice<UInt8>]
     ) throws(PluginLoadFailure) {
-        // The gABI pads a note's name and text to 4 bytes; to 8 in a segment
-        // aligned to 8 (GNU property notes).
+        // The gABI's layout: the name follows the 12-byte header, the text
+        // starts at the next multiple of the segment's alignment (4, or 8
+        // in a segment aligned to 8: GNU property notes), and so does the
+        // next note. Offsets are from the segment's start, which is aligned.
         let align = alignment == 8 ? 8 : 4
         func padded(_ value: Int) -> Int { (value + align - 1) / align * align }
         var offset = 0
@@ -119,14 +121,18 @@ package struct PluginDescription: Sendable, Equatable {
             let type = ELFPrecheck.integer(bytes, at: offset + 8, size: 4, bigEndian: bigEndian)
             let nameStart = offset + 12
             // 32-bit sizes on a 64-bit Int: these sums cannot overflow.
-            let textStart = nameStart + padded(nameSize)
+            let textStart = padded(nameStart + nameSize)
             let textEnd = textStart + textSize
+            let ours =
+                type == noteType && nameSize == noteName.count && nameStart + nameSize <= bytes.count
+                && bytes[nameStart..<nameStart + nameSize].elementsEqual(noteName)
             guard textEnd <= bytes.count else {
+                // Another owner's note that does not fit says nothing of
+                // ours, and nothing can be read after it: stop there.
+                guard ours else { return }
                 throw .invalidDescription("a note runs past the end of its segment; the file is corrupt, rebuild it")
             }
-            if type == noteType && nameSize == noteName.count
-                && bytes[nameStart..<nameStart + nameSize].elementsEqual(noteName)
-            {
+            if ours {
                 guard textSize <= maxTextBytes else {
                     throw .invalidDescription("a description note holds more than \(maxTextBytes) bytes")
                 }

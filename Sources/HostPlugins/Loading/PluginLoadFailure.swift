@@ -143,6 +143,11 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         }
     }
 
+    /// The end of every disagreement's text: how `check` tells one among a
+    /// presenter process's refusals, which reach it as text.
+    package static let descriptionFixText =
+        "describe exactly what the descriptors hold (PRESENTER_DESCRIBE, or the SDK's description) and rebuild"
+
     /// The longest id in bytes, `PRESENTER_ID_MAX`.
     package static let idMaxBytes = Int(PRESENTER_ID_MAX)
 
@@ -230,8 +235,7 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
                 field == "presenters"
                 ? "returns another number of presenters than its description describes"
                 : "descriptor\(index.map { " \($0)" } ?? "")\(id.map { " ('\($0)')" } ?? "") has another \(field) than the file's description says"
-            return
-                "\(what); describe exactly what the descriptors hold (PRESENTER_DESCRIBE, or the SDK's description) and rebuild"
+            return "\(what); \(Self.descriptionFixText)"
         case .untrustedReport(let record, let problem):
             let place = record.map { "record \($0): " } ?? ""
             return

@@ -42,35 +42,55 @@ enum PluginLoader {
     }
 
     /// What loading each of `files` (real paths) under `policy` gave, in
-    /// order: read first, then the undescribed ones loaded.
-    static func load(
-        _ files: [(path: String, trusted: Bool)], scanner: PluginScanner?, policy: PluginPolicy
-    ) -> [PluginLibrary.Outcome] {
-        guard let scanner else {
-            return files.map { PluginLibrary.outcome($0.path, policy: policy) }
-        }
-        let reading = read(files.map(\.path), policy: policy)
-        return load(files, reading: reading, scanner: scanner, policy: policy, scanning: true).map { $0! }
+    /// this process: a pipeline without a scanner (the library's in-process
+    /// use, which trusts its plugins and needs their hooks).
+    static func loadInProcess(_ files: [String], policy: PluginPolicy) -> [PluginLibrary.Outcome] {
+        files.map { PluginLibrary.outcome($0, policy: policy) }
     }
 
-    /// What loading `files` gave, given what reading them gave. Without
-    /// `scanning`, a file that only a scan helper could tell about is left
-    /// out (nil), and no helper is started.
-    static func load(
-        _ files: [(path: String, trusted: Bool)], reading: Reading, scanner: PluginScanner, policy: PluginPolicy,
-        scanning: Bool
-    ) -> [PluginLibrary.Outcome?] {
-        var outcomes = reading.outcomes
-        let scanned = scanning ? reading.undescribed.filter { !files[$0].trusted } : []
-        let reported = scanned.isEmpty ? [:] : scanner.scan(scanned.map { files[$0].path }, policy: policy)
-        for (scanIndex, fileIndex) in scanned.enumerated() { outcomes[fileIndex] = reported[scanIndex] }
-        return files.indices.map { index in
-            if let outcome = outcomes[index] { return outcome }
-            if files[index].trusted || (scanning && scanner.trustsUnscanned) {
-                return PluginLibrary.outcome(files[index].path, policy: policy)
-            }
-            // Reading passed its checks, so only its code could tell more.
-            return scanning ? .failure(.unscanned) : nil
+    /// The files of `reading` that only their code can tell about, loaded
+    /// in this process because they are `trusted` (built with the
+    /// executable); by index.
+    static func loadTrusted(
+        _ files: [(path: String, trusted: Bool)], reading: Reading, policy: PluginPolicy
+    ) -> [Int: PluginLibrary.Outcome] {
+        var outcomes: [Int: PluginLibrary.Outcome] = [:]
+        for index in reading.undescribed where files[index].trusted {
+            outcomes[index] = PluginLibrary.outcome(files[index].path, policy: policy)
         }
+        return outcomes
+    }
+
+    /// The files `indices` (undescribed, not trusted) scanned by `scanner`,
+    /// by index. A file no helper reported on is refused
+    /// (``PluginLoadFailure/unscanned``), or loaded in this process when the
+    /// scanner ``PluginScanner/trustsUnscanned``.
+    /// `enough`, given the outcomes so far (by index in `files`), ends the
+    /// scan early: the files it did not reach are left out.
+    static func scan(
+        _ indices: [Int], of files: [(path: String, trusted: Bool)], scanner: PluginScanner,
+        policy: PluginPolicy, until enough: (([Int: PluginLibrary.Outcome]) -> Bool)? = nil
+    ) -> [Int: PluginLibrary.Outcome] {
+        guard !indices.isEmpty else { return [:] }
+        func byFile(_ reported: [Int: PluginLibrary.Outcome]) -> [Int: PluginLibrary.Outcome] {
+            Dictionary(uniqueKeysWithValues: reported.map { (indices[$0.key], $0.value) })
+        }
+        var stopped = false
+        let reported = scanner.scan(
+            indices.map { files[$0].path }, policy: policy,
+            until: enough.map { enough in
+                { reported in
+                    stopped = enough(byFile(reported))
+                    return stopped
+                }
+            })
+        var outcomes = byFile(reported)
+        guard !stopped else { return outcomes }
+        for fileIndex in indices where outcomes[fileIndex] == nil {
+            outcomes[fileIndex] =
+                scanner.trustsUnscanned
+                ? PluginLibrary.outcome(files[fileIndex].path, policy: policy) : .failure(.unscanned)
+        }
+        return outcomes
     }
 }

@@ -19,6 +19,10 @@ public struct PluginScanner: Sendable {
     /// The environment variable that sets the per-file timeout in
     /// milliseconds (for tests and very slow machines).
     public static let timeoutVariable = "PRESENTER_SCAN_TIMEOUT_MS"
+    /// The longest per-file timeout the environment may set: a hostile or
+    /// broken file holds a scan for no more than this, whatever a variable
+    /// a command inherited says.
+    public static let longestTimeout = 60.0
 
     /// The helper: a `presenter-host` binary (by default this very process's).
     public let executable: String
@@ -40,10 +44,11 @@ public struct PluginScanner: Sendable {
     }
 
     /// A scanner that runs this process's own executable, with the timeout
-    /// from `PRESENTER_SCAN_TIMEOUT_MS` when it is a positive whole number.
+    /// from `PRESENTER_SCAN_TIMEOUT_MS` when it is a positive whole number
+    /// (at most ``longestTimeout``).
     public init(environment: [String: String]) {
         let milliseconds = environment[Self.timeoutVariable].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
-        self.init(timeout: milliseconds.map { Double($0) / 1000 } ?? Self.defaultTimeout)
+        self.init(timeout: milliseconds.map { min(Double($0) / 1000, Self.longestTimeout) } ?? Self.defaultTimeout)
     }
 
     /// The sandbox a process that runs plugin code enters on this machine,
@@ -73,7 +78,7 @@ public struct PluginScanner: Sendable {
     /// How many helpers run at once: each loads one file, so that what one
     /// reports can only be about that file, and a few at once keep a cold
     /// start of many files short (docs/ARCHITECTURE.md gives the figures).
-    static let concurrentHelpers = 4
+    package static let concurrentHelpers = 4
 
     /// What loading each file of `paths` (real paths) gave, by index: its
     /// results as its helper reported them (or why that report was
@@ -81,7 +86,13 @@ public struct PluginScanner: Sendable {
     /// named could not be scanned (no helper could be started, or one did
     /// not speak the protocol): the caller refuses them (or, trusting
     /// them, loads them in-process).
-    package func scan(_ paths: [String], policy: PluginPolicy = .strict) -> [Int: PluginLibrary.Outcome] {
+    /// `enough`, asked after each file's outcome with every outcome so far,
+    /// ends the scan early when it says so: the helpers still running are
+    /// killed, and their files (and those not begun) are left out.
+    package func scan(
+        _ paths: [String], policy: PluginPolicy = .strict,
+        until enough: (([Int: PluginLibrary.Outcome]) -> Bool)? = nil
+    ) -> [Int: PluginLibrary.Outcome] {
         var results: [Int: PluginLibrary.Outcome] = [:]
         var running: [FileScan] = []
         var next = 0
@@ -97,16 +108,23 @@ public struct PluginScanner: Sendable {
             }
             guard !running.isEmpty else { return results }
             let before = running.count
+            var done = false
             running.removeAll { scan in
                 switch scan.advance() {
                 case nil: return false
-                case .loaded(let outcome): results[scan.index] = outcome
+                case .loaded(let outcome):
+                    results[scan.index] = outcome
+                    done = done || enough?(results) == true
                 case .unusable: usable = false
                 }
                 return true
             }
+            // The helpers still running end with their FileScans (killed).
+            if done { return results }
             if running.count == before, let deadline = running.map(\.deadline).min() {
-                ScanProcess.waitForAny(running.map(\.helper), before: deadline)
+                ScanProcess.waitForAny(
+                    running.map(\.helper), closed: Set(running.filter(\.closed).map { ObjectIdentifier($0.helper) }),
+                    before: deadline)
             }
         }
     }
@@ -131,6 +149,9 @@ private final class FileScan {
     private var reader: ScanReader
     /// The scanner's time for one file.
     private let timeout: Double
+    /// Its helper closed the report channel while its file was loading:
+    /// it is waited for (through its pidfd) until it ends or its deadline.
+    private(set) var closed = false
     /// When the helper is given up: first when it must have begun (it gets
     /// the scanner's timeout to start, but at least the default), then, fixed
     /// once the file begins loading, `timeout` after that: no line extends it.
@@ -176,8 +197,12 @@ private final class FileScan {
                     helper.finish(waitingUpTo: 0)
                     return .unusable
                 }
-                // It closed the channel: it ended, or its file's code closed it.
-                let (ending, killed) = helper.finish(waitingUpTo: max(0, deadline - ScanProcess.now()))
+                // It closed the channel: it ended, or its file's code closed
+                // it. Waited for without holding the other files' helpers:
+                // until it ends, or its deadline.
+                closed = true
+                guard helper.hasEnded || ScanProcess.now() >= deadline else { return nil }
+                let (ending, killed) = helper.finish(waitingUpTo: 0)
                 if killed { return .loaded(.failure(.timedOut(seconds: timeout))) }
                 switch ending {
                 case .stopped(let violation): return .loaded(.failure(.stopped(violation)))

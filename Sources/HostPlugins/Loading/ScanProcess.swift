@@ -94,6 +94,7 @@ final class ScanProcess {
 
     deinit {
         _ = finish(waitingUpTo: 0)
+        try? exitDescriptor?.close()
         try? report.close()
         try? lifeline.close()
         try? violations.close()
@@ -130,9 +131,24 @@ final class ScanProcess {
 
     /// Waits until one of `helpers` has something to read, or the monotonic
     /// `deadline` (``now()``'s clock) passes.
-    static func waitForAny(_ helpers: [ScanProcess], before deadline: Double) {
-        _ = try? FileDescriptor.wait(for: .input, on: helpers.map(\.report)) {
-            MonotonicTime.milliseconds(until: deadline)
+    static func waitForAny(_ helpers: [ScanProcess], closed: Set<ObjectIdentifier> = [], before deadline: Double) {
+        // A helper whose channel closed is waited for through its pidfd (its
+        // report would wake the wait at once, for ever); without one, a
+        // short sleep stands in.
+        var descriptors: [FileDescriptor] = []
+        var polling = false
+        for helper in helpers {
+            if !closed.contains(ObjectIdentifier(helper)) {
+                descriptors.append(helper.report)
+            } else if let exit = helper.exitDescriptor {
+                descriptors.append(exit)
+            } else {
+                polling = true
+            }
+        }
+        _ = try? FileDescriptor.wait(for: .input, on: descriptors) {
+            let milliseconds = MonotonicTime.milliseconds(until: deadline)
+            return polling ? min(milliseconds, 5) : milliseconds
         }
     }
 
@@ -147,6 +163,13 @@ final class ScanProcess {
         self.ending = ending
         return ending
     }
+
+    /// Whether the helper has ended, without waiting or reaping it.
+    var hasEnded: Bool { ending != nil || ProcessExit.hasExited(pid) }
+
+    /// A pidfd of the helper (readable once it ends), opened the first time
+    /// it is asked for; nil where the kernel has none.
+    private(set) lazy var exitDescriptor: FileDescriptor? = ProcessExit.exitDescriptor(of: pid)
 
     /// A monotonic clock in seconds.
     static func now() -> Double { MonotonicTime.seconds() }

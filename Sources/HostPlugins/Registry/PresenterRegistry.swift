@@ -11,6 +11,11 @@ public struct PresenterRegistry: Sendable {
     public var errors: [PluginLoadError]
     /// The directories searched, in order, with their origin.
     public var searchPath: [SearchPathEntry]
+    /// Plugin files without a description that were not scanned (their
+    /// code not run), in search order: a registry loaded for one presenter
+    /// (`RegistryPipeline.load(_:needing:)`) leaves out those it did not
+    /// need, and their presenters with them.
+    public var notScanned: [String] = []
 
     /// Creates a registry from parts (for tests and tools).
     public init(plugins: [PresenterPlugin], errors: [PluginLoadError] = [], searchPath: [SearchPathEntry] = []) {

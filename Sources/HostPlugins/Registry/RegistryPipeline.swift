@@ -55,7 +55,10 @@ public struct RegistryPipeline {
     /// `--list` scans it.
     package func load(_ searchPath: [SearchPathEntry], needing id: String?) -> PresenterRegistry {
         let files = DiscoveredFile.all(on: searchPath, policy: policy)
-        return resolve(files, outcomes: load(files, needing: id, searchPath: searchPath), searchPath: searchPath)
+        let (outcomes, notScanned) = load(files, needing: id, searchPath: searchPath)
+        var registry = resolve(files, outcomes: outcomes, searchPath: searchPath)
+        registry.notScanned = notScanned
+        return registry
     }
 
     /// `chain` with its presenters really loaded in this process (their
@@ -90,8 +93,9 @@ public struct RegistryPipeline {
     /// as it is, else loaded; the cache then remembers the outcomes that last.
     private func load(
         _ files: [DiscoveredFile], needing id: String?, searchPath: [SearchPathEntry]
-    ) -> [PluginLibrary.Outcome?] {
+    ) -> (outcomes: [PluginLibrary.Outcome?], notScanned: [String]) {
         var outcomes = [PluginLibrary.Outcome?](repeating: nil, count: files.count)
+        var notScanned: [String] = []
         var remembered: [(path: String, entry: RegistryCacheFormat.Entry)] = []
         var pending: [(index: Int, real: DiscoveredFile.Real)] = []
         for (index, file) in files.enumerated() {
@@ -103,23 +107,38 @@ public struct RegistryPipeline {
                 pending.append((index, real))
             }
         }
-        let pendingFiles = pending.map { ($0.real.path, files[$0.index].bundled) }
-        let loaded: [PluginLibrary.Outcome?]
+        let pendingFiles = pending.map { (path: $0.real.path, trusted: files[$0.index].bundled) }
+        var loaded = [PluginLibrary.Outcome?](repeating: nil, count: pending.count)
         if let scanner {
-            let reading = PluginLoader.read(pendingFiles.map(\.0), policy: policy)
-            var known: [PluginLibrary.Outcome?]?
-            if let id, !reading.undescribed.isEmpty {
-                let partial = PluginLoader.load(
-                    pendingFiles, reading: reading, scanner: scanner, policy: policy, scanning: false)
-                var all = outcomes
-                for ((index, _), outcome) in zip(pending, partial) { all[index] = outcome }
-                if (try? resolve(files, outcomes: all, searchPath: searchPath).resolve(id)) != nil { known = partial }
+            let reading = PluginLoader.read(pendingFiles.map(\.path), policy: policy)
+            for (index, outcome) in reading.outcomes.merging(
+                PluginLoader.loadTrusted(pendingFiles, reading: reading, policy: policy),
+                uniquingKeysWith: { a, _ in a })
+            {
+                loaded[index] = outcome
             }
-            loaded =
-                known
-                ?? PluginLoader.load(pendingFiles, reading: reading, scanner: scanner, policy: policy, scanning: true)
+            // With an id, a file is scanned only while the id's chain does
+            // not resolve without it: not at all when it does already, and
+            // the scan ends (its helpers killed) as soon as it does.
+            let undescribed = reading.undescribed.filter { !pendingFiles[$0].trusted }
+            func resolves(_ id: String, with scanned: [Int: PluginLibrary.Outcome]) -> Bool {
+                var all = outcomes
+                for (position, (index, _)) in pending.enumerated() {
+                    all[index] = scanned[position] ?? loaded[position]
+                }
+                return (try? resolve(files, outcomes: all, searchPath: searchPath).resolve(id)) != nil
+            }
+            if let id, resolves(id, with: [:]) {
+                notScanned = undescribed.map { pendingFiles[$0].path }
+            } else {
+                let scanned = PluginLoader.scan(
+                    undescribed, of: pendingFiles, scanner: scanner, policy: policy,
+                    until: id.map { id in { resolves(id, with: $0) } })
+                for (index, outcome) in scanned { loaded[index] = outcome }
+                notScanned = undescribed.filter { scanned[$0] == nil }.map { pendingFiles[$0].path }
+            }
         } else {
-            loaded = PluginLoader.load(pendingFiles, scanner: nil, policy: policy)
+            loaded = PluginLoader.loadInProcess(pendingFiles.map(\.path), policy: policy)
         }
         var changed = false
         for ((index, real), outcome) in zip(pending, loaded) {
@@ -134,11 +153,11 @@ public struct RegistryPipeline {
         // would be written again as it is (`store` says so too, at the cost
         // of a dictionary of every entry on each warm start).
         guard let cache, changed || cache.ignored != nil || remembered.count != cache.entries.count else {
-            return outcomes
+            return (outcomes, notScanned)
         }
         // Discovery gave each real path once.
         cache.store(Dictionary(remembered, uniquingKeysWith: { first, _ in first }))
-        return outcomes
+        return (outcomes, notScanned)
     }
 
     /// The registry: the presenters resolution keeps, and every refusal in

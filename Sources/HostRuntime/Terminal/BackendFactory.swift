@@ -14,7 +14,7 @@ public enum BackendFactory {
     }
 
     /// The mode for `fd`: plain when it is not a terminal, `TERM` is `dumb`,
-    /// unset or empty, or `CI` is set
+    /// unset or empty, or `CI` says CI
     /// (``TerminalEnvironment/wantsPlainLines(isTerminal:_:)``).
     public static func mode(for fd: FileDescriptor, environment: [String: String]) -> Mode {
         TerminalEnvironment.wantsPlainLines(isTerminal: TerminalShim.isTerminal(fd), environment) ? .plain : .terminal

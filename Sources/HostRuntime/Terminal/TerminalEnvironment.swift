@@ -13,10 +13,19 @@ public enum TerminalEnvironment {
 
     /// True when progress on a stream must be plain lines, not frames: the
     /// stream is not a terminal, `TERM` is `dumb`, unset or empty (nothing
-    /// says the terminal understands escape codes), or `CI` is set (to anything).
+    /// says the terminal understands escape codes), or we run in CI
+    /// (``isCI(_:)``).
     public static func wantsPlainLines(isTerminal: Bool, _ environment: [String: String]) -> Bool {
         let term = environment["TERM"] ?? ""
-        return !isTerminal || term.isEmpty || term == "dumb" || environment["CI"] != nil
+        return !isTerminal || term.isEmpty || term == "dumb" || isCI(environment)
+    }
+
+    /// True when `CI` says we run in CI: set to anything but empty, `0` or
+    /// `false` (any case), as CI services set it (`true`, `1`) and as a user
+    /// turns it off (`CI=false`, `CI=0`, `CI=`).
+    public static func isCI(_ environment: [String: String]) -> Bool {
+        let value = environment["CI"] ?? ""
+        return !value.isEmpty && value != "0" && value.lowercased() != "false"
     }
 
     /// True when the user asked for static, accessible output everywhere:

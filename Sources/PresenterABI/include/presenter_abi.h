@@ -563,6 +563,10 @@ typedef const presenter_descriptor *(*presenter_descriptor_fn)(uint32_t index);
  *   name      "presenter\0" padded to 12 bytes,
  *   desc      the text, padded with NULs to a multiple of 4 bytes.
  *
+ * (The gABI's layout, in a segment aligned to 4, as PRESENTER_DESCRIBE's
+ * section is; in a segment aligned to 8 the host reads notes as the gABI
+ * lays them out there, the name and the text each padded to 8.)
+ *
  * The text is a list of `key=value` entries, each ended by a NUL, in any
  * order; the first empty entry (or the end) ends it:
  *
@@ -588,9 +592,11 @@ typedef const presenter_descriptor *(*presenter_descriptor_fn)(uint32_t index);
  *       PRESENTER_FIELD(capabilities, "messages")
  *       PRESENTER_FIELD(hooks, "create,destroy,show,hide,render"));
  *
- * (values are string literals; the abi entry is added). Swift presenters get
- * theirs from the SDK (docs/writing-a-presenter.md); Rust writes the same
- * bytes with #[link_section] (docs/ABI.md).
+ * (values are string literals; the abi entry is added). These macros are
+ * for C and C++ alone: they are function-like, which Swift's importer does
+ * not see, and a Swift presenter gets its description from the SDK's
+ * PresenterDescription build plugin instead (docs/writing-a-presenter.md);
+ * Rust writes the same bytes with #[link_section] (docs/ABI.md).
  */
 
 /** The owner name of a description note. */

@@ -320,11 +320,11 @@ import Testing
             (["check", "--frobnicate", "x.so"], 64, "Error: Unknown option '--frobnicate'"),
             (
                 ["check", "--hook-timeout", "0", "x.so"], 64,
-                "Error: --hook-timeout: '0' is not a positive number of seconds"
+                "Error: --hook-timeout: '0' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
             ),
             (
                 ["check", "--hook-timeout=0", "x.so"], 64,
-                "Error: --hook-timeout: '0' is not a positive number of seconds"
+                "Error: --hook-timeout: '0' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
             ),
             (["check", "--hook-timeout"], 64, "Error: Missing value for '--hook-timeout <seconds>'"),
             (

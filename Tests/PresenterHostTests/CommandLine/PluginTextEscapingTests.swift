@@ -217,6 +217,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/presenter-host-forged"))
     }
 
+    /// What a forged cache entry can still hold past the host's rules (they
+    /// refuse controls and bidirectional characters, not the invisible
+    /// format characters a descriptor may hold): shown escaped wherever
+    /// it is shown, from a warm cache.
+    @Test func aCachedTextWithInvisibleCharactersIsShownEscaped() throws {
+        let invisible = "Zero\u{200B}Width\u{2060}Joiner\u{FEFF}"
+        let cache = try ForgedRegistryCache([
+            .init(id: "forged.invisible", name: invisible, description: invisible, author: invisible)
+        ])
+        let options = cache.options
+        let list = try host(options + ["--list"], cache)
+        #expect(cache.listedFromCache(list.stdout), "the cache entry was not used: \(list.stdout)")
+        let shown = #"Zero\u{200B}Width\u{2060}Joiner\u{FEFF}"#
+        #expect(list.stdout.contains("forged.invisible  \(shown)  "), "\(list.stdout)")
+        let verbose = try host(options + ["--list", "-v"], cache)
+        #expect(verbose.stdout.contains("    Description: \(shown)\n"), "\(verbose.stdout)")
+        #expect(verbose.stdout.contains("    Author:      \(shown)\n"), "\(verbose.stdout)")
+    }
+
     /// The id a user asks for is quoted in the error as the user can read it.
     @Test func anUnknownIdTypedOnTheLineIsShownEscaped() throws {
         let result = try ProcessRunner.host(["--bundled-only", "run", "--presenter", Self.hostile, "--", "true"])

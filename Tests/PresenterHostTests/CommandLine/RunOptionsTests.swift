@@ -47,7 +47,9 @@ struct RunOptionsTests {
         #expect(options.logFile == "run.log")
         #expect(try parse(["--verbose", "--hook-timeout=60", "--log=x", "true"]).hookTimeout == 60)
         #expect(
-            usageError(["--hook-timeout", "0", "true"]) == "--hook-timeout: '0' is not a positive number of seconds")
+            usageError(["--hook-timeout", "0", "true"])
+                == "--hook-timeout: '0' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
+        )
         #expect(
             usageError(["--hook-timeout", "61", "true"])
                 == "--hook-timeout: '61' is too long; give at most 60 seconds (1 minute)")
@@ -111,14 +113,24 @@ struct RunOptionsTests {
         #expect(usageError(["--timeout", "--", "true"]) == "Missing value for '--timeout <seconds>'")
         #expect(usageError(["--working", "--success", "S", "true"]) == "Missing value for '--working <message>'")
         #expect(try parse(["--working=--success", "true"]).working == "--success")
-        #expect(usageError(["--timeout", "0", "true"]) == "--timeout: '0' is not a positive number of seconds")
-        #expect(usageError(["--timeout", "-1", "true"]) == "--timeout: '-1' is not a positive number of seconds")
-        #expect(usageError(["--timeout", "soon", "true"]) == "--timeout: 'soon' is not a positive number of seconds")
+        #expect(
+            usageError(["--timeout", "0", "true"])
+                == "--timeout: '0' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)")
+        #expect(
+            usageError(["--timeout", "-1", "true"])
+                == "--timeout: '-1' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)")
+        #expect(
+            usageError(["--timeout", "soon", "true"])
+                == "--timeout: 'soon' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
+        )
         #expect(usageError(["--timeout", "inf", "true"]) != nil)
         #expect(usageError(["--timeout", "nan", "true"]) != nil)
         #expect(
-            usageError(["--min-show", "-0.5", "true"]) == "--min-show: '-0.5' is not a number of seconds (0 or more)")
-        #expect(usageError(["--grace", "x", "true"]) == "--grace: 'x' is not a number of seconds (0 or more)")
+            usageError(["--min-show", "-0.5", "true"])
+                == "--min-show: '-0.5' is not a duration; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)")
+        #expect(
+            usageError(["--grace", "x", "true"])
+                == "--grace: 'x' is not a duration; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)")
         #expect(usageError(["--color", "sometimes", "true"]) == "--color: 'sometimes' is not auto, always or never")
         #expect(usageError(["--show-output=yes", "true"]) == "--show-output takes no value")
         #expect(
@@ -157,23 +169,42 @@ struct RunOptionsTests {
 
     @Test func absurdTimesAreUsageErrorsNotCrashes() throws {
         #expect(
-            usageError(["--min-show", "1e300", "true"])
-                == "--min-show: '1e300' is too long; give at most 86400 seconds (1 day)")
+            usageError(["--min-show", "1000000h", "true"])
+                == "--min-show: '1000000h' is too long; give at most 86400 seconds (1 day)")
         #expect(
-            usageError(["--min-show", "1e11", "true"])
-                == "--min-show: '1e11' is too long; give at most 86400 seconds (1 day)")
+            usageError(["--min-show", "86401", "true"])
+                == "--min-show: '86401' is too long; give at most 86400 seconds (1 day)")
         #expect(
-            usageError(["--grace", "1e11", "true"]) == "--grace: '1e11' is too long; give at most 86400 seconds (1 day)"
-        )
+            usageError(["--grace", "25h", "true"]) == "--grace: '25h' is too long; give at most 86400 seconds (1 day)")
         #expect(usageError(["--grace", "86400.5", "true"]) != nil)
         #expect(
-            usageError(["--timeout", "1e300", "true"])
-                == "--timeout: '1e300' is too long; give at most 2592000 seconds (30 days)")
+            usageError(["--timeout", "99999999999999999999999999999", "true"])
+                == "--timeout: '99999999999999999999999999999' is too long; give at most 2592000 seconds (30 days)")
         #expect(usageError(["--min-show", "inf", "true"]) != nil)
         #expect(usageError(["--grace", "-inf", "true"]) != nil)
         #expect(usageError(["--min-show", "nan", "true"]) != nil)
-        let longest = try parse(["--min-show", "86400", "--grace", "86400", "--timeout", "2592000", "true"])
+        let longest = try parse(["--min-show", "86400", "--grace", "24h", "--timeout", "2592000", "true"])
         #expect(longest.minShow == 86400 && longest.grace == 86400 && longest.timeout == 2_592_000)
+    }
+
+    /// The one reading of a duration (`ValueKind.duration`), which every
+    /// option that takes one uses: seconds, with or without `s`, minutes,
+    /// hours; nothing else.
+    @Test(
+        arguments: [
+            ("5", 5), ("5s", 5), ("1.5s", 1.5), ("1.5", 1.5), (".5", 0.5), ("0", 0), ("0s", 0), ("2m", 120),
+            ("1.5m", 90), ("1h", 3600), ("0.25h", 900), ("007", 7),
+        ] as [(String, Double)])
+    func aDurationIsRead(text: String, seconds: Double) {
+        #expect(ValueKind.duration(text) == seconds)
+    }
+
+    @Test(arguments: [
+        "0x10", "0X10", "1e3", "1E3", "inf", "nan", "-1", "+1", " 5", "5 ", "5.", ".", "", "s", "m", "5ms", "5sec",
+        "5S", "5d", "1.2.3", "1,5", "5ss", "5hm", "0x1p4", "١",
+    ])
+    func anythingElseIsNot(text: String) {
+        #expect(ValueKind.duration(text) == nil)
     }
 
     @Test func pluginMillisecondsAreBoundedWhateverTheLibraryCallerSets() {

@@ -46,9 +46,34 @@ struct EndToEndRunPlainTests {
     }
 
     @Test func exitStatusPassesThrough() throws {
-        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 0"]).status == 0)
-        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 3"]).status == 3)
-        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "kill -9 $$"]).status == 137)
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 0"]).termination == .exited(0))
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 3"]).termination == .exited(3))
+        // A command that exits 130 itself is not one that died of SIGINT.
+        #expect(try ProcessRunner.host(["run", "--", "sh", "-c", "exit 130"]).termination == .exited(130))
+    }
+
+    /// A command killed by a signal makes the host die of it, once its
+    /// lines are out: a shell then sees what it would without the host
+    /// (a Ctrl-C stops its loop), not an exit with 128 + the signal.
+    @Test(arguments: [SIGINT, SIGTERM, SIGKILL, SIGQUIT, SIGSEGV])
+    func aCommandKilledByASignalMakesTheHostDieOfIt(signal: Int32) throws {
+        let dir = TestPaths.temporaryDirectory("runkilled")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Cores allowed, in a folder of the test's: the command's (SIGQUIT,
+        // SIGSEGV) is its own; the host must dump none of its own.
+        let host = try TestProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", #"ulimit -c unlimited && cd "$1" && exec "$0" run --working W -- sh -c 'kill -\#(signal) $$'"#,
+                TestPaths.binary.path, dir.path,
+            ],
+            environment: utf8, stdin: .null)
+        let (_, err) = host.communicate()
+        host.wait()
+        let stderr = String(decoding: err, as: UTF8.self)
+        #expect(host.termination == .signaled(signal), "\(stderr)")
+        #expect(!host.dumpedCore, "the host dumped core")
+        #expect(stderr == "W\n✖ killed by \(SignalName.of(signal))\n")
     }
 
     @Test func commandNotFoundIs127() throws {
@@ -56,6 +81,28 @@ struct EndToEndRunPlainTests {
         #expect(result.status == 127)
         #expect(
             result.stderr == "Error: no-such-command-ph: command not found in PATH; check its name or give its path\n")
+    }
+
+    @Test func aDirectoryIsNamedAsOneAnd126() throws {
+        let dir = TestPaths.temporaryDirectory("rundir")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try ProcessRunner.host(["run", "--working", "W", "--", dir.path])
+        #expect(result.termination == .exited(126))
+        #expect(result.stderr == "Error: \(dir.path): is a directory; give the path of a program or script to run\n")
+    }
+
+    /// `--output stream` keeps the bytes as written: an unfinished last
+    /// line gets no newline (the output is read here because `--events -`
+    /// takes stdout), and stays before the outcome line, as it would on a
+    /// stderr shared with the command.
+    @Test func streamKeepsAnUnfinishedLastLineAsItIs() throws {
+        let result = try ProcessRunner.host(
+            [
+                "run", "--events", "-", "--output", "stream", "--working", "W", "--failure", "F", "--", "sh", "-c",
+                "printf 'a\\nb'; exit 2",
+            ], environment: utf8)
+        #expect(result.termination == .exited(2))
+        #expect(result.stderr == "W\na\nb✖ F: exit status 2\n")
     }
 
     @Test func notExecutableIs126() throws {
@@ -77,8 +124,8 @@ struct EndToEndRunPlainTests {
             environment: utf8)
         #expect(result.status == 124)
         #expect(Date().timeIntervalSince(start) < 10)
-        // The presenter's line, then the one the terminal shows too.
-        #expect(result.stderr == "W\n✖ timed out after 0.5 s\npresenter-host: timed out after 0.5 s: sleep 30\n")
+        // Said once: the presenter's line (a terminal, whose region goes, gets a line of the host's).
+        #expect(result.stderr == "W\n✖ timed out after 0.5 s\n")
     }
 
     @Test func timeoutEndsWhatTheCommandStartedToo() throws {
@@ -129,8 +176,10 @@ struct EndToEndRunPlainTests {
         #expect(Date().timeIntervalSince(start) < 10)
     }
 
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
-    func signalsToTheHostAreForwardedAndGiveTheirStatus(signal: Int32, status: Int32) throws {
+    /// A signal to the host alone reaches the command, which dies of it:
+    /// so does the host then.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func signalsToTheHostAreForwardedAndTheHostDiesOfThem(signal: Int32) throws {
         let dir = TestPaths.temporaryDirectory("runsig")
         defer { try? FileManager.default.removeItem(at: dir) }
         let pidFile = dir.appendingPathComponent("pid").path
@@ -140,10 +189,51 @@ struct EndToEndRunPlainTests {
         let childPID = try waitForPid(in: pidFile)
         host.send(signal)
         let result = host.finish()
-        #expect(result.status == status)
-        #expect(result.stderr.hasPrefix("W\n✖ interrupted by "))
+        #expect(result.termination == .signaled(signal))
+        #expect(result.stderr == "W\n✖ interrupted by \(SignalName.of(signal))\n")
         // The command got the signal (it was not left running) and was reaped.
         #expect(kill(childPID, 0) == -1 && errno == ESRCH)
+    }
+
+    /// A command that handles the forwarded signal and exits keeps its
+    /// answer: its status is the host's.
+    @Test func aCommandThatHandlesTheSignalKeepsItsStatus() throws {
+        let dir = TestPaths.temporaryDirectory("runtrap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path
+        let host = try SignalledHost(
+            [
+                "run", "--working", "W", "--", "sh", "-c",
+                "trap 'exit 5' INT; echo $$ > \(pidFile); while :; do sleep 0.05; done",
+            ],
+            environment: utf8)
+        _ = try waitForPid(in: pidFile)
+        host.send(SIGINT)
+        let result = host.finish()
+        #expect(result.termination == .exited(5))
+        #expect(result.stderr == "W\n✖ interrupted by SIGINT\n")
+    }
+
+    /// A command that takes the signal, goes on and succeeds: the host
+    /// exits 0, as the command does.
+    @Test func aCommandThatTakesTheSignalAndGoesOnSucceeds() throws {
+        let dir = TestPaths.temporaryDirectory("runtrap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pidFile = dir.appendingPathComponent("pid").path, got = dir.appendingPathComponent("got").path
+        let go = GoFile()
+        let host = try SignalledHost(
+            [
+                "run", "--working", "W", "--success", "Done", "--", "sh", "-c",
+                "trap 'echo got > \(got)' INT; echo $$ > \(pidFile); \(go.wait); exit 0",
+            ],
+            environment: utf8)
+        _ = try waitForPid(in: pidFile)
+        host.send(SIGINT)
+        #expect(waitUntil(timeout: 10) { FileManager.default.fileExists(atPath: got) }, "the command never got it")
+        go.create()
+        let result = host.finish()
+        #expect(result.termination == .exited(0))
+        #expect(result.stderr == "W\n✔ Done\n")
     }
 
     @Test(arguments: [SIGTERM, SIGHUP])
@@ -264,9 +354,39 @@ struct EndToEndRunPlainTests {
 
     @Test func absurdMinShowIsAUsageErrorNotACrash() throws {
         for flag in ["--min-show", "--grace"] {
-            let result = try ProcessRunner.host(["run", flag, "1e11", "--", "true"])
+            let result = try ProcessRunner.host(["run", flag, "100000000000", "--", "true"])
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("Error: \(flag): '1e11' is too long; give at most 86400 seconds (1 day)\n"))
+            #expect(
+                result.stderr.hasPrefix(
+                    "Error: \(flag): '100000000000' is too long; give at most 86400 seconds (1 day)\n"))
+        }
+    }
+
+    /// Every option that takes a duration reads it the one way: 5, 5s,
+    /// 1.5s, 2m, 1h; hexadecimal, which Double would read, is refused.
+    @Test func durationsReadWithUnitsAndHexIsRefused() throws {
+        let units = try ProcessRunner.host(
+            [
+                "run", "--timeout", "5s", "--min-show", "0s", "--grace", "0.5s", "--hook-timeout", "1m",
+                "--working", "W", "--", "true",
+            ], environment: utf8)
+        #expect(units.termination == .exited(0), "\(units.stderr)")
+        #expect(units.stderr == "W\n")
+        let hours = try ProcessRunner.host(["run", "--timeout", "1h", "--", "true"])
+        #expect(hours.termination == .exited(0), "\(hours.stderr)")
+        let hint = "; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)\n"
+        for (arguments, error) in [
+            (["run", "--timeout", "0x10", "--", "true"], "--timeout: '0x10' is not a duration above 0"),
+            (["drive", "--min-show", "0x10"], "--min-show: '0x10' is not a duration"),
+            (
+                ["add-bookmark", "--get-title", "--url", "x", "--timeout", "0x10"],
+                "--timeout: '0x10' is not a duration above 0"
+            ),
+            (["check", "--hook-timeout", "0x10", "x.so"], "--hook-timeout: '0x10' is not a duration above 0"),
+        ] {
+            let result = try ProcessRunner.host(arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: " + error + hint), "\(arguments): \(result.stderr)")
         }
     }
 
@@ -442,6 +562,6 @@ private final class SignalledHost {
         let (out, err) = process.communicate()
         return ProcessResult(
             status: process.wait(), stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            stderr: String(decoding: err, as: UTF8.self), termination: process.termination ?? .exited(-1))
     }
 }

@@ -187,7 +187,8 @@ struct SandboxEnvironmentTests {
     @Test func theEnvironmentIsAnAllowList() {
         let host = [
             "HOME=/home/user", "PATH=/usr/bin", "AWS_SECRET_ACCESS_KEY=x", "GITHUB_TOKEN=y", "LANG=de_DE.UTF-8",
-            "LANGUAGE=de", "LC_ALL=de_DE.UTF-8", "LC_TIME=C", "TERM=xterm-256color", "NO_COLOR=1",
+            "LANGUAGE=de", "LC_ALL=de_DE.UTF-8", "LC_TIME=C", "TERM=xterm-256color", "NO_COLOR=token-in-a-flag",
+            "LC_MY_TOKEN=secret", "LC_MESSAGES=sk-live/abc def", "LC_PAPER=" + String(repeating: "a", count: 129),
             "LD_LIBRARY_PATH=/opt/lib", "SWIFT_BACKTRACE=enable=no", "PRESENTER_HOST_DEBUG=1",
             "PRESENTER_HOST_NAMESPACES=forged", "LD_PRELOAD=/tmp/x.so", "PRESENTER_PLUGIN_PATH=/tmp", "COLORTERM=1",
             "no equals sign",
@@ -200,6 +201,9 @@ struct SandboxEnvironmentTests {
                 "PRESENTER_HOST_DEBUG", "FOR_IT", "TERM", "PRESENTER_HOST_NAMESPACES",
             ])
         #expect(passed.contains("TERM=dumb") && !passed.contains("PRESENTER_HOST_NAMESPACES=forged"))
+        // NO_COLOR's presence, not its value; an LC_ name that is no
+        // category, or a category whose value is no locale name, is left out.
+        #expect(passed.contains("NO_COLOR=1"))
         // The presenter process's engine reads this one (--trace).
         #expect(PluginConfinement.passes(Substring(EngineNote.debugVariable)))
     }

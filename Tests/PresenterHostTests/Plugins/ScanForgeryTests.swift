@@ -95,7 +95,7 @@ import Testing
         for (name, run) in [("--list", list), ("--list -v", verbose), ("--list --ids", ids)] {
             #expect(run.status == 0, "\(name): \(run.stderr)")
             for (stream, text) in [("stdout", run.stdout), ("stderr", run.stderr)] {
-                let controls = text.unicodeScalars.filter { $0 != "\n" && ControlCharacters.all.matches($0) }
+                let controls = text.unicodeScalars.filter { $0 != "\n" && ControlCharacters.escaped.matches($0) }
                 #expect(
                     controls.isEmpty, "\(name) \(stream) holds \(controls.map { $0.value }): \(text.debugDescription)")
                 #expect(!text.contains("hijacked") && !text.contains("owned"), "\(name) \(stream): \(text)")

@@ -42,7 +42,7 @@ struct TerminalEnvironmentTests {
         #expect(!TerminalEnvironment.wantsPlainLines(isTerminal: true, ["TERM": "xterm-256color"]))
     }
 
-    @Test("not a terminal, TERM=dumb or CI set (even empty) means plain lines")
+    @Test("not a terminal, TERM=dumb or CI set (but not to empty, 0 or false) means plain lines")
     func plainLines() throws {
         let pipe = OutputPipe()
         #expect(BackendFactory.mode(for: pipe.writeEnd, environment: ["TERM": "xterm"]) == .plain)
@@ -51,7 +51,14 @@ struct TerminalEnvironmentTests {
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
         #expect(BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "xterm"]) == .terminal)
         #expect(BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "dumb"]) == .plain)
-        #expect(BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "xterm", "CI": ""]) == .plain)
+        for value in ["true", "1", "yes", "dumb"] {
+            #expect(
+                BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "xterm", "CI": value]) == .plain)
+        }
+        for value in ["", "0", "false", "False", "FALSE"] {
+            #expect(
+                BackendFactory.mode(for: terminal.followerFD, environment: ["TERM": "xterm", "CI": value]) == .terminal)
+        }
         let backend = BackendFactory.make(
             for: terminal.followerFD, environment: ["TERM": "xterm", "NO_COLOR": "1", "LANG": "C.UTF-8"],
             regionRows: 4)

@@ -46,6 +46,10 @@ enum Fixture: String, CaseIterable, Sendable {
     // one, one whose constructor aborts (only a host that loads it dies),
     // and one whose description names another name than its descriptor.
     case described, describedAborting = "described-aborting", describedDisagreeing = "described-disagreeing"
+    /// A described plugin built with GCC's control-flow protection, as
+    /// Ubuntu's and Fedora's compilers build by default: it has a GNU
+    /// property note in a segment aligned to 8 besides its description.
+    case describedHardened = "described-hardened"
     /// A presenter that draws, and makes the one attempt against the sandbox
     /// that INTRUDER_ATTACK names, when INTRUDER_WHEN says (see intruder.c).
     case intruder
@@ -67,7 +71,7 @@ enum Fixture: String, CaseIterable, Sendable {
     /// Good plugins, each loading without an error on its own.
     static let usable: [Fixture] = [
         .good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
-        .drawsOutside, .drawsInShow, .noDescription, .marking, .intruder, .described,
+        .drawsOutside, .drawsInShow, .noDescription, .marking, .intruder, .described, .describedHardened,
     ]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
@@ -157,6 +161,9 @@ enum Fixture: String, CaseIterable, Sendable {
         case .intruder: return Compilation(source: "intruder.c")
         case .finalLook: return Compilation(source: "final_look.c")
         case .described: return presenter("-DFIXTURE_ID=\"fixture.described\"", "-DFIXTURE_DESCRIBED")
+        case .describedHardened:
+            return presenter(
+                "-DFIXTURE_ID=\"fixture.described-hardened\"", "-DFIXTURE_DESCRIBED", "-fcf-protection=full")
         case .describedAborting:
             return presenter(
                 "-DFIXTURE_ID=\"fixture.described-aborting\"", "-DFIXTURE_DESCRIBED", "-DFIXTURE_CONSTRUCTOR_ABORT")

@@ -11,6 +11,10 @@ struct ProcessResult {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// How it ended, as its wait status says: exited (with which status),
+    /// or killed by a signal (which `status` cannot tell from an exit with
+    /// 128 + it).
+    var termination: ChildProcess.Termination
 }
 
 enum ProcessRunner {
@@ -41,7 +45,7 @@ enum ProcessRunner {
         return ProcessResult(
             status: process.wait(),
             stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            stderr: String(decoding: err, as: UTF8.self), termination: process.termination ?? .exited(-1))
     }
 
     /// Runs the built `presenter-host` with `arguments`.
@@ -95,6 +99,10 @@ final class TestProcess {
     private var errorOutput: Int32
     /// The status, once reaped.
     private var status: Int32?
+    /// How it ended, once reaped (nil when waitpid failed).
+    private(set) var termination: ChildProcess.Termination?
+    /// It dumped core (WCOREDUMP), once reaped.
+    private(set) var dumpedCore = false
 
     /// Starts `executable` with `arguments`; see ``ProcessRunner/run(_:_:environment:stdin:currentDirectory:)``
     /// for `environment` and `currentDirectory`.
@@ -256,9 +264,11 @@ final class TestProcess {
         if let status { return status }
         var raw: Int32 = 0
         // -1: ECHILD, which cannot happen for our own child.
-        let result =
-            (try? retryingOnInterrupt("waitpid") { waitpid(pid, &raw, 0) }) != nil
-            ? ChildProcess.Termination(waitStatus: raw).shellStatus : -1
+        if (try? retryingOnInterrupt("waitpid") { waitpid(pid, &raw, 0) }) != nil {
+            termination = ChildProcess.Termination(waitStatus: raw)
+            dumpedCore = raw & 0x80 != 0
+        }
+        let result = termination?.shellStatus ?? -1
         status = result
         return result
     }

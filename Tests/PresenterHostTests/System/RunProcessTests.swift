@@ -30,9 +30,12 @@ struct RunProcessTests {
         #expect(throws: ChildProcess.SpawnError.notExecutable(command: script.path, reason: "Permission denied")) {
             try ChildProcess.resolve(script.path, path: nil)
         }
-        #expect(throws: ChildProcess.SpawnError.notExecutable(command: dir.path, reason: "Permission denied")) {
+        #expect(throws: ChildProcess.SpawnError.isDirectory(command: dir.path)) {
             try ChildProcess.resolve(dir.path, path: nil)
         }
+        // In PATH a directory of that name is passed over, as shells do.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sh"), withIntermediateDirectories: true)
+        #expect(try ChildProcess.resolve("sh", path: "\(dir.path):/bin:/usr/bin").hasSuffix("/bin/sh"))
         #expect(throws: ChildProcess.SpawnError.notFound(command: dir.path + "/missing")) {
             try ChildProcess.resolve(dir.path + "/missing", path: nil)
         }
@@ -79,7 +82,7 @@ struct RunProcessTests {
         try Data("#! \(dir.path)\n".utf8).write(to: script)  // a directory, after a space
         #expect(
             throws: ChildProcess.SpawnError.notExecutable(
-                command: "script", reason: "its interpreter \(dir.path) cannot be executed: Permission denied")
+                command: "script", reason: "its interpreter \(dir.path) cannot be executed: Is a directory")
         ) {
             try ChildProcess.resolve("script", path: dir.path)
         }

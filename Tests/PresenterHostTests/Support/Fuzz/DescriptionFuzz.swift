@@ -1,7 +1,8 @@
 // The fuzz target for a plugin's description (`scripts/fuzz --target
 // description`): the input is the bytes of one PT_NOTE segment, as
-// PluginDescription reads them from a file (4-byte aligned, the host's
-// byte order). Oracles: every presenter it accepts passes the descriptor's
+// PluginDescription reads them from a file (the host's byte order), read
+// twice: as a segment aligned to 4 bytes and as one aligned to 8 (GNU
+// property notes). Oracles: every presenter it accepts passes the descriptor's
 // rules (an id of the id rule, texts without a control or bidirectional
 // character, at most 256 presenters, indices 0 to n-1), and every refusal
 // is one line without a control character.
@@ -14,9 +15,15 @@ import Foundation
 
 enum DescriptionFuzz {
     static func run(_ input: [UInt8]) {
+        run(input, alignment: 4)
+        run(input, alignment: 8)
+    }
+
+    private static func run(_ input: [UInt8], alignment: UInt64) {
         let description: PluginDescription?
         do throws(PluginLoadFailure) {
-            description = try PluginDescription.parse(segments: [(input, 4)], bigEndian: false, path: "/fuzz/lib.so")
+            description = try PluginDescription.parse(
+                segments: [(input, alignment)], bigEndian: false, path: "/fuzz/lib.so")
         } catch {
             fuzzCheckOneLine(error.description, "a refused description")
             return
@@ -52,13 +59,20 @@ enum DescriptionFuzz {
 
 extension DescriptionFuzz {
     /// One description note holding `entries` (`key=value` each).
-    static func note(_ entries: [String], name: String = "presenter", type: UInt32 = 1) -> [UInt8] {
+    /// With `alignment` 8, the name and the text are padded as the gABI
+    /// pads them in a segment aligned to 8: the text starts at the next
+    /// multiple of 8 after the name, and so does the next note.
+    static func note(_ entries: [String], name: String = "presenter", type: UInt32 = 1, alignment: Int = 4)
+        -> [UInt8]
+    {
         func le(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        func padded(_ bytes: [UInt8]) -> [UInt8] { bytes + [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4) }
+        func padded(_ bytes: [UInt8]) -> [UInt8] {
+            bytes + [UInt8](repeating: 0, count: (alignment - bytes.count % alignment) % alignment)
+        }
         let owner: [UInt8] = Array(name.utf8) + [0]
         let text: [UInt8] = entries.flatMap { (entry: String) -> [UInt8] in Array(entry.utf8) + [0] }
         let header: [UInt8] = le(owner.count) + le(text.count) + le(Int(type))
-        return header + padded(owner) + padded(text)
+        return padded(header + owner) + padded(text)
     }
 
     static func presenter(_ index: Int, _ id: String, extra: [String] = []) -> [UInt8] {
@@ -85,6 +99,13 @@ extension DescriptionFuzz {
             ("old-abi", note(["abi=1.2", "index=0", "id=old", "name=n", "version=1"])),
             ("truncated", Array(presenter(0, "cut").dropLast(7))),
             ("huge-size", [10, 0, 0, 0, 255, 255, 255, 255, 1, 0, 0, 0] + Array("presenter\0\0\0".utf8)),
+            (
+                "gnu-property-then-ours-8",
+                note(
+                    ["\u{2}\u{0}\u{0}\u{c0}\u{4}\u{0}\u{0}\u{0}\u{3}\u{0}\u{0}\u{0}"], name: "GNU", type: 5,
+                    alignment: 8)
+                    + note(["abi=\(ABIVersion.host)", "index=0", "id=eight", "name=N", "version=1"], alignment: 8)
+            ),
         ]
     }
 }
