@@ -95,6 +95,28 @@ struct RunOutcomeEndToEndTests {
         #expect(took < 1 + TestTime.scaled(0.5), "run --timeout 1 took \(took) s")
     }
 
+    /// drive returns when its input ends and its actions are done: not after
+    /// the last outcome's time (1.5 s + 10 ms a character), which stays as
+    /// its line.
+    @Test func driveReturnsWithinAFrameOfItsInputsEnd() throws {
+        let dir = TestPaths.temporaryDirectory("drive-end")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let end = dir.appendingPathComponent("end").path, back = dir.appendingPathComponent("back").path
+        let lines = [
+            #"{"start": "a", "working": "Building"}"#, #"{"succeed": "a", "message": "Built"}"#,
+        ].map(TmuxSession.quoted).joined(separator: " ")
+        let tmux = try TmuxSession(
+            command: "{ printf '%s\\n' \(lines); sleep 0.3; date +%s.%N > '\(end)'; } | \(Self.binary) drive; "
+                + "date +%s.%N > '\(back)'; echo DONE; exec sleep 60")
+        defer { tmux.kill() }
+        let screen = try #require(tmux.waitFor(timeout: 20) { $0.contains("DONE") })
+        #expect(screen.filter { !$0.isEmpty } == ["✔ Built", "DONE"])
+        let read = { (path: String) in Double((try? String(contentsOfFile: path, encoding: .utf8))?.trimmed ?? "") }
+        #expect(waitUntil(timeout: 10) { read(back) != nil })
+        let after = try #require(read(back)) - (try #require(read(end)))
+        #expect(after < Self.frameBudget, "drive took \(after) s after its input ended")
+    }
+
     /// With --linger run keeps the HUD's own time before it returns, the
     /// original's: a success 1.5 s plus 10 ms a character, a failure 3 s.
     /// The outcome's line stays after it.
