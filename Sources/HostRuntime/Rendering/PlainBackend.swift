@@ -61,21 +61,11 @@ public final class PlainBackend: RenderBackend {
         case .progressed:
             return nil  // a line per fraction would flood a log; a new message is a line
         case .started(_, let message), .working(_, let message):
-            let text = Self.oneLine(message)
+            let text = OutcomeLine.oneLine(message)
             return text.isEmpty ? nil : text
         case .finished(_, let message, let error):
             return OutcomeLine(message: message, error: error)?.line(unicode: unicode)
         }
-    }
-
-    /// `text` on one line: its lines trimmed and joined with ` - `, control
-    /// characters dropped (``OutcomeLine``'s texts too).
-    static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline)
-            .map { ControlCharacters.terminal.removed(from: String($0)) }
-            .map { $0.trimmingWhitespace() }
-            .filter { !$0.isEmpty }
-            .joined(separator: " - ")
     }
 
     private func write(_ text: String) {

@@ -25,13 +25,13 @@ public struct OutcomeLine: Equatable, Sendable {
     /// The line of an action that ended with `message` (what hide got) and
     /// `error` (`nil` on success); `nil` for a success without a message.
     public init?(message: String?, error: InteractorError?) {
-        let text = PlainBackend.oneLine(message ?? "")
+        let text = Self.oneLine(message ?? "")
         guard let error else {
             guard !text.isEmpty else { return nil }
             self.init(succeeded: true, text: text)
             return
         }
-        let detail = error.isValidation ? "" : PlainBackend.oneLine(error.message)
+        let detail = error.isValidation ? "" : Self.oneLine(error.message)
         let parts = [text, detail == text ? "" : detail].filter { !$0.isEmpty }
         self.init(succeeded: false, text: parts.isEmpty ? "failed" : parts.joined(separator: ": "))
     }
@@ -68,5 +68,15 @@ public struct OutcomeLine: Equatable, Sendable {
         let markWidth = canvas.drawText(mark, col: 0, row: 0, maxColumns: canvas.cols, style: color, ellipsis: ellipsis)
         canvas.drawText(
             text, col: markWidth + 1, row: 0, maxColumns: canvas.cols - markWidth - 1, ellipsis: ellipsis)
+    }
+
+    /// `text` on one line: its lines trimmed and joined with ` - `, control
+    /// characters dropped (plain lines' working messages too).
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline)
+            .map { ControlCharacters.terminal.removed(from: String($0)) }
+            .map { $0.trimmingWhitespace() }
+            .filter { !$0.isEmpty }
+            .joined(separator: " - ")
     }
 }
