@@ -347,8 +347,9 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Ends interactors still in flight (their presenters get the hide they
     /// are owed: no message, a "cancelled" failure), destroys every instance
     /// (each view's presenter first, then its bases), ends the presenter
-    /// process, calls the backend's `finish()` and stops the presenter
-    /// thread. Later calls do nothing; later performs and ends are ignored.
+    /// process, calls the backend's `finish(keeping:)` and stops the
+    /// presenter thread. Later calls do nothing; later performs and ends are
+    /// ignored.
     ///
     /// With `keepingOutcome`, a view whose last action ended with a message
     /// or a failure leaves that outcome on the screen (``finalLook()``): its
