@@ -6,6 +6,15 @@ package enum TerminalShim {
     /// True when `fd` is a terminal.
     package static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
 
+    /// True when `a` and `b` are the same terminal (stdout and stderr on
+    /// one terminal, as in an interactive shell), not merely two terminals.
+    package static func isSameTerminal(_ a: FileDescriptor, _ b: FileDescriptor) -> Bool {
+        guard isTerminal(a), isTerminal(b), let first = try? a.status(), let second = try? b.status() else {
+            return false
+        }
+        return first.st_rdev == second.st_rdev
+    }
+
     /// The terminal's size from TIOCGWINSZ, or `nil` when `fd` is not a
     /// terminal or reports no size.
     package static func windowSize(_ fd: FileDescriptor) -> (cols: Int, rows: Int)? {
