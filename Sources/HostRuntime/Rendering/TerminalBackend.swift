@@ -154,7 +154,7 @@ public final class TerminalBackend: RenderBackend {
 
     public func refresh() {
         terminalSize = Self.readTerminalSize(fd: fd, fixed: fixedTerminalSize)
-        encoder.invalidate()
+        encoder.resized(terminalColumns: terminalSize.cols)
     }
 
     /// `handler` is also called after SIGCONT (see ``ResizeSignal``: the
