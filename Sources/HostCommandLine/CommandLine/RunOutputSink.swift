@@ -7,14 +7,25 @@ import HostSystem
 /// Where `CMD`'s captured output goes: above the region line by line, or
 /// kept for after a failure. Called on the pump's queue; `flush` and
 /// `replay` after the pump finished.
-// Safe: its `var`s are touched on the pump's serial queue, and by `flush`/`replay` only after it finished.
+///
+/// A prompt is shown whatever the mode: while the command asks the user
+/// something (``TerminalBackend``: echo off or non-canonical input, set by
+/// the command, as `read -s -p "Password: "` does), the region steps aside
+/// and the command's unfinished line is written where a terminal would
+/// have shown it, as it comes; a line begun so is shown to its end
+/// (``endOfPrompt(in:)``), and kept for the replay as the rest is.
+// Safe: `lines`, `promptShown` and the filters only under `lock` (the pump's
+// queue and, for the prompt, the presenter thread); `logLines` on the pump's queue.
 final class RunOutputSink: @unchecked Sendable {
     private let mode: OutputMode
     private let runtime: PresenterRuntime
     private let relay: ProgressRelay
     private let log: RunLog
+    private let lock = Lock()
     private var progress = TerminalProgressFilter()
     private var lines = OutputLines()
+    /// How many bytes of the unfinished line were shown as a prompt.
+    private var promptShown = 0
     private var logLines = OutputLines()
     private let kept = CapturedOutput()
 
@@ -30,12 +41,14 @@ final class RunOutputSink: @unchecked Sendable {
         self.relay = relay
         self.log = log
         self.tail = tail
+        // The region reads the prompt when it steps aside (presenter thread).
+        runtime.showsPrompts { [weak self] in self?.unshownPrompt() ?? [] }
     }
 
     /// Takes the OSC 9;4 progress sequences out (to the relay) and passes
     /// the rest on.
     func receive(_ chunk: [UInt8]) {
-        let (bytes, reports) = progress.filter(chunk)
+        let (bytes, reports) = lock.withLock { progress.filter(chunk) }
         for report in reports { relay.deliver(report) }
         keep(bytes)
     }
@@ -45,23 +58,57 @@ final class RunOutputSink: @unchecked Sendable {
         if log.hasFile {
             for line in logLines.append(bytes) { log.record("presenter-host: output: " + line) }
         }
+        if mode == .onFailure || mode == .tail { kept.append(bytes) }
+        let (promptEnd, complete): (String?, [String]) = lock.withLock {
+            let (promptEnd, rest) = endOfPrompt(in: bytes)
+            return (promptEnd, rest.isEmpty ? [] : lines.append(Array(rest)))
+        }
+        if let promptEnd { runtime.printAbove(promptEnd) }
         switch mode {
-        case .hide: return
-        case .onFailure: return kept.append(bytes)
-        case .tail:
-            kept.append(bytes)
-            return tail(lines.append(bytes))
+        case .hide, .onFailure: return
+        case .tail: return tail(complete)
         case .stream: break
         }
-        let complete = lines.append(bytes)
         if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
     }
 
-    /// Prints the unfinished last line.
+    /// Under `lock`: when part of the unfinished line was shown as a prompt
+    /// and `bytes` end it, the rest of it with its newline (to be printed
+    /// whatever the mode: a line begun on the screen ends there) and the
+    /// bytes after it; else nothing and all of `bytes`.
+    private func endOfPrompt(in bytes: [UInt8]) -> (String?, ArraySlice<UInt8>) {
+        guard promptShown > 0, let newline = bytes.firstIndex(of: 0x0A) else { return (nil, bytes[...]) }
+        let rest = lines.unfinished.dropFirst(promptShown) + bytes[...newline]
+        _ = lines.flush()
+        promptShown = 0
+        return (String(decoding: rest, as: UTF8.self), bytes[(newline + 1)...])
+    }
+
+    /// On the presenter thread, while the command asks the user something:
+    /// the bytes of its unfinished line not shown yet, from now on shown.
+    private func unshownPrompt() -> [UInt8] {
+        lock.withLock {
+            let unshown = Array(lines.unfinished.dropFirst(promptShown))
+            promptShown += unshown.count
+            return unshown
+        }
+    }
+
+    /// Prints the unfinished last line (of `stream`, or the rest of one
+    /// begun as a prompt).
     func flush() {
-        keep(progress.flush())
+        keep(lock.withLock { progress.flush() })
         if log.hasFile, let last = logLines.flush() { log.record("presenter-host: output: " + last) }
-        if mode == .stream, let last = lines.flush() { runtime.printAbove(last + "\n") }
+        let last: String? = lock.withLock {
+            defer { promptShown = 0 }
+            if promptShown > 0 {
+                let rest = lines.unfinished.dropFirst(promptShown)
+                _ = lines.flush()
+                return rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self)
+            }
+            return mode == .stream ? lines.flush() : nil
+        }
+        if let last { runtime.printAbove(last + "\n") }
     }
 
     /// Writes what was kept (only with `--output on-failure` and `tail`).
