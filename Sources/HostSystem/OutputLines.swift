@@ -22,6 +22,10 @@ public struct OutputLines {
         return lines
     }
 
+    /// The bytes of the unfinished last line, as written (a prompt is shown
+    /// as it is, from them).
+    public var unfinished: [UInt8] { pending }
+
     /// The unfinished last line, if any, and forgets it.
     public mutating func flush() -> String? {
         guard !pending.isEmpty else { return nil }

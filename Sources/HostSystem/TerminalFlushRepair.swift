@@ -73,12 +73,15 @@ package enum TerminalFlushRepair {
         _ = state.load(ordering: .relaxed)
         _ = terminal.load(ordering: .relaxed)
         _ = clearsProgress.load(ordering: .relaxed)
+        SwallowedKey.prepare()
     }
 
     /// Called in signal context by ``SignalTrap``'s handler for a signal the
     /// terminal sent (`SI_KERNEL`: a kill(2) from elsewhere discards nothing).
-    /// Async-signal-safe: atomics, and raw writes of bytes on the stack.
+    /// Async-signal-safe: atomics, and raw writes of bytes on the stack. The
+    /// key is also recorded for its echo (``SwallowedKey``).
     static func signalArrived(_ signal: Int32) {
+        SwallowedKey.signalArrived(signal)
         guard signal == SIGINT || signal == SIGQUIT || signal == SIGTSTP else { return }
         if answersAtOnce(state) { answer() }
     }

@@ -6,6 +6,15 @@ package enum TerminalShim {
     /// True when `fd` is a terminal.
     package static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
 
+    /// True when `a` and `b` are the same terminal (stdout and stderr on
+    /// one terminal, as in an interactive shell), not merely two terminals.
+    package static func isSameTerminal(_ a: FileDescriptor, _ b: FileDescriptor) -> Bool {
+        guard isTerminal(a), isTerminal(b), let first = try? a.status(), let second = try? b.status() else {
+            return false
+        }
+        return first.st_rdev == second.st_rdev
+    }
+
     /// The terminal's size from TIOCGWINSZ, or `nil` when `fd` is not a
     /// terminal or reports no size.
     package static func windowSize(_ fd: FileDescriptor) -> (cols: Int, rows: Int)? {
@@ -50,19 +59,23 @@ package enum TerminalShim {
         return (try? fd.writeAll(bytes) { patient ? 1000 : MonotonicTime.milliseconds(until: deadline) }) != nil
     }
 
-    /// Turns off echo of typed characters on the terminal `fd` while a region
-    /// is drawn (typed keys would land inside it and move the cursor the
-    /// relative moves count on). Returns the settings to restore, or `nil`
-    /// when `fd` is not a terminal or we are a background job on it (which
-    /// must not touch it: that would stop us with SIGTTOU).
-    package static func disableEcho(_ fd: FileDescriptor) -> termios? {
-        guard isTerminal(fd), isForeground(fd) else { return nil }
+    /// The terminal's settings now, or `nil` when `fd` is not a terminal.
+    /// Reading them is allowed in the background too.
+    package static func settings(_ fd: FileDescriptor) -> termios? {
         var settings = termios()
-        guard tcgetattr(fd.rawValue, &settings) == 0 else { return nil }
-        let saved = settings
-        settings.c_lflag &= ~tcflag_t(ECHO)
-        guard tcsetattr(fd.rawValue, TCSANOW, &settings) == 0 else { return nil }
-        return saved
+        return tcgetattr(fd.rawValue, &settings) == 0 ? settings : nil
+    }
+
+    /// Sets the terminal's local modes (`c_lflag`: echo, canonical input...)
+    /// to `modes`, only if they are still `expected` and we are its
+    /// foreground job (else SIGTTOU would stop us); every other setting is
+    /// left as it is now. Returns whether they were set. Read and set
+    /// within a few instructions: a command that changes them just before
+    /// keeps its change.
+    package static func setLocalModes(_ fd: FileDescriptor, to modes: tcflag_t, ifStill expected: tcflag_t) -> Bool {
+        guard isForeground(fd), var settings = settings(fd), settings.c_lflag == expected else { return false }
+        settings.c_lflag = modes
+        return tcsetattr(fd.rawValue, TCSANOW, &settings) == 0
     }
 
     /// Puts the terminal `fd` in raw mode for a full screen: bytes come one
@@ -86,7 +99,7 @@ package enum TerminalShim {
         return saved
     }
 
-    /// Restores settings saved by ``disableEcho(_:)`` or ``enableRawMode(_:)``.
+    /// Restores settings saved by ``enableRawMode(_:)``.
     package static func restore(_ fd: FileDescriptor, _ settings: termios) {
         var settings = settings
         _ = tcsetattr(fd.rawValue, TCSANOW, &settings)

@@ -8,13 +8,18 @@ import HostText
 /// `run --events FILE`: one JSON line per state change of the run, for
 /// scripts (docs/EVENTS.md): `start`, `message`, `progress` (when the whole
 /// percentage changes, or the fraction becomes unknown: `null`), and
-/// `success` or `failure` with the exit status, the reason and the
-/// duration in seconds. Every line has `event` and `time` (UTC, ms). The
-/// same lines go to the `--log` file; and when `NOTIFY_SOCKET` is set (a
-/// systemd service), the working message, each new message and the outcome
-/// go there as `STATUS=` datagrams. Any thread; lines are written whole,
-/// one at a time.
-// Safe: `lastPercent` and `broken` only under `lock`; the rest is immutable.
+/// `success` or `failure` with the exit status, the reason, the success or
+/// failure message and the duration in seconds. Every line has `event` and
+/// `time` (UTC, ms). The same lines go to the `--log` file; and when
+/// `NOTIFY_SOCKET` is set (a systemd service), the working message, each
+/// new message and the outcome go there as `STATUS=` datagrams. Any thread;
+/// lines are written whole, one at a time.
+///
+/// `--events -` on the terminal the region is drawn on writes its lines
+/// above the region (``show(above:)``), as `--output stream` does: written
+/// at the cursor they would land in the region, which would draw over them
+/// and erase them.
+// Safe: `lastPercent`, `broken` and `runtime` only under `lock`; the rest is immutable.
 final class RunEvents: @unchecked Sendable {
     private let fd: FileDescriptor?
     private let ownsFD: Bool
@@ -24,6 +29,8 @@ final class RunEvents: @unchecked Sendable {
     private let lock = Lock()
     private var lastPercent: Int?
     private var broken = false
+    /// Where lines go while a region is drawn on the terminal they go to.
+    private weak var runtime: PresenterRuntime?
 
     /// Events to `path` (appended; "-" is stdout), or only to the log
     /// when `path` is nil.
@@ -57,6 +64,16 @@ final class RunEvents: @unchecked Sendable {
     /// Whether events go to stdout (which the command then must not use).
     var usesStandardOutput: Bool { fd == .standardOutput }
 
+    /// From now on, when the lines go to the terminal that `runtime` draws
+    /// its region on (`--events -`, stdout and stderr the same terminal),
+    /// they are printed above the region. Once the runtime refuses them (it
+    /// is shutting down, the region gone or going), they are written as
+    /// before.
+    func show(above runtime: PresenterRuntime, drawnOn terminal: FileDescriptor = .standardError) {
+        guard let fd, TerminalShim.isSameTerminal(fd, terminal) else { return }
+        lock.withLock { self.runtime = runtime }
+    }
+
     /// The action started (`command`: its words; `message`: the working message).
     func started(action: String, message: String?, command: [String]) {
         emit([
@@ -83,11 +100,11 @@ final class RunEvents: @unchecked Sendable {
     }
 
     /// The run ended: `status` is run's exit status; `message`, the success
-    /// or failure message shown.
+    /// or failure message shown (`null` in the line without one).
     func ended(success: Bool, status: Int32, reason: String?, duration: Double, message: String? = nil) {
         emit([
             "event": .string(success ? "success" : "failure"), "status": .int(Int(status)), "reason": JSONValue(reason),
-            "duration": .double((duration * 1000).rounded() / 1000),
+            "message": JSONValue(message), "duration": .double((duration * 1000).rounded() / 1000),
         ])
         let text = [message, success ? nil : reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
         self.status(text.isEmpty ? (success ? "Succeeded" : "Failed") : text)
@@ -108,6 +125,7 @@ final class RunEvents: @unchecked Sendable {
         guard let fd else { return }
         lock.withLock {
             guard !broken else { return }
+            if let runtime, runtime.printAbove(line + "\n") { return }
             broken = !TerminalShim.writeAll(fd, Array((line + "\n").utf8))
         }
     }

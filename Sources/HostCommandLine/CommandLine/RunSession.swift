@@ -118,6 +118,7 @@ final class RunSession: @unchecked Sendable {
         let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: options, environment: environment, log: log,
             launch: launch)
+        if mode == .terminal { events.show(above: runtime) }
         defer { log.flush() }
 
         let trap = try trapSignals(for: runtime, mode: mode)

@@ -40,11 +40,14 @@ final class RunView: ScreenletView, @unchecked Sendable {
 
     /// Adds whole lines of the command's output to the tail and asks for a
     /// frame (any thread). Lines that come before the view is attached show
-    /// in its first frame.
+    /// in its first frame. Each shows as a terminal would show it, without
+    /// its colours and other escape codes, its tabs expanded
+    /// (``DisplayText``).
     func appendTail(_ lines: [String]) {
         guard tailRows > 0, !lines.isEmpty else { return }
+        let shown = lines.suffix(tailRows).map(DisplayText.cleaned)
         let screenlet: Screenlet? = tailLock.withLock {
-            tail.append(contentsOf: lines.suffix(tailRows))
+            tail.append(contentsOf: shown)
             if tail.count > tailRows { tail.removeFirst(tail.count - tailRows) }
             return self.screenlet
         }
@@ -70,12 +73,14 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// action, whose working message is the command line unless `--working`
     /// says otherwise; no success or failure message unless given (the
     /// presenter then hides at once, and a failure still shows the command's
-    /// output and exit status).
+    /// output and exit status). Either way each message is text to show,
+    /// without escape codes (``DisplayText``): `--working "$(tput bold)Building$(tput sgr0)"`
+    /// shows `Building`.
     static func messages(options: RunOptions, file: MessagesFile?) -> [String: ProgressMessages] {
-        if let file { return file.progressMessages }
+        if let file { return file.progressMessages.mapValues { $0.mapValues(DisplayText.cleaned) } }
         var messages: ProgressMessages = [.working: options.working ?? options.commandLine]
         messages[.success] = options.success
         messages[.failure] = options.failure
-        return [options.action: messages]
+        return [options.action: messages.mapValues(DisplayText.cleaned)]
     }
 }

@@ -83,7 +83,8 @@ enum ProgressLine {
                 report.fraction = -1
                 fractionGiven = true
             case ("message", .string(let message)):
-                report.message = message
+                // Text to show: its escape codes go (`DisplayText`).
+                report.message = DisplayText.cleaned(message)
             case ("progress", let other), ("message", let other):
                 throw Invalid(
                     reason:

@@ -16,7 +16,13 @@ import HostText
 /// - The view is one column narrower than the terminal: nothing is ever
 ///   written in the last column, so no terminal wraps or scrolls under us.
 /// - Typed characters are not echoed while the region exists (they would
-///   land in it); ``finish()`` restores the terminal's settings.
+///   land in it); echo is the one setting the host changes, and it is
+///   given back when the region goes only while the settings are still the
+///   host's (``TerminalEcho``): the terminal's settings are the command's.
+/// - While the command has the terminal in a mode for reading a password or
+///   a key (echo off, or non-canonical input, set by the command), the
+///   region steps aside: it is taken off, as on ``suspend()``, and drawn
+///   again once the command is done asking (checked at every frame).
 /// - Only a foreground job draws: when the terminal's foreground process
 ///   group is not ours (`run … &`, Ctrl-Z then `bg`) the region is taken off
 ///   as on ``suspend()`` and nothing is drawn, the cursor is left alone and
@@ -28,7 +34,8 @@ import HostText
 ///   land on rows the terminal has rewrapped, so it is skipped; the resize
 ///   (``refresh()``) redraws everything.
 /// - ``finish()`` erases the region, shows the cursor and leaves it where it
-///   was when the region came: nothing is left behind;
+///   was when the region came: nothing is left behind, and only the
+///   region's own rows are ever touched (``TerminalFrameEncoder``);
 ///   ``finish(keeping:)`` then writes the outcome's final look there, as
 ///   lines that stay.
 public final class TerminalBackend: RenderBackend {
@@ -37,14 +44,17 @@ public final class TerminalBackend: RenderBackend {
     private let regionRows: Int
     private let fixedTerminalSize: (cols: Int, rows: Int)?
     private let viewFlags: ViewFlags
-    private let silenceInput: Bool
     private let isForeground: @Sendable () -> Bool
     private var terminalSize: (cols: Int, rows: Int)
     private var encoder: TerminalFrameEncoder
     private var lastCanvas: Canvas?
-    private var savedSettings: termios?
+    /// Echo, turned off while the region is shown, and what the settings
+    /// say of the command; read when the backend is made, before the command starts.
+    private var echo: TerminalEcho
     private var resizeToken: UInt64?
     private var redrawHandler: (@Sendable () -> Void)?
+    /// The bytes of the command's unfinished line not shown yet (``showsPrompts(from:)``).
+    private var prompt: (@Sendable () -> [UInt8])?
     private var foregroundWatch: ForegroundWatch?
     private var broken = false
     /// OSC 9;4 for the terminal's own progress, when wanted (``TerminalProgress``).
@@ -52,8 +62,17 @@ public final class TerminalBackend: RenderBackend {
     /// A region was drawn (the cursor hidden) at least once: ``finish()``
     /// then has ``TerminalFlushRepair`` show it again on a late Ctrl-C.
     private var drewRegion = false
+    /// The region was on the screen after the last write.
+    private var regionShown = false
     /// The terminal progress was cleared by ``suspend()``: shown again at the next frame.
     private var progressSuspended = false
+
+    /// Where the keys whose echo the host's echo-off swallowed are counted
+    /// (``SwallowedKey``); a test gives its own.
+    var swallowedKeys: @Sendable () -> UInt64 {
+        get { echo.keys }
+        set { echo.keys = newValue }
+    }
 
     /// How many write(2) batches were sent (one per frame that changed something).
     public private(set) var writeCount = 0
@@ -70,7 +89,9 @@ public final class TerminalBackend: RenderBackend {
     ///     ``PresenterRuntime/key(_:)``).
     ///   - terminalSize: a fixed terminal size; `nil` reads it from `fd`
     ///     (TIOCGWINSZ, else `COLUMNS`/`LINES`, else 80 × 24).
-    ///   - silenceInput: turn echo off while the region exists.
+    ///   - silenceInput: turn echo off while the region exists. Either way
+    ///     the terminal's settings are read now: make the backend before the
+    ///     command starts.
     ///   - isForeground: whether we may draw now, asked before every write
     ///     (and, while a view waits in the background, from another thread);
     ///     `nil` asks the terminal whether its foreground process group is
@@ -87,15 +108,16 @@ public final class TerminalBackend: RenderBackend {
         writer = TerminalWriter(fd)
         self.regionRows = max(1, regionRows)
         self.fixedTerminalSize = terminalSize
-        self.silenceInput = silenceInput
         self.isForeground = isForeground ?? { TerminalShim.isForeground(fd) }
         var flags: ViewFlags = [.animated]
         if unicode { flags.insert(.unicode) }
         if interactive { flags.insert(.interactive) }
         if color { flags.insert(.color) }
         viewFlags = flags
-        encoder = TerminalFrameEncoder(colorEnabled: color)
-        self.terminalSize = Self.readTerminalSize(fd: fd, fixed: terminalSize)
+        let size = Self.readTerminalSize(fd: fd, fixed: terminalSize)
+        encoder = TerminalFrameEncoder(colorEnabled: color, terminalColumns: size.cols)
+        self.terminalSize = size
+        echo = TerminalEcho(fd: fd, silences: silenceInput)
     }
 
     deinit { foregroundWatch?.cancel() }
@@ -115,7 +137,31 @@ public final class TerminalBackend: RenderBackend {
             terminalProgress = progress
         }
         guard !resizedSinceRefresh() else { return }
-        send(encoder.frame(canvas))
+        let modes = echo.read()
+        guard !stepsAside(modes) else { return }
+        send(encoder.frame(canvas), modes: modes)
+    }
+
+    /// True when the command has the terminal in a mode for reading a
+    /// password or a key (`modes`: its local modes now): the region is taken
+    /// off, the cursor shown, echo left as the command set it, the prompt
+    /// shown, and nothing is drawn until the command is done asking.
+    private func stepsAside(_ modes: tcflag_t?) -> Bool {
+        guard echo.commandIsAsking(modes) else { return false }
+        write(encoder.stepAside() + (prompt?() ?? []))
+        regionShown = false
+        return true
+    }
+
+    /// Where the command's prompt comes from, when its output is read (in a
+    /// terminal, `run` reads it): `unshown` gives the bytes of its unfinished
+    /// line not shown yet, and counts them as shown. While the command asks
+    /// the user something they are written at every frame where the cursor
+    /// is, where a terminal would have shown them: `read -s -p "Password: "`
+    /// writes its prompt on stderr. Call it on the presenter thread
+    /// (``PresenterRuntime/showsPrompts(from:)`` does).
+    public func showsPrompts(from unshown: @escaping @Sendable () -> [UInt8]) {
+        prompt = unshown
     }
 
     /// The frames show the progress; the terminal's own progress (OSC 9;4)
@@ -147,16 +193,20 @@ public final class TerminalBackend: RenderBackend {
             return write(lines)
         }
         var bytes = encoder.clearRegion() + lines
-        // A canvas laid out for another size waits for the next frame.
-        if let lastCanvas, !resizedSinceRefresh(), lastCanvas.cols == size.cols, lastCanvas.rows == size.rows {
+        // A canvas laid out for another size waits for the next frame; so
+        // does the region while the command asks the user something.
+        let modes = echo.read()
+        if let lastCanvas, !resizedSinceRefresh(), lastCanvas.cols == size.cols, lastCanvas.rows == size.rows,
+            !echo.commandIsAsking(modes)
+        {
             bytes += encoder.frame(lastCanvas)
         }
-        send(bytes)
+        send(bytes, modes: modes)
     }
 
     public func refresh() {
         terminalSize = Self.readTerminalSize(fd: fd, fixed: fixedTerminalSize)
-        encoder.invalidate()
+        encoder.resized(terminalColumns: terminalSize.cols)
     }
 
     /// `handler` is also called after SIGCONT (see ``ResizeSignal``: the
@@ -209,29 +259,33 @@ public final class TerminalBackend: RenderBackend {
         }
     }
 
-    /// In the foreground: writes `bytes`, with echo off exactly while the
-    /// region exists.
-    private func send(_ bytes: [UInt8]) {
-        if encoder.isReserved, silenceInput, savedSettings == nil { savedSettings = TerminalShim.disableEcho(fd) }
+    /// In the foreground: writes `bytes`, with echo off while the region
+    /// exists (`modes`: the local modes just read, if they were), and
+    /// given back once it is gone, with the echo of a key that the host's
+    /// echo-off swallowed (``TerminalEcho/giveBack()``).
+    private func send(_ bytes: [UInt8], modes: tcflag_t? = nil) {
         if encoder.isReserved {
+            // Before the region's first bytes; not again while it stays (a
+            // command that turns echo on then wants it, and after a crash
+            // the rescue's settings must stay).
+            if !regionShown { echo.silence(modes ?? echo.read()) }
             drewRegion = true
             TerminalFlushRepair.disarm()
         }
         write(bytes)
-        if !encoder.isReserved, let settings = savedSettings {
-            TerminalShim.restore(fd, settings)
-            savedSettings = nil
-        }
+        regionShown = encoder.isReserved
+        if !regionShown { write(echo.giveBack()) }
     }
 
     /// In the background: takes the region off if it is shown and writing
     /// cannot stop us (TOSTOP off), else forgets it. Echo stays as it is:
-    /// setting it from the background would stop us; `savedSettings` is
-    /// restored once we are in the foreground without a region again.
+    /// setting it from the background would stop us; it is given back once
+    /// we are in the foreground without a region again.
     private func leaveScreen() {
         if encoder.isReserved {
             if TerminalShim.allowsBackgroundWrites(fd) { write(encoder.clearRegion()) } else { encoder.forget() }
         }
+        regionShown = false
         // Something to show: be told when it can be shown.
         if let redrawHandler, let lastCanvas, !lastCanvas.isBlank, foregroundWatch?.isWaiting != true {
             foregroundWatch = ForegroundWatch(isForeground: isForeground, then: redrawHandler)

@@ -5,26 +5,34 @@
 /// frame comes, which is left as it is (it may hold a prompt's or a
 /// command's unfinished line). That spot is the *anchor*: room is made below
 /// it with `IND` (which scrolls when needed and keeps the column), the cursor
-/// comes back up to it and saves it with `DECSC` (`ESC 7`), and everything
-/// from it to the end of the screen is erased. The cursor is hidden while a
+/// comes back up to it, and the region's rows are inserted below it with
+/// `IL`, which moves whatever was there (rows below a cursor moved up with
+/// `tput cuu`) down, out of the region's way. The region touches only its
+/// own rows: it is taken off with `DL`, which brings those rows back up.
+/// Nothing else is ever erased (`ED` from the top left corner would also
+/// push the whole screen into tmux's history). The cursor is hidden while a
 /// region exists.
 ///
-/// Every frame starts at the anchor and ends there with `DECRC` (`ESC 8`):
-/// between frames the cursor sits on the anchor, the one spot whose column we
-/// never need to know. Terminals that rewrap lines on a resize carry the
-/// cursor along with its cell (tmux does; it leaves the `DECSC` position as
-/// it was, so that is not trusted after a resize), so the cursor is still on
-/// the anchor even though the region's rows were rewrapped: the redraw
-/// erases from there and saves the anchor again, and ``clearRegion()``
-/// leaves the cursor exactly where it was before the region came, with
-/// nothing of ours left on the screen.
+/// The anchor is saved with `DECSC` (`ESC 7`) when the region is reserved;
+/// every frame starts there with `DECRC` (`ESC 8`) and ends there with
+/// another: between frames the cursor sits on the anchor, the one spot
+/// whose column we never need to know, and a cursor moved meanwhile (a
+/// newline typed with `ECHONL` on, see ``TerminalEcho``) is brought back.
+/// Terminals that rewrap lines on a resize carry the cursor along with its
+/// cell (tmux does; it leaves the `DECSC` position as it was, so that is
+/// not trusted after a resize), so the cursor is still on the anchor even
+/// though the region's rows were rewrapped into more: the redraw deletes,
+/// from the cursor, as many rows as they take at the terminal's new width
+/// (``resized(terminalColumns:)``) and reserves the region again, and
+/// ``clearRegion()`` leaves the cursor exactly where it was before the
+/// region came, with nothing of ours left on the screen or in the scrollback.
 ///
 /// Within a frame the canvas is diffed cell by cell against what the region
 /// shows: only changed cells are written, a move is skipped when the next
 /// cell is where the cursor already is, SGR is written only when the style
 /// changes, and a row whose tail became blank is erased with one `EL`. A
-/// frame where one narrow cell changed costs its bytes, the move to it
-/// (`CNL` + `CUF`) and the `DECRC`.
+/// frame where one narrow cell changed costs its bytes, a `DECRC`, the move
+/// to it (`CNL` + `CUF`) and the `DECRC` back.
 ///
 /// Pure: it only builds bytes, the backend writes them.
 import HostText
@@ -32,6 +40,10 @@ import HostText
 struct TerminalFrameEncoder {
     /// Colour codes are written (else only attributes).
     let colorEnabled: Bool
+    /// The terminal's width in columns (the region is one column narrower),
+    /// at which a terminal that rewraps lines on a resize has rewrapped the
+    /// region's rows; 0 when unknown (no row is taken as rewrapped).
+    private var terminalColumns: Int
     /// What the region shows now; `nil` while no region is reserved.
     private(set) var screen: Canvas?
     /// The cursor's row in the region; -1 is the anchor's line.
@@ -61,7 +73,10 @@ struct TerminalFrameEncoder {
         let next: UInt
     }
 
-    init(colorEnabled: Bool) { self.colorEnabled = colorEnabled }
+    init(colorEnabled: Bool, terminalColumns: Int = 0) {
+        self.colorEnabled = colorEnabled
+        self.terminalColumns = terminalColumns
+    }
 
     /// True while a region is reserved (and the cursor hidden).
     var isReserved: Bool { screen != nil }
@@ -75,8 +90,9 @@ struct TerminalFrameEncoder {
             emit("\u{1B}[?25l")
             reserve(canvas)
         } else if needsFullRedraw || screen!.rows != canvas.rows || screen!.cols != canvas.cols {
-            // The cursor is on the anchor, wherever a resize moved it: start
-            // over from there (reserve erases what the region showed).
+            // The cursor is on the anchor, wherever a resize moved it: take
+            // the old region's rows off from there and start over.
+            eraseRegion()
             reserve(canvas)
         } else if let shown = screen {
             // Between frames the cursor is on the anchor in the plain style:
@@ -86,11 +102,13 @@ struct TerminalFrameEncoder {
                 screen = canvas
                 return known.bytes
             }
+            emit("\u{1B}8")
         }
         needsFullRedraw = false
         let shown = screen
+        let start = out.count
         drawDifferences(to: canvas)
-        if !out.isEmpty { returnToAnchor() }
+        if out.count > start { returnToAnchor() } else if pair != nil { out.removeAll() }
         screen = canvas
         if let pair, let shown {
             let cells = canvas.cols * canvas.rows
@@ -117,8 +135,10 @@ struct TerminalFrameEncoder {
     mutating func clearRegion(keeping look: Canvas? = nil) -> [UInt8] {
         out.removeAll(keepingCapacity: true)
         if screen != nil {
-            // Between frames the cursor is on the anchor: erase from there.
-            emit("\u{1B}[J\u{1B}[?25h")
+            // Between frames the cursor is on the anchor: the region's rows
+            // below it go, and what was below them comes back.
+            eraseRegion()
+            emit("\u{1B}[?25h")
             screen = nil
             forgetEncoded()
         }
@@ -138,6 +158,20 @@ struct TerminalFrameEncoder {
         return out
     }
 
+    /// The bytes that remove the region as ``clearRegion(keeping:)`` does,
+    /// for a command that asks the user something: from the line the cursor
+    /// is on, where the command may have written its prompt on the anchor's
+    /// line, so that the cursor stays after it.
+    mutating func stepAside() -> [UInt8] {
+        out.removeAll(keepingCapacity: true)
+        guard screen != nil else { return [] }
+        eraseRegion(fromCursor: true)
+        emit("\u{1B}[?25h")
+        screen = nil
+        forgetEncoded()
+        return out
+    }
+
     /// Forgets the region without a byte written (it can no longer be
     /// reached: the terminal went to another process group that stops us if
     /// we write). The next frame reserves a new one.
@@ -149,20 +183,67 @@ struct TerminalFrameEncoder {
     /// Makes the next frame erase the region and draw every cell again (after a resize).
     mutating func invalidate() { needsFullRedraw = screen != nil }
 
+    /// The terminal is now `columns` wide: what the region shows is erased
+    /// as the rows it takes at that width, and the next frame draws it all
+    /// again.
+    mutating func resized(terminalColumns columns: Int) {
+        terminalColumns = columns
+        invalidate()
+    }
+
+    /// How many rows what the region shows takes now: one a row, or, in a
+    /// terminal narrower than a row's text (a terminal that rewraps lines
+    /// on a resize made more rows of it), as many as its text wraps to.
+    /// A row's text ends at its last non-blank cell (the encoder never
+    /// writes past it).
+    private var rowsTaken: Int {
+        guard let screen else { return 0 }
+        guard terminalColumns > 0, terminalColumns < screen.cols else { return screen.rows }
+        var rows = 0
+        for row in 0..<screen.rows {
+            var used = screen.cols
+            while used > 0 && screen[used - 1, row] == .blank { used -= 1 }
+            rows += max(1, (used + terminalColumns - 1) / terminalColumns)
+        }
+        return rows
+    }
+
     // MARK: - Building a frame
 
     /// Makes room for `canvas` below the cursor's line, saves the cursor
-    /// there as the anchor and erases from it to the end of the screen; what
-    /// the region shows is then blank.
+    /// there as the anchor and inserts the region's rows below it (what was
+    /// there moves down); what the region shows is then blank.
     private mutating func reserve(_ canvas: Canvas) {
         forgetEncoded()
         // IND keeps the column (a newline would lose it) and scrolls at the bottom.
         emit(String(repeating: "\u{1B}D", count: canvas.rows))
         csi(canvas.rows, UInt8(ascii: "A"))
-        emit("\u{1B}7\u{1B}[J")
+        // IL takes the cursor to the line's start: DECRC brings it back.
+        emit("\u{1B}7\u{1B}D")
+        csi(canvas.rows, UInt8(ascii: "L"))
+        emit("\u{1B}8")
         cursorRow = -1
         cursorCol = nil
         screen = Canvas(cols: canvas.cols, rows: canvas.rows)
+    }
+
+    /// Deletes the rows the region takes (``rowsTaken``) below the anchor,
+    /// which brings up what was below them, and leaves the cursor on the
+    /// anchor. The anchor is the saved one, or, after a resize (the saved
+    /// one is stale) and with `fromCursor`, the cursor's line and column.
+    /// Nothing else is touched: not a row above or below the region, and
+    /// not the anchor's line, except after a resize: the rest of it is
+    /// erased then. tmux, when rewrapping made more lines than its screen
+    /// holds, moves the top ones into its history, the anchor's line too
+    /// when the region's rows were below few lines, and puts the cursor on
+    /// the top row: on a row of the region.
+    private mutating func eraseRegion(fromCursor: Bool = false) {
+        emit(fromCursor || needsFullRedraw ? "\u{1B}7\u{1B}D" : "\u{1B}8\u{1B}D")
+        csi(rowsTaken, UInt8(ascii: "M"))
+        emit("\u{1B}8")
+        if needsFullRedraw { emit("\u{1B}[K") }
+        cursorRow = -1
+        cursorCol = nil
     }
 
     /// Ends a frame: back on the anchor (DECRC), in the default style.

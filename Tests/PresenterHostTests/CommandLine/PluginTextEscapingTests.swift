@@ -283,7 +283,9 @@ import Testing
         #expect(check.stdout.contains(#"  PASS  descriptor: Zero\u{200B}Width\u{2060}Name 1.0.0"#), "\(check.stdout)")
     }
 
-    /// `run -v`: the presenter's log line shows what it logged, escaped.
+    /// `run -v`: the presenter's log line shows what it logged, escaped:
+    /// here the message it was given, which has lost its escape sequences
+    /// (``DisplayText``) and kept its invisible characters.
     @Test func aPresentersLogLineOnStderrIsEscaped() throws {
         let plugins = try FixtureBuilder.directory([.misbehaving])
         let result = try ProcessRunner.host([
@@ -292,7 +294,9 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let log = result.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host: fixture.misbehaving: ") }
-        #expect(log.contains("presenter-host: fixture.misbehaving: info: showing \(Self.shown)"), "\(log)")
+        let logged = PrintableText.escaping(DisplayText.cleaned(Self.hostile))
+        #expect(logged == #"T\u{202E}\u{2066}z\u{200B}w\u{FEFF}"#)
+        #expect(log.contains("presenter-host: fixture.misbehaving: info: showing \(logged)"), "\(log)")
         for line in log { #expect(HostileText.unshown(in: String(line)) == [], "\(line.debugDescription)") }
     }
 }

@@ -50,8 +50,26 @@ struct EndToEndOutputTests {
         #expect(events[4]["fraction"] is NSNull)
         #expect(events[5]["status"] as? Int == 2)
         #expect(events[5]["reason"] as? String == "exit status 2")
+        #expect(events[5]["message"] is NSNull)
         #expect((events[5]["duration"] as? Double ?? -1) >= 0)
         #expect(events.allSatisfy { ($0["time"] as? String)?.hasSuffix("Z") == true })
+    }
+
+    @Test(arguments: [
+        ("true", "success", "\u{1B}[32mBuilt\u{1B}[0m", "Built"), ("false", "failure", "It\tbroke", "It      broke"),
+    ])
+    func theOutcomeEventsCarryTheirMessageAsShown(command: String, event: String, message: String, shown: String)
+        throws
+    {
+        let result = try ProcessRunner.host(
+            ["run", "--events", "-", "--working", "W", "--success", message, "--failure", message, "--", command],
+            environment: utf8)
+        let events = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        let outcome = try #require(events.last)
+        #expect(outcome["event"] as? String == event)
+        #expect(outcome["message"] as? String == shown)
     }
 
     @Test func eventsOnStdoutMoveTheCommandsStdoutToStderr() throws {

@@ -42,6 +42,16 @@ struct TerminalBackendTests {
         var blankScreen: [String] { ["$ make", "compiling..."] + Array(repeating: "", count: 8) }
     }
 
+    /// What reserves the 3 rows of a region below the anchor: room made
+    /// (IND, scrolling at the bottom), back up, the anchor saved, the rows
+    /// inserted below it (IL), back on the anchor.
+    static let reserve = "\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}D\u{1B}[3L\u{1B}8"
+    /// What takes those rows off again (DL), from the saved anchor and back to it.
+    static let erase = "\u{1B}8\u{1B}D\u{1B}[3M\u{1B}8"
+    /// The same after a resize, from the cursor (the saved anchor is stale
+    /// then), and the rest of the anchor's line.
+    static let eraseAfterResize = "\u{1B}7\u{1B}D\u{1B}[3M\u{1B}8\u{1B}[K"
+
     func hud(_ spinner: String, message: String = "Saving bookmark...", spinnerStyle: CellStyle = .plain) -> Canvas {
         var canvas = Canvas(cols: 29, rows: 3)
         canvas.drawBox(col: 2, row: 0, width: 25, height: 3)
@@ -62,7 +72,7 @@ struct TerminalBackendTests {
         var setup = Setup()
         let bytes = setup.present(hud("⠋"))
         #expect(
-            String(decoding: bytes, as: UTF8.self).hasPrefix("\u{1B}[?25l\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J")
+            String(decoding: bytes, as: UTF8.self).hasPrefix("\u{1B}[?25l" + Self.reserve)
         )
         #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("\u{1B}8"))
         #expect(setup.terminal.lines[0..<3] == ["$ make", "compiling...", ""])
@@ -118,8 +128,10 @@ struct TerminalBackendTests {
             #expect(setup.backend.writeCount == writes + 1)
             #expect(setup.region == hud(frame).lines())
         }
-        // From the anchor: next lines (CNL), forward (CUF), the cell, back (DECRC).
-        let expected = style == .plain ? "\u{1B}[2E\u{1B}[4C⠙\u{1B}8" : "\u{1B}[2E\u{1B}[4C\u{1B}[36m⠙\u{1B}[m\u{1B}8"
+        // Back on the saved anchor (DECRC): next lines (CNL), forward (CUF), the cell, back (DECRC).
+        let expected =
+            style == .plain
+            ? "\u{1B}8\u{1B}[2E\u{1B}[4C⠙\u{1B}8" : "\u{1B}8\u{1B}[2E\u{1B}[4C\u{1B}[36m⠙\u{1B}[m\u{1B}8"
         #expect(String(decoding: setup.present(hud("⠙", spinnerStyle: style)), as: UTF8.self) == expected)
     }
 
@@ -183,7 +195,7 @@ struct TerminalBackendTests {
         var setup = Setup()
         setup.present(hud("⠋", spinnerStyle: CellStyle(rawValue: 0x12)))
         let bytes = setup.run { $0.finish() }
-        #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("\u{1B}[J\u{1B}[?25h"))
+        #expect(String(decoding: bytes, as: UTF8.self).hasSuffix(Self.erase + "\u{1B}[?25h"))
         #expect(setup.terminal.lines == setup.blankScreen)
         #expect(setup.terminal.cursorVisible)
         #expect(setup.terminal.cursor == (2, 0))
@@ -301,18 +313,20 @@ struct TerminalBackendTests {
         // After a resize the turn that was encoded before is drawn whole again.
         _ = setup.run { $0.refresh() }
         let redrawn = String(decoding: setup.present(turns[1]), as: UTF8.self)
-        #expect(redrawn.hasPrefix("\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(redrawn.hasPrefix(Self.eraseAfterResize + Self.reserve))
         #expect(setup.region == turns[1].lines())
         #expect(setup.present(turns[2]) == first[1])
     }
 
-    @Test("after refresh (a resize) the next frame erases from the anchor and redraws everything")
+    @Test(
+        "after refresh (a resize) the next frame takes the region's rows and the rest of the anchor's line off and redraws everything"
+    )
     func refresh() {
         var setup = Setup(partial: "> ")
         setup.present(hud("⠋"))
         _ = setup.run { $0.refresh() }
         let bytes = String(decoding: setup.present(hud("⠋")), as: UTF8.self)
-        #expect(bytes.hasPrefix("\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(bytes.hasPrefix(Self.eraseAfterResize + Self.reserve))
         #expect(bytes.contains("Saving bookmark..."))
         #expect(setup.region == hud("⠋").lines())
         #expect(setup.terminal.lines[2] == ">")
@@ -342,7 +356,7 @@ struct TerminalBackendTests {
         setup.present(hud("⠋"))
         setup.foreground.isSet = false
         let bytes = String(decoding: setup.present(hud("⠙")), as: UTF8.self)
-        #expect(bytes == "\u{1B}[J\u{1B}[?25h")
+        #expect(bytes == Self.erase + "\u{1B}[?25h")
         #expect(setup.terminal.lines == ["$ make", "compiling...", "$"] + Array(repeating: "", count: 7))
         #expect(setup.terminal.cursor == (2, 2))
         #expect(setup.terminal.cursorVisible)
@@ -518,12 +532,14 @@ struct TerminalBackendPseudoTerminalTests {
         #expect(backend.size == (29, 3))
         // Output still comes, after the old region is erased; the old canvas is not drawn again.
         backend.printAbove("output\n")
-        #expect(String(decoding: terminal.drain(), as: UTF8.self) == "\u{1B}[J\u{1B}[?25houtput\r\n")
+        #expect(
+            String(decoding: terminal.drain(), as: UTF8.self) == TerminalBackendTests.eraseAfterResize
+                + "\u{1B}[?25houtput\r\n")
         var smaller = Canvas(cols: 29, rows: 3)
         smaller.drawBox(col: 2, row: 0, width: 20, height: 3)
         backend.present(smaller)
         let bytes = String(decoding: terminal.drain(), as: UTF8.self)
-        #expect(bytes.hasPrefix("\u{1B}[?25l\u{1B}D\u{1B}D\u{1B}D\u{1B}[3A\u{1B}7\u{1B}[J"))
+        #expect(bytes.hasPrefix("\u{1B}[?25l" + TerminalBackendTests.reserve))
         backend.finish()
     }
 }

@@ -72,6 +72,7 @@ enum Fixture: String, CaseIterable, Sendable {
     static let usable: [Fixture] = [
         .good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
         .drawsOutside, .drawsInShow, .noDescription, .marking, .intruder, .described, .describedHardened,
+        .finalLook,
     ]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is

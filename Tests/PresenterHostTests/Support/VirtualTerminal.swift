@@ -102,6 +102,19 @@ struct VirtualTerminal {
         case ("", "J"):
             for x in col..<cols { cells[row][x] = " " }
             for y in (row + 1)..<rows { cells[y] = Array(repeating: " ", count: cols) }
+        case (_, "L"):
+            // IL: blank lines at the cursor's row, the rows below moved down
+            // (those past the bottom lost), the cursor to the line's start.
+            let inserted = min(count, rows - row)
+            cells.removeLast(inserted)
+            cells.insert(contentsOf: Array(repeating: Array(repeating: " ", count: cols), count: inserted), at: row)
+            col = 0
+        case (_, "M"):
+            // DL: the cursor's row and those below it deleted, the rest moved up, blank rows in at the bottom.
+            let deleted = min(count, rows - row)
+            cells.removeSubrange(row..<(row + deleted))
+            cells.append(contentsOf: Array(repeating: Array(repeating: " ", count: cols), count: deleted))
+            col = 0
         case (_, "m"):
             colorCodes += parameters.split(separator: ";").filter { $0.count == 2 && $0.hasPrefix("3") }.count
         default: unknown.append(parameters + String(final))

@@ -116,13 +116,44 @@ def parse_args(argv):
 class Screen(pyte.Screen):
     """pyte's screen with one saved cursor, as in xterm, tmux and kitty: pyte
     keeps a stack that DECRC pops, so a second DECRC (ESC 8) would send the
-    cursor home; the host returns to its saved anchor after every frame."""
+    cursor home; the host returns to its saved anchor after every frame, and
+    saves it at every frame (DECSC replaces the one saved cursor).
+
+    IL and DL as a terminal does them: pyte keeps only the rows written to,
+    and its own insert_lines and delete_lines leave a row as it was when the
+    row that should replace it was never written (a blank one)."""
+
+    def save_cursor(self):
+        self.savepoints.clear()
+        super().save_cursor()
 
     def restore_cursor(self):
         if self.savepoints:
             top = self.savepoints[-1]
             self.savepoints.append(top._replace(cursor=copy.copy(top.cursor)))
         super().restore_cursor()
+
+    def insert_lines(self, count=None):
+        self._move_rows(count or 1)
+
+    def delete_lines(self, count=None):
+        self._move_rows(-(count or 1))
+
+    def _move_rows(self, by):
+        """Rows from the cursor's to the bottom margin move `by` rows (down
+        for IL, up for DL); rows moved past the margins are lost, blank rows
+        come in; the cursor goes to the start of its line."""
+        top, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
+        if not top <= self.cursor.y <= bottom:
+            return
+        self.dirty.update(range(self.cursor.y, self.lines))
+        rows = {y: self.buffer[y] for y in range(self.cursor.y, bottom + 1) if y in self.buffer}
+        for y in range(self.cursor.y, bottom + 1):
+            self.buffer.pop(y, None)
+        for y, row in rows.items():
+            if self.cursor.y <= y + by <= bottom:
+                self.buffer[y + by] = row
+        self.carriage_return()
 
 
 class Session:
