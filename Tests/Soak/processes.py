@@ -145,14 +145,18 @@ def backtrace_of_process(pid):
 
 def _gdb(target):
     try:
-        result = subprocess.run(["gdb", "-batch", "-nx", "-ex", "set pagination off", "-ex", "set complaints 0", "-ex", "info threads",
+        # -iex: before the inferior's symbols are read, or each missing DWO
+        # unit is a line of complaint and the backtraces drown in them.
+        result = subprocess.run(["gdb", "-batch", "-nx", "-iex", "set pagination off", "-iex", "set complaints 0",
+                                 "-ex", "info threads",
                                  "-ex", "thread apply all bt"] + target,
                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20)
     except FileNotFoundError:
         return "(gdb is not installed: apt-get install gdb)"
     except subprocess.TimeoutExpired:
         return "(gdb did not finish within 120 s)"
-    return result.stdout + result.stderr
+    return "\n".join(line for line in (result.stdout + result.stderr).splitlines()
+                     if not line.lstrip().startswith("During symbol reading"))
 
 
 def core_info(path):

@@ -263,6 +263,12 @@ class Soak:
                          sum(1 for r in self.failed for what, _ in r.failures if "terminal" in what)))
         if self.interrupted:
             lines.append("soak: INTERRUPTED before its time was up: the figures are of the runs that ended")
+        # Each failure's headline again, last: a log cut to its tail (CI's)
+        # still says what failed and how to replay it.
+        for failed_run in self.failed:
+            lines.append("soak: failed run %s (%s): %s; replay: scripts/soak --seed %d --only %d" % (
+                failed_run.id, failed_run.spec.describe(), "; ".join(what for what, _ in failed_run.failures),
+                self.seed, failed_run.spec.index))
         if self.failed or self.strays:
             lines.append("soak: FAILED; the folders of the failed runs are kept under %s" % self.folder)
         return "\n".join(lines)
