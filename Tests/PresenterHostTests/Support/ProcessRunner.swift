@@ -180,10 +180,14 @@ final class TestProcess {
     /// This process's environment without `CI`, `NO_COLOR`,
     /// `PRESENTER_PLUGIN_PATH` and `PRESENTER_HOST_BUNDLED_ONLY`, with a
     /// fresh, empty `XDG_CACHE_HOME` (each program starts with a cold
-    /// registry cache of its own unless a test gives one), plus `entries`,
+    /// registry cache of its own unless a test gives one) and the UTF-8
+    /// locale the tests' expectations are written in (the caller's `LANG`
+    /// and `LC_*` dropped: a container started with none, or with
+    /// `LC_ALL=C`, must not turn `✖` into `[FAILED]`), plus `entries`,
     /// as `KEY=VALUE` strings.
     static func environment(adding entries: [String: String]) -> [String] {
-        var env = ProcessInfo.processInfo.environment
+        var env = ProcessInfo.processInfo.environment.filter { $0.key != "LANG" && !$0.key.hasPrefix("LC_") }
+        env["LANG"] = "C.UTF-8"
         env["CI"] = nil
         env["NO_COLOR"] = nil
         env["PRESENTER_PLUGIN_PATH"] = nil
