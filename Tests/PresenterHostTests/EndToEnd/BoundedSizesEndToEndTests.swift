@@ -75,3 +75,92 @@ struct BoundedOutputLineTests {
         #expect(run.count(of: UInt8(ascii: "a")) >= Self.lineBytes)
     }
 }
+
+/// Messages are cut where they are read (4 KiB, with an ellipsis), so
+/// cleaning costs what a short one does and nothing near the presenter
+/// channel's frame (1 MiB) reaches a presenter; `--messages` reads at
+/// most 1 MiB; plain lines drop what a region drops (issue 37).
+@Suite("every size is bounded: messages")
+struct BoundedMessageTests {
+    static func folder() -> URL { TestPaths.temporaryDirectory("bounded-messages") }
+
+    @Test func messagesFromDevZeroAreRefusedAtOnce() throws {
+        let run = try MeasuredRun(["run", "--messages", "/dev/zero", "--", "true"], terminal: false)
+        #expect(run.status == 65)
+        #expect(run.seconds < TestTime.scaled(10))
+        #expect(run.peakBytes < 40 << 20, "the host held \(run.peakBytes >> 20) MB")
+        let text = String(decoding: run.output, as: UTF8.self)
+        #expect(
+            text
+                == "Error: /dev/zero: the messages file is larger than 1 MiB; keep only the messages in it (a few kilobytes)\n"
+        )
+    }
+
+    /// 60,000 clusters of `a` and seven combining marks (900 KB) after a
+    /// colour code: read, cut and cleaned at once (the whole took seconds,
+    /// quadratic in clusters), and the working message every consumer
+    /// gets (here `--events`) is 4 KiB at most, ending in `…`.
+    @Test func aHugeMessageIsCutWhereItIsRead() throws {
+        let folder = Self.folder()
+        let messages = folder.appendingPathComponent("messages.json")
+        let long = "\u{1B}[1m" + String(repeating: "a" + String(repeating: "\u{301}", count: 7), count: 60_000)
+        let json = try JSONSerialization.data(withJSONObject: ["run": ["working": long]])
+        try json.write(to: messages)
+        let events = folder.appendingPathComponent("events").path
+        let run = try MeasuredRun(
+            ["run", "--messages", messages.path, "--events", events, "--", "true"], terminal: true)
+        #expect(run.status == 0)
+        #expect(run.seconds < TestTime.scaled(20))
+        let start = try #require(try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").first)
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(start.utf8)) as? [String: Any])
+        let message = try #require(event["message"] as? String)
+        #expect(message.utf8.count <= 4096 && message.hasSuffix("…"), "\(message.utf8.count) bytes")
+        #expect(message.unicodeScalars.first == "a", "the colour code is not cleaned away")
+        #expect(!String(decoding: run.output, as: UTF8.self).contains("ended its process"))
+    }
+
+    /// The default working message is the command line: 1.5 MB of it
+    /// (fifteen arguments of 100 KB) made the bundled mbhud end its process
+    /// ("ended its process in show (exit status 70)").
+    @Test func aLongCommandLineDoesNotBreakThePresenter() throws {
+        let word = String(repeating: "x", count: 100_000)
+        let run = try MeasuredRun(["run", "--", "true"] + Array(repeating: word, count: 15))
+        #expect(run.status == 0)
+        let text = String(decoding: run.output, as: UTF8.self)
+        #expect(!text.contains("ended its process") && !text.contains("going on with plain progress lines"))
+    }
+
+    /// Plain lines (`TERM=dumb`) drop the bidirectional overrides and
+    /// isolates a terminal region drops, so a line reads as it holds.
+    @Test func plainLinesDropBidiControls() throws {
+        let run = try MeasuredRun(
+            ["run", "--working", "abc\u{202E}txt.exe\u{2066}x\u{2069}", "--", "true"],
+            environment: ["TERM": "dumb"], terminal: false)
+        #expect(run.status == 0)
+        let text = String(decoding: run.output, as: UTF8.self)
+        #expect(text.hasPrefix("abctxt.exex\n"), "\(text.debugDescription)")
+        #expect(
+            !text.unicodeScalars.contains {
+                (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+            })
+    }
+}
+
+/// `--print-plugin-path` prints each folder escaped as `--list` does: a
+/// name with ESC, OSC 52 or a newline (a forged second entry) shows as
+/// escapes, one line per folder (issue 37).
+@Suite("text that reaches the terminal: --print-plugin-path")
+struct PrintPluginPathEscapingTests {
+    @Test func hostileFolderNamesAreEscaped() throws {
+        let parent = TestPaths.temporaryDirectory("plugin-path")
+        let hostile = parent.appendingPathComponent("p\u{1B}]52;c;cHduZWQ=\u{07}\n/etc/evil").path
+        try FileManager.default.createDirectory(atPath: hostile, withIntermediateDirectories: true)
+        let result = try ProcessRunner.host(["--plugin-dir", hostile, "--print-plugin-path"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(
+            lines.first == "\(parent.path)/p\\x1B]52;c;cHduZWQ=\\x07\\n/etc/evil", "\(result.stdout.debugDescription)")
+        #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{07}"))
+        #expect(!lines.contains("/etc/evil"), "a newline forged a second entry")
+    }
+}
