@@ -130,6 +130,20 @@ struct BoundedMessageTests {
         #expect(!text.contains("ended its process") && !text.contains("going on with plain progress lines"))
     }
 
+    /// A `drive` line's message (lines are up to 64 KiB) is cut as any
+    /// message is.
+    @Test func aDriveMessageIsCutWhereItIsRead() throws {
+        let long = String(repeating: "w", count: 60_000)
+        let result = try ProcessRunner.run(
+            TestPaths.binary, ["drive"], environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"],
+            stdin: #"{"start": "a", "working": "\#(long)"}"# + "\n" + #"{"succeed": "a"}"# + "\n")
+        #expect(result.status == 0)
+        let working = try #require(result.stderr.split(separator: "\n").first)
+        #expect(
+            working.utf8.count <= 4096 && working.hasSuffix("…") && working.hasPrefix("www"),
+            "\(working.utf8.count) bytes")
+    }
+
     /// Plain lines (`TERM=dumb`) drop the bidirectional overrides and
     /// isolates a terminal region drops, so a line reads as it holds.
     @Test func plainLinesDropBidiControls() throws {
