@@ -42,9 +42,14 @@ package struct MessagesFile: Equatable, Sendable {
         self.actions = actions
     }
 
+    /// The largest messages file read: 1 MiB, room for hundreds of actions'
+    /// messages (each is cut at ``DisplayText/longestMessage`` bytes when
+    /// shown). Read no further: `--messages /dev/zero` is refused at once.
+    package static let largestFile = 1 << 20
+
     /// Reads and parses the file at `path`.
     /// - Throws: `.noInput` when it cannot be read, `.dataError` when its
-    ///   content is wrong.
+    ///   content is wrong or it is larger than ``largestFile``.
     package static func load(path: String) throws(CommandError) -> MessagesFile {
         let bytes: [UInt8]
         do throws(Errno) {
@@ -52,6 +57,11 @@ package struct MessagesFile: Equatable, Sendable {
         } catch {
             throw .noInput(
                 "\(path): cannot read the messages file: \(errnoText(error.code)); check the path given to --messages")
+        }
+        guard bytes.count <= largestFile else {
+            throw .dataError(
+                "\(path): the messages file is larger than \(largestFile >> 20) MiB; keep only the messages in it (a few kilobytes)"
+            )
         }
         return try parse(bytes, name: path)
     }
@@ -110,12 +120,20 @@ package struct MessagesFile: Equatable, Sendable {
         return MessagesFile(actions: actions)
     }
 
-    /// The whole file.
+    /// The file, up to one byte more than ``largestFile`` (so a larger
+    /// one is told apart without reading it whole).
     /// - Throws: the call that failed (`read` and EISDIR for a directory).
     private static func readFile(_ path: String) throws(Errno) -> [UInt8] {
         try FileDescriptor.open(path, O_RDONLY).closeAfter { fd throws(Errno) in
             if try fd.status().st_mode & S_IFMT == S_IFDIR { throw Errno(call: "read", code: EISDIR) }
-            return try fd.readAll()
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while bytes.count <= largestFile {
+                let n = try fd.read(into: &buffer)
+                if n == 0 { break }
+                bytes.append(contentsOf: buffer[..<n])
+            }
+            return bytes
         }
     }
 }

@@ -226,12 +226,15 @@ package enum PresenterHostCommand {
     }
 
     /// `--print-plugin-path`: the search path, one directory a line, in
-    /// search order (missing ones too: a plugin put there would be found);
+    /// search order (missing ones too: a plugin put there would be found),
+    /// escaped (``PrintableText``);
     /// warnings about the user's directories on stderr.
     static func printPluginPath(_ plugins: PluginOptions) -> Int32 {
         let (entries, warnings) = plugins.searchPath(environment: ProcessEnvironment.current)
         for warning in warnings { writeStandardError(warning + "\n") }
-        return printing(SearchPath.directories(entries).map { $0 + "\n" }.joined())
+        // Escaped as --list shows them: a folder's name may hold a newline
+        // (a forged second entry) or an escape sequence.
+        return printing(SearchPath.directories(entries).map { PrintableText.escaping($0) + "\n" }.joined())
     }
 
     /// Prints `error` the one way errors are printed once the command

@@ -20,7 +20,12 @@ import HostSystem
 /// and the command's unfinished line is written where a terminal would
 /// have shown it, as it comes; a line begun so is shown to its end
 /// (``endOfPrompt(in:)``), and kept for the replay as the rest is.
-// Safe: `lines`, `promptShown`, `unfinished` and the filters only under
+///
+/// A line without a newline is bounded (``OutputLines``): past 64 KiB it
+/// is passed on in pieces, each a line of its own, in every mode and in
+/// the `--log` file, and what a carriage return redrew of it is forgotten,
+/// so a 1 GB line or a `\r`-redrawn bar costs 64 KiB, not its size.
+// Safe: `lines`, `promptShown` and the filters only under
 // `lock` (the pump's queue and, for the prompt, the presenter thread);
 // `logLines` on the pump's queue.
 final class RunOutputSink: @unchecked Sendable {
@@ -37,8 +42,6 @@ final class RunOutputSink: @unchecked Sendable {
     private var promptShown = 0
     private var logLines = OutputLines()
     private let kept = CapturedOutput()
-    /// `--output stream`: what `CMD` wrote after its last newline, byte for byte.
-    private var unfinished: [UInt8] = []
 
     /// Gets the whole lines of `--output tail` (on the pump's queue).
     private let tail: ([String]) -> Void
@@ -72,13 +75,6 @@ final class RunOutputSink: @unchecked Sendable {
         }
         if mode == .onFailure || mode == .tail { kept.append(bytes) }
         let (promptEnd, complete): (String?, [String]) = lock.withLock {
-            if mode == .stream {
-                if let newline = bytes.lastIndex(of: 0x0A) {
-                    unfinished = Array(bytes[(newline + 1)...])
-                } else {
-                    unfinished += bytes
-                }
-            }
             let (promptEnd, rest) = endOfPrompt(in: bytes)
             return (promptEnd, rest.isEmpty ? [] : lines.append(Array(rest)))
         }
@@ -97,7 +93,7 @@ final class RunOutputSink: @unchecked Sendable {
     /// bytes after it; else nothing and all of `bytes`.
     private func endOfPrompt(in bytes: [UInt8]) -> (String?, ArraySlice<UInt8>) {
         guard promptShown > 0, let newline = bytes.firstIndex(of: 0x0A) else { return (nil, bytes[...]) }
-        let rest = lines.unfinished.dropFirst(promptShown) + bytes[...newline]
+        let rest = lines.unfinished.dropFirst(shownKept) + bytes[...newline]
         _ = lines.flush()
         promptShown = 0
         return (String(decoding: rest, as: UTF8.self), bytes[(newline + 1)...])
@@ -107,11 +103,15 @@ final class RunOutputSink: @unchecked Sendable {
     /// the bytes of its unfinished line not shown yet, from now on shown.
     private func unshownPrompt() -> [UInt8] {
         lock.withLock {
-            let unshown = Array(lines.unfinished.dropFirst(promptShown))
+            let unshown = Array(lines.unfinished.dropFirst(shownKept))
             promptShown += unshown.count
             return unshown
         }
     }
+
+    /// Under `lock`: how many of the kept bytes of the unfinished line
+    /// were shown as a prompt (those before them were forgotten).
+    private var shownKept: Int { max(0, promptShown - lines.forgotten) }
 
     /// Takes what is left once the pump finished: the log's last line, the
     /// rest of a line begun as a prompt (with a newline: a line begun on
@@ -123,12 +123,12 @@ final class RunOutputSink: @unchecked Sendable {
         let (promptRest, stream): (String?, [UInt8]) = lock.withLock {
             defer { promptShown = 0 }
             guard promptShown > 0 else {
-                defer { if !terminal { unfinished = [] } }
-                return (nil, mode == .stream && !terminal ? unfinished : [])
+                guard mode == .stream && !terminal else { return (nil, []) }
+                defer { _ = lines.flush() }
+                return (nil, lines.unfinished)
             }
-            let rest = lines.unfinished.dropFirst(promptShown)
+            let rest = lines.unfinished.dropFirst(shownKept)
             _ = lines.flush()
-            unfinished = []
             return (rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self), [])
         }
         if let promptRest { runtime.printAbove(promptRest + "\n") }
@@ -140,8 +140,8 @@ final class RunOutputSink: @unchecked Sendable {
     /// the unfinished last line to `fd` as `CMD` wrote it.
     func finishStream(to fd: FileDescriptor) {
         let bytes: [UInt8] = lock.withLock {
-            defer { unfinished = [] }
-            return mode == .stream ? unfinished : []
+            defer { _ = lines.flush() }
+            return mode == .stream ? lines.unfinished : []
         }
         guard !bytes.isEmpty else { return }
         _ = TerminalShim.writeAll(fd, bytes)

@@ -41,11 +41,12 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// Adds whole lines of the command's output to the tail and asks for a
     /// frame (any thread). Lines that come before the view is attached show
     /// in its first frame. Each shows as a terminal would show it, without
-    /// its colours and other escape codes, its tabs expanded
-    /// (``DisplayText``).
+    /// its colours and other escape codes, its tabs expanded, and cut as a
+    /// message is (``DisplayText/message(_:)``: 4 KiB, more than a row
+    /// shows), so a long line costs each frame what a short one does.
     func appendTail(_ lines: [String]) {
         guard tailRows > 0, !lines.isEmpty else { return }
-        let shown = lines.suffix(tailRows).map(DisplayText.cleaned)
+        let shown = lines.suffix(tailRows).map(DisplayText.message)
         let screenlet: Screenlet? = tailLock.withLock {
             tail.append(contentsOf: shown)
             if tail.count > tailRows { tail.removeFirst(tail.count - tailRows) }
@@ -75,12 +76,13 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// presenter then hides at once, and a failure still shows the command's
     /// output and exit status). Either way each message is text to show,
     /// without escape codes (``DisplayText``): `--working "$(tput bold)Building$(tput sgr0)"`
-    /// shows `Building`.
+    /// shows `Building`. A message longer than ``DisplayText/longestMessage``
+    /// bytes (a long command line) is cut there, with an ellipsis.
     static func messages(options: RunOptions, file: MessagesFile?) -> [String: ProgressMessages] {
-        if let file { return file.progressMessages.mapValues { $0.mapValues(DisplayText.cleaned) } }
+        if let file { return file.progressMessages.mapValues { $0.mapValues(DisplayText.message) } }
         var messages: ProgressMessages = [.working: options.working ?? options.commandLine]
         messages[.success] = options.success
         messages[.failure] = options.failure
-        return [options.action: messages.mapValues(DisplayText.cleaned)]
+        return [options.action: messages.mapValues(DisplayText.message)]
     }
 }

@@ -61,6 +61,10 @@ enum CheckAdvice {
             )
         case .empty:
             return (reason, "build it again, and check that the link step succeeds: the file has no bytes")
+        case .tooLarge:
+            return (
+                reason, "build it without debug information, or strip it: strip --strip-debug \(ShellWord.quoted(file))"
+            )
         case .directory:
             return (reason, "give check the library in it: presenter-host check \(ShellWord.quoted(file))/*.so")
         case .notRegularFile:

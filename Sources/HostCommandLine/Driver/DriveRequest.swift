@@ -99,8 +99,8 @@ enum DriveRequest: Equatable {
         func text(_ key: String) throws(Invalid) -> String? {
             switch members[key] {
             case nil: return nil
-            // Every string but the action is text to show: its escape codes go.
-            case .string(let value)?: return key == "action" ? value : DisplayText.cleaned(value)
+            // Every string but the action is text to show: cut as a message is, its escape codes go.
+            case .string(let value)?: return key == "action" ? value : DisplayText.message(value)
             case let other?: throw Invalid(reason: "\"\(key)\" is \(other.kindDescription); expected a string")
             }
         }

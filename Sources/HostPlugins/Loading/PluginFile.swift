@@ -15,7 +15,16 @@ import HostSystem
 /// is never the one loaded. PID, not `self`: a debugger reads the name to
 /// find the library's symbols, and in its own process `/proc/self/fd/N`
 /// is one of its own descriptors (gdb then blocks reading its pipe).
+///
+/// A file larger than ``largestFile`` is refused before anything else is
+/// read: the host copies a plugin whole into sealed memory for its
+/// presenter process (``image()``), and a sparse file of gigabytes would
+/// cost that much shared memory and the time to copy it.
 package struct PluginFile {
+    /// The largest plugin file the host loads: 256 MiB (docs/ABI.md), far
+    /// above any presenter, debug information included.
+    package static let largestFile = 256 << 20
+
     /// The open file (close-on-exec).
     let descriptor: FileDescriptor
     /// Its status, as checked.
@@ -51,6 +60,7 @@ package struct PluginFile {
                 throw .file(.unreadable(errnoText(error.code)))
             }
             try ELFPrecheck.checkType(info)
+            guard info.st_size <= largestFile else { throw .tooLarge(size: Int64(info.st_size)) }
             do throws(PluginPolicy.Violation) {
                 try policy.check(file: info, path: path, directory: directoryInfo, directoryPath: directoryPath)
             } catch {

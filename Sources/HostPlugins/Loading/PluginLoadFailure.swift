@@ -22,6 +22,8 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
     case notRegularFile(kind: String)
     /// A file of zero bytes.
     case empty
+    /// A file larger than ``PluginFile/largestFile`` bytes: its size.
+    case tooLarge(size: Int64)
     /// No ELF magic; `looksLikeText` when the start is printable text.
     case notELF(looksLikeText: Bool)
     /// 32-bit (or unknown class) code on a 64-bit host.
@@ -179,6 +181,9 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
             return "is \(kind), not a shared library file; remove it from the plugin directory"
         case .empty:
             return "is empty, not an ELF shared library; rebuild or reinstall it"
+        case .tooLarge(let size):
+            return
+                "is \(size) bytes, larger than the \(PluginFile.largestFile >> 20) MiB a plugin file may be; strip it (strip --strip-debug) or remove it from the plugin directory"
         case .notELF(let looksLikeText):
             return looksLikeText
                 ? "is a text file, not an ELF shared library; remove it from the plugin directory"

@@ -83,8 +83,8 @@ enum ProgressLine {
                 report.fraction = -1
                 fractionGiven = true
             case ("message", .string(let message)):
-                // Text to show: its escape codes go (`DisplayText`).
-                report.message = DisplayText.cleaned(message)
+                // Text to show: cut to a message's length, its escape codes go (`DisplayText`).
+                report.message = DisplayText.message(message)
             case ("progress", let other), ("message", let other):
                 throw Invalid(
                     reason:

@@ -71,10 +71,12 @@ public struct OutcomeLine: Equatable, Sendable {
     }
 
     /// `text` on one line: its lines trimmed and joined with ` - `, control
-    /// characters dropped (plain lines' working messages too).
+    /// characters dropped (plain lines' working messages too), and the
+    /// bidirectional formatting characters a drawing drops
+    /// (``ControlCharacters/all``), so plain lines show what a region shows.
     static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline)
-            .map { ControlCharacters.terminal.removed(from: String($0)) }
+            .map { ControlCharacters.all.removed(from: String($0)) }
             .map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty }
             .joined(separator: " - ")

@@ -24,8 +24,45 @@ package enum DisplayText {
     /// The columns between two tab stops.
     package static let tabWidth = 8
 
+    /// The most bytes (UTF-8) of a message the host keeps: 4 KiB, as many
+    /// as a progress line holds (a longer one is cut, with an ellipsis,
+    /// where it is read: ``message(_:)``). Far more than a terminal shows,
+    /// and far less than the presenter channel's frame (1 MiB), so a long
+    /// command line as the working message neither slows the host nor
+    /// breaks a presenter.
+    package static let longestMessage = 4096
+
+    /// A message as read (a flag, a messages file, the progress channel, a
+    /// `drive` line): cut to ``longestMessage`` bytes, then ``cleaned(_:)``.
+    /// Cut first, so cleaning costs what a message of that size costs.
+    package static func message(_ text: String) -> String {
+        cleaned(cut(text, toBytes: longestMessage))
+    }
+
+    /// `text` when it has at most `limit` UTF-8 bytes; else its longest
+    /// start that leaves room for `…`, ending between two characters
+    /// (a character cut short loses its last marks only when it is the
+    /// first one), followed by `…`.
+    package static func cut(_ text: String, toBytes limit: Int) -> String {
+        let ellipsis = DisplayWidth.unicodeEllipsis
+        guard text.utf8.count > limit else { return text }
+        let room = max(0, limit - ellipsis.utf8.count)
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: room)
+        while end > text.startIndex, text.utf8[end] & 0xC0 == 0x80 {  // inside a UTF-8 character
+            end = text.utf8.index(before: end)
+        }
+        var kept = String(text.unicodeScalars[..<end])
+        // The character at the cut continues past it: not kept cut short.
+        if let last = kept.last, end < text.endIndex,
+            (String(last) + String(text.unicodeScalars[end])).count == 1, kept.count > 1
+        {
+            kept.removeLast()
+        }
+        return kept + ellipsis
+    }
+
     /// `text` as a terminal would show it, without escape sequences and
-    /// controls (the rules above).
+    /// controls (the rules above). Linear in its length.
     package static func cleaned(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: ControlCharacters.terminal.matches) else { return text }
         let scalars = Array(text.unicodeScalars)
@@ -49,10 +86,9 @@ package enum DisplayText {
                 line += String(repeating: " ", count: spaces)
                 column += spaces
             case 0x08:
-                if !line.isEmpty {
-                    line.removeLast()
-                    column = DisplayWidth.of(line)
-                }
+                // The column goes back by what was taken (not measured again:
+                // a backspace per character would make cleaning quadratic).
+                if let last = line.popLast() { column -= DisplayWidth.of(last) }
             case 0x1B:
                 index = end(ofEscapeAt: index, in: scalars)
             case 0x90, 0x98, 0x9D, 0x9E, 0x9F:

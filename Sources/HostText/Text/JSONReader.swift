@@ -224,10 +224,12 @@ package struct JSONReader {
 
     private mutating func parseString() throws(SyntaxError) -> String {
         advance()  // "
-        var scalars = String.UnicodeScalarView()
+        // UTF-8 bytes, made a String once: appending to a String's scalars
+        // escape by escape copied it each time (quadratic in escapes).
+        var utf8: [UInt8] = []
         var run = index  // start of the current stretch of plain bytes
         func flushRun(_ end: Int) {
-            scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars)
+            utf8.append(contentsOf: bytes[run..<end])
         }
         while true {
             guard let byte = current else { throw error("unterminated string: end of file before the closing '\"'") }
@@ -235,11 +237,11 @@ package struct JSONReader {
             case UInt8(ascii: "\""):
                 flushRun(index)
                 advance()
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 flushRun(index)
                 advance()
-                scalars.append(try parseEscape())
+                utf8.append(contentsOf: UTF8.encode(try parseEscape())!)
                 run = index
             case 0..<0x20:  // RFC 8259's rule for a string: C0 only (ControlCharacters.c0)
                 throw error(
