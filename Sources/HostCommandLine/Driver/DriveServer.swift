@@ -5,7 +5,7 @@ import HostText
 #endif
 
 /// `drive --socket PATH`: the driver protocol on a Unix stream socket, for
-/// any number of clients at once, each a ``DriveClient`` of its own; a bad
+/// many clients at once, each a ``DriveClient`` of its own; a bad
 /// line gets an error back on its connection (`{"error": "...", "line": 3}`)
 /// and on stderr. When a client disconnects its open actions fail;
 /// ``stop()`` disconnects everyone.
