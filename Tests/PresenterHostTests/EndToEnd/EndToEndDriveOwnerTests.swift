@@ -168,6 +168,7 @@ struct EndToEndDriveOwnerTests {
         let driver = try driver(socket)
         #expect(serving(driver))
         let before = try #require(Self.status(of: driver.pid, "Threads"))
+        let descriptors = Self.descriptors(of: driver.pid)
 
         var clients: [FileDescriptor] = []
         defer { clients.forEach { try? $0.close() } }
@@ -193,6 +194,8 @@ struct EndToEndDriveOwnerTests {
         }
         for client in clients { try client.close() }
         clients = []
+        // Each client's descriptor is closed once what it sent was read and its end seen.
+        #expect(waitUntil(timeout: 60) { Self.descriptors(of: driver.pid) <= descriptors })
         let peak = try #require(Self.status(of: driver.pid, "VmHWM"))
         let (status, stderr) = stop(driver)
         #expect(status == 0)
@@ -207,6 +210,11 @@ struct EndToEndDriveOwnerTests {
                 """)
         #expect(peak < 150_000, "the driver's peak was \(peak) kB")
         #expect(MonotonicTime.seconds() - started < 120)
+    }
+
+    /// How many descriptors `pid` has open.
+    static func descriptors(of pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count ?? 0
     }
 
     /// A field of /proc/PID/status as a number (`Threads`, `VmHWM` in kB).
