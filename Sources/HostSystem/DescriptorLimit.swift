@@ -35,12 +35,18 @@ package enum DescriptorLimit {
         case inherited(limit: UInt64, inherited: Int, free: Int)
     }
 
+    /// The soft `RLIMIT_NOFILE`: no descriptor numbered at or above it can
+    /// be opened. Nil when it cannot be read.
+    package static var soft: UInt64? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        return UInt64(limit.rlim_cur)
+    }
+
     /// What is short, or nil when enough is free (or the limit cannot be
     /// read, and then the commands try anyway).
     package static func shortfall() -> Shortfall? {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
-        let soft = UInt64(limit.rlim_cur)
+        guard let soft else { return nil }
         if soft < needed { return .limit(soft) }
         // Not counted under a large (or unlimited) limit: that would be up
         // to a million calls at every start, for a host that inherited

@@ -45,38 +45,6 @@ extension FileDescriptor {
             bytes.append(contentsOf: buffer[..<n])
         }
     }
-
-    /// Reads (blocking) to the end and calls `line` with each line, without
-    /// its newline; a last line without one counts too. A line longer than
-    /// `limit` bytes is cut: `line` gets nil for it and the rest up to its
-    /// newline is skipped. Returns at end of file or on a read error.
-    package func readLines(limit: Int, _ line: ([UInt8]?) -> Void) {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var pending: [UInt8] = []
-        var skipping = false
-        while true {
-            guard let count = try? read(into: &buffer), count > 0 else { break }
-            var start = 0
-            for index in 0..<count where buffer[index] == 0x0A {
-                if !skipping {
-                    pending.append(contentsOf: buffer[start..<index])
-                    line(pending.count > limit ? nil : pending)
-                }
-                pending.removeAll(keepingCapacity: true)
-                skipping = false
-                start = index + 1
-            }
-            if !skipping {
-                pending.append(contentsOf: buffer[start..<count])
-                if pending.count > limit {
-                    line(nil)
-                    pending.removeAll()
-                    skipping = true
-                }
-            }
-        }
-        if !skipping && !pending.isEmpty { line(pending) }
-    }
 }
 
 // MARK: - Writing

@@ -35,12 +35,39 @@ extension FileDescriptor {
 // MARK: - Unix sockets
 
 extension FileDescriptor {
-    /// A Unix stream socket listening at `path`, close-on-exec.
+    /// A Unix stream socket listening at `path`, close-on-exec, its file
+    /// made mode 0600 whatever the umask: only its owner (and root) may
+    /// connect, as connecting needs write permission on the file.
+    ///
+    /// `bind` makes the file 0777 less the umask, and nothing can change
+    /// the mode between `bind` and the first `connect` (a `chmod` after it
+    /// comes too late), so the umask is 0177 for the call. The umask is the
+    /// process's: a file another thread creates meanwhile gets no group or
+    /// other permissions either, which is safe; `drive` listens before it
+    /// starts the threads that write files.
     /// - Throws: `listen` (or the call before it) and its errno.
     package static func listen(atUnixSocket path: String, backlog: CInt = 128) throws(Errno) -> FileDescriptor {
+        let previous = umask(0o177)
         let fd = ph_listen_unix_cloexec(path, backlog)
-        guard fd >= 0 else { throw Errno(call: "listen", code: errno) }
+        let code = errno
+        umask(previous)
+        guard fd >= 0 else { throw Errno(call: "listen", code: code) }
         return FileDescriptor(rawValue: fd)
+    }
+
+    /// The user id of the process at the other end of this connected Unix
+    /// socket, as the kernel recorded it when it connected (`SO_PEERCRED`):
+    /// a peer cannot forge it.
+    /// - Throws: `getsockopt` and its errno.
+    package func peerUser() throws(Errno) -> uid_t {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }, which Glibc's
+        // module does not export (it is behind _GNU_SOURCE).
+        var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
+        var size = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else {
+            throw Errno(call: "getsockopt", code: errno)
+        }
+        return credentials.uid
     }
 
     /// A connection to the Unix stream socket at `path`, close-on-exec.
@@ -52,7 +79,7 @@ extension FileDescriptor {
     }
 
     /// The next connection to this listening socket, close-on-exec,
-    /// waiting for one.
+    /// waiting for one (unless the socket is non-blocking: EAGAIN then).
     /// - Throws: `accept` and its errno.
     package func accept() throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingOnInterrupt("accept") { ph_accept_cloexec(rawValue) })

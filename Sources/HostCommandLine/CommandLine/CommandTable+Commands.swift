@@ -264,7 +264,7 @@ extension CommandTable {
                 name: "--socket", value: .text(placeholder: "<path>", needs: "a path for the socket"),
                 completion: .file,
                 help:
-                    "Serve the protocol on a Unix socket at <path> for any number of clients at once instead of reading stdin; ends on SIGTERM, SIGINT, SIGHUP or SIGQUIT (each client's open actions fail when it disconnects). An old socket file nobody listens on is replaced."
+                    "Serve the protocol on a Unix socket at <path> (mode 0600) for up to 1000 clients of your user or root at once instead of reading stdin; ends on SIGTERM, SIGINT, SIGHUP or SIGQUIT (each client's open actions fail when it disconnects). An old socket file nobody listens on is replaced."
             ),
             color,
             terminalProgress("OSC 9;4 in the terminal's tab and taskbar: auto, always, never."),

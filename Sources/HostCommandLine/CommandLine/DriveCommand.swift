@@ -65,7 +65,15 @@ package enum DriveCommand {
             server.start(session: session)
         } else {
             DetachedThread.start(name: "drive-stdin") {
-                FileDescriptor.standardInput.readLines(limit: DriveClient.longestLine) { stdinClient.receive($0) }
+                do throws(Errno) {
+                    try FileDescriptor.standardInput.readLines(limit: DriveClient.longestLine) {
+                        stdinClient.receive($0)
+                    }
+                } catch {
+                    // Not the end of input: said so, and the status is 1.
+                    session.failedToRead(
+                        "Error: stdin: cannot read it (\(errnoText(error.code))); the actions still running fail")
+                }
                 finish(nil)
             }
         }
@@ -79,7 +87,9 @@ package enum DriveCommand {
         runtime.shutdown(keepingOutcome: signal == nil || server != nil)
         // A socket driver's end is a signal, as a service's: its status is its actions'.
         if let signal, server == nil { return .signal(signal) }
-        return .exit(session.outcomes.failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue)
+        let outcomes = session.outcomes
+        return .exit(
+            outcomes.failed == 0 && !outcomes.readFailed ? ExitCode.success.rawValue : ExitCode.failure.rawValue)
     }
 
     /// The `--socket` server, listening, or nil to read stdin.

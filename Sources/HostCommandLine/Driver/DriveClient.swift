@@ -23,7 +23,9 @@ final class DriveClient: @unchecked Sendable {
     /// Sends a line back to the source (a socket client), if it can get one.
     private let reply: ((String) -> Void)?
     private let lock = Lock()
-    private var actions: [String: InteractorHandle] = [:]
+    /// By the id's bytes: two ids that Swift's String equality takes as the
+    /// same (`"é"` precomposed and decomposed) are two actions.
+    private var actions: [[UInt8]: InteractorHandle] = [:]
     private var lineNumber = 0
     private var gone = false
 
@@ -64,11 +66,9 @@ final class DriveClient: @unchecked Sendable {
     }
 
     private func apply(_ request: DriveRequest) throws(DriveRequest.Invalid) {
-        let id = request.id
+        let id = Array(request.id.utf8)
         if case .start(_, let action, let messages) = request {
-            guard actions[id] == nil else {
-                throw .init(reason: "action \"\(id)\" is already running; give each running action its own id")
-            }
+            guard actions[id] == nil else { throw .init(reason: Self.alreadyRunning(request.id)) }
             let screenlet = session.screenlet
             actions[id] =
                 messages.map {
@@ -76,9 +76,7 @@ final class DriveClient: @unchecked Sendable {
                 } ?? screenlet.perform(action: action, interactorType: DriveSession.interactorType)
             return
         }
-        guard let handle = actions[id] else {
-            throw .init(reason: "no running action \"\(id)\"; start it first with {\"start\": \"\(id)\", ...}")
-        }
+        guard let handle = actions[id] else { throw .init(reason: Self.notRunning(request.id)) }
         switch request {
         case .start:
             break
@@ -100,6 +98,18 @@ final class DriveClient: @unchecked Sendable {
     private func reject(_ reason: String) {
         session.error("Error: \(name):\(lineNumber): \(reason); the line was skipped")
         reply?(Self.errorReply(line: lineNumber, reason: reason))
+    }
+
+    /// Why a start of the running `id` is refused. The id is the client's
+    /// own text: escaped, so that it cannot write to the terminal.
+    static func alreadyRunning(_ id: String) -> String {
+        "action \"\(PrintableText.escaping(id))\" is already running; give each running action its own id"
+    }
+
+    /// Why a line about `id`, which is not running, is refused (the id escaped).
+    static func notRunning(_ id: String) -> String {
+        let shown = PrintableText.escaping(id)
+        return "no running action \"\(shown)\"; start it first with {\"start\": \"\(shown)\", ...}"
     }
 
     /// `{"error": "...", "line": 3}` and a newline.

@@ -52,6 +52,14 @@ enum DriveRequest: Equatable {
 
     /// Parses one line (without its newline).
     static func parse(_ line: [UInt8]) throws(Invalid) -> DriveRequest {
+        // Checked before JSON reads it: a reader decodes lossily, and "\xFF"
+        // and "\xFE" must not become the same id.
+        if let offset = firstByteNotUTF8(line) {
+            throw Invalid(
+                reason:
+                    "byte \(offset + 1) (\(PrintableText.escapingInvalidUTF8([line[offset]]))) is not UTF-8; send each line as UTF-8 text"
+            )
+        }
         let node: JSONReader.Node
         do {
             node = try JSONReader.parse(line)
@@ -135,6 +143,20 @@ enum DriveRequest: Equatable {
             return .succeed(id: id, message: try text("message"))
         default:
             return .fail(id: id, message: try text("message"), reason: try text("reason"))
+        }
+    }
+
+    /// Where `bytes` stop being UTF-8 (an invalid or cut sequence), or nil.
+    static func firstByteNotUTF8(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
         }
     }
 }

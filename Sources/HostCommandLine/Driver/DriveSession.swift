@@ -6,7 +6,7 @@ import HostSystem
 
 /// What every source of driver lines shares: the view the actions run on,
 /// where errors go, and how the actions ended. Any thread.
-// Safe: the counts only under `lock`; the rest is immutable.
+// Safe: the counts and `readFailed` only under `lock`; the rest is immutable.
 final class DriveSession: @unchecked Sendable {
     /// The interactor type presenters are told about.
     static let interactorType = "DriverInteractor"
@@ -16,6 +16,7 @@ final class DriveSession: @unchecked Sendable {
     private let lock = Lock()
     private var succeeded = 0
     private var failed = 0
+    private var readFailed = false
 
     /// `printError` shows one error line (above the region in a terminal).
     init(screenlet: Screenlet, printError: @escaping @Sendable (String) -> Void) {
@@ -26,11 +27,21 @@ final class DriveSession: @unchecked Sendable {
     /// Shows `line` (an `Error: ...` line) on stderr.
     func error(_ line: String) { printError(line) }
 
+    /// Shows `line`, which says why a source could not be read: the
+    /// actions may have lost lines, so the exit status is 1.
+    func failedToRead(_ line: String) {
+        lock.withLock { readFailed = true }
+        printError(line)
+    }
+
     /// Counts an action's end.
     func ended(success: Bool) {
         lock.withLock { if success { succeeded += 1 } else { failed += 1 } }
     }
 
-    /// How many actions succeeded and failed so far.
-    var outcomes: (succeeded: Int, failed: Int) { lock.withLock { (succeeded, failed) } }
+    /// How many actions succeeded and failed so far, and whether a source
+    /// could not be read.
+    var outcomes: (succeeded: Int, failed: Int, readFailed: Bool) {
+        lock.withLock { (succeeded, failed, readFailed) }
+    }
 }

@@ -184,7 +184,7 @@ struct FileDescriptorTests {
         try pipe.writeEnd.writeAll(Array("ab\n\(String(repeating: "x", count: 10))\n\ncd".utf8))
         try pipe.close(pipe.writeEnd)
         var lines: [String?] = []
-        pipe.readEnd.readLines(limit: 5) { lines.append($0.map { String(decoding: $0, as: UTF8.self) }) }
+        try pipe.readEnd.readLines(limit: 5) { lines.append($0.map { String(decoding: $0, as: UTF8.self) }) }
         #expect(lines == ["ab", nil, "", "cd"])
     }
 

@@ -58,7 +58,7 @@ enum DriveLinesFuzz {
         }
         shutdown(writer.rawValue, CInt(SHUT_WR))
         var lines: [[UInt8]?] = []
-        reader.readLines(limit: limit) { lines.append($0) }
+        try? reader.readLines(limit: limit) { lines.append($0) }
         return lines
     }
 
@@ -75,7 +75,13 @@ enum DriveLinesFuzz {
             ),
             ("newline-at-cut", [2, 4, 1], "abc\n\n\ndef\n"),
             ("long-tail", [1, 50], String(repeating: "x", count: 90)),
+            ("control-ids", [2, 19, 5], "{\"start\": \"\u{1B}]2;x\u{7}\"}\n{\"succeed\": \"\r\u{8}\"}\n"),
+        ]
+        // Bytes that are not UTF-8, cut inside a sequence and at a newline.
+        let bytes: [(String, [UInt8], [UInt8])] = [
+            ("not-utf8", [3, 1, 2], [0x7B, 0xFF, 0xFE, 0x0A, 0xE2, 0x82, 0x0A, 0xC3, 0xA9, 0x0A, 0xF0, 0x9F])
         ]
         return streams.map { name, cuts, text in (name, [UInt8(40), UInt8(cuts.count)] + cuts + Array(text.utf8)) }
+            + bytes.map { name, cuts, stream in (name, [UInt8(40), UInt8(cuts.count)] + cuts + stream) }
     }
 }
