@@ -12,16 +12,43 @@ public enum WebTitle {
     /// The most bytes of a page read: 1 MiB.
     static let maxBytes = 1 << 20
 
-    /// What the user typed, as the URL to fetch: trimmed; no scheme → "https://" + it;
-    /// only http/https (else throws); no host → throws; control characters
-    /// (``ControlCharacters/all``) and white space inside it percent-encoded.
+    /// The longest user information (`user:password`, percent-encoded as
+    /// typed) sent with a request: it goes to the fetcher through a pipe,
+    /// written whole before the fetcher starts, and a pipe holds at least
+    /// this much.
+    static let maxUserInfoBytes = 4095
+
+    /// What the user typed, as the URL to fetch, save and show: trimmed; no
+    /// scheme → "https://" + it; only http/https (else throws); no host →
+    /// throws; the scheme in lower case; no user information (a user name
+    /// and password, "http://user:pass@host/" → "http://host/": they are
+    /// sent with the request, ``userInfo(in:)``, and never saved, listed or
+    /// printed); control characters (``ControlCharacters/all``) and white
+    /// space inside it percent-encoded.
     ///
     /// "example.com:8080/x" has no scheme (a port follows the colon) and
     /// becomes "https://example.com:8080/x"; "mailto:x@y" has one, and is
     /// refused. "https://x/a b" becomes "https://x/a%20b": the URL fetched
     /// (the fetcher's `URL(string:)` sends it so), saved and shown is one
-    /// line with nothing hidden in it.
+    /// line with nothing hidden in it. "HTTP://x/" becomes "http://x/"
+    /// (schemes are compared without regard to case, RFC 3986; the
+    /// fetcher's library knows only the lower-case ones).
     public static func normalizedURL(_ text: String) throws(WebTitleError) -> String {
+        try parse(text).url
+    }
+
+    /// The user information of what the user typed ("user:pass" in
+    /// "http://user:pass@host/"), percent-encoded as typed, its controls
+    /// and white space encoded too: nil when there is none (or it is
+    /// empty). The fetcher sends it as HTTP Basic authentication, to that
+    /// URL's origin only.
+    /// - Throws: what ``normalizedURL(_:)`` throws.
+    public static func userInfo(in text: String) throws(WebTitleError) -> String? {
+        try parse(text).userInfo
+    }
+
+    /// `text` as the URL fetched, and the user information taken out of it.
+    private static func parse(_ text: String) throws(WebTitleError) -> (url: String, userInfo: String?) {
         let typed = text.trimmingWhitespace(newlines: true)
         guard !typed.isEmpty else { throw .emptyURL }
         let url: String
@@ -35,7 +62,38 @@ public enum WebTitle {
             throw .notHTTP(typed)
         }
         guard let host = components.host, !host.isEmpty else { throw .noHost(typed) }
-        return percentEncodingInvisible(url)
+        let (rest, userInfo) = splitUserInfo(url)
+        let encoded = userInfo.map(percentEncodingInvisible)
+        if let encoded, encoded.utf8.count > maxUserInfoBytes { throw .longUserInfo(maxUserInfoBytes) }
+        return (scheme + percentEncodingInvisible(String(rest.dropFirst(scheme.count))), encoded)
+    }
+
+    /// `url` without the user information of its authority ("scheme://"
+    /// or "//", then up to the first "/", "?" or "#"; what comes before
+    /// the authority's last "@"), and that user information (nil when
+    /// there is none or it is empty). Anything else is left as it is.
+    private static func splitUserInfo(_ url: String) -> (url: String, userInfo: String?) {
+        guard let start = url.indices.first(where: { url[$0...].hasPrefix("//") }) else { return (url, nil) }
+        let slashes = start..<url.index(start, offsetBy: 2)
+        let prefix = url[..<start]
+        // "//" starts the authority only right after a scheme's colon, or at the start.
+        guard prefix.isEmpty || (prefix.hasSuffix(":") && !prefix.dropLast().contains(where: { "/?#".contains($0) }))
+        else { return (url, nil) }
+        let authority = url[slashes.upperBound...]
+        let end = authority.firstIndex(where: { "/?#".contains($0) }) ?? authority.endIndex
+        guard let at = authority[..<end].lastIndex(of: "@") else { return (url, nil) }
+        let userInfo = String(authority[..<at])
+        return (
+            String(url[..<slashes.upperBound] + authority[authority.index(after: at)...]),
+            userInfo.isEmpty ? nil : userInfo
+        )
+    }
+
+    /// `text` (a URL, or what was typed as one) without the user
+    /// information in its authority: what an error or a listing shows of
+    /// a URL, so that a password in it is never printed.
+    public static func withoutUserInfo(_ text: String) -> String {
+        splitUserInfo(text).url
     }
 
     /// `url` with each control character and white space as its UTF-8
