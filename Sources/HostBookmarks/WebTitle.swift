@@ -65,28 +65,32 @@ public enum WebTitle {
         let (rest, userInfo) = splitUserInfo(url)
         let encoded = userInfo.map(percentEncodingInvisible)
         if let encoded, encoded.utf8.count > maxUserInfoBytes { throw .longUserInfo(maxUserInfoBytes) }
-        return (scheme + percentEncodingInvisible(String(rest.dropFirst(scheme.count))), encoded)
+        let afterScheme = String(String.UnicodeScalarView(rest.unicodeScalars.dropFirst(scheme.unicodeScalars.count)))
+        return (scheme + percentEncodingInvisible(afterScheme), encoded)
     }
 
     /// `url` without the user information of its authority ("scheme://"
     /// or "//", then up to the first "/", "?" or "#"; what comes before
     /// the authority's last "@"), and that user information (nil when
     /// there is none or it is empty). Anything else is left as it is.
+    /// Scalar by scalar: a joiner or a combining mark after a "/" or an "@"
+    /// must not hide it, as it would from a comparison of characters.
     private static func splitUserInfo(_ url: String) -> (url: String, userInfo: String?) {
-        guard let start = url.indices.first(where: { url[$0...].hasPrefix("//") }) else { return (url, nil) }
-        let slashes = start..<url.index(start, offsetBy: 2)
-        let prefix = url[..<start]
+        let scalars = Array(url.unicodeScalars)
+        let delimiters: Set<Unicode.Scalar> = ["/", "?", "#"]
+        guard let start = scalars.indices.first(where: { scalars[$0...].starts(with: ["/", "/"]) }) else {
+            return (url, nil)
+        }
         // "//" starts the authority only right after a scheme's colon, or at the start.
-        guard prefix.isEmpty || (prefix.hasSuffix(":") && !prefix.dropLast().contains(where: { "/?#".contains($0) }))
+        let prefix = scalars[..<start]
+        guard prefix.isEmpty || (prefix.last == ":" && !prefix.dropLast().contains(where: delimiters.contains))
         else { return (url, nil) }
-        let authority = url[slashes.upperBound...]
-        let end = authority.firstIndex(where: { "/?#".contains($0) }) ?? authority.endIndex
-        guard let at = authority[..<end].lastIndex(of: "@") else { return (url, nil) }
-        let userInfo = String(authority[..<at])
-        return (
-            String(url[..<slashes.upperBound] + authority[authority.index(after: at)...]),
-            userInfo.isEmpty ? nil : userInfo
-        )
+        let authority = start + 2
+        let end = scalars[authority...].firstIndex(where: delimiters.contains) ?? scalars.endIndex
+        guard let at = scalars[authority..<end].lastIndex(of: "@") else { return (url, nil) }
+        let text = { (part: ArraySlice<Unicode.Scalar>) in String(String.UnicodeScalarView(part)) }
+        let userInfo = text(scalars[authority..<at])
+        return (text(scalars[..<authority]) + text(scalars[(at + 1)...]), userInfo.isEmpty ? nil : userInfo)
     }
 
     /// `text` (a URL, or what was typed as one) without the user

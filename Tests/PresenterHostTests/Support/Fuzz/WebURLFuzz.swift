@@ -55,8 +55,9 @@ enum WebURLFuzz {
 
     /// `text` with what comes before its first ":" in lower case: a URL's scheme.
     private static func lowercasingScheme(_ text: String) -> String {
-        guard let colon = text.firstIndex(of: ":") else { return text }
-        return text[..<colon].lowercased() + text[colon...]
+        let scalars = text.unicodeScalars
+        guard let colon = scalars.firstIndex(of: ":") else { return text }
+        return String(scalars[..<colon]).lowercased() + String(scalars[colon...])
     }
 
     private static func check(_ url: String, typed: String) {
@@ -119,6 +120,8 @@ enum WebURLFuzz {
             "ftp://user:secret@example.com/", "//user:pw@example.com/", "http://user@example.com/",
             "http://us er:p\u{1B}w@example.com/", "http://a:b@c@example.com/", "hTtP://[::1]:8080/",
             "http://:pw@example.com/", "http://" + String(repeating: "u", count: 5000) + ":pw@example.com/",
+            // Found by scripts/fuzz --target web-url: a joiner after "//" hid the authority from a search by characters.
+            "\u{200D}@s", "https://\u{301}user:pw@example.com/",
         ]
         var seeds = urls.enumerated().map { index, url in ("url-\(index)", Array(url.utf8)) }
         seeds.append(
