@@ -23,7 +23,8 @@ public enum WebTitle {
     /// throws; the scheme in lower case; no user information (a user name
     /// and password, "http://user:pass@host/" → "http://host/": they are
     /// sent with the request, ``userInfo(in:)``, and never saved, listed or
-    /// printed); control characters (``ControlCharacters/all``) and white
+    /// printed); control, bidi and other invisible format characters
+    /// (``ControlCharacters/escaped``: a zero-width space too) and white
     /// space inside it percent-encoded.
     ///
     /// "example.com:8080/x" has no scheme (a port follows the colon) and
@@ -100,13 +101,13 @@ public enum WebTitle {
         splitUserInfo(text).url
     }
 
-    /// `url` with each control character and white space as its UTF-8
-    /// bytes percent-encoded. Only the path, query, fragment and user info
-    /// can hold one: URLComponents refuses such a host.
+    /// `url` with each control, bidi or format character and white space
+    /// as its UTF-8 bytes percent-encoded. Only the path, query, fragment
+    /// and user info can hold a control: URLComponents refuses such a host.
     private static func percentEncodingInvisible(_ url: String) -> String {
         var result = ""
         for scalar in url.unicodeScalars {
-            if ControlCharacters.all.matches(scalar) || scalar.properties.isWhitespace {
+            if ControlCharacters.escaped.matches(scalar) || scalar.properties.isWhitespace {
                 for byte in String(scalar).utf8 {
                     result += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
                 }

@@ -29,6 +29,7 @@ struct WebTitleReplyTests {
             ("http://example.com/a\tb\u{9B}c", "http://example.com/a%09b%C2%9Bc"),
             ("https://example.com/a\u{202E}b\u{2028}c\u{A0}d", "https://example.com/a%E2%80%AEb%E2%80%A8c%C2%A0d"),
             ("https://example.com/a%20b", "https://example.com/a%20b"),
+            ("https://example.com/a\u{200B}b?\u{FEFF}", "https://example.com/a%E2%80%8Bb?%EF%BB%BF"),
         ] as [(String, String?)])
     func aTypedURLBecomesTheURLFetched(typed: String, expected: String?) {
         #expect((try? WebTitle.normalizedURL(typed)) == expected)
