@@ -61,28 +61,14 @@ package struct BookmarkDocument: Equatable {
         return Array(text.utf8)
     }
 
-    /// `text` as a JSON string: quotes, backslashes and ASCII's controls
-    /// escaped, everything else as UTF-8. The ``ControlCharacters/ascii``
-    /// rule, not the terminal's: RFC 8259 (section 7) asks for C0 only, and
-    /// C1 or layout characters in a title are kept as they came (escaped
-    /// where shown).
+    /// `text` as a JSON string, written as every JSON the host writes
+    /// (`JSONValue`): quotes, backslashes and controls escaped, and so are
+    /// the C1 controls, bidi and other format characters (the
+    /// ``ControlCharacters/escaped`` rule) as `\uXXXX`: a title is what a
+    /// web page said, and the store and `bookmarks --json` may be read on a
+    /// terminal. Everything else (`/`, non-ASCII) as UTF-8.
     private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where ControlCharacters.ascii.matches(scalar):
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONValue.string(text).serialized
     }
 
     /// Now, as the RFC 3339 UTC date-time an entry's `added` holds.

@@ -12,16 +12,44 @@ public enum WebTitle {
     /// The most bytes of a page read: 1 MiB.
     static let maxBytes = 1 << 20
 
-    /// What the user typed, as the URL to fetch: trimmed; no scheme → "https://" + it;
-    /// only http/https (else throws); no host → throws; control characters
-    /// (``ControlCharacters/all``) and white space inside it percent-encoded.
+    /// The longest user information (`user:password`, percent-encoded as
+    /// typed) sent with a request: it goes to the fetcher through a pipe,
+    /// written whole before the fetcher starts, and a pipe holds at least
+    /// this much.
+    static let maxUserInfoBytes = 4095
+
+    /// What the user typed, as the URL to fetch, save and show: trimmed; no
+    /// scheme → "https://" + it; only http/https (else throws); no host →
+    /// throws; the scheme in lower case; no user information (a user name
+    /// and password, "http://user:pass@host/" → "http://host/": they are
+    /// sent with the request, ``userInfo(in:)``, and never saved, listed or
+    /// printed); control, bidi and other invisible format characters
+    /// (``ControlCharacters/escaped``: a zero-width space too) and white
+    /// space inside it percent-encoded.
     ///
     /// "example.com:8080/x" has no scheme (a port follows the colon) and
     /// becomes "https://example.com:8080/x"; "mailto:x@y" has one, and is
     /// refused. "https://x/a b" becomes "https://x/a%20b": the URL fetched
     /// (the fetcher's `URL(string:)` sends it so), saved and shown is one
-    /// line with nothing hidden in it.
+    /// line with nothing hidden in it. "HTTP://x/" becomes "http://x/"
+    /// (schemes are compared without regard to case, RFC 3986; the
+    /// fetcher's library knows only the lower-case ones).
     public static func normalizedURL(_ text: String) throws(WebTitleError) -> String {
+        try parse(text).url
+    }
+
+    /// The user information of what the user typed ("user:pass" in
+    /// "http://user:pass@host/"), percent-encoded as typed, its controls
+    /// and white space encoded too: nil when there is none (or it is
+    /// empty). The fetcher sends it as HTTP Basic authentication, to that
+    /// URL's origin only.
+    /// - Throws: what ``normalizedURL(_:)`` throws.
+    public static func userInfo(in text: String) throws(WebTitleError) -> String? {
+        try parse(text).userInfo
+    }
+
+    /// `text` as the URL fetched, and the user information taken out of it.
+    private static func parse(_ text: String) throws(WebTitleError) -> (url: String, userInfo: String?) {
         let typed = text.trimmingWhitespace(newlines: true)
         guard !typed.isEmpty else { throw .emptyURL }
         let url: String
@@ -35,16 +63,51 @@ public enum WebTitle {
             throw .notHTTP(typed)
         }
         guard let host = components.host, !host.isEmpty else { throw .noHost(typed) }
-        return percentEncodingInvisible(url)
+        let (rest, userInfo) = splitUserInfo(url)
+        let encoded = userInfo.map(percentEncodingInvisible)
+        if let encoded, encoded.utf8.count > maxUserInfoBytes { throw .longUserInfo(maxUserInfoBytes) }
+        let afterScheme = String(String.UnicodeScalarView(rest.unicodeScalars.dropFirst(scheme.unicodeScalars.count)))
+        return (scheme + percentEncodingInvisible(afterScheme), encoded)
     }
 
-    /// `url` with each control character and white space as its UTF-8
-    /// bytes percent-encoded. Only the path, query, fragment and user info
-    /// can hold one: URLComponents refuses such a host.
+    /// `url` without the user information of its authority ("scheme://"
+    /// or "//", then up to the first "/", "?" or "#"; what comes before
+    /// the authority's last "@"), and that user information (nil when
+    /// there is none or it is empty). Anything else is left as it is.
+    /// Scalar by scalar: a joiner or a combining mark after a "/" or an "@"
+    /// must not hide it, as it would from a comparison of characters.
+    private static func splitUserInfo(_ url: String) -> (url: String, userInfo: String?) {
+        let scalars = Array(url.unicodeScalars)
+        let delimiters: Set<Unicode.Scalar> = ["/", "?", "#"]
+        guard let start = scalars.indices.first(where: { scalars[$0...].starts(with: ["/", "/"]) }) else {
+            return (url, nil)
+        }
+        // "//" starts the authority only right after a scheme's colon, or at the start.
+        let prefix = scalars[..<start]
+        guard prefix.isEmpty || (prefix.last == ":" && !prefix.dropLast().contains(where: delimiters.contains))
+        else { return (url, nil) }
+        let authority = start + 2
+        let end = scalars[authority...].firstIndex(where: delimiters.contains) ?? scalars.endIndex
+        guard let at = scalars[authority..<end].lastIndex(of: "@") else { return (url, nil) }
+        let text = { (part: ArraySlice<Unicode.Scalar>) in String(String.UnicodeScalarView(part)) }
+        let userInfo = text(scalars[authority..<at])
+        return (text(scalars[..<authority]) + text(scalars[(at + 1)...]), userInfo.isEmpty ? nil : userInfo)
+    }
+
+    /// `text` (a URL, or what was typed as one) without the user
+    /// information in its authority: what an error or a listing shows of
+    /// a URL, so that a password in it is never printed.
+    public static func withoutUserInfo(_ text: String) -> String {
+        splitUserInfo(text).url
+    }
+
+    /// `url` with each control, bidi or format character and white space
+    /// as its UTF-8 bytes percent-encoded. Only the path, query, fragment
+    /// and user info can hold a control: URLComponents refuses such a host.
     private static func percentEncodingInvisible(_ url: String) -> String {
         var result = ""
         for scalar in url.unicodeScalars {
-            if ControlCharacters.all.matches(scalar) || scalar.properties.isWhitespace {
+            if ControlCharacters.escaped.matches(scalar) || scalar.properties.isWhitespace {
                 for byte in String(scalar).utf8 {
                     result += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
                 }

@@ -1,7 +1,8 @@
 /// Why a title could not be had, as one precise line:
 /// "HTTP 404 from http://…", "no <title> in the page", "not HTML (application/json)",
 /// "more than 5 redirects", "no answer within 10 s", "cannot resolve host …",
-/// "cannot connect to …", "only http and https URLs …", "cancelled".
+/// "cannot connect to …", "only http and https URLs …", "cancelled". A URL
+/// in a reason never shows its user information (a password).
 import HostText
 
 public struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -20,13 +21,21 @@ public struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible
 extension WebTitleError {
     static let emptyURL = WebTitleError(reason: "URL cannot be empty")
     static func notHTTP(_ url: String) -> WebTitleError {
-        WebTitleError(reason: "only http and https URLs can be fetched, not '\(url)'")
+        WebTitleError(reason: "only http and https URLs can be fetched, not '\(WebTitle.withoutUserInfo(url))'")
     }
-    static func noHost(_ url: String) -> WebTitleError { WebTitleError(reason: "no host name in the URL '\(url)'") }
-    static func invalidURL(_ url: String) -> WebTitleError { WebTitleError(reason: "'\(url)' is not a valid URL") }
+    static func noHost(_ url: String) -> WebTitleError {
+        WebTitleError(reason: "no host name in the URL '\(WebTitle.withoutUserInfo(url))'")
+    }
+    static func invalidURL(_ url: String) -> WebTitleError {
+        WebTitleError(reason: "'\(WebTitle.withoutUserInfo(url))' is not a valid URL")
+    }
+    static func longUserInfo(_ limit: Int) -> WebTitleError {
+        WebTitleError(
+            reason: "the user name and password in the URL are longer than \(limit) bytes; give shorter ones")
+    }
 
     static func http(_ status: Int, from url: String) -> WebTitleError {
-        WebTitleError(reason: "HTTP \(status) from \(url)")
+        WebTitleError(reason: "HTTP \(status) from \(WebTitle.withoutUserInfo(url))")
     }
     static func notHTML(_ essence: String) -> WebTitleError { WebTitleError(reason: "not HTML (\(essence))") }
     static let noTitle = WebTitleError(reason: "no <title> in the page")
@@ -35,9 +44,16 @@ extension WebTitleError {
         WebTitleError(reason: "no <title> in the first \(bytes >> 20) MiB of the page")
     }
     static let cut = WebTitleError(reason: "the connection ended before the page's <title>")
+    static func ipv6Address(_ host: String) -> WebTitleError {
+        WebTitleError(
+            reason:
+                "cannot fetch from the IPv6 address \(host): the HTTP library presenter-host-fetch uses refuses such URLs; give a host name for it, or type the title yourself"
+        )
+    }
     static func redirects(_ limit: Int) -> WebTitleError { WebTitleError(reason: "more than \(limit) redirects") }
     static func redirectScheme(_ url: String) -> WebTitleError {
-        WebTitleError(reason: "redirected to '\(url)': only http and https URLs can be fetched")
+        WebTitleError(
+            reason: "redirected to '\(WebTitle.withoutUserInfo(url))': only http and https URLs can be fetched")
     }
     static func timeout(_ seconds: Double) -> WebTitleError {
         WebTitleError(reason: "no answer within \(WebTitle.format(seconds: seconds)) s")
@@ -66,7 +82,7 @@ extension WebTitleError {
                 ? "\(https) over https or http" : "over https, \(https); over http, \(second.reason)")
     }
     static func other(_ url: String, _ detail: String) -> WebTitleError {
-        WebTitleError(reason: "cannot fetch \(url): \(detail)")
+        WebTitleError(reason: "cannot fetch \(WebTitle.withoutUserInfo(url)): \(detail)")
     }
     static let cancelled = WebTitleError(reason: "cancelled")
 

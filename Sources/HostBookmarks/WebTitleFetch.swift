@@ -90,10 +90,19 @@ public final class WebTitleFetch: @unchecked Sendable {
 
     private func fetch() -> Result<String, WebTitleError> {
         let attempts: [String]
+        let userInfo: String?
         do {
             attempts = try WebTitle.attempts(for: url)
+            userInfo = try WebTitle.userInfo(in: url)
         } catch {
             return .failure(error)
+        }
+        // URLSession on Linux refuses every URL whose host is an IPv6
+        // address (its host, "::1", and libcurl's, "[::1]", differ, and it
+        // takes that for a bad URL: "NSURLErrorDomain error -1000"): said
+        // plainly, with no fetcher started.
+        if let host = URLComponents(string: attempts[0])?.host, host.hasPrefix("[") {
+            return .failure(.ipv6Address(host))
         }
         guard timeout > 0 && timeout <= 86_400 else {
             return .failure(WebTitleError(reason: "the timeout must be from 0 to 86400 seconds, not \(timeout)"))
@@ -111,7 +120,7 @@ public final class WebTitleFetch: @unchecked Sendable {
             let now = MonotonicTime.nanoseconds()
             guard now < deadline else { return .failure(.timeout(timeout)) }
             let reply: WebTitleReply
-            switch attempt(target, fetcher: path, seconds: Double(deadline - now) / 1e9) {
+            switch attempt(target, userInfo: userInfo, fetcher: path, seconds: Double(deadline - now) / 1e9) {
             case .success(let answer): reply = answer
             case .failure(let error): return .failure(error)
             }
@@ -137,8 +146,10 @@ public final class WebTitleFetch: @unchecked Sendable {
     }
 
     /// One run of the fetcher on `target` with `seconds` left: its reply,
-    /// or why there is none.
-    private func attempt(_ target: String, fetcher path: String, seconds: Double) -> Result<
+    /// or why there is none. `userInfo` ("user:password", percent-encoded)
+    /// reaches it on its stdin, never on its command line, which every
+    /// user of the machine can read in /proc.
+    private func attempt(_ target: String, userInfo: String?, fetcher path: String, seconds: Double) -> Result<
         WebTitleReply, WebTitleError
     > {
         let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
@@ -148,20 +159,28 @@ public final class WebTitleFetch: @unchecked Sendable {
             return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(error.code))"))
         }
         defer { try? pipe.readEnd.close() }
+        var input: Spawn.Source = .null(O_RDONLY)
+        if let userInfo {
+            do throws(Errno) {
+                input = .descriptor(try Self.pipe(holding: userInfo + "\n"))
+            } catch {
+                return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(error.code))"))
+            }
+        }
+        defer { if case .descriptor(let fd) = input { try? fd.close() } }
         var options = Spawn.Options()
         options.descriptors = [
-            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(pipe.writeEnd),
-            .standardError: .null(O_WRONLY),
+            .standardInput: input, .standardOutput: .descriptor(pipe.writeEnd), .standardError: .null(O_WRONLY),
         ]
         options.closeOthers = true
         // A Ctrl-C meant for the host is the host's to act on (cancel).
         options.newProcessGroup = true
         options.environment = environment.map { "\($0.key)=\($0.value)" }
-        let arguments = [
-            "presenter-host-fetch", "--parent", String(ProcessSelf.id), "--timeout", String(seconds),
-            "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
-            "--", target,
-        ]
+        let arguments =
+            [
+                "presenter-host-fetch", "--parent", String(ProcessSelf.id), "--timeout", String(seconds),
+                "--max-bytes", String(WebTitle.maxBytes), "--max-redirects", String(WebTitle.maxRedirects),
+            ] + (userInfo == nil ? [] : ["--user-info-on-stdin"]) + ["--", target]
         let spawned = Spawn.start(path, arguments, options)
         try? pipe.writeEnd.close()
         let child: pid_t
@@ -194,6 +213,22 @@ public final class WebTitleFetch: @unchecked Sendable {
                 return .failure(.fetcherFailed(path, "sent a reply that cannot be read: \(error)"))
             }
         }
+    }
+
+    /// The read end of a pipe that holds `line`, then its end: written
+    /// whole before the fetcher starts, as it fits (at most 4 KiB:
+    /// ``WebTitle/maxUserInfoBytes``; a pipe holds at least a page), so
+    /// no write waits on the fetcher.
+    private static func pipe(holding line: String) throws(Errno) -> FileDescriptor {
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        defer { try? pipe.writeEnd.close() }
+        do throws(Errno) {
+            try pipe.writeEnd.writeAll(Array(line.utf8))
+        } catch {
+            try? pipe.readEnd.close()
+            throw error
+        }
+        return pipe.readEnd
     }
 
     /// How reading a reply ended.

@@ -4,8 +4,13 @@
 // presenter-host never links it, and spawns this per fetch (which also keeps
 // libcurl out of the host and makes a cancel a kill).
 //
-//   presenter-host-fetch --parent PID --timeout SECONDS --max-bytes N --max-redirects R -- URL
+//   presenter-host-fetch --parent PID --timeout SECONDS --max-bytes N --max-redirects R
+//                        [--user-info-on-stdin] -- URL
 //
+// With --user-info-on-stdin, stdin holds one line, "user:password" as in
+// a URL (percent-encoded), sent as HTTP Basic authentication to the URL's
+// origin only: the host takes it out of the URL, so that it is on no
+// command line (which every user can read) and in no URL it shows.
 // It writes one reply on stdout, in the format the host's WebTitleReply
 // reads (docs/ARCHITECTURE.md, "Get-title"), and exits 0; a usage error
 // exits 64 with a line on stderr. It sends the bytes of the page, not a
@@ -27,12 +32,18 @@ struct Arguments {
     var timeout: Double = 0
     var maxBytes = 0
     var maxRedirects = 0
+    var userInfoOnStdin = false
     var url: URL
 
     init(_ arguments: [String]) throws(UsageError) {
         var values: [String: String] = [:]
         var rest = arguments[...]
         while let flag = rest.first, flag != "--" {
+            if flag == "--user-info-on-stdin" {
+                userInfoOnStdin = true
+                rest = rest.dropFirst()
+                continue
+            }
             guard ["--parent", "--timeout", "--max-bytes", "--max-redirects"].contains(flag), rest.count >= 2 else {
                 throw UsageError("unknown or incomplete option '\(flag)'")
             }
@@ -75,14 +86,18 @@ enum Outcome {
 // Safe: every `var` only under `lock`; `arguments` is immutable.
 final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let arguments: Arguments
+    /// The Authorization header's value for the URL's origin, when the
+    /// host gave a user and password.
+    private let authorization: String?
     private let lock = NSLock()
     private var finished = false
     private var redirects = 0
     private var response: HTTPURLResponse?
     private var body = Data()
 
-    init(_ arguments: Arguments) {
+    init(_ arguments: Arguments, authorization: String?) {
         self.arguments = arguments
+        self.authorization = authorization
     }
 
     /// Whether the response's head has come.
@@ -105,6 +120,7 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         queue.maxConcurrentOperationCount = 1
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
         var request = URLRequest(url: arguments.url)
+        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         request.timeoutInterval = configuration.timeoutIntervalForRequest
         session.dataTask(with: request).resume()
         DispatchQueue.global().asyncAfter(deadline: .now() + arguments.timeout) {
@@ -124,11 +140,52 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             completionHandler(nil)
             return finish(.failure(kind: "redirects", detail: String(arguments.maxRedirects)))
         }
-        guard let target = request.url, ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
+        // URLSession reads a Location whose scheme has no host ("file:///etc/passwd",
+        // "unix:/x", "data:,x") as a path on the same server: its scheme is
+        // checked as the Location gives it, before URLSession's reading.
+        let location = response.value(forHTTPHeaderField: "Location") ?? ""
+        let said = URL(string: location)?.scheme?.lowercased()
+        guard said == nil || said == "http" || said == "https", let target = request.url,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else {
             completionHandler(nil)
-            return finish(.failure(kind: "scheme", detail: request.url?.absoluteString ?? ""))
+            return finish(
+                .failure(kind: "scheme", detail: location.isEmpty ? request.url?.absoluteString ?? "" : location))
         }
-        completionHandler(request)
+        var next = request
+        // "HTTP://": URLSession serves lower-case schemes only.
+        if target.scheme != scheme, var components = URLComponents(url: target, resolvingAgainstBaseURL: false) {
+            components.scheme = scheme
+            next.url = components.url ?? target
+        }
+        // URLSession copies every header into the redirect's request: a
+        // password goes to the origin it was given for, and no other.
+        if let url = next.url, origin(of: url) != origin(of: arguments.url) {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        completionHandler(next)
+    }
+
+    /// Scheme, host and port (the scheme's default when none is given), in lower case.
+    private func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "http" ? 80 : 443)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+
+    /// A 401 (or 407) asking for a password: the response is the answer.
+    /// URLSession on Linux would otherwise wait for a credential it has
+    /// none of (the user's, when given, went as a header) until the
+    /// timeout, or cancel the task without a word.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        lock.lock()
+        if response == nil { response = (task.response ?? challenge.failureResponse) as? HTTPURLResponse }
+        lock.unlock()
+        finish(answered ? .response(end: "complete") : .failure(kind: "other", detail: "an authentication challenge"))
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(
@@ -256,6 +313,35 @@ func writeAll(_ data: Data, to fd: Int32 = STDOUT_FILENO) {
     }
 }
 
+/// Stdin to its end, at most 8 KiB (the host writes one short line, then closes it).
+func readStandardInput() -> String {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count <= 8192 {
+        let count = read(STDIN_FILENO, &chunk, chunk.count)
+        if count < 0 && errno == EINTR { continue }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 1000)
+            continue
+        }
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// "Basic " and the base64 of "user:password", each percent-decoded from
+/// `line` ("user:password" as a URL holds it); nil when it is empty.
+func basicAuthorization(_ line: String) -> String? {
+    let userInfo = line.hasSuffix("\n") ? String(line.dropLast()) : line
+    guard !userInfo.isEmpty else { return nil }
+    let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+    let decoded = parts.map { String($0).removingPercentEncoding ?? String($0) }
+    let pair = decoded[0] + ":" + (decoded.count > 1 ? decoded[1] : "")
+    return "Basic " + Data(pair.utf8).base64EncodedString()
+}
+
 let arguments: Arguments
 do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
@@ -269,6 +355,6 @@ do {
 _ = ph_set_parent_death_signal(SIGKILL)
 if getppid() != arguments.parent { _exit(0) }
 signal(SIGPIPE, SIG_IGN)
-let fetch = Fetch(arguments)
+let fetch = Fetch(arguments, authorization: arguments.userInfoOnStdin ? basicAuthorization(readStandardInput()) : nil)
 fetch.start()
 dispatchMain()

@@ -6,6 +6,7 @@ import HostEngine
 import HostPlugins
 import HostRuntime
 import HostSystem
+import HostText
 
 /// `add-bookmark --get-title` and `--add`: the screen's two actions with no
 /// screen, one after the other, under the same presenter and messages. The
@@ -103,7 +104,8 @@ final class BookmarkScript: @unchecked Sendable {
             return .exit(ExitCode.failure.rawValue)
         }
         if save == nil, let resolvedTitle {
-            try PresenterHostCommand.writeStandardOutput(resolvedTitle + "\n")
+            // What a page said: its bidi controls and invisible characters escaped, as everywhere it is shown.
+            try PresenterHostCommand.writeStandardOutput(PrintableText.escaping(resolvedTitle) + "\n")
         }
         return .exit(ExitCode.success.rawValue)
     }
@@ -123,7 +125,7 @@ final class BookmarkScript: @unchecked Sendable {
 
     /// The URL the answer came from, and the answer.
     private func getTitle(_ url: String, screenlet: Screenlet) -> (String, Result<String, WebTitleError>) {
-        runtime.sync { view.lineText = "Getting the title of \(url)..." }
+        runtime.sync { view.lineText = "Getting the title of \(WebTitle.withoutUserInfo(url))..." }
         let started = BookmarkInteractors.getTitle(
             of: url, on: screenlet, timeout: timeout,
             environment: environment, note: note

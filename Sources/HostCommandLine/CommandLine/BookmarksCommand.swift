@@ -11,6 +11,8 @@ import HostText
 /// Reading never creates or changes the store; a missing store lists
 /// nothing. Titles and URLs are escaped to one line each (a title is
 /// whatever a web page said), and columns are measured in display columns.
+/// A URL's user name and password (in a store an older presenter-host
+/// saved) are never listed.
 enum BookmarksCommand {
     /// The usage line, shown after a usage error and in the help.
     static var usage: String { "Usage: " + CommandTable.bookmarks.synopsis[0] }
@@ -27,7 +29,11 @@ enum BookmarksCommand {
             } catch {
                 throw error.commandError
             }
-            let text = json ? self.json(document, path: store.path) : table(document, path: store.path)
+            var listed = document
+            for index in listed.entries.indices {
+                listed.entries[index].bookmark.url = WebTitle.withoutUserInfo(listed.entries[index].bookmark.url)
+            }
+            let text = json ? self.json(listed, path: store.path) : table(listed, path: store.path)
             try PresenterHostCommand.writeStandardOutput(text)
             return ExitCode.success.rawValue
         } catch {

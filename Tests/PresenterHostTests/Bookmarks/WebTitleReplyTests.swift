@@ -12,7 +12,7 @@ struct WebTitleReplyTests {
             ("example.com", "https://example.com"),
             ("  example.com/a?b#c \n", "https://example.com/a?b#c"),
             ("http://example.com", "http://example.com"),
-            ("HTTPS://Example.com/", "HTTPS://Example.com/"),
+            ("HTTPS://Example.com/", "https://Example.com/"),  // the library knows lower-case schemes only
             ("localhost:8080", "https://localhost:8080"),
             ("example.com:8080/path", "https://example.com:8080/path"),
             ("//example.com/x", "https://example.com/x"),
@@ -21,20 +21,46 @@ struct WebTitleReplyTests {
             ("http://[::1]:8000/", "http://[::1]:8000/"),
             // Found by scripts/fuzz --target web-url: these were returned as typed.
             ("https://x/a b?q=c d#e f", "https://x/a%20b?q=c%20d#e%20f"),
-            ("https://u s@example.com/", "https://u%20s@example.com/"),
+            // A user and password are sent, never kept in the URL (userInfo(in:)).
+            ("https://u s@example.com/", "https://example.com/"),
+            ("HTTP://al%40ice:pa%3Ass@example.com:8080/a@b?c=@", "http://example.com:8080/a@b?c=@"),
+            ("//user:pw@example.com/x", "https://example.com/x"),
             ("http://example.com/\u{1B}[2J\u{7F}", "http://example.com/%1B[2J%7F"),
             ("http://example.com/a\tb\u{9B}c", "http://example.com/a%09b%C2%9Bc"),
             ("https://example.com/a\u{202E}b\u{2028}c\u{A0}d", "https://example.com/a%E2%80%AEb%E2%80%A8c%C2%A0d"),
             ("https://example.com/a%20b", "https://example.com/a%20b"),
+            ("https://example.com/a\u{200B}b?\u{FEFF}", "https://example.com/a%E2%80%8Bb?%EF%BB%BF"),
         ] as [(String, String?)])
     func aTypedURLBecomesTheURLFetched(typed: String, expected: String?) {
         #expect((try? WebTitle.normalizedURL(typed)) == expected)
+    }
+
+    @Test(
+        arguments: [
+            ("http://example.com/", nil),
+            ("http://@example.com/", nil),
+            ("https://u s@example.com/", "u%20s"),
+            ("HTTP://al%40ice:pa%3Ass@example.com:8080/a@b?c=@", "al%40ice:pa%3Ass"),
+            ("user:pw@example.com/x", nil),  // refused: "user:" reads as a scheme
+            ("//user:pw@example.com/x", "user:pw"),
+        ] as [(String, String?)])
+    func theUserInformationIsTakenOutOfTheURL(typed: String, expected: String?) {
+        #expect((try? WebTitle.userInfo(in: typed)) == expected)
+    }
+
+    @Test func aUserInformationPastItsLimitIsRefused() throws {
+        let typed = "http://" + String(repeating: "u", count: WebTitle.maxUserInfoBytes) + ":pw@example.com/"
+        #expect(throws: WebTitleError.longUserInfo(WebTitle.maxUserInfoBytes)) { try WebTitle.userInfo(in: typed) }
+        let fits = "http://" + String(repeating: "u", count: WebTitle.maxUserInfoBytes) + "@example.com/"
+        #expect(try WebTitle.userInfo(in: fits)?.utf8.count == WebTitle.maxUserInfoBytes)
     }
 
     @Test(arguments: [
         ("", "URL cannot be empty"),
         ("   ", "URL cannot be empty"),
         ("ftp://example.com/file", "only http and https URLs can be fetched, not 'ftp://example.com/file'"),
+        ("ftp://user:secret@example.com/", "only http and https URLs can be fetched, not 'ftp://example.com/'"),
+        ("http://user:secret@", "no host name in the URL 'http://'"),
         ("mailto:someone@example.com", "only http and https URLs can be fetched, not 'mailto:someone@example.com'"),
         ("javascript:alert(1)", "only http and https URLs can be fetched, not 'javascript:alert(1)'"),
         ("http://", "no host name in the URL 'http://'"),

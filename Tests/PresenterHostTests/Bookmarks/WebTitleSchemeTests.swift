@@ -174,7 +174,7 @@ struct WebTitleSchemeTests {
         #expect(try WebTitle.attempts(for: "localhost:8080") == ["https://localhost:8080", "http://localhost:8080"])
         #expect(try WebTitle.attempts(for: "//example.com") == ["https://example.com", "http://example.com"])
         #expect(try WebTitle.attempts(for: "https://example.com") == ["https://example.com"])
-        #expect(try WebTitle.attempts(for: "HTTP://example.com") == ["HTTP://example.com"])
+        #expect(try WebTitle.attempts(for: "HTTP://example.com") == ["http://example.com"])
     }
 
     @Test(arguments: [

@@ -23,6 +23,16 @@ Pages (GET):
                    then lets it end, without a timed wait
   /open/NAME       opens that gate
   /redirect/N      302 to /redirect/N-1; /redirect/0 is a page titled "Arrived"
+  /redirect-to?to=L
+                   302 with Location L, as given (a hostile server's
+                   file:///page?title=T, unix:/..., data:..., gopher://...)
+  /auth?user=U&password=P&scheme=S
+                   401 with a WWW-Authenticate challenge for scheme S
+                   (default Basic) unless the request carries HTTP Basic
+                   authentication for U and P; then a page titled
+                   "Welcome U"
+  /auth-echo       a page titled "Authorization: " and the request's
+                   Authorization header ("none" without one)
   /loop            302 to itself
   /nowhere         302 with no Location
   /status/N        status N with an HTML page titled "Status N"
@@ -46,6 +56,7 @@ is answered with a page titled "Proxied host/path", as a proxy would
 forward it; the request is remembered for /proxied.
   /proxied         the absolute URLs proxied so far, one a line
 """
+import base64
 import gzip
 import http.server
 import socketserver
@@ -136,6 +147,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if left == 0:
             return self.send_page(200, b"<title>Arrived</title>")
         self.send_page(302, b"", extra=[("Location", "/redirect/%d" % (left - 1))])
+
+    def route_redirect_to(self, parts, query):
+        self.send_page(302, b"", extra=[("Location", query.get("to", "/"))])
+
+    def route_auth(self, parts, query):
+        expected = "Basic " + base64.b64encode(
+            ("%s:%s" % (query.get("user", ""), query.get("password", ""))).encode()).decode()
+        if self.headers.get("Authorization") != expected:
+            return self.send_page(401, b"<title>Who are you?</title>",
+                                  extra=[("WWW-Authenticate", '%s realm="test", nonce="n", qop="auth"'
+                                          % query.get("scheme", "Basic"))])
+        self.send_page(200, ("<title>Welcome %s</title>" % query.get("user", "")).encode())
+
+    def route_auth_echo(self, parts, query):
+        said = self.headers.get("Authorization") or "none"
+        self.send_page(200, ("<title>Authorization: %s</title>" % said).encode())
 
     def route_loop(self, parts, query):
         self.send_page(302, b"", extra=[("Location", "/loop")])

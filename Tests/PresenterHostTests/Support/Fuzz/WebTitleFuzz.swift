@@ -15,7 +15,9 @@
 //  2. the payload as text: HTMLEntities.decode, MediaType, the meta
 //     content's charset;
 //  3. the payload as a reply of presenter-host-fetch: WebTitleReply.decode
-//     and, when it decodes, what it means (WebTitle.title(from:)).
+//     and, when it decodes, what it means (WebTitle.title(from:)); a
+//     reason never shows the user information (a password) of the
+//     reply's URL.
 // Always checked (cheap): a title is one trimmed line (no control
 // characters, no white space at either end or twice in a row); decoding
 // references never lengthens text.
@@ -30,6 +32,7 @@
 import Foundation
 #if !PRESENTER_FUZZ
     @testable import HostBookmarks
+    @testable import HostText
 #endif
 
 /// The Content-Type headers byte 0 chooses from (modulo their count).
@@ -63,10 +66,16 @@ enum WebTitleFuzz {
         _ = Charset.charsetInMetaContent(text)
 
         // 3. A reply.
-        if let reply = try? WebTitleReply.decode(payload, maxBody: WebTitle.maxBytes),
-            case .success(let title) = WebTitle.title(from: reply, url: "http://example.com/", timeout: 10)
-        {
-            checkOneLine(title)
+        if let reply = try? WebTitleReply.decode(payload, maxBody: WebTitle.maxBytes) {
+            switch WebTitle.title(from: reply, url: "http://example.com/", timeout: 10) {
+            case .success(let title): checkOneLine(title)
+            case .failure(let error):
+                if case .response(let response) = reply, WebTitle.withoutUserInfo(response.url) != response.url,
+                    error.reason.contains(PrintableText.escaping(response.url))
+                {
+                    fuzzFailure("\(error.reason.debugDescription) shows the user information of \(response.url)")
+                }
+            }
         }
     }
 }
@@ -158,6 +167,19 @@ extension WebTitleFuzz {
                             + "content-type text/html; charset=utf-8\nredirects 1\nbody 16 complete\n<title>x</title>"))
             ),
             ("reply-failure", input(0, page("presenter-host-fetch reply 1\nfailure redirects 5\n"))),
+            ("bidi-title", input(2, page("<title>a\u{202E}b\u{2066}c\u{2069}\u{200B}d\u{FEFF}e\u{85}f</title>"))),
+            (
+                "reply-scheme",
+                input(0, page("presenter-host-fetch reply 1\nfailure scheme file:///etc/passwd?user=a:b@c\n"))
+            ),
+            (
+                "reply-user-info",
+                input(
+                    0,
+                    page(
+                        "presenter-host-fetch reply 1\nstatus 401\nurl http://alice:s3cret@example.com/\n"
+                            + "content-type text/html\nredirects 0\nbody 0 complete\n"))
+            ),
             (
                 "reply-limit",
                 input(

@@ -1,0 +1,59 @@
+import Foundation
+@testable import HostSystem
+import SystemShims
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One run of the built binary with stdin /dev/null and its output in
+/// files, killed if it outlives a watchdog, with how long it took and the
+/// most memory it held (ru_maxrss from wait4: its own, or that of a process
+/// it reaped, whichever is larger): for a test that bounds both.
+struct MeasuredHostRun {
+    /// The exit status, or 128 + the signal (137: the watchdog killed it).
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    let seconds: Double
+    let peakBytes: Int
+
+    /// The watchdog: far past any bound a test states.
+    static let watchdog = TestTime.scaled(60)
+
+    /// Runs `presenter-host arguments`, its environment this process's
+    /// with `environment` added (``TestProcess/environment(adding:)``).
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let folder = TestPaths.temporaryDirectory("measured-run")
+        let outPath = folder.appendingPathComponent("stdout").path
+        let errPath = folder.appendingPathComponent("stderr").path
+        let out = open(outPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            close(out)
+            close(err)
+        }
+        var options = Spawn.Options()
+        options.descriptors = [
+            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(FileDescriptor(rawValue: out)),
+            .standardError: .descriptor(FileDescriptor(rawValue: err)),
+        ]
+        options.closeOthers = true
+        options.environment = TestProcess.environment(adding: environment)
+        let started = Date()
+        let pid = try Spawn.start(TestPaths.binary.path, ["presenter-host"] + arguments, options).get()
+        let pidfd = ph_pidfd_open(pid)
+        if pidfd >= 0 {
+            var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+            if poll(&waiter, 1, Int32(Self.watchdog * 1000)) == 0 { kill(pid, SIGKILL) }
+            close(pidfd)
+        }
+        var raw: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &raw, 0, &usage)
+        seconds = Date().timeIntervalSince(started)
+        status = ChildProcess.Termination(waitStatus: raw).shellStatus
+        peakBytes = usage.ru_maxrss * 1024
+        stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    }
+}
