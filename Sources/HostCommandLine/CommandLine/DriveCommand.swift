@@ -36,8 +36,6 @@ package enum DriveCommand {
         let (registry, presenter) = try RunCommand.loadRegistry(
             presentation.plugins, presenter: presentation.presenter, inProcess: presentation.inProcess,
             verbose: presentation.verbose, environment: environment, log: tracing ? log : nil)
-        let server = try listen(on: options.socket)
-
         ProcessSignals.ignoreBrokenPipe()
         let (runtime, mode) = CommandRuntime.make(
             registry: registry, options: presentation,
@@ -46,6 +44,21 @@ package enum DriveCommand {
         CrashRescue.install(
             terminal: mode == .terminal ? .standardError : nil,
             terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
+
+        // The end: stdin's end, or a signal. Trapped before the socket is
+        // bound: a SIGTERM while the presenter starts must not kill the
+        // driver by default and leave its socket file behind.
+        let ending = DriveEnding()
+        let finish = ending.finish
+        let trap = try trapSignals(for: runtime, finish: finish)
+        defer { trap.cancel() }
+        let server: DriveServer?
+        do throws(CommandError) {
+            server = try listen(on: options.socket)
+        } catch {
+            runtime.shutdown()
+            throw error
+        }
         let screenlet = try attach(
             DriveView(presenter: presentation.presenter, file: file), presenter: presenter, to: runtime, server: server)
         let session = DriveSession(screenlet: screenlet) { line in
@@ -53,12 +66,6 @@ package enum DriveCommand {
             if runtime.printAbove(line + "\n") { return }
             PresenterHostCommand.writeStandardError(line + "\n")
         }
-
-        // The end: stdin's end, or a signal.
-        let ending = DriveEnding()
-        let finish = ending.finish
-        let trap = try trapSignals(for: runtime, server: server, finish: finish)
-        defer { trap.cancel() }
 
         let stdinClient = DriveClient(name: "stdin", session: session)
         if let server {
@@ -122,9 +129,9 @@ package enum DriveCommand {
     /// SIGTERM, SIGHUP and SIGQUIT end the drive through `finish` (the
     /// terminal given back first), and SIGTSTP gives the terminal back clean
     /// while the host is stopped, as run does. When the trap's pipe cannot
-    /// be made the runtime is shut down and the server stopped.
+    /// be made the runtime is shut down.
     private static func trapSignals(
-        for runtime: PresenterRuntime, server: DriveServer?, finish: @escaping (Int32?) -> Void
+        for runtime: PresenterRuntime, finish: @escaping (Int32?) -> Void
     ) throws(CommandError) -> SignalTrap {
         let control = DispatchQueue(label: "presenter-host.drive.control")
         do throws(Errno) {
@@ -140,7 +147,6 @@ package enum DriveCommand {
             }
         } catch {
             runtime.shutdown()
-            server?.stop()
             throw .startUpPipe("the signal pipe", error)
         }
     }

@@ -123,6 +123,26 @@ struct EndToEndDriveOwnerTests {
 
     // MARK: - The socket file
 
+    /// A SIGTERM as soon as the socket exists, while the presenter still
+    /// loads (its constructor sleeps): the signals are trapped before the
+    /// socket is bound, so the driver ends as a stopped driver does (0) and
+    /// removes its socket, where the default action left it behind (143).
+    @Test func aSignalWhileThePresenterStartsLeavesNoSocketBehind() throws {
+        let dir = TestPaths.temporaryDirectory("drivestarting")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("s").path
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        let driver = try TestProcess(
+            TestPaths.binary,
+            ["--plugin-dir", plugins.path, "drive", "--presenter", "fixture.misbehaving", "--socket", socket],
+            environment: utf8.merging(["FIXTURE_SLOW_LOAD_MS": "3000"]) { $1 })
+        #expect(waitUntil(timeout: 30) { (try? FileStatus.ofLink(socket)) != nil })
+        driver.send(SIGTERM)
+        _ = driver.communicate()
+        #expect(driver.wait() == 0)
+        #expect((try? FileStatus.ofLink(socket)) == nil)
+    }
+
     @Test func aStopRemovesOnlyTheSocketItMade() throws {
         let dir = TestPaths.temporaryDirectory("driveunlink")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -85,13 +85,13 @@ import Testing
         let cache = TestPaths.temporaryDirectory("forgery-cache").path
         let environment = ["PRESENTER_SCAN_TIMEOUT_MS": String(Self.scanSeconds * 1000), "XDG_CACHE_HOME": cache]
         // Cold: the scan, bounded in time and memory.
-        let list = try BoundedRun(["--list", "--plugin-dir", folder.path], environment: environment)
+        let list = try MeasuredHostRun(["--list", "--plugin-dir", folder.path], environment: environment)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.seconds < Self.bound, "a cold --list took \(list.seconds) s")
         #expect(list.peakBytes < Self.peakMemoryLimit, "a cold --list peaked at \(list.peakBytes) bytes")
         // Warm: what the cache kept of the scan.
-        let verbose = try BoundedRun(["--list", "-v", "--plugin-dir", folder.path], environment: environment)
-        let ids = try BoundedRun(["--list", "--ids", "--plugin-dir", folder.path], environment: environment)
+        let verbose = try MeasuredHostRun(["--list", "-v", "--plugin-dir", folder.path], environment: environment)
+        let ids = try MeasuredHostRun(["--list", "--ids", "--plugin-dir", folder.path], environment: environment)
         for (name, run) in [("--list", list), ("--list -v", verbose), ("--list --ids", ids)] {
             #expect(run.status == 0, "\(name): \(run.stderr)")
             for (stream, text) in [("stdout", run.stdout), ("stderr", run.stderr)] {
@@ -120,7 +120,7 @@ import Testing
         }
 
         // The victim runs, on a cold cache too, within the bound.
-        let run = try BoundedRun(
+        let run = try MeasuredHostRun(
             [
                 "run", "--presenter", Self.victim, "--working", "w", "--plugin-dir", folder.path, "--", "sh", "-c",
                 "exit 7",
@@ -199,53 +199,5 @@ import Testing
             let close = stat.lastIndex(of: ")")
         else { return false }
         return stat[stat.index(close, offsetBy: 2)] != "Z"
-    }
-}
-
-/// One run of the built binary, stdin /dev/null and its output in files,
-/// killed if it outlives a watchdog, with how long it took and the most
-/// memory it held (ru_maxrss from wait4: its own, or that of a process it
-/// reaped, whichever is larger).
-private struct BoundedRun {
-    /// The exit status, or 128 + the signal (137: the watchdog killed it).
-    let status: Int32
-    let stdout: String
-    let stderr: String
-    let seconds: Double
-    let peakBytes: Int
-
-    /// The watchdog: far past any bound a test states.
-    static let watchdog = TestTime.scaled(60)
-
-    init(_ arguments: [String], environment: [String: String]) throws {
-        let folder = TestPaths.temporaryDirectory("bounded-run")
-        let outPath = folder.appendingPathComponent("stdout").path
-        let errPath = folder.appendingPathComponent("stderr").path
-        let out = open(outPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        defer { close(out); close(err) }
-        var options = Spawn.Options()
-        options.descriptors = [
-            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(FileDescriptor(rawValue: out)),
-            .standardError: .descriptor(FileDescriptor(rawValue: err)),
-        ]
-        options.closeOthers = true
-        options.environment = TestProcess.environment(adding: environment)
-        let started = Date()
-        let pid = try Spawn.start(TestPaths.binary.path, ["presenter-host"] + arguments, options).get()
-        let pidfd = ph_pidfd_open(pid)
-        if pidfd >= 0 {
-            var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-            if poll(&waiter, 1, Int32(Self.watchdog * 1000)) == 0 { kill(pid, SIGKILL) }
-            close(pidfd)
-        }
-        var raw: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &raw, 0, &usage)
-        seconds = Date().timeIntervalSince(started)
-        status = ChildProcess.Termination(waitStatus: raw).shellStatus
-        peakBytes = usage.ru_maxrss * 1024
-        stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
     }
 }
