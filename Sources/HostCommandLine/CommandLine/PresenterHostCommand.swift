@@ -229,8 +229,10 @@ package enum PresenterHostCommand {
     /// search order (missing ones too: a plugin put there would be found);
     /// warnings about the user's directories on stderr.
     static func printPluginPath(_ plugins: PluginOptions) -> Int32 {
-        let (entries, warnings) = plugins.searchPath(environment: ProcessEnvironment.current)
+        let environment = ProcessEnvironment.current
+        let (entries, warnings) = plugins.searchPath(environment: environment)
         for warning in warnings { writeStandardError(warning + "\n") }
+        if let note = XDGDirectories.homeNote(environment) { writeStandardError(note + "\n") }
         return printing(SearchPath.directories(entries).map { $0 + "\n" }.joined())
     }
 
