@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemShims
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,6 +17,17 @@ import Synchronization
 /// pipe calls the event handler.
 ///
 /// One trap may be active in a process at a time.
+///
+/// Ctrl-Z (SIGTSTP) is handled, so the host can take its view off before it
+/// stops: ``stopForSuspend()`` then stops it. A SIGCONT that comes between
+/// the handler and that stop must not be lost (`kill -TSTP` then `kill
+/// -CONT` at once, as supervisors do, left `run` stopped for good in 7 or
+/// 8 of 10 tries): the kernel forgets a SIGCONT that continues nothing. So
+/// the handler's first act keeps the stop pending in the kernel, where a
+/// SIGCONT clears it as it clears any pending stop: it sends SIGTSTP again
+/// to a thread of the trap's own that blocks every signal (``Stopper``);
+/// ``stopForSuspend()`` has that thread take it and stop the process only
+/// if it is still pending.
 public final class SignalTrap {
     /// One signal as received.
     public struct Event: Equatable, Sendable {
@@ -51,6 +63,9 @@ public final class SignalTrap {
     /// Signalled by the source's cancel handler, which libdispatch calls
     /// once it has released the event handler (and what `handler` holds).
     private let released = DispatchSemaphore(value: 0)
+    /// Holds a Ctrl-Z's stop pending until ``stopForSuspend()``; nil when
+    /// SIGTSTP is not trapped.
+    private let stopper: Stopper?
 
     /// Catches `signals` (``trapped`` unless a test gives its own) and calls
     /// `handler` on `queue` for each one. Call it on the thread that should
@@ -90,6 +105,8 @@ public final class SignalTrap {
         }
         source.resume()
 
+        stopper = signals.contains(SIGTSTP) ? Stopper() : nil
+        if let stopper { activeStopper.withLock { $0 = stopper } }
         signalPipeWriteFD.store(writeEnd.rawValue, ordering: .releasing)
         // Initialised here, not first in the handler (a once-token takes a lock).
         TerminalFlushRepair.prepare()
@@ -109,6 +126,17 @@ public final class SignalTrap {
             sigaction(signal, &action, &old)
             previous[signal] = old
         }
+    }
+
+    /// For the handler of a SIGTSTP event, once the view is off: stops the
+    /// process (SIGSTOP), unless a SIGCONT came since the SIGTSTP was sent,
+    /// and returns once it is continued. Not for a Ctrl-Z that came as a
+    /// key (raw mode): that is ``ProcessSignals/stopUntilContinued()``.
+    /// (A static function, for the handler closure, which cannot hold its
+    /// trap: the active trap's stopper.)
+    public static func stopForSuspend() {
+        guard let stopper = activeStopper.withLock({ $0 }) else { return ProcessSignals.stopUntilContinued() }
+        stopper.stopIfPending()
     }
 
     /// Handles, on the queue and before returning, every signal received so
@@ -131,6 +159,10 @@ public final class SignalTrap {
         }
         previous = [:]
         signalPipeWriteFD.store(-1, ordering: .releasing)
+        if let stopper {
+            activeStopper.withLock { if $0 === stopper { $0 = nil } }
+            stopper.end()
+        }
         source.cancel()  // its cancel handler closes the pipe
         released.wait()
     }
@@ -149,6 +181,12 @@ private let signalPipeWriteFD = Atomic<Int32>(-1)
 private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
     signal, info, _ in
     let savedErrno = errno
+    // First of all for Ctrl-Z: the stop pending again, where a SIGCONT from
+    // now on clears it (SignalTrap.Stopper).
+    if signal == SIGTSTP {
+        let thread = stopperThreadID.load(ordering: .acquiring)
+        if thread > 0 { _ = ph_signal_thread(thread, SIGTSTP) }
+    }
     let code = info?.pointee.si_code ?? 0
     // First: once the record is in the pipe, the queue may act on it (stop
     // the process on Ctrl-Z) before this thread writes anything else.
@@ -156,4 +194,86 @@ private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
     var record: (Int32, Int32) = (signal, code)
     _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD.load(ordering: .acquiring), $0.baseAddress, $0.count) }
     errno = savedErrno
+}
+
+/// The stopper's thread id; 0 when none is running.
+private let stopperThreadID = Atomic<Int32>(0)
+
+/// The active trap's stopper, for ``SignalTrap/stopForSuspend()``.
+private let activeStopper = Mutex<SignalTrap.Stopper?>(nil)
+
+extension SignalTrap {
+    /// A thread that blocks every signal, so that the SIGTSTP the handler
+    /// sends it stays pending in the kernel until ``stopIfPending()``: a
+    /// SIGCONT that comes meanwhile discards it (the kernel discards every
+    /// pending stop signal when SIGCONT is sent), and then the process does
+    /// not stop. Taking it and stopping are two system calls in a row; a
+    /// SIGCONT between the two would still be lost, as would one between
+    /// the kernel's delivery of SIGTSTP and the handler's first call: a
+    /// microsecond each, where the whole hand-over to the control queue,
+    /// taking the view off, was before.
+    // Safe: `requests`, `served` and `ending` only under `condition`.
+    final class Stopper: @unchecked Sendable {
+        private let condition = MonotonicCondition()
+        private var requests = 0
+        private var served = 0
+        private var ending = false
+        private var running = false
+
+        init() {
+            DetachedThread.start(name: "stopper") { [self] in run() }
+            // Started at once; until then (and if it never were) the handler
+            // sends nothing and a stop is a plain SIGSTOP.
+            condition.withLock { while !running && !ending { condition.wait() } }
+        }
+
+        /// Takes the pending SIGTSTP, if a SIGCONT did not discard it, and
+        /// stops the process; returns once it is continued.
+        func stopIfPending() {
+            condition.withLock {
+                guard running else { return ProcessSignals.stopUntilContinued() }
+                requests += 1
+                let ticket = requests
+                condition.broadcast()
+                while served < ticket && running { condition.wait() }
+            }
+        }
+
+        /// Ends the thread (a SIGTSTP it holds goes with it).
+        func end() {
+            stopperThreadID.store(0, ordering: .releasing)
+            condition.withLock {
+                ending = true
+                condition.broadcast()
+            }
+        }
+
+        private func run() {
+            var all = sigset_t()
+            sigfillset(&all)
+            pthread_sigmask(SIG_BLOCK, &all, nil)
+            stopperThreadID.store(ph_gettid(), ordering: .releasing)
+            condition.withLock {
+                running = !ending
+                condition.broadcast()
+                while !ending {
+                    guard served < requests else {
+                        condition.wait()
+                        continue
+                    }
+                    condition.unlock()
+                    var tstp = sigset_t()
+                    sigemptyset(&tstp)
+                    sigaddset(&tstp, SIGTSTP)
+                    var now = timespec()
+                    if sigtimedwait(&tstp, nil, &now) == SIGTSTP { ProcessSignals.stopUntilContinued() }
+                    condition.lock()
+                    served += 1
+                    condition.broadcast()
+                }
+                running = false
+                condition.broadcast()
+            }
+        }
+    }
 }
