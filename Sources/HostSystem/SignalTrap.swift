@@ -105,7 +105,8 @@ public final class SignalTrap {
         }
         source.resume()
 
-        stopper = signals.contains(SIGTSTP) ? Stopper() : nil
+        // SIGCONTs counted from now on, before the first SIGTSTP can come.
+        stopper = signals.contains(SIGTSTP) && ResizeSignal.countContinuations() ? Stopper() : nil
         if let stopper { activeStopper.withLock { $0 = stopper } }
         signalPipeWriteFD.store(writeEnd.rawValue, ordering: .releasing)
         // Initialised here, not first in the handler (a once-token takes a lock).
@@ -180,13 +181,16 @@ private let signalPipeWriteFD = Atomic<Int32>(-1)
 /// (so a raw write(2), not FileDescriptor.writeAll, whose array allocates).
 private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
     signal, info, _ in
-    let savedErrno = errno
-    // First of all for Ctrl-Z: the stop pending again, where a SIGCONT from
-    // now on clears it (SignalTrap.Stopper).
+    // First of all for Ctrl-Z, before any system call (a SIGCONT sent to
+    // this thread meanwhile is handled at the first one, and counted): the
+    // SIGCONTs so far, then the stop pending again, where a SIGCONT from now
+    // on clears it (SignalTrap.Stopper).
     if signal == SIGTSTP {
+        continuationsAtStop.store(ResizeSignal.continuations, ordering: .releasing)
         let thread = stopperThreadID.load(ordering: .acquiring)
         if thread > 0 { _ = ph_signal_thread(thread, SIGTSTP) }
     }
+    let savedErrno = errno
     let code = info?.pointee.si_code ?? 0
     // First: once the record is in the pipe, the queue may act on it (stop
     // the process on Ctrl-Z) before this thread writes anything else.
@@ -195,6 +199,9 @@ private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
     _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD.load(ordering: .acquiring), $0.baseAddress, $0.count) }
     errno = savedErrno
 }
+
+/// ``ResizeSignal/continuations`` when the last SIGTSTP was handled.
+private let continuationsAtStop = Atomic<UInt64>(0)
 
 /// The stopper's thread id; 0 when none is running.
 private let stopperThreadID = Atomic<Int32>(0)
@@ -207,11 +214,16 @@ extension SignalTrap {
     /// sends it stays pending in the kernel until ``stopIfPending()``: a
     /// SIGCONT that comes meanwhile discards it (the kernel discards every
     /// pending stop signal when SIGCONT is sent), and then the process does
-    /// not stop. Taking it and stopping are two system calls in a row; a
-    /// SIGCONT between the two would still be lost, as would one between
-    /// the kernel's delivery of SIGTSTP and the handler's first call: a
-    /// microsecond each, where the whole hand-over to the control queue,
-    /// taking the view off, was before.
+    /// not stop. A SIGCONT that came between the kernel's delivery of the
+    /// SIGTSTP and the handler's resend finds nothing to discard; it is
+    /// told by the count of SIGCONTs (``ResizeSignal/continuations``), which
+    /// the handler reads first, or, delivered on top of the handler before
+    /// that read, by the count of those that interrupted a SIGTSTP handler
+    /// (``ResizeSignal/continuationsInStopHandler``). Left: a SIGCONT
+    /// handled on another thread in the instant between the delivery and
+    /// the read (seen once in 300 tries on a machine loaded far past its
+    /// cores; none in 300 at a load of 4 on 2), and, in an orphaned process
+    /// group only, one between the last check and SIGSTOP.
     // Safe: `requests`, `served` and `ending` only under `condition`.
     final class Stopper: @unchecked Sendable {
         private let condition = MonotonicCondition()
@@ -248,11 +260,57 @@ extension SignalTrap {
             }
         }
 
+        /// On the stopper's thread, SIGTSTP blocked: stops the process if
+        /// the SIGTSTP the handler resent is still pending and no SIGCONT
+        /// was counted since the handler ran (one that came before its
+        /// resend found nothing to clear). The stop is the kernel's own
+        /// (SIGTSTP's default action, let through for a moment), which stops
+        /// only if the signal is still pending when taken, a SIGCONT's
+        /// clearing and the stop being one step under the kernel's lock. In
+        /// an orphaned process group, where the kernel discards SIGTSTP's
+        /// stop, SIGSTOP stops it as before (a SIGCONT in the instant
+        /// between the check and SIGSTOP would be lost there).
+        private static func stopIfStillPending(_ tstp: sigset_t, nestedSeen: UInt64) {
+            var tstp = tstp
+            var now = timespec()
+            let continued = {
+                ResizeSignal.continuations != continuationsAtStop.load(ordering: .acquiring)
+                    || ResizeSignal.continuationsInStopHandler != nestedSeen
+            }
+            if continued() || isOrphaned {
+                // Taken in any case.
+                let pending = sigtimedwait(&tstp, nil, &now) == SIGTSTP
+                if pending && !continued() { ProcessSignals.stopUntilContinued() }
+                return
+            }
+            var byDefault = sigaction()
+            byDefault.__sigaction_handler.sa_handler = SIG_DFL
+            sigemptyset(&byDefault.sa_mask)
+            var trapping = sigaction()
+            sigaction(SIGTSTP, &byDefault, &trapping)
+            pthread_sigmask(SIG_UNBLOCK, &tstp, nil)  // the stop, if still pending
+            pthread_sigmask(SIG_BLOCK, &tstp, nil)
+            sigaction(SIGTSTP, &trapping, nil)
+        }
+
+        /// Whether the host's process group is orphaned (no member's parent
+        /// is in another group of the same session): then the kernel
+        /// discards the stop of SIGTSTP's default action. The host's own
+        /// parent decides it in practice: its other members are its
+        /// children, whose parent is in the group.
+        private static var isOrphaned: Bool {
+            let parent = getppid()
+            return !(getpgid(parent) != getpgrp() && getsid(parent) == getsid(0))
+        }
+
         private func run() {
             var all = sigset_t()
             sigfillset(&all)
             pthread_sigmask(SIG_BLOCK, &all, nil)
             stopperThreadID.store(ph_gettid(), ordering: .releasing)
+            // The SIGCONTs that interrupted a SIGTSTP handler before this stop's.
+            var nestedSeen = ResizeSignal.continuationsInStopHandler
+            _ = continuationsAtStop.load(ordering: .acquiring)  // made now, not first in a handler
             condition.withLock {
                 running = !ending
                 condition.broadcast()
@@ -265,8 +323,9 @@ extension SignalTrap {
                     var tstp = sigset_t()
                     sigemptyset(&tstp)
                     sigaddset(&tstp, SIGTSTP)
-                    var now = timespec()
-                    if sigtimedwait(&tstp, nil, &now) == SIGTSTP { ProcessSignals.stopUntilContinued() }
+                    let nested = ResizeSignal.continuationsInStopHandler
+                    Self.stopIfStillPending(tstp, nestedSeen: nestedSeen)
+                    nestedSeen = nested
                     condition.lock()
                     served += 1
                     condition.broadcast()
