@@ -21,12 +21,14 @@ public struct BookmarkStore: Sendable {
     /// The store's path: `store` (from `--store FILE`) when given, else
     /// `$PRESENTER_BOOKMARKS` when set and not empty, else
     /// `$XDG_DATA_HOME/presenter-host/bookmarks.json`, where an unset, empty
-    /// or relative `XDG_DATA_HOME` means `~/.local/share` (`$HOME`, else the
-    /// home directory in the user database).
+    /// or relative `XDG_DATA_HOME` means `~/.local/share` (`$HOME` when
+    /// absolute, else the home directory in the user database: the same
+    /// home as the plugin folder's, ``XDGDirectories/home(_:)``).
     public static func path(store: String?, environment: [String: String]) -> String {
         if let store, !store.isEmpty { return store }
         if let value = environment[environmentVariable], !value.isEmpty { return value }
-        let dataHome = XDGDirectories.dataHome(environment) ?? UserAccount.homeDirectory() + "/.local/share"
+        // No home at all (no HOME, none in the user database): the root's.
+        let dataHome = XDGDirectories.dataHome(environment) ?? "/.local/share"
         return dataHome + "/presenter-host/bookmarks.json"
     }
 
@@ -51,16 +53,25 @@ public struct BookmarkStore: Sendable {
         return try BookmarkDocument.parse(contents.bytes, path: path)
     }
 
+    /// The largest store read, in bytes (16 MiB: some 80,000 bookmarks).
+    /// A larger file is refused before it is read: a 261 MB store took 13
+    /// to 20 s and 1.9 GB to list or save, with the lock held throughout.
+    public static let maximumSize = 16 << 20
+
     /// Saves `bookmark`: adds it, or gives the bookmark with the same URL its
     /// title. Returns true when it was new. Creates the store (and its
     /// folder, 0700) when missing. Throws, changing nothing, when the store
-    /// cannot be read, is not a bookmark store, or cannot be written; once
-    /// it returns, the bookmark is on disk.
+    /// cannot be read, is not a bookmark store, or cannot be written, or
+    /// when `interruption` is interrupted first (which also ends the wait
+    /// for another save's lock); once it returns, the bookmark is on disk.
     @discardableResult
-    public func add(_ bookmark: Bookmark) throws(BookmarkStoreError) -> Bool {
+    public func add(
+        _ bookmark: Bookmark, interruption: BookmarkSaveInterruption? = nil
+    ) throws(BookmarkStoreError) -> Bool {
         let target = try BookmarkStoreFile.target(of: path)
+        try BookmarkStoreFile.checkIsFileName(target)
         try BookmarkStoreFile.makeDirectories(PathName.parent(of: target))
-        let lock = try BookmarkStoreFile.lock(target)
+        let lock = try BookmarkStoreFile.lock(target, interruption: interruption)
         defer { try? lock.close() }
         BookmarkStoreFile.removeStaleTemporaries(of: target)
         let old = try BookmarkStoreFile.read(target)
@@ -70,7 +81,7 @@ public struct BookmarkStore: Sendable {
             } ?? BookmarkDocument()
         let result = document.add(bookmark, added: BookmarkDocument.timestamp())
         if result.changed {
-            try BookmarkStoreFile.replace(target, with: document.encoded(), keeping: old)
+            try BookmarkStoreFile.replace(target, with: document.encoded(), keeping: old, interruption: interruption)
         }
         return result.isNew
     }

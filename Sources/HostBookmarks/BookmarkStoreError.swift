@@ -12,6 +12,9 @@ public struct BookmarkStoreError: Error, Equatable, Sendable, CustomStringConver
         /// The new store could not be written (folder, lock, temporary
         /// file, rename); the old store is unchanged.
         case unwritable
+        /// A signal interrupted the save before it committed
+        /// (``BookmarkSaveInterruption``); the store is unchanged.
+        case interrupted
     }
 
     /// What went wrong.

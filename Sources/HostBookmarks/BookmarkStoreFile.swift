@@ -22,16 +22,21 @@ enum BookmarkStoreFile {
     }
 
     /// The file at `path`, or `nil` when there is none (nor a folder for it).
+    /// Opened without waiting (a FIFO put at the store's path would hold
+    /// `open` until a writer came, and with it the lock of every save), then
+    /// checked to be a regular file of at most ``BookmarkStore/maximumSize``
+    /// bytes before a byte is read.
     static func read(_ path: String) throws(BookmarkStoreError) -> Contents? {
         let fd: FileDescriptor
         do throws(Errno) {
-            fd = try FileDescriptor.open(path, O_RDONLY)
+            fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         } catch {
             if error.code == ENOENT { return nil }
             throw unreadable(path, error.code)
         }
         defer { try? fd.close() }
-        let info: stat, bytes: [UInt8]
+        let info: stat
+        var bytes: [UInt8] = []
         do throws(Errno) {
             info = try fd.status()
         } catch {
@@ -43,12 +48,40 @@ enum BookmarkStoreFile {
                 "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS"
             )
         }
-        do throws(Errno) {
-            bytes = try fd.readAll()
-        } catch {
-            throw unreadable(path, error.code)
+        guard info.st_size <= BookmarkStore.maximumSize else { throw tooLarge(path, size: Int(info.st_size)) }
+        // Bounded however the file changed since fstat (a store is only
+        // ever replaced by a rename, but someone may append to it).
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count: Int
+            do throws(Errno) {
+                count = try fd.read(into: &buffer)
+            } catch {
+                throw unreadable(path, error.code)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[..<count])
+            if bytes.count > BookmarkStore.maximumSize { throw tooLarge(path, size: bytes.count) }
         }
         return Contents(bytes: bytes, mode: info.st_mode & 0o7777, owner: info.st_uid, group: info.st_gid)
+    }
+
+    private static func tooLarge(_ path: String, size: Int) -> BookmarkStoreError {
+        BookmarkStoreError(
+            .corrupt,
+            "\(path): the bookmark store is \(size) bytes, over the \(BookmarkStore.maximumSize) bytes (16 MiB) a store may have; it was not read: move it aside or give another store with --store"
+        )
+    }
+
+    /// Refuses a store path that ends in a slash (`PRESENTER_BOOKMARKS=dir/`)
+    /// before anything is created for it: its lock would be a stray
+    /// `dir/.lock`. (A folder named without one is refused by ``read(_:)``.)
+    static func checkIsFileName(_ path: String) throws(BookmarkStoreError) {
+        guard path.hasSuffix("/") else { return }
+        throw BookmarkStoreError(
+            .unreadable,
+            "\(path): the bookmark store is not a regular file; give a file's path to --store or PRESENTER_BOOKMARKS"
+        )
     }
 
     private static func unreadable(_ path: String, _ code: Int32) -> BookmarkStoreError {
@@ -96,26 +129,49 @@ enum BookmarkStoreFile {
     /// each rename, so a lock on it would guard an inode no longer in use).
     /// Returns the descriptor; closing it releases the lock, as does the
     /// end of the process however it ends.
-    static func lock(_ path: String) throws(BookmarkStoreError) -> FileDescriptor {
+    ///
+    /// The lock file is opened in the store's opened folder, not following a
+    /// link (`O_NOFOLLOW`), without waiting (a FIFO), and refused unless it
+    /// is a regular file: whoever can write the folder could otherwise make
+    /// the saver create a file wherever a link points (as root,
+    /// `/etc/nologin`). The wait for another save's lock ends when
+    /// `interruption` is interrupted.
+    static func lock(
+        _ path: String, interruption: BookmarkSaveInterruption?
+    ) throws(BookmarkStoreError) -> FileDescriptor {
         let lockPath = path + ".lock"
+        func failure(_ what: String) -> BookmarkStoreError {
+            BookmarkStoreError(.unwritable, "\(lockPath): \(what); the store was not changed")
+        }
         let fd: FileDescriptor
         do throws(Errno) {
-            fd = try FileDescriptor.open(lockPath, O_RDONLY | O_CREAT, permissions: 0o666)
+            fd = try FileDescriptor.open(PathName.parent(of: path), O_RDONLY | O_DIRECTORY).closeAfter {
+                folder throws(Errno) in
+                try folder.open(
+                    named: PathName.lastComponent(of: path) + ".lock",
+                    O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, permissions: 0o666)
+            }
         } catch {
-            throw BookmarkStoreError(
-                .unwritable,
-                "\(lockPath): cannot open the bookmark store's lock file: \(errnoText(error.code)); check that the folder is writable (the store was not changed)"
-            )
+            let reason =
+                error.code == ELOOP
+                ? "the bookmark store's lock file is a symbolic link, which is not followed; remove it"
+                : "cannot open the bookmark store's lock file: \(errnoText(error.code)); check that the folder is writable"
+            throw failure(reason)
         }
-        do throws(Errno) {
-            try fd.lockExclusively()
-        } catch {
+        guard let info = try? fd.status(), info.st_mode & S_IFMT == S_IFREG else {
             try? fd.close()
-            throw BookmarkStoreError(
-                .unwritable,
-                "\(lockPath): cannot lock the bookmark store: \(errnoText(error.code)); the store was not changed")
+            throw failure("the bookmark store's lock file is not a regular file; remove it")
         }
-        return fd
+        guard let interruption else {
+            do throws(Errno) {
+                try fd.lockExclusively()
+            } catch {
+                try? fd.close()
+                throw failure("cannot lock the bookmark store: \(errnoText(error.code))")
+            }
+            return fd
+        }
+        return try LockWait.lock(fd, of: path, until: interruption) { failure($0) }
     }
 
     /// The prefix of the temporary files a save writes beside `path`.
@@ -142,7 +198,12 @@ enum BookmarkStoreFile {
     /// this returns the new one survives a crash. The new file gets the
     /// old one's permissions and, where allowed, its owner; a new store gets
     /// 0666 less the umask, as any new file.
-    static func replace(_ path: String, with bytes: [UInt8], keeping old: Contents?) throws(BookmarkStoreError) {
+    ///
+    /// The rename happens only if `interruption` was not interrupted before
+    /// it (and an interruption waits for a rename under way).
+    static func replace(
+        _ path: String, with bytes: [UInt8], keeping old: Contents?, interruption: BookmarkSaveInterruption? = nil
+    ) throws(BookmarkStoreError) {
         let directory = PathName.parent(of: path)
         func failure(_ code: Int32) -> BookmarkStoreError {
             BookmarkStoreError(
@@ -185,6 +246,13 @@ enum BookmarkStoreFile {
         } catch {
             throw failure(error.code)
         }
+        // Checked and renamed under the interruption's lock: once the signal
+        // is handled, no save can commit any more.
+        interruption?.condition.lock()
+        defer { interruption?.condition.unlock() }
+        guard interruption?.interrupted != true else {
+            throw BookmarkStoreError(.interrupted, "\(path): the save was interrupted; the store was not changed")
+        }
         do throws(Errno) {
             try FileSystem.rename(temporary, to: path)
         } catch {
@@ -201,6 +269,53 @@ enum BookmarkStoreFile {
                 .unwritable,
                 "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(error.code)); a crash now could lose the change"
             )
+        }
+    }
+}
+
+/// A wait for the store's lock that a signal ends: `flock` blocks on a
+/// thread of its own while the saver waits on the interruption's condition
+/// for the lock or the interruption, whichever comes first. A wait given up
+/// leaves the thread to take the lock and let it go at once (closing the
+/// descriptor), or to end with the process.
+// Safe: `result` and `abandoned` only under the interruption's condition.
+private final class LockWait: @unchecked Sendable {
+    private var result: Errno?? = .none
+    private var abandoned = false
+
+    static func lock(
+        _ fd: FileDescriptor, of path: String, until interruption: BookmarkSaveInterruption,
+        failure: (String) -> BookmarkStoreError
+    ) throws(BookmarkStoreError) -> FileDescriptor {
+        let wait = LockWait()
+        let condition = interruption.condition
+        DetachedThread.start(name: "store lock") {
+            var outcome: Errno?
+            do throws(Errno) { try fd.lockExclusively() } catch { outcome = error }
+            condition.withLock {
+                if wait.abandoned {
+                    try? fd.close()
+                } else {
+                    wait.result = .some(outcome)
+                    condition.broadcast()
+                }
+            }
+        }
+        let outcome: Errno?? = condition.withLock {
+            while case .none = wait.result, !interruption.interrupted { condition.wait() }
+            if case .none = wait.result { wait.abandoned = true }
+            return wait.result
+        }
+        switch outcome {
+        case .none:
+            throw BookmarkStoreError(
+                .interrupted,
+                "\(path): the save was interrupted while it waited for another save; the store was not changed")
+        case .some(.some(let error)):
+            try? fd.close()
+            throw failure("cannot lock the bookmark store: \(errnoText(error.code))")
+        case .some(.none):
+            return fd
         }
     }
 }

@@ -56,11 +56,13 @@ extension FileDescriptor {
     }
 
     /// Opens `name` in the directory open at this descriptor (`openat`), as
-    /// ``open(_:_:permissions:)`` does: the name cannot be swapped for one in
+    /// ``open(_:_:permissions:)`` does (`permissions` for a file `O_CREAT`
+    /// makes): the name cannot be swapped for one in
     /// another directory between a check of the directory and the open.
     /// - Throws: `openat` and its errno.
-    package func open(named name: String, _ flags: CInt) throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try retryingOnInterrupt("openat") { openat(rawValue, name, flags | O_CLOEXEC) })
+    package func open(named name: String, _ flags: CInt, permissions: mode_t = 0) throws(Errno) -> FileDescriptor {
+        FileDescriptor(
+            rawValue: try retryingOnInterrupt("openat") { openat(rawValue, name, flags | O_CLOEXEC, permissions) })
     }
 
     /// Closes the descriptor. Call it once: the number is free at once, and

@@ -38,6 +38,22 @@ package enum FileStatus {
         return info.st_mode & S_IFMT == S_IFLNK
     }
 
+    /// The owner of `path` when it is a symbolic link another user placed in
+    /// a shared folder, one the kernel's `protected_symlinks` rule would
+    /// not follow (whatever the sysctl says): a link in a sticky or
+    /// other-writable folder, owned neither by this user nor by the
+    /// folder's owner. Such a link makes whoever follows it write where its
+    /// owner chose (`/tmp/run.log` pointing at the user's `~/.bashrc`).
+    /// Nil for anything else, or when the name cannot be reached.
+    package static func foreignLinkOwner(_ path: String) -> uid_t? {
+        guard let link = try? ofLink(path), link.st_mode & S_IFMT == S_IFLNK,
+            let folder = try? of(PathName.parent(of: path)),
+            folder.st_mode & (S_ISVTX | S_IWOTH) != 0,
+            link.st_uid != geteuid(), link.st_uid != folder.st_uid
+        else { return nil }
+        return link.st_uid
+    }
+
     /// Whether something has the name `path` and can be reached, a link's
     /// target included (`access(F_OK)`): a dangling link does not exist.
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -38,6 +38,31 @@ package enum ResizeSignal {
         }
     }
 
+    /// Installs the handler without a watcher: ``SignalTrap`` needs
+    /// ``continuations`` counted from its start. False when no pipe could
+    /// be made.
+    @discardableResult
+    package static func countContinuations() -> Bool {
+        state.withLock { state in
+            if state.source == nil { state.source = install() }
+            // The counters made now, not first in a handler.
+            _ = (continuations, continuationsInStopHandler)
+            return state.source != nil
+        }
+    }
+
+    /// How many SIGCONTs reached the process since the handler was
+    /// installed: ``SignalTrap`` tells by it whether one came after a
+    /// SIGTSTP it handles (then the host must not stop).
+    package static var continuations: UInt64 { continuationCount.load(ordering: .acquiring) }
+
+    /// How many of those interrupted a handler of SIGTSTP (the kernel can
+    /// deliver one on top of it before its first instruction, which then
+    /// reads a count that already has it).
+    package static var continuationsInStopHandler: UInt64 {
+        continuationsInStopHandlerCount.load(ordering: .acquiring)
+    }
+
     /// Stops calling the handler `token` stands for.
     package static func stopWatching(_ token: UInt64) {
         state.withLock { $0.handlers[token] = nil }
@@ -55,7 +80,20 @@ package enum ResizeSignal {
         reader.resume()
 
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
+        action.__sigaction_handler.sa_sigaction = { signal, _, context in
+            // Counted first: SignalTrap's SIGTSTP handler may be reading it.
+            // One that interrupted that handler (SIGTSTP blocked in the
+            // interrupted context: the handler's own mask), even before its
+            // first instruction, came after the SIGTSTP was taken.
+            if signal == SIGCONT {
+                continuationCount.add(1, ordering: .acquiringAndReleasing)
+                if let context {
+                    var mask = context.assumingMemoryBound(to: ucontext_t.self).pointee.uc_sigmask
+                    if sigismember(&mask, SIGTSTP) == 1 {
+                        continuationsInStopHandlerCount.add(1, ordering: .acquiringAndReleasing)
+                    }
+                }
+            }
             // Async-signal-safe: one write(2), errno kept for the interrupted
             // code (not FileDescriptor.writeAll, whose array allocates).
             let saved = errno
@@ -63,7 +101,7 @@ package enum ResizeSignal {
             _ = write(resizePipeWriteFD.load(ordering: .acquiring), &byte, 1)
             errno = saved
         }
-        action.sa_flags = SA_RESTART
+        action.sa_flags = SA_RESTART | SA_SIGINFO
         sigemptyset(&action.sa_mask)
         let installed = sigaction(SIGWINCH, &action, nil) == 0 && sigaction(SIGCONT, &action, nil) == 0
         return installed ? reader : nil
@@ -73,3 +111,9 @@ package enum ResizeSignal {
 /// The pipe the signal handler writes to (a global: a signal handler cannot
 /// capture context). Atomic, because lock-free atomics are async-signal-safe.
 private let resizePipeWriteFD = Atomic<Int32>(-1)
+
+/// SIGCONTs so far (``ResizeSignal/continuations``).
+private let continuationCount = Atomic<UInt64>(0)
+
+/// ``ResizeSignal/continuationsInStopHandler``.
+private let continuationsInStopHandlerCount = Atomic<UInt64>(0)

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemShims
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,6 +17,17 @@ import Synchronization
 /// pipe calls the event handler.
 ///
 /// One trap may be active in a process at a time.
+///
+/// Ctrl-Z (SIGTSTP) is handled, so the host can take its view off before it
+/// stops: ``stopForSuspend()`` then stops it. A SIGCONT that comes between
+/// the handler and that stop must not be lost (`kill -TSTP` then `kill
+/// -CONT` at once, as supervisors do, left `run` stopped for good in 7 or
+/// 8 of 10 tries): the kernel forgets a SIGCONT that continues nothing. So
+/// the handler's first act keeps the stop pending in the kernel, where a
+/// SIGCONT clears it as it clears any pending stop: it sends SIGTSTP again
+/// to a thread of the trap's own that blocks every signal (``Stopper``);
+/// ``stopForSuspend()`` has that thread take it and stop the process only
+/// if it is still pending.
 public final class SignalTrap {
     /// One signal as received.
     public struct Event: Equatable, Sendable {
@@ -51,6 +63,9 @@ public final class SignalTrap {
     /// Signalled by the source's cancel handler, which libdispatch calls
     /// once it has released the event handler (and what `handler` holds).
     private let released = DispatchSemaphore(value: 0)
+    /// Holds a Ctrl-Z's stop pending until ``stopForSuspend()``; nil when
+    /// SIGTSTP is not trapped.
+    private let stopper: Stopper?
 
     /// Catches `signals` (``trapped`` unless a test gives its own) and calls
     /// `handler` on `queue` for each one. Call it on the thread that should
@@ -90,6 +105,9 @@ public final class SignalTrap {
         }
         source.resume()
 
+        // SIGCONTs counted from now on, before the first SIGTSTP can come.
+        stopper = signals.contains(SIGTSTP) && ResizeSignal.countContinuations() ? Stopper() : nil
+        if let stopper { activeStopper.withLock { $0 = stopper } }
         signalPipeWriteFD.store(writeEnd.rawValue, ordering: .releasing)
         // Initialised here, not first in the handler (a once-token takes a lock).
         TerminalFlushRepair.prepare()
@@ -109,6 +127,17 @@ public final class SignalTrap {
             sigaction(signal, &action, &old)
             previous[signal] = old
         }
+    }
+
+    /// For the handler of a SIGTSTP event, once the view is off: stops the
+    /// process (SIGSTOP), unless a SIGCONT came since the SIGTSTP was sent,
+    /// and returns once it is continued. Not for a Ctrl-Z that came as a
+    /// key (raw mode): that is ``ProcessSignals/stopUntilContinued()``.
+    /// (A static function, for the handler closure, which cannot hold its
+    /// trap: the active trap's stopper.)
+    public static func stopForSuspend() {
+        guard let stopper = activeStopper.withLock({ $0 }) else { return ProcessSignals.stopUntilContinued() }
+        stopper.stopIfPending()
     }
 
     /// Handles, on the queue and before returning, every signal received so
@@ -131,6 +160,10 @@ public final class SignalTrap {
         }
         previous = [:]
         signalPipeWriteFD.store(-1, ordering: .releasing)
+        if let stopper {
+            activeStopper.withLock { if $0 === stopper { $0 = nil } }
+            stopper.end()
+        }
         source.cancel()  // its cancel handler closes the pipe
         released.wait()
     }
@@ -148,6 +181,15 @@ private let signalPipeWriteFD = Atomic<Int32>(-1)
 /// (so a raw write(2), not FileDescriptor.writeAll, whose array allocates).
 private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
     signal, info, _ in
+    // First of all for Ctrl-Z, before any system call (a SIGCONT sent to
+    // this thread meanwhile is handled at the first one, and counted): the
+    // SIGCONTs so far, then the stop pending again, where a SIGCONT from now
+    // on clears it (SignalTrap.Stopper).
+    if signal == SIGTSTP {
+        continuationsAtStop.store(ResizeSignal.continuations, ordering: .releasing)
+        let thread = stopperThreadID.load(ordering: .acquiring)
+        if thread > 0 { _ = ph_signal_thread(thread, SIGTSTP) }
+    }
     let savedErrno = errno
     let code = info?.pointee.si_code ?? 0
     // First: once the record is in the pipe, the queue may act on it (stop
@@ -156,4 +198,141 @@ private let recordSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>
     var record: (Int32, Int32) = (signal, code)
     _ = withUnsafeBytes(of: &record) { write(signalPipeWriteFD.load(ordering: .acquiring), $0.baseAddress, $0.count) }
     errno = savedErrno
+}
+
+/// ``ResizeSignal/continuations`` when the last SIGTSTP was handled.
+private let continuationsAtStop = Atomic<UInt64>(0)
+
+/// The stopper's thread id; 0 when none is running.
+private let stopperThreadID = Atomic<Int32>(0)
+
+/// The active trap's stopper, for ``SignalTrap/stopForSuspend()``.
+private let activeStopper = Mutex<SignalTrap.Stopper?>(nil)
+
+extension SignalTrap {
+    /// A thread that blocks every signal, so that the SIGTSTP the handler
+    /// sends it stays pending in the kernel until ``stopIfPending()``: a
+    /// SIGCONT that comes meanwhile discards it (the kernel discards every
+    /// pending stop signal when SIGCONT is sent), and then the process does
+    /// not stop. A SIGCONT that came between the kernel's delivery of the
+    /// SIGTSTP and the handler's resend finds nothing to discard; it is
+    /// told by the count of SIGCONTs (``ResizeSignal/continuations``), which
+    /// the handler reads first, or, delivered on top of the handler before
+    /// that read, by the count of those that interrupted a SIGTSTP handler
+    /// (``ResizeSignal/continuationsInStopHandler``). Left: a SIGCONT
+    /// handled on another thread in the instant between the delivery and
+    /// the read (seen once in 300 tries on a machine loaded far past its
+    /// cores; none in 300 at a load of 4 on 2), and, in an orphaned process
+    /// group only, one between the last check and SIGSTOP.
+    // Safe: `requests`, `served` and `ending` only under `condition`.
+    final class Stopper: @unchecked Sendable {
+        private let condition = MonotonicCondition()
+        private var requests = 0
+        private var served = 0
+        private var ending = false
+        private var running = false
+
+        init() {
+            DetachedThread.start(name: "stopper") { [self] in run() }
+            // Started at once; until then (and if it never were) the handler
+            // sends nothing and a stop is a plain SIGSTOP.
+            condition.withLock { while !running && !ending { condition.wait() } }
+        }
+
+        /// Takes the pending SIGTSTP, if a SIGCONT did not discard it, and
+        /// stops the process; returns once it is continued.
+        func stopIfPending() {
+            condition.withLock {
+                guard running else { return ProcessSignals.stopUntilContinued() }
+                requests += 1
+                let ticket = requests
+                condition.broadcast()
+                while served < ticket && running { condition.wait() }
+            }
+        }
+
+        /// Ends the thread (a SIGTSTP it holds goes with it).
+        func end() {
+            stopperThreadID.store(0, ordering: .releasing)
+            condition.withLock {
+                ending = true
+                condition.broadcast()
+            }
+        }
+
+        /// On the stopper's thread, SIGTSTP blocked: stops the process if
+        /// the SIGTSTP the handler resent is still pending and no SIGCONT
+        /// was counted since the handler ran (one that came before its
+        /// resend found nothing to clear). The stop is the kernel's own
+        /// (SIGTSTP's default action, let through for a moment), which stops
+        /// only if the signal is still pending when taken, a SIGCONT's
+        /// clearing and the stop being one step under the kernel's lock. In
+        /// an orphaned process group, where the kernel discards SIGTSTP's
+        /// stop, SIGSTOP stops it as before (a SIGCONT in the instant
+        /// between the check and SIGSTOP would be lost there).
+        private static func stopIfStillPending(_ tstp: sigset_t, nestedSeen: UInt64) {
+            var tstp = tstp
+            var now = timespec()
+            let continued = {
+                ResizeSignal.continuations != continuationsAtStop.load(ordering: .acquiring)
+                    || ResizeSignal.continuationsInStopHandler != nestedSeen
+            }
+            if continued() || isOrphaned {
+                // Taken in any case.
+                let pending = sigtimedwait(&tstp, nil, &now) == SIGTSTP
+                if pending && !continued() { ProcessSignals.stopUntilContinued() }
+                return
+            }
+            var byDefault = sigaction()
+            byDefault.__sigaction_handler.sa_handler = SIG_DFL
+            sigemptyset(&byDefault.sa_mask)
+            var trapping = sigaction()
+            sigaction(SIGTSTP, &byDefault, &trapping)
+            pthread_sigmask(SIG_UNBLOCK, &tstp, nil)  // the stop, if still pending
+            pthread_sigmask(SIG_BLOCK, &tstp, nil)
+            sigaction(SIGTSTP, &trapping, nil)
+        }
+
+        /// Whether the host's process group is orphaned (no member's parent
+        /// is in another group of the same session): then the kernel
+        /// discards the stop of SIGTSTP's default action. The host's own
+        /// parent decides it in practice: its other members are its
+        /// children, whose parent is in the group.
+        private static var isOrphaned: Bool {
+            let parent = getppid()
+            return !(getpgid(parent) != getpgrp() && getsid(parent) == getsid(0))
+        }
+
+        private func run() {
+            var all = sigset_t()
+            sigfillset(&all)
+            pthread_sigmask(SIG_BLOCK, &all, nil)
+            stopperThreadID.store(ph_gettid(), ordering: .releasing)
+            // The SIGCONTs that interrupted a SIGTSTP handler before this stop's.
+            var nestedSeen = ResizeSignal.continuationsInStopHandler
+            _ = continuationsAtStop.load(ordering: .acquiring)  // made now, not first in a handler
+            condition.withLock {
+                running = !ending
+                condition.broadcast()
+                while !ending {
+                    guard served < requests else {
+                        condition.wait()
+                        continue
+                    }
+                    condition.unlock()
+                    var tstp = sigset_t()
+                    sigemptyset(&tstp)
+                    sigaddset(&tstp, SIGTSTP)
+                    let nested = ResizeSignal.continuationsInStopHandler
+                    Self.stopIfStillPending(tstp, nestedSeen: nestedSeen)
+                    nestedSeen = nested
+                    condition.lock()
+                    served += 1
+                    condition.broadcast()
+                }
+                running = false
+                condition.broadcast()
+            }
+        }
+    }
 }

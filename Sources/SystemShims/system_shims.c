@@ -195,6 +195,8 @@ int ph_set_process_name(const char *name) {
 
 pid_t ph_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
+int ph_signal_thread(pid_t thread, int signal) { return (int)syscall(SYS_tgkill, getpid(), thread, signal); }
+
 int ph_pidfd_open(pid_t pid) {
 #ifdef SYS_pidfd_open
     return (int)syscall(SYS_pidfd_open, pid, 0);

@@ -13,8 +13,9 @@ import HostText
 /// view is one line (the indicator and what it fetches) in a terminal, plain
 /// lines elsewhere.
 ///
-/// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once (a save is
-/// let finish: it is quick, and the user's data), and the host dies of the
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once, and a save
+/// that has not committed yet (one waiting for another save's lock: it
+/// commits nothing, ``BookmarkSaveInterruption``), and the host dies of the
 /// signal once the terminal is restored (``ProcessEnd/killed(by:)``).
 /// SIGTSTP (Ctrl-Z) gives the terminal back (the line off, the cursor
 /// shown, echo on) before the process stops, and the line is drawn again
@@ -37,6 +38,8 @@ final class BookmarkScript: @unchecked Sendable {
     private var fetch: WebTitleFetch?
     private var fetched: (url: String, result: Result<String, WebTitleError>)?
     private var saved: Result<Bookmark, InteractorError>?
+    /// Interrupted by the first interrupting signal.
+    private let saveInterruption = BookmarkSaveInterruption()
 
     init(
         runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, presenter: PresenterChain, timeout: Double,
@@ -68,6 +71,7 @@ final class BookmarkScript: @unchecked Sendable {
                     fetch?.cancel()
                     condition.broadcast()
                 }
+                saveInterruption.interrupt()
             }
         } catch {
             runtime.shutdown()
@@ -119,7 +123,7 @@ final class BookmarkScript: @unchecked Sendable {
     /// group of its own, goes on meanwhile, within its own time limit.
     private func suspend() {
         runtime.suspend()
-        ProcessSignals.stopUntilContinued()
+        SignalTrap.stopForSuspend()
         runtime.resume()
     }
 
@@ -149,13 +153,14 @@ final class BookmarkScript: @unchecked Sendable {
         url: String, title: String, store: BookmarkStore,
         screenlet: Screenlet
     ) -> Result<Bookmark, InteractorError> {
-        BookmarkInteractors.add(url: url, title: title, to: store, on: screenlet) { [self] result in
+        BookmarkInteractors.add(url: url, title: title, to: store, on: screenlet, interruption: saveInterruption) {
+            [self] result in
             condition.withLock {
                 saved = result
                 condition.broadcast()
             }
         }
-        // A save is let finish whatever comes: it is quick, and the user's data.
+        // A signal ends the save before it commits, or waits for its commit.
         return condition.withLock {
             while saved == nil { condition.wait() }
             return saved!

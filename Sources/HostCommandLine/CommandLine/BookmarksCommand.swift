@@ -82,7 +82,7 @@ extension BookmarkStoreError {
         switch kind {
         case .unreadable: return .noInput(reason)
         case .corrupt: return .dataError(reason)
-        case .unwritable: return .cannotCreate(reason)
+        case .unwritable, .interrupted: return .cannotCreate(reason)
         }
     }
 }

@@ -139,7 +139,7 @@ package enum DriveCommand {
                 if event.signal == SIGTSTP {
                     // Ctrl-Z: the terminal back clean while stopped, as run does.
                     runtime.suspend()
-                    ProcessSignals.stopUntilContinued()
+                    SignalTrap.stopForSuspend()
                     runtime.resume()
                 } else {
                     finish(event.signal)

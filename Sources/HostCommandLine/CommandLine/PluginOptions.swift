@@ -1,6 +1,7 @@
 import Glibc
 import HostEngine
 import HostPlugins
+import HostSystem
 import HostText
 
 /// The options that say how a command's plugins are found and loaded
@@ -48,6 +49,9 @@ struct PluginOptions: Equatable {
     ) -> PresenterRegistry {
         let (entries, warnings) = searchPath(environment: environment)
         for warning in warnings { PresenterHostCommand.writeStandardError(warning + "\n") }
+        if verbose, let note = XDGDirectories.homeNote(environment) {
+            PresenterHostCommand.writeStandardError(note + "\n")
+        }
         let cache = RegistryCache(mode: cache, searchPath: entries, environment: environment)
         if verbose, let cache, let reason = cache.ignored {
             PresenterHostCommand.writeStandardError(

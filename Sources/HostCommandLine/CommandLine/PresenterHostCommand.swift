@@ -230,8 +230,10 @@ package enum PresenterHostCommand {
     /// escaped (``PrintableText``);
     /// warnings about the user's directories on stderr.
     static func printPluginPath(_ plugins: PluginOptions) -> Int32 {
-        let (entries, warnings) = plugins.searchPath(environment: ProcessEnvironment.current)
+        let environment = ProcessEnvironment.current
+        let (entries, warnings) = plugins.searchPath(environment: environment)
         for warning in warnings { writeStandardError(warning + "\n") }
+        if let note = XDGDirectories.homeNote(environment) { writeStandardError(note + "\n") }
         // Escaped as --list shows them: a folder's name may hold a newline
         // (a forged second entry) or an escape sequence.
         return printing(SearchPath.directories(entries).map { PrintableText.escaping($0) + "\n" }.joined())

@@ -19,50 +19,45 @@ import HostText
 /// above the region (``show(above:)``), as `--output stream` does: written
 /// at the cursor they would land in the region, which would draw over them
 /// and erase them.
-// Safe: `lastPercent`, `broken` and `runtime` only under `lock`; the rest is immutable.
+///
+/// Lines are written by a thread of their own through a bounded queue
+/// (``QueuedWriter``): a reader that stops reading (`| less` before you
+/// scroll) never stalls the command. Past the bound, lines are dropped, and
+/// the outcome line counts them (`dropped`); the outcome line itself is
+/// never dropped, and ``ended(success:status:reason:duration:message:)``
+/// waits for the reader to take what is queued only while it takes some.
+// Safe: `lastPercent` only under `lock`; the rest is immutable (`Destination` guards its own).
 final class RunEvents: @unchecked Sendable {
-    private let fd: FileDescriptor?
-    private let ownsFD: Bool
+    private let destination: Destination?
+    private let writer: QueuedWriter?
     private let log: RunLog
     /// `NOTIFY_SOCKET`: where systemd hears the service's status.
     private let notifySocket: String?
     private let lock = Lock()
     private var lastPercent: Int?
-    private var broken = false
-    /// Where lines go while a region is drawn on the terminal they go to.
-    private weak var runtime: PresenterRuntime?
 
     /// Events to `path` (appended; "-" is stdout), or only to the log
     /// when `path` is nil.
-    /// - Throws: `.cannotCreate` naming the file when it cannot be opened.
+    /// - Throws: `.cannotCreate` naming the file when it cannot be opened,
+    ///   or when it is a link another user placed in a shared folder
+    ///   (``FileStatus/foreignLinkOwner(_:)``).
     init(path: String?, log: RunLog, environment: [String: String] = [:]) throws(CommandError) {
         self.log = log
         notifySocket = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         switch path {
         case nil:
-            fd = nil
-            ownsFD = false
+            destination = nil
         case "-":
-            fd = .standardOutput
-            ownsFD = false
+            destination = Destination(fd: .standardOutput, owned: false)
         case let path?:
-            do throws(Errno) {
-                fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY, permissions: 0o644)
-            } catch {
-                throw .cannotCreate(
-                    "--events \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(error.code))); give a file in a directory you can write"
-                )
-            }
-            ownsFD = true
+            destination = Destination(
+                fd: try RunLog.openForAppending(path, option: "--events"), owned: true)
         }
-    }
-
-    deinit {
-        if ownsFD { try? fd?.close() }
+        writer = destination.map { destination in QueuedWriter(name: "events") { destination.write($0) } }
     }
 
     /// Whether events go to stdout (which the command then must not use).
-    var usesStandardOutput: Bool { fd == .standardOutput }
+    var usesStandardOutput: Bool { destination?.fd == .standardOutput }
 
     /// From now on, when the lines go to the terminal that `runtime` draws
     /// its region on (`--events -`, stdout and stderr the same terminal),
@@ -70,8 +65,8 @@ final class RunEvents: @unchecked Sendable {
     /// is shutting down, the region gone or going), they are written as
     /// before.
     func show(above runtime: PresenterRuntime, drawnOn terminal: FileDescriptor = .standardError) {
-        guard let fd, TerminalShim.isSameTerminal(fd, terminal) else { return }
-        lock.withLock { self.runtime = runtime }
+        guard let destination, TerminalShim.isSameTerminal(destination.fd, terminal) else { return }
+        destination.show(above: runtime)
     }
 
     /// The action started (`command`: its words; `message`: the working message).
@@ -100,12 +95,19 @@ final class RunEvents: @unchecked Sendable {
     }
 
     /// The run ended: `status` is run's exit status; `message`, the success
-    /// or failure message shown (`null` in the line without one).
+    /// or failure message shown (`null` in the line without one). The line
+    /// counts the lines dropped before it (`dropped`, when there were any),
+    /// and is written before this returns, unless the reader takes nothing
+    /// for ``patience`` seconds.
     func ended(success: Bool, status: Int32, reason: String?, duration: Double, message: String? = nil) {
-        emit([
+        var fields: [String: JSONValue] = [
             "event": .string(success ? "success" : "failure"), "status": .int(Int(status)), "reason": JSONValue(reason),
             "message": JSONValue(message), "duration": .double((duration * 1000).rounded() / 1000),
-        ])
+        ]
+        let dropped = writer?.takeDropped() ?? 0
+        if dropped > 0 { fields["dropped"] = .int(dropped) }
+        emit(fields, always: true)
+        writer?.drain(stalledAfter: Self.patience)
         let text = [message, success ? nil : reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
         self.status(text.isEmpty ? (success ? "Succeeded" : "Failed") : text)
     }
@@ -117,16 +119,46 @@ final class RunEvents: @unchecked Sendable {
         FileDescriptor.sendDatagram("STATUS=" + line, to: notifySocket)
     }
 
-    private func emit(_ fields: [String: JSONValue]) {
+    /// How long the end waits for a reader that takes nothing (then what is
+    /// queued is lost: the run ends as its command did).
+    static let patience = 1.0
+
+    private func emit(_ fields: [String: JSONValue], always: Bool = false) {
         var fields = fields
         fields["time"] = .string(RunLog.timestamp())
         let line = JSONValue.object(fields).serialized
         log.record("presenter-host: event: " + line)
-        guard let fd else { return }
-        lock.withLock {
-            guard !broken else { return }
-            if let runtime, runtime.printAbove(line + "\n") { return }
-            broken = !TerminalShim.writeAll(fd, Array((line + "\n").utf8))
+        writer?.push(Array((line + "\n").utf8), always: always)
+    }
+
+    /// Where the writer thread puts the lines: the file, or above the
+    /// region while one is drawn on the terminal they go to.
+    // Safe: `runtime` only under `lock`; the rest is immutable.
+    private final class Destination: @unchecked Sendable {
+        let fd: FileDescriptor
+        private let owned: Bool
+        private let lock = Lock()
+        private weak var runtime: PresenterRuntime?
+
+        init(fd: FileDescriptor, owned: Bool) {
+            self.fd = fd
+            self.owned = owned
+        }
+
+        deinit {
+            if owned { try? fd.close() }
+        }
+
+        func show(above runtime: PresenterRuntime) {
+            lock.withLock { self.runtime = runtime }
+        }
+
+        /// On the writer thread: false once the output is gone.
+        func write(_ bytes: [UInt8]) -> Bool {
+            if let runtime = lock.withLock({ runtime }), runtime.printAbove(String(decoding: bytes, as: UTF8.self)) {
+                return true
+            }
+            return TerminalShim.writeAll(fd, bytes, patient: true)
         }
     }
 }

@@ -15,10 +15,15 @@ import HostText
 /// file with a timestamp. Both are the entry's one line, what the plugin
 /// said escaped (``PresenterLogEntry/line``). Without either, nothing is
 /// kept. Any thread; entries are written one at a time.
+///
+/// The file's lines are written by a thread of their own through a bounded
+/// queue (``QueuedWriter``), as `--events`' are: a `--log` FIFO or pipe
+/// whose reader stopped never stalls the run. Lines past the bound are
+/// dropped, and ``flush()`` writes one line that counts them.
 // Safe: `runtime` and `held` only under `lock`; the rest is immutable.
 final class RunLog: @unchecked Sendable {
     private let verbose: Bool
-    private let file: FileDescriptor?
+    private let file: QueuedWriter?
     private let lock = Lock()
     /// Where verbose lines go while the presenter is on screen.
     private weak var runtime: PresenterRuntime?
@@ -35,17 +40,34 @@ final class RunLog: @unchecked Sendable {
             file = nil
             return
         }
-        do throws(Errno) {
-            file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY, permissions: 0o644)
-        } catch {
-            throw .cannotCreate(
-                "--log \(PrintableText.escaping(path)): cannot open it for writing (\(errnoText(error.code))); give a file in a directory you can write"
-            )
+        let fd = try Self.openForAppending(path, option: "--log")
+        file = QueuedWriter(name: "log") { bytes in
+            TerminalShim.writeAll(fd, bytes, patient: true)
         }
     }
 
-    deinit {
-        try? file?.close()
+    /// Opens `path` (the value of `option`) for appending, creating it
+    /// 0644: not following a link another user placed in a shared folder
+    /// (``FileStatus/foreignLinkOwner(_:)``), and without waiting for a
+    /// reader of a FIFO (non-blocking: a FIFO with none is refused).
+    /// - Throws: `.cannotCreate`, one line naming the file.
+    static func openForAppending(_ path: String, option: String) throws(CommandError) -> FileDescriptor {
+        let shown = PrintableText.escaping(path)
+        if let owner = FileStatus.foreignLinkOwner(path) {
+            throw .cannotCreate(
+                "\(option) \(shown): a symbolic link that another user (uid \(owner)) placed in a shared folder; it is not followed: remove it, or give a path in a folder only you can write"
+            )
+        }
+        // Not a link of another user's when checked: a link put there since is refused (ELOOP).
+        let noFollow = FileStatus.isSymbolicLink(path) ? 0 : O_NOFOLLOW
+        do throws(Errno) {
+            return try FileDescriptor.open(
+                path, O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_NONBLOCK | noFollow, permissions: 0o644)
+        } catch {
+            throw .cannotCreate(
+                "\(option) \(shown): cannot open it for writing (\(errnoText(error.code))); give a file in a directory you can write"
+            )
+        }
     }
 
     /// True when there is a `--log` file.
@@ -69,7 +91,7 @@ final class RunLog: @unchecked Sendable {
     func write(_ entry: PresenterLogEntry) {
         guard isEnabled else { return }
         lock.withLock {
-            try? file?.writeAll(Array((Self.timestamp() + " " + entry.line + "\n").utf8))
+            file?.push(Array((Self.timestamp() + " " + entry.line + "\n").utf8))
             guard verbose else { return }
             if holding {
                 held.append(entry.line)
@@ -86,12 +108,23 @@ final class RunLog: @unchecked Sendable {
     /// log file only.
     func record(_ line: String) {
         guard let file else { return }
-        lock.withLock { try? file.writeAll(Array((Self.timestamp() + " " + PrintableText.escaping(line) + "\n").utf8)) }
+        lock.withLock { _ = file.push(Array((Self.timestamp() + " " + PrintableText.escaping(line) + "\n").utf8)) }
     }
 
     /// Writes what came while the runtime was shutting down: call it once
-    /// the runtime is shut down (the region is gone by then).
+    /// the runtime is shut down (the region is gone by then). The file gets
+    /// a line counting the lines dropped, if any, and what is queued is let
+    /// go to it while its reader takes some (``RunEvents/patience``).
     func flush() {
+        if let file {
+            let dropped = file.takeDropped()
+            if dropped > 0 {
+                let line =
+                    "presenter-host: \(dropped) log line\(dropped == 1 ? "" : "s") dropped: the log's reader was too slow"
+                file.push(Array((Self.timestamp() + " " + line + "\n").utf8), always: true)
+            }
+            file.drain(stalledAfter: RunEvents.patience)
+        }
         let lines: [String] = lock.withLock {
             defer { held = [] }
             runtime = nil

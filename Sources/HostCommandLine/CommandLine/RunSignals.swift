@@ -57,7 +57,8 @@ extension RunSession {
         let forward = !event.fromTerminal
         if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
         runtime.suspend()
-        ProcessSignals.stopUntilContinued()
+        // Unless a SIGCONT came meanwhile (`kill -TSTP` then `-CONT` at once).
+        SignalTrap.stopForSuspend()
         runtime.resume()
         if forward { condition.withLock { _ = child?.sendToTree(SIGCONT, freeze: false) } }
     }

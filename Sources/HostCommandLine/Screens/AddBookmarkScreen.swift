@@ -15,7 +15,8 @@ import HostSystem
 /// The terminal is always given back as it was (the user's screen, the
 /// cursor, the settings): when the user leaves (Esc: 0; Ctrl-C: 130), on
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT (then the host dies of the signal,
-/// ``ProcessEnd/killed(by:)``), around a stop
+/// ``ProcessEnd/killed(by:)``, and a save that has not committed commits
+/// nothing: ``BookmarkSaveInterruption``), around a stop
 /// (Ctrl-Z or SIGTSTP: taken off before the stop, drawn again on `fg`), and
 /// when the host itself crashes (``CrashRescue``). A presenter that
 /// crashes, hangs or fails is taken off the view; the form goes on, and its
@@ -69,6 +70,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
     /// Every fetch started (cancelling one that ended does nothing).
     private var fetches: [WebTitleFetch] = []
     private var saving = 0
+    /// Interrupted by a trapped signal: a save not committed then commits nothing.
+    private let saveInterruption = BookmarkSaveInterruption()
 
     init(configuration: Configuration, form: BookmarkForm) {
         self.configuration = configuration
@@ -105,7 +108,10 @@ final class AddBookmarkScreen: @unchecked Sendable {
         do throws(Errno) {
             trap = try SignalTrap(queue: control) {
                 [self] event in
-                if event.signal == SIGTSTP { suspend(runtime) } else { leave(status: .signal(event.signal)) }
+                if event.signal == SIGTSTP { return suspend(runtime, signalled: true) }
+                // A save not committed yet commits nothing (one that did is kept).
+                saveInterruption.interrupt()
+                leave(status: .signal(event.signal))
             }
         } catch {
             runtime.shutdown()
@@ -129,7 +135,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
             switch key {
             case nil: leave(status: .exit(128 + SIGHUP))  // the terminal is gone
             case .control(3): leave(status: .exit(128 + SIGINT))  // a key in raw mode: the screen's way out
-            case .control(26): control.async { self.suspend(runtime) }
+            case .control(26): control.async { self.suspend(runtime, signalled: false) }
             case .paste?:
                 runtime.sync { view.handle(key!) }
                 screenlet.setNeedsDisplay()
@@ -172,7 +178,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
             // (AddBookmarkView.actionStarted, actionEnded); here it only
             // gains what was saved.
             BookmarkInteractors.add(
-                url: url, title: title, to: configuration.store, on: screenlet, lasting: Self.minimumSave
+                url: url, title: title, to: configuration.store, on: screenlet, lasting: Self.minimumSave,
+                interruption: saveInterruption
             ) { [self] result in
                 runtime.sync {
                     if case .success(let bookmark) = result, case .success(let said) = view.form.status {
@@ -226,10 +233,12 @@ final class AddBookmarkScreen: @unchecked Sendable {
     }
 
     /// On the control queue: gives the terminal back, stops as the shell
-    /// expects, and takes the screen again when continued.
-    private func suspend(_ runtime: PresenterRuntime) {
+    /// expects, and takes the screen again when continued. `signalled`: for
+    /// a SIGTSTP (whose stop a SIGCONT sent meanwhile cancels), not the
+    /// Ctrl-Z key of raw mode.
+    private func suspend(_ runtime: PresenterRuntime, signalled: Bool) {
         runtime.suspend()
-        ProcessSignals.stopUntilContinued()
+        if signalled { SignalTrap.stopForSuspend() } else { ProcessSignals.stopUntilContinued() }
         runtime.resume()
     }
 }

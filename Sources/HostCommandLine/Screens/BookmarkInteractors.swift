@@ -64,16 +64,20 @@ enum BookmarkInteractors {
     /// `completion` runs on the saving thread, once the action ended.
     static func add(
         url: String, title: String, to store: BookmarkStore, on screenlet: Screenlet, lasting: Double = 0,
+        interruption: BookmarkSaveInterruption? = nil,
         completion: @escaping @Sendable (Result<Bookmark, InteractorError>) -> Void
     ) {
         let handle = screenlet.perform(action: AddBookmarkView.addAction, interactorType: addType)
         let endsNoSooner = MonotonicTime.nanoseconds() &+ UInt64(max(0, lasting) * 1e9)
         DetachedThread.start {
-            let result = save(url: url, title: title, to: store)
-            // The rest of the minimum: a timed wait on the monotonic clock that nothing signals.
+            let result = save(url: url, title: title, to: store, interruption: interruption)
+            // The rest of the minimum (none once interrupted: the host is
+            // leaving): a timed wait on the monotonic clock that nothing signals.
             let pause = MonotonicCondition()
             pause.withLock {
-                while MonotonicTime.nanoseconds() < endsNoSooner { _ = pause.wait(untilNanoseconds: endsNoSooner) }
+                while MonotonicTime.nanoseconds() < endsNoSooner && interruption?.isInterrupted != true {
+                    _ = pause.wait(untilNanoseconds: endsNoSooner)
+                }
             }
             switch result {
             case .success: handle.succeed()
@@ -86,14 +90,16 @@ enum BookmarkInteractors {
     /// The bookmark as saved: the URL as a browser would read it when that
     /// works (`example.com` is `https://example.com`), else as typed, for
     /// the validation to name what is wrong with it.
-    static func save(url: String, title: String, to store: BookmarkStore) -> Result<Bookmark, InteractorError> {
+    static func save(
+        url: String, title: String, to store: BookmarkStore, interruption: BookmarkSaveInterruption? = nil
+    ) -> Result<Bookmark, InteractorError> {
         let url = url.trimmingWhitespace()
         let title = title.trimmingWhitespace()
         let normalized = url.isEmpty ? url : ((try? WebTitle.normalizedURL(url)) ?? url)
         if let invalid = BookmarkValidation.validate(url: normalized, title: title) { return .failure(invalid) }
         let bookmark = Bookmark(url: normalized, title: title)
         do {
-            try store.add(bookmark)
+            try store.add(bookmark, interruption: interruption)
             return .success(bookmark)
         } catch {
             return .failure(InteractorError(domain: "bookmark-store", message: error.reason))

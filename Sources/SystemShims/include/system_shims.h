@@ -133,6 +133,10 @@ int ph_set_process_name(const char *name);
 /** gettid(): the calling thread's id (the process id on its main thread). */
 pid_t ph_gettid(void);
 
+/** tgkill(getpid(), thread, signal): `signal` to one thread of this
+ * process. Async-signal-safe (SignalTrap's handler calls it). */
+int ph_signal_thread(pid_t thread, int signal);
+
 /** The word a condition variable sleeps on (MonotonicCondition): a
  *  sequence each wake bumps, and how many threads are about to sleep or
  *  sleep on it. Zeroed before first use; touched only through the
