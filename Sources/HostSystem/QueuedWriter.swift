@@ -7,8 +7,9 @@
 /// host waited for it for ever, deaf to SIGTERM. Here ``push(_:always:)``
 /// only queues: past ``bound`` bytes queued, a record is dropped and
 /// counted (``takeDropped()``), and the writer thread alone may block in
-/// `write(2)`. ``drain(stalledAfter:)`` waits for the queue to empty, but
-/// gives up once the reader took nothing for the given time: a process that
+/// `write(2)`. ``drain(stalledAfter:atMost:)`` waits for the queue to empty, but
+/// gives up once the reader took nothing for the given time, or at a
+/// limit in all: a process that
 /// then exits leaves its writer thread blocked in `write(2)`, where the
 /// exit ends it.
 // Safe: `State`'s fields only under its condition; the rest is immutable.
@@ -62,15 +63,17 @@ package final class QueuedWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits until everything queued is written, the output is gone, or the
-    /// reader took nothing for `seconds` (a stopped reader); true when all
-    /// was written.
+    /// Waits until everything queued is written, the output is gone, the
+    /// reader took nothing for `seconds` (a stopped reader), or `limit`
+    /// seconds passed in all (a reader that trickles, taking a record now
+    /// and then, must not hold the end either); true when all was written.
     @discardableResult
-    package func drain(stalledAfter seconds: Double) -> Bool {
+    package func drain(stalledAfter seconds: Double, atMost limit: Double) -> Bool {
         state.condition.withLock {
             let patience = UInt64(max(0, seconds) * 1e9)
+            let end = MonotonicTime.nanoseconds() &+ UInt64(max(0, limit) * 1e9)
             while !state.gone && (state.head < state.queue.count || state.writing) {
-                let deadline = state.progressAt &+ patience
+                let deadline = min(state.progressAt &+ patience, end)
                 if MonotonicTime.nanoseconds() >= deadline { return false }
                 state.condition.wait(untilNanoseconds: deadline)
             }

@@ -98,7 +98,8 @@ final class RunEvents: @unchecked Sendable {
     /// or failure message shown (`null` in the line without one). The line
     /// counts the lines dropped before it (`dropped`, when there were any),
     /// and is written before this returns, unless the reader takes nothing
-    /// for ``patience`` seconds.
+    /// for ``patience`` seconds (or, taking some now and then, for
+    /// ``longestDrain`` seconds in all).
     func ended(success: Bool, status: Int32, reason: String?, duration: Double, message: String? = nil) {
         var fields: [String: JSONValue] = [
             "event": .string(success ? "success" : "failure"), "status": .int(Int(status)), "reason": JSONValue(reason),
@@ -107,7 +108,7 @@ final class RunEvents: @unchecked Sendable {
         let dropped = writer?.takeDropped() ?? 0
         if dropped > 0 { fields["dropped"] = .int(dropped) }
         emit(fields, always: true)
-        writer?.drain(stalledAfter: Self.patience)
+        writer?.drain(stalledAfter: Self.patience, atMost: Self.longestDrain)
         let text = [message, success ? nil : reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
         self.status(text.isEmpty ? (success ? "Succeeded" : "Failed") : text)
     }
@@ -122,6 +123,10 @@ final class RunEvents: @unchecked Sendable {
     /// How long the end waits for a reader that takes nothing (then what is
     /// queued is lost: the run ends as its command did).
     static let patience = 1.0
+
+    /// How long the end waits in all for a reader that takes a little now
+    /// and then (a byte a second would otherwise hold the run for hours).
+    static let longestDrain = 5.0
 
     private func emit(_ fields: [String: JSONValue], always: Bool = false) {
         var fields = fields

@@ -123,7 +123,7 @@ final class RunLog: @unchecked Sendable {
                     "presenter-host: \(dropped) log line\(dropped == 1 ? "" : "s") dropped: the log's reader was too slow"
                 file.push(Array((Self.timestamp() + " " + line + "\n").utf8), always: true)
             }
-            file.drain(stalledAfter: RunEvents.patience)
+            file.drain(stalledAfter: RunEvents.patience, atMost: RunEvents.longestDrain)
         }
         let lines: [String] = lock.withLock {
             defer { held = [] }

@@ -262,7 +262,7 @@ struct EveryWaitEndsTests {
     }
 
     /// `kill -TSTP` then `kill -CONT` at once, as supervisors and scripts
-    /// send them, 50 times: the SIGCONT must not be lost to the host's own
+    /// send them, 20 times: the SIGCONT must not be lost to the host's own
     /// stop (which left `run` stopped for good in 7 or 8 of 10 tries), so
     /// every run ends with its command's status. A watchdog continues a run
     /// still there 10 s later and counts it as stuck (the code before this
@@ -271,7 +271,7 @@ struct EveryWaitEndsTests {
         let run = try BoundedScript(
             """
             stuck=0 wrong=0
-            for i in $(seq 1 50); do
+            for i in $(seq 1 20); do
                 mkfifo ready
                 "$HOST" run -- sh -c 'echo > ready; sleep 0.2; exit 7' 2>>host.err &
                 host=$!
