@@ -58,7 +58,7 @@ import Testing
         // Another folder named presenter-host is no such layout.
         let elsewhere = SearchPath.resolve(
             pluginDirs: [], environment: [:], executablePath: "/home/me/presenter-host/presenter-host"
-        ).entries
+        ).entries.filter { $0.origin != .user }
         #expect(elsewhere == [SearchPathEntry(path: "/home/me/presenter-host", origin: .bundled)])
     }
 
@@ -98,7 +98,7 @@ import Testing
         #expect(SearchPathEntry(path: directory.path + "/none", origin: .user).warning == nil)
     }
 
-    @Test func theUserDirectoryDefaultsToHomeAndIgnoresARelativeXDGDataHome() {
+    @Test func theUserDirectoryDefaultsToHomeAndIgnoresARelativeXDGDataHome() throws {
         for environment in [["HOME": "/home/someone"], ["HOME": "/home/someone", "XDG_DATA_HOME": "relative"]] {
             let entries = SearchPath.resolve(
                 pluginDirs: [], environment: environment, executablePath: "/x/presenter-host"
@@ -108,14 +108,23 @@ import Testing
                     "/home/someone/.local/share/presenter-host/plugins"
                 ])
         }
-        let homeless = SearchPath.resolve(pluginDirs: [], environment: [:], executablePath: "/x/presenter-host").entries
-        #expect(!homeless.contains { $0.origin == .user })
+        // No HOME, or an empty or relative one: the user database's home.
+        let home = UserAccount.homeDirectory()
+        try #require(home.hasPrefix("/"))
+        for environment in [[:], ["HOME": ""], ["HOME": "relative"]] {
+            let homeless = SearchPath.resolve(
+                pluginDirs: [], environment: environment, executablePath: "/x/presenter-host"
+            )
+            .entries
+            #expect(
+                homeless.filter { $0.origin == .user }.map(\.path) == [home + "/.local/share/presenter-host/plugins"])
+        }
     }
 
     @Test func theSystemDirectoryNeedsAnExecutableInABinDirectory() {
         let entries = SearchPath.resolve(
             pluginDirs: [], environment: [:], executablePath: "/work/.build/debug/presenter-host"
-        ).entries
+        ).entries.filter { $0.origin != .user }
         #expect(entries == [SearchPathEntry(path: "/work/.build/debug", origin: .bundled)])
     }
 
