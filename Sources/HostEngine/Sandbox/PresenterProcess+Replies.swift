@@ -23,14 +23,16 @@ extension PresenterProcess {
             guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
             if awaitingHello {
                 guard case .notice(.hello(let version, let report)) = message else {
-                    throw violation("start", "did not say hello first")
+                    throw stop(in: "start", .protocolViolation("did not say hello first"))
                 }
                 guard version == PresenterMessage.version else {
-                    throw violation(
-                        "start", "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
+                    throw stop(
+                        in: "start",
+                        .protocolViolation(
+                            "speaks presenter protocol \(version), this host \(PresenterMessage.version)"))
                 }
                 guard let report = ConfinementReport(encoded: report) else {
-                    throw violation("start", "did not say which sandbox it is under")
+                    throw stop(in: "start", .protocolViolation("did not say which sandbox it is under"))
                 }
                 sandbox = report
                 // Said once a process, in the presenter log (`-v`): the host's words, not the presenter's.
@@ -46,36 +48,42 @@ extension PresenterProcess {
                 // A hook that logs in a loop must not keep the host reading past its budget.
                 notices += 1
                 guard notices <= Self.maxNoticesPerRequest else {
-                    throw violation(
-                        hook, "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook")
+                    throw stop(
+                        in: hook,
+                        .protocolViolation(
+                            "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook"))
                 }
-                guard Self.now() <= deadline() else { throw hung(hook) }
+                guard Self.now() <= deadline() else { throw stop(in: hook, hang(in: hook)) }
             }
             switch message {
             case .notice(.log(var entry)):
                 guard entry.presenterId.map(knownPresenters.contains) ?? true else {
-                    throw violation(hook, "logged as a presenter it was not given")
+                    throw stop(in: hook, .protocolViolation("logged as a presenter it was not given"))
                 }
                 entry.presenterId = entry.presenterId ?? currentPresenter
                 entry.message = Self.cut(entry.message, to: HostServices.maxLogBytes)
                 delegate?.engine(log: entry)
             case .notice(.element(let view, let name, let operation)):
                 guard head != nil, viewPresenters[view] != nil else {
-                    throw violation(hook, "changed an element of view \(view) outside a hook of that view")
+                    throw stop(
+                        in: hook, .protocolViolation("changed an element of view \(view) outside a hook of that view"))
                 }
                 delegate?.engine(view: view, element: name, operation: operation)
             case .notice(.hello):
-                throw violation(hook, "said hello twice")
+                throw stop(in: hook, .protocolViolation("said hello twice"))
             case .reply(let reply):
                 guard let head, reply.sequence == head.sequence else {
-                    throw violation(
-                        hook, "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due")
+                    throw stop(
+                        in: hook,
+                        .protocolViolation(
+                            "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due"))
                 }
                 pending.removeFirst()
                 notices = 0
                 lastAnswer = Self.now()
                 for view in reply.frameRequests.keys where viewPresenters[view] == nil {
-                    throw violation(hook, "asked for a frame for view \(view), which it does not have")
+                    throw stop(
+                        in: hook, .protocolViolation("asked for a frame for view \(view), which it does not have"))
                 }
                 frameRequests = reply.frameRequests
                 try check(reply.result, of: head)
@@ -98,27 +106,28 @@ extension PresenterProcess {
         switch result {
         case .refused(let reason):
             // Its words reach the user's terminal: one line, escaped, bounded.
-            throw fail(hook: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
+            throw stop(in: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
         case let .createFailed(presenterId, status, message):
             guard request.isAttach, knownPresenters.contains(presenterId) else {
-                throw violation(request.hook, "named a presenter it was not given")
+                throw stop(in: request.hook, .protocolViolation("named a presenter it was not given"))
             }
             currentPresenter = presenterId
-            throw fail(
-                hook: "create",
+            throw stop(
+                in: "create",
                 .createFailed(status: status, message: message.map { Self.cut($0, to: HostServices.maxLogBytes) }))
         case .outcome(let outcome):
             guard ["", "show", "hide", "progress"].contains(outcome.hook),
                 outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId)
             else {
-                throw violation(request.hook, "answered for a hook or presenter it was not asked about")
+                throw stop(
+                    in: request.hook, .protocolViolation("answered for a hook or presenter it was not asked about"))
             }
         case .done, .drawing, .keyUsed:
             break
         }
         if case .done = result { return }
         guard !request.isAttach && request.hook != "load" && request.hook != "start" else {
-            throw violation(request.hook, "answered with something else than done")
+            throw stop(in: request.hook, .protocolViolation("answered with something else than done"))
         }
     }
 }

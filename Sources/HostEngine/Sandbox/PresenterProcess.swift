@@ -127,7 +127,7 @@ public final class PresenterProcess: PresenterEngine {
         for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
         if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
             try expectDone(.geometry(geometry), hook: "start")  // its answer comes after the hello
-            if let sandbox, !sandbox.isComplete { throw fail(hook: nil, .sandboxIncomplete(sandbox.summary)) }
+            if let sandbox, !sandbox.isComplete { throw stop(in: nil, .sandboxIncomplete(sandbox.summary)) }
         }
         if !paths.isEmpty {
             // The process can open no plugin folder: it loads sealed copies
@@ -138,8 +138,8 @@ public final class PresenterProcess: PresenterEngine {
                 do throws(PluginLoadFailure) {
                     images.append(try PluginFile.open(path, policy: configuration.policy).image())
                 } catch {
-                    throw fail(
-                        hook: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
+                    throw stop(
+                        in: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
                 }
             }
             _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout, passing: images)
@@ -175,15 +175,18 @@ public final class PresenterProcess: PresenterEngine {
         name(view)
         guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: "render")
         else {
-            throw violation("render", "answered render with something else than a drawing")
+            throw stop(in: "render", .protocolViolation("answered render with something else than a drawing"))
         }
         guard operations.count <= DrawOperation.maxPerRender else {
-            throw violation("render", "drew \(operations.count) things, more than \(DrawOperation.maxPerRender)")
+            throw stop(
+                in: "render",
+                .protocolViolation("drew \(operations.count) things, more than \(DrawOperation.maxPerRender)"))
         }
         func check(_ text: String) throws(PresenterFailure) {
             guard text.utf8.count > DrawOperation.maxTextBytes else { return }
-            throw violation(
-                "render", "drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)")
+            throw stop(
+                in: "render",
+                .protocolViolation("drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)"))
         }
         for operation in operations {
             switch operation {
@@ -198,7 +201,7 @@ public final class PresenterProcess: PresenterEngine {
     package func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
         name(view)
         guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: "key") else {
-            throw violation("key", "answered key with something else than yes or no")
+            throw stop(in: "key", .protocolViolation("answered key with something else than yes or no"))
         }
         return used
     }
@@ -239,14 +242,14 @@ public final class PresenterProcess: PresenterEngine {
     {
         name(view)
         guard case .outcome(let outcome) = try call(request, hook: hook) else {
-            throw violation(hook, "answered \(hook) with something else than a status")
+            throw stop(in: hook, .protocolViolation("answered \(hook) with something else than a status"))
         }
         return outcome
     }
 
     func expectDone(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure) {
         guard case .done = try call(request, hook: hook) else {
-            throw violation(hook, "answered with something else than done")
+            throw stop(in: hook, .protocolViolation("answered with something else than done"))
         }
     }
 
@@ -300,7 +303,7 @@ public final class PresenterProcess: PresenterEngine {
         let started: PresenterProcessLaunch.Started
         switch launched {
         case .success(let value): started = value
-        case .failure(let failure): throw fail(hook: nil, .couldNotStart(failure.reason))
+        case .failure(let failure): throw stop(in: nil, .couldNotStart(failure.reason))
         }
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
         let pump = OutputPump(fd: started.log) { printed.append($0) }
@@ -327,7 +330,7 @@ public final class PresenterProcess: PresenterEngine {
     /// ended between hooks.
     func receiveAvailable(_ running: Running) throws(PresenterFailure) {
         if try next(running, until: nil, hook: nil) != nil {
-            throw violation(nil, "spoke when nothing was asked")
+            throw stop(in: nil, .protocolViolation("spoke when nothing was asked"))
         }
     }
 
@@ -340,9 +343,9 @@ public final class PresenterProcess: PresenterEngine {
             return try running.channel.next(until: deadline, slices: slices)
         } catch {
             switch error {
-            case .ended: throw ended(hook)
-            case .timedOut: throw hung(hook)
-            case .malformed(let detail): throw violation(hook, detail)
+            case .ended: throw reapEnded(in: hook)
+            case .timedOut: throw stop(in: hook, hang(in: hook))
+            case .malformed(let detail): throw stop(in: hook, .protocolViolation(detail))
             }
         }
     }
@@ -357,8 +360,8 @@ public final class PresenterProcess: PresenterEngine {
             try running.channel.send(bytes, passing: images, within: configuration.hookTimeout)
         } catch {
             switch error {
-            case .timedOut: throw hung(pending.first?.hook ?? hook)
-            case .ended, .malformed: throw ended(hook)
+            case .timedOut: throw stop(in: pending.first?.hook ?? hook, hang(in: pending.first?.hook ?? hook))
+            case .ended, .malformed: throw reapEnded(in: hook)
             }
         }
     }
