@@ -10,7 +10,7 @@ extension PresenterProcess {
     /// Reaps the process whose channel reached its end: it ended, or it
     /// closed the channel (then it is killed after the hook budget, for
     /// breaking the protocol). Records why, and returns the failure to throw.
-    func reapEnded(in hook: String?) -> PresenterFailure {
+    func reapEnded(in hook: Hook?) -> PresenterFailure {
         guard case .running(let running) = state else { return stop(in: hook, .couldNotStart("it was closed")) }
         let (termination, killed, records) = end(running, waitingUpTo: configuration.hookTimeout)
         let reason: PresenterFailure.Reason
@@ -36,8 +36,8 @@ extension PresenterProcess {
     /// The reason for a process that did not answer `hook` in time: the
     /// budget it had (a start or a loading gets the longer one until the
     /// run hurries).
-    func hang(in hook: String?) -> PresenterFailure.Reason {
-        let long = (hook == "start" || hook == "load") && hurryLock.withLock({ hurriedAt }) == nil
+    func hang(in hook: Hook?) -> PresenterFailure.Reason {
+        let long = hook?.isStartUp == true && hurryLock.withLock({ hurriedAt }) == nil
         let budget = long ? configuration.startTimeout : configuration.hookTimeout
         return .hung(milliseconds: Int((budget * 1000).rounded()))
     }
@@ -45,7 +45,7 @@ extension PresenterProcess {
     /// Stops the process for `reason`, which happened in `hook`: kills and
     /// reaps it (at once) unless that was done, records the failure as its
     /// end, and returns the failure to throw.
-    func stop(in hook: String?, _ reason: PresenterFailure.Reason) -> PresenterFailure {
+    func stop(in hook: Hook?, _ reason: PresenterFailure.Reason) -> PresenterFailure {
         let failure = PresenterFailure(presenterId: currentPresenter, hook: hook, reason: reason)
         if case .running(let running) = state { end(running, waitingUpTo: 0) }
         state = .failed(failure)

@@ -10,7 +10,8 @@ extension PresenterProcess {
         let running = try started()
         while true {
             let head = pending.first
-            let (hook, budget) = awaitingHello ? ("start", configuration.startTimeout) : (head?.hook, head?.budget ?? 0)
+            let (hook, budget) =
+                awaitingHello ? (Hook.start, configuration.startTimeout) : (head?.hook, head?.budget ?? 0)
             let since = max(head?.sentAt ?? lastAnswer, lastAnswer)
             // Starting and loading get more than a hook, but not once the run
             // is ending: ``hurry()`` may come from another thread meanwhile,
@@ -23,16 +24,16 @@ extension PresenterProcess {
             guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
             if awaitingHello {
                 guard case .notice(.hello(let version, let report)) = message else {
-                    throw stop(in: "start", .protocolViolation("did not say hello first"))
+                    throw stop(in: .start, .protocolViolation("did not say hello first"))
                 }
                 guard version == PresenterMessage.version else {
                     throw stop(
-                        in: "start",
+                        in: .start,
                         .protocolViolation(
                             "speaks presenter protocol \(version), this host \(PresenterMessage.version)"))
                 }
                 guard let report = ConfinementReport(encoded: report) else {
-                    throw stop(in: "start", .protocolViolation("did not say which sandbox it is under"))
+                    throw stop(in: .start, .protocolViolation("did not say which sandbox it is under"))
                 }
                 sandbox = report
                 // Said once a process, in the presenter log (`-v`): the host's words, not the presenter's.
@@ -113,10 +114,10 @@ extension PresenterProcess {
             }
             currentPresenter = presenterId
             throw stop(
-                in: "create",
+                in: .create,
                 .createFailed(status: status, message: message.map { Self.cut($0, to: HostServices.maxLogBytes) }))
         case .outcome(let outcome):
-            guard ["", "show", "hide", "progress"].contains(outcome.hook),
+            guard outcome.hook.map(Hook.withOutcome.contains) ?? true,
                 outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId)
             else {
                 throw stop(
@@ -126,7 +127,7 @@ extension PresenterProcess {
             break
         }
         if case .done = result { return }
-        guard !request.isAttach && request.hook != "load" && request.hook != "start" else {
+        guard !request.isAttach && request.hook?.isStartUp != true else {
             throw stop(in: request.hook, .protocolViolation("answered with something else than done"))
         }
     }

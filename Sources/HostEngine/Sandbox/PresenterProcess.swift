@@ -66,8 +66,8 @@ public final class PresenterProcess: PresenterEngine {
     /// A request sent and not answered yet.
     struct Pending {
         let sequence: UInt32
-        /// The hook it runs, for naming a failure ("start": the hello).
-        let hook: String?
+        /// The hook it runs, for naming a failure (`.start`: the hello).
+        let hook: Hook?
         /// Seconds it may take once the process is free to work on it.
         let budget: Double
         let sentAt: Double
@@ -126,7 +126,7 @@ public final class PresenterProcess: PresenterEngine {
         var paths: [String] = []
         for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
         if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
-            try expectDone(.geometry(geometry), hook: "start")  // its answer comes after the hello
+            try expectDone(.geometry(geometry), hook: .start)  // its answer comes after the hello
             if let sandbox, !sandbox.isComplete { throw stop(in: nil, .sandboxIncomplete(sandbox.summary)) }
         }
         if !paths.isEmpty {
@@ -142,21 +142,21 @@ public final class PresenterProcess: PresenterEngine {
                         in: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
                 }
             }
-            _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout, passing: images)
+            _ = try submit(.load(paths: paths), hook: .load, budget: configuration.startTimeout, passing: images)
             loadedPaths.formUnion(paths)
         }
         let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(
-            .attach(view: view, chain: references, elements: elements), hook: "create",
+            .attach(view: view, chain: references, elements: elements), hook: .create,
             budget: configuration.hookTimeout, isAttach: true)
     }
 
     package func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure)
         -> HookOutcome
     {
-        try outcome(of: .show(view: view, message: message, interactor: interactor), view: view, hook: "show")
+        try outcome(of: .show(view: view, message: message, interactor: interactor), view: view, hook: .show)
     }
 
     package func hide(
@@ -164,28 +164,28 @@ public final class PresenterProcess: PresenterEngine {
         failure: InteractorError?
     ) throws(PresenterFailure) -> HookOutcome {
         try outcome(
-            of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: "hide")
+            of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: .hide)
     }
 
     package func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
-        try outcome(of: .progress(view: view, interactor: interactor), view: view, hook: "progress")
+        try outcome(of: .progress(view: view, interactor: interactor), view: view, hook: .progress)
     }
 
     package func render(_ view: ViewID, at now: UInt64, final: Bool) throws(PresenterFailure) -> [DrawOperation] {
         name(view)
-        guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: "render")
+        guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: .render)
         else {
-            throw stop(in: "render", .protocolViolation("answered render with something else than a drawing"))
+            throw stop(in: .render, .protocolViolation("answered render with something else than a drawing"))
         }
         guard operations.count <= DrawOperation.maxPerRender else {
             throw stop(
-                in: "render",
+                in: .render,
                 .protocolViolation("drew \(operations.count) things, more than \(DrawOperation.maxPerRender)"))
         }
         func check(_ text: String) throws(PresenterFailure) {
             guard text.utf8.count > DrawOperation.maxTextBytes else { return }
             throw stop(
-                in: "render",
+                in: .render,
                 .protocolViolation("drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)"))
         }
         for operation in operations {
@@ -200,8 +200,8 @@ public final class PresenterProcess: PresenterEngine {
 
     package func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
         name(view)
-        guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: "key") else {
-            throw stop(in: "key", .protocolViolation("answered key with something else than yes or no"))
+        guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: .key) else {
+            throw stop(in: .key, .protocolViolation("answered key with something else than yes or no"))
         }
         return used
     }
@@ -214,7 +214,7 @@ public final class PresenterProcess: PresenterEngine {
 
     package func detach(_ view: ViewID) throws(PresenterFailure) {
         name(view)
-        try expectDone(.detach(view: view), hook: "destroy")
+        try expectDone(.detach(view: view), hook: .destroy)
         viewPresenters[view] = nil
     }
 
@@ -237,17 +237,17 @@ public final class PresenterProcess: PresenterEngine {
 
     // MARK: - Calls
 
-    func outcome(of request: PresenterMessage.Request, view: ViewID, hook: String) throws(PresenterFailure)
+    func outcome(of request: PresenterMessage.Request, view: ViewID, hook: Hook) throws(PresenterFailure)
         -> HookOutcome
     {
         name(view)
         guard case .outcome(let outcome) = try call(request, hook: hook) else {
-            throw stop(in: hook, .protocolViolation("answered \(hook) with something else than a status"))
+            throw stop(in: hook, .protocolViolation("answered \(hook.rawValue) with something else than a status"))
         }
         return outcome
     }
 
-    func expectDone(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure) {
+    func expectDone(_ request: PresenterMessage.Request, hook: Hook?) throws(PresenterFailure) {
         guard case .done = try call(request, hook: hook) else {
             throw stop(in: hook, .protocolViolation("answered with something else than done"))
         }
@@ -259,7 +259,7 @@ public final class PresenterProcess: PresenterEngine {
     }
 
     /// Sends `request` and waits for its reply (and those before it).
-    func call(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure)
+    func call(_ request: PresenterMessage.Request, hook: Hook?) throws(PresenterFailure)
         -> PresenterMessage.Result
     {
         try awaitReply(try submit(request, hook: hook, budget: configuration.hookTimeout))
@@ -268,7 +268,7 @@ public final class PresenterProcess: PresenterEngine {
     /// Sends `request`, starting the process first if need be, and returns
     /// its number; the reply is waited for by ``awaitReply(_:)``.
     func submit(
-        _ request: PresenterMessage.Request, hook: String?, budget: Double,
+        _ request: PresenterMessage.Request, hook: Hook?, budget: Double,
         isAttach: Bool = false, passing images: [FileDescriptor] = []
     ) throws(PresenterFailure) -> UInt32 {
         let running = try started()
@@ -319,9 +319,9 @@ public final class PresenterProcess: PresenterEngine {
             clock: pinsClock ? max(1, clock.now()) : 0)
         pending.append(
             Pending(
-                sequence: sequence, hook: "start", budget: configuration.startTimeout, sentAt: lastAnswer,
+                sequence: sequence, hook: .start, budget: configuration.startTimeout, sentAt: lastAnswer,
                 isAttach: false))
-        try send(MessageCoding.frame(body), to: running, hook: "start")
+        try send(MessageCoding.frame(body), to: running, hook: .start)
         return running
     }
 
@@ -337,7 +337,7 @@ public final class PresenterProcess: PresenterEngine {
     /// The next message (``PresenterChannel/next(until:slices:)``); its
     /// failures blamed on `hook`.
     func next(
-        _ running: Running, until deadline: (() -> Double)?, slices: Bool = false, hook: String?
+        _ running: Running, until deadline: (() -> Double)?, slices: Bool = false, hook: Hook?
     ) throws(PresenterFailure) -> PresenterMessage.Incoming? {
         do throws(PresenterChannel.Failure) {
             return try running.channel.next(until: deadline, slices: slices)
@@ -354,7 +354,7 @@ public final class PresenterProcess: PresenterEngine {
     /// the hook budget: a process that stopped reading while busy with its
     /// oldest request is blamed for that one.
     func send(
-        _ bytes: [UInt8], to running: Running, hook: String?, passing images: [FileDescriptor] = []
+        _ bytes: [UInt8], to running: Running, hook: Hook?, passing images: [FileDescriptor] = []
     ) throws(PresenterFailure) {
         do throws(PresenterChannel.Failure) {
             try running.channel.send(bytes, passing: images, within: configuration.hookTimeout)
