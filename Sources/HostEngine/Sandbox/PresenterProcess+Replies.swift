@@ -10,8 +10,8 @@ extension PresenterProcess {
         let running = try started()
         while true {
             let head = pending.first
-            let (hook, budget) =
-                awaitingHello ? (Hook.start, configuration.startTimeout) : (head?.hook, head?.budget ?? 0)
+            let hook = replyWait.blamed(head)
+            let budget = replyWait.awaitingHello ? configuration.startTimeout : head?.budget ?? 0
             let since = max(head?.sentAt ?? lastAnswer, lastAnswer)
             // Starting and loading get more than a hook, but not once the run
             // is ending: ``hurry()`` may come from another thread meanwhile,
@@ -22,73 +22,34 @@ extension PresenterProcess {
                 return min(since + budget, hurriedAt + configuration.hookTimeout)
             }
             guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
-            if awaitingHello {
-                guard case .notice(.hello(let version, let report)) = message else {
-                    throw stop(in: .start, .protocolViolation("did not say hello first"))
-                }
-                guard version == PresenterMessage.version else {
-                    throw stop(
-                        in: .start,
-                        .protocolViolation(
-                            "speaks presenter protocol \(version), this host \(PresenterMessage.version)"))
-                }
-                guard let report = ConfinementReport(encoded: report) else {
-                    throw stop(in: .start, .protocolViolation("did not say which sandbox it is under"))
-                }
+            let action = replyWait.receive(
+                message, head: head, isPastDeadline: { Self.now() > deadline() }, isKnown: knownPresenters.contains,
+                hasView: { viewPresenters[$0] != nil })
+            switch action {
+            case .hello(let report):
                 sandbox = report
                 // Said once a process, in the presenter log (`-v`): the host's words, not the presenter's.
                 delegate?.engine(
                     log: PresenterLogEntry(
                         level: report.isComplete ? .info : .warning, presenterId: nil,
                         message: "sandbox: " + report.summary))
-                awaitingHello = false
                 lastAnswer = Self.now()
-                continue
-            }
-            if case .notice = message {
-                // A hook that logs in a loop must not keep the host reading past its budget.
-                notices += 1
-                guard notices <= Self.maxNoticesPerRequest else {
-                    throw stop(
-                        in: hook,
-                        .protocolViolation(
-                            "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook"))
-                }
-                guard Self.now() <= deadline() else { throw stop(in: hook, hang(in: hook)) }
-            }
-            switch message {
-            case .notice(.log(var entry)):
-                guard entry.presenterId.map(knownPresenters.contains) ?? true else {
-                    throw stop(in: hook, .protocolViolation("logged as a presenter it was not given"))
-                }
+            case .log(var entry):
                 entry.presenterId = entry.presenterId ?? currentPresenter
                 entry.message = Self.cut(entry.message, to: HostServices.maxLogBytes)
                 delegate?.engine(log: entry)
-            case .notice(.element(let view, let name, let operation)):
-                guard head != nil, viewPresenters[view] != nil else {
-                    throw stop(
-                        in: hook, .protocolViolation("changed an element of view \(view) outside a hook of that view"))
-                }
+            case .element(let view, let name, let operation):
                 delegate?.engine(view: view, element: name, operation: operation)
-            case .notice(.hello):
-                throw stop(in: hook, .protocolViolation("said hello twice"))
-            case .reply(let reply):
-                guard let head, reply.sequence == head.sequence else {
-                    throw stop(
-                        in: hook,
-                        .protocolViolation(
-                            "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due"))
-                }
+            case .reply(let reply, let request):
                 pending.removeFirst()
-                notices = 0
                 lastAnswer = Self.now()
-                for view in reply.frameRequests.keys where viewPresenters[view] == nil {
-                    throw stop(
-                        in: hook, .protocolViolation("asked for a frame for view \(view), which it does not have"))
-                }
                 frameRequests = reply.frameRequests
-                try check(reply.result, of: head)
-                if head.sequence == number { return reply.result }
+                try check(reply.result, of: request)
+                if request.sequence == number { return reply.result }
+            case .violation(let hook, let detail):
+                throw stop(in: hook, .protocolViolation(detail))
+            case .hung(let hook):
+                throw stop(in: hook, hang(in: hook))
             }
         }
     }

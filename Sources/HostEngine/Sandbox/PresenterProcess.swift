@@ -64,7 +64,7 @@ public final class PresenterProcess: PresenterEngine {
         let violations: FileDescriptor
     }
     /// A request sent and not answered yet.
-    struct Pending {
+    struct Pending: Equatable {
         let sequence: UInt32
         /// The hook it runs, for naming a failure (`.start`: the hello).
         let hook: Hook?
@@ -78,7 +78,8 @@ public final class PresenterProcess: PresenterEngine {
     var sequence: UInt32 = 0
     /// Requests in flight, oldest first (the process answers in order).
     var pending: [Pending] = []
-    var awaitingHello = false
+    /// What the wait for a reply knows from one message to the next.
+    var replyWait = ReplyWait(maxNotices: maxNoticesPerRequest)
     /// When the process last finished a request (or started): the oldest
     /// pending request's budget runs from then, or from when it was sent.
     var lastAnswer = 0.0
@@ -90,8 +91,6 @@ public final class PresenterProcess: PresenterEngine {
     /// Every presenter id the process was given (in attach chains): the
     /// only ids it may name.
     var knownPresenters = Set<String>()
-    /// Log lines and element operations since the last reply.
-    var notices = 0
     package internal(set) var frameRequests: [ViewID: UInt64] = [:]
     /// The sandbox the process said it is under, once its hello came.
     var sandbox: ConfinementReport?
@@ -272,7 +271,7 @@ public final class PresenterProcess: PresenterEngine {
         isAttach: Bool = false, passing images: [FileDescriptor] = []
     ) throws(PresenterFailure) -> UInt32 {
         let running = try started()
-        if pending.isEmpty && !awaitingHello {
+        if pending.isEmpty && !replyWait.awaitingHello {
             // Anything waiting now came between requests: the process ended
             // (or spoke out of turn) while it had nothing to do.
             try receiveAvailable(running)
@@ -280,7 +279,7 @@ public final class PresenterProcess: PresenterEngine {
         sequence &+= 1
         let body = PresenterMessage.encode(request, sequence: sequence, clock: pinsClock ? max(1, clock.now()) : 0)
         let now = Self.now()
-        if pending.isEmpty && !awaitingHello { lastAnswer = now }
+        if pending.isEmpty && !replyWait.awaitingHello { lastAnswer = now }
         pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach))
         try send(MessageCoding.frame(body), to: running, hook: hook, passing: images)
         return sequence
@@ -311,7 +310,7 @@ public final class PresenterProcess: PresenterEngine {
             pid: started.pid, channel: PresenterChannel(started.channel), pump: pump, printed: printed,
             violations: started.violations)
         state = .running(running)
-        awaitingHello = true
+        replyWait.started()
         lastAnswer = Self.now()
         sequence &+= 1
         let body = PresenterMessage.encode(
