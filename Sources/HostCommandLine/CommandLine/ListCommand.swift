@@ -266,15 +266,16 @@ enum ListCommand {
 
         init(_ plugin: PresenterPlugin, chain: [PresenterPlugin]) {
             let ownNames = Set(plugin.hookNames)
-            for hook in ["create", "destroy", "show", "hide", "progress", "render", "key"] {
-                if ownNames.contains(hook) {
-                    own.append(hook)
-                } else if hook != "create", hook != "destroy",
-                    let base = chain.dropFirst().first(where: { $0.hookNames.contains(hook) })
+            for hook in Hook.descriptorHooks {
+                let name = hook.rawValue
+                if ownNames.contains(name) {
+                    own.append(name)
+                } else if hook != .create, hook != .destroy,
+                    let base = chain.dropFirst().first(where: { $0.hookNames.contains(name) })
                 {
-                    inherited.append((hook, base.id))
+                    inherited.append((name, base.id))
                 } else {
-                    none.append(hook)
+                    none.append(name)
                 }
             }
         }

@@ -2,9 +2,10 @@
 /// flag to build with, or a command to run with the real file, folder and
 /// id in it; never "see the docs" or "as the reason says".
 ///
-/// The loader's reasons end with advice for whoever installed a file
-/// ("remove it from the plugin directory"); `check` speaks to its author,
-/// so its reason keeps what is wrong and its fix says what to change.
+/// The loader's failures carry advice for whoever installed a file
+/// ("remove it from the plugin directory", their `advice`); `check` speaks
+/// to its author, so it shows their `reason` (what is wrong) and a fix
+/// that says what to change.
 import HostPlugins
 import HostText
 
@@ -13,7 +14,7 @@ enum CheckAdvice {
 
     /// The reason and the fix for `file`, which loading refused with `failure`.
     static func loading(_ failure: PluginLoadFailure, file: String) -> (reason: String, fix: String) {
-        let reason = what(failure.description)
+        let reason = failure.reason
         switch failure {
         case .noEntryPoint:
             return (
@@ -80,12 +81,9 @@ enum CheckAdvice {
         case .replacedByLink:
             return (reason, "run check again once nothing replaces \(ShellWord.quoted(file)) while it is read")
         case .file(let failure):
-            return discovery(failure, reason: reason, file: file)
+            return discovery(failure, file: file)
         case .stopped(let violation):
-            return (
-                "was stopped while loading: it tried to \(violation.attempt) (\(violation.invocation)), which presenters may not",
-                ConformanceSuite.sandboxFix(violation)
-            )
+            return (reason, ConformanceSuite.sandboxFix(violation))
         case .sandboxIncomplete:
             return (
                 reason,
@@ -127,9 +125,8 @@ enum CheckAdvice {
     }
 
     /// The reason and fix for a file that fails discovery's checks.
-    private static func discovery(
-        _ failure: DiscoveryFailure, reason: String, file: String
-    ) -> (reason: String, fix: String) {
+    private static func discovery(_ failure: DiscoveryFailure, file: String) -> (reason: String, fix: String) {
+        let reason = PrintableText.escaping(failure.reason)
         switch failure {
         case .insecure(.writable(let path, let isDirectory, let who, let mode)):
             return (
@@ -144,7 +141,7 @@ enum CheckAdvice {
         case .unreadable:
             return (reason, "make it readable: chmod u+r \(ShellWord.quoted(file))")
         case .missing, .nameNotUTF8, .danglingLink, .symlinkLoop, .linkOutsideDirectory:
-            return (reason, advice(failure.description))
+            return (reason, failure.advice ?? reason)
         }
     }
 
@@ -248,18 +245,6 @@ enum CheckAdvice {
     }
 
     // MARK: - Words
-
-    /// What is wrong: a loader reason without the advice after its last `; `.
-    private static func what(_ description: String) -> String {
-        guard let cut = description.ranges(of: "; ").last else { return description }
-        return String(description[..<cut.lowerBound])
-    }
-
-    /// The advice after a loader reason's last `; `, or the whole reason.
-    private static func advice(_ description: String) -> String {
-        guard let cut = description.ranges(of: "; ").last else { return description }
-        return String(description[cut.upperBound...])
-    }
 
     private static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -11,7 +11,7 @@ extension ConformanceSuite {
         guard let stopped, case .stopped(let violation) = stopped.reason else {
             return result(plugin, "sandbox", .pass, nil, nil)
         }
-        let place = stopped.hook.map { " in \($0)" } ?? ""
+        let place = stopped.hook.map { " in \($0.rawValue)" } ?? ""
         return result(
             plugin, "sandbox", .fail, "the sandbox stopped it\(place): \(violation)", Self.sandboxFix(violation))
     }
@@ -26,7 +26,7 @@ extension ConformanceSuite {
                 return entry.message.dropFirst(EngineNote.traceTag.count).split(separator: "(").first.map(String.init)
             })
         // The nearest base in the chain that has each hook.
-        let overridden = ["show", "hide", "progress", "render", "key"].filter { plugin.hookNames.contains($0) }
+        let overridden = [Hook.show, .hide, .progress, .render, .key].map(\.rawValue).filter(plugin.hookNames.contains)
         let missed = overridden.compactMap { hook -> String? in
             guard let owner = chain.dropFirst().first(where: { $0.hookNames.contains(hook) }) else {
                 return nil

@@ -10,7 +10,7 @@ extension ConformanceSuite {
         guard outcome.failed else { return }
         let message = outcome.message.map { ": \(PrintableText.escaping($0))" } ?? ""
         findings.fail(
-            "\(outcome.presenterId).\(outcome.hook) returned status \(outcome.status) for \(situation)\(message)",
+            "\(outcome.presenterId).\(outcome.hook?.rawValue ?? "a hook") returned status \(outcome.status) for \(situation)\(message)",
             fix: "return PRESENTER_OK for every valid call; an error status is for a failure of the presenter itself")
     }
 

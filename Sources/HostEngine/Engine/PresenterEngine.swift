@@ -108,14 +108,14 @@ package struct InteractorSnapshot: Equatable, Sendable {
 /// What a status-returning hook did: its status and the message it set.
 package struct HookOutcome: Equatable, Sendable {
     package var status: presenter_status
-    /// The hook's name ("show").
-    package var hook: String
+    /// The hook that ran; nil when none did.
+    package var hook: Hook?
     /// The presenter whose hook ran (a base, for an inherited hook).
     package var presenterId: String
     /// What the hook passed to set_error, for a failing status.
     package var message: String?
 
     /// No hook ran, or it succeeded.
-    package static let ok = HookOutcome(status: PRESENTER_OK, hook: "", presenterId: "", message: nil)
+    package static let ok = HookOutcome(status: PRESENTER_OK, hook: nil, presenterId: "", message: nil)
     package var failed: Bool { status != PRESENTER_OK }
 }

@@ -31,11 +31,11 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
     /// The presenter the view chose (or, for a failed create, the one whose
     /// create failed, which may be a base).
     public var presenterId: String
-    /// The hook that was running ("show", "render"), or nil between hooks.
-    public var hook: String?
+    /// The hook that was running (`.show`, `.render`), or nil between hooks.
+    public var hook: Hook?
     public var reason: Reason
 
-    public init(presenterId: String, hook: String?, reason: Reason) {
+    public init(presenterId: String, hook: Hook?, reason: Reason) {
         self.presenterId = presenterId
         self.hook = hook
         self.reason = reason
@@ -44,14 +44,14 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
     /// One line: `presenter 'tp-bar' crashed in show (SIGSEGV)`.
     public var description: String {
         let name = "presenter '\(presenterId)'"
-        let place = hook.map { " in \($0)" } ?? ""
+        let place = hook.map { " in \($0.rawValue)" } ?? ""
         switch reason {
         case .crashed(let signal):
             return "\(name) crashed\(place) (\(SignalName.of(signal)))"
         case .exited(let status):
             return "\(name) ended its process\(place) (exit status \(status))"
         case .hung(let milliseconds):
-            return "\(name) did not answer \(hook ?? "the host") within \(milliseconds) ms"
+            return "\(name) did not answer \(hook?.rawValue ?? "the host") within \(milliseconds) ms"
         case .protocolViolation(let detail):
             return "\(name) broke the presenter protocol\(place): \(detail)"
         case .createFailed(let status, let message):

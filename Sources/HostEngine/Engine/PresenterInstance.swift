@@ -59,13 +59,13 @@ final class PresenterInstance {
         lastError = nil
         if let create = plugin.hooks.create {
             var newState: UnsafeMutableRawPointer?
-            let status = traced("create", "") {
+            let status = traced(.create, "") {
                 create(plugin.descriptor?.pointer, HostServices.table, context, &newState)
             }
             guard status == PRESENTER_OK else {
                 releaseOptions()
                 throw PresenterFailure(
-                    presenterId: plugin.id, hook: "create",
+                    presenterId: plugin.id, hook: .create,
                     reason: .createFailed(status: status, message: lastError))
             }
             state = newState
@@ -77,7 +77,7 @@ final class PresenterInstance {
     func destroy() {
         guard alive else { return }
         alive = false
-        if let destroy = plugin.hooks.destroy { traced("destroy", "") { destroy(state) } }
+        if let destroy = plugin.hooks.destroy { traced(.destroy, "") { destroy(state) } }
         state = nil
         releaseOptions()
     }
@@ -104,7 +104,7 @@ final class PresenterInstance {
     /// The nearest instance, from this one down, whose plugin has the hook.
     /// (A closure, not a key path: projecting a key path costs more than
     /// the hook call it finds, at every frame.)
-    private func resolve<Hook>(_ hook: (PresenterPlugin.Hooks) -> Hook?) -> (PresenterInstance, Hook)? {
+    private func resolve<Function>(_ hook: (PresenterPlugin.Hooks) -> Function?) -> (PresenterInstance, Function)? {
         var current: PresenterInstance? = self
         while let instance = current {
             if let function = hook(instance.plugin.hooks) { return (instance, function) }
@@ -117,7 +117,7 @@ final class PresenterInstance {
         _ view: OpaquePointer, _ message: UnsafePointer<CChar>?, _ interactor: UnsafePointer<presenter_interactor>
     ) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.show }) else { return .ok }
-        return instance.call("show", "\(EngineNote.quoted(message)), \(Self.describe(interactor))") {
+        return instance.call(.show, "\(EngineNote.quoted(message)), \(Self.describe(interactor))") {
             hook(instance.state, view, message, interactor)
         }
     }
@@ -128,7 +128,7 @@ final class PresenterInstance {
     ) -> HookOutcome {
         guard let (instance, hook) = resolve({ $0.hide }) else { return .ok }
         return instance.call(
-            "hide", "\(EngineNote.quoted(message)), \(Self.describe(interactor)), \(Self.describe(failure))"
+            .hide, "\(EngineNote.quoted(message)), \(Self.describe(interactor)), \(Self.describe(failure))"
         ) {
             hook(instance.state, view, message, interactor, failure)
         }
@@ -140,22 +140,22 @@ final class PresenterInstance {
         // is not told that the fraction became unknown (nor of a new
         // message, which it cannot read).
         if instance.plugin.abiVersion.minor == 0 && interactor.pointee.progress < 0 { return .ok }
-        return instance.call("progress", Self.describe(interactor)) { hook(instance.state, view, interactor) }
+        return instance.call(.progress, Self.describe(interactor)) { hook(instance.state, view, interactor) }
     }
 
     func render(_ view: OpaquePointer, _ now: UInt64) {
         guard let (instance, hook) = resolve({ $0.render }) else { return }
-        instance.traced("render", "now \(now), view \(engine.geometry.cols)x\(engine.geometry.rows)") {
+        instance.traced(.render, "now \(now), view \(engine.geometry.cols)x\(engine.geometry.rows)") {
             hook(instance.state, view, now)
         }
     }
 
     func key(_ view: OpaquePointer, _ code: UInt32) -> Int32 {
         guard let (instance, hook) = resolve({ $0.key }) else { return 0 }
-        return instance.traced("key", "key \(code)", { "\($0)" }) { hook(instance.state, view, code) }
+        return instance.traced(.key, "key \(code)", { "\($0)" }) { hook(instance.state, view, code) }
     }
 
-    private func call(_ name: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status)
+    private func call(_ name: Hook, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status)
         -> HookOutcome
     {
         lastError = nil
@@ -169,7 +169,7 @@ final class PresenterInstance {
     /// Runs a hook; when the engine traces, logs it with its arguments, its
     /// result and how long it took.
     private func traced<T>(
-        _ hook: String, _ arguments: @autoclosure () -> String,
+        _ hook: Hook, _ arguments: @autoclosure () -> String,
         _ result: (T) -> String = { _ in "done" }, _ body: () -> T
     ) -> T {
         guard engine.tracing else { return engine.inHook(body) }
@@ -179,12 +179,12 @@ final class PresenterInstance {
         engine.note(
             .debug, presenterId: plugin.id,
             EngineNote.traceTag
-                + "\(plugin.id).\(hook)(\(arguments())) -> \(result(value)) in \(CFormat.string("%.3f", milliseconds)) ms"
+                + "\(plugin.id).\(hook.rawValue)(\(arguments())) -> \(result(value)) in \(CFormat.string("%.3f", milliseconds)) ms"
         )
         return value
     }
 
-    private func traced(_ hook: String, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status)
+    private func traced(_ hook: Hook, _ arguments: @autoclosure () -> String, _ body: () -> presenter_status)
         -> presenter_status
     {
         traced(

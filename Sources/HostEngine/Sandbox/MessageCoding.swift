@@ -163,3 +163,13 @@ struct MessageReader {
         return values
     }
 }
+
+extension Hook {
+    /// The hook an outcome of the presenter process names, "" for none:
+    /// another name is no message of the protocol.
+    static func named(_ name: String) throws(MessageError) -> Hook? {
+        guard !name.isEmpty else { return nil }
+        guard let hook = Hook(rawValue: name) else { throw MessageError("an outcome of an unknown hook") }
+        return hook
+    }
+}

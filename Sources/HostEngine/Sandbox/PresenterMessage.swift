@@ -87,6 +87,9 @@ extension PresenterMessage {
 
     private enum ResultTag: UInt8 { case done = 0, refused, createFailed, outcome, drawing, keyUsed }
 
+    /// Which drawing operation follows in a drawing.
+    private enum DrawingTag: UInt8 { case text = 0, box, cycle }
+
     /// The body of `request` numbered `sequence`. `clock` is the host's time
     /// for `now_ns` during the request, or 0 for the monotonic clock.
     static func encode(_ request: Request, sequence: UInt32, clock: UInt64) -> [UInt8] {
@@ -249,7 +252,7 @@ extension PresenterMessage {
         case .outcome(let outcome):
             writer.u8(ResultTag.outcome.rawValue)
             writer.i32(outcome.status)
-            writer.string(outcome.hook)
+            writer.string(outcome.hook?.rawValue ?? "")
             writer.string(outcome.presenterId)
             writer.optionalString(outcome.message)
         case .drawing(let operations):
@@ -257,14 +260,14 @@ extension PresenterMessage {
             writer.array(operations) { writer, operation in
                 switch operation {
                 case let .text(col, row, maxColumns, style, text):
-                    writer.u8(0)
+                    writer.u8(DrawingTag.text.rawValue)
                     writer.i32(col); writer.i32(row); writer.u32(maxColumns); writer.u32(style)
                     writer.string(text)
                 case let .box(col, row, cols, rows, style):
-                    writer.u8(1)
+                    writer.u8(DrawingTag.box.rawValue)
                     writer.i32(col); writer.i32(row); writer.u32(cols); writer.u32(rows); writer.u32(style)
                 case .cycle(let cycle):
-                    writer.u8(2)
+                    writer.u8(DrawingTag.cycle.rawValue)
                     writer.u64(cycle.start); writer.u64(cycle.interval); writer.u32(cycle.style)
                     writer.array(cycle.frames) { writer, frame in
                         writer.i32(frame.col); writer.i32(frame.row); writer.u32(frame.maxColumns)
@@ -314,22 +317,23 @@ extension PresenterMessage {
             case .outcome?:
                 result = .outcome(
                     HookOutcome(
-                        status: try reader.i32(), hook: try reader.string(),
+                        status: try reader.i32(), hook: try Hook.named(try reader.string()),
                         presenterId: try reader.string(), message: try reader.optionalString()))
             case .drawing?:
                 result = .drawing(
                     try reader.array(minimumSize: 17) { reader throws(MessageError) in
-                        switch try reader.u8() {
-                        case 0:
+                        let tag = try reader.u8()
+                        switch DrawingTag(rawValue: tag) {
+                        case .text?:
                             return .text(
                                 col: try reader.i32(), row: try reader.i32(), maxColumns: try reader.u32(),
                                 style: try reader.u32(), text: try reader.string())
-                        case 1:
+                        case .box?:
                             return .box(
                                 col: try reader.i32(), row: try reader.i32(), cols: try reader.u32(),
                                 rows: try reader.u32(),
                                 style: try reader.u32())
-                        case 2:
+                        case .cycle?:
                             let start = try reader.u64(), interval = try reader.u64(), style = try reader.u32()
                             let frames = try reader.array(minimumSize: 16) { reader throws(MessageError) in
                                 Cycle.Frame(
@@ -340,8 +344,8 @@ extension PresenterMessage {
                                 throw MessageError("a cycle of \(frames.count) texts every \(interval) ns")
                             }
                             return .cycle(Cycle(frames: frames, start: start, interval: interval, style: style))
-                        case let other:
-                            throw MessageError("an unknown drawing operation \(other)")
+                        case nil:
+                            throw MessageError("an unknown drawing operation \(tag)")
                         }
                     })
             case .keyUsed?: result = .keyUsed(try reader.bool())

@@ -2,12 +2,16 @@ import HostPlugins
 import HostSystem
 
 extension PresenterProcess {
-    // Failures: each kills and reaps the process (unless done) and gives the failure to throw.
+    // Ending the process on a failure. What failed is a value
+    // (``PresenterFailure/Reason``); ending the process is an action, named
+    // as one: `stop` and `reapEnded` kill and reap it (unless that was
+    // done), record the failure and return it to throw.
 
-    /// The channel reached its end: the process ended, or closed it (then it
-    /// is killed after the hook budget, for breaking the protocol).
-    func ended(_ hook: String?) -> PresenterFailure {
-        guard case .running(let running) = state else { return fail(hook: hook, .couldNotStart("it was closed")) }
+    /// Reaps the process whose channel reached its end: it ended, or it
+    /// closed the channel (then it is killed after the hook budget, for
+    /// breaking the protocol). Records why, and returns the failure to throw.
+    func reapEnded(in hook: Hook?) -> PresenterFailure {
+        guard case .running(let running) = state else { return stop(in: hook, .couldNotStart("it was closed")) }
         let (termination, killed, records) = end(running, waitingUpTo: configuration.hookTimeout)
         let reason: PresenterFailure.Reason
         if killed {
@@ -15,7 +19,7 @@ extension PresenterProcess {
         } else {
             reason = Self.reason(for: termination, records: records)
         }
-        return fail(hook: hook, reason)
+        return stop(in: hook, reason)
     }
 
     /// Why a process that ended on its own ended (its sandbox's reports read).
@@ -29,19 +33,19 @@ extension PresenterProcess {
         }
     }
 
-    func hung(_ hook: String?) -> PresenterFailure {
-        let long = (hook == "start" || hook == "load") && hurryLock.withLock({ hurriedAt }) == nil
+    /// The reason for a process that did not answer `hook` in time: the
+    /// budget it had (a start or a loading gets the longer one until the
+    /// run hurries).
+    func hang(in hook: Hook?) -> PresenterFailure.Reason {
+        let long = hook?.isStartUp == true && hurryLock.withLock({ hurriedAt }) == nil
         let budget = long ? configuration.startTimeout : configuration.hookTimeout
-        return fail(hook: hook, .hung(milliseconds: Int((budget * 1000).rounded())))
+        return .hung(milliseconds: Int((budget * 1000).rounded()))
     }
 
-    func violation(_ hook: String?, _ detail: String) -> PresenterFailure {
-        fail(hook: hook, .protocolViolation(detail))
-    }
-
-    /// Records `reason` as the end of the process, killing and reaping it
-    /// (at once) unless that was done, and returns the failure to throw.
-    func fail(hook: String?, _ reason: PresenterFailure.Reason) -> PresenterFailure {
+    /// Stops the process for `reason`, which happened in `hook`: kills and
+    /// reaps it (at once) unless that was done, records the failure as its
+    /// end, and returns the failure to throw.
+    func stop(in hook: Hook?, _ reason: PresenterFailure.Reason) -> PresenterFailure {
         let failure = PresenterFailure(presenterId: currentPresenter, hook: hook, reason: reason)
         if case .running(let running) = state { end(running, waitingUpTo: 0) }
         state = .failed(failure)

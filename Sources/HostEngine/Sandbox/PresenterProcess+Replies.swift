@@ -10,7 +10,8 @@ extension PresenterProcess {
         let running = try started()
         while true {
             let head = pending.first
-            let (hook, budget) = awaitingHello ? ("start", configuration.startTimeout) : (head?.hook, head?.budget ?? 0)
+            let hook = replyWait.blamed(head)
+            let budget = replyWait.awaitingHello ? configuration.startTimeout : head?.budget ?? 0
             let since = max(head?.sentAt ?? lastAnswer, lastAnswer)
             // Starting and loading get more than a hook, but not once the run
             // is ending: ``hurry()`` may come from another thread meanwhile,
@@ -21,65 +22,34 @@ extension PresenterProcess {
                 return min(since + budget, hurriedAt + configuration.hookTimeout)
             }
             guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }
-            if awaitingHello {
-                guard case .notice(.hello(let version, let report)) = message else {
-                    throw violation("start", "did not say hello first")
-                }
-                guard version == PresenterMessage.version else {
-                    throw violation(
-                        "start", "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
-                }
-                guard let report = ConfinementReport(encoded: report) else {
-                    throw violation("start", "did not say which sandbox it is under")
-                }
+            let action = replyWait.receive(
+                message, head: head, isPastDeadline: { Self.now() > deadline() }, isKnown: knownPresenters.contains,
+                hasView: { viewPresenters[$0] != nil })
+            switch action {
+            case .hello(let report):
                 sandbox = report
                 // Said once a process, in the presenter log (`-v`): the host's words, not the presenter's.
                 delegate?.engine(
                     log: PresenterLogEntry(
                         level: report.isComplete ? .info : .warning, presenterId: nil,
                         message: "sandbox: " + report.summary))
-                awaitingHello = false
                 lastAnswer = Self.now()
-                continue
-            }
-            if case .notice = message {
-                // A hook that logs in a loop must not keep the host reading past its budget.
-                notices += 1
-                guard notices <= Self.maxNoticesPerRequest else {
-                    throw violation(
-                        hook, "sent more than \(Self.maxNoticesPerRequest) log lines and element changes in one hook")
-                }
-                guard Self.now() <= deadline() else { throw hung(hook) }
-            }
-            switch message {
-            case .notice(.log(var entry)):
-                guard entry.presenterId.map(knownPresenters.contains) ?? true else {
-                    throw violation(hook, "logged as a presenter it was not given")
-                }
+            case .log(var entry):
                 entry.presenterId = entry.presenterId ?? currentPresenter
                 entry.message = Self.cut(entry.message, to: HostServices.maxLogBytes)
                 delegate?.engine(log: entry)
-            case .notice(.element(let view, let name, let operation)):
-                guard head != nil, viewPresenters[view] != nil else {
-                    throw violation(hook, "changed an element of view \(view) outside a hook of that view")
-                }
+            case .element(let view, let name, let operation):
                 delegate?.engine(view: view, element: name, operation: operation)
-            case .notice(.hello):
-                throw violation(hook, "said hello twice")
-            case .reply(let reply):
-                guard let head, reply.sequence == head.sequence else {
-                    throw violation(
-                        hook, "sent reply \(reply.sequence) when \(head.map { String($0.sequence) } ?? "none") was due")
-                }
+            case .reply(let reply, let request):
                 pending.removeFirst()
-                notices = 0
                 lastAnswer = Self.now()
-                for view in reply.frameRequests.keys where viewPresenters[view] == nil {
-                    throw violation(hook, "asked for a frame for view \(view), which it does not have")
-                }
                 frameRequests = reply.frameRequests
-                try check(reply.result, of: head)
-                if head.sequence == number { return reply.result }
+                try check(reply.result, of: request)
+                if request.sequence == number { return reply.result }
+            case .violation(let hook, let detail):
+                throw stop(in: hook, .protocolViolation(detail))
+            case .hung(let hook):
+                throw stop(in: hook, hang(in: hook))
             }
         }
     }
@@ -98,27 +68,28 @@ extension PresenterProcess {
         switch result {
         case .refused(let reason):
             // Its words reach the user's terminal: one line, escaped, bounded.
-            throw fail(hook: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
+            throw stop(in: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
         case let .createFailed(presenterId, status, message):
             guard request.isAttach, knownPresenters.contains(presenterId) else {
-                throw violation(request.hook, "named a presenter it was not given")
+                throw stop(in: request.hook, .protocolViolation("named a presenter it was not given"))
             }
             currentPresenter = presenterId
-            throw fail(
-                hook: "create",
+            throw stop(
+                in: .create,
                 .createFailed(status: status, message: message.map { Self.cut($0, to: HostServices.maxLogBytes) }))
         case .outcome(let outcome):
-            guard ["", "show", "hide", "progress"].contains(outcome.hook),
+            guard outcome.hook.map(Hook.withOutcome.contains) ?? true,
                 outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId)
             else {
-                throw violation(request.hook, "answered for a hook or presenter it was not asked about")
+                throw stop(
+                    in: request.hook, .protocolViolation("answered for a hook or presenter it was not asked about"))
             }
         case .done, .drawing, .keyUsed:
             break
         }
         if case .done = result { return }
-        guard !request.isAttach && request.hook != "load" && request.hook != "start" else {
-            throw violation(request.hook, "answered with something else than done")
+        guard !request.isAttach && request.hook?.isStartUp != true else {
+            throw stop(in: request.hook, .protocolViolation("answered with something else than done"))
         }
     }
 }

@@ -64,10 +64,10 @@ public final class PresenterProcess: PresenterEngine {
         let violations: FileDescriptor
     }
     /// A request sent and not answered yet.
-    struct Pending {
+    struct Pending: Equatable {
         let sequence: UInt32
-        /// The hook it runs, for naming a failure ("start": the hello).
-        let hook: String?
+        /// The hook it runs, for naming a failure (`.start`: the hello).
+        let hook: Hook?
         /// Seconds it may take once the process is free to work on it.
         let budget: Double
         let sentAt: Double
@@ -78,7 +78,8 @@ public final class PresenterProcess: PresenterEngine {
     var sequence: UInt32 = 0
     /// Requests in flight, oldest first (the process answers in order).
     var pending: [Pending] = []
-    var awaitingHello = false
+    /// What the wait for a reply knows from one message to the next.
+    var replyWait = ReplyWait(maxNotices: maxNoticesPerRequest)
     /// When the process last finished a request (or started): the oldest
     /// pending request's budget runs from then, or from when it was sent.
     var lastAnswer = 0.0
@@ -90,8 +91,6 @@ public final class PresenterProcess: PresenterEngine {
     /// Every presenter id the process was given (in attach chains): the
     /// only ids it may name.
     var knownPresenters = Set<String>()
-    /// Log lines and element operations since the last reply.
-    var notices = 0
     package internal(set) var frameRequests: [ViewID: UInt64] = [:]
     /// The sandbox the process said it is under, once its hello came.
     var sandbox: ConfinementReport?
@@ -126,8 +125,8 @@ public final class PresenterProcess: PresenterEngine {
         var paths: [String] = []
         for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
         if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
-            try expectDone(.geometry(geometry), hook: "start")  // its answer comes after the hello
-            if let sandbox, !sandbox.isComplete { throw fail(hook: nil, .sandboxIncomplete(sandbox.summary)) }
+            try expectDone(.geometry(geometry), hook: .start)  // its answer comes after the hello
+            if let sandbox, !sandbox.isComplete { throw stop(in: nil, .sandboxIncomplete(sandbox.summary)) }
         }
         if !paths.isEmpty {
             // The process can open no plugin folder: it loads sealed copies
@@ -138,25 +137,25 @@ public final class PresenterProcess: PresenterEngine {
                 do throws(PluginLoadFailure) {
                     images.append(try PluginFile.open(path, policy: configuration.policy).image())
                 } catch {
-                    throw fail(
-                        hook: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
+                    throw stop(
+                        in: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
                 }
             }
-            _ = try submit(.load(paths: paths), hook: "load", budget: configuration.startTimeout, passing: images)
+            _ = try submit(.load(paths: paths), hook: .load, budget: configuration.startTimeout, passing: images)
             loadedPaths.formUnion(paths)
         }
         let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(
-            .attach(view: view, chain: references, elements: elements), hook: "create",
+            .attach(view: view, chain: references, elements: elements), hook: .create,
             budget: configuration.hookTimeout, isAttach: true)
     }
 
     package func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure)
         -> HookOutcome
     {
-        try outcome(of: .show(view: view, message: message, interactor: interactor), view: view, hook: "show")
+        try outcome(of: .show(view: view, message: message, interactor: interactor), view: view, hook: .show)
     }
 
     package func hide(
@@ -164,26 +163,29 @@ public final class PresenterProcess: PresenterEngine {
         failure: InteractorError?
     ) throws(PresenterFailure) -> HookOutcome {
         try outcome(
-            of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: "hide")
+            of: .hide(view: view, message: message, interactor: interactor, failure: failure), view: view, hook: .hide)
     }
 
     package func progress(_ view: ViewID, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome {
-        try outcome(of: .progress(view: view, interactor: interactor), view: view, hook: "progress")
+        try outcome(of: .progress(view: view, interactor: interactor), view: view, hook: .progress)
     }
 
     package func render(_ view: ViewID, at now: UInt64, final: Bool) throws(PresenterFailure) -> [DrawOperation] {
         name(view)
-        guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: "render")
+        guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: .render)
         else {
-            throw violation("render", "answered render with something else than a drawing")
+            throw stop(in: .render, .protocolViolation("answered render with something else than a drawing"))
         }
         guard operations.count <= DrawOperation.maxPerRender else {
-            throw violation("render", "drew \(operations.count) things, more than \(DrawOperation.maxPerRender)")
+            throw stop(
+                in: .render,
+                .protocolViolation("drew \(operations.count) things, more than \(DrawOperation.maxPerRender)"))
         }
         func check(_ text: String) throws(PresenterFailure) {
             guard text.utf8.count > DrawOperation.maxTextBytes else { return }
-            throw violation(
-                "render", "drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)")
+            throw stop(
+                in: .render,
+                .protocolViolation("drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)"))
         }
         for operation in operations {
             switch operation {
@@ -197,8 +199,8 @@ public final class PresenterProcess: PresenterEngine {
 
     package func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
         name(view)
-        guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: "key") else {
-            throw violation("key", "answered key with something else than yes or no")
+        guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: .key) else {
+            throw stop(in: .key, .protocolViolation("answered key with something else than yes or no"))
         }
         return used
     }
@@ -211,7 +213,7 @@ public final class PresenterProcess: PresenterEngine {
 
     package func detach(_ view: ViewID) throws(PresenterFailure) {
         name(view)
-        try expectDone(.detach(view: view), hook: "destroy")
+        try expectDone(.detach(view: view), hook: .destroy)
         viewPresenters[view] = nil
     }
 
@@ -234,19 +236,19 @@ public final class PresenterProcess: PresenterEngine {
 
     // MARK: - Calls
 
-    func outcome(of request: PresenterMessage.Request, view: ViewID, hook: String) throws(PresenterFailure)
+    func outcome(of request: PresenterMessage.Request, view: ViewID, hook: Hook) throws(PresenterFailure)
         -> HookOutcome
     {
         name(view)
         guard case .outcome(let outcome) = try call(request, hook: hook) else {
-            throw violation(hook, "answered \(hook) with something else than a status")
+            throw stop(in: hook, .protocolViolation("answered \(hook.rawValue) with something else than a status"))
         }
         return outcome
     }
 
-    func expectDone(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure) {
+    func expectDone(_ request: PresenterMessage.Request, hook: Hook?) throws(PresenterFailure) {
         guard case .done = try call(request, hook: hook) else {
-            throw violation(hook, "answered with something else than done")
+            throw stop(in: hook, .protocolViolation("answered with something else than done"))
         }
     }
 
@@ -256,7 +258,7 @@ public final class PresenterProcess: PresenterEngine {
     }
 
     /// Sends `request` and waits for its reply (and those before it).
-    func call(_ request: PresenterMessage.Request, hook: String?) throws(PresenterFailure)
+    func call(_ request: PresenterMessage.Request, hook: Hook?) throws(PresenterFailure)
         -> PresenterMessage.Result
     {
         try awaitReply(try submit(request, hook: hook, budget: configuration.hookTimeout))
@@ -265,11 +267,11 @@ public final class PresenterProcess: PresenterEngine {
     /// Sends `request`, starting the process first if need be, and returns
     /// its number; the reply is waited for by ``awaitReply(_:)``.
     func submit(
-        _ request: PresenterMessage.Request, hook: String?, budget: Double,
+        _ request: PresenterMessage.Request, hook: Hook?, budget: Double,
         isAttach: Bool = false, passing images: [FileDescriptor] = []
     ) throws(PresenterFailure) -> UInt32 {
         let running = try started()
-        if pending.isEmpty && !awaitingHello {
+        if pending.isEmpty && !replyWait.awaitingHello {
             // Anything waiting now came between requests: the process ended
             // (or spoke out of turn) while it had nothing to do.
             try receiveAvailable(running)
@@ -277,7 +279,7 @@ public final class PresenterProcess: PresenterEngine {
         sequence &+= 1
         let body = PresenterMessage.encode(request, sequence: sequence, clock: pinsClock ? max(1, clock.now()) : 0)
         let now = Self.now()
-        if pending.isEmpty && !awaitingHello { lastAnswer = now }
+        if pending.isEmpty && !replyWait.awaitingHello { lastAnswer = now }
         pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach))
         try send(MessageCoding.frame(body), to: running, hook: hook, passing: images)
         return sequence
@@ -300,7 +302,7 @@ public final class PresenterProcess: PresenterEngine {
         let started: PresenterProcessLaunch.Started
         switch launched {
         case .success(let value): started = value
-        case .failure(let failure): throw fail(hook: nil, .couldNotStart(failure.reason))
+        case .failure(let failure): throw stop(in: nil, .couldNotStart(failure.reason))
         }
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
         let pump = OutputPump(fd: started.log) { printed.append($0) }
@@ -308,7 +310,7 @@ public final class PresenterProcess: PresenterEngine {
             pid: started.pid, channel: PresenterChannel(started.channel), pump: pump, printed: printed,
             violations: started.violations)
         state = .running(running)
-        awaitingHello = true
+        replyWait.started()
         lastAnswer = Self.now()
         sequence &+= 1
         let body = PresenterMessage.encode(
@@ -316,9 +318,9 @@ public final class PresenterProcess: PresenterEngine {
             clock: pinsClock ? max(1, clock.now()) : 0)
         pending.append(
             Pending(
-                sequence: sequence, hook: "start", budget: configuration.startTimeout, sentAt: lastAnswer,
+                sequence: sequence, hook: .start, budget: configuration.startTimeout, sentAt: lastAnswer,
                 isAttach: false))
-        try send(MessageCoding.frame(body), to: running, hook: "start")
+        try send(MessageCoding.frame(body), to: running, hook: .start)
         return running
     }
 
@@ -327,22 +329,22 @@ public final class PresenterProcess: PresenterEngine {
     /// ended between hooks.
     func receiveAvailable(_ running: Running) throws(PresenterFailure) {
         if try next(running, until: nil, hook: nil) != nil {
-            throw violation(nil, "spoke when nothing was asked")
+            throw stop(in: nil, .protocolViolation("spoke when nothing was asked"))
         }
     }
 
     /// The next message (``PresenterChannel/next(until:slices:)``); its
     /// failures blamed on `hook`.
     func next(
-        _ running: Running, until deadline: (() -> Double)?, slices: Bool = false, hook: String?
+        _ running: Running, until deadline: (() -> Double)?, slices: Bool = false, hook: Hook?
     ) throws(PresenterFailure) -> PresenterMessage.Incoming? {
         do throws(PresenterChannel.Failure) {
             return try running.channel.next(until: deadline, slices: slices)
         } catch {
             switch error {
-            case .ended: throw ended(hook)
-            case .timedOut: throw hung(hook)
-            case .malformed(let detail): throw violation(hook, detail)
+            case .ended: throw reapEnded(in: hook)
+            case .timedOut: throw stop(in: hook, hang(in: hook))
+            case .malformed(let detail): throw stop(in: hook, .protocolViolation(detail))
             }
         }
     }
@@ -351,14 +353,14 @@ public final class PresenterProcess: PresenterEngine {
     /// the hook budget: a process that stopped reading while busy with its
     /// oldest request is blamed for that one.
     func send(
-        _ bytes: [UInt8], to running: Running, hook: String?, passing images: [FileDescriptor] = []
+        _ bytes: [UInt8], to running: Running, hook: Hook?, passing images: [FileDescriptor] = []
     ) throws(PresenterFailure) {
         do throws(PresenterChannel.Failure) {
             try running.channel.send(bytes, passing: images, within: configuration.hookTimeout)
         } catch {
             switch error {
-            case .timedOut: throw hung(pending.first?.hook ?? hook)
-            case .ended, .malformed: throw ended(hook)
+            case .timedOut: throw stop(in: pending.first?.hook ?? hook, hang(in: pending.first?.hook ?? hook))
+            case .ended, .malformed: throw reapEnded(in: hook)
             }
         }
     }

@@ -4,7 +4,8 @@ import HostSystem
 /// Why discovery refuses a candidate file before anything reads it: its
 /// name, where its links lead, whether it can be reached, and the owner
 /// and mode rules. `description` is the one-line reason shown after the
-/// file's path: what is wrong and what to do.
+/// file's path: what is wrong (`reason`), then what to do (`advice`),
+/// kept apart so that `check` can give its own advice.
 public enum DiscoveryFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Nothing has this name (any more).
     case missing
@@ -35,23 +36,34 @@ public enum DiscoveryFailure: Error, Sendable, Hashable, Codable, CustomStringCo
         }
     }
 
-    public var description: String {
+    /// What is wrong with the file.
+    public var reason: String { parts.reason }
+    /// What to do about it; nil when the reason says it (the owner and
+    /// mode rules name the command that fixes them).
+    public var advice: String? { parts.advice }
+    /// One line: the reason, then the advice.
+    public var description: String { advice.map { "\(reason); \($0)" } ?? reason }
+
+    private var parts: (reason: String, advice: String?) {
+        let fixLink = "fix or remove the link"
         switch self {
         case .missing:
-            return "disappeared while plugins were being loaded; run the command again"
+            return ("disappeared while plugins were being loaded", "run the command again")
         case .nameNotUTF8:
-            return "file name is not valid UTF-8; rename it"
+            return ("file name is not valid UTF-8", "rename it")
         case .danglingLink(let target):
-            return "is a dangling symbolic link to '\(target)'; fix or remove the link"
+            return ("is a dangling symbolic link to '\(target)'", fixLink)
         case .symlinkLoop:
-            return "is a symbolic link loop (it leads back to itself); fix or remove the link"
+            return ("is a symbolic link loop (it leads back to itself)", fixLink)
         case .unreadable(let reason):
-            return "cannot be read: \(reason); check its permissions"
+            return ("cannot be read: \(reason)", "check its permissions")
         case .linkOutsideDirectory(let target):
-            return
-                "is a symbolic link to '\(target)', outside its plugin directory; copy the library into the directory or put its own directory on the search path"
+            return (
+                "is a symbolic link to '\(target)', outside its plugin directory",
+                "copy the library into the directory or put its own directory on the search path"
+            )
         case .insecure(let problem):
-            return problem.description
+            return (problem.description, nil)
         }
     }
 }

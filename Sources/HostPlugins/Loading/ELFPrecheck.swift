@@ -137,13 +137,13 @@ enum ELFPrecheck {
         }
         guard bytes.count >= Layout.machineOffset + 2 else {
             throw .truncated(
-                "truncated: the file ends inside its ELF header (\(fileSize) bytes); rebuild or reinstall it")
+                "truncated: the file ends inside its ELF header (\(fileSize) bytes)")
         }
         let file = Header(bytes)
         if let host {
             if file.elfClass != host.elfClass {
                 throw .wrongClass(
-                    "built for \(bits(file.elfClass)) \(machineName(file.machine)), this host is \(bits(host.elfClass)) \(machineName(host.machine)); rebuild it for this host"
+                    "built for \(bits(file.elfClass)) \(machineName(file.machine)), this host is \(bits(host.elfClass)) \(machineName(host.machine))"
                 )
             }
             // Byte order first: read in the wrong order, the machine field is noise.
@@ -158,11 +158,11 @@ enum ELFPrecheck {
         }
         guard file.elfClass == Layout.class64 else {
             throw .wrongClass(
-                "built for \(bits(file.elfClass)) code, this host loads 64-bit code only; rebuild it for this host")
+                "built for \(bits(file.elfClass)) code, this host loads 64-bit code only")
         }
         guard bytes.count == Layout.headerSize else {
             throw .truncated(
-                "truncated: the ELF header needs \(Layout.headerSize) bytes, the file has \(fileSize); rebuild or reinstall it"
+                "truncated: the ELF header needs \(Layout.headerSize) bytes, the file has \(fileSize)"
             )
         }
         guard file.type == Layout.sharedObject else {
@@ -170,14 +170,14 @@ enum ELFPrecheck {
         }
         guard file.programHeaderEntrySize == Layout.programHeaderSize, file.programHeaderCount > 0 else {
             throw .malformed(
-                "malformed ELF file: \(file.programHeaderCount) program headers of \(file.programHeaderEntrySize) bytes (expected \(Layout.programHeaderSize)); rebuild it"
+                "malformed ELF file: \(file.programHeaderCount) program headers of \(file.programHeaderEntrySize) bytes (expected \(Layout.programHeaderSize))"
             )
         }
         let (end, overflow) = file.programHeaderOffset.addingReportingOverflow(
             UInt64(file.programHeaderCount) * UInt64(Layout.programHeaderSize))
         if overflow || end > fileSize {
             throw .truncated(
-                "truncated: the program headers end at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it"
+                "truncated: the program headers end at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes"
             )
         }
     }
@@ -193,7 +193,7 @@ enum ELFPrecheck {
             let (end, overflow) = headers.offset(index).addingReportingOverflow(fileBytes)
             if overflow || end > fileSize {
                 throw .truncated(
-                    "truncated: segment \(index) ends at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes; rebuild or reinstall it"
+                    "truncated: segment \(index) ends at byte \(overflow ? "past 2^64" : String(end)) but the file has \(fileSize) bytes"
                 )
             }
         }

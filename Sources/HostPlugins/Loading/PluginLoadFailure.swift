@@ -5,7 +5,8 @@ import PresenterABI
 
 /// Why a plugin file, or one presenter in it, was not loaded. `description`
 /// is the one-line reason shown to the user after the file's path: what is
-/// wrong and what to do. It quotes what a plugin chose (an id, `dlerror`'s
+/// wrong (`reason`), then what to do (`advice`), kept apart so that `check`
+/// can give its own advice. It quotes what a plugin chose (an id, `dlerror`'s
 /// text naming a library or symbol, a path), escaped (`PrintableText`)
 /// wherever the reason goes.
 public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -108,39 +109,54 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         /// not know (`known`: what it does know).
         case unknownName(field: String, known: [String])
 
-        /// One line, what the plugin chose in it escaped (`PrintableText`).
-        public var description: String { PrintableText.escaping(unescapedDescription) }
+        /// What is wrong, what the plugin chose in it escaped (`PrintableText`).
+        public var reason: String { PrintableText.escaping(parts.reason) }
+        /// What its author should do.
+        public var advice: String { PrintableText.escaping(parts.advice) }
+        /// One line: the reason, then the advice.
+        public var description: String { "\(reason); \(advice)" }
 
-        private var unescapedDescription: String {
+        private var parts: (reason: String, advice: String) {
             let host = ABIVersion.host
+            let rebuild = "set struct_size = sizeof(presenter_descriptor) and rebuild"
+            let required = "every presenter needs an id, a name and a version"
             switch self {
             case .tooSmall(let size, let minimum):
-                return
-                    "descriptor struct_size is \(size) bytes, smaller than the ABI 1.0 descriptor (\(minimum) bytes); set struct_size = sizeof(presenter_descriptor) and rebuild"
+                return (
+                    "descriptor struct_size is \(size) bytes, smaller than the ABI 1.0 descriptor (\(minimum) bytes)",
+                    rebuild
+                )
             case .tooLarge(let size, let limit):
-                return
-                    "descriptor struct_size is \(size) bytes, more than \(limit): the descriptor is corrupt; set struct_size = sizeof(presenter_descriptor) and rebuild"
+                return (
+                    "descriptor struct_size is \(size) bytes, more than \(limit): the descriptor is corrupt", rebuild
+                )
             case .abiMajor(let plugin):
-                return
-                    "built for ABI \(plugin), this host supports \(host.major).x (\(host)); rebuild the plugin against this host's presenter_abi.h"
+                return (
+                    "built for ABI \(plugin), this host supports \(host.major).x (\(host))",
+                    "rebuild the plugin against this host's presenter_abi.h"
+                )
             case .abiNewerMinor(let plugin):
-                return "built for ABI \(plugin), this host supports \(host); update presenter-host"
+                return ("built for ABI \(plugin), this host supports \(host)", "update presenter-host")
             case .missingField(let field):
-                return "\(field) is missing (NULL); every presenter needs an id, a name and a version"
+                return ("\(field) is missing (NULL)", required)
             case .emptyField(let field):
-                return "\(field) is empty; every presenter needs an id, a name and a version"
+                return ("\(field) is empty", required)
             case .invalidId(let field, let value):
-                return
-                    "invalid \(field) \(value): an id is 1 to \(PluginLoadFailure.idMaxBytes) bytes of a-z, 0-9, '.', '_' and '-'; fix it and rebuild"
+                return (
+                    "invalid \(field) \(value): an id is 1 to \(PluginLoadFailure.idMaxBytes) bytes of a-z, 0-9, '.', '_' and '-'",
+                    "fix it and rebuild"
+                )
             case .invalidUTF8(let field):
-                return "\(field) is not valid UTF-8; strings in a descriptor must be UTF-8, fix it and rebuild"
+                return ("\(field) is not valid UTF-8", "strings in a descriptor must be UTF-8, fix it and rebuild")
             case .controlCharacter(let field):
-                return
-                    "\(field) contains a control or bidirectional formatting character; use printable text on one line"
+                return (
+                    "\(field) contains a control or bidirectional formatting character",
+                    "use printable text on one line"
+                )
             case .tooLong(let field, let limit):
-                return "\(field) is longer than \(limit) bytes; shorten it"
+                return ("\(field) is longer than \(limit) bytes", "shorten it")
             case .unknownName(let field, let known):
-                return "\(field) names what this host does not know; use \(known.joined(separator: ", "))"
+                return ("\(field) names what this host does not know", "use \(known.joined(separator: ", "))")
             }
         }
     }
@@ -165,86 +181,127 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         error == ENXIO ? .notRegularFile(kind: "a socket") : .file(DiscoveryFailure(reaching: path, error: error))
     }
 
-    /// One line, what the plugin chose in it escaped (`PrintableText`).
-    public var description: String { PrintableText.escaping(unescapedDescription) }
+    /// What is wrong, what the plugin chose in it escaped (`PrintableText`):
+    /// `check`, which speaks to the file's author, shows it with a fix of
+    /// its own.
+    public var reason: String { PrintableText.escaping(parts.reason) }
+    /// What whoever installed the file should do, escaped; nil when the
+    /// reason says it.
+    public var advice: String? { parts.advice.map(PrintableText.escaping) }
+    /// One line: the reason, then the advice.
+    public var description: String { advice.map { "\(reason); \($0)" } ?? reason }
 
-    private var unescapedDescription: String {
+    private var parts: (reason: String, advice: String?) {
+        let remove = "remove it from the plugin directory"
+        let removeOrRebuild = "remove or rebuild it"
         switch self {
         case .file(let failure):
-            return failure.description
+            return (failure.reason, failure.advice)
         case .replacedByLink:
-            return
-                "was replaced by a symbolic link while plugins were being loaded; check who changes the plugin directory"
+            return (
+                "was replaced by a symbolic link while plugins were being loaded",
+                "check who changes the plugin directory"
+            )
         case .directory:
-            return "is a directory, not a shared library; a plugin is a .so file, rename or move the directory"
+            return (
+                "is a directory, not a shared library", "a plugin is a .so file, rename or move the directory"
+            )
         case .notRegularFile(let kind):
-            return "is \(kind), not a shared library file; remove it from the plugin directory"
+            return ("is \(kind), not a shared library file", remove)
         case .empty:
-            return "is empty, not an ELF shared library; rebuild or reinstall it"
+            return ("is empty, not an ELF shared library", "rebuild or reinstall it")
         case .tooLarge(let size):
-            return
-                "is \(size) bytes, larger than the \(PluginFile.largestFile >> 20) MiB a plugin file may be; strip it (strip --strip-debug) or remove it from the plugin directory"
+            return (
+                "is \(size) bytes, larger than the \(PluginFile.largestFile >> 20) MiB a plugin file may be",
+                "strip it (strip --strip-debug) or \(remove)"
+            )
         case .notELF(let looksLikeText):
             return looksLikeText
-                ? "is a text file, not an ELF shared library; remove it from the plugin directory"
-                : "is not an ELF shared library (no ELF magic number); remove it from the plugin directory"
-        case .wrongClass(let detail), .truncated(let detail), .malformed(let detail):
-            return detail
+                ? ("is a text file, not an ELF shared library", remove)
+                : ("is not an ELF shared library (no ELF magic number)", remove)
+        case .wrongClass(let detail):
+            return (detail, "rebuild it for this host")
+        case .truncated(let detail):
+            return (detail, "rebuild or reinstall it")
+        case .malformed(let detail):
+            return (detail, "rebuild it")
         case .wrongByteOrder(let plugin, let host):
-            return "built for \(plugin) machines, this host is \(host); rebuild it for this host"
+            return ("built for \(plugin) machines, this host is \(host)", "rebuild it for this host")
         case .wrongMachine(let plugin, let host):
-            return "built for \(plugin), this host is \(host); rebuild it for this host"
+            return ("built for \(plugin), this host is \(host)", "rebuild it for this host")
         case .notSharedObject(let kind):
-            return "is \(kind), not a shared library; link it with -shared"
+            return ("is \(kind), not a shared library", "link it with -shared")
         case .otherSwiftToolchain(let plugin, let runtime, let swift):
-            return
-                "is a Swift plugin built with another Swift toolchain than presenter-host's Swift \(swift) runtime (it names \(plugin), the runtime \(runtime)); rebuild it with the Swift toolchain presenter-host was built with"
+            return (
+                "is a Swift plugin built with another Swift toolchain than presenter-host's Swift \(swift) runtime (it names \(plugin), the runtime \(runtime))",
+                "rebuild it with the Swift toolchain presenter-host was built with"
+            )
         case .dlopen(let message):
-            return "\(message); install the libraries it needs or rebuild it"
+            return (message, "install the libraries it needs or rebuild it")
         case .noEntryPoint:
-            return "not a presenter plugin: no presenter_plugin_descriptor symbol; remove it from the plugin directory"
+            return ("not a presenter plugin: no presenter_plugin_descriptor symbol", remove)
         case .noPresenter:
-            return
-                "entry point returns no presenter: presenter_plugin_descriptor(0) is NULL; return at least one descriptor"
+            return (
+                "entry point returns no presenter: presenter_plugin_descriptor(0) is NULL",
+                "return at least one descriptor"
+            )
         case .tooManyPresenters(let limit):
-            return "entry point returned more than \(limit) presenters; it must return NULL after the last one"
+            return (
+                "entry point returned more than \(limit) presenters", "it must return NULL after the last one"
+            )
         case .crashed(let signal):
-            return
-                "crashed while loading (\(SignalName.of(signal))): the file is corrupt or not built for this ABI; remove or rebuild it"
+            return (
+                "crashed while loading (\(SignalName.of(signal))): the file is corrupt or not built for this ABI",
+                removeOrRebuild
+            )
         case .exited(let status):
-            return
-                "ended the process while loading (exit status \(status)): the file is corrupt or a constructor calls exit; remove or rebuild it"
+            return (
+                "ended the process while loading (exit status \(status)): the file is corrupt or a constructor calls exit",
+                removeOrRebuild
+            )
         case .timedOut(let seconds):
-            return
-                "did not finish loading within \(Self.seconds(seconds)): a constructor or the entry point hangs; remove or rebuild it"
+            return (
+                "did not finish loading within \(Self.seconds(seconds)): a constructor or the entry point hangs",
+                removeOrRebuild
+            )
         case .stopped(let violation):
-            return
-                "was stopped while loading: it tried to \(violation.attempt) (\(violation.invocation)), which presenters may not; remove it, or ask its author to (SECURITY.md)"
+            return (
+                "was stopped while loading: it tried to \(violation.attempt) (\(violation.invocation)), which presenters may not",
+                "remove it, or ask its author to (SECURITY.md)"
+            )
         case .sandboxIncomplete(let lacking):
-            return
-                "not loaded: the sandbox is incomplete here (\(lacking)) and --sandbox=require runs third-party plugin code only with every layer (SECURITY.md)"
+            return (
+                "not loaded: the sandbox is incomplete here (\(lacking)) and --sandbox=require runs third-party plugin code only with every layer (SECURITY.md)",
+                nil
+            )
         case .unscanned:
-            return
-                "could not be loaded: no scan helper could be started to load it apart (presenter-host runs no third-party plugin code itself); check that presenter-host can start processes and run it again"
+            return (
+                "could not be loaded: no scan helper could be started to load it apart (presenter-host runs no third-party plugin code itself)",
+                "check that presenter-host can start processes and run it again"
+            )
         case .descriptor(let index, let id, let problem):
-            switch (index, id) {
-            case let (index?, id?): return "descriptor \(index) ('\(id)'): \(problem)"
-            case let (index?, nil): return "descriptor \(index): \(problem)"
-            case let (nil, id?): return "presenter '\(id)': \(problem)"
-            case (nil, nil): return problem.description
-            }
+            let place: String? =
+                switch (index, id) {
+                case let (index?, id?): "descriptor \(index) ('\(id)'): "
+                case let (index?, nil): "descriptor \(index): "
+                case let (nil, id?): "presenter '\(id)': "
+                case (nil, nil): nil
+                }
+            return ((place ?? "") + problem.reason, problem.advice)
         case .invalidDescription(let reason):
-            return "has a description that cannot be read: \(reason) (presenter_abi.h, \"The description\")"
+            return ("has a description that cannot be read: \(reason) (presenter_abi.h, \"The description\")", nil)
         case .disagreesWithDescription(let index, let id, let field):
             let what =
                 field == "presenters"
                 ? "returns another number of presenters than its description describes"
                 : "descriptor\(index.map { " \($0)" } ?? "")\(id.map { " ('\($0)')" } ?? "") has another \(field) than the file's description says"
-            return "\(what); \(Self.descriptionFixText)"
+            return (what, Self.descriptionFixText)
         case .untrustedReport(let record, let problem):
             let place = record.map { "record \($0): " } ?? ""
-            return
-                "was refused: its scan report breaks the host's rules (\(place)\(problem)); only plugin code writes such a report (a constructor that reached the scan helper's channel): remove the file, or ask its author to fix it (SECURITY.md)"
+            return (
+                "was refused: its scan report breaks the host's rules (\(place)\(problem))",
+                "only plugin code writes such a report (a constructor that reached the scan helper's channel): remove the file, or ask its author to fix it (SECURITY.md)"
+            )
         }
     }
 

@@ -62,17 +62,13 @@ public struct PresenterRegistry: Sendable {
 
     /// The chain of presenter `id`, resolved once for whoever runs it.
     /// - Throws: why there is none: a file declares it and was refused
-    ///   (that file, and why), or no file declares it (the ids there are).
+    ///   (that file, and why), or no file declares it (the ids there are,
+    ///   and the files that failed to load, since the id may be in one).
     public func resolve(_ id: String) throws(UnknownPresenter) -> PresenterChain {
         if let chain = chain(for: id).flatMap(PresenterChain.init) { return chain }
         if let refusal = errors.lazy.compactMap({ $0.explaining(presenter: id) }).first {
             throw UnknownPresenter(id: id, description: refusal)
         }
-        let ids = plugins.map(\.id).sorted()
-        let available = ids.isEmpty ? "none were found" : "available: " + ids.joined(separator: ", ")
-        let files = Set(errors.map(\.path)).count
-        let broken = files == 0 ? "" : "; \(files) plugin file\(files == 1 ? "" : "s") failed to load"
-        throw UnknownPresenter(
-            id: id, description: "no presenter '\(id)' (\(available)\(broken)); see presenter-host --list")
+        throw UnknownPresenter(id: id, available: plugins.map(\.id), failed: errors)
     }
 }

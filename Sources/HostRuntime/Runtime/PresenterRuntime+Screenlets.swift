@@ -71,7 +71,7 @@ extension PresenterRuntime {
         log(
             PresenterLogEntry(
                 level: .error, presenterId: outcome.presenterId,
-                message: "\(outcome.hook) failed (status \(outcome.status))"
+                message: "\(outcome.hook?.rawValue ?? "a hook") failed (status \(outcome.status))"
                     + (outcome.message.map { ": \($0)" } ?? "")))
     }
 

@@ -470,10 +470,32 @@ struct EndToEndRunPlainTests {
             "run", "--presenter", "nope", "--", "true",
         ])
         #expect(result.status == 64)
+        let text = second.appendingPathComponent(Fixture.text.fileName).path
+        let two = Fixture.twoPresenters.fileName
         #expect(
             result.stderr
-                == "Error: no presenter 'nope' (available: addbookmark, fixture.base, fixture.derived, mbhud, netactivity; 2 plugin files failed to load); see presenter-host --list\n"
+                == "Error: no presenter 'nope' (available: addbookmark, fixture.base, fixture.derived, mbhud, netactivity); 2 plugin files failed to load: \(text) (is a text file, not an ELF shared library; remove it from the plugin directory), \(second.path)/\(two) (presenter 'fixture.base' is shadowed by \(first.path)/\(two), which comes first in the search path; remove one of them); see presenter-host --list\n"
         )
+    }
+
+    /// A presenter refused before its id was read (built for another ABI
+    /// major) may be the one asked for: the error names its file and why,
+    /// the path escaped as `--list` escapes it, where it once only counted
+    /// the files that failed.
+    @Test func anUnknownIdNamesTheFileRefusedForItsABIMajor() throws {
+        let plugins = try FixtureBuilder.directory([])
+        let file = plugins.appendingPathComponent("libbad\u{1B}[31m.so")
+        try FileManager.default.copyItem(at: FixtureBuilder.library(.abiMajor), to: file)
+        let minor = ABIVersion.host.minor
+        let expected =
+            "Error: no presenter 'bad.major2' (available: addbookmark, mbhud, netactivity); 1 plugin file failed to load: \(plugins.path)/libbad\\x1B[31m.so (built for ABI 2.\(minor), this host supports 1.x (1.\(minor)); rebuild the plugin against this host's presenter_abi.h); see presenter-host --list\n"
+        for command in [["run", "--presenter", "bad.major2", "--", "true"], ["drive", "--presenter", "bad.major2"]] {
+            let result = try ProcessRunner.host(["--plugin-dir", plugins.path] + command)
+            #expect(result.status == 64, "\(command[0])")
+            #expect(result.stderr == expected, "\(command[0])")
+        }
+        let list = try ProcessRunner.host(["--plugin-dir", plugins.path, "--list"])
+        #expect(list.stderr.contains("presenter-host: \(plugins.path)/libbad\\x1B[31m.so: built for ABI 2."))
     }
 
     @Test func messagesFileErrors() throws {

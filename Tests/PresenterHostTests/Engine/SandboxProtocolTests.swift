@@ -53,7 +53,7 @@ struct SandboxProtocolTests {
             .init(sequence: 3, result: .createFailed(presenterId: "tp", status: 4, message: nil), frameRequests: [:])),
         .reply(
             .init(
-                sequence: 4, result: .outcome(HookOutcome(status: 1, hook: "show", presenterId: "mbhud", message: "x")),
+                sequence: 4, result: .outcome(HookOutcome(status: 1, hook: .show, presenterId: "mbhud", message: "x")),
                 frameRequests: [3: 100])),
         .reply(
             .init(
@@ -70,6 +70,7 @@ struct SandboxProtocolTests {
                 ]),
                 frameRequests: [:])),
         .reply(.init(sequence: 6, result: .keyUsed(true), frameRequests: [:])),
+        .reply(.init(sequence: 7, result: .outcome(HookOutcome.ok), frameRequests: [:])),
     ]
 
     @Test func everyMessageOfThePresenterProcessComesBackAsItWasSent() throws {
@@ -108,6 +109,28 @@ struct SandboxProtocolTests {
         var buffer = FrameBuffer()
         ([0x01, 0x00, 0x10, 0x00] as [UInt8]).withUnsafeBytes { buffer.append($0) }  // 1 MiB + 1
         #expect(throws: MessageError("a message of 1048577 bytes, more than the 1048576 allowed")) { try buffer.next() }
+    }
+
+    /// An outcome names its hook, and a drawing each operation, by the
+    /// protocol's names and tags: another one is no message of it.
+    @Test func anUnknownHookOrDrawingOperationIsRefused() throws {
+        let outcome = PresenterMessage.encode(
+            PresenterMessage.Reply(
+                sequence: 1, result: .outcome(HookOutcome(status: 1, hook: .show, presenterId: "p", message: nil)),
+                frameRequests: [:]))
+        let shew = Array(String(decoding: outcome, as: UTF8.self).replacing("show", with: "shew").utf8)
+        #expect(shew.count == outcome.count)
+        #expect(throws: MessageError("an outcome of an unknown hook")) { try PresenterMessage.decodeIncoming(shew) }
+
+        let drawing = PresenterMessage.encode(
+            PresenterMessage.Reply(
+                sequence: 1, result: .drawing([.box(col: 0, row: 0, cols: 1, rows: 1, style: 0)]), frameRequests: [:]))
+        // The body ends with the operation (its tag, then five 32-bit
+        // fields) and the frame requests (a count of none).
+        var unknown = drawing
+        #expect(unknown[unknown.count - 25] == 1)
+        unknown[unknown.count - 25] = 3
+        #expect(throws: MessageError("an unknown drawing operation 3")) { try PresenterMessage.decodeIncoming(unknown) }
     }
 
     @Test func everyCutShortMessageIsAnErrorNeverACrash() throws {

@@ -86,13 +86,13 @@ struct SandboxRuntimeTests {
         }
     }
 
-    @Test(arguments: ["progress", "key"])
-    func aCrashInAHookRunCannotReachTakesThePresenterOffAndTheViewGoesOn(hook: String) throws {
-        let harness = try Harness(environment: ["FIXTURE_MISBEHAVE": "crash:\(hook)"])
+    @Test(arguments: [Hook.progress, .key])
+    func aCrashInAHookRunCannotReachTakesThePresenterOffAndTheViewGoesOn(hook: Hook) throws {
+        let harness = try Harness(environment: ["FIXTURE_MISBEHAVE": "crash:\(hook.rawValue)"])
         defer { harness.runtime.shutdown() }
         let action = harness.screenlet.perform(action: "a", interactorType: "T")
         #expect(harness.runtime.sync { harness.backend.lines[2] }.contains("Working"))
-        if hook == "progress" {
+        if hook == .progress {
             action.reportProgress(0.5)
         } else {
             // A key is offered to the presenter only while a failure it shows
@@ -136,7 +136,7 @@ struct SandboxRuntimeTests {
         #expect(
             harness.failures == [
                 PresenterFailure(
-                    presenterId: "fixture.misbehaving", hook: "create",
+                    presenterId: "fixture.misbehaving", hook: .create,
                     reason: .createFailed(
                         status: PRESENTER_ERR_FAILED,
                         message: "refusing on purpose"))
@@ -175,7 +175,7 @@ struct SandboxRuntimeTests {
         #expect(
             harness.failures == [
                 PresenterFailure(
-                    presenterId: "fixture.misbehaving", hook: "key",
+                    presenterId: "fixture.misbehaving", hook: .key,
                     reason: .hung(milliseconds: 250))
             ])
         #expect(try harness.processHasEnded())
@@ -184,37 +184,37 @@ struct SandboxRuntimeTests {
     /// A way the stand-in breaks the protocol, and what the host says.
     struct Violation: CustomTestStringConvertible, Sendable {
         let scenario: String
-        let hook: String?
+        let hook: Hook?
         let reason: PresenterFailure.Reason
         var testDescription: String { scenario }
     }
 
     static let violations: [Violation] = [
-        Violation(scenario: "garbage-on-render", hook: "render", reason: .protocolViolation("an unknown message")),
+        Violation(scenario: "garbage-on-render", hook: .render, reason: .protocolViolation("an unknown message")),
         Violation(
-            scenario: "oversized-on-render", hook: "render",
+            scenario: "oversized-on-render", hook: .render,
             reason: .protocolViolation("a message of 2097152 bytes, more than the 1048576 allowed")),
         Violation(
-            scenario: "too-many-on-render", hook: "render",
+            scenario: "too-many-on-render", hook: .render,
             reason: .protocolViolation("drew 5000 things, more than 4096")),
         Violation(
-            scenario: "element-on-render", hook: "render",
+            scenario: "element-on-render", hook: .render,
             reason: .protocolViolation("changed an element of view 999 outside a hook of that view")),
         Violation(
-            scenario: "unknown-view-on-show", hook: "show",
+            scenario: "unknown-view-on-show", hook: .show,
             reason: .protocolViolation("asked for a frame for view 999, which it does not have")),
         Violation(
-            scenario: "trailing-bytes-on-show", hook: "show",
+            scenario: "trailing-bytes-on-show", hook: .show,
             reason: .protocolViolation("5 bytes after the end of a message")),
         Violation(
-            scenario: "bad-hello", hook: "start",
+            scenario: "bad-hello", hook: .start,
             reason: .protocolViolation("speaks presenter protocol 99, this host \(PresenterMessage.version)")),
-        Violation(scenario: "no-hello", hook: "start", reason: .protocolViolation("did not say hello first")),
+        Violation(scenario: "no-hello", hook: .start, reason: .protocolViolation("did not say hello first")),
         Violation(
-            scenario: "close-channel", hook: "load", reason: .protocolViolation("closed its connection to the host")),
+            scenario: "close-channel", hook: .load, reason: .protocolViolation("closed its connection to the host")),
         // Its words reach the user's terminal: never an escape sequence.
         Violation(
-            scenario: "evil-create-failed", hook: "create",
+            scenario: "evil-create-failed", hook: .create,
             reason: .protocolViolation("named a presenter it was not given")),
         Violation(scenario: "evil-refused", hook: nil, reason: .couldNotStart("\\x1B[41mEVIL\\x1B[0m\\x1B[?25l")),
     ]

@@ -336,10 +336,35 @@ import Testing
         let unknown = #expect(throws: UnknownPresenter.self) { try registry.resolve("nope") }
         #expect(
             unknown?.description
-                == "no presenter 'nope' (available: base, top; 1 plugin file failed to load); see presenter-host --list"
+                == "no presenter 'nope' (available: base, top); 1 plugin file failed to load: /p/libx.so (\(refused.reason)); see presenter-host --list"
         )
         let none = #expect(throws: UnknownPresenter.self) { try PresenterRegistry(plugins: []).resolve("nope") }
         #expect(none?.description == "no presenter 'nope' (none were found); see presenter-host --list")
+    }
+
+    /// An id no usable presenter has may be in a file refused before its id
+    /// was read: the error names the failed files (each once, with its first
+    /// reason, its path escaped as `--list` escapes it), three of them, then
+    /// how many more.
+    @Test func anUnknownIdNamesTheFilesThatFailed() throws {
+        let problem = PluginLoadFailure.descriptor(
+            index: nil, id: nil, .abiMajor(plugin: ABIVersion(major: 2, minor: 0)))
+        let paths = ["/p/a\u{1B}[2J.so", "/p/b.so", "/p/c.so", "/p/d.so", "/p/e.so"]
+        var errors = paths.map { PluginLoadError(path: $0, failure: .loading(problem)) }
+        errors.insert(PluginLoadError(path: "/p/a\u{1B}[2J.so", failure: .loading(.noPresenter)), at: 1)
+        let registry = PresenterRegistry(plugins: [plugin("base", extends: nil)], errors: errors)
+        let unknown = #expect(throws: UnknownPresenter.self) { try registry.resolve("fixture.x") }
+        let reason = errors[0].reason
+        #expect(
+            unknown?.description
+                == "no presenter 'fixture.x' (available: base); 5 plugin files failed to load: /p/a\\x1B[2J.so (\(reason)), /p/b.so (\(reason)), /p/c.so (\(reason)) and 2 more; see presenter-host --list"
+        )
+        let one = PresenterRegistry(plugins: [], errors: Array(errors.suffix(1)))
+        let single = #expect(throws: UnknownPresenter.self) { try one.resolve("fixture.x") }
+        #expect(
+            single?.description
+                == "no presenter 'fixture.x' (none were found); 1 plugin file failed to load: /p/e.so (\(reason)); see presenter-host --list"
+        )
     }
 
     @Test func theCExamplePresenterCompilesAndLoads() throws {

@@ -350,7 +350,7 @@ extension PresenterFuzz {
             ),
             (
                 "outcome",
-                input(frame(reply(.outcome(HookOutcome(status: 0, hook: "show", presenterId: "mbhud", message: nil)))))
+                input(frame(reply(.outcome(HookOutcome(status: 0, hook: .show, presenterId: "mbhud", message: nil)))))
             ),
             ("key-used", input(frame(reply(.keyUsed(true), [3: 4])))),
             ("done", input(frame(reply(.done)))),
