@@ -1,3 +1,6 @@
+import HostPlugins
+import HostText
+
 /// What `check` tells a plugin's author to change: a line of C to write, a
 /// flag to build with, or a command to run with the real file, folder and
 /// id in it; never "see the docs" or "as the reason says".
@@ -5,9 +8,6 @@
 /// The loader's reasons end with advice for whoever installed a file
 /// ("remove it from the plugin directory"); `check` speaks to its author,
 /// so its reason keeps what is wrong and its fix says what to change.
-import HostPlugins
-import HostText
-
 enum CheckAdvice {
     // MARK: - A file or a descriptor the loader refused
 
