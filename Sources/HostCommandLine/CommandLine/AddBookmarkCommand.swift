@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import HostBookmarks
 import HostEngine
+import HostPlugins
 import HostRuntime
 import HostSystem
 

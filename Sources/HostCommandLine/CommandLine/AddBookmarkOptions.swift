@@ -4,6 +4,7 @@ import Glibc
 import HostBookmarks
 import HostEngine
 import HostRuntime
+import HostText
 
 /// The flags of `presenter-host add-bookmark`, as parsed.
 package struct AddBookmarkOptions: Equatable, Sendable {

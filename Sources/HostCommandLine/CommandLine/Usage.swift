@@ -1,4 +1,5 @@
 import HostPlugins
+import HostText
 
 /// The help and usage text of `presenter-host` and of each command, written
 /// from ``CommandTable``: what the help says a command takes is what its

@@ -5,6 +5,7 @@ import HostBookmarks
 import HostEngine
 import HostRuntime
 import HostSystem
+import HostText
 
 /// The Add Bookmark screen's two interactors, as in the original: each
 /// performs its action on the screenlet (so its presenter shows it), does

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HostSystem
+import HostText
 
 #if canImport(Glibc)
     import Glibc

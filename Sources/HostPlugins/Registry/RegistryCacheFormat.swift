@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HostText
 
 /// The text of the registry cache file (see `RegistryCache`), version 1:
 ///
