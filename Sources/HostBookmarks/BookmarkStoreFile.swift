@@ -10,7 +10,7 @@ import HostSystem
 /// and durable (a new file beside the old one, written, synced, renamed over
 /// it, the folder synced), writers take turns (an advisory lock), and the
 /// file keeps its permissions. Every descriptor is close-on-exec from its
-/// creation, as everywhere in the host (Process/FileDescriptor.swift).
+/// creation, as everywhere in the host (HostSystem's FileDescriptor.swift).
 enum BookmarkStoreFile {
     /// A store file as read: its bytes and what a replacement must keep.
     struct Contents {
