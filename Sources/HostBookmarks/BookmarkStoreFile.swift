@@ -1,10 +1,5 @@
-import Dispatch
-import FoundationEssentials
 import Glibc
 import HostSystem
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The system calls behind the bookmark store's promises: a save is atomic
 /// and durable (a new file beside the old one, written, synced, renamed over

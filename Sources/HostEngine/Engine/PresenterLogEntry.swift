@@ -1,5 +1,4 @@
 import HostText
-import PresenterABI
 
 /// One line of the runtime's log: a plugin's `log` call, or a hook that
 /// failed. Given to the runtime's log sink on the presenter thread.
