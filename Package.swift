@@ -113,3 +113,10 @@ let package = Package(
     // `@unchecked Sendable` and `nonisolated(unsafe)` says why it is safe.
     swiftLanguageModes: [.v6]
 )
+
+// A file uses only the members of modules it imports itself, as SwiftPM
+// builds: an import another file happens to make no longer lends its
+// extensions, so each file's imports say what it uses and none does nothing.
+for target in package.targets where target.type != .system && target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,16 +1,11 @@
-import Dispatch
-import FoundationEssentials
 import Glibc
 import HostSystem
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The system calls behind the bookmark store's promises: a save is atomic
 /// and durable (a new file beside the old one, written, synced, renamed over
 /// it, the folder synced), writers take turns (an advisory lock), and the
 /// file keeps its permissions. Every descriptor is close-on-exec from its
-/// creation, as everywhere in the host (Process/FileDescriptor.swift).
+/// creation, as everywhere in the host (HostSystem's FileDescriptor.swift).
 enum BookmarkStoreFile {
     /// A store file as read: its bytes and what a replacement must keep.
     struct Contents {

@@ -1,7 +1,5 @@
-import Dispatch
-import FoundationEssentials
-import Glibc
 import HostSystem
+import HostText
 
 /// A character encoding a web page declares, found by its label as the
 /// Encoding Standard (WHATWG) names them: UTF-8, UTF-16, windows-1252 (which

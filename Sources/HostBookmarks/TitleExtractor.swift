@@ -1,10 +1,10 @@
+import HostText
+
 /// A page's title as a browser shows it in a tab: the text of the first
 /// `<title>` element (its tag in any case, with any attributes), character
 /// references decoded, white space collapsed and trimmed.
 ///
 /// Pure and total on any bytes (fuzzed: Fuzz/WebTitleFuzz.swift).
-import HostText
-
 enum TitleExtractor {
     /// The most bytes of a title element's text decoded: a title is a line,
     /// and this bounds the work on a page made to be slow.

@@ -1,6 +1,4 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostText
 
 /// Get-title's rules: which URLs are fetched, and what a fetch's reply

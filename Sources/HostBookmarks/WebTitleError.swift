@@ -1,10 +1,10 @@
+import HostText
+
 /// Why a title could not be had, as one precise line:
 /// "HTTP 404 from http://…", "no <title> in the page", "not HTML (application/json)",
 /// "more than 5 redirects", "no answer within 10 s", "cannot resolve host …",
 /// "cannot connect to …", "only http and https URLs …", "cancelled". A URL
 /// in a reason never shows its user information (a password).
-import HostText
-
 public struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reason, one line (what came from the network is escaped).
     public let reason: String

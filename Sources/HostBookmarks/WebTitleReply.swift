@@ -1,3 +1,5 @@
+import HostText
+
 /// What presenter-host-fetch answers on its stdout, read strictly and
 /// within bounds (the fetcher runs libcurl on what a server sent: its
 /// reply is checked like any input).
@@ -26,8 +28,6 @@
 /// to), other (DETAIL: the library's words). `tls` (DETAIL: the library's
 /// words) is an older fetcher's, read as `handshake`. Nothing may follow.
 /// A newer format gets a new version number.
-import HostText
-
 enum WebTitleReply: Equatable, Sendable {
     case response(Response)
     case failure(kind: String, detail: String)

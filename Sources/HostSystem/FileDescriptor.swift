@@ -7,7 +7,7 @@ import SystemShims
 /// the system calls that take one: opening, closing, duplicating, flags,
 /// status. Reading, writing and waiting are in `FileDescriptor+IO.swift`,
 /// pipes and sockets in `FileDescriptor+Sockets.swift`. Code outside
-/// Process/ calls these methods, never `close(2)` or `read(2)` itself
+/// HostSystem calls these methods, never `close(2)` or `read(2)` itself
 /// (`scripts/layers` checks it), and uses ``rawValue`` only where a C API
 /// wants the number.
 ///

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
+import SystemShims  // `struct sigaction`: clang gives its members to the first module whose header has <signal.h>
 
 /// Calls handlers (on a global dispatch queue) after each SIGWINCH, and
 /// after each SIGCONT: a process continued after a stop (Ctrl-Z, then `fg`

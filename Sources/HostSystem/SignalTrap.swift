@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import SystemShims
+import SystemShims  // `struct sigaction`: clang gives its members to the first module whose header has <signal.h>
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -29,7 +29,9 @@ public final class TestBackend: RenderBackend, Sendable {
         state = Mutex(State(canvas: Canvas(cols: cols, rows: rows)))
     }
 
+    /// The size given at init; it never changes.
     public var size: (cols: Int, rows: Int) { fixedSize }
+    /// The flags given at init.
     public var flags: ViewFlags { fixedFlags }
 
     /// The last frame presented (blank before the first).
@@ -55,15 +57,20 @@ public final class TestBackend: RenderBackend, Sendable {
         return lines
     }
 
+    /// Keeps `canvas` as the last frame and counts it.
     public func present(_ canvas: Canvas) {
         state.withLock {
             $0.canvas = canvas
             $0.frameCount += 1
         }
     }
+    /// Keeps `event` in ``events``.
     public func event(_ event: ProgressEvent) { state.withLock { $0.events.append(event) } }
+    /// Keeps `text` in ``printed``.
     public func printAbove(_ text: String) { state.withLock { $0.printed.append(text) } }
+    /// Marks the backend finished (``isFinished``).
     public func finish() { state.withLock { $0.finished = true } }
+    /// Marks the backend finished and keeps `look` (``keptLines``).
     public func finish(keeping look: Canvas?) {
         state.withLock {
             $0.finished = true

@@ -1,8 +1,7 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostBookmarks
 import HostEngine
+import HostPlugins
 import HostRuntime
 import HostSystem
 

@@ -1,9 +1,8 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostBookmarks
 import HostEngine
 import HostRuntime
+import HostText
 
 /// The flags of `presenter-host add-bookmark`, as parsed.
 package struct AddBookmarkOptions: Equatable, Sendable {

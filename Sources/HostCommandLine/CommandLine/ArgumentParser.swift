@@ -1,9 +1,9 @@
+import HostText
+
 /// The arguments of one command read against its ``CommandSpec``: every
 /// command's options are split and checked here, the one way (`--flag value`
 /// and `--flag=value` alike, a value's kind checked at once), and every
 /// problem is one `CommandError.usage` in one style.
-import HostText
-
 struct ParsedArguments {
     /// One option as given, in order.
     struct Occurrence {

@@ -1,7 +1,5 @@
 import HostSystem
 import Dispatch
-import FoundationEssentials
-import Glibc
 import HostBookmarks
 import HostText
 

@@ -1,8 +1,8 @@
+import HostSystem
+
 /// Every error the command line reports. Each case carries the one line the
 /// user sees (naming the file or value, what is wrong and what to do);
 /// `exitCode` maps it to a status in this one place.
-import HostSystem
-
 package enum CommandError: Error, Equatable, Sendable {
     /// A bad flag, a missing or malformed value. Printed with the usage.
     case usage(String)

@@ -1,10 +1,10 @@
+import HostText
+
 /// One command of `presenter-host`, as data: its name, its usage lines, the
 /// options it takes (with their values' kinds), its operands, and the text
 /// of its help. ``ArgumentParser`` reads arguments against it, ``Usage``
 /// writes its help and usage lines from it and ``CompletionScript`` the
 /// shells' completions, so none of them can say something the others do not.
-import HostText
-
 struct CommandSpec: Sendable {
     /// The word that names it (`run`), or its flag (`--list`,
     /// `--print-plugin-path`) for a command spelled as an option.

@@ -1,12 +1,12 @@
+import HostEngine
+import HostPlugins
+import HostText
+
 /// The discovery decisions of one loading, for tracing (`PRESENTER_HOST_DEBUG=1`,
 /// `--trace`): each directory of the search path with its origin and state,
 /// and each candidate file in it, taken (with its presenters, and whether
 /// the registry cache knew it) or refused and why. Built from the registry after loading, so it costs nothing
 /// when tracing is off. Paths, ids and reasons are escaped (`PrintableText`).
-import HostEngine
-import HostPlugins
-import HostText
-
 enum DiscoveryTrace {
     /// One line each, `trace: discovery: ...`, in search order.
     static func lines(_ registry: PresenterRegistry) -> [String] {

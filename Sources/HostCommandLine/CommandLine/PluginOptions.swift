@@ -1,4 +1,3 @@
-import Glibc
 import HostEngine
 import HostPlugins
 import HostSystem

@@ -1,8 +1,9 @@
+import HostPlugins
+import HostText
+
 /// The help and usage text of `presenter-host` and of each command, written
 /// from ``CommandTable``: what the help says a command takes is what its
 /// parser takes.
-import HostPlugins
-
 enum Usage {
     /// The program's version.
     static let version = "0.1.0"

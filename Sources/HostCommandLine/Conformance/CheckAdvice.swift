@@ -1,3 +1,6 @@
+import HostPlugins
+import HostText
+
 /// What `check` tells a plugin's author to change: a line of C to write, a
 /// flag to build with, or a command to run with the real file, folder and
 /// id in it; never "see the docs" or "as the reason says".
@@ -6,9 +9,6 @@
 /// ("remove it from the plugin directory", their `advice`); `check` speaks
 /// to its author, so it shows their `reason` (what is wrong) and a fix
 /// that says what to change.
-import HostPlugins
-import HostText
-
 enum CheckAdvice {
     // MARK: - A file or a descriptor the loader refused
 

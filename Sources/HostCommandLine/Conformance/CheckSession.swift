@@ -1,10 +1,7 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostEngine
 import HostPlugins
 import HostSystem
-import PresenterABI
 
 /// One check's presenter process: a sandboxed ``PresenterProcess`` on a
 /// manual clock, tracing on, with every hook call timed and everything the

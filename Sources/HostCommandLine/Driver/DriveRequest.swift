@@ -1,3 +1,6 @@
+import HostRuntime
+import HostText
+
 /// One line of the driver protocol, version 1 (docs/DRIVER.md): a JSON
 /// object whose verb member (`start`, `progress`, `succeed` or `fail`)
 /// names the action it is about.
@@ -10,9 +13,6 @@
 /// ```
 ///
 /// Any line may carry `"protocol": 1`; another version is refused.
-import HostRuntime
-import HostText
-
 enum DriveRequest: Equatable {
     /// `messages`: the line's own working/success/failure, which replace
     /// the action's table; `nil` uses the table (the `--messages` file).

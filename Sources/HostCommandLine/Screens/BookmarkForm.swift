@@ -1,7 +1,6 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostRuntime
+import HostText
 
 /// The Add Bookmark form's state and its answer to each key, with no
 /// drawing and no I/O: the view draws it, the screen carries out what it

@@ -1,10 +1,9 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostBookmarks
 import HostEngine
 import HostRuntime
 import HostSystem
+import HostText
 
 /// The Add Bookmark screen's two interactors, as in the original: each
 /// performs its action on the screenlet (so its presenter shows it), does

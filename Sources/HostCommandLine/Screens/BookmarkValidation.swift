@@ -1,7 +1,7 @@
-/// The Add Bookmark interactor's checks, in the original's order, before
-/// anything is saved.
 import HostEngine
 
+/// The Add Bookmark interactor's checks, in the original's order, before
+/// anything is saved.
 package enum BookmarkValidation {
     /// The first problem with saving `url` under `title`, as a validation
     /// error whose message replaces the action's failure message: "URL

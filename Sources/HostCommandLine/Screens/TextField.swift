@@ -1,3 +1,5 @@
+import HostText
+
 /// A one-line text field's content and caret, edited as in a shell's line
 /// editor: characters are grapheme clusters (an emoji or a letter with its
 /// accents is one), widths are terminal columns.
@@ -5,8 +7,6 @@
 /// Control characters never enter it: a paste keeps its text with each line
 /// break and tab turned into a space (a URL copied with its newline stays
 /// one line).
-import HostText
-
 package struct TextField: Equatable, Sendable {
     /// The most characters a field holds; typing or pasting more is cut.
     package static let maxLength = 4096

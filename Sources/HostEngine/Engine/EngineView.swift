@@ -1,3 +1,5 @@
+import HostPlugins
+
 /// The host object behind a `presenter_view *`: one per attached view,
 /// reused for every hook call on it, with the kind of call in progress.
 /// Drawing is refused outside render and every view service outside a hook,

@@ -5,6 +5,8 @@
 /// a descriptor record lists, `DescriptorRules.hookNames`): a value the
 /// compiler checks, where a misspelt string would be another hook.
 public enum Hook: String, Sendable, Hashable, CaseIterable {
+    /// The descriptor's hooks, `presenter_descriptor`'s members of the
+    /// same names (docs/ABI.md says when each is called).
     case create, destroy, show, hide, progress, render, key
     /// The presenter process starting, until it said hello.
     case start

@@ -27,9 +27,13 @@ extension HostClock {
 
 /// The system's monotonic clock (CLOCK_MONOTONIC).
 public struct MonotonicClock: HostClock {
+    /// The system's clock; it has nothing to configure.
     public init() {}
+    /// CLOCK_MONOTONIC now: what a presenter process reads itself.
     public func now() -> UInt64 { MonotonicTime.nanoseconds() }
+    /// True: real time, so the runtime arms its frame timer.
     public var movesOnItsOwn: Bool { true }
+    /// True: a presenter process reads the same clock without asking the host.
     public var isSystemMonotonic: Bool { true }
 }
 
@@ -44,7 +48,9 @@ public final class ManualClock: HostClock, Sendable {
     /// subtracting small durations from the first reading stay positive).
     public init(start: UInt64 = 1_000_000_000) { time = Mutex(start) }
 
+    /// The time last set: it stands still between its owner's steps.
     public func now() -> UInt64 { time.withLock { $0 } }
+    /// False: frames come when the owner renders them, never on a timer.
     public var movesOnItsOwn: Bool { false }
 
     /// Moves the clock to `newTime` (never back).

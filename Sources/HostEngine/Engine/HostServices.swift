@@ -1,4 +1,5 @@
 import Glibc
+import HostPlugins
 import HostText
 import PresenterABI
 

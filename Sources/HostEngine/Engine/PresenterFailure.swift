@@ -1,10 +1,10 @@
-/// Why a presenter stopped for good: its process crashed, exited, hung or
-/// broke the protocol, or it could not start. The host then goes on without
-/// it (``PresenterRuntime`` takes it off the view; `run` prints plain lines).
 import HostPlugins
 import HostSystem
 import HostText
 
+/// Why a presenter stopped for good: its process crashed, exited, hung or
+/// broke the protocol, or it could not start. The host then goes on without
+/// it (``PresenterRuntime`` takes it off the view; `run` prints plain lines).
 public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// What happened.
     public enum Reason: Equatable, Sendable {
@@ -33,8 +33,10 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
     public var presenterId: String
     /// The hook that was running (`.show`, `.render`), or nil between hooks.
     public var hook: Hook?
+    /// What happened, as data: the text is ``description``'s to build.
     public var reason: Reason
 
+    /// A failure of `presenterId` in `hook` (nil: between hooks).
     public init(presenterId: String, hook: Hook?, reason: Reason) {
         self.presenterId = presenterId
         self.hook = hook

@@ -38,6 +38,9 @@ extension PresenterProcess {
         /// The default budget of starting and loading: 5 s, as the scan helper's.
         public static let defaultStartTimeout = 5.0
 
+        /// A configuration that runs `executable --presenter-process` (this
+        /// program by default) with the given budgets, in seconds, and
+        /// `environment` added to what its sandbox passes of the host's.
         public init(
             executable: String = "/proc/self/exe", hookTimeout: Double = defaultHookTimeout,
             startTimeout: Double = defaultStartTimeout, environment: [String: String] = [:]

@@ -1,10 +1,6 @@
-import Dispatch
-import FoundationEssentials
 import Glibc
 import HostPlugins
 import HostSystem
-import HostText
-import PresenterABI
 
 /// Presenters in a presenter process: the host's side of the sandbox.
 ///

@@ -1,5 +1,3 @@
-import Dispatch
-import FoundationEssentials
 import Glibc
 import HostPlugins
 import HostSystem

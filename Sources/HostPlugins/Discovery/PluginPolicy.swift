@@ -27,6 +27,8 @@ public struct PluginPolicy: Sendable, Equatable {
     /// The strict policy, the default.
     public static let strict = PluginPolicy(allowInsecure: false)
 
+    /// A policy that, with `allowInsecure`, loads files the owner and mode
+    /// rules would refuse (`--allow-insecure-plugins`).
     public init(allowInsecure: Bool) {
         self.allowInsecure = allowInsecure
     }

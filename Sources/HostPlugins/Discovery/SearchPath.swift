@@ -1,4 +1,3 @@
-import Glibc
 import HostSystem
 import HostText
 

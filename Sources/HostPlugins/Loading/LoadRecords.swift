@@ -1,6 +1,4 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostText
 
 /// What loading one plugin file gave, as lines of text: the scan helper

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import HostSystem
+import HostText
 
 #if canImport(Glibc)
     import Glibc

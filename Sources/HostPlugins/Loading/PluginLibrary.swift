@@ -1,3 +1,4 @@
+import HostSystem
 import PresenterABI
 
 /// Loads one plugin file: opened and checked once (`PluginFile`: the

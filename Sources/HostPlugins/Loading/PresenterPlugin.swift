@@ -21,6 +21,7 @@ public struct PresenterPlugin: Sendable, Equatable {
     public let license: String?
     /// The id of the presenter this one extends, if any.
     public let extends: String?
+    /// What it declares it can show (messages, a determinate fraction).
     public let capabilities: Capabilities
     /// The ABI version the plugin was built for.
     public let abiVersion: ABIVersion
@@ -89,6 +90,7 @@ public struct PresenterPlugin: Sendable, Equatable {
     /// host never unloads, so it may be shared between threads).
     // Safe: the pointer is to a library's static storage, never written and never unloaded.
     public struct Descriptor: @unchecked Sendable, Equatable {
+        /// The descriptor, as the plugin's entry point returned it.
         public let pointer: UnsafePointer<presenter_descriptor>
     }
 
@@ -105,35 +107,50 @@ public struct PresenterPlugin: Sendable, Equatable {
     /// The C function pointers of a descriptor. Equality compares presence only.
     // Safe: C function pointers into libraries that are never unloaded; calling them is the engine's job.
     public struct Hooks: @unchecked Sendable, Equatable {
+        /// The header's `create`: makes an instance for one view.
         public typealias Create =
             @convention(c) (
                 UnsafePointer<presenter_descriptor>?, UnsafePointer<presenter_host>?, OpaquePointer?,
                 UnsafeMutablePointer<UnsafeMutableRawPointer?>?
             ) -> presenter_status
+        /// The header's `destroy`: frees an instance.
         public typealias Destroy = @convention(c) (UnsafeMutableRawPointer?) -> Void
+        /// The header's `show`: an interactor started, with its working message.
         public typealias Show =
             @convention(c) (
                 UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?
             ) -> presenter_status
+        /// The header's `hide`: an interactor ended, with its outcome.
         public typealias Hide =
             @convention(c) (
                 UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<presenter_interactor>?,
                 UnsafePointer<presenter_failure>?
             ) -> presenter_status
+        /// The header's `progress`: a shown interactor reported progress.
         public typealias Progress =
             @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<presenter_interactor>?) ->
             presenter_status
+        /// The header's `render`: draw the frame of a time.
         public typealias Render = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt64) -> Void
+        /// The header's `key`: a key offered; 1 when the presenter used it.
         public typealias Key = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt32) -> Int32
 
+        /// The descriptor's `create`, or nil.
         public var create: Create?
+        /// The descriptor's `destroy`, or nil.
         public var destroy: Destroy?
+        /// The descriptor's `show`, or nil (a base's is used).
         public var show: Show?
+        /// The descriptor's `hide`, or nil (a base's is used).
         public var hide: Hide?
+        /// The descriptor's `progress`, or nil (a base's is used).
         public var progress: Progress?
+        /// The descriptor's `render`, or nil (a base's is used).
         public var render: Render?
+        /// The descriptor's `key`, or nil (a base's is used).
         public var key: Key?
 
+        /// Hooks as given; those left out are absent, as a NULL field is.
         public init(
             create: Create? = nil, destroy: Destroy? = nil, show: Show? = nil, hide: Hide? = nil,
             progress: Progress? = nil, render: Render? = nil, key: Key? = nil

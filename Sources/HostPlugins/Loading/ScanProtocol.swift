@@ -1,3 +1,5 @@
+import HostText
+
 /// The line protocol a scan helper speaks on its report channel (see
 /// `PluginScanner`). Version 4, one line each, `\n`-terminated:
 ///

@@ -1,4 +1,3 @@
-import Glibc
 import HostSystem
 
 /// Keeps plugin output away from the host's results.

@@ -1,6 +1,6 @@
-/// A plugin file, or a presenter in it, that the host did not load.
 import HostText
 
+/// A plugin file, or a presenter in it, that the host did not load.
 public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The library file, as found (it may hold any character but NUL).
     public let path: String

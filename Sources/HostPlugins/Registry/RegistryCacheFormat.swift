@@ -1,6 +1,4 @@
-import Dispatch
-import FoundationEssentials
-import Glibc
+import HostText
 
 /// The text of the registry cache file (see `RegistryCache`), version 1:
 ///

@@ -1,6 +1,4 @@
 import Dispatch
-import FoundationEssentials
-import Glibc
 import HostSystem
 #if canImport(Glibc)
     import Glibc

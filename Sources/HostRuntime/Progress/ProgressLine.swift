@@ -1,3 +1,5 @@
+import HostText
+
 /// The lines a command writes to its progress channel
 /// (`PRESENTER_PROGRESS_FD`, see docs/PROGRESS.md):
 ///
@@ -10,8 +12,6 @@
 ///
 /// Surrounding blanks and a carriage return are ignored; an empty line is
 /// no report.
-import HostText
-
 enum ProgressLine {
     /// Why a line is not a report, for the `--verbose` log.
     struct Invalid: Error, Equatable {

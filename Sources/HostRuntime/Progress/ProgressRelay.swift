@@ -1,6 +1,4 @@
 import Dispatch
-import FoundationEssentials
-import Glibc
 import HostSystem
 
 /// Where a command's progress reports go: its interactor once there is one.

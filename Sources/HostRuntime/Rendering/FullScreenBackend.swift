@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import HostSystem
 import HostText
@@ -51,9 +50,13 @@ public final class FullScreenBackend: RenderBackend {
         terminalSize = TerminalShim.windowSize(output) ?? (80, 24)
     }
 
+    /// The whole terminal, as last read (80 × 24 when it cannot be read).
     public var size: (cols: Int, rows: Int) { terminalSize }
+    /// What the terminal can show, as given at init.
     public var flags: ViewFlags { viewFlags }
 
+    /// Draws `canvas` on the alternate screen, entering it at the first frame;
+    /// nothing while in the background.
     public func present(_ canvas: Canvas) {
         guard isForeground() else { return }
         // A frame laid out for another size would wrap at the edge: it is
@@ -72,22 +75,29 @@ public final class FullScreenBackend: RenderBackend {
         write(encoder.frame(canvas))
     }
 
+    /// Nothing: the screen shows what happens in its frames.
     public func event(_ event: ProgressEvent) {}
+    /// Nothing: there is no "above" on a whole screen, and a line written
+    /// there would break its frame.
     public func printAbove(_ text: String) {}
 
+    /// Reads the size again; the next frame draws every cell.
     public func refresh() {
         terminalSize = TerminalShim.windowSize(output) ?? terminalSize
         encoder.invalidate()
     }
 
+    /// Calls `handler` on SIGWINCH and SIGCONT (the first handler only).
     public func watchResize(_ handler: @escaping @Sendable () -> Void) {
         guard resizeToken == nil else { return }
         resizeHandler = handler
         resizeToken = ResizeSignal.watch(handler)
     }
 
+    /// Gives the user's screen back (Ctrl-Z); the next frame enters again.
     public func suspend() { leave() }
 
+    /// Stops watching resizes and gives the user's screen back.
     public func finish() {
         if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
         resizeToken = nil

@@ -1,6 +1,4 @@
 import Dispatch
-import FoundationEssentials
-import Glibc
 import HostSystem
 import HostText
 
@@ -36,20 +34,26 @@ public final class PlainBackend: RenderBackend {
         self.rows = rows
     }
 
+    /// The size given at init: lines have no screen to measure.
     public var size: (cols: Int, rows: Int) { (cols, rows) }
+    /// Unicode or not; never animated, interactive or coloured.
     public var flags: ViewFlags { unicode ? [.unicode] : [] }
 
+    /// Nothing: plain output has no frames, only ``event(_:)``'s lines.
     public func present(_ canvas: Canvas) {}
 
+    /// Writes the event's line (``line(for:)``), if it has one.
     public func event(_ event: ProgressEvent) {
         if let line = line(for: event) { write(line + "\n") }
     }
 
+    /// Writes `text` as a line of its own (nothing for empty text).
     public func printAbove(_ text: String) {
         guard !text.isEmpty else { return }
         write(text.hasSuffix("\n") ? text : text + "\n")
     }
 
+    /// Nothing: every line was written when its event came.
     public func finish() {}
 
     /// The outcome's line was printed when the action ended: nothing more.

@@ -1,3 +1,5 @@
+import HostText
+
 /// Turns canvases into the bytes that draw them on a terminal's whole
 /// alternate screen, with absolute cursor moves.
 ///
@@ -12,8 +14,6 @@
 /// every cell.
 ///
 /// Pure: it only builds bytes, the backend writes them.
-import HostText
-
 struct ScreenFrameEncoder {
     /// Colour codes are written (else only attributes).
     let colorEnabled: Bool

@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import HostSystem
 import HostText
@@ -122,12 +121,17 @@ public final class TerminalBackend: RenderBackend {
 
     deinit { foregroundWatch?.cancel() }
 
+    /// The region: one column short of the terminal's width (a full row
+    /// would wrap at the edge), at most `regionRows` and one less than its height.
     public var size: (cols: Int, rows: Int) {
         (max(0, terminalSize.cols - 1), min(regionRows, max(1, terminalSize.rows - 1)))
     }
 
+    /// What the terminal can show, as given at init.
     public var flags: ViewFlags { viewFlags }
 
+    /// Draws `canvas` in the region below the output; in the background it
+    /// takes the region off instead, to draw again in the foreground.
     public func present(_ canvas: Canvas) {
         lastCanvas = canvas
         guard isForeground() else { return leaveScreen() }
@@ -204,6 +208,7 @@ public final class TerminalBackend: RenderBackend {
         send(bytes, modes: modes)
     }
 
+    /// Reads the terminal's size again; the next frame redraws the region.
     public func refresh() {
         terminalSize = Self.readTerminalSize(fd: fd, fixed: fixedTerminalSize)
         encoder.resized(terminalColumns: terminalSize.cols)
@@ -218,6 +223,8 @@ public final class TerminalBackend: RenderBackend {
         if fixedTerminalSize == nil { resizeToken = ResizeSignal.watch(handler) }
     }
 
+    /// Takes the region off before the host stops (Ctrl-Z); the next frame
+    /// draws it again.
     public func suspend() {
         // Until the next frame, lines printed above (a log line, the
         // command's output) come without the region: redrawn, it would turn
@@ -230,6 +237,7 @@ public final class TerminalBackend: RenderBackend {
         send(encoder.clearRegion())
     }
 
+    /// Takes the region off and sets the terminal back: nothing stays.
     public func finish() { finish(keeping: nil) }
 
     /// As ``finish()``, and `look`'s rows are written where the cursor was

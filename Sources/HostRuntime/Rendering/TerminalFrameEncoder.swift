@@ -1,3 +1,5 @@
+import HostText
+
 /// Turns canvases into the bytes that draw them in a region of rows at the
 /// bottom of a terminal, using relative cursor moves only.
 ///
@@ -35,8 +37,6 @@
 /// to it (`CNL` + `CUF`) and the `DECRC` back.
 ///
 /// Pure: it only builds bytes, the backend writes them.
-import HostText
-
 struct TerminalFrameEncoder {
     /// Colour codes are written (else only attributes).
     let colorEnabled: Bool

@@ -1,9 +1,6 @@
 import Dispatch
-import FoundationEssentials
-import Glibc
 import HostEngine
 import HostSystem
-import PresenterABI
 import Synchronization
 
 /// One running action (the original's interactor), as returned by

@@ -1,6 +1,4 @@
 import HostEngine
-import HostSystem
-import HostText
 
 extension PresenterRuntime {
     // MARK: - A clock that does not move on its own

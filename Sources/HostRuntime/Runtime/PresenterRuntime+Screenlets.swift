@@ -1,6 +1,5 @@
 import HostEngine
 import HostSystem
-import HostText
 
 extension PresenterRuntime {
     // MARK: - For screenlets (presenter thread)

@@ -1,11 +1,8 @@
 import Dispatch
-import FoundationEssentials
-import Glibc
 import HostEngine
 import HostPlugins
 import HostSystem
 import HostText
-import PresenterABI
 
 /// The host's runtime: attaches screenlet views to presenter plugins, tells
 /// the presenters about their views' interactors on one presenter thread,

@@ -1,8 +1,8 @@
+import HostEngine
+
 /// What happened to an action, for backends that print lines instead of
 /// drawing frames (``PlainBackend``). The runtime sends one `started` and one
 /// `finished` for every interactor, on the presenter thread, in order.
-import HostEngine
-
 public enum ProgressEvent: Equatable, Sendable {
     /// An interactor was shown; `message` is its working message. An
     /// interactor whose action has no working message is never shown, and

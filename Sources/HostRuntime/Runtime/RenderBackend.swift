@@ -1,11 +1,11 @@
+import HostText
+
 /// Where frames go: a terminal, plain lines, or a test's memory.
 ///
 /// The runtime calls every method on its presenter thread only, one at a
 /// time; a backend needs no locking of its own for them. Code on other
 /// threads goes through ``PresenterRuntime`` (for example
 /// ``PresenterRuntime/printAbove(_:)``).
-import HostText
-
 public protocol RenderBackend: AnyObject {
     /// The view's size in cells. The runtime sizes its canvas from it before
     /// each frame.

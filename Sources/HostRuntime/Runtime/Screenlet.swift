@@ -1,3 +1,8 @@
+import HostEngine
+import HostPlugins
+import HostText
+import PresenterABI
+
 /// A view attached to a ``PresenterRuntime`` with its presenter instance
 /// chain: where actions are performed. Created by
 /// ``PresenterRuntime/attach(_:)``.
@@ -17,11 +22,6 @@
 /// order the interactors reported, so concurrent actions never end each
 /// other's progress.
 // Safe: the `var`s are presenter thread only (its methods assert it); the rest is immutable.
-import HostEngine
-import HostPlugins
-import HostText
-import PresenterABI
-
 public final class Screenlet: @unchecked Sendable {
     /// The view.
     public let view: ScreenletView

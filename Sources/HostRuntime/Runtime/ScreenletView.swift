@@ -1,3 +1,6 @@
+import HostEngine
+import HostText
+
 /// A screen that runs actions, in the original's model: it declares its
 /// progress messages per action and chooses its presenter. Subclass it and
 /// override what differs; `run`'s view only sets messages.
@@ -14,9 +17,6 @@
 /// ```
 // Safe by contract: its tables are set up before attaching and then only read; drawing and keys
 // come on the presenter thread alone. Subclasses keep to the same rule.
-import HostEngine
-import HostText
-
 open class ScreenletView: @unchecked Sendable {
     /// The key of the messages used for an action that declares none.
     public static let defaultAction = "default"

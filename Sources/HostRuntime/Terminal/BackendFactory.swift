@@ -1,6 +1,4 @@
-import Dispatch
 import FoundationEssentials
-import Glibc
 import HostSystem
 
 /// Chooses how progress reaches a stream (stderr, normally).

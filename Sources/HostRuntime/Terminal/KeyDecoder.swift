@@ -1,3 +1,5 @@
+import HostText
+
 /// Turns the bytes a terminal sends in raw mode into ``TerminalKey``s.
 ///
 /// It keeps what a read cut in the middle of a sequence for the next
@@ -16,8 +18,6 @@
 /// one ``TerminalKey/paste(_:)`` of at most ``maxPaste`` bytes (the rest is
 /// dropped). Any other sequence, and Alt with a key, is consumed whole and
 /// ignored: no byte of it is ever taken for typed text.
-import HostText
-
 public struct KeyDecoder: Sendable {
     /// The most bytes of one paste kept.
     public static let maxPaste = 64 * 1024

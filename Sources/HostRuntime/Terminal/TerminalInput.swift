@@ -1,6 +1,4 @@
 import Dispatch
-import FoundationEssentials
-import Glibc
 import HostSystem
 
 /// Reads keys from a terminal in raw mode on a thread of its own and hands

@@ -14,7 +14,10 @@ import PresenterABI
 public enum TerminalKey: Equatable, Sendable {
     /// A character typed (one Unicode scalar; a cluster comes as several).
     case text(Unicode.Scalar)
+    /// Keys that edit or move between fields (`delete` is Delete, forward;
+    /// `backTab` is Shift-Tab).
     case enter, tab, backTab, escape, backspace, delete
+    /// Keys that move the caret.
     case up, down, left, right, home, end
     /// Ctrl and a letter (1 = Ctrl-A ... 26 = Ctrl-Z) that is none of the above.
     case control(UInt8)
@@ -24,13 +27,21 @@ public enum TerminalKey: Equatable, Sendable {
     // The header's PRESENTER_KEY_* values (Apple's `NSUpArrowFunctionKey`
     // and its kin; Shift-Tab has none: Apple's `NSBackTabCharacter`, 0x19,
     // is Ctrl-Y in a terminal).
+    /// The code of Up (`PRESENTER_KEY_UP`).
     public static let upCode = UInt32(PRESENTER_KEY_UP)
+    /// The code of Down (`PRESENTER_KEY_DOWN`).
     public static let downCode = UInt32(PRESENTER_KEY_DOWN)
+    /// The code of Left (`PRESENTER_KEY_LEFT`).
     public static let leftCode = UInt32(PRESENTER_KEY_LEFT)
+    /// The code of Right (`PRESENTER_KEY_RIGHT`).
     public static let rightCode = UInt32(PRESENTER_KEY_RIGHT)
+    /// The code of Delete, forward (`PRESENTER_KEY_DELETE`).
     public static let deleteForwardCode = UInt32(PRESENTER_KEY_DELETE)
+    /// The code of Home (`PRESENTER_KEY_HOME`).
     public static let homeCode = UInt32(PRESENTER_KEY_HOME)
+    /// The code of End (`PRESENTER_KEY_END`).
     public static let endCode = UInt32(PRESENTER_KEY_END)
+    /// The code of Shift-Tab (`PRESENTER_KEY_BACK_TAB`).
     public static let backTabCode = UInt32(PRESENTER_KEY_BACK_TAB)
 
     /// The key's code (see the type's description); `nil` for a paste, which is not a key.

@@ -56,6 +56,7 @@ public struct Canvas: Equatable, Sendable {
         /// True for the right half of a wide cluster.
         @inlinable public var isContinuation: Bool { withUnsafeBytes(of: utf8) { $0[31] == 0 } }
 
+        /// A cell of `text` (one grapheme cluster; "" for a continuation) in `style`.
         public init(text: String, style: CellStyle) {
             utf8 = Self.packed(text)
             styleBits = UInt64(style.rawValue)

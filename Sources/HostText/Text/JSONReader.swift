@@ -1,7 +1,3 @@
-import Dispatch
-import FoundationEssentials
-import Glibc
-
 /// A small strict JSON (RFC 8259) reader that remembers where each value
 /// starts, so a data-file error can name its line and column; Foundation's
 /// JSONSerialization only gives a byte offset, and not for every error.

@@ -1,4 +1,5 @@
 import Foundation
+import HostPlugins
 import Testing
 @testable import HostCommandLine
 

@@ -1,3 +1,4 @@
+import HostRuntime
 import Testing
 @testable import HostCommandLine
 

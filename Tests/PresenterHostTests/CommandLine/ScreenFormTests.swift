@@ -1,4 +1,5 @@
 @testable import HostCommandLine
+import HostRuntime
 import Testing
 
 @Suite("Screen form: the fields and the Add Bookmark form's answers to keys")

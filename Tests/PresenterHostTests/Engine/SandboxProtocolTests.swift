@@ -1,4 +1,5 @@
 import Foundation
+import HostPlugins
 import PresenterABI
 @testable import HostText
 @testable import HostEngine

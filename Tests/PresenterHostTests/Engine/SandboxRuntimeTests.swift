@@ -1,4 +1,5 @@
 import Foundation
+import HostText
 import PresenterABI
 @testable import HostPlugins
 @testable import HostEngine

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import HostSystem
+import SystemShims
 import Testing
 
 /// The one EINTR retry (``retryingOnInterrupt(_:_:)``) and the one error
