@@ -96,7 +96,14 @@ public enum WebTitle {
     /// information in its authority: what an error or a listing shows of
     /// a URL, so that a password in it is never printed.
     public static func withoutUserInfo(_ text: String) -> String {
-        splitUserInfo(text).url
+        let url = splitUserInfo(text).url
+        // Typed without "//" ("admin:secret@router.lan" reads as the scheme
+        // "admin"): what comes before an "@" ahead of the first "/", "?" or
+        // "#" may be a user and password too, and is shown as "…".
+        let scalars = Array(url.unicodeScalars)
+        let end = scalars.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? scalars.endIndex
+        guard let at = scalars[..<end].lastIndex(of: "@") else { return url }
+        return "…" + String(String.UnicodeScalarView(scalars[at...]))
     }
 
     /// `url` with each control, bidi or format character and white space

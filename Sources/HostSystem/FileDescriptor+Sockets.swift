@@ -71,9 +71,12 @@ extension FileDescriptor {
     }
 
     /// A connection to the Unix stream socket at `path`, close-on-exec.
+    /// `nonBlocking`: the socket is non-blocking, and a listener whose
+    /// backlog is full fails at once with EAGAIN instead of holding the
+    /// caller (a stopped or hostile listener would, for ever).
     /// - Throws: `connect` (or the call before it) and its errno.
-    package static func connect(toUnixSocket path: String) throws(Errno) -> FileDescriptor {
-        let fd = ph_connect_unix_cloexec(path)
+    package static func connect(toUnixSocket path: String, nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
+        let fd = ph_connect_unix_cloexec(path, nonBlocking ? 1 : 0)
         guard fd >= 0 else { throw Errno(call: "connect", code: errno) }
         return FileDescriptor(rawValue: fd)
     }

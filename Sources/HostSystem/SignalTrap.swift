@@ -222,8 +222,12 @@ extension SignalTrap {
     /// (``ResizeSignal/continuationsInStopHandler``). Left: a SIGCONT
     /// handled on another thread in the instant between the delivery and
     /// the read (seen once in 300 tries on a machine loaded far past its
-    /// cores; none in 300 at a load of 4 on 2), and, in an orphaned process
-    /// group only, one between the last check and SIGSTOP.
+    /// cores; none in 300 at a load of 4 on 2); one generated between that
+    /// read and the resend, which the resent stop signal discards before
+    /// its handler counts it (the kernel drops pending SIGCONTs when a stop
+    /// signal is generated); and, in an orphaned process group only, one
+    /// between the last check and SIGSTOP. Closing them needs SIGTSTP
+    /// blocked in every thread and watched without being taken.
     // Safe: `requests`, `served` and `ending` only under `condition`.
     final class Stopper: @unchecked Sendable {
         private let condition = MonotonicCondition()

@@ -57,10 +57,10 @@ int ph_listen_unix_cloexec(const char *path, int backlog) {
     return fd;
 }
 
-int ph_connect_unix_cloexec(const char *path) {
+int ph_connect_unix_cloexec(const char *path, int nonblocking) {
     struct sockaddr_un address;
     if (unix_address(path, &address) != 0) return -1;
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
     if (fd < 0) return -1;
     if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
         int saved = errno;

@@ -104,7 +104,7 @@ final class BookmarkScript: @unchecked Sendable {
         if let failure {
             // In a terminal and in plain lines alike: the presenter's lines
             // were drawn and went (or were printed), this one stays.
-            PresenterHostCommand.writeStandardError("Error: \(failure)\n")
+            PresenterHostCommand.writeStandardError("Error: \(PrintableText.escaping("\(failure)"))\n")
             return .exit(ExitCode.failure.rawValue)
         }
         if save == nil, let resolvedTitle {

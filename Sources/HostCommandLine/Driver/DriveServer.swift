@@ -58,14 +58,28 @@ final class DriveServer: @unchecked Sendable {
         var result = Self.listen(path)
         if case .failure(let failure) = result, failure.code == EADDRINUSE {
             let isSocket = (try? FileStatus.ofLink(path)).map { $0.st_mode & S_IFMT == S_IFSOCK } ?? false
-            switch Result(catching: { () throws(Errno) in try FileDescriptor.connect(toUnixSocket: path) }) {
+            // Non-blocking: a listener that never accepts (stopped, or
+            // another user's with a full backlog) must not hold the start,
+            // where the trapped signals no longer end it. Only a refusal
+            // says nobody listens: a socket this user may not connect to
+            // (EACCES: another user's live driver) is not stale.
+            let probe = Result { () throws(Errno) in try FileDescriptor.connect(toUnixSocket: path, nonBlocking: true) }
+            switch probe {
             case .success(let fd):
                 try? fd.close()
                 throw ListenFailure(
                     "--socket \(shown): another driver is listening there; give another path or stop it")
-            case .failure where isSocket:
+            case .failure(let failure) where isSocket && failure.code == ECONNREFUSED:
                 try? FileSystem.remove(path)
                 result = Self.listen(path)
+            case .failure(let failure) where isSocket && failure.code == EAGAIN:
+                throw ListenFailure(
+                    "--socket \(shown): another driver is listening there (its queue is full); give another path or stop it"
+                )
+            case .failure(let failure) where isSocket:
+                throw ListenFailure(
+                    "--socket \(shown): a socket is there that cannot be tested (\(errnoText(failure.code))); give another path or remove it"
+                )
             case .failure:
                 throw ListenFailure(
                     "--socket \(shown): a file that is not a socket is in the way; remove it or give another path")

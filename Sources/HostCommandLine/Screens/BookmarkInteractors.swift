@@ -86,15 +86,24 @@ enum BookmarkInteractors {
         }
     }
 
-    /// The bookmark as saved: the URL as a browser would read it when that
-    /// works (`example.com` is `https://example.com`), else as typed, for
-    /// the validation to name what is wrong with it.
+    /// The bookmark as saved: the URL as a browser would read it
+    /// (`example.com` is `https://example.com`, a user and password taken
+    /// out). One that cannot be read so is refused: by the validation,
+    /// which names what is wrong with it as typed (without a password), or
+    /// with the reason it cannot be read; it is never saved as typed, which
+    /// would keep a password in the store.
     static func save(
         url: String, title: String, to store: BookmarkStore, interruption: BookmarkSaveInterruption? = nil
     ) -> Result<Bookmark, InteractorError> {
         let url = url.trimmingWhitespace()
         let title = title.trimmingWhitespace()
-        let normalized = url.isEmpty ? url : ((try? WebTitle.normalizedURL(url)) ?? url)
+        let normalized: String
+        do throws(WebTitleError) {
+            normalized = url.isEmpty ? url : try WebTitle.normalizedURL(url)
+        } catch {
+            let shown = WebTitle.withoutUserInfo(url)
+            return .failure(BookmarkValidation.validate(url: shown, title: title) ?? .validation(error.reason))
+        }
         if let invalid = BookmarkValidation.validate(url: normalized, title: title) { return .failure(invalid) }
         let bookmark = Bookmark(url: normalized, title: title)
         do {

@@ -22,7 +22,7 @@ int ph_socketpair_cloexec(int fds[2]);
  *  errno on failure (ENAMETOOLONG for a path sun_path cannot hold). */
 int ph_listen_unix_cloexec(const char *path, int backlog);
 /** A connection to the Unix stream socket at path, close-on-exec; -1 and errno. */
-int ph_connect_unix_cloexec(const char *path);
+int ph_connect_unix_cloexec(const char *path, int nonblocking);
 /** Sends one datagram of length bytes to the Unix datagram socket at path
  *  (a leading '@' names an abstract socket, as NOTIFY_SOCKET does); 0, or
  *  -1 and errno. */

@@ -127,6 +127,29 @@ struct WebUntrustedTests {
         #expect(try BookmarkStore(path: store).load().last == Bookmark(url: "https://example.com/x", title: "T"))
     }
 
+    /// A URL that cannot be read as one, with a password in it (no host):
+    /// refused, never saved as typed with the password (the store kept it
+    /// before), and the error shows none either.
+    @Test func aURLThatCannotBeReadIsRefusedWithoutItsPassword() throws {
+        let store = Self.store()
+        let run = try host([
+            "add-bookmark", "--add", "--url", "http://\(Self.userInfo)@/x", "--title", "T", "--store", store,
+        ])
+        #expect(run.status != 0, "\(run.stderr)")
+        Self.expectNoSecret(run.stderr, "stderr")
+        Self.expectNoSecret((try? String(contentsOfFile: store, encoding: .utf8)) ?? "", "the store")
+        #expect(((try? BookmarkStore(path: store).load()) ?? []).isEmpty)
+    }
+
+    /// Typed without `//`, a user and password read as a scheme
+    /// (`admin:secret@router.lan`): the refusal shows neither.
+    @Test func aPasswordTypedWithoutASchemeIsNotPrintedInTheRefusal() throws {
+        let run = try host(["add-bookmark", "--get-title", "--url", "alice:pa%3Ass@router.lan/x"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("…@router.lan/x"), "\(run.stderr)")
+        Self.expectNoSecret(run.stderr, "stderr")
+    }
+
     /// A store an older presenter-host wrote with a password in a URL: the
     /// listings leave it out.
     @Test func aPasswordInAStoredURLIsNotListed() throws {

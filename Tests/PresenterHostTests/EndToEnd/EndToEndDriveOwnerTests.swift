@@ -123,6 +123,49 @@ struct EndToEndDriveOwnerTests {
 
     // MARK: - The socket file
 
+    /// A listener at the path that never accepts, its queue full (a stopped
+    /// driver's, or another user's set there on purpose): the start says
+    /// so at once (73), where a blocking connect held it for ever, deaf to
+    /// the signals trapped by then.
+    @Test func aListenerThatNeverAcceptsDoesNotHoldTheStart() throws {
+        let dir = TestPaths.temporaryDirectory("drivefull")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("s").path
+        let ready = dir.appendingPathComponent("ready").path
+        let holder = try TestProcess(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                "-c",
+                """
+                import socket, sys
+                listener = socket.socket(socket.AF_UNIX)
+                listener.bind(sys.argv[1])
+                listener.listen(0)
+                clients = []
+                while True:
+                    client = socket.socket(socket.AF_UNIX)
+                    client.setblocking(False)
+                    try:
+                        client.connect(sys.argv[1])
+                    except BlockingIOError:
+                        break
+                    clients.append(client)
+                open(sys.argv[2], "w").close()
+                sys.stdin.read()
+                """,
+                socket, ready,
+            ])
+        defer {
+            holder.send(SIGKILL)
+            _ = holder.wait()
+        }
+        #expect(waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: ready) })
+        let run = try MeasuredHostRun(["drive", "--socket", socket])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("its queue is full"), "\(run.stderr)")
+        #expect(run.seconds < TestTime.scaled(20))
+    }
+
     /// A SIGTERM as soon as the socket exists, while the presenter still
     /// loads (its constructor sleeps): the signals are trapped before the
     /// socket is bound, so the driver ends as a stopped driver does (0) and

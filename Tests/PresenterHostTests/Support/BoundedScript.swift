@@ -6,8 +6,8 @@ import SystemShims
 /// A bash script that drives the built binary (`$HOST`) in a folder of its
 /// own (`$DIR`, its working directory), killed if it outlives a watchdog,
 /// with how long it took and the most memory any process it waited for held
-/// (ru_maxrss from wait4: bash's own, or that of a process it reaped, the
-/// host among them). The script reports what it measured as `key=value`
+/// (``PeakMemory``: bash's own, or that of a process it reaped, the host
+/// among them). The script reports what it measured as `key=value`
 /// lines on stdout (``values``).
 struct BoundedScript {
     /// The script's exit status, or 128 + the signal (137: the watchdog).
@@ -40,10 +40,11 @@ struct BoundedScript {
         options.newProcessGroup = true
         options.environment = TestProcess.environment(
             adding: environment.merging(["HOST": TestPaths.binary.path, "DIR": folder, "TERM": "dumb"]) { a, _ in a })
+        let report = folder + "/.script-peak"
+        let (executable, argv) = PeakMemory.measuring(
+            "/bin/bash", ["bash", "-c", "cd \"$DIR\" || exit 99\n" + script], report: report)
         let started = Date()
-        let pid = try Spawn.start(
-            "/bin/bash", ["bash", "-c", "cd \"$DIR\" || exit 99\n" + script], options
-        ).get()
+        let pid = try Spawn.start(executable, argv, options).get()
         let pidfd = ph_pidfd_open(pid)
         if pidfd >= 0 {
             var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
@@ -55,11 +56,10 @@ struct BoundedScript {
             close(pidfd)
         }
         var raw: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &raw, 0, &usage)
+        _ = waitpid(pid, &raw, 0)
         seconds = Date().timeIntervalSince(started)
         status = ChildProcess.Termination(waitStatus: raw).shellStatus
-        peakBytes = usage.ru_maxrss * 1024
+        peakBytes = PeakMemory.bytes(in: report)
         stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
     }

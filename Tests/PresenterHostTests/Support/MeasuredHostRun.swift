@@ -7,8 +7,8 @@ import SystemShims
 
 /// One run of the built binary with stdin /dev/null and its output in
 /// files, killed if it outlives a watchdog, with how long it took and the
-/// most memory it held (ru_maxrss from wait4: its own, or that of a process
-/// it reaped, whichever is larger): for a test that bounds both.
+/// most memory it held (``PeakMemory``: its own, or that of a process it
+/// reaped, whichever is larger): for a test that bounds both.
 struct MeasuredHostRun {
     /// The exit status, or 128 + the signal (137: the watchdog killed it).
     let status: Int32
@@ -39,8 +39,11 @@ struct MeasuredHostRun {
         ]
         options.closeOthers = true
         options.environment = TestProcess.environment(adding: environment)
+        let report = folder.appendingPathComponent("peak").path
+        let (executable, argv) = PeakMemory.measuring(
+            TestPaths.binary.path, ["presenter-host"] + arguments, report: report)
         let started = Date()
-        let pid = try Spawn.start(TestPaths.binary.path, ["presenter-host"] + arguments, options).get()
+        let pid = try Spawn.start(executable, argv, options).get()
         let pidfd = ph_pidfd_open(pid)
         if pidfd >= 0 {
             var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
@@ -48,11 +51,10 @@ struct MeasuredHostRun {
             close(pidfd)
         }
         var raw: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &raw, 0, &usage)
+        _ = waitpid(pid, &raw, 0)
         seconds = Date().timeIntervalSince(started)
         status = ChildProcess.Termination(waitStatus: raw).shellStatus
-        peakBytes = usage.ru_maxrss * 1024
+        peakBytes = PeakMemory.bytes(in: report)
         stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
     }
