@@ -98,12 +98,15 @@ public enum WebTitle {
     public static func withoutUserInfo(_ text: String) -> String {
         let url = splitUserInfo(text).url
         // Typed without "//" ("admin:secret@router.lan" reads as the scheme
-        // "admin"): what comes before an "@" ahead of the first "/", "?" or
-        // "#" may be a user and password too, and is shown as "…".
+        // "admin"): what comes between the first ":" and an "@" ahead of the
+        // first "/", "?" or "#" may be a password too, and is shown as "…"
+        // ("admin:…@router.lan", "mailto:…@example.com").
         let scalars = Array(url.unicodeScalars)
         let end = scalars.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? scalars.endIndex
         guard let at = scalars[..<end].lastIndex(of: "@") else { return url }
-        return "…" + String(String.UnicodeScalarView(scalars[at...]))
+        let text = { (part: ArraySlice<Unicode.Scalar>) in String(String.UnicodeScalarView(part)) }
+        let kept = scalars[..<at].firstIndex(of: ":").map { text(scalars[...$0]) } ?? ""
+        return kept + "…" + text(scalars[at...])
     }
 
     /// `url` with each control, bidi or format character and white space

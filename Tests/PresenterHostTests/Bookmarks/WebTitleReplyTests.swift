@@ -61,7 +61,7 @@ struct WebTitleReplyTests {
         ("ftp://example.com/file", "only http and https URLs can be fetched, not 'ftp://example.com/file'"),
         ("ftp://user:secret@example.com/", "only http and https URLs can be fetched, not 'ftp://example.com/'"),
         ("http://user:secret@", "no host name in the URL 'http://'"),
-        ("mailto:someone@example.com", "only http and https URLs can be fetched, not 'mailto:someone@example.com'"),
+        ("mailto:someone@example.com", "only http and https URLs can be fetched, not 'mailto:…@example.com'"),
         ("javascript:alert(1)", "only http and https URLs can be fetched, not 'javascript:alert(1)'"),
         ("http://", "no host name in the URL 'http://'"),
         ("https:///path", "no host name in the URL 'https:///path'"),
