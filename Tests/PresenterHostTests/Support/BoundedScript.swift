@@ -1,7 +1,4 @@
 import Foundation
-import Glibc
-import SystemShims
-@testable import HostSystem
 
 /// A bash script that drives the built binary (`$HOST`) in a folder of its
 /// own (`$DIR`, its working directory), killed if it outlives a watchdog,
@@ -25,43 +22,13 @@ struct BoundedScript {
     init(_ script: String, environment: [String: String] = [:], folder: String? = nil) throws {
         let folder = folder ?? TestPaths.temporaryDirectory("wait").path
         self.folder = folder
-        let outPath = folder + "/.script-stdout"
-        let errPath = folder + "/.script-stderr"
-        let out = open(outPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        defer { close(out); close(err) }
-        var options = Spawn.Options()
-        options.descriptors = [
-            .standardInput: .null(O_RDONLY), .standardOutput: .descriptor(FileDescriptor(rawValue: out)),
-            .standardError: .descriptor(FileDescriptor(rawValue: err)),
-        ]
-        options.closeOthers = true
-        // A group of its own, for the watchdog to kill whole.
-        options.newProcessGroup = true
-        options.environment = TestProcess.environment(
-            adding: environment.merging(["HOST": TestPaths.binary.path, "DIR": folder, "TERM": "dumb"]) { a, _ in a })
-        let report = folder + "/.script-peak"
-        let (executable, argv) = PeakMemory.measuring(
-            "/bin/bash", ["bash", "-c", "cd \"$DIR\" || exit 99\n" + script], report: report)
-        let started = Date()
-        let pid = try Spawn.start(executable, argv, options).get()
-        let pidfd = ph_pidfd_open(pid)
-        if pidfd >= 0 {
-            var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-            if poll(&waiter, 1, Int32(Self.watchdog * 1000)) == 0 {
-                // The whole group: the host the script started too.
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
-            }
-            close(pidfd)
-        }
-        var raw: Int32 = 0
-        _ = waitpid(pid, &raw, 0)
-        seconds = Date().timeIntervalSince(started)
-        status = ChildProcess.Termination(waitStatus: raw).shellStatus
-        peakBytes = PeakMemory.bytes(in: report)
-        stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        let run = try MeasuredHostRun(
+            "/bin/bash", ["bash", "-c", "cd \"$DIR\" || exit 99\n" + script],
+            environment: TestProcess.environment(
+                adding: environment.merging(["HOST": TestPaths.binary.path, "DIR": folder, "TERM": "dumb"]) { a, _ in a
+                }),
+            folder: folder, watchdog: Self.watchdog, ownGroup: true)
+        (status, stdout, stderr, seconds, peakBytes) = (run.status, run.stdout, run.stderr, run.seconds, run.peakBytes)
     }
 
     /// The `key=value` lines of stdout (the last one of a key wins).

@@ -23,9 +23,22 @@ struct MeasuredHostRun {
     /// Runs `presenter-host arguments`, its environment this process's
     /// with `environment` added (``TestProcess/environment(adding:)``).
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let folder = TestPaths.temporaryDirectory("measured-run")
-        let outPath = folder.appendingPathComponent("stdout").path
-        let errPath = folder.appendingPathComponent("stderr").path
+        try self.init(
+            TestPaths.binary.path, ["presenter-host"] + arguments,
+            environment: TestProcess.environment(adding: environment),
+            folder: TestPaths.temporaryDirectory("measured-run").path, watchdog: Self.watchdog)
+    }
+
+    /// Runs `executable` with `argv` (argv[0] included) and `environment`
+    /// (`KEY=VALUE`), its output in files of `folder`. `ownGroup`: in a
+    /// process group of its own, which the watchdog kills whole (what a
+    /// script started goes too).
+    init(
+        _ executable: String, _ argv: [String], environment: [String], folder: String, watchdog: Double,
+        ownGroup: Bool = false
+    ) throws {
+        let outPath = folder + "/.measured-stdout"
+        let errPath = folder + "/.measured-stderr"
         let out = open(outPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         defer {
@@ -38,16 +51,19 @@ struct MeasuredHostRun {
             .standardError: .descriptor(FileDescriptor(rawValue: err)),
         ]
         options.closeOthers = true
-        options.environment = TestProcess.environment(adding: environment)
-        let report = folder.appendingPathComponent("peak").path
-        let (executable, argv) = PeakMemory.measuring(
-            TestPaths.binary.path, ["presenter-host"] + arguments, report: report)
+        options.newProcessGroup = ownGroup
+        options.environment = environment
+        let report = folder + "/.measured-peak"
+        let (parent, parentArgv) = PeakMemory.measuring(executable, argv, report: report)
         let started = Date()
-        let pid = try Spawn.start(executable, argv, options).get()
+        let pid = try Spawn.start(parent, parentArgv, options).get()
         let pidfd = ph_pidfd_open(pid)
         if pidfd >= 0 {
             var waiter = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-            if poll(&waiter, 1, Int32(Self.watchdog * 1000)) == 0 { kill(pid, SIGKILL) }
+            if poll(&waiter, 1, Int32(watchdog * 1000)) == 0 {
+                if ownGroup { kill(-pid, SIGKILL) }
+                kill(pid, SIGKILL)
+            }
             close(pidfd)
         }
         var raw: Int32 = 0
