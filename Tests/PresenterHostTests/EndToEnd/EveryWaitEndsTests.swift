@@ -58,6 +58,33 @@ struct EveryWaitEndsTests {
         #expect(dropped > 0)
     }
 
+    /// `--events -` on the terminal the region is drawn on: 200,000
+    /// messages as fast as a command can report them. Each line was
+    /// printed above the region with a redraw of its own, queued on the
+    /// presenter thread past the queue's bound: the run ended half a
+    /// minute after its command (the soak's seed 326404335, run 134). Now
+    /// the lines queued go above the region together, and past the bound
+    /// are dropped and counted.
+    @Test func eventsAboveTheRegionEndWithTheCommand() throws {
+        let count = 200_000
+        let reporter =
+            "awk 'BEGIN { for (i = 1; i <= \(count); i++) printf \"{\\\"message\\\": \\\"report %d\\\"}\\n\", i }' >&$PRESENTER_PROGRESS_FD; exit 3"
+        let run = try MeasuredRun(["run", "--events", "-", "--working", "W", "--", "sh", "-c", reporter])
+        let output = String(decoding: run.output, as: UTF8.self)
+        #expect(run.status == 3, "\(output.suffix(500))")
+        let outcome = try #require(
+            output.split(whereSeparator: \.isNewline).last { $0.contains(#""event":"failure""#) },
+            "\(output.suffix(500))")
+        let fields = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.drop { $0 != "{" }.utf8)) as? [String: Any],
+            "\(outcome)")
+        let duration = try #require(fields["duration"] as? Double, "\(fields)")
+        // The command's own time is the host's to take; what follows it is not.
+        #expect(run.seconds - duration < TestTime.scaled(10), "\(run.seconds) s in all, the command \(duration) s")
+        let messages = output.components(separatedBy: #""event":"message""#).count - 1
+        #expect(messages + (fields["dropped"] as? Int ?? 0) == count, "\(messages) lines, \(fields)")
+    }
+
     @Test func aStalledLogReaderNeverStallsTheCommandAndALastLineCountsWhatWasDropped() throws {
         // The FIFO is held open (read and write) so that the host's open finds
         // a reader; the reader reads only once the command is done, up to the
