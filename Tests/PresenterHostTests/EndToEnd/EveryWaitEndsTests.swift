@@ -288,6 +288,42 @@ struct EveryWaitEndsTests {
         }
     }
 
+    /// A file another user made in a sticky, world-writable folder, even
+    /// one all may write, is not appended to by `--log` or `--events`
+    /// (it is theirs to read, under a name they chose), whatever
+    /// `protected_regular` says; the user's own file there is.
+    @Test(.enabled(if: geteuid() == 0, "needs root, to make a file as uid 65534 with setpriv"))
+    func logAndEventsRefuseAFileAnotherUserMadeInASharedFolder() throws {
+        let run = try BoundedScript(
+            """
+            mkdir shared && chmod 1777 shared
+            chmod 755 "$DIR"
+            setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'umask 0; : > shared/theirs' || exit 98
+            : > shared/mine
+            "$HOST" run --log shared/theirs -- true 2>log.err
+            echo "log=$?"
+            "$HOST" run --events shared/theirs -- true 2>events.err
+            echo "events=$?"
+            "$HOST" run --events shared/mine -- true
+            echo "own=$?"
+            echo "theirs=$(wc -c < shared/theirs)"
+            """)
+        #expect(run.status == 0, "\(run.transcript)")
+        #expect(run.values["log"] == "73", "\(run.transcript)")
+        #expect(run.values["events"] == "73", "\(run.transcript)")
+        #expect(run.values["own"] == "0", "\(run.transcript)")
+        #expect(run.values["theirs"] == "0", "\(run.transcript)")
+        let mine = try String(contentsOfFile: run.folder + "/shared/mine", encoding: .utf8)
+        #expect(mine.contains(#""event":"success""#))
+        for (file, option) in [("log.err", "--log"), ("events.err", "--events")] {
+            let error = try String(contentsOfFile: run.folder + "/" + file, encoding: .utf8)
+            #expect(
+                error.contains(
+                    "\(option) shared/theirs: a file that another user (uid 65534) made in a shared folder; it is not written to"
+                ), "\(error)")
+        }
+    }
+
     /// `kill -TSTP` then `kill -CONT` at once, as supervisors and scripts
     /// send them, 20 times: the SIGCONT must not be lost to the host's own
     /// stop (which left `run` stopped for good in 7 or 8 of 10 tries), so
