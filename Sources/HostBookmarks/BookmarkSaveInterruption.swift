@@ -9,11 +9,26 @@ import HostSystem
 /// interrupted, and a save commits (renames its new file over the store)
 /// only if it was not interrupted first: an interrupted save changes
 /// nothing (``BookmarkStoreError/Kind/interrupted``).
-// Safe: `interrupted` only under `condition`.
-public final class BookmarkSaveInterruption: @unchecked Sendable {
-    let condition = MonotonicCondition()
-    /// Set once, by ``interrupt()``.
-    var interrupted = false
+public final class BookmarkSaveInterruption: Sendable {
+    /// A save's wait for the store's lock (``BookmarkStoreFile``): its
+    /// `flock` blocks on a thread of its own.
+    enum LockWait {
+        case waiting
+        /// The `flock` returned: the error, or nil when the lock is held.
+        case ended(Errno?)
+        /// Given up (interrupted): the thread lets the lock go once it gets it.
+        case abandoned
+    }
+
+    struct State {
+        /// Set once, by ``interrupt()``.
+        var interrupted = false
+        /// The lock waits under way, by number.
+        var lockWaits: [Int: LockWait] = [:]
+        var lastLockWait = 0
+    }
+
+    let state = ConditionLock(State())
 
     /// A save not interrupted yet.
     public init() {}
@@ -21,10 +36,8 @@ public final class BookmarkSaveInterruption: @unchecked Sendable {
     /// Ends the wait for the lock and forbids the commit, unless the commit
     /// is under way (then this returns once it is done). Any thread.
     public func interrupt() {
-        condition.withLock {
-            interrupted = true
-            condition.broadcast()
-        }
+        state.withLock { $0.interrupted = true }
+        state.broadcast()
     }
 
     /// Waits until the monotonic time `deadline` (``MonotonicTime``, ns) or
@@ -32,13 +45,21 @@ public final class BookmarkSaveInterruption: @unchecked Sendable {
     /// time on "Saving...", which a signal ends at once (no wait outlives a
     /// signal).
     package func wait(until deadline: UInt64) {
-        condition.withLock {
-            while !interrupted && MonotonicTime.nanoseconds() < deadline {
-                _ = condition.wait(untilNanoseconds: deadline)
-            }
-        }
+        state.withLock(
+            waitingUntil: { $0.interrupted || MonotonicTime.nanoseconds() >= deadline }, deadline: { _ in deadline }
+        ) { _, _ in }
     }
 
     /// Whether ``interrupt()`` was called.
-    public var isInterrupted: Bool { condition.withLock { interrupted } }
+    public var isInterrupted: Bool { state.withLock { $0.interrupted } }
+
+    /// Runs `commit` under the lock unless interrupted first; false then.
+    /// Once the signal is handled, no save can commit any more.
+    func unlessInterrupted<E: Error>(_ commit: () throws(E) -> Void) throws(E) -> Bool {
+        try state.withLock { state throws(E) in
+            guard !state.interrupted else { return false }
+            try commit()
+            return true
+        }
+    }
 }

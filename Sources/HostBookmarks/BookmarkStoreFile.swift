@@ -241,29 +241,30 @@ enum BookmarkStoreFile {
         } catch {
             throw failure(error.code)
         }
+        func commit() throws(BookmarkStoreError) {
+            do throws(Errno) {
+                try FileSystem.rename(temporary, to: path)
+            } catch {
+                throw failure(error.code)
+            }
+            written = true
+            do throws(Errno) {
+                // The rename is only durable once the folder's entry is on disk.
+                try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY).closeAfter { folder throws(Errno) in
+                    try folder.sync()
+                }
+            } catch {
+                throw BookmarkStoreError(
+                    .unwritable,
+                    "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(error.code)); a crash now could lose the change"
+                )
+            }
+        }
         // Checked and renamed under the interruption's lock: once the signal
         // is handled, no save can commit any more.
-        interruption?.condition.lock()
-        defer { interruption?.condition.unlock() }
-        guard interruption?.interrupted != true else {
+        guard let interruption else { return try commit() }
+        guard try interruption.unlessInterrupted(commit) else {
             throw BookmarkStoreError(.interrupted, "\(path): the save was interrupted; the store was not changed")
-        }
-        do throws(Errno) {
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            throw failure(error.code)
-        }
-        written = true
-        do throws(Errno) {
-            // The rename is only durable once the folder's entry is on disk.
-            try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY).closeAfter { folder throws(Errno) in
-                try folder.sync()
-            }
-        } catch {
-            throw BookmarkStoreError(
-                .unwritable,
-                "\(directory): the bookmark store was saved but its folder could not be synced to disk: \(errnoText(error.code)); a crash now could lose the change"
-            )
         }
     }
 }
@@ -273,33 +274,42 @@ enum BookmarkStoreFile {
 /// for the lock or the interruption, whichever comes first. A wait given up
 /// leaves the thread to take the lock and let it go at once (closing the
 /// descriptor), or to end with the process.
-// Safe: `result` and `abandoned` only under the interruption's condition.
-private final class LockWait: @unchecked Sendable {
-    private var result: Errno?? = .none
-    private var abandoned = false
-
+private enum LockWait {
     static func lock(
         _ fd: FileDescriptor, of path: String, until interruption: BookmarkSaveInterruption,
         failure: (String) -> BookmarkStoreError
     ) throws(BookmarkStoreError) -> FileDescriptor {
-        let wait = LockWait()
-        let condition = interruption.condition
+        let state = interruption.state
+        let wait = state.withLock { state in
+            state.lastLockWait += 1
+            state.lockWaits[state.lastLockWait] = .waiting
+            return state.lastLockWait
+        }
         DetachedThread.start(name: "store lock") {
             var outcome: Errno?
             do throws(Errno) { try fd.lockExclusively() } catch { outcome = error }
-            condition.withLock {
-                if wait.abandoned {
+            state.withLock { state in
+                if case .abandoned? = state.lockWaits[wait] {
+                    state.lockWaits[wait] = nil
                     try? fd.close()
                 } else {
-                    wait.result = .some(outcome)
-                    condition.broadcast()
+                    state.lockWaits[wait] = .ended(outcome)
                 }
             }
+            state.broadcast()
         }
-        let outcome: Errno?? = condition.withLock {
-            while case .none = wait.result, !interruption.interrupted { condition.wait() }
-            if case .none = wait.result { wait.abandoned = true }
-            return wait.result
+        let outcome: Errno?? = state.withLock(
+            waitingUntil: { state in
+                if case .ended? = state.lockWaits[wait] { return true }
+                return state.interrupted
+            }
+        ) { state, _ in
+            guard case .ended(let error)? = state.lockWaits[wait] else {
+                state.lockWaits[wait] = .abandoned
+                return .none
+            }
+            state.lockWaits[wait] = nil
+            return .some(error)
         }
         switch outcome {
         case .none:

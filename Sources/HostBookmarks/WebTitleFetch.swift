@@ -12,8 +12,7 @@ import HostSystem
 /// has not answered ``killGrace`` seconds after, so a fetch never outlasts
 /// its timeout by more. `cancel()` kills it at once: `run()` then returns
 /// "cancelled".
-// Safe: `pid`, `cancelled`, `result` and `answeredURL` only under `lock`; the rest is immutable.
-public final class WebTitleFetch: @unchecked Sendable {
+public final class WebTitleFetch: Sendable {
     /// The timeout when none is given, in seconds.
     public static let defaultTimeout: Double = 10
     /// How long past the timeout a fetcher that has not answered lives: its
@@ -30,12 +29,15 @@ public final class WebTitleFetch: @unchecked Sendable {
     private let environment: [String: String]
     private let fetcher: String?
 
-    private let lock = Lock()
-    /// The fetcher while it may be killed: set before it is reaped.
-    private var pid: pid_t?
-    private var cancelled = false
-    private var result: Result<String, WebTitleError>?
-    private var answeredURL: String?
+    private struct State {
+        /// The fetcher while it may be killed: set before it is reaped.
+        var pid: pid_t?
+        var cancelled = false
+        var result: Result<String, WebTitleError>?
+        var answeredURL: String?
+    }
+
+    private let state = LockedValue(State())
     private let note: (@Sendable (String) -> Void)?
 
     /// `fetcher`: path of presenter-host-fetch; nil = next to /proc/self/exe
@@ -60,20 +62,20 @@ public final class WebTitleFetch: @unchecked Sendable {
     /// The URL whose answer ``run()`` gave (the http one when a URL typed
     /// without a scheme fell back to http); nil before that, and when no
     /// fetch ran (an impossible URL, a cancel).
-    public var fetchedURL: String? { lock.withLock { answeredURL } }
+    public var fetchedURL: String? { state.withLock { $0.answeredURL } }
 
     /// Fetches the page and returns its title, or why there is none. Blocks
     /// for at most the timeout plus ``killGrace``. A second call returns the
     /// first call's result.
     public func run() -> Result<String, WebTitleError> {
-        let earlier: Result<String, WebTitleError>? = lock.withLock {
-            cancelled ? .failure(.cancelled) : result
+        let earlier: Result<String, WebTitleError>? = state.withLock {
+            $0.cancelled ? .failure(.cancelled) : $0.result
         }
         if let earlier { return earlier }
         let fetched = fetch()
-        return lock.withLock {
-            let final = cancelled ? .failure(.cancelled) : fetched
-            result = final
+        return state.withLock { state in
+            let final = state.cancelled ? .failure(.cancelled) : fetched
+            state.result = final
             return final
         }
     }
@@ -81,9 +83,9 @@ public final class WebTitleFetch: @unchecked Sendable {
     /// Stops the fetch: kills the fetcher; `run()` returns "cancelled".
     /// Safe from any thread, before, during or after `run()`.
     public func cancel() {
-        lock.withLock {
-            cancelled = true
-            if let pid { ProcessSignals.send(SIGKILL, to: pid) }
+        state.withLock { state in
+            state.cancelled = true
+            if let pid = state.pid { ProcessSignals.send(SIGKILL, to: pid) }
         }
     }
 
@@ -115,7 +117,7 @@ public final class WebTitleFetch: @unchecked Sendable {
         let deadline = MonotonicTime.nanoseconds() &+ UInt64(timeout * 1e9)
         var failed: WebTitleError?
         for (index, target) in attempts.enumerated() {
-            if lock.withLock({ cancelled }) { return .failure(.cancelled) }
+            if state.withLock({ $0.cancelled }) { return .failure(.cancelled) }
             let now = MonotonicTime.nanoseconds()
             guard now < deadline else { return .failure(.timeout(timeout)) }
             let reply: WebTitleReply
@@ -129,7 +131,7 @@ public final class WebTitleFetch: @unchecked Sendable {
                 failed = error
                 continue
             }
-            lock.withLock { answeredURL = target }
+            state.withLock { $0.answeredURL = target }
             // Both attempts failed before any response: one reason for the two.
             if let failed, case .failure = reply, case .failure(let error) = meaning {
                 return .failure(.neither(https: failed, http: error))
@@ -188,13 +190,13 @@ public final class WebTitleFetch: @unchecked Sendable {
         case .failure(let failure):
             return .failure(.fetcherFailed(path, "cannot be started: \(errnoText(failure.code))"))
         }
-        lock.withLock {
-            pid = child
-            if cancelled { ProcessSignals.send(SIGKILL, to: child) }
+        state.withLock { state in
+            state.pid = child
+            if state.cancelled { ProcessSignals.send(SIGKILL, to: child) }
         }
         let deadline = MonotonicTime.nanoseconds() &+ UInt64((seconds + Self.killGrace) * 1e9)
         let (reply, ending) = Self.read(pipe.readEnd, before: deadline)
-        lock.withLock { pid = nil }
+        state.withLock { $0.pid = nil }
         if ending != .endOfFile { ProcessSignals.send(SIGKILL, to: child) }
         let termination = ProcessExit.end(child, waitingUpTo: 1).0
         switch ending {

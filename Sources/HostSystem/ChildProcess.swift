@@ -18,8 +18,8 @@ public final class ChildProcess {
     /// The read end of the pipe that receives the child's captured output, or
     /// `nil` when nothing is captured. The caller owns it and closes it.
     public let outputFD: FileDescriptor?
-    private let lock = Lock()
-    private var reaped = false
+    /// Whether the child was reaped: then its pid may be another process's.
+    private let reaped = LockedValue(false)
 
     /// How a child ended.
     public enum Termination: Equatable, Sendable {
@@ -216,9 +216,7 @@ public final class ChildProcess {
     /// the host). Does nothing once the child was reaped, so a signal can
     /// never reach another process that reused the pid. Any thread.
     public func send(_ signal: Int32) {
-        lock.lock()
-        defer { lock.unlock() }
-        if !reaped { _ = kill(pid, signal) }
+        reaped.withLock { if !$0 { _ = kill(pid, signal) } }
     }
 
     /// Sends `signal` to the child and to every process it started that is
@@ -228,13 +226,13 @@ public final class ChildProcess {
     /// the tree signalled (empty once the child was reaped). Any thread.
     @discardableResult
     public func sendToTree(_ signal: Int32, freeze: Bool) -> ProcessTree {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !reaped else { return .empty }
-        let tree = ProcessTree.collect(root: pid, freeze: freeze)
-        tree.send(signal)
-        if freeze && signal != SIGKILL { tree.thaw() }
-        return tree
+        reaped.withLock { reaped in
+            guard !reaped else { return .empty }
+            let tree = ProcessTree.collect(root: pid, freeze: freeze)
+            tree.send(signal)
+            if freeze && signal != SIGKILL { tree.thaw() }
+            return tree
+        }
     }
 
     /// Waits for the child to end and reaps it, so no zombie is left.
@@ -244,9 +242,7 @@ public final class ChildProcess {
         // cannot hit anyone else.
         var info = siginfo_t()
         _ = try? retryingOnInterrupt("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
-        lock.lock()
-        reaped = true
-        lock.unlock()
+        reaped.withLock { $0 = true }
         var status: Int32 = 0
         // A failure cannot happen for our own child (EX_SOFTWARE, 70, if it
         // ever did: this layer knows no command line).

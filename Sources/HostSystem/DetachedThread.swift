@@ -11,8 +11,10 @@ import SystemShims
 package enum DetachedThread {
     /// Starts `body` on a new thread named `name` (the first 15 bytes, as
     /// `ps -L` and gdb show it). A thread that cannot be made is a process
-    /// that cannot go on (the host makes a handful, at start).
-    package static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
+    /// that cannot go on (the host makes a handful, at start). Returns the
+    /// new thread, for code that must later tell whether it runs on it.
+    @discardableResult
+    package static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) -> ThreadIdentity {
         let box = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()
@@ -28,6 +30,7 @@ package enum DetachedThread {
             }, box)
         pthread_attr_destroy(&attributes)
         precondition(status == 0, "pthread_create: \(String(cString: strerror(status)))")
+        return ThreadIdentity(thread: thread)
     }
 
     /// True on the process's main thread (its thread id is its process id).

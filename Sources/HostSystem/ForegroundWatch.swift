@@ -9,7 +9,7 @@ import Dispatch
 /// one that does not (a success check mark standing still) would stay off
 /// the screen, so the group is polled, a few times a second, only while such
 /// a view waits in the background.
-// Safe: its one stored property is an immutable dispatch timer, which libdispatch makes thread-safe.
+// Unchecked: its one stored property, a dispatch timer, is thread-safe in libdispatch, which does not say so.
 package final class ForegroundWatch: @unchecked Sendable {
     /// How often the foreground is checked, in seconds.
     static let interval = 0.2

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -26,15 +27,13 @@ import Dispatch
 /// the sink is held: the sink reaches what the caller owns (for `run`, its
 /// whole runtime), which must be freed by its owner, not by a thread racing
 /// the process's exit.
-// Safe: `reader` is used by the pump's thread until it ended, then by finish() alone; `finished`
-// only by the caller of finish().
-public final class OutputPump: @unchecked Sendable {
+public final class OutputPump: Sendable {
     private let reader: Reader
     /// Written by finish(): the thread stops at once, however long it waits.
     private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
     /// Signalled by the thread as its last act, after it let go of the reader.
     private let ended = DispatchSemaphore(value: 0)
-    private var finished = false
+    private let finished = Atomic(false)
 
     /// Starts reading `fd` (which the pump then owns and closes); `sink` is
     /// called on the pump's thread, and from finish().
@@ -52,11 +51,13 @@ public final class OutputPump: @unchecked Sendable {
             ended.signal()
             return
         }
-        let handoff = Handoff(reader)
+        // Handed to the thread once, so that the thread's closure does not
+        // keep the reader after the thread let go of it.
+        let handoff = LockedValue<Reader?>(reader)
         DetachedThread.start(name: "output") { [ended] in
             // In a scope of its own: the reader is let go before the signal,
             // so no reference to it outlives finish() on this thread.
-            if let reader = handoff.take() {
+            if let reader = handoff.withLock({ $0.take() }) {
                 reader.run(until: wake.readEnd)
             }
             ended.signal()
@@ -67,7 +68,7 @@ public final class OutputPump: @unchecked Sendable {
     /// was reaped) stops its thread and closes the pipe; what is left unread
     /// stays unread.
     deinit {
-        guard !finished else { return }
+        guard !finished.load(ordering: .relaxed) else { return }
         if let wake { try? wake.writeEnd.writeAll([1]) }
         ended.wait()
         reader.close()
@@ -81,8 +82,7 @@ public final class OutputPump: @unchecked Sendable {
     /// sink has seen every byte the child wrote and the pump's thread has
     /// ended. Call it once the child was reaped, and not from the sink.
     public func finish() {
-        guard !finished else { return }
-        finished = true
+        guard !finished.exchange(true, ordering: .relaxed) else { return }
         if let wake { try? wake.writeEnd.writeAll([1]) }
         ended.wait()
         reader.drain()
@@ -104,22 +104,9 @@ public final class OutputPump: @unchecked Sendable {
         }
     }
 
-    /// Hands the reader to the thread once, so that the thread's closure
-    /// does not keep it after the thread let go of it.
-    private final class Handoff: @unchecked Sendable {
-        private let lock = Lock()
-        private var reader: Reader?
-        init(_ reader: Reader) { self.reader = reader }
-        func take() -> Reader? {
-            lock.withLock {
-                defer { reader = nil }
-                return reader
-            }
-        }
-    }
-
     /// The descriptor, the sink and the buffer: the pump's thread's until it
     /// ended, then finish()'s.
+    // Unchecked: owned by one thread at a time, handed over by the thread's end (`ended`).
     private final class Reader: @unchecked Sendable {
         private let fd: FileDescriptor
         /// Milliseconds between reads; nil: read as soon as there is data.

@@ -14,33 +14,30 @@
 /// limit in all: a process that
 /// then exits leaves its writer thread blocked in `write(2)`, where the
 /// exit ends it.
-// Safe: `State`'s fields only under its condition; the rest is immutable.
-package final class QueuedWriter: @unchecked Sendable {
+package final class QueuedWriter: Sendable {
     /// Bytes queued at most; past it, records are dropped.
     package static let bound = 1 << 20
 
     /// Bytes written in one call of `write` at most (unless one record is longer).
     static let batchBytes = 64 << 10
 
-    private let state: State
+    private let bound: Int
+    private let state = ConditionLock(State())
 
     /// Starts a writer thread named `name` that calls `write` with the
     /// records queued, in order, several joined into one call; `write`
     /// returns false when the output is gone (then
     /// the rest is discarded, and nothing more is written).
     package init(name: String, bound: Int = QueuedWriter.bound, write: @escaping @Sendable ([UInt8]) -> Bool) {
-        let state = State(bound: bound)
-        self.state = state
-        DetachedThread.start(name: name) { state.run(write) }
+        self.bound = bound
+        DetachedThread.start(name: name) { [state] in Self.run(state, write) }
     }
 
     /// Stops the thread once what is queued is written (or, blocked, at the
     /// process's exit).
     deinit {
-        state.condition.withLock {
-            state.stopping = true
-            state.condition.broadcast()
-        }
+        state.withLock { $0.stopping = true }
+        state.broadcast()
     }
 
     /// Queues `record`; false when it was dropped (the queue is full, or the
@@ -48,22 +45,23 @@ package final class QueuedWriter: @unchecked Sendable {
     /// (the outcome, the count of dropped ones), which are few.
     @discardableResult
     package func push(_ record: [UInt8], always: Bool = false) -> Bool {
-        state.condition.withLock {
+        let queued = state.withLock { state in
             guard !state.gone else { return false }
-            guard always || state.queuedBytes + record.count <= state.bound else {
+            guard always || state.queuedBytes + record.count <= bound else {
                 state.dropped += 1
                 return false
             }
             state.queue.append(record)
             state.queuedBytes += record.count
-            state.condition.broadcast()
             return true
         }
+        if queued { state.broadcast() }
+        return queued
     }
 
     /// How many records were dropped since the last call.
     package func takeDropped() -> Int {
-        state.condition.withLock {
+        state.withLock { state in
             defer { state.dropped = 0 }
             return state.dropped
         }
@@ -75,21 +73,15 @@ package final class QueuedWriter: @unchecked Sendable {
     /// and then, must not hold the end either); true when all was written.
     @discardableResult
     package func drain(stalledAfter seconds: Double, atMost limit: Double) -> Bool {
-        state.condition.withLock {
-            let patience = UInt64(max(0, seconds) * 1e9)
-            let end = MonotonicTime.nanoseconds() &+ UInt64(max(0, limit) * 1e9)
-            while !state.gone && (!state.queue.isEmpty || state.writing) {
-                let deadline = min(state.progressAt &+ patience, end)
-                if MonotonicTime.nanoseconds() >= deadline { return false }
-                state.condition.wait(untilNanoseconds: deadline)
-            }
-            return !state.gone
-        }
+        let patience = UInt64(max(0, seconds) * 1e9)
+        let end = MonotonicTime.nanoseconds() &+ UInt64(max(0, limit) * 1e9)
+        return state.withLock(
+            waitingUntil: { $0.gone || ($0.queue.isEmpty && !$0.writing) },
+            deadline: { min($0.progressAt &+ patience, end) }
+        ) { state, _ in !state.gone && state.queue.isEmpty && !state.writing }
     }
 
-    private final class State: @unchecked Sendable {
-        let condition = MonotonicCondition()
-        let bound: Int
+    private struct State {
         /// The records queued, in order (the writer takes them from the front).
         var queue: [[UInt8]] = []
         var queuedBytes = 0
@@ -102,13 +94,11 @@ package final class QueuedWriter: @unchecked Sendable {
         /// When the last record was written or taken (``MonotonicTime``, ns).
         var progressAt = MonotonicTime.nanoseconds()
 
-        init(bound: Int) { self.bound = bound }
-
-        /// Under the condition: the records at the head of the queue, joined,
-        /// up to ``batchBytes`` (at least one record): one `write(2)` for a
+        /// The records at the head of the queue, joined, up to
+        /// ``batchBytes`` (at least one record): one `write(2)` for a
         /// file, one redraw of a region drawn below the lines, yet small
         /// enough that ``progressAt`` tells a slow reader from a stopped one.
-        func takeBatch() -> [UInt8] {
+        mutating func takeBatch() -> [UInt8] {
             var batch = queue[0]
             var taken = 1
             while taken < queue.count && batch.count + queue[taken].count <= QueuedWriter.batchBytes {
@@ -118,31 +108,32 @@ package final class QueuedWriter: @unchecked Sendable {
             queue.removeFirst(taken)
             return batch
         }
+    }
 
-        func run(_ write: ([UInt8]) -> Bool) {
-            while true {
-                let batch: [UInt8]? = condition.withLock {
-                    while queue.isEmpty && !stopping { condition.wait() }
-                    guard !queue.isEmpty else { return nil }
-                    writing = true
-                    progressAt = MonotonicTime.nanoseconds()
-                    return takeBatch()
-                }
-                guard let batch else { return }
-                let written = write(batch)
-                condition.withLock {
-                    writing = false
-                    queuedBytes -= batch.count
-                    progressAt = MonotonicTime.nanoseconds()
-                    if !written {
-                        gone = true
-                        queue = []
-                        queuedBytes = 0
-                    }
-                    condition.broadcast()
-                }
-                if !written { return }
+    /// The writer thread: takes the records queued, writes them, and ends
+    /// once the output is gone or the writer stopped with nothing queued.
+    private static func run(_ state: ConditionLock<State>, _ write: ([UInt8]) -> Bool) {
+        while true {
+            let batch: [UInt8]? = state.withLock(waitingUntil: { !$0.queue.isEmpty || $0.stopping }) { state, _ in
+                guard !state.queue.isEmpty else { return nil }
+                state.writing = true
+                state.progressAt = MonotonicTime.nanoseconds()
+                return state.takeBatch()
             }
+            guard let batch else { return }
+            let written = write(batch)
+            state.withLock { state in
+                state.writing = false
+                state.queuedBytes -= batch.count
+                state.progressAt = MonotonicTime.nanoseconds()
+                if !written {
+                    state.gone = true
+                    state.queue = []
+                    state.queuedBytes = 0
+                }
+            }
+            state.broadcast()
+            if !written { return }
         }
     }
 }

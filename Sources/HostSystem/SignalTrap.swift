@@ -228,40 +228,44 @@ extension SignalTrap {
     /// signal is generated); and, in an orphaned process group only, one
     /// between the last check and SIGSTOP. Closing them needs SIGTSTP
     /// blocked in every thread and watched without being taken.
-    // Safe: `requests`, `served` and `ending` only under `condition`.
-    final class Stopper: @unchecked Sendable {
-        private let condition = MonotonicCondition()
-        private var requests = 0
-        private var served = 0
-        private var ending = false
-        private var running = false
+    final class Stopper: Sendable {
+        private struct State {
+            var requests = 0
+            var served = 0
+            var ending = false
+            var running = false
+        }
+
+        private let state = ConditionLock(State())
 
         init() {
-            DetachedThread.start(name: "stopper") { [self] in run() }
+            DetachedThread.start(name: "stopper") { [state] in Self.run(state) }
             // Started at once; until then (and if it never were) the handler
             // sends nothing and a stop is a plain SIGSTOP.
-            condition.withLock { while !running && !ending { condition.wait() } }
+            state.withLock(waitingUntil: { $0.running || $0.ending }) { _, _ in }
         }
 
         /// Takes the pending SIGTSTP, if a SIGCONT did not discard it, and
         /// stops the process; returns once it is continued.
         func stopIfPending() {
-            condition.withLock {
-                guard running else { return ProcessSignals.stopUntilContinued() }
-                requests += 1
-                let ticket = requests
-                condition.broadcast()
-                while served < ticket && running { condition.wait() }
+            let ticket: Int? = state.withLock { state in
+                guard state.running else {
+                    ProcessSignals.stopUntilContinued()
+                    return nil
+                }
+                state.requests += 1
+                return state.requests
             }
+            guard let ticket else { return }
+            state.broadcast()
+            state.withLock(waitingUntil: { $0.served >= ticket || !$0.running }) { _, _ in }
         }
 
         /// Ends the thread (a SIGTSTP it holds goes with it).
         func end() {
             stopperThreadID.store(0, ordering: .releasing)
-            condition.withLock {
-                ending = true
-                condition.broadcast()
-            }
+            state.withLock { $0.ending = true }
+            state.broadcast()
         }
 
         /// On the stopper's thread, SIGTSTP blocked: stops the process if
@@ -307,7 +311,7 @@ extension SignalTrap {
             return !(getpgid(parent) != getpgrp() && getsid(parent) == getsid(0))
         }
 
-        private func run() {
+        private static func run(_ state: ConditionLock<State>) {
             var all = sigset_t()
             sigfillset(&all)
             pthread_sigmask(SIG_BLOCK, &all, nil)
@@ -315,28 +319,21 @@ extension SignalTrap {
             // The SIGCONTs that interrupted a SIGTSTP handler before this stop's.
             var nestedSeen = ResizeSignal.continuationsInStopHandler
             _ = continuationsAtStop.load(ordering: .acquiring)  // made now, not first in a handler
-            condition.withLock {
-                running = !ending
-                condition.broadcast()
-                while !ending {
-                    guard served < requests else {
-                        condition.wait()
-                        continue
-                    }
-                    condition.unlock()
-                    var tstp = sigset_t()
-                    sigemptyset(&tstp)
-                    sigaddset(&tstp, SIGTSTP)
-                    let nested = ResizeSignal.continuationsInStopHandler
-                    Self.stopIfStillPending(tstp, nestedSeen: nestedSeen)
-                    nestedSeen = nested
-                    condition.lock()
-                    served += 1
-                    condition.broadcast()
-                }
-                running = false
-                condition.broadcast()
+            state.withLock { $0.running = !$0.ending }
+            state.broadcast()
+            while state.withLock(waitingUntil: { $0.ending || $0.served < $0.requests }, { state, _ in !state.ending })
+            {
+                var tstp = sigset_t()
+                sigemptyset(&tstp)
+                sigaddset(&tstp, SIGTSTP)
+                let nested = ResizeSignal.continuationsInStopHandler
+                Self.stopIfStillPending(tstp, nestedSeen: nestedSeen)
+                nestedSeen = nested
+                state.withLock { $0.served += 1 }
+                state.broadcast()
             }
+            state.withLock { $0.running = false }
+            state.broadcast()
         }
     }
 }

@@ -9,6 +9,8 @@
 package struct ThreadIdentity: Sendable {
     private let thread: pthread_t
 
+    init(thread: pthread_t) { self.thread = thread }
+
     /// The calling thread.
     package static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
 

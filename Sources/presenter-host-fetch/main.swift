@@ -20,6 +20,7 @@ import Foundation
     import FoundationNetworking
 #endif
 import SystemShims
+import Synchronization
 
 /// The reply format's version: the first line is "presenter-host-fetch reply 1".
 let replyVersion = 1
@@ -83,17 +84,19 @@ enum Outcome {
 /// One GET, driven by URLSession's delegate calls (on its serial delegate
 /// queue) and by the total-time timer (on another queue): whichever ends it
 /// first writes the reply and exits the process.
-// Safe: every `var` only under `lock`; `arguments` is immutable.
-final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class Fetch: NSObject, URLSessionDataDelegate, Sendable {
     private let arguments: Arguments
     /// The Authorization header's value for the URL's origin, when the
     /// host gave a user and password.
     private let authorization: String?
-    private let lock = NSLock()
-    private var finished = false
-    private var redirects = 0
-    private var response: HTTPURLResponse?
-    private var body = Data()
+    private struct State {
+        var finished = false
+        var redirects = 0
+        var response: HTTPURLResponse?
+        var body = Data()
+    }
+
+    private let state = Mutex(State())
 
     init(_ arguments: Arguments, authorization: String?) {
         self.arguments = arguments
@@ -102,9 +105,7 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     /// Whether the response's head has come.
     private var answered: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return response != nil
+        state.withLock { $0.response != nil }
     }
 
     func start() {
@@ -132,10 +133,10 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        lock.lock()
-        redirects += 1
-        let count = redirects
-        lock.unlock()
+        let count = state.withLock { state in
+            state.redirects += 1
+            return state.redirects
+        }
         guard count <= arguments.maxRedirects else {
             completionHandler(nil)
             return finish(.failure(kind: "redirects", detail: String(arguments.maxRedirects)))
@@ -181,9 +182,11 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        lock.lock()
-        if response == nil { response = (task.response ?? challenge.failureResponse) as? HTTPURLResponse }
-        lock.unlock()
+        state.withLock { state in
+            if state.response == nil {
+                state.response = (task.response ?? challenge.failureResponse) as? HTTPURLResponse
+            }
+        }
         finish(answered ? .response(end: "complete") : .failure(kind: "other", detail: "an authentication challenge"))
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
@@ -192,27 +195,25 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        lock.lock()
-        self.response = response as? HTTPURLResponse
-        lock.unlock()
+        state.withLock { $0.response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let room = arguments.maxBytes - body.count
-        body.append(data.prefix(max(0, room)))
-        let full = data.count >= room
-        lock.unlock()
+        let full = state.withLock { state in
+            let room = arguments.maxBytes - state.body.count
+            state.body.append(data.prefix(max(0, room)))
+            return data.count >= room
+        }
         if full { finish(.response(end: "limit")) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         // URLSession tells no delegate of a 301, 302, 303 or 307 it does not
         // follow (one without a Location): the task has it.
-        lock.lock()
-        if response == nil { response = task.response as? HTTPURLResponse }
-        lock.unlock()
+        state.withLock { state in
+            if state.response == nil { state.response = task.response as? HTTPURLResponse }
+        }
         guard let error = error as? URLError else {
             return finish(error == nil ? .response(end: "complete") : .failure(kind: "other", detail: "\(error!)"))
         }
@@ -260,22 +261,26 @@ final class Fetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     /// Writes the reply and exits; only the first call does anything.
     func finish(_ outcome: Outcome) {
-        lock.lock()
-        guard !finished else { return lock.unlock() }
-        finished = true
+        // Held until the exit: a second caller waits, and exits with it.
+        state.withLock { state in finish(outcome, &state) }
+    }
+
+    private func finish(_ outcome: Outcome, _ state: inout State) {
+        guard !state.finished else { return }
+        state.finished = true
         var reply = "presenter-host-fetch reply \(replyVersion)\n"
         var bytes = Data()
         switch outcome {
         case .failure(let kind, let detail):
             reply += "failure \(kind)" + (detail.isEmpty ? "" : " " + oneLine(detail)) + "\n"
         case .response(let end):
-            let response = self.response
+            let response = state.response
             reply += "status \(response?.statusCode ?? 0)\n"
             reply += "url \(oneLine(response?.url?.absoluteString ?? arguments.url.absoluteString))\n"
             reply += "content-type \(oneLine(response?.value(forHTTPHeaderField: "Content-Type") ?? ""))\n"
-            reply += "redirects \(redirects)\n"
-            reply += "body \(body.count) \(end)\n"
-            bytes = body
+            reply += "redirects \(state.redirects)\n"
+            reply += "body \(state.body.count) \(end)\n"
+            bytes = state.body
         }
         writeAll(Data(reply.utf8) + bytes)
         // Not exit(): URLSession's threads may be inside libcurl.

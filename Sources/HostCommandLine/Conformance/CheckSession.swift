@@ -15,7 +15,8 @@ final class CheckSession: PresenterEngineDelegate {
     /// The presenter's log lines, and the engine's notes (traces, ignored
     /// service calls, clipped drawing).
     private(set) var log: [PresenterLogEntry] = []
-    private let printed = Printed()
+    /// Lines the process printed; they come on the output pump's thread.
+    private let printed = LockedValue<[PresenterLogEntry]>([])
     private var nextInteractor: UInt64 = 1
     /// The view every check uses.
     let view: ViewID = 1
@@ -29,7 +30,7 @@ final class CheckSession: PresenterEngineDelegate {
         let printed = self.printed
         engine = PresenterProcess(
             configuration: configuration, options: [:], clock: clock, geometry: geometry,
-            output: { printed.append($0) })
+            output: { entry in printed.withLock { $0.append(entry) } })
         engine.delegate = self
     }
 
@@ -43,7 +44,7 @@ final class CheckSession: PresenterEngineDelegate {
     /// Ends the process and collects what it printed last.
     func close() -> (log: [PresenterLogEntry], printed: [PresenterLogEntry]) {
         engine.close()
-        return (log, printed.lines)
+        return (log, printed.withLock { $0 })
     }
 
     // MARK: - Timed hook calls
@@ -101,13 +102,4 @@ final class CheckSession: PresenterEngineDelegate {
     func engine(view: ViewID, element: String, operation: Int32) {}
 
     func engine(log entry: PresenterLogEntry) { log.append(entry) }
-
-    /// Lines the process printed; they come on the output pump's thread.
-    // Safe: `entries` only under `lock`.
-    private final class Printed: @unchecked Sendable {
-        private let lock = Lock()
-        private var entries: [PresenterLogEntry] = []
-        func append(_ entry: PresenterLogEntry) { lock.withLock { entries.append(entry) } }
-        var lines: [PresenterLogEntry] { lock.withLock { entries } }
-    }
 }

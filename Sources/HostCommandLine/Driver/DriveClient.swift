@@ -9,8 +9,7 @@ import HostText
 /// own actions: ids are this source's own, so one client's lines never
 /// touch another's actions. Lines come from one thread; ``wentAway()`` may
 /// come from another (a signal), so the actions are under a lock.
-// Safe: `actions`, `lineNumber` and `gone` only under `lock`; the rest is immutable.
-final class DriveClient: @unchecked Sendable {
+final class DriveClient: Sendable {
     /// The reason of the actions still open when the source ends.
     static let wentAwayReason = "the driver went away"
     /// The longest line read; a longer one is an error and skipped.
@@ -19,34 +18,37 @@ final class DriveClient: @unchecked Sendable {
     /// How errors name the source: "stdin", "client 3".
     let name: String
     private let session: DriveSession
-    /// Sends a line back to the source (a socket client), if it can get one.
-    private let reply: ((String) -> Void)?
-    private let lock = Lock()
-    /// By the id's bytes: two ids that Swift's String equality takes as the
-    /// same (`"é"` precomposed and decomposed) are two actions.
-    private var actions: [[UInt8]: InteractorHandle] = [:]
-    private var lineNumber = 0
-    private var gone = false
+    private struct State {
+        /// By the id's bytes: two ids that Swift's String equality takes as
+        /// the same (`"é"` precomposed and decomposed) are two actions.
+        var actions: [[UInt8]: InteractorHandle] = [:]
+        var lineNumber = 0
+        var gone = false
+        /// Sends a line back to the source (a socket client), if it can get one.
+        let reply: ((String) -> Void)?
+    }
 
-    init(name: String, session: DriveSession, reply: ((String) -> Void)? = nil) {
+    private let state: LockedValue<State>
+
+    init(name: String, session: DriveSession, reply: sending ((String) -> Void)? = nil) {
         self.name = name
         self.session = session
-        self.reply = reply
+        state = LockedValue(State(reply: reply))
     }
 
     /// Handles one line; `nil` for one longer than ``longestLine``.
     func receive(_ line: [UInt8]?) {
-        lock.withLock {
-            lineNumber += 1
-            guard !gone else { return }
+        state.withLock { state in
+            state.lineNumber += 1
+            guard !state.gone else { return }
             guard let line else {
-                return reject("the line is longer than \(Self.longestLine) bytes")
+                return reject("the line is longer than \(Self.longestLine) bytes", state)
             }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
             do throws(DriveRequest.Invalid) {
-                try apply(try DriveRequest.parse(line))
+                try apply(try DriveRequest.parse(line), &state.actions)
             } catch {
-                reject(error.reason)
+                reject(error.reason, state)
             }
         }
     }
@@ -54,17 +56,19 @@ final class DriveClient: @unchecked Sendable {
     /// The source ended (or the driver is stopping): every action still
     /// open fails with ``wentAwayReason``.
     func wentAway() {
-        lock.withLock {
-            gone = true
-            for (_, handle) in actions.sorted(by: { $0.value.id < $1.value.id }) {
+        state.withLock { state in
+            state.gone = true
+            for (_, handle) in state.actions.sorted(by: { $0.value.id < $1.value.id }) {
                 handle.fail(InteractorError(code: 1, domain: "driver", message: Self.wentAwayReason))
                 session.ended(success: false)
             }
-            actions.removeAll()
+            state.actions.removeAll()
         }
     }
 
-    private func apply(_ request: DriveRequest) throws(DriveRequest.Invalid) {
+    private func apply(
+        _ request: DriveRequest, _ actions: inout [[UInt8]: InteractorHandle]
+    ) throws(DriveRequest.Invalid) {
         let id = Array(request.id.utf8)
         if case .start(_, let action, let messages) = request {
             guard actions[id] == nil else { throw .init(reason: Self.alreadyRunning(request.id)) }
@@ -94,9 +98,9 @@ final class DriveClient: @unchecked Sendable {
     }
 
     /// Reports a bad line (on the lock).
-    private func reject(_ reason: String) {
-        session.error("Error: \(name):\(lineNumber): \(reason); the line was skipped")
-        reply?(Self.errorReply(line: lineNumber, reason: reason))
+    private func reject(_ reason: String, _ state: State) {
+        session.error("Error: \(name):\(state.lineNumber): \(reason); the line was skipped")
+        state.reply?(Self.errorReply(line: state.lineNumber, reason: reason))
     }
 
     /// Why a start of the running `id` is refused. The id is the client's

@@ -20,9 +20,7 @@ import HostText
 /// refused under a process limit stopped the driver). At most
 /// ``mostClients`` at once, fewer when the descriptor limit leaves less
 /// room: past that a client is told so and disconnected.
-// Safe: `started`, `stopping` and `finished` only under `condition`; the
-// clients only on the serving thread; the rest is immutable.
-final class DriveServer: @unchecked Sendable {
+final class DriveServer: Sendable {
     /// The most clients served at once.
     static let mostClients = 1000
     /// Descriptors kept free below the limit for the host's own work (the
@@ -38,10 +36,8 @@ final class DriveServer: @unchecked Sendable {
     /// Written by ``stop()``: wakes the serving thread's poll.
     private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
     private let owner = UserAccount.effectiveUserID
-    private let condition = MonotonicCondition()
-    private var started = false
-    private var stopping = false
-    private var finished = false
+    /// The serving thread's course; its clients are its own.
+    private let course = ConditionLock((started: false, stopping: false, finished: false))
 
     /// Why the server cannot listen at its path: one line for the user.
     struct ListenFailure: Error {
@@ -119,17 +115,15 @@ final class DriveServer: @unchecked Sendable {
     /// Serves clients, on a thread of its own, until ``stop()``.
     func start(session: DriveSession) {
         guard
-            condition.withLock({ () -> Bool in
-                if !stopping { started = true }
-                return started
+            course.withLock({ course in
+                if !course.stopping { course.started = true }
+                return course.started
             })
         else { return }
         DetachedThread.start(name: "drive-socket") { [self] in
             serve(session)
-            condition.withLock {
-                finished = true
-                condition.broadcast()
-            }
+            course.withLock { $0.finished = true }
+            course.broadcast()
         }
     }
 
@@ -137,12 +131,12 @@ final class DriveServer: @unchecked Sendable {
     /// before it returns; removes the socket file if it is still the one
     /// this driver made.
     func stop() {
-        let running = condition.withLock { () -> Bool in
-            stopping = true
-            return started
+        let running = course.withLock { course in
+            course.stopping = true
+            return course.started
         }
         try? wake.writeEnd.writeAll([1])
-        if running { condition.withLock { while !finished { condition.wait() } } }
+        if running { course.withLock(waitingUntil: { $0.finished }) { _, _ in } }
         try? listener.close()
         try? wake.readEnd.close()
         try? wake.writeEnd.close()
@@ -178,7 +172,7 @@ final class DriveServer: @unchecked Sendable {
         var number = 1
         var resting = false
         var full = false
-        while !condition.withLock({ stopping }) {
+        while !course.withLock({ $0.stopping }) {
             let watched = [wake.readEnd] + (resting ? [] : [listener]) + connections.map(\.fd)
             guard
                 let ready = try? FileDescriptor.wait(for: .input, on: watched, milliseconds: { resting ? 10 : -1 })

@@ -4,17 +4,13 @@ import HostSystem
 
 /// What every source of driver lines shares: the view the actions run on,
 /// where errors go, and how the actions ended. Any thread.
-// Safe: the counts and `readFailed` only under `lock`; the rest is immutable.
-final class DriveSession: @unchecked Sendable {
+final class DriveSession: Sendable {
     /// The interactor type presenters are told about.
     static let interactorType = "DriverInteractor"
 
     let screenlet: Screenlet
     private let printError: @Sendable (String) -> Void
-    private let lock = Lock()
-    private var succeeded = 0
-    private var failed = 0
-    private var readFailed = false
+    private let counts = LockedValue((succeeded: 0, failed: 0, readFailed: false))
 
     /// `printError` shows one error line (above the region in a terminal).
     init(screenlet: Screenlet, printError: @escaping @Sendable (String) -> Void) {
@@ -28,18 +24,18 @@ final class DriveSession: @unchecked Sendable {
     /// Shows `line`, which says why a source could not be read: the
     /// actions may have lost lines, so the exit status is 1.
     func failedToRead(_ line: String) {
-        lock.withLock { readFailed = true }
+        counts.withLock { $0.readFailed = true }
         printError(line)
     }
 
     /// Counts an action's end.
     func ended(success: Bool) {
-        lock.withLock { if success { succeeded += 1 } else { failed += 1 } }
+        counts.withLock { if success { $0.succeeded += 1 } else { $0.failed += 1 } }
     }
 
     /// How many actions succeeded and failed so far, and whether a source
     /// could not be read.
     var outcomes: (succeeded: Int, failed: Int, readFailed: Bool) {
-        lock.withLock { (succeeded, failed, readFailed) }
+        counts.withLock { $0 }
     }
 }

@@ -27,7 +27,8 @@ import HostSystem
 /// never Esc, which leaves (``PresenterRuntime/key(_:)``); Ctrl-C and Ctrl-Z
 /// are the screen's own and never reach a presenter either (raw mode makes
 /// them keys). A paste goes to the form alone.
-// Safe: `exitStatus`, `fetches` and `saving` only under `condition`; the rest is immutable.
+// Unchecked: its configuration's `log` (not `Sendable`: the command's) is handed once to the
+// runtime, which calls it one entry at a time; the rest is immutable or in `leaving`.
 final class AddBookmarkScreen: @unchecked Sendable {
     /// What the screen needs besides the form's first values.
     struct Configuration {
@@ -64,12 +65,11 @@ final class AddBookmarkScreen: @unchecked Sendable {
     private let configuration: Configuration
     private let view: AddBookmarkView
     private let control = DispatchQueue(label: "presenter-host.add-bookmark.control")
-    /// Guards the state below; signalled when `exitStatus` is set.
-    private let condition = MonotonicCondition()
-    private var exitStatus: ProcessEnd.Status?
-    /// Every fetch started (cancelling one that ended does nothing).
-    private var fetches: [WebTitleFetch] = []
-    private var saving = 0
+    /// How the screen ends: its status once set (the first reason to leave
+    /// wins), every fetch started (cancelling one that ended does nothing),
+    /// and the saves under way.
+    private let leaving = ConditionLock(
+        (exitStatus: ProcessEnd.Status?.none, fetches: [WebTitleFetch](), saving: 0))
     /// Interrupted by a trapped signal: a save not committed then commits nothing.
     private let saveInterruption = BookmarkSaveInterruption()
 
@@ -144,20 +144,15 @@ final class AddBookmarkScreen: @unchecked Sendable {
             }
         }
 
-        let status = condition.withLock {
-            while exitStatus == nil { condition.wait() }
-            return exitStatus!
-        }
+        let status = leaving.withLock(waitingUntil: { $0.exitStatus != nil }) { leaving, _ in leaving.exitStatus! }
         input.stop()
         // The keys typed before the one that left are handled first (an
         // Enter on ADD BOOKMARK just before Ctrl-C still saves). Then leave
         // at once: a fetch still running is stopped, a save (quick, and the
         // user's data) is waited for.
         runtime.sync {}
-        condition.withLock {
-            for fetch in fetches { fetch.cancel() }
-            while saving > 0 { condition.wait() }
-        }
+        leaving.withLock { for fetch in $0.fetches { fetch.cancel() } }
+        leaving.withLock(waitingUntil: { $0.saving == 0 }) { _, _ in }
         runtime.shutdown()
         // The view's request handler holds the screen and the runtime: let go.
         view.onRequest = nil
@@ -173,7 +168,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
         case .getTitle(let url, let explicit):
             getTitle(url, explicit: explicit, screenlet: screenlet, runtime: runtime)
         case .add(let url, let title):
-            condition.withLock { saving += 1 }
+            leaving.withLock { $0.saving += 1 }
             // The status says "Saving..." and the outcome as the HUD does
             // (AddBookmarkView.actionStarted, actionEnded); here it only
             // gains what was saved.
@@ -187,10 +182,8 @@ final class AddBookmarkScreen: @unchecked Sendable {
                     }
                 }
                 screenlet.setNeedsDisplay()
-                condition.withLock {
-                    saving -= 1
-                    condition.broadcast()
-                }
+                leaving.withLock { $0.saving -= 1 }
+                leaving.broadcast()
             }
         }
     }
@@ -219,17 +212,15 @@ final class AddBookmarkScreen: @unchecked Sendable {
             }
             screenlet.setNeedsDisplay()
         }
-        if let fetch { condition.withLock { fetches.append(fetch) } }
+        if let fetch { leaving.withLock { $0.fetches.append(fetch) } }
     }
 
     // MARK: - Leaving and job control
 
     /// Ends the screen with `status` (the first reason to leave wins). Any thread.
     private func leave(status: ProcessEnd.Status) {
-        condition.withLock {
-            if exitStatus == nil { exitStatus = status }
-            condition.broadcast()
-        }
+        leaving.withLock { if $0.exitStatus == nil { $0.exitStatus = status } }
+        leaving.broadcast()
     }
 
     /// On the control queue: gives the terminal back, stops as the shell

@@ -41,27 +41,29 @@ package enum EngineNote {
 
 /// Host service calls that did nothing, collected from any thread and
 /// reported on the engine's thread at the end of the next hook.
-// Safe: `pending` and `seen` only under `lock`.
-final class ServiceMisuses: @unchecked Sendable {
-    private let lock = Lock()
-    private var pending: [(presenterId: String, text: String)] = []
-    private var seen = Set<String>()
+final class ServiceMisuses: Sendable {
+    private struct State {
+        var pending: [(presenterId: String, text: String)] = []
+        var seen = Set<String>()
+    }
+
+    private let state = LockedValue(State())
 
     /// Records that `presenterId` called `service` where it does nothing;
     /// each kind once per engine (a thread calling in a loop is one line).
     func note(_ presenterId: String, _ service: String, _ place: String) {
         let text = "\(service) was called \(place); the host ignored it"
-        lock.withLock {
-            guard seen.insert(presenterId + "\u{0}" + text).inserted else { return }
-            pending.append((presenterId, text))
+        state.withLock { state in
+            guard state.seen.insert(presenterId + "\u{0}" + text).inserted else { return }
+            state.pending.append((presenterId, text))
         }
     }
 
     /// What was noted since the last call.
     func take() -> [(presenterId: String, text: String)] {
-        lock.withLock {
-            defer { pending = [] }
-            return pending
+        state.withLock { state in
+            defer { state.pending = [] }
+            return state.pending
         }
     }
 }

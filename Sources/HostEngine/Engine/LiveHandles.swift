@@ -23,29 +23,26 @@ enum LiveHandles {
         let misuses: ServiceMisuses
     }
 
-    // A pthread mutex (Lock), not Synchronization's Mutex: ThreadSanitizer does not see
-    // Mutex's lock on Linux (Swift 6.3.1: two threads using a Mutex-guarded
-    // dictionary are reported as a race, with a pthread mutex they are not), and
-    // this table is there for plugin threads, which nothing else orders.
-    private static let lock = Lock()
-    // Safe: only under `lock`.
-    nonisolated(unsafe) private static var table: [UInt: Entry] = [:]
+    /// By address. Inside a pthread mutex (``LockedValue``), as the host's
+    /// every lock: this table is there for plugin threads, which nothing
+    /// else orders, and ThreadSanitizer must see its lock.
+    private static let table = LockedValue<[UInt: Entry]>([:])
 
     /// Records `pointer` as live, until ``remove(_:)``.
     static func add(_ pointer: OpaquePointer, _ entry: Entry) {
-        lock.withLock { table[UInt(bitPattern: pointer)] = entry }
+        table.withLock { $0[UInt(bitPattern: pointer)] = entry }
     }
 
     /// Forgets `pointer`: its object is being freed.
     static func remove(_ pointer: OpaquePointer) {
-        _ = lock.withLock { table.removeValue(forKey: UInt(bitPattern: pointer)) }
+        _ = table.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
     }
 
     /// The entry of a live `pointer`; nil for NULL, a freed pointer, or one
     /// this process never gave out.
     static func entry(_ pointer: OpaquePointer?) -> Entry? {
         guard let pointer else { return nil }
-        return lock.withLock { table[UInt(bitPattern: pointer)] }
+        return table.withLock { $0[UInt(bitPattern: pointer)] }
     }
 }
 

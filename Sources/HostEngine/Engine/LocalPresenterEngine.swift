@@ -173,7 +173,7 @@ package final class LocalPresenterEngine: PresenterEngine {
     package func close() {}
 
     /// Nothing waits: hooks run in this process.
-    package func hurry() {}
+    package var hurry: @Sendable () -> Void { {} }
 
     // MARK: - For the host services
 

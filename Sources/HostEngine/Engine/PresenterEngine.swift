@@ -49,8 +49,9 @@ package protocol PresenterEngine: AnyObject {
     func close()
     /// The run is ending: whatever the engine still waits for gets at most
     /// one hook budget from now (a presenter process still starting or
-    /// loading). Any thread, unlike the other methods.
-    func hurry()
+    /// loading). Any thread, unlike the other methods: a closure of its
+    /// own, so that whoever calls it from there need not hold the engine.
+    var hurry: @Sendable () -> Void { get }
 }
 
 extension PresenterEngine {

@@ -37,7 +37,7 @@ extension PresenterProcess {
     /// budget it had (a start or a loading gets the longer one until the
     /// run hurries).
     func hang(in hook: Hook?) -> PresenterFailure.Reason {
-        let long = hook?.isStartUp == true && hurryLock.withLock({ hurriedAt }) == nil
+        let long = hook?.isStartUp == true && hurriedAt.withLock({ $0 }) == nil
         let budget = long ? configuration.startTimeout : configuration.hookTimeout
         return .hung(milliseconds: Int((budget * 1000).rounded()))
     }

@@ -18,7 +18,7 @@ extension PresenterProcess {
             // so such a wait looks again every 50 ms.
             let long = budget > configuration.hookTimeout
             let deadline = { [self] () -> Double in
-                guard long, let hurriedAt = hurryLock.withLock({ hurriedAt }) else { return since + budget }
+                guard long, let hurriedAt = hurriedAt.withLock({ $0 }) else { return since + budget }
                 return min(since + budget, hurriedAt + configuration.hookTimeout)
             }
             guard let message = try next(running, until: deadline, slices: long, hook: hook) else { continue }

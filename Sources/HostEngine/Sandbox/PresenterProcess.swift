@@ -93,8 +93,7 @@ public final class PresenterProcess: PresenterEngine {
     /// From when the run is ending (``hurry()``), read by the wait on
     /// another thread; the start and the loading then get only the hook
     /// budget from that moment.
-    let hurryLock = Lock()
-    var hurriedAt: Double?
+    let hurriedAt = LockedValue<Double?>(nil)
 
     package init(
         configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
@@ -226,8 +225,8 @@ public final class PresenterProcess: PresenterEngine {
 
     /// The run is ending: from now on, a start or a loading still under way
     /// gets only the hook budget. Any thread.
-    package func hurry() {
-        hurryLock.withLock { hurriedAt = hurriedAt ?? Self.now() }
+    package var hurry: @Sendable () -> Void {
+        { [hurriedAt] in hurriedAt.withLock { $0 = $0 ?? PresenterProcess.now() } }
     }
 
     // MARK: - Calls

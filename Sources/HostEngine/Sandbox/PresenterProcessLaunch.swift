@@ -12,7 +12,7 @@ import HostSystem
 /// takes the process at its first call and sends it its configuration; until
 /// then the process waits for it. A launch nobody took (the run ended with an
 /// error first) closes its channel, kills the process and reaps it.
-public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
+public final class PresenterProcessLaunch: Sendable, Equatable {
     public static func == (a: PresenterProcessLaunch, b: PresenterProcessLaunch) -> Bool { a === b }
 
     /// What a spawn gave: the process, the host's end of its channel, and the
@@ -29,20 +29,19 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         let reason: String
     }
 
-    // Safe: `outcome` is set in init and read or cleared under `lock`.
-    private let lock = Lock()
-    private var outcome: Result<Started, Failure>?
+    /// The spawn's outcome until someone takes it.
+    private let outcome: LockedValue<Result<Started, Failure>?>
     /// The executable, arguments and environment it was started with.
     let configuration: PresenterProcess.Configuration
 
     /// Starts the process now (never waits for it).
     public init(_ configuration: PresenterProcess.Configuration) {
         self.configuration = configuration
-        outcome = Self.spawn(configuration)
+        outcome = LockedValue(Self.spawn(configuration))
     }
 
     deinit {
-        guard case .success(let started) = outcome else { return }
+        guard case .success(let started) = outcome.withLock({ $0 }) else { return }
         try? started.channel.close()
         try? started.log.close()
         try? started.violations.close()
@@ -52,8 +51,8 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
     /// The process's id while nobody took it; nil once taken, or when it
     /// could not be started.
     var pid: pid_t? {
-        lock.withLock {
-            guard case .success(let started) = outcome else { return nil }
+        outcome.withLock {
+            guard case .success(let started) = $0 else { return nil }
             return started.pid
         }
     }
@@ -62,10 +61,7 @@ public final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
     /// another configuration than `configuration` (which then starts its own).
     func take(for configuration: PresenterProcess.Configuration) -> Result<Started, Failure>? {
         guard Self.sameStart(configuration, self.configuration) else { return nil }
-        return lock.withLock {
-            defer { outcome = nil }
-            return outcome
-        }
+        return outcome.withLock { $0.take() }
     }
 
     /// Whether two configurations start the same process (budgets aside).

@@ -1,6 +1,7 @@
 import Glibc
 import HostPlugins
 import HostSystem
+import Synchronization
 
 /// The presenter process: `presenter-host --presenter-process HOSTPID`,
 /// started by ``PresenterProcess``, never by a user (the flag is not in
@@ -180,17 +181,23 @@ private final class Server: PresenterEngineDelegate {
 /// The clock of `now_ns` in the presenter process: the system's monotonic
 /// clock (the host's too), or, while a request pins it, the host's time
 /// (a test's manual clock).
-// Safe: `pinned` is written and read only on the server's main thread, which
-// runs every hook and host service of the process.
-private final class PinnedClock: HostClock, @unchecked Sendable {
-    /// The host's time for the request in progress, 0 for none. Main thread only.
-    var pinned: UInt64 = 0 {
-        willSet { assert(DetachedThread.isMainThread, "PinnedClock is the server's main thread's") }
+private final class PinnedClock: HostClock {
+    /// The host's time for the request in progress, 0 for none. Main thread
+    /// only (the thread that runs every hook and host service of the
+    /// process); atomic, as a clock is shared (`Sendable`), at no cost there.
+    var pinned: UInt64 {
+        get { pinnedTime.load(ordering: .relaxed) }
+        set {
+            assert(DetachedThread.isMainThread, "PinnedClock is the server's main thread's")
+            pinnedTime.store(newValue, ordering: .relaxed)
+        }
     }
+    private let pinnedTime = Atomic<UInt64>(0)
     private let monotonic = MonotonicClock()
 
     func now() -> UInt64 {
         assert(DetachedThread.isMainThread, "now_ns is answered on the server's main thread only")
+        let pinned = self.pinned
         return pinned != 0 ? pinned : monotonic.now()
     }
     var movesOnItsOwn: Bool { true }

@@ -3,8 +3,7 @@
 /// marked), at most ``PresenterProcess/maxOutputLines`` of them (the rest
 /// counted), one partial line kept. Fed on the output pump's queue;
 /// ``finish()`` after the pump finished.
-// Safe: fed only on the output pump's serial queue; `finish()` runs after the pump finished.
-final class PrintedLines: @unchecked Sendable {
+final class PrintedLines {
     private let presenterId: String
     private let output: @Sendable (PresenterLogEntry) -> Void
     private var pending: [UInt8] = []

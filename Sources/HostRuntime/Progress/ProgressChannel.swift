@@ -54,8 +54,7 @@ package final class ProgressChannel {
     }
 
     /// The line splitting and parsing, on the pump's queue.
-    // Safe: used only on the pump's serial queue.
-    private final class LineState: @unchecked Sendable {
+    private final class LineState {
         private let relay: ProgressRelay
         private let invalid: @Sendable (String) -> Void
         private var splitter = OutputLines()

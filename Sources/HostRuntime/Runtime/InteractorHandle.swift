@@ -10,8 +10,7 @@ import Synchronization
 /// It ends once: the first ``succeed()`` or ``fail(_:)`` counts, later ones
 /// (and progress after the end) are ignored. The presenter gets exactly one
 /// hide for its show, on the presenter thread, whichever thread ended it.
-// Safe: the reported state only under `lock`; the `announced...`/`shown` vars presenter thread only.
-public final class InteractorHandle: @unchecked Sendable {
+public final class InteractorHandle: Sendable {
     /// Unique among the process's interactors; never 0. The id presenters see.
     public let id: UInt64
     /// The action it performs.
@@ -22,22 +21,26 @@ public final class InteractorHandle: @unchecked Sendable {
     let messages: ProgressMessages
     private let screenlet: Screenlet
 
-    private let lock = Lock()
-    private var ended = false
-    private var fraction = -1.0
-    /// The working message the work reported, replacing the table's.
-    private var workingMessage: String?
-    /// Messages reported and not yet delivered, oldest first (each is a
-    /// line in plain mode: they are not merged like fractions).
-    private var undeliveredMessages: [String] = []
-    private var progressQueued = false
+    /// What the work reported, from any thread.
+    private struct Reported {
+        var ended = false
+        var fraction = -1.0
+        /// The working message the work reported, replacing the table's.
+        var workingMessage: String?
+        /// Messages reported and not yet delivered, oldest first (each is a
+        /// line in plain mode: they are not merged like fractions).
+        var undeliveredMessages: [String] = []
+        var progressQueued = false
+    }
+
+    private let reported = LockedValue(Reported())
 
     /// Presenter thread: show was called, so hide must be.
-    var shown = false
+    let shown: PresenterBound<Bool>
     /// Presenter thread: the working message the backend was last told of.
-    var announcedMessage: String?
+    let announcedMessage: PresenterBound<String?>
     /// Presenter thread: the fraction the backend was last told of (negative: unknown).
-    var announcedFraction = -1.0
+    let announcedFraction: PresenterBound<Double>
     /// Signalled once the backend was told it started (or it never will be).
     private let announcement = DispatchSemaphore(value: 0)
 
@@ -47,10 +50,14 @@ public final class InteractorHandle: @unchecked Sendable {
         self.interactorType = interactorType
         self.messages = messages
         self.screenlet = screenlet
+        let thread = screenlet.runtime.thread
+        shown = PresenterBound(false, to: thread)
+        announcedMessage = PresenterBound(nil, to: thread)
+        announcedFraction = PresenterBound(-1, to: thread)
     }
 
     /// True once it succeeded or failed.
-    public var isEnded: Bool { lock.withLock { ended } }
+    public var isEnded: Bool { reported.withLock { $0.ended } }
 
     /// Reports the completed fraction (clamped to 0...1; NaN is ignored).
     /// Reports that come faster than the presenter thread takes them are
@@ -66,16 +73,18 @@ public final class InteractorHandle: @unchecked Sendable {
     /// presenter's progress hook hears of both; a plain-lines backend prints
     /// a new message as a line. Merged like ``reportProgress(_:)``.
     public func report(fraction: Double?, message: String?) {
-        let queue: Bool = lock.withLock {
-            guard !ended else { return false }
-            if let fraction, !fraction.isNaN { self.fraction = fraction < 0 ? -1 : min(1, fraction) }
+        let queue: Bool = reported.withLock { state in
+            guard !state.ended else { return false }
+            if let fraction, !fraction.isNaN { state.fraction = fraction < 0 ? -1 : min(1, fraction) }
             if let message {
-                workingMessage = message
-                if undeliveredMessages.count == Self.undeliveredMessageLimit { undeliveredMessages.removeFirst() }
-                undeliveredMessages.append(message)
+                state.workingMessage = message
+                if state.undeliveredMessages.count == Self.undeliveredMessageLimit {
+                    state.undeliveredMessages.removeFirst()
+                }
+                state.undeliveredMessages.append(message)
             }
-            defer { progressQueued = true }
-            return !progressQueued
+            defer { state.progressQueued = true }
+            return !state.progressQueued
         }
         if queue { screenlet.runtime.enqueue { [self] in screenlet.progressed(self) } }
     }
@@ -113,9 +122,9 @@ public final class InteractorHandle: @unchecked Sendable {
 
     /// Marks it ended; false when it already was.
     func markEnded() -> Bool {
-        lock.withLock {
-            defer { ended = true }
-            return !ended
+        reported.withLock { state in
+            defer { state.ended = true }
+            return !state.ended
         }
     }
 
@@ -123,10 +132,10 @@ public final class InteractorHandle: @unchecked Sendable {
     /// report queues another (presenter thread).
     /// Returns the messages reported since the last delivery.
     func progressDelivered() -> [String] {
-        lock.withLock {
-            progressQueued = false
-            defer { undeliveredMessages = [] }
-            return undeliveredMessages
+        reported.withLock { state in
+            state.progressQueued = false
+            defer { state.undeliveredMessages = [] }
+            return state.undeliveredMessages
         }
     }
 
@@ -136,9 +145,9 @@ public final class InteractorHandle: @unchecked Sendable {
 
     /// What presenters are told of it now.
     var snapshot: InteractorSnapshot {
-        lock.withLock {
+        reported.withLock {
             InteractorSnapshot(
-                id: id, type: interactorType, action: action, progress: fraction, message: workingMessage)
+                id: id, type: interactorType, action: action, progress: $0.fraction, message: $0.workingMessage)
         }
     }
 

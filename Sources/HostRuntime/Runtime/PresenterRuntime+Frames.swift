@@ -11,7 +11,7 @@ extension PresenterRuntime {
         // Not ``sync(_:)``: its body may change a view, and these frames only
         // follow the clock (``frameInputsChanged``).
         thread.sync {
-            if needsRender && isDrawing { renderFrame() }
+            if needsRender.value && isDrawing { renderFrame() }
             while isDrawing, let due = dueTime(), due <= time {
                 move(due)
                 renderFrame()
@@ -25,7 +25,7 @@ extension PresenterRuntime {
 
     func afterJobs() {
         guard isDrawing else { return }
-        if needsRender { renderFrame() }
+        if needsRender.value { renderFrame() }
         reschedule()
         updateSettled()
     }
@@ -40,54 +40,53 @@ extension PresenterRuntime {
     /// Renders one frame now: the presenters that are due render, then each
     /// view draws and its presenter's last picture goes over it.
     func renderFrame() {
-        thread.assertCurrent()
         let now = clock.now()
         updateGeometry()
-        if let request = progressFrameRequest, request <= now { progressFrameRequest = nil }
-        for screenlet in screenlets where screenlet.deliverProgress() { frameInputsChanged = true }
-        let requests = engineAlive ? engine.frameRequests : [:]
-        for screenlet in screenlets
+        if let request = progressFrameRequest.value, request <= now { progressFrameRequest.value = nil }
+        for screenlet in screenlets.value where screenlet.deliverProgress() { frameInputsChanged.value = true }
+        let requests = engineAlive.value ? engine.value.frameRequests : [:]
+        for screenlet in screenlets.value
         where screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false) {
-            frameInputsChanged = true
+            frameInputsChanged.value = true
         }
-        let canvas = composer.compose(screenlets, at: now, for: backend, reusing: !frameInputsChanged)
-        frameInputsChanged = false
-        drewInLastFrame = screenlets.contains { !$0.overlay.isEmpty }
-        needsRender = false
-        scheduler.rendered(at: now)
-        backend.present(canvas)
+        let canvas = composer.value.compose(
+            screenlets.value, at: now, for: backend.value, reusing: !frameInputsChanged.value)
+        frameInputsChanged.value = false
+        drewInLastFrame.value = screenlets.value.contains { !$0.overlay.value.isEmpty }
+        needsRender.value = false
+        scheduler.value.rendered(at: now)
+        backend.value.present(canvas)
     }
 
     /// Tells the engine when the backend's size or flags changed; every
     /// presenter then renders again for the new size.
     func updateGeometry() {
-        let changed = composer.follow(backend)
-        presenterArea = composer.presenterArea
-        if changed != nil { frameInputsChanged = true }
-        guard let current = changed, engineAlive else { return }
+        let changed = composer.value.follow(backend.value)
+        presenterArea.value = composer.value.presenterArea
+        if changed != nil { frameInputsChanged.value = true }
+        guard let current = changed, engineAlive.value else { return }
         callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
-        for screenlet in screenlets { screenlet.geometryChanged() }
+        for screenlet in screenlets.value { screenlet.geometryChanged() }
     }
 
     /// The earliest frame anyone asked for.
     func earliestRequest() -> UInt64? {
-        var earliest = progressFrameRequest
+        var earliest = progressFrameRequest.value
         func consider(_ request: UInt64?) {
             if let request { earliest = min(earliest ?? request, request) }
         }
-        if engineAlive { engine.frameRequests.values.forEach(consider) }
-        for screenlet in screenlets {
-            consider(screenlet.viewFrameRequest)
-            consider(screenlet.overlayFrameRequest)
+        if engineAlive.value { engine.value.frameRequests.values.forEach(consider) }
+        for screenlet in screenlets.value {
+            consider(screenlet.viewFrameRequest.value)
+            consider(screenlet.overlayFrameRequest.value)
         }
         return earliest
     }
 
-    func dueTime() -> UInt64? { scheduler.due(for: earliestRequest()) }
+    func dueTime() -> UInt64? { scheduler.value.due(for: earliestRequest()) }
 
     /// Arms the thread's timer for the next due frame, or disarms it.
     func reschedule() {
-        thread.assertCurrent()
         guard clock.movesOnItsOwn, let due = dueTime() else {
             thread.setWakeup(nil)
             return
@@ -99,7 +98,9 @@ extension PresenterRuntime {
     }
 
     func updateSettled() {
-        let quiet = thread.sync { inFlight == 0 && !needsRender && !drewInLastFrame && earliestRequest() == nil }
+        let quiet = thread.sync {
+            inFlight.value == 0 && !needsRender.value && !drewInLastFrame.value && earliestRequest() == nil
+        }
         settling.update(quiet: quiet)
     }
 }

@@ -8,10 +8,9 @@ extension PresenterRuntime {
     /// failure of the engine takes the presenters off (``presenterFailed(_:)``)
     /// and gives `fallback`.
     func callEngine<T>(default fallback: T, _ body: (PresenterEngine) throws(PresenterFailure) -> T) -> T {
-        thread.assertCurrent()
-        guard engineAlive else { return fallback }
+        guard engineAlive.value else { return fallback }
         do throws(PresenterFailure) {
-            return try body(engine)
+            return try body(engine.value)
         } catch {
             presenterFailed(error)
             return fallback
@@ -26,7 +25,7 @@ extension PresenterRuntime {
         settling.admit {
             thread.async { [self] in
                 // A job may change anything a frame shows.
-                frameInputsChanged = true
+                frameInputsChanged.value = true
                 job()
                 settling.jobDone()
             }
@@ -35,33 +34,28 @@ extension PresenterRuntime {
 
     /// An interactor started: the runtime is not settled until it ends.
     func interactorStarted() {
-        thread.assertCurrent()
-        inFlight += 1
+        inFlight.value += 1
     }
 
     /// An interactor ended (or was cancelled).
     func interactorEnded() {
-        thread.assertCurrent()
-        inFlight -= 1
+        inFlight.value -= 1
     }
 
     /// Renders at the next frame: a view or its presenter changed.
     func setNeedsRender() {
-        thread.assertCurrent()
-        needsRender = true
+        needsRender.value = true
     }
 
     /// Tells the backend of an interactor's progress (its plain lines).
     func announce(_ event: ProgressEvent) {
-        thread.assertCurrent()
-        backend.event(event)
+        backend.value.event(event)
     }
 
     /// Asks for a frame now, subject to the cap (progress reports).
     func requestCappedFrame() {
-        thread.assertCurrent()
         let now = clock.now()
-        progressFrameRequest = min(progressFrameRequest ?? now, now)
+        progressFrameRequest.value = min(progressFrameRequest.value ?? now, now)
     }
 
     /// Logs a failed hook.
@@ -76,7 +70,6 @@ extension PresenterRuntime {
 
     /// Gives `entry` to the log sink, one entry at a time. Any thread.
     func log(_ entry: PresenterLogEntry) {
-        guard let logSink else { return }
-        logLock.withLock { logSink(entry) }
+        logSink.withLock { $0?(entry) }
     }
 }

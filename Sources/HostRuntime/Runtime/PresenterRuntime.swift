@@ -42,9 +42,7 @@ import HostText
 /// On a clock that does not move on its own (a ``ManualClock``) nothing
 /// renders on a timer: `PresenterHostTesting`'s `advance(by:)` moves the
 /// clock and renders the frames that fall due on the way, before returning.
-// Safe: the state marked "presenter thread only" is touched there alone (asserted in debug
-// builds), the rest in `settling` (its own lock) or under `logLock`, or immutable.
-public final class PresenterRuntime: @unchecked Sendable {
+public final class PresenterRuntime: Sendable {
     /// Where the presenters' hooks run.
     public enum Isolation: Sendable {
         /// In this process, on the presenter thread. The plugins are trusted:
@@ -59,9 +57,6 @@ public final class PresenterRuntime: @unchecked Sendable {
 
     /// Where the presenters come from.
     public let registry: PresenterRegistry
-    /// Where frames go: the backend given to init until a presenter fails
-    /// and `onPresenterFailure` replaces it. Presenter thread only.
-    public private(set) var backend: RenderBackend
     /// Options for plugins (`option` host service): "<presenterId>.<key>" is
     /// looked up first, then "<key>".
     public let options: [String: String]
@@ -75,42 +70,46 @@ public final class PresenterRuntime: @unchecked Sendable {
     public let reservedRows: Int
 
     let thread: PresenterThread
-    let logSink: ((PresenterLogEntry) -> Void)?
-    let logLock = Lock()
-    private let onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)?
+    /// The log sink, called under its lock: one entry at a time, from any thread.
+    let logSink: LockedValue<((PresenterLogEntry) -> Void)?>
+    /// The engine's ``PresenterEngine/hurry``, for any thread.
+    let hurryEngine: @Sendable () -> Void
+    /// Whether the presenters' runs are over, and whether the runtime is shut down.
+    let settling = RuntimeSettling()
 
-    // Presenter thread only.
-    var engine: PresenterEngine!
+    // The presenter thread's alone, each checked on every access.
+    /// Where frames go: the backend given to init until a presenter fails
+    /// and `onPresenterFailure` replaces it.
+    let backend: PresenterBound<RenderBackend>
+    private let onPresenterFailure: PresenterBound<((PresenterFailure, RenderBackend) -> RenderBackend)?>
+    let engine: PresenterBound<PresenterEngine>
     /// False once the engine failed: no presenter runs any more.
-    var engineAlive = true
+    let engineAlive: PresenterBound<Bool>
     /// The frame's layout and canvas.
-    var composer: FrameComposer
+    let composer: PresenterBound<FrameComposer>
     /// The backend's rows the presenters' view covers now: the composer's,
     /// kept here too, because the screenlets read it while the composer
     /// composes (an access to it then would overlap its own).
-    var presenterArea: Range<Int>
-    var screenlets: [Screenlet] = []
-    private var nextViewID: ViewID = 1
-    var inFlight = 0
-    var needsRender = false
+    let presenterArea: PresenterBound<Range<Int>>
+    let screenlets: PresenterBound<[Screenlet]>
+    private let nextViewID: PresenterBound<ViewID>
+    let inFlight: PresenterBound<Int>
+    let needsRender: PresenterBound<Bool>
     /// Between ``suspend()`` and ``resume()``: nothing is drawn.
-    private var suspended = false
+    let suspended: PresenterBound<Bool>
     /// Whether frames may be drawn now (presenter thread only).
-    var isDrawing: Bool { !suspended && !isShutDown }
-    var drewInLastFrame = false
+    var isDrawing: Bool { !suspended.value && !isShutDown }
+    let drewInLastFrame: PresenterBound<Bool>
     /// Something a frame shows may have changed since the last frame
     /// besides the time: a job ran (``enqueue(_:)``, ``sync(_:)``, an
     /// attach), a presenter rendered, changed an element or failed, the
     /// geometry moved. The composer may not reuse a frame it made before.
     /// (The frames of ``renderFrames(through:moving:)``, a clock's turn,
     /// are not such a change.)
-    var frameInputsChanged = true
+    let frameInputsChanged: PresenterBound<Bool>
     /// A capped frame asked for by a progress report.
-    var progressFrameRequest: UInt64?
-    var scheduler: FrameScheduler
-
-    // Any thread.
-    let settling = RuntimeSettling()
+    let progressFrameRequest: PresenterBound<UInt64?>
+    let scheduler: PresenterBound<FrameScheduler>
 
     /// A runtime drawing on `backend`.
     ///
@@ -145,49 +144,51 @@ public final class PresenterRuntime: @unchecked Sendable {
         clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
         presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
         isolation: Isolation = .inProcess,
-        log: ((PresenterLogEntry) -> Void)? = nil,
+        log: sending ((PresenterLogEntry) -> Void)? = nil,
         onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
     ) {
         self.registry = registry
-        self.backend = backend
         self.options = options
         self.clock = clock
         self.maxFramesPerSecond = maxFramesPerSecond
-        logSink = log
-        self.onPresenterFailure = onPresenterFailure
-        scheduler = FrameScheduler(maxFramesPerSecond: maxFramesPerSecond)
         self.reservedRows = max(0, reservedRows)
-        composer = FrameComposer(backend: backend, reservedRows: self.reservedRows, presenterRows: presenterRows)
-        presenterArea = composer.presenterArea
-        let geometry = composer.geometry
-        weak var weakSelf: PresenterRuntime?
-        thread = PresenterThread(
-            name: "presenter",
-            afterJobs: { weakSelf?.afterJobs() },
-            onWake: { weakSelf?.timerFired() })
-        weakSelf = self
-        let delegate = EngineDelegate(runtime: self)
+        let thread = PresenterThread(name: "presenter")
+        self.thread = thread
+        let logSink = LockedValue(log)
+        self.logSink = logSink
+        let composer = FrameComposer(backend: backend, reservedRows: self.reservedRows, presenterRows: presenterRows)
+        let engine: PresenterEngine
         switch isolation {
         case .inProcess:
             engine = LocalPresenterEngine(
-                options: options, clock: clock, geometry: geometry,
+                options: options, clock: clock, geometry: composer.geometry,
                 isEngineThread: { [thread] in thread.isCurrent })
         case .presenterProcess(let configuration):
-            let runtime = WeakRuntime(self)
             engine = PresenterProcess(
                 configuration: configuration, options: options, clock: clock,
-                geometry: geometry, output: { runtime.value?.log($0) })
+                geometry: composer.geometry, output: { entry in logSink.withLock { $0?(entry) } })
         }
-        engine.delegate = delegate
-        engineDelegate = delegate
-        hurryEngine = { [engine] in engine?.hurry() }
+        hurryEngine = engine.hurry
+        self.backend = PresenterBound(backend, to: thread)
+        self.onPresenterFailure = PresenterBound(onPresenterFailure, to: thread)
+        self.engine = PresenterBound(engine, to: thread)
+        engineAlive = PresenterBound(true, to: thread)
+        presenterArea = PresenterBound(composer.presenterArea, to: thread)
+        self.composer = PresenterBound(composer, to: thread)
+        screenlets = PresenterBound([], to: thread)
+        nextViewID = PresenterBound(1, to: thread)
+        inFlight = PresenterBound(0, to: thread)
+        needsRender = PresenterBound(false, to: thread)
+        suspended = PresenterBound(false, to: thread)
+        drewInLastFrame = PresenterBound(false, to: thread)
+        frameInputsChanged = PresenterBound(true, to: thread)
+        progressFrameRequest = PresenterBound(nil, to: thread)
+        scheduler = PresenterBound(FrameScheduler(maxFramesPerSecond: maxFramesPerSecond), to: thread)
+        // The engine's delegate is weak: the runtime itself, which owns the engine.
+        engine.delegate = self
         backend.watchResize { [weak self] in self?.resize() }
+        thread.handle(afterJobs: { [weak self] in self?.afterJobs() }, onWake: { [weak self] in self?.timerFired() })
     }
-
-    /// Keeps the engine's (weak) delegate alive.
-    private var engineDelegate: EngineDelegate?
-    /// The engine's ``PresenterEngine/hurry()``, for any thread.
-    private var hurryEngine: () -> Void = {}
 
     // MARK: - Views
 
@@ -218,23 +219,23 @@ public final class PresenterRuntime: @unchecked Sendable {
         let id = chain[0].id
         let result: Result<Screenlet, RuntimeError> = countedSync {
             guard !isShutDown else { return .failure(.shutDown) }
-            let screenlet = Screenlet(view: view, presenterId: id, viewID: nextViewID, runtime: self)
-            nextViewID += 1
-            if engineAlive {
+            let screenlet = Screenlet(view: view, presenterId: id, viewID: nextViewID.value, runtime: self)
+            nextViewID.value += 1
+            if engineAlive.value {
                 do throws(PresenterFailure) {
-                    try engine.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
+                    try engine.value.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
                     screenlet.presenterCreated(chain: chain)
                 } catch {
-                    if case .createFailed(let status, let message) = error.reason, onPresenterFailure == nil {
+                    if case .createFailed(let status, let message) = error.reason, onPresenterFailure.value == nil {
                         return .failure(.createFailed(presenterId: error.presenterId, status: status, message: message))
                     }
-                    screenlets.append(screenlet)
+                    screenlets.value.append(screenlet)
                     presenterFailed(error)
                     return .success(screenlet)
                 }
             }
-            screenlets.append(screenlet)
-            needsRender = true
+            screenlets.value.append(screenlet)
+            needsRender.value = true
             return .success(screenlet)
         }
         return try result.get()
@@ -255,17 +256,17 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// user in a screen or read what is typed into it.
     public func key(_ code: UInt32) {
         enqueue { [self] in
-            let interactive = backend.flags.contains(.interactive)
-            for screenlet in screenlets.reversed() where screenlet.key(code, interactive: interactive) { break }
-            needsRender = true
+            let interactive = backend.value.flags.contains(.interactive)
+            for screenlet in screenlets.value.reversed() where screenlet.key(code, interactive: interactive) { break }
+            needsRender.value = true
         }
     }
 
     /// Re-reads the backend's size and redraws everything (after SIGWINCH).
     public func resize() {
         enqueue { [self] in
-            backend.refresh()
-            needsRender = true
+            backend.value.refresh()
+            needsRender.value = true
         }
     }
 
@@ -283,9 +284,9 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// nothing left to take off.
     public func suspend() {
         thread.sync {
-            frameInputsChanged = true
-            suspended = true
-            backend.suspend()
+            frameInputsChanged.value = true
+            suspended.value = true
+            backend.value.suspend()
         }
     }
 
@@ -293,9 +294,9 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// terminal's size, which may have changed meanwhile.
     public func resume() {
         enqueue { [self] in
-            suspended = false
-            backend.refresh()
-            needsRender = true
+            suspended.value = false
+            backend.value.refresh()
+            needsRender.value = true
         }
     }
 
@@ -303,7 +304,7 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// frames. Returns false, and prints nothing, once the runtime is shut down.
     @discardableResult
     public func printAbove(_ text: String) -> Bool {
-        enqueue { [self] in backend.printAbove(text) }
+        enqueue { [self] in backend.value.printAbove(text) }
     }
 
     /// Runs `body` on the presenter thread once everything asked before it
@@ -311,67 +312,11 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// result: a stable moment to read a test backend or a view's elements.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
         try thread.sync {
-            if needsRender && isDrawing { renderFrame() }
+            if needsRender.value && isDrawing { renderFrame() }
             // `body` may change a view (the Add Bookmark screen's do).
-            frameInputsChanged = true
+            frameInputsChanged.value = true
             return try body()
         }
-    }
-
-    // MARK: - Settling and shutting down
-
-    /// The work the presenters show is over (the command ended, or was
-    /// interrupted): a presenter process still starting or loading gets at
-    /// most one hook budget from now, so it cannot hold the end of the run.
-    /// ``shutdown()`` does it too. Any thread.
-    public func hurryPresenters() {
-        hurryEngine()
-    }
-
-    /// Waits until no interactor is in flight, nothing is queued, and the
-    /// last frame had no presenter draw anything and no one ask for another
-    /// frame (the HUD is gone and nothing animates). `timeout` in seconds;
-    /// `nil` waits for ever. Returns whether it settled. Never call it on
-    /// the presenter thread. With a ``ManualClock``, pending frames come only
-    /// through `advance(by:)` (PresenterHostTesting), so it cannot settle while one is asked for.
-    public func waitUntilSettled(timeout: Double?) -> Bool {
-        settling.wait(timeout: timeout)
-    }
-
-    /// True once ``shutdown()`` began.
-    public var isShutDown: Bool { settling.isShutDown }
-
-    /// Ends interactors still in flight (their presenters get the hide they
-    /// are owed: no message, a "cancelled" failure), destroys every instance
-    /// (each view's presenter first, then its bases), ends the presenter
-    /// process, calls the backend's `finish(keeping:)` and stops the
-    /// presenter thread. Later calls do nothing; later performs and ends are
-    /// ignored.
-    ///
-    /// With `keepingOutcome`, a view whose last action ended with a message
-    /// or a failure leaves that outcome on the screen (``finalLook()``): its
-    /// presenter first renders once more with `PRESENTER_VIEW_FINAL`, and
-    /// the backend's `finish(keeping:)` keeps what it drew (or the host's
-    /// ``OutcomeLine``). `run` and `drive` end so: at once, the outcome
-    /// staying, as a line a program prints stays.
-    public func shutdown(keepingOutcome: Bool = false) {
-        guard settling.beginShutdown() else { return }
-        hurryPresenters()
-        thread.sync {
-            // Not while stopped (Ctrl-Z): the screen is not ours then.
-            let look = keepingOutcome && !suspended ? finalLook() : nil
-            for screenlet in screenlets.reversed() {
-                screenlet.cancelAll()
-                if screenlet.hasPresenter {
-                    callEngine(default: ()) { engine throws(PresenterFailure) in try engine.detach(screenlet.viewID) }
-                }
-            }
-            screenlets.removeAll()
-            engine.close()
-            backend.finish(keeping: look)
-        }
-        thread.stop()
-        settling.endShutdown()
     }
 
     // MARK: - Presenter thread internals
@@ -382,22 +327,21 @@ public final class PresenterRuntime: @unchecked Sendable {
     /// Interactors already shown are announced again to a new backend (plain
     /// lines then show what is still running).
     func presenterFailed(_ failure: PresenterFailure) {
-        thread.assertCurrent()
-        guard engineAlive else { return }
-        engineAlive = false
-        frameInputsChanged = true
-        engine.close()
-        for screenlet in screenlets { screenlet.presenterGone() }
-        if let onPresenterFailure {
-            let previous = backend
-            backend = onPresenterFailure(failure, previous)
-            if backend !== previous {
-                for screenlet in screenlets { screenlet.announceShown() }
+        guard engineAlive.value else { return }
+        engineAlive.value = false
+        frameInputsChanged.value = true
+        engine.value.close()
+        for screenlet in screenlets.value { screenlet.presenterGone() }
+        if let onPresenterFailure = onPresenterFailure.value {
+            let previous = backend.value
+            backend.value = onPresenterFailure(failure, previous)
+            if backend.value !== previous {
+                for screenlet in screenlets.value { screenlet.announceShown() }
             }
         } else {
             log(PresenterLogEntry(level: .error, presenterId: failure.presenterId, message: failure.description))
         }
-        needsRender = true
+        needsRender.value = true
     }
 
     /// Runs `body` on the presenter thread, counted as a pending job like
@@ -407,13 +351,13 @@ public final class PresenterRuntime: @unchecked Sendable {
         let counted = settling.admitNow()
         return thread.sync {
             defer { if counted { settling.jobDone() } }
-            frameInputsChanged = true
+            frameInputsChanged.value = true
             return body()
         }
     }
 
     /// The screenlet of `view`, on the presenter thread.
     func screenlet(_ view: ViewID) -> Screenlet? {
-        screenlets.first { $0.viewID == view }
+        screenlets.value.first { $0.viewID == view }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import HostEngine
 import HostSystem
+import Synchronization
 
 /// The one thread that runs every plugin hook and host service, every
 /// render and every backend call: a job queue served in order, plus a
@@ -10,73 +11,91 @@ import HostSystem
 /// promises plugins one thread, not merely one call at a time. Its timer is
 /// the timed wait of that thread: armed only while a wake-up is set, so
 /// nothing ticks while nothing animates.
-// Safe: `jobs`, `wakeAt`, `stopping` and `hasExited` only under `condition`; `threadID` is set
-// before init returns.
-final class PresenterThread: @unchecked Sendable {
-    /// Its timed wait is the frame timer: on the monotonic clock `wakeAt`
-    /// is on, so a wall clock set back cannot stall the frames.
-    private let condition = MonotonicCondition()
-    /// Jobs in order; `done` is signalled after the job ran and was released
-    /// (so `sync` can lend a non-escaping closure).
-    private var jobs: [(run: () -> Void, done: DispatchSemaphore?)] = []
-    private var wakeAt: UInt64?
-    private var stopping = false
-    private let exited = DispatchSemaphore(value: 0)
-    private var hasExited = false
-    /// Set once, on the thread, before init returns.
-    private var thread: ThreadIdentity?
-    /// Called on the thread after each batch of jobs.
-    private let afterJobs: () -> Void
-    /// Called on the thread when the wake-up time comes.
-    private let onWake: () -> Void
+final class PresenterThread: Sendable {
+    /// A closure handed to the thread that runs it.
+    // Unchecked: a job is queued by one thread and run once by the presenter thread, whose
+    // queue hands it over under the lock (a `sync` job's sender waits until it ran); the
+    // state it touches is the presenter thread's, which checks every access.
+    struct Job: @unchecked Sendable {
+        let run: () -> Void
+    }
 
-    init(name: String, afterJobs: @escaping () -> Void, onWake: @escaping () -> Void) {
-        self.afterJobs = afterJobs
-        self.onWake = onWake
-        // The thread keeps this object alive until it exits.
-        let started = DispatchSemaphore(value: 0)
-        DetachedThread.start(name: name) {
-            self.thread = .current
-            started.signal()
-            self.run()
+    private struct State {
+        /// Jobs in order; `done` is signalled after the job ran and was
+        /// released (so `sync` can lend a non-escaping closure).
+        var jobs: [(job: Job, done: DispatchSemaphore?)] = []
+        var wakeAt: UInt64?
+        var stopping = false
+        /// Run on the thread after each batch of jobs.
+        var afterJobs = Job {}
+        /// Run on the thread when the wake-up time comes.
+        var onWake = Job {}
+    }
+
+    /// What the thread shares with whoever queues jobs.
+    private final class Shared: Sendable {
+        /// Its timed wait is the frame timer: on the monotonic clock
+        /// `wakeAt` is on, so a wall clock set back cannot stall the frames.
+        let state = ConditionLock(State())
+        let exited = DispatchSemaphore(value: 0)
+        let hasExited = Atomic(false)
+    }
+
+    private let shared = Shared()
+    private var state: ConditionLock<State> { shared.state }
+    private let thread: ThreadIdentity
+
+    init(name: String) {
+        thread = DetachedThread.start(name: name) { [shared] in
+            Self.run(shared.state)
+            shared.hasExited.store(true, ordering: .releasing)
+            shared.exited.signal()
         }
-        started.wait()
+    }
+
+    /// Sets what runs on the thread after each batch of jobs and when the
+    /// wake-up time comes (before the first job is queued: the owner of the
+    /// thread is made after it, and they call it).
+    func handle(afterJobs: @escaping () -> Void, onWake: @escaping () -> Void) {
+        state.withLock {
+            $0.afterJobs = Job(run: afterJobs)
+            $0.onWake = Job(run: onWake)
+        }
     }
 
     /// True on the presenter thread.
-    var isCurrent: Bool { thread?.isCurrent ?? false }
+    var isCurrent: Bool { thread.isCurrent }
 
-    /// Stops a debug build when presenter-thread-only state is touched from
-    /// another thread. Once the thread exited, ``sync(_:)`` runs its body on
-    /// the caller's thread, which then stands in for it.
-    func assertCurrent(file: StaticString = #fileID, line: UInt = #line) {
-        assert(isCurrent || condition.withLock { hasExited }, "presenter thread only", file: file, line: line)
-    }
+    /// True on the thread, and, once it exited, on any (``sync(_:)`` then
+    /// runs its body on the caller's thread, which stands in for it): where
+    /// presenter-thread state may be touched.
+    var mayTouchItsState: Bool { isCurrent || shared.hasExited.load(ordering: .acquiring) }
 
     /// Queues `job`; false (and the job dropped) once the thread is stopping.
     @discardableResult
     func async(_ job: @escaping () -> Void) -> Bool {
-        queue(job, done: nil)
+        queue(Job(run: job), done: nil)
     }
 
-    private func queue(_ job: @escaping () -> Void, done: DispatchSemaphore?) -> Bool {
-        condition.withLock {
-            guard !stopping else { return false }
-            jobs.append((job, done))
-            condition.signal()
+    private func queue(_ job: Job, done: DispatchSemaphore?) -> Bool {
+        let queued = state.withLock {
+            guard !$0.stopping else { return false }
+            $0.jobs.append((job, done))
             return true
         }
+        if queued { state.signal() }
+        return queued
     }
 
     /// Runs `body` on the thread and returns its result. On the thread itself
     /// it runs at once; after the thread exited, on the caller's thread
     /// (nothing else can run then).
     func sync<T>(_ body: () throws -> T) rethrows -> T {
-        if isCurrent && !condition.withLock({ hasExited }) { return try body() }
+        if isCurrent && !shared.hasExited.load(ordering: .acquiring) { return try body() }
         return try withoutActuallyEscaping(body) { body in
             var result: Result<T, Error>?
             let done = DispatchSemaphore(value: 0)
-            let queued = queue({ result = Result { try body() } }, done: done)
+            let queued = queue(Job { result = Result { try body() } }, done: done)
             if queued { done.wait() } else { waitForExit(); result = Result { try body() } }
             return try result!.get()
         }
@@ -85,57 +104,58 @@ final class PresenterThread: @unchecked Sendable {
     /// Sets (or with `nil` clears) the time, on the monotonic clock, at which
     /// `onWake` runs. Call on the thread.
     func setWakeup(_ time: UInt64?) {
-        condition.withLock { wakeAt = time }
+        state.withLock { $0.wakeAt = time }
     }
 
     /// Runs the jobs already queued, then ends the thread; returns once it ended.
     func stop() {
-        condition.withLock {
-            stopping = true
-            condition.signal()
-        }
+        state.withLock { $0.stopping = true }
+        state.signal()
         if !isCurrent { waitForExit() }
     }
 
     private func waitForExit() {
-        let already = condition.withLock { hasExited }
-        if !already { exited.wait(); exited.signal() }
+        if !shared.hasExited.load(ordering: .acquiring) { shared.exited.wait(); shared.exited.signal() }
     }
 
-    private func run() {
-        condition.lock()
+    /// What the thread does next, chosen under the lock.
+    private enum Next {
+        case jobs(then: Job)
+        case wake(Job)
+        case exit
+    }
+
+    private static func run(_ state: ConditionLock<State>) {
         while true {
-            if !jobs.isEmpty {
-                var batch = jobs
-                jobs.removeAll()
-                condition.unlock()
+            // Swapped out of the queue, not copied: a `sync` job must be
+            // released before its sender hears it ran.
+            var batch: [(job: Job, done: DispatchSemaphore?)] = []
+            let next: Next = state.withLock(
+                waitingUntil: { state in
+                    !state.jobs.isEmpty || state.stopping || state.wakeAt.map { MonotonicClock().now() >= $0 } ?? false
+                },
+                deadline: { $0.wakeAt }
+            ) { state, _ in
+                if !state.jobs.isEmpty {
+                    swap(&batch, &state.jobs)
+                    return .jobs(then: state.afterJobs)
+                }
+                if state.stopping { return .exit }
+                state.wakeAt = nil
+                return .wake(state.onWake)
+            }
+            switch next {
+            case .jobs(let afterJobs):
                 for index in batch.indices {
-                    batch[index].run()
+                    batch[index].job.run()
                     let done = batch[index].done
-                    batch[index] = ({}, nil)
+                    batch[index] = (Job {}, nil)
                     done?.signal()
                 }
-                afterJobs()
-                condition.lock()
-                continue
-            }
-            if stopping { break }
-            if let wakeAt {
-                let now = MonotonicClock().now()
-                if now >= wakeAt {
-                    self.wakeAt = nil
-                    condition.unlock()
-                    onWake()
-                    condition.lock()
-                } else {
-                    condition.wait(untilNanoseconds: wakeAt)
-                }
-            } else {
-                condition.wait()
+                afterJobs.run()
+            case .wake(let onWake): onWake.run()
+            case .exit: return
             }
         }
-        hasExited = true
-        condition.unlock()
-        exited.signal()
     }
 }

@@ -6,24 +6,26 @@ import HostSystem
 /// A job is admitted and queued under the same lock that shutdown's flag is
 /// set under, so every job admitted runs before shutdown destroys the
 /// instances; and no one sees the runtime settled while a job is pending.
-final class RuntimeSettling: @unchecked Sendable {
-    // Safe: every `var` is read and written under `condition` only.
-    private let condition = MonotonicCondition()
-    private var pendingJobs = 0
-    private var settled = true
-    private var shutDown = false
+final class RuntimeSettling: Sendable {
+    private struct State {
+        var pendingJobs = 0
+        var settled = true
+        var shutDown = false
+    }
+
+    private let state = ConditionLock(State())
 
     /// True once ``beginShutdown()`` was called.
-    var isShutDown: Bool { condition.withLock { shutDown } }
+    var isShutDown: Bool { state.withLock { $0.shutDown } }
 
     /// Counts a job and runs `queue` (which queues it) under the lock,
     /// unless the runtime is shut down; returns what `queue` returned, or
     /// false (the job dropped). Call ``jobDone()`` once the job ran.
     func admit(_ queue: () -> Bool) -> Bool {
-        condition.withLock {
-            guard !shutDown else { return false }
-            pendingJobs += 1
-            settled = false
+        state.withLock {
+            guard !$0.shutDown else { return false }
+            $0.pendingJobs += 1
+            $0.settled = false
             return queue()
         }
     }
@@ -31,42 +33,36 @@ final class RuntimeSettling: @unchecked Sendable {
     /// Counts a job run at once (``PresenterRuntime``'s counted sync);
     /// false after shutdown, when it is not counted (no ``jobDone()`` then).
     func admitNow() -> Bool {
-        condition.withLock {
-            guard !shutDown else { return false }
-            pendingJobs += 1
-            settled = false
-            return true
-        }
+        admit { true }
     }
 
     /// An admitted job has run.
     func jobDone() {
-        condition.withLock { pendingJobs -= 1 }
+        state.withLock { $0.pendingJobs -= 1 }
     }
 
     /// After a frame: settled when the presenter thread found nothing
     /// going on (`quiet`) and no job is pending.
     func update(quiet: Bool) {
-        condition.withLock {
-            settled = quiet && pendingJobs == 0
-            if settled { condition.broadcast() }
+        let settled = state.withLock {
+            $0.settled = quiet && $0.pendingJobs == 0
+            return $0.settled
         }
+        if settled { state.broadcast() }
     }
 
     /// Marks the runtime shut down; true for the first call only.
     func beginShutdown() -> Bool {
-        condition.withLock {
-            defer { shutDown = true }
-            return !shutDown
+        state.withLock { state in
+            defer { state.shutDown = true }
+            return !state.shutDown
         }
     }
 
     /// The shutdown is done: whoever waits for the runtime to settle goes on.
     func endShutdown() {
-        condition.withLock {
-            settled = true
-            condition.broadcast()
-        }
+        state.withLock { $0.settled = true }
+        state.broadcast()
     }
 
     /// Waits until settled, at most `timeout` seconds (nil: for ever), on
@@ -74,15 +70,6 @@ final class RuntimeSettling: @unchecked Sendable {
     /// wait). Returns whether it settled.
     func wait(timeout: Double?) -> Bool {
         let deadline = timeout.map { MonotonicTime.nanoseconds() + UInt64($0.isNaN ? 0 : max(0, min($0, 1e9)) * 1e9) }
-        condition.lock()
-        defer { condition.unlock() }
-        while !settled {
-            if let deadline {
-                if !condition.wait(untilNanoseconds: deadline) { return settled }
-            } else {
-                condition.wait()
-            }
-        }
-        return true
+        return state.withLock(waitingUntil: { $0.settled }, deadline: { _ in deadline }) { _, settled in settled }
     }
 }

@@ -21,8 +21,7 @@ import PresenterABI
 /// hide for each show, none without, all on the presenter thread in the
 /// order the interactors reported, so concurrent actions never end each
 /// other's progress.
-// Safe: the `var`s are presenter thread only (its methods assert it); the rest is immutable.
-public final class Screenlet: @unchecked Sendable {
+public final class Screenlet: Sendable {
     /// The view.
     public let view: ScreenletView
     /// The id of its presenter (what the view's `createProgressPresenter` chose).
@@ -31,41 +30,41 @@ public final class Screenlet: @unchecked Sendable {
     /// The view's name in the runtime's engine.
     let viewID: ViewID
 
-    // Presenter thread only, from here on.
+    // The presenter thread's alone, from here on, each checked on every access.
     /// The presenter's instances exist (false once the presenter failed, or
     /// when the view was attached without it).
-    private(set) var hasPresenter = false
+    let hasPresenter: PresenterBound<Bool>
     /// What the presenter drew at its last render, painted over the view at every frame.
-    private(set) var overlay: [DrawOperation] = []
+    let overlay: PresenterBound<[DrawOperation]>
     /// One of the presenter's hooks ran since its last render.
-    private var presenterDue = false
+    private let presenterDue: PresenterBound<Bool>
     /// Interactors started and not yet ended, in start order.
-    private var active: [InteractorHandle] = []
+    private let active: PresenterBound<[InteractorHandle]>
     /// Shown interactors whose progress the presenter has not heard yet: its
     /// progress hook runs at the next frame, so reports that come faster
     /// than frames (a command writing 1,000 lines a second) cost a hook call
     /// per frame at most.
-    private var progressDue: [InteractorHandle] = []
+    private let progressDue: PresenterBound<[InteractorHandle]>
     /// When the view asked for its next frame (``ScreenletView/draw(in:at:flags:)``).
-    private(set) var viewFrameRequest: UInt64?
+    let viewFrameRequest: PresenterBound<UInt64?>
     /// When the presenter's picture changes by itself next (a `draw_cycle`'s
     /// next text), on a screen that shows frames: the host draws that frame
     /// without calling the presenter.
-    private(set) var overlayFrameRequest: UInt64?
+    let overlayFrameRequest: PresenterBound<UInt64?>
     /// Whether the presenter shows the outcome of a failure that a key may
     /// dismiss (``key(_:interactive:)``): `told` from the hide of the last
     /// shown interactor with a failure, `shown` once a render after it drew
     /// something, until a key, new work, or a render that draws nothing.
-    private var failureTurn = FailureTurn.none
+    private let failureTurn: PresenterBound<FailureTurn>
     private enum FailureTurn { case none, told, shown }
     /// The log said once that a render drew more than the host paints.
-    private var saidOverBudget = false
+    private let saidOverBudget: PresenterBound<Bool>
     /// The presenter and every presenter it extends know `PRESENTER_VIEW_FINAL`
     /// (ABI 1.3 or later): its last render draws the outcome that stays.
-    private var drawsFinalLook = false
+    private let drawsFinalLook: PresenterBound<Bool>
     /// How the view's last shown interactor ended, while none is shown:
     /// the outcome that stays when the view goes (``outcomeToKeep``).
-    private var lastEnding: ProgressEvent?
+    private let lastEnding: PresenterBound<ProgressEvent?>
 
     /// The first ABI that has `PRESENTER_VIEW_FINAL`.
     static let finalLookABI = ABIVersion(major: 1, minor: 3)
@@ -75,6 +74,18 @@ public final class Screenlet: @unchecked Sendable {
         self.presenterId = presenterId
         self.viewID = viewID
         self.runtime = runtime
+        let thread = runtime.thread
+        hasPresenter = PresenterBound(false, to: thread)
+        overlay = PresenterBound([], to: thread)
+        presenterDue = PresenterBound(false, to: thread)
+        active = PresenterBound([], to: thread)
+        progressDue = PresenterBound([], to: thread)
+        viewFrameRequest = PresenterBound(nil, to: thread)
+        overlayFrameRequest = PresenterBound(nil, to: thread)
+        failureTurn = PresenterBound(.none, to: thread)
+        saidOverBudget = PresenterBound(false, to: thread)
+        drawsFinalLook = PresenterBound(false, to: thread)
+        lastEnding = PresenterBound(nil, to: thread)
     }
 
     /// Starts an interactor of `interactorType` performing `action` (any
@@ -107,18 +118,17 @@ public final class Screenlet: @unchecked Sendable {
     // MARK: - Presenter thread
 
     private func started(_ handle: InteractorHandle) {
-        runtime.thread.assertCurrent()
-        active.append(handle)
+        active.value.append(handle)
         runtime.interactorStarted()
         view.actionStarted(handle.action, message: handle.messages[.working])
         // No working message: neither show nor hide, and no plain lines either.
         guard let working = handle.messages[.working] else { return handle.announced() }
         runtime.announce(.started(action: handle.action, message: working))
         handle.announced()
-        handle.shown = true
-        handle.announcedMessage = working
-        failureTurn = .none
-        lastEnding = nil
+        handle.shown.value = true
+        handle.announcedMessage.value = working
+        failureTurn.value = .none
+        lastEnding.value = nil
         hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot)
         }
         runtime.setNeedsRender()
@@ -128,12 +138,11 @@ public final class Screenlet: @unchecked Sendable {
     /// frame, so reports that come faster than frames wake this thread once
     /// a frame, not once a report.
     func progressed(_ handle: InteractorHandle) {
-        runtime.thread.assertCurrent()
-        guard handle.shown, active.contains(where: { $0 === handle }) else {
+        guard handle.shown.value, active.value.contains(where: { $0 === handle }) else {
             _ = handle.progressDelivered()
             return
         }
-        if !progressDue.contains(where: { $0 === handle }) { progressDue.append(handle) }
+        if !progressDue.value.contains(where: { $0 === handle }) { progressDue.value.append(handle) }
         runtime.requestCappedFrame()
     }
 
@@ -143,11 +152,10 @@ public final class Screenlet: @unchecked Sendable {
     /// True when there was some.
     @discardableResult
     func deliverProgress() -> Bool {
-        runtime.thread.assertCurrent()
-        let due = progressDue
+        let due = progressDue.value
         guard !due.isEmpty else { return false }
-        progressDue = []
-        for handle in due where active.contains(where: { $0 === handle }) {
+        progressDue.value = []
+        for handle in due where active.value.contains(where: { $0 === handle }) {
             let snapshot = announceProgress(of: handle)
             hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: snapshot) }
         }
@@ -159,12 +167,12 @@ public final class Screenlet: @unchecked Sendable {
     private func announceProgress(of handle: InteractorHandle) -> InteractorSnapshot {
         let messages = handle.progressDelivered()
         let snapshot = handle.snapshot
-        for message in messages where message != handle.announcedMessage {
-            handle.announcedMessage = message
+        for message in messages where message != handle.announcedMessage.value {
+            handle.announcedMessage.value = message
             runtime.announce(.working(action: handle.action, message: message))
         }
-        if snapshot.progress != handle.announcedFraction {
-            handle.announcedFraction = snapshot.progress
+        if snapshot.progress != handle.announcedFraction.value {
+            handle.announcedFraction.value = snapshot.progress
             runtime.announce(
                 .progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
         }
@@ -173,22 +181,21 @@ public final class Screenlet: @unchecked Sendable {
 
     /// `replacement`: the message the work gave in place of the table's.
     func ended(_ handle: InteractorHandle, error: InteractorError?, message replacement: String? = nil) {
-        runtime.thread.assertCurrent()
-        guard let index = active.firstIndex(where: { $0 === handle }) else { return }
-        active.remove(at: index)
-        if progressDue.contains(where: { $0 === handle }) {
+        guard let index = active.value.firstIndex(where: { $0 === handle }) else { return }
+        active.value.remove(at: index)
+        if progressDue.value.contains(where: { $0 === handle }) {
             // Its last report's lines come before its end; hide carries the fraction.
-            progressDue.removeAll { $0 === handle }
-            if handle.shown { _ = announceProgress(of: handle) }
+            progressDue.value.removeAll { $0 === handle }
+            if handle.shown.value { _ = announceProgress(of: handle) }
         }
         runtime.interactorEnded()
         let message =
             replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
         view.actionEnded(handle.action, message: message, error: error)
-        guard handle.shown else { return }
+        guard handle.shown.value else { return }
         // The last shown interactor failed: what the presenter shows of it may wait for a key.
-        failureTurn = error != nil && !active.contains { $0.shown } ? .told : .none
+        failureTurn.value = error != nil && !active.value.contains { $0.shown.value } ? .told : .none
         // The failure's text, when hide's message already is it (a
         // validation error), reaches the presenter as "": a presenter that
         // shows both says it once. Backends and events get it whole.
@@ -202,34 +209,33 @@ public final class Screenlet: @unchecked Sendable {
         }
         runtime.setNeedsRender()
         let finished = ProgressEvent.finished(action: handle.action, message: message, error: error)
-        lastEnding = active.contains { $0.shown } ? nil : finished
+        lastEnding.value = active.value.contains { $0.shown.value } ? nil : finished
         runtime.announce(finished)
     }
 
     /// Runs a status-returning hook of the presenter, if it still runs, logs
     /// a failing status, and has the presenter render at the next frame.
     private func hook(_ body: (PresenterEngine) throws(PresenterFailure) -> HookOutcome) {
-        guard hasPresenter else { return }
+        guard hasPresenter.value else { return }
         runtime.report(runtime.callEngine(default: .ok, body))
-        presenterDue = hasPresenter
+        presenterDue.value = hasPresenter.value
     }
 
     /// The presenter's instances were created for the view, from `chain`
     /// (the presenter, then its bases).
     func presenterCreated(chain: [PresenterPlugin]) {
-        runtime.thread.assertCurrent()
-        hasPresenter = true
-        drawsFinalLook = chain.allSatisfy { $0.abiVersion >= Self.finalLookABI }
+        hasPresenter.value = true
+        drawsFinalLook.value = chain.allSatisfy { $0.abiVersion >= Self.finalLookABI }
     }
 
     /// How the view's last action ended, when the view goes with an outcome
     /// that stays: its last shown interactor ended, with a success message
     /// or a failure, and none is shown since. `nil` otherwise.
     var outcomeToKeep: ProgressEvent? {
-        guard case .finished(_, let message, let error)? = lastEnding,
+        guard case .finished(_, let message, let error)? = lastEnding.value,
             OutcomeLine(message: message, error: error) != nil
         else { return nil }
-        return lastEnding
+        return lastEnding.value
     }
 
     /// The presenter's final look of ``outcomeToKeep``: what its render
@@ -237,8 +243,7 @@ public final class Screenlet: @unchecked Sendable {
     /// Empty when it drew nothing, failed, or does not know the flag (an
     /// older presenter, which is not asked): the host draws its own line then.
     func renderFinalLook(at now: UInt64, cols: Int, rows: Int) -> [DrawOperation] {
-        runtime.thread.assertCurrent()
-        guard hasPresenter && drawsFinalLook else { return [] }
+        guard hasPresenter.value && drawsFinalLook.value else { return [] }
         let drawn = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now, final: true)
         }
@@ -247,8 +252,7 @@ public final class Screenlet: @unchecked Sendable {
 
     /// The view's geometry changed: the presenter renders at the next frame.
     func geometryChanged() {
-        runtime.thread.assertCurrent()
-        presenterDue = true
+        presenterDue.value = true
     }
 
     /// At the start of the frame at `now`: the view's request for it is
@@ -258,24 +262,23 @@ public final class Screenlet: @unchecked Sendable {
     /// frame came (it draws again then).
     @discardableResult
     func renderPresenter(at now: UInt64, asked: Bool) -> Bool {
-        runtime.thread.assertCurrent()
         var changed = false
-        if let request = viewFrameRequest, request <= now {
-            viewFrameRequest = nil
+        if let request = viewFrameRequest.value, request <= now {
+            viewFrameRequest.value = nil
             changed = true
         }
-        guard hasPresenter && (presenterDue || asked) else { return changed }
-        presenterDue = false
+        guard hasPresenter.value && (presenterDue.value || asked) else { return changed }
+        presenterDue.value = false
         let drawn = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now)
         }
         // What the host paints for it is bounded, whatever it drew.
-        let (cols, rows) = (runtime.backend.size.cols, runtime.presenterArea.count)
+        let (cols, rows) = (runtime.backend.value.size.cols, runtime.presenterArea.value.count)
         let (kept, dropped) = DrawOperation.withinPaintBudget(drawn, cols: cols, rows: rows)
-        overlay = kept
-        if failureTurn != .none { failureTurn = overlay.isEmpty ? .none : .shown }
-        if dropped > 0 && !saidOverBudget {
-            saidOverBudget = true
+        overlay.value = kept
+        if failureTurn.value != .none { failureTurn.value = overlay.value.isEmpty ? .none : .shown }
+        if dropped > 0 && !saidOverBudget.value {
+            saidOverBudget.value = true
             runtime.log(
                 PresenterLogEntry(
                     level: .warning, presenterId: presenterId,
@@ -286,25 +289,24 @@ public final class Screenlet: @unchecked Sendable {
 
     /// Draws the view, then its presenter's picture over it.
     func draw(on canvas: inout Canvas, at now: UInt64, flags: ViewFlags) {
-        runtime.thread.assertCurrent()
         if let next = view.draw(in: &canvas, at: now, flags: flags) {
-            viewFrameRequest = min(viewFrameRequest ?? next, next)
+            viewFrameRequest.value = min(viewFrameRequest.value ?? next, next)
         }
         let unicode = flags.contains(.unicode)
-        let area = runtime.presenterArea
-        for operation in overlay { operation.draw(on: &canvas, unicode: unicode, in: area, at: now) }
+        let area = runtime.presenterArea.value
+        for operation in overlay.value { operation.draw(on: &canvas, unicode: unicode, in: area, at: now) }
         followPicture(at: now, flags: flags)
     }
 
     /// Asks for the frame at which the presenter's picture changes next by
     /// itself (its cycles), after the frame at `now`, drawn or reused.
     func followPicture(at now: UInt64, flags: ViewFlags) {
-        overlayFrameRequest = nil
+        overlayFrameRequest.value = nil
         // Plain lines show no drawing: nothing to turn there.
         guard flags.contains(.animated) else { return }
-        for operation in overlay {
+        for operation in overlay.value {
             if let next = operation.nextChange(after: now) {
-                overlayFrameRequest = min(overlayFrameRequest ?? next, next)
+                overlayFrameRequest.value = min(overlayFrameRequest.value ?? next, next)
             }
         }
     }
@@ -313,7 +315,7 @@ public final class Screenlet: @unchecked Sendable {
     /// `now`: while nothing else changes, a frame is a function of them
     /// (``FrameComposer``'s frames already made).
     func appendShownTexts(at now: UInt64, to key: inout [Int]) {
-        for operation in overlay {
+        for operation in overlay.value {
             if let shown = operation.shownText(at: now) { key.append(shown) }
         }
     }
@@ -324,13 +326,12 @@ public final class Screenlet: @unchecked Sendable {
     /// (`interactive`). One key a failure: the presenter's turn ends with
     /// it, used or not. True when one used it.
     func key(_ code: UInt32, interactive: Bool) -> Bool {
-        runtime.thread.assertCurrent()
-        if failureTurn == .shown && hasPresenter && interactive && code != PRESENTER_KEY_ESCAPE {
-            failureTurn = .none
+        if failureTurn.value == .shown && hasPresenter.value && interactive && code != PRESENTER_KEY_ESCAPE {
+            failureTurn.value = .none
             let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in
                 try engine.key(viewID, code: code)
             }
-            presenterDue = hasPresenter
+            presenterDue.value = hasPresenter.value
             if used { return true }
         }
         return view.handleKey(code)
@@ -338,20 +339,18 @@ public final class Screenlet: @unchecked Sendable {
 
     /// The presenter failed: nothing of it is drawn or called any more.
     func presenterGone() {
-        runtime.thread.assertCurrent()
-        hasPresenter = false
-        presenterDue = false
-        failureTurn = .none
-        overlay = []
-        overlayFrameRequest = nil
+        hasPresenter.value = false
+        presenterDue.value = false
+        failureTurn.value = .none
+        overlay.value = []
+        overlayFrameRequest.value = nil
     }
 
     /// Tells the backend again about every interactor shown and still
     /// running (after the runtime moved to another backend).
     func announceShown() {
-        runtime.thread.assertCurrent()
-        for handle in active where handle.shown {
-            guard let working = handle.announcedMessage ?? handle.messages[.working] else { continue }
+        for handle in active.value where handle.shown.value {
+            guard let working = handle.announcedMessage.value ?? handle.messages[.working] else { continue }
             runtime.announce(.started(action: handle.action, message: working))
         }
     }
@@ -359,17 +358,16 @@ public final class Screenlet: @unchecked Sendable {
     /// Ends every interactor still running (shutdown): shown ones get their
     /// hide with no message and a "cancelled" failure; nothing more is printed.
     func cancelAll() {
-        runtime.thread.assertCurrent()
         let cancelled = InteractorError(code: 0, domain: "cancelled", message: "cancelled")
-        for handle in active {
+        for handle in active.value {
             _ = handle.markEnded()
             runtime.interactorEnded()
-            if handle.shown {
+            if handle.shown.value {
                 hook { engine throws(PresenterFailure) in
                     try engine.hide(viewID, message: nil, interactor: handle.snapshot, failure: cancelled)
                 }
             }
         }
-        active.removeAll()
+        active.value.removeAll()
     }
 }

@@ -6,37 +6,38 @@ import PresenterABI
 /// it can be hidden and it can animate. The view draws it as it likes.
 ///
 /// Thread-safe: presenters change it on the presenter thread, anything may read it.
-// Safe: `hidden` and `animating` only under `lock`; the rest is immutable.
-public final class ViewElement: @unchecked Sendable {
-    private let lock = Lock()
-    private var hidden: Bool
-    private var animating: Bool
+public final class ViewElement: Sendable {
+    private struct State {
+        var hidden: Bool
+        var animating: Bool
+    }
+
+    private let state: LockedValue<State>
     /// Like UIActivityIndicatorView's `hidesWhenStopped`: not visible while
     /// it does not animate.
     public let hidesWhenStopped: Bool
 
     /// An element, shown and still unless told otherwise.
     public init(isHidden: Bool = false, isAnimating: Bool = false, hidesWhenStopped: Bool = false) {
-        hidden = isHidden
-        animating = isAnimating
+        state = LockedValue(State(hidden: isHidden, animating: isAnimating))
         self.hidesWhenStopped = hidesWhenStopped
     }
 
     /// Hidden by `PRESENTER_ELEMENT_HIDE`, shown by `PRESENTER_ELEMENT_SHOW`.
     public var isHidden: Bool {
-        get { lock.withLock { hidden } }
-        set { lock.withLock { hidden = newValue } }
+        get { state.withLock { $0.hidden } }
+        set { state.withLock { $0.hidden = newValue } }
     }
 
     /// Started by `PRESENTER_ELEMENT_START_ANIMATING`, stopped by `..._STOP_ANIMATING`.
     public var isAnimating: Bool {
-        get { lock.withLock { animating } }
-        set { lock.withLock { animating = newValue } }
+        get { state.withLock { $0.animating } }
+        set { state.withLock { $0.animating = newValue } }
     }
 
     /// Whether the view should draw it now.
     public var isVisible: Bool {
-        lock.withLock { !hidden && (animating || !hidesWhenStopped) }
+        state.withLock { !$0.hidden && ($0.animating || !hidesWhenStopped) }
     }
 
     /// Applies a `PRESENTER_ELEMENT_*` operation; false for an unknown one.

@@ -1,5 +1,6 @@
 import Dispatch
 import HostSystem
+import Synchronization
 
 /// Reads keys from a terminal in raw mode on a thread of its own and hands
 /// them, decoded (``KeyDecoder``), to a handler, in the order typed.
@@ -11,41 +12,38 @@ import HostSystem
 /// hung up) is handed over as `nil`, once. ``stop()`` ends the thread
 /// through a pipe the reader also polls, so it never waits on a key that
 /// will not come.
-// Safe: `wake` and `thread` are set in init, before the reader thread can read them, and
-// changed only by `stop()` once the reader has ended; the reader's own state is on its thread.
-public final class TerminalInput: @unchecked Sendable {
+public final class TerminalInput: Sendable {
     /// How long a lone Escape waits for the rest of a sequence, in ms (the
     /// bytes of one key may come split over a slow link).
     public static let escapeWait: Int32 = 50
 
     private let fd: FileDescriptor
     private let handler: @Sendable (TerminalKey?) -> Void
-    private var wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
+    private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
     private let done = DispatchSemaphore(value: 0)
-    private var thread: Bool?
+    /// The reader runs, until ``stop()``.
+    private let reading: Atomic<Bool>
 
     /// Starts reading `fd` and calling `handler` (on the reader's thread).
     public init(fd: FileDescriptor = .standardInput, handler: @escaping @Sendable (TerminalKey?) -> Void) {
         self.fd = fd
         self.handler = handler
-        guard let wake = try? FileDescriptor.pipe() else { return }
-        self.wake = wake
+        wake = try? FileDescriptor.pipe()
+        reading = Atomic(wake != nil)
+        guard wake != nil else { return }
         DetachedThread.start(name: "presenter-host.input") { [self] in
             readKeys()
             done.signal()
         }
-        self.thread = true
     }
 
     /// Stops reading and waits for the reader to end (never from the handler).
     public func stop() {
-        guard thread != nil, let wake else { return }
+        guard let wake, reading.exchange(false, ordering: .acquiringAndReleasing) else { return }
         try? wake.writeEnd.writeAll([0])
         done.wait()
         try? wake.readEnd.close()
         try? wake.writeEnd.close()
-        self.wake = nil
-        thread = nil
     }
 
     private func readKeys() {

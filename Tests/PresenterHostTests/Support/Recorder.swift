@@ -61,7 +61,7 @@ final class Recorder: @unchecked Sendable {
     func runtime(
         backend: RenderBackend = TestBackend(), options: [String: String] = [:],
         clock: HostClock = ManualClock(), maxFramesPerSecond: Int = 20,
-        log: ((PresenterLogEntry) -> Void)? = nil
+        log: sending ((PresenterLogEntry) -> Void)? = nil
     ) -> PresenterRuntime {
         PresenterRuntime(
             registry: registry, backend: backend, options: options.merging(["recorder": key]) { a, _ in a },

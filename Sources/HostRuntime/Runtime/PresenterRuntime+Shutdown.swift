@@ -1,0 +1,59 @@
+import HostEngine
+
+/// Settling and shutting down: the end of the presenters' work, waited for
+/// from any thread but the presenter thread.
+extension PresenterRuntime {
+    /// The work the presenters show is over (the command ended, or was
+    /// interrupted): a presenter process still starting or loading gets at
+    /// most one hook budget from now, so it cannot hold the end of the run.
+    /// ``shutdown()`` does it too. Any thread.
+    public func hurryPresenters() {
+        hurryEngine()
+    }
+
+    /// Waits until no interactor is in flight, nothing is queued, and the
+    /// last frame had no presenter draw anything and no one ask for another
+    /// frame (the HUD is gone and nothing animates). `timeout` in seconds;
+    /// `nil` waits for ever. Returns whether it settled. Never call it on
+    /// the presenter thread. With a ``ManualClock``, pending frames come only
+    /// through `advance(by:)` (PresenterHostTesting), so it cannot settle while one is asked for.
+    public func waitUntilSettled(timeout: Double?) -> Bool {
+        settling.wait(timeout: timeout)
+    }
+
+    /// True once ``shutdown()`` began.
+    public var isShutDown: Bool { settling.isShutDown }
+
+    /// Ends interactors still in flight (their presenters get the hide they
+    /// are owed: no message, a "cancelled" failure), destroys every instance
+    /// (each view's presenter first, then its bases), ends the presenter
+    /// process, calls the backend's `finish(keeping:)` and stops the
+    /// presenter thread. Later calls do nothing; later performs and ends are
+    /// ignored.
+    ///
+    /// With `keepingOutcome`, a view whose last action ended with a message
+    /// or a failure leaves that outcome on the screen (``finalLook()``): its
+    /// presenter first renders once more with `PRESENTER_VIEW_FINAL`, and
+    /// the backend's `finish(keeping:)` keeps what it drew (or the host's
+    /// ``OutcomeLine``). `run` and `drive` end so: at once, the outcome
+    /// staying, as a line a program prints stays.
+    public func shutdown(keepingOutcome: Bool = false) {
+        guard settling.beginShutdown() else { return }
+        hurryPresenters()
+        thread.sync {
+            // Not while stopped (Ctrl-Z): the screen is not ours then.
+            let look = keepingOutcome && !suspended.value ? finalLook() : nil
+            for screenlet in screenlets.value.reversed() {
+                screenlet.cancelAll()
+                if screenlet.hasPresenter.value {
+                    callEngine(default: ()) { engine throws(PresenterFailure) in try engine.detach(screenlet.viewID) }
+                }
+            }
+            screenlets.value.removeAll()
+            engine.value.close()
+            backend.value.finish(keeping: look)
+        }
+        thread.stop()
+        settling.endShutdown()
+    }
+}
