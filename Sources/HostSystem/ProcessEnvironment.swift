@@ -1,13 +1,12 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 import SystemShims
 
 /// The host's own environment, read and changed in one place.
 package enum ProcessEnvironment {
     /// The last reading of `environ`, until ``set(_:to:)`` changes it.
-    private static let reading = Mutex<[String: String]?>(nil)
+    private static let reading = LockedValue<[String: String]?>(nil)
 
     /// The environment as a dictionary, read from `environ` once per
     /// process (and again after ``set(_:to:)``). FoundationEssentials'

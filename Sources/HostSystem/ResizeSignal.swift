@@ -23,7 +23,7 @@ package enum ResizeSignal {
         /// The pipe's reader, kept for the life of the process.
         var source: DispatchSourceRead?
     }
-    private static let state = Mutex(State())
+    private static let state = LockedValue(State())
 
     /// Starts calling `handler` after each SIGWINCH or SIGCONT; returns a
     /// token for ``stopWatching(_:)``, or `nil` when no pipe could be made.

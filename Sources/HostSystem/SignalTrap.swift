@@ -207,7 +207,7 @@ private let continuationsAtStop = Atomic<UInt64>(0)
 private let stopperThreadID = Atomic<Int32>(0)
 
 /// The active trap's stopper, for ``SignalTrap/stopForSuspend()``.
-private let activeStopper = Mutex<SignalTrap.Stopper?>(nil)
+private let activeStopper = LockedValue<SignalTrap.Stopper?>(nil)
 
 extension SignalTrap {
     /// A thread that blocks every signal, so that the SIGTSTP the handler

@@ -1,5 +1,4 @@
 import HostSystem
-import Synchronization
 
 /// The runtime's clock, in nanoseconds: what `now_ns` returns to plugins and
 /// what frame times are measured on.
@@ -42,11 +41,11 @@ public struct MonotonicClock: HostClock {
 /// `PresenterHostTesting`'s `advance(by:)`, which also renders the frames
 /// that fall due on the way), so screen tests are deterministic.
 public final class ManualClock: HostClock, Sendable {
-    private let time: Mutex<UInt64>
+    private let time: LockedValue<UInt64>
 
     /// A clock reading `start` (one second by default, so that plugins
     /// subtracting small durations from the first reading stay positive).
-    public init(start: UInt64 = 1_000_000_000) { time = Mutex(start) }
+    public init(start: UInt64 = 1_000_000_000) { time = LockedValue(start) }
 
     /// The time last set: it stands still between its owner's steps.
     public func now() -> UInt64 { time.withLock { $0 } }
