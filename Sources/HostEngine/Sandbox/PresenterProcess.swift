@@ -170,18 +170,18 @@ public final class PresenterProcess: PresenterEngine {
         name(view)
         guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: .render)
         else {
-            throw stop(in: .render, .protocolViolation("answered render with something else than a drawing"))
+            throw stop(in: .render, .protocolViolation(.wrongAnswer(to: .render, expected: .drawing)))
         }
         guard operations.count <= DrawOperation.maxPerRender else {
             throw stop(
                 in: .render,
-                .protocolViolation("drew \(operations.count) things, more than \(DrawOperation.maxPerRender)"))
+                .protocolViolation(.tooManyDrawOperations(count: operations.count, limit: DrawOperation.maxPerRender)))
         }
         func check(_ text: String) throws(PresenterFailure) {
             guard text.utf8.count > DrawOperation.maxTextBytes else { return }
             throw stop(
                 in: .render,
-                .protocolViolation("drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)"))
+                .protocolViolation(.textTooLong(bytes: text.utf8.count, limit: DrawOperation.maxTextBytes)))
         }
         for operation in operations {
             switch operation {
@@ -196,7 +196,7 @@ public final class PresenterProcess: PresenterEngine {
     package func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
         name(view)
         guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: .key) else {
-            throw stop(in: .key, .protocolViolation("answered key with something else than yes or no"))
+            throw stop(in: .key, .protocolViolation(.wrongAnswer(to: .key, expected: .yesOrNo)))
         }
         return used
     }
@@ -237,14 +237,14 @@ public final class PresenterProcess: PresenterEngine {
     {
         name(view)
         guard case .outcome(let outcome) = try call(request, hook: hook) else {
-            throw stop(in: hook, .protocolViolation("answered \(hook.rawValue) with something else than a status"))
+            throw stop(in: hook, .protocolViolation(.wrongAnswer(to: hook, expected: .status)))
         }
         return outcome
     }
 
     func expectDone(_ request: PresenterMessage.Request, hook: Hook?) throws(PresenterFailure) {
         guard case .done = try call(request, hook: hook) else {
-            throw stop(in: hook, .protocolViolation("answered with something else than done"))
+            throw stop(in: hook, .protocolViolation(.wrongAnswer(to: nil, expected: .done)))
         }
     }
 
@@ -325,7 +325,7 @@ public final class PresenterProcess: PresenterEngine {
     /// ended between hooks.
     func receiveAvailable(_ running: Running) throws(PresenterFailure) {
         if try next(running, until: nil, hook: nil) != nil {
-            throw stop(in: nil, .protocolViolation("spoke when nothing was asked"))
+            throw stop(in: nil, .protocolViolation(.spokeUnasked))
         }
     }
 
@@ -340,7 +340,7 @@ public final class PresenterProcess: PresenterEngine {
             switch error {
             case .ended: throw reapEnded(in: hook)
             case .timedOut: throw stop(in: hook, hang(in: hook))
-            case .malformed(let detail): throw stop(in: hook, .protocolViolation(detail))
+            case .malformed(let detail): throw stop(in: hook, .protocolViolation(.malformedMessage(detail)))
             }
         }
     }
