@@ -299,7 +299,7 @@ struct AddBookmarkScriptTitleTests {
     }
 
     /// --add in a terminal makes its runtime as run does
-    /// (``CommandRuntime``), so ACCESSIBLE=1 gives static lines there too:
+    /// (``PresenterSession``), so ACCESSIBLE=1 gives static lines there too:
     /// no animation, no escape code; without it, the region is drawn.
     @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote), arguments: [true, false])
     func addInATerminalIsStaticWhenAccessibleAsRunIs(accessible: Bool) throws {
