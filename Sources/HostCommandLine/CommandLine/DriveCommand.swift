@@ -5,6 +5,7 @@ import HostEngine
 import HostPlugins
 import HostRuntime
 import HostSystem
+import Synchronization
 
 /// `presenter-host drive`: shows the actions that JSON lines start and end
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of
@@ -110,24 +111,28 @@ final class DriveView: ScreenletView, @unchecked Sendable {
 
 /// How a drive ends: stdin's end (no signal) or the first signal, whichever
 /// comes first, reported from any thread.
-private final class DriveEnding: @unchecked Sendable {  // Safe: fields only under `condition`.
-    private let condition = MonotonicCondition()
-    private var ended = false
-    private var interruption: Int32?
+private final class DriveEnding: Sendable {
+    private struct State {
+        var ended = false
+        var interruption: Int32?
+    }
+    private let state = Mutex(State())
+    /// Signalled by each ``finish(_:)``: it counts one that comes before the wait.
+    private let wake = DispatchSemaphore(value: 0)
 
     func finish(_ signal: Int32?) {
-        condition.withLock {
-            if interruption == nil { interruption = signal }
-            ended = true
-            condition.broadcast()
+        state.withLock {
+            if $0.interruption == nil { $0.interruption = signal }
+            $0.ended = true
         }
+        wake.signal()
     }
 
     /// Blocks until ``finish(_:)``; the first signal, or nil for stdin's end.
     func wait() -> Int32? {
-        condition.withLock {
-            while !ended { condition.wait() }
-            return interruption
+        while true {
+            if let ending = state.withLock({ $0.ended ? Optional($0.interruption) : nil }) { return ending }
+            wake.wait()
         }
     }
 }

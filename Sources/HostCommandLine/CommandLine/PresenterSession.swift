@@ -25,7 +25,7 @@ import Synchronization
 /// socket file, a region on the screen); then the command's body, then the
 /// runtime shut down and the trap let go. Ending (``end()``): the log's
 /// last lines written.
-final class PresenterSession {
+final class PresenterSession: Sendable {
     /// How long the presenter's outcome (the success or failure message)
     /// may stay once it shows, in seconds: where a command waits for the
     /// presenter to be done after the work (`run --linger`, add-bookmark's
