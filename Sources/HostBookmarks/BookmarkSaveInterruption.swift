@@ -27,6 +27,18 @@ public final class BookmarkSaveInterruption: @unchecked Sendable {
         }
     }
 
+    /// Waits until the monotonic time `deadline` (``MonotonicTime``, ns) or
+    /// until ``interrupt()``, whichever comes first: the screen's minimum
+    /// time on "Saving...", which a signal ends at once (no wait outlives a
+    /// signal).
+    package func wait(until deadline: UInt64) {
+        condition.withLock {
+            while !interrupted && MonotonicTime.nanoseconds() < deadline {
+                _ = condition.wait(untilNanoseconds: deadline)
+            }
+        }
+    }
+
     /// Whether ``interrupt()`` was called.
     public var isInterrupted: Bool { condition.withLock { interrupted } }
 }

@@ -54,6 +54,23 @@ package enum FileStatus {
         return link.st_uid
     }
 
+    /// The owner of the regular file open as `fd`, named `path`, when
+    /// another user made it in a shared folder: one the kernel's
+    /// `protected_regular` rule would not let `O_CREAT` open (whatever the
+    /// sysctl says), in a sticky or other-writable folder, owned neither by
+    /// this user nor by the folder's owner. Appending to it would write
+    /// into a file its owner reads, chose the name of, and may have made
+    /// writable to all for that. Nil for anything else (a FIFO, a device,
+    /// a file of this user's), or when the folder cannot be reached.
+    package static func foreignFileOwner(_ fd: FileDescriptor, named path: String) -> uid_t? {
+        guard let file = try? fd.status(), file.st_mode & S_IFMT == S_IFREG,
+            let folder = try? of(PathName.parent(of: path)),
+            folder.st_mode & (S_ISVTX | S_IWOTH) != 0,
+            file.st_uid != geteuid(), file.st_uid != folder.st_uid
+        else { return nil }
+        return file.st_uid
+    }
+
     /// Whether something has the name `path` and can be reached, a link's
     /// target included (`access(F_OK)`): a dangling link does not exist.
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

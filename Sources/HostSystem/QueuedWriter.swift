@@ -7,7 +7,9 @@
 /// host waited for it for ever, deaf to SIGTERM. Here ``push(_:always:)``
 /// only queues: past ``bound`` bytes queued, a record is dropped and
 /// counted (``takeDropped()``), and the writer thread alone may block in
-/// `write(2)`. ``drain(stalledAfter:atMost:)`` waits for the queue to empty, but
+/// `write(2)`. The writer takes the records queued together (up to 64 KiB
+/// in one call of its `write`): a record then costs the reader's time, not
+/// a write or a redraw of its own. ``drain(stalledAfter:atMost:)`` waits for the queue to empty, but
 /// gives up once the reader took nothing for the given time, or at a
 /// limit in all: a process that
 /// then exits leaves its writer thread blocked in `write(2)`, where the
@@ -17,10 +19,14 @@ package final class QueuedWriter: @unchecked Sendable {
     /// Bytes queued at most; past it, records are dropped.
     package static let bound = 1 << 20
 
+    /// Bytes written in one call of `write` at most (unless one record is longer).
+    static let batchBytes = 64 << 10
+
     private let state: State
 
-    /// Starts a writer thread named `name` that calls `write` with each
-    /// record in order; `write` returns false when the output is gone (then
+    /// Starts a writer thread named `name` that calls `write` with the
+    /// records queued, in order, several joined into one call; `write`
+    /// returns false when the output is gone (then
     /// the rest is discarded, and nothing more is written).
     package init(name: String, bound: Int = QueuedWriter.bound, write: @escaping @Sendable ([UInt8]) -> Bool) {
         let state = State(bound: bound)
@@ -72,7 +78,7 @@ package final class QueuedWriter: @unchecked Sendable {
         state.condition.withLock {
             let patience = UInt64(max(0, seconds) * 1e9)
             let end = MonotonicTime.nanoseconds() &+ UInt64(max(0, limit) * 1e9)
-            while !state.gone && (state.head < state.queue.count || state.writing) {
+            while !state.gone && (!state.queue.isEmpty || state.writing) {
                 let deadline = min(state.progressAt &+ patience, end)
                 if MonotonicTime.nanoseconds() >= deadline { return false }
                 state.condition.wait(untilNanoseconds: deadline)
@@ -84,14 +90,11 @@ package final class QueuedWriter: @unchecked Sendable {
     private final class State: @unchecked Sendable {
         let condition = MonotonicCondition()
         let bound: Int
-        /// Records from `head` on are queued (those before it were taken:
-        /// the array is cut back once they are half of it, not at each
-        /// record, which would move the whole queue each time).
+        /// The records queued, in order (the writer takes them from the front).
         var queue: [[UInt8]] = []
-        var head = 0
         var queuedBytes = 0
         var dropped = 0
-        /// A record is being written (taken off the queue, not yet done).
+        /// A batch is being written (taken off the queue, not yet done).
         var writing = false
         /// The output failed: nothing more is written.
         var gone = false
@@ -101,31 +104,39 @@ package final class QueuedWriter: @unchecked Sendable {
 
         init(bound: Int) { self.bound = bound }
 
+        /// Under the condition: the records at the head of the queue, joined,
+        /// up to ``batchBytes`` (at least one record): one `write(2)` for a
+        /// file, one redraw of a region drawn below the lines, yet small
+        /// enough that ``progressAt`` tells a slow reader from a stopped one.
+        func takeBatch() -> [UInt8] {
+            var batch = queue[0]
+            var taken = 1
+            while taken < queue.count && batch.count + queue[taken].count <= QueuedWriter.batchBytes {
+                batch += queue[taken]
+                taken += 1
+            }
+            queue.removeFirst(taken)
+            return batch
+        }
+
         func run(_ write: ([UInt8]) -> Bool) {
             while true {
-                let record: [UInt8]? = condition.withLock {
-                    while head == queue.count && !stopping { condition.wait() }
-                    guard head < queue.count else { return nil }
+                let batch: [UInt8]? = condition.withLock {
+                    while queue.isEmpty && !stopping { condition.wait() }
+                    guard !queue.isEmpty else { return nil }
                     writing = true
                     progressAt = MonotonicTime.nanoseconds()
-                    defer {
-                        head += 1
-                        if head * 2 >= queue.count {
-                            queue.removeFirst(head)
-                            head = 0
-                        }
-                    }
-                    return queue[head]
+                    return takeBatch()
                 }
-                guard let record else { return }
-                let written = write(record)
+                guard let batch else { return }
+                let written = write(batch)
                 condition.withLock {
                     writing = false
-                    queuedBytes -= record.count
+                    queuedBytes -= batch.count
                     progressAt = MonotonicTime.nanoseconds()
                     if !written {
                         gone = true
-                        (queue, head) = ([], 0)
+                        queue = []
                         queuedBytes = 0
                     }
                     condition.broadcast()

@@ -157,9 +157,15 @@ final class RunEvents: @unchecked Sendable {
             lock.withLock { self.runtime = runtime }
         }
 
-        /// On the writer thread: false once the output is gone.
+        /// On the writer thread: false once the output is gone. Above a
+        /// region, the lines are printed before this returns (the writer
+        /// waits for the terminal, as it would for a file): queued on the
+        /// presenter thread instead, a command's thousands of progress
+        /// lines would each wait there for a redraw of their own, past the
+        /// queue's bound and past the command's end.
         func write(_ bytes: [UInt8]) -> Bool {
             if let runtime = lock.withLock({ runtime }), runtime.printAbove(String(decoding: bytes, as: UTF8.self)) {
+                runtime.sync {}
                 return true
             }
             return TerminalShim.writeAll(fd, bytes, patient: true)

@@ -47,8 +47,10 @@ final class RunLog: @unchecked Sendable {
 
     /// Opens `path` (the value of `option`) for appending, creating it
     /// 0644: not following a link another user placed in a shared folder
-    /// (``FileStatus/foreignLinkOwner(_:)``), and without waiting for a
-    /// reader of a FIFO (non-blocking: a FIFO with none is refused).
+    /// (``FileStatus/foreignLinkOwner(_:)``), not writing to a file another
+    /// user made there (``FileStatus/foreignFileOwner(_:named:)``), and
+    /// without waiting for a reader of a FIFO (non-blocking: a FIFO with
+    /// none is refused).
     /// - Throws: `.cannotCreate`, one line naming the file.
     static func openForAppending(_ path: String, option: String) throws(CommandError) -> FileDescriptor {
         let shown = PrintableText.escaping(path)
@@ -59,14 +61,22 @@ final class RunLog: @unchecked Sendable {
         }
         // Not a link of another user's when checked: a link put there since is refused (ELOOP).
         let noFollow = FileStatus.isSymbolicLink(path) ? 0 : O_NOFOLLOW
+        let fd: FileDescriptor
         do throws(Errno) {
-            return try FileDescriptor.open(
+            fd = try FileDescriptor.open(
                 path, O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_NONBLOCK | noFollow, permissions: 0o644)
         } catch {
             throw .cannotCreate(
                 "\(option) \(shown): cannot open it for writing (\(errnoText(error.code))); give a file in a directory you can write"
             )
         }
+        if let owner = FileStatus.foreignFileOwner(fd, named: path) {
+            try? fd.close()
+            throw .cannotCreate(
+                "\(option) \(shown): a file that another user (uid \(owner)) made in a shared folder; it is not written to: remove it, or give a path in a folder only you can write"
+            )
+        }
+        return fd
     }
 
     /// True when there is a `--log` file.

@@ -70,14 +70,9 @@ enum BookmarkInteractors {
         let endsNoSooner = MonotonicTime.nanoseconds() &+ UInt64(max(0, lasting) * 1e9)
         DetachedThread.start {
             let result = save(url: url, title: title, to: store, interruption: interruption)
-            // The rest of the minimum (none once interrupted: the host is
-            // leaving): a timed wait on the monotonic clock that nothing signals.
-            let pause = MonotonicCondition()
-            pause.withLock {
-                while MonotonicTime.nanoseconds() < endsNoSooner && interruption?.isInterrupted != true {
-                    _ = pause.wait(untilNanoseconds: endsNoSooner)
-                }
-            }
+            // The rest of the minimum, cut short by an interruption (the
+            // host is leaving: a signal ends the pause at once).
+            (interruption ?? BookmarkSaveInterruption()).wait(until: endsNoSooner)
             switch result {
             case .success: handle.succeed()
             case .failure(let error): handle.fail(error)

@@ -58,6 +58,33 @@ struct EveryWaitEndsTests {
         #expect(dropped > 0)
     }
 
+    /// `--events -` on the terminal the region is drawn on: 200,000
+    /// messages as fast as a command can report them. Each line was
+    /// printed above the region with a redraw of its own, queued on the
+    /// presenter thread past the queue's bound: the run ended half a
+    /// minute after its command (the soak's seed 326404335, run 134). Now
+    /// the lines queued go above the region together, and past the bound
+    /// are dropped and counted.
+    @Test func eventsAboveTheRegionEndWithTheCommand() throws {
+        let count = 200_000
+        let reporter =
+            "awk 'BEGIN { for (i = 1; i <= \(count); i++) printf \"{\\\"message\\\": \\\"report %d\\\"}\\n\", i }' >&$PRESENTER_PROGRESS_FD; exit 3"
+        let run = try MeasuredRun(["run", "--events", "-", "--working", "W", "--", "sh", "-c", reporter])
+        let output = String(decoding: run.output, as: UTF8.self)
+        #expect(run.status == 3, "\(output.suffix(500))")
+        let outcome = try #require(
+            output.split(whereSeparator: \.isNewline).last { $0.contains(#""event":"failure""#) },
+            "\(output.suffix(500))")
+        let fields = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.drop { $0 != "{" }.utf8)) as? [String: Any],
+            "\(outcome)")
+        let duration = try #require(fields["duration"] as? Double, "\(fields)")
+        // The command's own time is the host's to take; what follows it is not.
+        #expect(run.seconds - duration < TestTime.scaled(10), "\(run.seconds) s in all, the command \(duration) s")
+        let messages = output.components(separatedBy: #""event":"message""#).count - 1
+        #expect(messages + (fields["dropped"] as? Int ?? 0) == count, "\(messages) lines, \(fields)")
+    }
+
     @Test func aStalledLogReaderNeverStallsTheCommandAndALastLineCountsWhatWasDropped() throws {
         // The FIFO is held open (read and write) so that the host's open finds
         // a reader; the reader reads only once the command is done, up to the
@@ -257,6 +284,42 @@ struct EveryWaitEndsTests {
             #expect(
                 error.contains(
                     "\(option) shared/theirs: a symbolic link that another user (uid 65534) placed in a shared folder; it is not followed"
+                ), "\(error)")
+        }
+    }
+
+    /// A file another user made in a sticky, world-writable folder, even
+    /// one all may write, is not appended to by `--log` or `--events`
+    /// (it is theirs to read, under a name they chose), whatever
+    /// `protected_regular` says; the user's own file there is.
+    @Test(.enabled(if: geteuid() == 0, "needs root, to make a file as uid 65534 with setpriv"))
+    func logAndEventsRefuseAFileAnotherUserMadeInASharedFolder() throws {
+        let run = try BoundedScript(
+            """
+            mkdir shared && chmod 1777 shared
+            chmod 755 "$DIR"
+            setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'umask 0; : > shared/theirs' || exit 98
+            : > shared/mine
+            "$HOST" run --log shared/theirs -- true 2>log.err
+            echo "log=$?"
+            "$HOST" run --events shared/theirs -- true 2>events.err
+            echo "events=$?"
+            "$HOST" run --events shared/mine -- true
+            echo "own=$?"
+            echo "theirs=$(wc -c < shared/theirs)"
+            """)
+        #expect(run.status == 0, "\(run.transcript)")
+        #expect(run.values["log"] == "73", "\(run.transcript)")
+        #expect(run.values["events"] == "73", "\(run.transcript)")
+        #expect(run.values["own"] == "0", "\(run.transcript)")
+        #expect(run.values["theirs"] == "0", "\(run.transcript)")
+        let mine = try String(contentsOfFile: run.folder + "/shared/mine", encoding: .utf8)
+        #expect(mine.contains(#""event":"success""#))
+        for (file, option) in [("log.err", "--log"), ("events.err", "--events")] {
+            let error = try String(contentsOfFile: run.folder + "/" + file, encoding: .utf8)
+            #expect(
+                error.contains(
+                    "\(option) shared/theirs: a file that another user (uid 65534) made in a shared folder; it is not written to"
                 ), "\(error)")
         }
     }
