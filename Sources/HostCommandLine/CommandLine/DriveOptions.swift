@@ -1,9 +1,9 @@
-/// The flags of `presenter-host drive`, as parsed.
+/// The flags of `presenter-host drive`, as parsed: what every presenter
+/// command shares (``presentation``) and drive's own.
 package struct DriveOptions: Equatable, Sendable {
-    /// What `drive` shares with `run`: `--presenter`, `--messages`,
-    /// `--color`, `--terminal-progress`, the plugin options, `--min-show`,
-    /// `--hook-timeout`, `--in-process`, `-v`, `--log` (its command stays empty).
-    package var presentation = RunOptions()
+    /// `--presenter`, `--messages`, `--color`, `--terminal-progress`, the
+    /// plugin options, `--min-show`, `--hook-timeout`, `--in-process`, `-v`, `--log`.
+    package var presentation = PresentationOptions()
     /// `--socket`: serve the protocol on this Unix socket instead of stdin.
     package var socket: String?
 
@@ -30,7 +30,7 @@ package struct DriveOptions: Equatable, Sendable {
 
     /// The options `parsed` (checked against ``CommandTable/drive``) give.
     init(_ parsed: ParsedArguments) {
-        presentation = RunOptions(presentation: parsed)
+        presentation = PresentationOptions(parsed)
         socket = parsed.last("--socket")
     }
 }
