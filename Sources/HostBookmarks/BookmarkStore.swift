@@ -70,7 +70,7 @@ package struct BookmarkStore: Sendable {
     ) throws(BookmarkStoreError) -> Bool {
         let target = try BookmarkStoreFile.target(of: path)
         try BookmarkStoreFile.checkIsFileName(target)
-        try BookmarkStoreFile.makeDirectories(PathName.parent(of: target))
+        try BookmarkStoreFile.makeDirectories(PathName(target).parent)
         let lock = try BookmarkStoreFile.lock(target, interruption: interruption)
         defer { try? lock.close() }
         BookmarkStoreFile.removeStaleTemporaries(of: target)

@@ -275,10 +275,10 @@ package final class WebTitleFetch: @unchecked Sendable {
         if let explicit {
             candidates = [explicit]
         } else if let executable = executable ?? PathName.readExecutableLink() {
-            let folder = PathName.parent(of: executable)
+            let folder = PathName(executable).parent
             candidates = [
                 folder + "/presenter-host-fetch",
-                PathName.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch",
+                PathName(folder).parent + "/libexec/presenter-host/presenter-host-fetch",
             ]
         }
         if let found = candidates.first(where: FileStatus.isExecutable) { return .success(found) }
