@@ -57,6 +57,21 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// Neither the registry nor the runtime runs plugin code in the
+    /// caller's process by default: the caller says so (`scanner: nil`,
+    /// `isolation: .inProcess`) or gives the sandboxed helpers.
+    @Test func theCallerSaysWhereThePluginsRun() throws {
+        let client = """
+            import PresenterHost
+            let registry = RegistryPipeline().load([])
+            _ = PresenterRuntime(registry: registry, backend: BackendFactory.make())
+            """
+        let result = try Self.typecheck(client)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("missing argument for parameter 'scanner'"), "\(result.stderr)")
+        #expect(result.stderr.contains("missing argument for parameter 'isolation'"), "\(result.stderr)")
+    }
+
     @Test func importingPresenterHostShowsNoneOfThePackagesOwn() throws {
         let names = Self.hidden.map(\.name) + Self.notReexported
         let client = "import PresenterHost\n" + names.map { "_ = \($0).self\n" }.joined()

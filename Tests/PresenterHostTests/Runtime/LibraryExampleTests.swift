@@ -57,8 +57,8 @@ struct LibraryExampleTests {
         let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for line in [
             "final class AddBookmarkView: ScreenletView {",
-            "let runtime = PresenterRuntime(registry: RegistryPipeline().load(searchPath), backend: BackendFactory.make(),",
-            "isolation: .inProcess)",
+            "let registry = RegistryPipeline(scanner: nil).load(searchPath)",
+            "let runtime = PresenterRuntime(registry: registry, backend: BackendFactory.make(), isolation: .inProcess)",
             "let screenlet = try runtime.attach(AddBookmarkView())",
             "save.fail(.validation(\"URL cannot be empty\"))",
         ] {
