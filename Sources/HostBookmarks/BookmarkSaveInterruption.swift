@@ -10,17 +10,17 @@ import HostSystem
 /// only if it was not interrupted first: an interrupted save changes
 /// nothing (``BookmarkStoreError/Kind/interrupted``).
 // Safe: `interrupted` only under `condition`.
-public final class BookmarkSaveInterruption: @unchecked Sendable {
+package final class BookmarkSaveInterruption: @unchecked Sendable {
     let condition = MonotonicCondition()
     /// Set once, by ``interrupt()``.
     var interrupted = false
 
     /// A save not interrupted yet.
-    public init() {}
+    package init() {}
 
     /// Ends the wait for the lock and forbids the commit, unless the commit
     /// is under way (then this returns once it is done). Any thread.
-    public func interrupt() {
+    package func interrupt() {
         condition.withLock {
             interrupted = true
             condition.broadcast()
@@ -40,5 +40,5 @@ public final class BookmarkSaveInterruption: @unchecked Sendable {
     }
 
     /// Whether ``interrupt()`` was called.
-    public var isInterrupted: Bool { condition.withLock { interrupted } }
+    package var isInterrupted: Bool { condition.withLock { interrupted } }
 }

@@ -28,7 +28,7 @@ import Dispatch
 /// the process's exit.
 // Safe: `reader` is used by the pump's thread until it ended, then by finish() alone; `finished`
 // only by the caller of finish().
-public final class OutputPump: @unchecked Sendable {
+package final class OutputPump: @unchecked Sendable {
     private let reader: Reader
     /// Written by finish(): the thread stops at once, however long it waits.
     private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
@@ -42,7 +42,7 @@ public final class OutputPump: @unchecked Sendable {
     /// reads again (what came meanwhile is read at once then): a writer of
     /// many small writes (progress lines, 1,000 a second) wakes it at most
     /// once per `pacing`, not once per write.
-    public init(fd: FileDescriptor, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
+    package init(fd: FileDescriptor, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
         try? fd.setNonBlocking()
         reader = Reader(fd: fd, pacing: pacing.map(Self.milliseconds), sink: sink)
         // Without a wake pipe (no descriptor left) the pump reads nothing
@@ -80,7 +80,7 @@ public final class OutputPump: @unchecked Sendable {
     /// Reads what is left and stops, and closes the pipe. Returns when the
     /// sink has seen every byte the child wrote and the pump's thread has
     /// ended. Call it once the child was reaped, and not from the sink.
-    public func finish() {
+    package func finish() {
         guard !finished else { return }
         finished = true
         if let wake { try? wake.writeEnd.writeAll([1]) }

@@ -41,23 +41,6 @@ package struct AddBookmarkOptions: Equatable, Sendable {
         return presentation
     }
 
-    /// What the command line asked for.
-    package enum Parsed: Equatable, Sendable {
-        case run(AddBookmarkOptions)
-        case help
-    }
-
-    /// The help text of `add-bookmark`, from ``CommandTable/addBookmark``.
-    package static var usage: String { Usage.help(CommandTable.addBookmark) }
-
-    /// Parses the arguments that follow `add-bookmark` (``CommandTable/addBookmark``).
-    /// - Throws: `CommandError.usage` naming the option or value.
-    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
-        let parsed = try ArgumentParser.parse(arguments, as: CommandTable.addBookmark)
-        if parsed.stoppedBy != nil { return .help }
-        return .run(try AddBookmarkOptions(parsed))
-    }
-
     /// The options `parsed` (checked against ``CommandTable/addBookmark``) give.
     init(_ parsed: ParsedArguments) throws(CommandError) {
         var options = AddBookmarkOptions()

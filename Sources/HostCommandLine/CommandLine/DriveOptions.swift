@@ -10,24 +10,6 @@ package struct DriveOptions: Equatable, Sendable {
     /// The defaults.
     package init() {}
 
-    /// What the command line asked for.
-    package enum Parsed: Equatable, Sendable {
-        case drive(DriveOptions)
-        /// `--help` / `-h`.
-        case help
-    }
-
-    /// The help text of `drive`, from ``CommandTable/drive``.
-    package static var usage: String { Usage.help(CommandTable.drive) }
-
-    /// Parses the arguments that follow `drive` (``CommandTable/drive``).
-    /// - Throws: `CommandError.usage` naming the option or value.
-    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
-        let parsed = try ArgumentParser.parse(arguments, as: CommandTable.drive)
-        if parsed.stoppedBy != nil { return .help }
-        return .drive(DriveOptions(parsed))
-    }
-
     /// The options `parsed` (checked against ``CommandTable/drive``) give.
     init(_ parsed: ParsedArguments) {
         presentation = PresentationOptions(parsed)

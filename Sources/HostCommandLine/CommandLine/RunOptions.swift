@@ -47,26 +47,6 @@ package struct RunOptions: Equatable, Sendable {
     /// An empty set of options (the defaults).
     package init() {}
 
-    /// What the command line asked for.
-    package enum Parsed: Equatable, Sendable {
-        case run(RunOptions)
-        /// `--help` / `-h`: print `usage` to stdout and exit 0.
-        case help
-    }
-
-    /// The help text of `run`, from ``CommandTable/run``.
-    package static var usage: String { Usage.help(CommandTable.run) }
-
-    /// Parses the arguments that follow `run` (``CommandTable/run``). The
-    /// command starts after `--` or at the first argument that is not an
-    /// option; everything from there on belongs to it, options included.
-    /// - Throws: `CommandError.usage` naming the option or value.
-    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
-        let parsed = try ArgumentParser.parse(arguments, as: CommandTable.run)
-        if parsed.stoppedBy != nil { return .help }
-        return .run(try RunOptions(parsed))
-    }
-
     /// The options `parsed` (checked against ``CommandTable/run``) give.
     init(_ parsed: ParsedArguments) throws(CommandError) {
         presentation = PresentationOptions(parsed)

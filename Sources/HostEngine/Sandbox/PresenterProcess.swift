@@ -23,7 +23,7 @@ import HostSystem
 /// A process that crashes, exits, does not answer in time, or sends
 /// anything the protocol does not allow is killed and reaped, and the call
 /// throws a ``PresenterFailure``: from then on every call throws it again.
-public final class PresenterProcess: PresenterEngine {
+package final class PresenterProcess: PresenterEngine {
     /// The most bytes of one line the process prints that reach the log.
     static let maxOutputLine = 4096
     /// The most lines the process may print into the log; the rest are

@@ -285,7 +285,7 @@ package enum PluginConfinement {
         #else
             let paths = folders.map { $0 == proc ? proc + "/fd" : $0 }
         #endif
-        return (paths, [PrivateRoot.Link(path: "/proc/self", target: String(PathName.lastComponent(of: proc)))])
+        return (paths, [PrivateRoot.Link(path: "/proc/self", target: String(PathName(proc).lastComponent))])
     }
 
     private static func limits(

@@ -13,10 +13,10 @@ import HostSystem
 /// will not come.
 // Safe: `wake` and `thread` are set in init, before the reader thread can read them, and
 // changed only by `stop()` once the reader has ended; the reader's own state is on its thread.
-public final class TerminalInput: @unchecked Sendable {
+package final class TerminalInput: @unchecked Sendable {
     /// How long a lone Escape waits for the rest of a sequence, in ms (the
     /// bytes of one key may come split over a slow link).
-    public static let escapeWait: Int32 = 50
+    package static let escapeWait: Int32 = 50
 
     private let fd: FileDescriptor
     private let handler: @Sendable (TerminalKey?) -> Void
@@ -25,7 +25,7 @@ public final class TerminalInput: @unchecked Sendable {
     private var thread: Bool?
 
     /// Starts reading `fd` and calling `handler` (on the reader's thread).
-    public init(fd: FileDescriptor = .standardInput, handler: @escaping @Sendable (TerminalKey?) -> Void) {
+    package init(fd: FileDescriptor = .standardInput, handler: @escaping @Sendable (TerminalKey?) -> Void) {
         self.fd = fd
         self.handler = handler
         guard let wake = try? FileDescriptor.pipe() else { return }
@@ -38,7 +38,7 @@ public final class TerminalInput: @unchecked Sendable {
     }
 
     /// Stops reading and waits for the reader to end (never from the handler).
-    public func stop() {
+    package func stop() {
         guard thread != nil, let wake else { return }
         try? wake.writeEnd.writeAll([0])
         done.wait()

@@ -5,7 +5,7 @@ import Testing
 @Suite("run: option parsing")
 struct RunOptionsTests {
     private func parse(_ arguments: [String]) throws -> RunOptions {
-        guard case .run(let options) = try RunOptions.parse(arguments) else {
+        guard case .run(let options) = try PresenterHostCommand.parse(["run"] + arguments) else {
             Issue.record("expected options, got help")
             return RunOptions()
         }
@@ -14,7 +14,7 @@ struct RunOptionsTests {
 
     private func usageError(_ arguments: [String]) -> String? {
         do {
-            _ = try RunOptions.parse(arguments)
+            _ = try PresenterHostCommand.parse(["run"] + arguments)
             return nil
         } catch {
             #expect(error.exitCode == .usage)
@@ -56,7 +56,8 @@ struct RunOptionsTests {
                 == "--hook-timeout: '61' is too long; give at most 60 seconds (1 minute)")
         #expect(usageError(["--in-process=yes", "true"]) == "--in-process takes no value")
         #expect(usageError(["--log", "", "true"]) == "--log needs a file")
-        #expect(RunOptions.usage.contains("--hook-timeout") && RunOptions.usage.contains("--in-process"))
+        let usage = Usage.help(CommandTable.run)
+        #expect(usage.contains("--hook-timeout") && usage.contains("--in-process"))
     }
 
     @Test func everyFlag() throws {
@@ -100,9 +101,9 @@ struct RunOptionsTests {
     }
 
     @Test func help() throws {
-        #expect(try RunOptions.parse(["--help"]) == .help)
-        #expect(try RunOptions.parse(["-h", "--bogus"]) == .help)
-        #expect(RunOptions.usage.contains("--show-output"))
+        #expect(try PresenterHostCommand.parse(["run", "--help"]) == .commandHelp("run"))
+        #expect(try PresenterHostCommand.parse(["run", "-h", "--bogus"]) == .commandHelp("run"))
+        #expect(Usage.help(CommandTable.run).contains("--show-output"))
     }
 
     @Test func errors() throws {

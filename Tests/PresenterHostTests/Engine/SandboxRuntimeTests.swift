@@ -41,7 +41,7 @@ struct SandboxRuntimeTests {
         ) throws {
             let plugins = try FixtureBuilder.directory([.misbehaving])
             let registry = RegistryPipeline().load([SearchPathEntry(path: plugins.path, origin: .flag)])
-            let configuration = PresenterProcess.Configuration(
+            let configuration = PresenterProcessConfiguration(
                 executable: executable, hookTimeout: hookTimeout,
                 environment: environment.merging(["FIXTURE_LOG_PID": "1", "FAKE_PIDFILE": pidFile]) { $1 })
             let record = self.record
