@@ -27,7 +27,7 @@ package struct PresentationOptions: Equatable, Sendable {
     /// `run --linger`).
     package var minShow = 0.0
     /// `--hook-timeout`, in seconds: how long a presenter's hook may take.
-    package var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
+    package var hookTimeout = PresenterProcessConfiguration.defaultHookTimeout
     /// `--in-process`: run the presenter in this process (for debugging a plugin).
     package var inProcess = false
     /// `-v`, `--verbose`: the presenters' log and the host's decisions about them on stderr.

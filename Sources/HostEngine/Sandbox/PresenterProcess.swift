@@ -36,7 +36,7 @@ package final class PresenterProcess: PresenterEngine {
     static let maxReasonBytes = 512
 
     package weak var delegate: PresenterEngineDelegate?
-    let configuration: Configuration
+    let configuration: PresenterProcessConfiguration
     let options: [String: String]
     let clock: HostClock
     /// Requests carry the host's time when its clock is not the system's
@@ -97,7 +97,8 @@ package final class PresenterProcess: PresenterEngine {
     var hurriedAt: Double?
 
     package init(
-        configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
+        configuration: PresenterProcessConfiguration, options: [String: String], clock: HostClock,
+        geometry: ViewGeometry,
         output: @escaping @Sendable (PresenterLogEntry) -> Void
     ) {
         self.configuration = configuration

@@ -8,7 +8,7 @@ import HostSystem
 /// start (a second Swift process, then its plugin) then overlaps the host's
 /// registry load and the command's spawn instead of following them, and the
 /// run waits that much less for it at the end (docs/BENCHMARKS.md). The
-/// ``PresenterProcess`` made with it (``PresenterProcess/Configuration/launch``)
+/// ``PresenterProcess`` made with it (``PresenterProcessConfiguration/launch``)
 /// takes the process at its first call and sends it its configuration; until
 /// then the process waits for it. A launch nobody took (the run ended with an
 /// error first) closes its channel, kills the process and reaps it.

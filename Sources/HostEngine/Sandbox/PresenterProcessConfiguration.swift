@@ -1,11 +1,5 @@
 import HostPlugins
 
-extension PresenterProcess {
-    /// The engine's name for its configuration (the library's is
-    /// ``PresenterProcessConfiguration``: the engine class is the package's).
-    package typealias Configuration = PresenterProcessConfiguration
-}
-
 /// How a presenter process is started and how long it may take: what a
 /// program using the host as a library gives
 /// `PresenterRuntime.Isolation.presenterProcess` to run its plugins'
