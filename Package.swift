@@ -70,11 +70,13 @@ let package = Package(
                 "HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks", "PresenterABI",
             ],
             exclude: ["README.md"]),
-        // The library's module: no code of its own, it re-exports the layers
-        // its API spans, so that `import PresenterHost` is the whole library.
+        // The library's module: no code of its own, it re-exports the
+        // declarations of the library's API one by one, so that `import
+        // PresenterHost` is the whole library and nothing more. The Add
+        // Bookmark app (HostBookmarks) is the command line's, not the library's.
         .target(
             name: "PresenterHost",
-            dependencies: ["HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks"],
+            dependencies: ["HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime"],
             exclude: ["README.md"]),
         .executableTarget(name: "presenter-host", dependencies: ["HostCommandLine"]),
         // Test doubles (TestBackend, ManualClock's advance) for this package's

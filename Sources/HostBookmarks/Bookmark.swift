@@ -1,14 +1,14 @@
 /// A saved page: what the Add Bookmark screen saves and `presenter-host
 /// bookmarks` lists. A store holds at most one bookmark per URL (compared
 /// as exact strings: callers normalise the URL first).
-public struct Bookmark: Equatable, Sendable {
+package struct Bookmark: Equatable, Sendable {
     /// The page's address (an http or https URL once validated).
-    public var url: String
+    package var url: String
     /// The title the user saved it under.
-    public var title: String
+    package var title: String
 
     /// A bookmark of `url` titled `title`.
-    public init(url: String, title: String) {
+    package init(url: String, title: String) {
         self.url = url
         self.title = title
     }

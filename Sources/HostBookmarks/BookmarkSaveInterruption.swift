@@ -9,7 +9,7 @@ import HostSystem
 /// interrupted, and a save commits (renames its new file over the store)
 /// only if it was not interrupted first: an interrupted save changes
 /// nothing (``BookmarkStoreError/Kind/interrupted``).
-public final class BookmarkSaveInterruption: Sendable {
+package final class BookmarkSaveInterruption: Sendable {
     /// A save's wait for the store's lock (``BookmarkStoreFile``): its
     /// `flock` blocks on a thread of its own.
     enum LockWait {
@@ -31,11 +31,11 @@ public final class BookmarkSaveInterruption: Sendable {
     let state = ConditionLock(State())
 
     /// A save not interrupted yet.
-    public init() {}
+    package init() {}
 
     /// Ends the wait for the lock and forbids the commit, unless the commit
     /// is under way (then this returns once it is done). Any thread.
-    public func interrupt() {
+    package func interrupt() {
         state.withLock { $0.interrupted = true }
         state.broadcast()
     }
@@ -51,7 +51,7 @@ public final class BookmarkSaveInterruption: Sendable {
     }
 
     /// Whether ``interrupt()`` was called.
-    public var isInterrupted: Bool { state.withLock { $0.interrupted } }
+    package var isInterrupted: Bool { state.withLock { $0.interrupted } }
 
     /// Runs `commit` under the lock unless interrupted first; false then.
     /// Once the signal is handled, no save can commit any more.

@@ -14,9 +14,9 @@ import HostSystem
 ///   never written over; a saved file keeps its permissions.
 /// - Reading takes no lock: every save replaces the file in one rename, so
 ///   a reader sees a whole old file or a whole new one.
-public struct BookmarkStore: Sendable {
+package struct BookmarkStore: Sendable {
     /// The environment variable naming the store when `--store` does not.
-    public static let environmentVariable = "PRESENTER_BOOKMARKS"
+    package static let environmentVariable = "PRESENTER_BOOKMARKS"
 
     /// The store's path: `store` (from `--store FILE`) when given, else
     /// `$PRESENTER_BOOKMARKS` when set and not empty, else
@@ -24,7 +24,7 @@ public struct BookmarkStore: Sendable {
     /// or relative `XDG_DATA_HOME` means `~/.local/share` (`$HOME` when
     /// absolute, else the home directory in the user database: the same
     /// home as the plugin folder's, ``XDGDirectories/home(_:)``).
-    public static func path(store: String?, environment: [String: String]) -> String {
+    package static func path(store: String?, environment: [String: String]) -> String {
         if let store, !store.isEmpty { return store }
         if let value = environment[environmentVariable], !value.isEmpty { return value }
         // No home at all (no HOME, none in the user database): the root's.
@@ -33,17 +33,17 @@ public struct BookmarkStore: Sendable {
     }
 
     /// The store file's path, as given.
-    public let path: String
+    package let path: String
 
     /// The store at `path` (nothing is read or created yet).
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// The saved bookmarks, oldest first; `[]` when there is no store file
     /// yet. Throws when the file cannot be read or is not a bookmark store
     /// (naming the path and the place in the file that is wrong).
-    public func load() throws(BookmarkStoreError) -> [Bookmark] {
+    package func load() throws(BookmarkStoreError) -> [Bookmark] {
         try document().entries.map(\.bookmark)
     }
 
@@ -56,7 +56,7 @@ public struct BookmarkStore: Sendable {
     /// The largest store read, in bytes (16 MiB: some 80,000 bookmarks).
     /// A larger file is refused before it is read: a 261 MB store took 13
     /// to 20 s and 1.9 GB to list or save, with the lock held throughout.
-    public static let maximumSize = 16 << 20
+    package static let maximumSize = 16 << 20
 
     /// Saves `bookmark`: adds it, or gives the bookmark with the same URL its
     /// title. Returns true when it was new. Creates the store (and its
@@ -65,12 +65,12 @@ public struct BookmarkStore: Sendable {
     /// when `interruption` is interrupted first (which also ends the wait
     /// for another save's lock); once it returns, the bookmark is on disk.
     @discardableResult
-    public func add(
+    package func add(
         _ bookmark: Bookmark, interruption: BookmarkSaveInterruption? = nil
     ) throws(BookmarkStoreError) -> Bool {
         let target = try BookmarkStoreFile.target(of: path)
         try BookmarkStoreFile.checkIsFileName(target)
-        try BookmarkStoreFile.makeDirectories(PathName.parent(of: target))
+        try BookmarkStoreFile.makeDirectories(PathName(target).parent)
         let lock = try BookmarkStoreFile.lock(target, interruption: interruption)
         defer { try? lock.close() }
         BookmarkStoreFile.removeStaleTemporaries(of: target)

@@ -1,9 +1,9 @@
 /// Why the bookmark store could not be read or changed: one line naming the
 /// store's path, what is wrong and what to do. A store that cannot be read
 /// or parsed is never written over.
-public struct BookmarkStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct BookmarkStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong, for mapping to an exit status.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// The store (or its folder) exists but cannot be read.
         case unreadable
         /// The store is not a bookmark store this version can read (bad JSON,
@@ -18,16 +18,16 @@ public struct BookmarkStoreError: Error, Equatable, Sendable, CustomStringConver
     }
 
     /// What went wrong.
-    public let kind: Kind
+    package let kind: Kind
     /// The line shown to the user.
-    public let reason: String
+    package let reason: String
 
     /// An error of `kind` with the one-line `reason`.
-    public init(_ kind: Kind, _ reason: String) {
+    package init(_ kind: Kind, _ reason: String) {
         self.kind = kind
         self.reason = reason
     }
 
     /// The reason.
-    public var description: String { reason }
+    package var description: String { reason }
 }

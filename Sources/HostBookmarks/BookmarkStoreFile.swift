@@ -104,7 +104,7 @@ enum BookmarkStoreFile {
     /// (0700, as the XDG base directory specification asks).
     static func makeDirectories(_ directory: String) throws(BookmarkStoreError) {
         if (try? FileStatus.of(directory)) != nil { return }
-        let parentDirectory = PathName.parent(of: directory)
+        let parentDirectory = PathName(directory).parent
         if parentDirectory != directory { try makeDirectories(parentDirectory) }
         do throws(Errno) {
             try FileSystem.makeDirectory(directory, permissions: 0o700)
@@ -140,10 +140,10 @@ enum BookmarkStoreFile {
         }
         let fd: FileDescriptor
         do throws(Errno) {
-            fd = try FileDescriptor.open(PathName.parent(of: path), O_RDONLY | O_DIRECTORY).closeAfter {
+            fd = try FileDescriptor.open(PathName(path).parent, O_RDONLY | O_DIRECTORY).closeAfter {
                 folder throws(Errno) in
                 try folder.open(
-                    named: PathName.lastComponent(of: path) + ".lock",
+                    named: PathName(path).lastComponent + ".lock",
                     O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, permissions: 0o666)
             }
         } catch {
@@ -171,14 +171,14 @@ enum BookmarkStoreFile {
 
     /// The prefix of the temporary files a save writes beside `path`.
     static func temporaryPrefix(of path: String) -> String {
-        PathName.parent(of: path) + "/." + PathName.lastComponent(of: path) + ".tmp-"
+        PathName(path).parent + "/." + PathName(path).lastComponent + ".tmp-"
     }
 
     /// Removes the temporary files of saves that were killed before their
     /// rename. Only while holding the lock: then no save is under way.
     static func removeStaleTemporaries(of path: String) {
         let prefix = temporaryPrefix(of: path)
-        let directory = PathName.parent(of: path)
+        let directory = PathName(path).parent
         let namePrefix = String(prefix.dropFirst(directory.count + 1))
         guard let names = try? DirectoryEntries.names(in: directory) else { return }
         let prefixBytes = Array(namePrefix.utf8)
@@ -199,7 +199,7 @@ enum BookmarkStoreFile {
     static func replace(
         _ path: String, with bytes: [UInt8], keeping old: Contents?, interruption: BookmarkSaveInterruption? = nil
     ) throws(BookmarkStoreError) {
-        let directory = PathName.parent(of: path)
+        let directory = PathName(path).parent
         func failure(_ code: Int32) -> BookmarkStoreError {
             BookmarkStoreError(
                 .unwritable,

@@ -4,7 +4,7 @@ import HostText
 /// Get-title's rules: which URLs are fetched, and what a fetch's reply
 /// means (a title, or a precise reason). The fetch itself is
 /// ``WebTitleFetch``.
-public enum WebTitle {
+package enum WebTitle {
     /// Redirects followed before giving up.
     static let maxRedirects = 5
     /// The most bytes of a page read: 1 MiB.
@@ -32,7 +32,7 @@ public enum WebTitle {
     /// line with nothing hidden in it. "HTTP://x/" becomes "http://x/"
     /// (schemes are compared without regard to case, RFC 3986; the
     /// fetcher's library knows only the lower-case ones).
-    public static func normalizedURL(_ text: String) throws(WebTitleError) -> String {
+    package static func normalizedURL(_ text: String) throws(WebTitleError) -> String {
         try parse(text).url
     }
 
@@ -42,7 +42,7 @@ public enum WebTitle {
     /// empty). The fetcher sends it as HTTP Basic authentication, to that
     /// URL's origin only.
     /// - Throws: what ``normalizedURL(_:)`` throws.
-    public static func userInfo(in text: String) throws(WebTitleError) -> String? {
+    package static func userInfo(in text: String) throws(WebTitleError) -> String? {
         try parse(text).userInfo
     }
 
@@ -95,7 +95,7 @@ public enum WebTitle {
     /// `text` (a URL, or what was typed as one) without the user
     /// information in its authority: what an error or a listing shows of
     /// a URL, so that a password in it is never printed.
-    public static func withoutUserInfo(_ text: String) -> String {
+    package static func withoutUserInfo(_ text: String) -> String {
         let url = splitUserInfo(text).url
         // Typed without "//" ("admin:secret@router.lan" reads as the scheme
         // "admin"): what comes between the first ":" and an "@" ahead of the
@@ -133,7 +133,7 @@ public enum WebTitle {
     /// address: over https first, then over http when that connection or
     /// its TLS handshake fails (``fallsBack(after:)``).
     /// - Throws: what ``normalizedURL(_:)`` throws.
-    public static func attempts(for text: String) throws(WebTitleError) -> [String] {
+    package static func attempts(for text: String) throws(WebTitleError) -> [String] {
         let url = try normalizedURL(text)
         let typed = text.trimmingWhitespace(newlines: true)
         guard typed.hasPrefix("//") || !hasScheme(typed) else { return [url] }

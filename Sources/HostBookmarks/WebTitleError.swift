@@ -5,14 +5,14 @@ import HostText
 /// "more than 5 redirects", "no answer within 10 s", "cannot resolve host …",
 /// "cannot connect to …", "only http and https URLs …", "cancelled". A URL
 /// in a reason never shows its user information (a password).
-public struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct WebTitleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reason, one line (what came from the network is escaped).
-    public let reason: String
+    package let reason: String
     /// The reason, as printed.
-    public var description: String { reason }
+    package var description: String { reason }
 
     /// An error with `reason`, made one line (controls escaped).
-    public init(reason: String) {
+    package init(reason: String) {
         self.reason = PrintableText.escaping(reason)
     }
 }

@@ -12,9 +12,9 @@ import HostSystem
 /// has not answered ``killGrace`` seconds after, so a fetch never outlasts
 /// its timeout by more. `cancel()` kills it at once: `run()` then returns
 /// "cancelled".
-public final class WebTitleFetch: Sendable {
+package final class WebTitleFetch: Sendable {
     /// The timeout when none is given, in seconds.
-    public static let defaultTimeout: Double = 10
+    package static let defaultTimeout: Double = 10
     /// How long past the timeout a fetcher that has not answered lives: its
     /// start-up and the writing of its reply.
     static let killGrace: Double = 1
@@ -23,9 +23,9 @@ public final class WebTitleFetch: Sendable {
 
     /// The URL as given (normalized when the fetch runs; without a scheme
     /// it is tried over https, then http: ``WebTitle/attempts(for:)``).
-    public let url: String
+    package let url: String
     /// The connect and total timeout, in seconds.
-    public let timeout: Double
+    package let timeout: Double
     private let environment: [String: String]
     private let fetcher: String?
 
@@ -47,7 +47,7 @@ public final class WebTitleFetch: Sendable {
     /// `note` hears, on the fetching thread, what the fetch decided on its
     /// way (an https attempt that failed, and the http one that follows;
     /// `-v`).
-    public init(
+    package init(
         url: String, timeout: Double = defaultTimeout,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         fetcher: String? = nil, note: (@Sendable (String) -> Void)? = nil
@@ -62,12 +62,12 @@ public final class WebTitleFetch: Sendable {
     /// The URL whose answer ``run()`` gave (the http one when a URL typed
     /// without a scheme fell back to http); nil before that, and when no
     /// fetch ran (an impossible URL, a cancel).
-    public var fetchedURL: String? { state.withLock { $0.answeredURL } }
+    package var fetchedURL: String? { state.withLock { $0.answeredURL } }
 
     /// Fetches the page and returns its title, or why there is none. Blocks
     /// for at most the timeout plus ``killGrace``. A second call returns the
     /// first call's result.
-    public func run() -> Result<String, WebTitleError> {
+    package func run() -> Result<String, WebTitleError> {
         let earlier: Result<String, WebTitleError>? = state.withLock {
             $0.cancelled ? .failure(.cancelled) : $0.result
         }
@@ -82,7 +82,7 @@ public final class WebTitleFetch: Sendable {
 
     /// Stops the fetch: kills the fetcher; `run()` returns "cancelled".
     /// Safe from any thread, before, during or after `run()`.
-    public func cancel() {
+    package func cancel() {
         state.withLock { state in
             state.cancelled = true
             if let pid = state.pid { ProcessSignals.send(SIGKILL, to: pid) }
@@ -277,10 +277,10 @@ public final class WebTitleFetch: Sendable {
         if let explicit {
             candidates = [explicit]
         } else if let executable = executable ?? PathName.readExecutableLink() {
-            let folder = PathName.parent(of: executable)
+            let folder = PathName(executable).parent
             candidates = [
                 folder + "/presenter-host-fetch",
-                PathName.parent(of: folder) + "/libexec/presenter-host/presenter-host-fetch",
+                PathName(folder).parent + "/libexec/presenter-host/presenter-host-fetch",
             ]
         }
         if let found = candidates.first(where: FileStatus.isExecutable) { return .success(found) }

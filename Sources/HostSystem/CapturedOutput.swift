@@ -7,19 +7,19 @@ import SystemShims
 /// if the command fails. It stays in memory up to `memoryLimit` bytes, then
 /// moves to an unlinked temporary file, so nothing is lost however much the
 /// command prints.
-public final class CapturedOutput {
+package final class CapturedOutput {
     /// Bytes kept in memory before spilling to a file.
-    public let memoryLimit: Int
+    package let memoryLimit: Int
     private var memory: [UInt8] = []
     private var file: FileDescriptor?
     /// Total bytes appended.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Set when the spill file could not be created or written; the bytes
     /// from then on are dropped and `write(to:)` says so.
-    public private(set) var lostBytes = 0
+    package private(set) var lostBytes = 0
 
     /// Creates an empty buffer.
-    public init(memoryLimit: Int = 4 << 20) {
+    package init(memoryLimit: Int = 4 << 20) {
         self.memoryLimit = memoryLimit
     }
 
@@ -28,7 +28,7 @@ public final class CapturedOutput {
     }
 
     /// Keeps `bytes`.
-    public func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         count += bytes.count
         if file == nil && memory.count + bytes.count <= memoryLimit {
             memory.append(contentsOf: bytes)
@@ -51,7 +51,7 @@ public final class CapturedOutput {
     }
 
     /// Writes everything kept, in order, to `fd`.
-    public func write(to fd: FileDescriptor) {
+    package func write(to fd: FileDescriptor) {
         if let file {
             try? file.seek(to: 0)
             var buffer = [UInt8](repeating: 0, count: 65536)

@@ -12,17 +12,17 @@ import Glibc
 /// the terminal, Ctrl-Z stops it together with the host, and a Ctrl-C typed
 /// at the terminal reaches it directly (see `SignalTrap` for how the host
 /// avoids sending it a second one).
-public final class ChildProcess {
+package final class ChildProcess {
     /// The child's process id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// The read end of the pipe that receives the child's captured output, or
     /// `nil` when nothing is captured. The caller owns it and closes it.
-    public let outputFD: FileDescriptor?
+    package let outputFD: FileDescriptor?
     /// Whether the child was reaped: then its pid may be another process's.
     private let reaped = LockedValue(false)
 
     /// How a child ended.
-    public enum Termination: Equatable, Sendable {
+    package enum Termination: Equatable, Sendable {
         /// It called exit with this status.
         case exited(Int32)
         /// A signal killed it.
@@ -36,7 +36,7 @@ public final class ChildProcess {
         }
 
         /// The status a shell would report: the exit status, or 128 + the signal.
-        public var shellStatus: Int32 {
+        package var shellStatus: Int32 {
             switch self {
             case .exited(let status): return status
             case .signaled(let signal): return 128 + signal
@@ -45,7 +45,7 @@ public final class ChildProcess {
     }
 
     /// Why a command could not be started.
-    public enum SpawnError: Error, Equatable, Sendable {
+    package enum SpawnError: Error, Equatable, Sendable {
         /// No such command in `PATH` (or no such file, for a path).
         case notFound(command: String)
         /// The file exists but cannot be executed; `reason` says why
@@ -73,7 +73,7 @@ public final class ChildProcess {
     ///   directory in a `PATH` directory is passed over, as shells do);
     ///   `.notExecutable` when the only matches cannot be executed (no
     ///   permission) or the interpreter cannot; `.interpreterNotFound`.
-    public static func resolve(_ command: String, path: String?) throws(SpawnError) -> String {
+    package static func resolve(_ command: String, path: String?) throws(SpawnError) -> String {
         let found = try find(command, path: path)
         try checkInterpreter(of: found, command: command)
         return found
@@ -161,7 +161,7 @@ public final class ChildProcess {
     /// - Note: a file the kernel cannot execute (ENOEXEC: a script without
     ///   `#!`) is run with `/bin/sh`, as execvp(3) and shells do, unless it
     ///   looks binary.
-    public static func spawn(
+    package static func spawn(
         _ executable: String, _ arguments: [String], captureStdout: Bool = false,
         captureStderr: Bool = false, passing: [FileDescriptor: FileDescriptor] = [:],
         environment: [String]? = nil
@@ -215,7 +215,7 @@ public final class ChildProcess {
     /// Sends `signal` to the child (not to the process group, which holds
     /// the host). Does nothing once the child was reaped, so a signal can
     /// never reach another process that reused the pid. Any thread.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         reaped.withLock { if !$0 { _ = kill(pid, signal) } }
     }
 
@@ -225,7 +225,7 @@ public final class ChildProcess {
     /// unseen, and continued after the signal unless it is SIGKILL. Returns
     /// the tree signalled (empty once the child was reaped). Any thread.
     @discardableResult
-    public func sendToTree(_ signal: Int32, freeze: Bool) -> ProcessTree {
+    package func sendToTree(_ signal: Int32, freeze: Bool) -> ProcessTree {
         reaped.withLock { reaped in
             guard !reaped else { return .empty }
             let tree = ProcessTree.collect(root: pid, freeze: freeze)
@@ -237,7 +237,7 @@ public final class ChildProcess {
 
     /// Waits for the child to end and reaps it, so no zombie is left.
     /// Blocks the calling thread; call it once.
-    public func wait() -> Termination {
+    package func wait() -> Termination {
         // Wait without reaping first: until the pid is released, `send`
         // cannot hit anyone else.
         var info = siginfo_t()

@@ -47,7 +47,7 @@ package enum FileStatus {
     /// Nil for anything else, or when the name cannot be reached.
     package static func foreignLinkOwner(_ path: String) -> uid_t? {
         guard let link = try? ofLink(path), link.st_mode & S_IFMT == S_IFLNK,
-            let folder = try? of(PathName.parent(of: path)),
+            let folder = try? of(PathName(path).parent),
             folder.st_mode & (S_ISVTX | S_IWOTH) != 0,
             link.st_uid != geteuid(), link.st_uid != folder.st_uid
         else { return nil }
@@ -64,7 +64,7 @@ package enum FileStatus {
     /// a file of this user's), or when the folder cannot be reached.
     package static func foreignFileOwner(_ fd: FileDescriptor, named path: String) -> uid_t? {
         guard let file = try? fd.status(), file.st_mode & S_IFMT == S_IFREG,
-            let folder = try? of(PathName.parent(of: path)),
+            let folder = try? of(PathName(path).parent),
             folder.st_mode & (S_ISVTX | S_IWOTH) != 0,
             file.st_uid != geteuid(), file.st_uid != folder.st_uid
         else { return nil }

@@ -7,20 +7,20 @@
 /// what its last frame costs), and a line whose visible text reaches
 /// ``longestLine`` bytes is passed on in pieces of that size, each a line
 /// of its own (cut between two UTF-8 characters), so no byte of it is lost.
-public struct OutputLines {
+package struct OutputLines {
     /// The most bytes of one line kept before it is passed on as a piece:
     /// 64 KiB, wider than any terminal shows on one row.
-    public static let longestLine = 65536
+    package static let longestLine = 65536
 
     private let longest: Int
     private var pending: [UInt8] = []
     /// Bytes of the unfinished line no longer in ``unfinished``: passed on
     /// as pieces, or redrawn over by a carriage return.
-    public private(set) var forgotten = 0
+    package private(set) var forgotten = 0
 
     /// An empty splitter; `longestLine` is for tests (at least 4 bytes,
     /// the longest UTF-8 character).
-    public init(longestLine: Int = OutputLines.longestLine) {
+    package init(longestLine: Int = OutputLines.longestLine) {
         longest = max(4, longestLine)
     }
 
@@ -28,7 +28,7 @@ public struct OutputLines {
     /// and the pieces of a line too long to keep (``longestLine``).
     /// A line's text is what follows its last carriage return, which is what
     /// a terminal would have left visible of a progress line redrawn in place.
-    public mutating func append(_ bytes: [UInt8]) -> [String] {
+    package mutating func append(_ bytes: [UInt8]) -> [String] {
         var lines: [String] = []
         var start = 0
         while let index = bytes[start...].firstIndex(of: 0x0a) {
@@ -46,10 +46,10 @@ public struct OutputLines {
 
     /// The bytes of the unfinished last line that are kept, as written (a
     /// prompt is shown as it is, from them); ``forgotten`` bytes came before them.
-    public var unfinished: [UInt8] { pending }
+    package var unfinished: [UInt8] { pending }
 
     /// The unfinished last line, if any, and forgets it.
-    public mutating func flush() -> String? {
+    package mutating func flush() -> String? {
         guard !pending.isEmpty else { return nil }
         defer {
             pending.removeAll()

@@ -27,7 +27,7 @@ import Synchronization
 /// the sink is held: the sink reaches what the caller owns (for `run`, its
 /// whole runtime), which must be freed by its owner, not by a thread racing
 /// the process's exit.
-public final class OutputPump: Sendable {
+package final class OutputPump: Sendable {
     private let reader: Reader
     /// Written by finish(): the thread stops at once, however long it waits.
     private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
@@ -41,7 +41,7 @@ public final class OutputPump: Sendable {
     /// reads again (what came meanwhile is read at once then): a writer of
     /// many small writes (progress lines, 1,000 a second) wakes it at most
     /// once per `pacing`, not once per write.
-    public init(fd: FileDescriptor, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
+    package init(fd: FileDescriptor, pacing: DispatchTimeInterval? = nil, sink: @escaping ([UInt8]) -> Void) {
         try? fd.setNonBlocking()
         reader = Reader(fd: fd, pacing: pacing.map(Self.milliseconds), sink: sink)
         // Without a wake pipe (no descriptor left) the pump reads nothing
@@ -81,7 +81,7 @@ public final class OutputPump: Sendable {
     /// Reads what is left and stops, and closes the pipe. Returns when the
     /// sink has seen every byte the child wrote and the pump's thread has
     /// ended. Call it once the child was reaped, and not from the sink.
-    public func finish() {
+    package func finish() {
         guard !finished.exchange(true, ordering: .relaxed) else { return }
         if let wake { try? wake.writeEnd.writeAll([1]) }
         ended.wait()

@@ -2,20 +2,38 @@
     import Glibc
 #endif
 
-/// Paths as text, and what the system says of a path: the working
-/// directory, the running executable, a link's target, a real path. Every
-/// layer that names files (the search path, discovery, the bookmark store,
-/// get-title's fetcher, `check`) uses these, so they live below all of them.
-package enum PathName {
-    /// The folder part of `path` (`.` for a bare name, `/` for the root).
-    package static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+/// A path as text, split into its folder and its last name in one place
+/// (where each caller once split it at its last slash by hand, each with
+/// its own idea of a bare name and of the root); and what the system says
+/// of a path: the working directory, the running executable, a link's
+/// target, a real path. Every layer that names files (the search path,
+/// discovery, the registry's cache, the bookmark store, get-title's
+/// fetcher, `check`) uses it, so it lives below all of them.
+package struct PathName: Hashable, Sendable {
+    /// The path as given.
+    package let text: String
+
+    /// `text` as a path; nothing is read from the system.
+    package init(_ text: String) {
+        self.text = text
     }
 
-    /// The last name in `path` (trailing slashes ignored).
-    package static func lastComponent(of path: String) -> Substring {
-        path.split(separator: "/").last ?? ""
+    /// The folder part: everything before the last slash; `.` for a bare
+    /// name, `/` for a name in the root.
+    package var parent: String {
+        guard let slash = text.lastIndex(of: "/") else { return "." }
+        return slash == text.startIndex ? "/" : String(text[..<slash])
+    }
+
+    /// Whether ``parent`` is a folder below the root: the path has a slash
+    /// that is not its first character.
+    package var hasParentBelowRoot: Bool {
+        text.lastIndex(of: "/").map { $0 != text.startIndex } ?? false
+    }
+
+    /// The last name (trailing slashes ignored; empty for the root).
+    package var lastComponent: Substring {
+        text.split(separator: "/").last ?? ""
     }
 
     /// Drops trailing slashes (but keeps "/").

@@ -70,7 +70,9 @@ package enum PrivateRoot {
         while let name = pending.popLast() {
             if name == "." { continue }
             if name == ".." {
-                resolved = String(resolved[..<(resolved.lastIndex(of: "/") ?? resolved.startIndex)])
+                // The root is "" here, so one in the root goes back to "".
+                let location = PathName(resolved)
+                resolved = location.hasParentBelowRoot ? location.parent : ""
                 continue
             }
             let candidate = resolved + "/" + name

@@ -73,8 +73,9 @@ package enum ProcessSelf {
                         guard let target = try? PathName.realPath(file) else { return }
                         file = target
                     }
-                    guard let last = file.lastIndex(of: "/"), last != file.startIndex else { return }
-                    let folder = String(file[..<last])
+                    let location = PathName(file)
+                    guard location.hasParentBelowRoot else { return }
+                    let folder = location.parent
                     if !folders.list.contains(folder) { folders.list.append(folder) }
                 }, Unmanaged.passUnretained(folders).toOpaque())
         }

@@ -19,29 +19,29 @@
 /// waits until it is stopped before it lists the level's children, so no
 /// member can fork or reap unseen; ``thaw()`` continues them (the signal
 /// that ends them is already pending by then).
-public struct ProcessTree: Sendable {
+package struct ProcessTree: Sendable {
     /// One process of the tree.
-    public struct Member: Hashable, Sendable {
+    package struct Member: Hashable, Sendable {
         /// Its process id.
-        public let pid: pid_t
+        package let pid: pid_t
         /// Its start time in clock ticks since boot (`/proc/PID/stat` field 22).
-        public let startTime: UInt64
+        package let startTime: UInt64
         /// 0 for the root, 1 for its children, and so on.
-        public let depth: Int
+        package let depth: Int
     }
 
     /// The members, the root first, by depth.
-    public private(set) var members: [Member]
+    package private(set) var members: [Member]
 
     /// No process at all.
-    public static let empty = ProcessTree(members: [])
+    package static let empty = ProcessTree(members: [])
 
     /// The longest wait for one level of the tree to stop, in microseconds.
     static let stopWait: UInt32 = 100_000
 
     /// Reads the tree under `root`; empty when `root` is gone. With
     /// `freeze`, every member is left stopped (SIGSTOP) until ``thaw()``.
-    public static func collect(root: pid_t, freeze: Bool) -> ProcessTree {
+    package static func collect(root: pid_t, freeze: Bool) -> ProcessTree {
         guard let rootStat = ProcessStat.read(root), !rootStat.isDead else { return ProcessTree(members: []) }
         var members = [Member(pid: root, startTime: rootStat.startTime, depth: 0)]
         var known: Set<pid_t> = [root]
@@ -65,24 +65,24 @@ public struct ProcessTree: Sendable {
 
     /// Sends `signal` to every member still alive, the deepest first, so a
     /// shell does not react to its child's death before it got the signal.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         Self.send(signal, to: members.sorted(by: { $0.depth > $1.depth }))
     }
 
     /// Sends `signal` to each of `members` still alive, in their order (a
     /// member whose number now belongs to another process is skipped).
-    public static func send(_ signal: Int32, to members: [Member]) {
+    package static func send(_ signal: Int32, to members: [Member]) {
         for member in members where member.isSameProcess { _ = kill(member.pid, signal) }
     }
 
     /// Continues every member (after a freeze; a stopped process acts on
     /// SIGTERM only once continued).
-    public func thaw() {
+    package func thaw() {
         send(SIGCONT)
     }
 
     /// The members other than the root that still run (a zombie counts as ended).
-    public var survivors: [Member] {
+    package var survivors: [Member] {
         members.filter { $0.depth > 0 && $0.isSameProcess && ProcessStat.read($0.pid)?.isDead == false }
     }
 

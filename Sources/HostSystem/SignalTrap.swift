@@ -28,15 +28,15 @@ import SystemShims  // `struct sigaction`: clang gives its members to the first 
 /// to a thread of the trap's own that blocks every signal (``Stopper``);
 /// ``stopForSuspend()`` has that thread take it and stop the process only
 /// if it is still pending.
-public final class SignalTrap {
+package final class SignalTrap {
     /// One signal as received.
-    public struct Event: Equatable, Sendable {
+    package struct Event: Equatable, Sendable {
         /// The signal number.
-        public let signal: Int32
+        package let signal: Int32
         /// True when the kernel sent it on behalf of the terminal (`SI_KERNEL`:
         /// Ctrl-C, Ctrl-\, hangup, window change), which delivers it to the
         /// whole foreground process group.
-        public let fromTerminal: Bool
+        package let fromTerminal: Bool
     }
 
     /// The signals every command that draws on the terminal traps (`run`,
@@ -48,7 +48,7 @@ public final class SignalTrap {
     /// takes the view off before the stop. The commands that draw nothing
     /// (`bookmarks`, `--list`, `check`) trap none: the default action
     /// already ends them as a shell expects.
-    public static let trapped: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
+    package static let trapped: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
 
     private let signals: [Int32]
     private var previous: [Int32: sigaction] = [:]
@@ -135,7 +135,7 @@ public final class SignalTrap {
     /// key (raw mode): that is ``ProcessSignals/stopUntilContinued()``.
     /// (A static function, for the handler closure, which cannot hold its
     /// trap: the active trap's stopper.)
-    public static func stopForSuspend() {
+    package static func stopForSuspend() {
         guard let stopper = activeStopper.withLock({ $0 }) else { return ProcessSignals.stopUntilContinued() }
         stopper.stopIfPending()
     }
@@ -143,7 +143,7 @@ public final class SignalTrap {
     /// Handles, on the queue and before returning, every signal received so
     /// far: the read source may not have run yet for one that just came.
     /// Call it from any thread but the queue's.
-    public func flush() {
+    package func flush() {
         queue.sync(execute: drain)
     }
 
@@ -152,7 +152,7 @@ public final class SignalTrap {
     /// runtime) must not outlive the caller's use of it on a dispatch
     /// thread: a process that returns from `main` would exit while that
     /// thread is still freeing it. Call it from any thread but the queue's.
-    public func cancel() {
+    package func cancel() {
         guard !cancelled else { return }
         cancelled = true
         for signal in signals {

@@ -4,7 +4,8 @@ import HostEngine
 import HostRuntime
 import HostText
 
-/// The flags of `presenter-host add-bookmark`, as parsed.
+/// The flags of `presenter-host add-bookmark`, as parsed: what every
+/// presenter command shares (``presentation``) and add-bookmark's own.
 package struct AddBookmarkOptions: Equatable, Sendable {
     /// What the command does.
     package enum Mode: Equatable, Sendable {
@@ -17,81 +18,39 @@ package struct AddBookmarkOptions: Equatable, Sendable {
     }
 
     package var mode = Mode.screen
-    /// `--presenter`: overrides the screen's own (addbookmark).
-    package var presenter: String?
     package var url: String?
     package var title: String?
     /// `--store`: the bookmarks file.
     package var store: String?
-    /// `--messages`: a JSON messages file (the format of `run`'s).
-    package var messagesFile: String?
     /// `--timeout`: for fetching a title, in seconds.
     package var timeout = WebTitleFetch.defaultTimeout
-    package var color = ColorMode.auto
-    /// The plugin options (``PluginOptions``), before `add-bookmark` or after it.
-    var plugins = PluginOptions()
-    /// `--in-process`: the presenter in this process (to debug a plugin).
-    package var inProcess = false
-    /// `--hook-timeout`: how long one of the presenter's hooks may take, in seconds.
-    package var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
-    /// `--log`: the presenter log, with timestamps.
-    package var logFile: String?
-    /// `-v`, `--verbose`: the presenter log and get-title's decisions (an
-    /// https attempt that failed, the http one after it) on stderr.
-    package var verbose = false
+    /// `--presenter` (addbookmark unless told), `--messages` (the format of
+    /// `run`'s), `--color`, the plugin options, `--in-process`,
+    /// `--hook-timeout`, `--log`, and `-v` (which also shows get-title's
+    /// decisions: an https attempt that failed, the http one after it). No
+    /// `--min-show`, and no OSC 9;4 (add-bookmark has no `--terminal-progress`).
+    package var presentation = AddBookmarkOptions.defaultPresentation
 
     package init() {}
 
-    /// What add-bookmark's presenter shares with run's, for
-    /// ``CommandRuntime``: the presenter (addbookmark unless told), colour,
-    /// plugins, isolation, hook budget and log; run's --min-show, and no
-    /// OSC 9;4 (add-bookmark has no --terminal-progress).
-    var presentation: RunOptions {
-        var options = RunOptions()
-        options.presenter = presenter ?? "addbookmark"
-        options.color = color
-        options.plugins = plugins
-        options.inProcess = inProcess
-        options.hookTimeout = hookTimeout
-        options.logFile = logFile
-        options.verbose = verbose
-        options.terminalProgress = .never
-        return options
-    }
-
-    /// What the command line asked for.
-    package enum Parsed: Equatable, Sendable {
-        case run(AddBookmarkOptions)
-        case help
-    }
-
-    /// The help text of `add-bookmark`, from ``CommandTable/addBookmark``.
-    package static var usage: String { Usage.help(CommandTable.addBookmark) }
-
-    /// Parses the arguments that follow `add-bookmark` (``CommandTable/addBookmark``).
-    /// - Throws: `CommandError.usage` naming the option or value.
-    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
-        let parsed = try ArgumentParser.parse(arguments, as: CommandTable.addBookmark)
-        if parsed.stoppedBy != nil { return .help }
-        return .run(try AddBookmarkOptions(parsed))
+    /// The presentation of an add-bookmark given no option.
+    private static var defaultPresentation: PresentationOptions {
+        var presentation = PresentationOptions()
+        presentation.presenter = "addbookmark"
+        presentation.terminalProgress = .never
+        return presentation
     }
 
     /// The options `parsed` (checked against ``CommandTable/addBookmark``) give.
     init(_ parsed: ParsedArguments) throws(CommandError) {
         var options = AddBookmarkOptions()
         options.mode = parsed.has("--add") ? .add : parsed.has("--get-title") ? .getTitle : .screen
-        options.presenter = parsed.last("--presenter")
         options.url = parsed.last("--url")
         options.title = parsed.last("--title")
         options.store = parsed.last("--store")
-        options.messagesFile = parsed.last("--messages")
         options.timeout = parsed.seconds("--timeout") ?? options.timeout
-        options.color = parsed.last("--color").flatMap(ColorMode.init) ?? options.color
-        options.plugins = PluginOptions(parsed)
-        options.inProcess = parsed.has("--in-process")
-        options.hookTimeout = parsed.seconds("--hook-timeout") ?? options.hookTimeout
-        options.logFile = parsed.last("--log")
-        options.verbose = parsed.has("--verbose")
+        options.presentation = PresentationOptions(parsed, presenter: options.presentation.presenter)
+        options.presentation.terminalProgress = .never
         if options.mode != .screen && (options.url ?? "").trimmingWhitespace().isEmpty {
             throw .usage("\(options.mode == .add ? "--add" : "--get-title") needs --url <url>")
         }

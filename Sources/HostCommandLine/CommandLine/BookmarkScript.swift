@@ -13,26 +13,22 @@ import HostText
 /// view is one line (the indicator and what it fetches) in a terminal, plain
 /// lines elsewhere.
 ///
-/// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a fetch at once, and a save
-/// that has not committed yet (one waiting for another save's lock: it
-/// commits nothing, ``BookmarkSaveInterruption``), and the host dies of the
-/// signal once the terminal is restored (``ProcessEnd/killed(by:)``).
-/// SIGTSTP (Ctrl-Z) gives the terminal back (the line off, the cursor
-/// shown, echo on) before the process stops, and the line is drawn again
-/// once it is continued, as `run` does.
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT (``interrupted(by:)``) stop a fetch
+/// at once, and a save that has not committed yet (one waiting for another
+/// save's lock: it commits nothing, ``BookmarkSaveInterruption``), and the
+/// host dies of the signal once the terminal is restored
+/// (``ProcessEnd/killed(by:)``). SIGTSTP (Ctrl-Z) is the session's: the
+/// line off while the process is stopped (``PresenterSession``). The
+/// fetcher, in a process group of its own, goes on meanwhile, within its
+/// own time limit.
 // Safe: `interruption`, `fetch`, `fetched` and `saved` only under `condition`; the rest is immutable.
 final class BookmarkScript: @unchecked Sendable {
-    private let runtime: PresenterRuntime
-    /// Progress is drawn in a terminal region (not plain lines): the
-    /// outcome is let show for its time before the region goes.
-    private let terminal: Bool
     private let view: AddBookmarkView
     /// The view's presenter, resolved by the command.
     private let presenter: PresenterChain
     private let timeout: Double
     private let environment: [String: String]
     private let note: (@Sendable (String) -> Void)?
-    private let control = DispatchQueue(label: "presenter-host.add-bookmark.script")
     private let condition = MonotonicCondition()
     private var interruption: Int32?
     private var fetch: WebTitleFetch?
@@ -42,12 +38,10 @@ final class BookmarkScript: @unchecked Sendable {
     private let saveInterruption = BookmarkSaveInterruption()
 
     init(
-        runtime: PresenterRuntime, terminal: Bool, view: AddBookmarkView, presenter: PresenterChain, timeout: Double,
-        environment: [String: String], note: (@Sendable (String) -> Void)? = nil
+        view: AddBookmarkView, presenter: PresenterChain, timeout: Double, environment: [String: String],
+        note: (@Sendable (String) -> Void)? = nil
     ) {
         self.note = note
-        self.runtime = runtime
-        self.terminal = terminal
         self.view = view
         self.presenter = presenter
         self.timeout = timeout
@@ -57,33 +51,17 @@ final class BookmarkScript: @unchecked Sendable {
     /// Fetches the title of `url` when `title` is nil, prints it on stdout
     /// unless `save` is given, and saves the bookmark in `save` (under the
     /// URL the title came from: the http one when a URL typed without a
-    /// scheme fell back to http). Returns how the host ends.
-    func run(url: String, title: String?, save: BookmarkStore?) throws(CommandError) -> ProcessEnd.Status {
-        ProcessSignals.ignoreBrokenPipe()
-        CrashRescue.install(terminal: terminal ? .standardError : nil)
-        let trap: SignalTrap
-        do throws(Errno) {
-            trap = try SignalTrap(queue: control) {
-                [self] event in
-                if event.signal == SIGTSTP { return suspend() }
-                condition.withLock {
-                    if interruption == nil { interruption = event.signal }
-                    fetch?.cancel()
-                    condition.broadcast()
-                }
-                saveInterruption.interrupt()
-            }
-        } catch {
-            runtime.shutdown()
-            throw .startUpPipe("the signal pipe", error)
-        }
-        defer { trap.cancel() }
+    /// scheme fell back to http), on `stage`. Returns how the host ends.
+    func run(
+        on stage: PresenterSession.Stage, url: String, title: String?, save: BookmarkStore?
+    ) throws(CommandError) -> ProcessEnd.Status {
+        let runtime = stage.runtime
         let screenlet = try runtime.attachForCommand(view, presenter: presenter)
         var failure: String?
         var resolvedTitle = title
         var address = url
         if resolvedTitle == nil {
-            let (fetchedURL, result) = getTitle(url, screenlet: screenlet)
+            let (fetchedURL, result) = getTitle(url, on: runtime, screenlet: screenlet)
             switch result {
             case .success(let fetched): (resolvedTitle, address) = (fetched, fetchedURL)
             case .failure(let error): failure = error.reason
@@ -94,10 +72,10 @@ final class BookmarkScript: @unchecked Sendable {
                 failure = error.message
             }
         }
-        // The outcome shows for its time, unless a signal cuts it short.
-        // Plain lines are printed at once: no waiting.
-        if interrupted == nil && terminal {
-            _ = runtime.waitUntilSettled(timeout: CommandRuntime.outcomeLimit + 1)
+        // In a terminal region the outcome shows for its time, unless a
+        // signal cuts it short. Plain lines are printed at once: no waiting.
+        if interrupted == nil && stage.mode == .terminal {
+            _ = stage.settle(within: PresenterSession.outcomeLimit + 1)
         }
         runtime.shutdown()
         if let signal = interrupted { return .signal(signal) }
@@ -116,19 +94,21 @@ final class BookmarkScript: @unchecked Sendable {
 
     private var interrupted: Int32? { condition.withLock { interruption } }
 
-    /// On the control queue, for Ctrl-Z: the terminal back as it was (a
-    /// stopped job that kept its line, a hidden cursor and echo off would
-    /// leave the shell's prompt so), stopped as the shell expects, the line
-    /// drawn again once continued (`fg`, `bg`). The fetcher, in a process
-    /// group of its own, goes on meanwhile, within its own time limit.
-    private func suspend() {
-        runtime.suspend()
-        SignalTrap.stopForSuspend()
-        runtime.resume()
+    /// On the signals' queue, for an interrupting signal: the fetch
+    /// cancelled, a save not committed yet stopped.
+    func interrupted(by signal: Int32) {
+        condition.withLock {
+            if interruption == nil { interruption = signal }
+            fetch?.cancel()
+            condition.broadcast()
+        }
+        saveInterruption.interrupt()
     }
 
     /// The URL the answer came from, and the answer.
-    private func getTitle(_ url: String, screenlet: Screenlet) -> (String, Result<String, WebTitleError>) {
+    private func getTitle(
+        _ url: String, on runtime: PresenterRuntime, screenlet: Screenlet
+    ) -> (String, Result<String, WebTitleError>) {
         runtime.sync { view.lineText = "Getting the title of \(WebTitle.withoutUserInfo(url))..." }
         let started = BookmarkInteractors.getTitle(
             of: url, on: screenlet, timeout: timeout,

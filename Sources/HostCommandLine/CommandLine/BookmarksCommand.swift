@@ -12,9 +12,6 @@ import HostText
 /// A URL's user name and password (in a store an older presenter-host
 /// saved) are never listed.
 enum BookmarksCommand {
-    /// The usage line, shown after a usage error and in the help.
-    static var usage: String { "Usage: " + CommandTable.bookmarks.synopsis[0] }
-
     /// Lists the store at `store` (else the default one); returns the exit status.
     static func execute(
         store: String?, json: Bool, environment: [String: String] = ProcessEnvironment.current

@@ -13,7 +13,7 @@ enum CheckCommand {
     struct Options: Equatable {
         var files: [String]
         var json = false
-        var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
+        var hookTimeout = PresenterProcessConfiguration.defaultHookTimeout
         /// Where bases are looked for, and the policy every file is loaded
         /// under; the registry cache is never used.
         var plugins = PluginOptions()

@@ -88,7 +88,7 @@ extension CommandTable {
             ),
             OptionSpec(
                 name: "--grace",
-                value: .seconds(allowZero: true, longest: RunOptions.longestHold, longestName: "1 day"),
+                value: .seconds(allowZero: true, longest: PresentationOptions.longestHold, longestName: "1 day"),
                 help:
                     "Draw no progress if <command> ends within <seconds>; never delays the end (default: 0; at most 86400)."
             ),

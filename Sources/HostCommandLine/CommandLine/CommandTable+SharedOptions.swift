@@ -78,13 +78,14 @@ extension CommandTable {
     static func minShow(_ help: String) -> OptionSpec {
         OptionSpec(
             name: "--min-show",
-            value: .seconds(allowZero: true, longest: RunOptions.longestHold, longestName: "1 day"), help: help)
+            value: .seconds(allowZero: true, longest: PresentationOptions.longestHold, longestName: "1 day"), help: help
+        )
     }
 
     static func hookTimeout(_ help: String) -> OptionSpec {
         OptionSpec(
             name: "--hook-timeout",
-            value: .seconds(allowZero: false, longest: RunOptions.longestHookTimeout, longestName: "1 minute"),
+            value: .seconds(allowZero: false, longest: PresentationOptions.longestHookTimeout, longestName: "1 minute"),
             help: help)
     }
 

@@ -5,6 +5,7 @@ import HostEngine
 import HostPlugins
 import HostRuntime
 import HostSystem
+import Synchronization
 
 /// `presenter-host drive`: shows the actions that JSON lines start and end
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of
@@ -26,77 +27,61 @@ package enum DriveCommand {
     }
 
     private static func drive(_ options: DriveOptions) throws(CommandError) -> ProcessEnd.Status {
-        let presentation = options.presentation
-        let environment = ProcessEnvironment.current
-        let file = try presentation.messagesFile.map { path throws(CommandError) in try MessagesFile.load(path: path) }
-        // Tracing goes to the --log file, or else to stderr as -v would (as run's).
-        let tracing = EngineNote.tracingEnabled(environment)
-        let log = try RunLog(
-            verbose: presentation.verbose || (tracing && presentation.logFile == nil), path: presentation.logFile)
-        let (registry, presenter) = try RunCommand.loadRegistry(
-            presentation.plugins, presenter: presentation.presenter, inProcess: presentation.inProcess,
-            verbose: presentation.verbose, environment: environment, log: tracing ? log : nil)
-        ProcessSignals.ignoreBrokenPipe()
-        let (runtime, mode) = CommandRuntime.make(
-            registry: registry, options: presentation,
-            environment: environment, log: log)
-        defer { log.flush() }
-        CrashRescue.install(
-            terminal: mode == .terminal ? .standardError : nil,
-            terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment))
-
-        // The end: stdin's end, or a signal. Trapped before the socket is
-        // bound: a SIGTERM while the presenter starts must not kill the
-        // driver by default and leave its socket file behind.
+        let session = try PresenterSession(options.presentation)
+        defer { session.end() }
+        // The end: stdin's end, or a signal. Trapped by the session before
+        // the socket is bound: a SIGTERM while the presenter starts must
+        // not kill the driver by default and leave its socket file behind.
         let ending = DriveEnding()
         let finish = ending.finish
-        let trap = try trapSignals(for: runtime, finish: finish)
-        defer { trap.cancel() }
-        let server: DriveServer?
-        do throws(CommandError) {
-            server = try listen(on: options.socket)
-        } catch {
-            runtime.shutdown()
-            throw error
-        }
-        let screenlet = try attach(
-            DriveView(presenter: presentation.presenter, file: file), presenter: presenter, to: runtime, server: server)
-        let session = DriveSession(screenlet: screenlet) { line in
-            // In order with the presenter's lines (above the region in a terminal).
-            if runtime.printAbove(line + "\n") { return }
-            PresenterHostCommand.writeStandardError(line + "\n")
-        }
-
-        let stdinClient = DriveClient(name: "stdin", session: session)
-        if let server {
-            server.start(session: session)
-        } else {
-            DetachedThread.start(name: "drive-stdin") {
-                do throws(Errno) {
-                    try FileDescriptor.standardInput.readLines(limit: DriveClient.longestLine) {
-                        stdinClient.receive($0)
-                    }
-                } catch {
-                    // Not the end of input: said so, and the status is 1.
-                    session.failedToRead(
-                        "Error: stdin: cannot read it (\(errnoText(error.code))); the actions still running fail")
-                }
-                finish(nil)
+        return try session.show(interrupted: { finish($0.signal) }) { stage throws(CommandError) in
+            let runtime = stage.runtime
+            let server = try listen(on: options.socket)
+            let screenlet: Screenlet
+            do throws(CommandError) {
+                screenlet = try runtime.attachForCommand(
+                    DriveView(presenter: session.presenter.id, file: session.messages), presenter: session.presenter)
+            } catch {
+                server?.stop()
+                throw error
             }
-        }
-        let signal = ending.wait()
-        // Every action still open fails: the driver went away.
-        if let server { server.stop() } else { stdinClient.wentAway() }
+            let actions = DriveSession(screenlet: screenlet) { line in
+                // In order with the presenter's lines (above the region in a terminal).
+                if runtime.printAbove(line + "\n") { return }
+                PresenterHostCommand.writeStandardError(line + "\n")
+            }
 
-        // At once: the last action's outcome stays as its final look, unless
-        // a signal ended a stdin driver (a socket driver ends by a signal as
-        // a matter of course).
-        runtime.shutdown(keepingOutcome: signal == nil || server != nil)
-        // A socket driver's end is a signal, as a service's: its status is its actions'.
-        if let signal, server == nil { return .signal(signal) }
-        let outcomes = session.outcomes
-        return .exit(
-            outcomes.failed == 0 && !outcomes.readFailed ? ExitCode.success.rawValue : ExitCode.failure.rawValue)
+            let stdinClient = DriveClient(name: "stdin", session: actions)
+            if let server {
+                server.start(session: actions)
+            } else {
+                DetachedThread.start(name: "drive-stdin") {
+                    do throws(Errno) {
+                        try FileDescriptor.standardInput.readLines(limit: DriveClient.longestLine) {
+                            stdinClient.receive($0)
+                        }
+                    } catch {
+                        // Not the end of input: said so, and the status is 1.
+                        actions.failedToRead(
+                            "Error: stdin: cannot read it (\(errnoText(error.code))); the actions still running fail")
+                    }
+                    finish(nil)
+                }
+            }
+            let signal = ending.wait()
+            // Every action still open fails: the driver went away.
+            if let server { server.stop() } else { stdinClient.wentAway() }
+
+            // At once: the last action's outcome stays as its final look, unless
+            // a signal ended a stdin driver (a socket driver ends by a signal as
+            // a matter of course).
+            runtime.shutdown(keepingOutcome: signal == nil || server != nil)
+            // A socket driver's end is a signal, as a service's: its status is its actions'.
+            if let signal, server == nil { return .signal(signal) }
+            let outcomes = actions.outcomes
+            return .exit(
+                outcomes.failed == 0 && !outcomes.readFailed ? ExitCode.success.rawValue : ExitCode.failure.rawValue)
+        }
     }
 
     /// The `--socket` server, listening, or nil to read stdin.
@@ -109,48 +94,6 @@ package enum DriveCommand {
             }
         }
     }
-
-    /// Attaches drive's one view with its presenter. When that fails the
-    /// runtime is shut down and the server stopped, so nothing is left
-    /// behind the error.
-    private static func attach(
-        _ view: DriveView, presenter: PresenterChain, to runtime: PresenterRuntime, server: DriveServer?
-    ) throws(CommandError) -> Screenlet {
-        do throws(RuntimeError) {
-            return try runtime.attach(view, presenter: presenter)
-        } catch {
-            runtime.shutdown()
-            server?.stop()
-            throw .failure("\(error)")
-        }
-    }
-
-    /// Traps the signals run traps (``SignalTrap/trapped``): SIGINT,
-    /// SIGTERM, SIGHUP and SIGQUIT end the drive through `finish` (the
-    /// terminal given back first), and SIGTSTP gives the terminal back clean
-    /// while the host is stopped, as run does. When the trap's pipe cannot
-    /// be made the runtime is shut down.
-    private static func trapSignals(
-        for runtime: PresenterRuntime, finish: @escaping (Int32?) -> Void
-    ) throws(CommandError) -> SignalTrap {
-        let control = DispatchQueue(label: "presenter-host.drive.control")
-        do throws(Errno) {
-            return try SignalTrap(queue: control) { event in
-                if event.signal == SIGTSTP {
-                    // Ctrl-Z: the terminal back clean while stopped, as run does.
-                    runtime.suspend()
-                    SignalTrap.stopForSuspend()
-                    runtime.resume()
-                } else {
-                    finish(event.signal)
-                }
-            }
-        } catch {
-            runtime.shutdown()
-            throw .startUpPipe("the signal pipe", error)
-        }
-    }
-
 }
 
 /// The view of `drive`: the presenter chosen, the `--messages` file's table.
@@ -168,24 +111,28 @@ final class DriveView: ScreenletView, @unchecked Sendable {
 
 /// How a drive ends: stdin's end (no signal) or the first signal, whichever
 /// comes first, reported from any thread.
-private final class DriveEnding: @unchecked Sendable {  // Safe: fields only under `condition`.
-    private let condition = MonotonicCondition()
-    private var ended = false
-    private var interruption: Int32?
+private final class DriveEnding: Sendable {
+    private struct State {
+        var ended = false
+        var interruption: Int32?
+    }
+    private let state = Mutex(State())
+    /// Signalled by each ``finish(_:)``: it counts one that comes before the wait.
+    private let wake = DispatchSemaphore(value: 0)
 
     func finish(_ signal: Int32?) {
-        condition.withLock {
-            if interruption == nil { interruption = signal }
-            ended = true
-            condition.broadcast()
+        state.withLock {
+            if $0.interruption == nil { $0.interruption = signal }
+            $0.ended = true
         }
+        wake.signal()
     }
 
     /// Blocks until ``finish(_:)``; the first signal, or nil for stdin's end.
     func wait() -> Int32? {
-        condition.withLock {
-            while !ended { condition.wait() }
-            return interruption
+        while true {
+            if let ending = state.withLock({ $0.ended ? Optional($0.interruption) : nil }) { return ending }
+            wake.wait()
         }
     }
 }

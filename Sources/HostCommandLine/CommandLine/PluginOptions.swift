@@ -81,8 +81,8 @@ struct PluginOptions: Equatable {
     /// How a presenter process runs these options' plugins, hooks given
     /// `hookTimeout` seconds: under their policy and sandbox mode; the
     /// bundled folder's presenters trusted by `--sandbox require`.
-    func presenterProcess(hookTimeout: Double, environment: [String: String]) -> PresenterProcess.Configuration {
-        var configuration = PresenterProcess.Configuration(hookTimeout: hookTimeout)
+    func presenterProcess(hookTimeout: Double, environment: [String: String]) -> PresenterProcessConfiguration {
+        var configuration = PresenterProcessConfiguration(hookTimeout: hookTimeout)
         configuration.policy = policy
         configuration.requiresSandbox = requiresSandbox
         configuration.trustedFolders = SearchPath.resolve(pluginDirs: [], environment: environment, executablePath: nil)

@@ -3,14 +3,14 @@ import HostEngine
 import HostRuntime
 import HostText
 
-/// The flags of `presenter-host run` and the command to run, as parsed.
+/// The flags of `presenter-host run` and the command to run, as parsed:
+/// what every presenter command shares (``presentation``) and run's own.
 package struct RunOptions: Equatable, Sendable {
-    /// `--presenter`: the presenter's id.
-    package var presenter = "mbhud"
+    /// `--presenter`, `--messages`, `--color`, `--terminal-progress`, the
+    /// plugin options, `--min-show`, `--hook-timeout`, `--in-process`, `-v`, `--log`.
+    package var presentation = PresentationOptions()
     /// `--action`: the action whose messages apply.
     package var action = "run"
-    /// `--messages`: a JSON messages file.
-    package var messagesFile: String?
     /// `--working`: shown while the command runs.
     package var working: String?
     /// `--success`: shown when the command exits 0.
@@ -34,21 +34,6 @@ package struct RunOptions: Equatable, Sendable {
     package var staticMode = false
     /// `--events`: a file for one JSON line per state change; "-" is stdout.
     package var eventsFile: String?
-    /// `--terminal-progress`: OSC 9;4 to the terminal (``TerminalProgress``).
-    package var terminalProgress = TerminalProgressMode.auto
-    /// `--color`.
-    package var color = ColorMode.auto
-    /// The plugin options (``PluginOptions``), before `run` or after it.
-    var plugins = PluginOptions()
-    /// `--plugin-dir`, in the order given.
-    package var pluginDirs: [String] {
-        get { plugins.pluginDirs }
-        set { plugins.pluginDirs = newValue }
-    }
-    /// `--min-show`, in seconds: once shown, the presenter stays at least
-    /// so long while the work goes on; the end never waits for it (but with
-    /// `--linger`).
-    package var minShow = 0.0
     /// `--grace`, in seconds.
     package var grace = 0.0
     /// `--linger`: `run` waits, before it ends, for the presenter to have
@@ -56,43 +41,15 @@ package struct RunOptions: Equatable, Sendable {
     /// character, a failure 3 s), as the original's HUD does in an app that
     /// goes on; by default `run` ends with the command.
     package var linger = false
-    /// `--hook-timeout`, in seconds: how long a presenter's hook may take.
-    package var hookTimeout = PresenterProcess.Configuration.defaultHookTimeout
-    /// `--in-process`: run the presenter in this process (for debugging a plugin).
-    package var inProcess = false
-    /// `-v`, `--verbose`: the presenters' log and the host's decisions about them on stderr.
-    package var verbose = false
-    /// `--log`: a file that gets the same log, with timestamps.
-    package var logFile: String?
     /// The command and its arguments; never empty after parsing.
     package var command: [String] = []
 
     /// An empty set of options (the defaults).
     package init() {}
 
-    /// What the command line asked for.
-    package enum Parsed: Equatable, Sendable {
-        case run(RunOptions)
-        /// `--help` / `-h`: print `usage` to stdout and exit 0.
-        case help
-    }
-
-    /// The help text of `run`, from ``CommandTable/run``.
-    package static var usage: String { Usage.help(CommandTable.run) }
-
-    /// Parses the arguments that follow `run` (``CommandTable/run``). The
-    /// command starts after `--` or at the first argument that is not an
-    /// option; everything from there on belongs to it, options included.
-    /// - Throws: `CommandError.usage` naming the option or value.
-    package static func parse(_ arguments: [String]) throws(CommandError) -> Parsed {
-        let parsed = try ArgumentParser.parse(arguments, as: CommandTable.run)
-        if parsed.stoppedBy != nil { return .help }
-        return .run(try RunOptions(parsed))
-    }
-
     /// The options `parsed` (checked against ``CommandTable/run``) give.
     init(_ parsed: ParsedArguments) throws(CommandError) {
-        self.init(presentation: parsed)
+        presentation = PresentationOptions(parsed)
         action = parsed.last("--action") ?? action
         working = parsed.last("--working")
         success = parsed.last("--success")
@@ -108,27 +65,11 @@ package struct RunOptions: Equatable, Sendable {
         grace = parsed.seconds("--grace") ?? grace
         linger = parsed.has("--linger")
         command = parsed.operands
-        if messagesFile != nil && (working != nil || success != nil || failure != nil) {
+        if presentation.messagesFile != nil && (working != nil || success != nil || failure != nil) {
             throw .usage(
                 "--messages cannot be combined with --working, --success or --failure; put all the messages in the file"
             )
         }
-    }
-
-    /// What `run` and `drive` share, from `parsed`: the presenter, its
-    /// messages file, colour, plugins, times, isolation and log.
-    init(presentation parsed: ParsedArguments) {
-        self.init()
-        presenter = parsed.last("--presenter") ?? presenter
-        messagesFile = parsed.last("--messages")
-        terminalProgress = parsed.last("--terminal-progress").flatMap(TerminalProgressMode.init) ?? terminalProgress
-        color = parsed.last("--color").flatMap(ColorMode.init) ?? color
-        plugins = PluginOptions(parsed)
-        minShow = parsed.seconds("--min-show") ?? minShow
-        hookTimeout = parsed.seconds("--hook-timeout") ?? hookTimeout
-        inProcess = parsed.has("--in-process")
-        verbose = parsed.has("--verbose")
-        logFile = parsed.last("--log")
     }
 
     /// `--output`'s value, checked: hide, stream, on-failure, tail or tail=N.
@@ -149,18 +90,9 @@ package struct RunOptions: Equatable, Sendable {
         return (.tail, Int(text.dropFirst("tail=".count)))
     }
 
-    /// The longest `--min-show` and `--grace`, in seconds (1 day): more is
-    /// surely a mistake, and presenters get milliseconds that fit any integer.
-    package static let longestHold: Double = 86_400
-    /// The longest `--hook-timeout`, in seconds: a hook that takes longer
-    /// than a minute is not drawing progress.
-    package static let longestHookTimeout: Double = 60
     /// The longest `--timeout`, in seconds (30 days).
     package static let longestTimeout: Double = 2_592_000
 }
-
-/// `--terminal-progress`: when to write OSC 9;4 (see ``TerminalProgress``).
-package typealias TerminalProgressMode = TerminalProgress.Mode
 
 /// What `run` does with the command's output in a terminal (`--output`).
 package enum OutputMode: String, Equatable, Sendable {

@@ -48,7 +48,7 @@ import HostSystem
 /// host with `--in-process`), which starts while `CMD` does. When it fails
 /// (crash, exit, a hook past `--hook-timeout`, a broken protocol, a failed
 /// create), the region is taken off, one line says why, and plain lines
-/// take over (``CommandRuntime/fallBack(after:from:unicode:log:)``); `CMD` is not touched.
+/// take over (``PresenterSession/fallBack(after:from:unicode:log:)``); `CMD` is not touched.
 /// If the host itself crashes, ``CrashRescue`` restores the terminal and
 /// hangs up `CMD`.
 // Safe: every `var` below is read and written under `condition`; the rest is immutable.
@@ -61,49 +61,40 @@ final class RunSession: @unchecked Sendable {
     // Internal, not private: its extensions (RunSignals, RunTimeout,
     // RunErrors) share it. Nothing outside `run`'s files touches it.
     let options: RunOptions
+    let session: PresenterSession
     let view: RunView
-    let environment: [String: String]
     let control = DispatchQueue(label: "presenter-host.run.control")
-    /// Guards the state below; signalled when `settled` or `cutShort` is set.
+    /// Guards the state below.
     let condition = MonotonicCondition()
     var child: ChildProcess?
     /// The first interrupting signal that came before `CMD` ended.
     var interruption: Int32?
     /// `CMD` was reaped: its status is the exit status from now on.
     var ended = false
-    /// An interrupting signal came after `CMD` ended: `--linger`'s wait is cut short.
-    var cutShort = false
-    /// The presenter showed its last message (or gave up waiting).
-    var settled = false
-    /// The presenter was done before the outcome bound.
-    var settledInTime = false
     var timedOut = false
     /// What the timeout's SIGTERM reached, and when (on ``MonotonicTime``, in seconds).
     var terminated = ProcessTree.empty
     var terminatedAt = 0.0
 
-    init(options: RunOptions, view: RunView, environment: [String: String]) {
+    init(options: RunOptions, session: PresenterSession) {
         self.options = options
-        self.view = view
-        self.environment = environment
+        self.session = session
+        view = RunView(options: options, file: session.messages)
     }
 
     /// Runs the command under the presenter; returns how the host ends
     /// (``ending(of:interruptedBy:timedOut:)``: the command's exit status,
-    /// or the signal that killed it). `log` gets the presenter log
-    /// (`--verbose`, `--log`).
+    /// or the signal that killed it).
     ///
     /// The composition of the run's parts, each in its own step below: the
-    /// command found, the runtime made and the signals trapped, the command
-    /// and its presenter started (``start(_:presenter:on:mode:log:events:working:)``),
-    /// the command's end awaited (``awaitEnd(of:runtime:trap:)``), its
-    /// outcome presented (``presentOutcome(_:of:interruptedBy:runtime:mode:log:events:)``),
-    /// the runtime shut down, then the output of a failed command replayed.
-    /// The side effects keep the order the soak hardened them in.
-    func run(
-        registry: PresenterRegistry, presenter: PresenterChain, log: RunLog, events: RunEvents,
-        launch: PresenterProcessLaunch? = nil
-    ) throws(CommandError) -> ProcessEnd.Status {
+    /// command found, the session shown (``PresenterSession/show(on:grace:interrupted:passingOn:_:)``:
+    /// the runtime made, the signals trapped), the command and its
+    /// presenter started (``start(_:on:events:working:)``), the command's
+    /// end awaited (``awaitEnd(of:on:)``), its outcome presented
+    /// (``presentOutcome(_:of:interruptedBy:on:events:)``), the runtime
+    /// shut down, then the output of a failed command replayed. The side
+    /// effects keep the order the soak hardened them in.
+    func run(events: RunEvents) throws(CommandError) -> ProcessEnd.Status {
         // A command that cannot start (missing, not executable, a #! line
         // naming a missing interpreter) is reported before anything is shown.
         let workingMessage =
@@ -111,31 +102,32 @@ final class RunSession: @unchecked Sendable {
             ?? view.progressMessages[ScreenletView.defaultAction]?[.working]
         let executable: String
         do {
-            executable = try ChildProcess.resolve(options.command[0], path: environment["PATH"])
+            executable = try ChildProcess.resolve(options.command[0], path: session.environment["PATH"])
         } catch {
             throw cannotStart(error, startEvent: true, working: workingMessage, events: events)
         }
-        let (runtime, mode) = CommandRuntime.make(
-            registry: registry, options: options, environment: environment, log: log,
-            launch: launch)
-        if mode == .terminal { events.show(above: runtime) }
-        defer { log.flush() }
+        return try session.show(
+            on: .lines(plain: options.staticMode, tail: options.output == .tail ? options.tailLines : 0),
+            grace: options.grace, interrupted: { [self] in interrupted(by: $0) }, passingOn: { [self] in passOn($0) }
+        ) { stage throws(CommandError) in
+            try run(executable, on: stage, events: events, working: workingMessage)
+        }
+    }
 
-        let trap = try trapSignals(for: runtime, mode: mode)
-        defer { trap.cancel() }
-
-        let started = try start(
-            executable, presenter: presenter, on: runtime, mode: mode, log: log, events: events,
-            working: workingMessage)
-        let termination = awaitEnd(of: started, runtime: runtime, trap: trap)
+    /// ``run(events:)`` once the session shows.
+    private func run(
+        _ executable: String, on stage: PresenterSession.Stage, events: RunEvents, working workingMessage: String?
+    ) throws(CommandError) -> ProcessEnd.Status {
+        let runtime = stage.runtime
+        if stage.mode == .terminal { events.show(above: runtime) }
+        let started = try start(executable, on: stage, events: events, working: workingMessage)
+        let termination = awaitEnd(of: started, on: stage)
 
         let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
         if didTimeOut { endSurvivors() }
         let outcome = Self.outcome(
             of: termination, interruptedBy: interruptedBy, timedOutAfter: didTimeOut ? options.timeout ?? 0 : nil)
-        presentOutcome(
-            outcome, of: started, interruptedBy: interruptedBy, runtime: runtime, mode: mode, log: log,
-            events: events)
+        presentOutcome(outcome, of: started, interruptedBy: interruptedBy, on: stage, events: events)
         // The outcome stays unless a signal ended the command: the user
         // asked to stop, and the region goes as it came. What the command
         // left of a streamed line comes after it, the cursor as it left it.
@@ -151,8 +143,8 @@ final class RunSession: @unchecked Sendable {
     }
 
     /// A started run: the command, what reads and times it, and its action
-    /// on the presenter, from ``start(_:presenter:on:mode:log:events:working:)`` to
-    /// the end of ``run(registry:presenter:log:events:launch:)``.
+    /// on the presenter, from ``start(_:on:events:working:)`` to the end of
+    /// ``run(events:)``.
     private struct Started {
         let child: ChildProcess
         let channel: ProgressChannel
@@ -182,13 +174,12 @@ final class RunSession: @unchecked Sendable {
     /// command that cannot start never flashes a box before its error.
     /// Whatever fails, the runtime is shut down and no command is left running.
     private func start(
-        _ executable: String, presenter: PresenterChain, on runtime: PresenterRuntime, mode: BackendFactory.Mode,
-        log: RunLog,
-        events: RunEvents, working workingMessage: String?
+        _ executable: String, on stage: PresenterSession.Stage, events: RunEvents, working workingMessage: String?
     ) throws(CommandError) -> Started {
+        let (runtime, mode) = (stage.runtime, stage.mode)
         var early: InteractorHandle?
         if mode == .plain {
-            let handle = try present(presenter, on: runtime)
+            let handle = try present(on: runtime)
             // Only the line: a hook that is slow to answer must not hold the command back.
             handle.waitUntilAnnounced()
             early = handle
@@ -200,7 +191,7 @@ final class RunSession: @unchecked Sendable {
         // OSC 9;4 in its output) reach the interactor through the relay.
         let relay = ProgressRelay(observer: { events.reported($0) })
         if let early { relay.attach(early) }
-        let channel = try openProgressChannel(relay: relay, runtime: runtime, log: log)
+        let channel = try openProgressChannel(relay: relay)
         // Before the command can report anything.
         let startedAt = MonotonicTime.seconds()
         events.started(action: options.action, message: workingMessage, command: options.command)
@@ -219,7 +210,7 @@ final class RunSession: @unchecked Sendable {
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
         let output = RunOutputSink(
             mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-            terminal: mode == .terminal, runtime: runtime, relay: relay, log: log,
+            terminal: mode == .terminal, runtime: runtime, relay: relay, log: session.log,
             tail: { [view] in view.appendTail($0) })
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
@@ -227,7 +218,7 @@ final class RunSession: @unchecked Sendable {
         if let early {
             handle = early
         } else {
-            handle = try presentLate(presenter, on: runtime, child: child, relay: relay)
+            handle = try presentLate(on: runtime, child: child, relay: relay)
         }
         return Started(
             child: child, channel: channel, output: output, pump: pump, timer: timer, handle: handle,
@@ -236,20 +227,18 @@ final class RunSession: @unchecked Sendable {
 
     /// Attaches the run's view with its presenter and starts its action on it.
     /// When the view cannot be attached, the runtime is shut down.
-    private func present(_ presenter: PresenterChain, on runtime: PresenterRuntime) throws(CommandError)
-        -> InteractorHandle
-    {
-        let screenlet = try runtime.attachForCommand(view, presenter: presenter)
+    private func present(on runtime: PresenterRuntime) throws(CommandError) -> InteractorHandle {
+        let screenlet = try runtime.attachForCommand(view, presenter: session.presenter)
         view.attached(to: screenlet)
         return screenlet.perform(action: options.action, interactorType: Self.interactorType)
     }
 
     /// Terminal mode's presenter, shown once the command has started.
     private func presentLate(
-        _ presenter: PresenterChain, on runtime: PresenterRuntime, child: ChildProcess, relay: ProgressRelay
+        on runtime: PresenterRuntime, child: ChildProcess, relay: ProgressRelay
     ) throws(CommandError) -> InteractorHandle {
         do throws(CommandError) {
-            let handle = try present(presenter, on: runtime)
+            let handle = try present(on: runtime)
             relay.attach(handle)
             return handle
         } catch {
@@ -261,17 +250,14 @@ final class RunSession: @unchecked Sendable {
     }
 
     /// The command's progress channel; what it cannot read is logged as a
-    /// warning. When its pipe cannot be made, the runtime is shut down.
-    private func openProgressChannel(
-        relay: ProgressRelay, runtime: PresenterRuntime, log: RunLog
-    ) throws(CommandError) -> ProgressChannel {
-        let presenterId = options.presenter
+    /// warning.
+    private func openProgressChannel(relay: ProgressRelay) throws(CommandError) -> ProgressChannel {
+        let (presenterId, log) = (session.presenter.id, session.log)
         do throws(Errno) {
             return try ProgressChannel(relay: relay) { reason in
                 log.write(PresenterLogEntry(level: .warning, presenterId: presenterId, message: reason))
             }
         } catch {
-            runtime.shutdown()
             throw .startUpPipe("the progress channel's pipe", error)
         }
     }
@@ -305,16 +291,14 @@ final class RunSession: @unchecked Sendable {
     /// Waits for the command to end, then lets go of what watched it: the
     /// crash rescue's pid, a presenter still starting, the signals that
     /// came meanwhile, the timer, and the output and progress it left.
-    private func awaitEnd(
-        of started: Started, runtime: PresenterRuntime, trap: SignalTrap
-    ) -> ChildProcess.Termination {
+    private func awaitEnd(of started: Started, on stage: PresenterSession.Stage) -> ChildProcess.Termination {
         let termination = started.child.wait()
         CrashRescue.setCommand(0)
         // A presenter still starting must not hold the end of the run.
-        runtime.hurryPresenters()
+        stage.runtime.hurryPresenters()
         // A Ctrl-C that ended the command reached the host as it reached the
         // command: handle it as one that came while the command ran.
-        trap.flush()
+        stage.handlePendingSignals()
         condition.withLock { ended = true }
         started.timer?.cancel()
         started.pump?.finish()
@@ -331,7 +315,7 @@ final class RunSession: @unchecked Sendable {
     /// presenter is let show it for its own time first.
     private func presentOutcome(
         _ outcome: (status: Int32, failure: InteractorError?), of started: Started, interruptedBy: Int32?,
-        runtime: PresenterRuntime, mode: BackendFactory.Mode, log: RunLog, events: RunEvents
+        on stage: PresenterSession.Stage, events: RunEvents
     ) {
         let (status, failure) = outcome
         if let failure { started.handle.fail(failure) } else { started.handle.succeed() }
@@ -345,38 +329,14 @@ final class RunSession: @unchecked Sendable {
         // --linger: let the check mark or the failure message be seen for
         // its time, unless the user asked to stop, for at most the outcome
         // bound. Plain lines are printed at once: no waiting.
-        if options.linger && interruptedBy == nil && mode == .terminal {
-            let bound = options.minShow + CommandRuntime.outcomeLimit
-            if !settle(runtime, within: bound) {
-                log.write(
+        if options.linger && interruptedBy == nil && stage.mode == .terminal {
+            let bound = options.presentation.minShow + PresenterSession.outcomeLimit
+            if !stage.settle(within: bound) {
+                session.log.write(
                     PresenterLogEntry(
-                        level: .warning, presenterId: options.presenter,
+                        level: .warning, presenterId: session.presenter.id,
                         message: "still drawing \(Self.seconds(bound)) after the command ended; ending the run"))
             }
-        }
-    }
-
-    /// Waits until the presenter has shown its last message, a signal cuts
-    /// it short, or `seconds` have passed; false when the presenter was
-    /// still drawing then. The runtime's wait blocks on the runtime's own
-    /// condition, so a helper waits there and signals ours, which a signal
-    /// also signals: this thread sleeps until either happens (no polling
-    /// while the final message stands). The helper returns at the latest
-    /// when the runtime shuts down. It holds the runtime weakly, and
-    /// strongly only while it waits: a dispatch thread that still held it
-    /// after `run` returned would free it while the process exits.
-    private func settle(_ runtime: PresenterRuntime, within seconds: Double) -> Bool {
-        DispatchQueue.global().async { [self, weak runtime] in
-            let done = runtime?.waitUntilSettled(timeout: seconds) ?? true
-            condition.withLock {
-                settledInTime = done
-                settled = true
-                condition.broadcast()
-            }
-        }
-        return condition.withLock {
-            while !settled && !cutShort { condition.wait() }
-            return settledInTime || cutShort
         }
     }
 }

@@ -3,37 +3,16 @@ import Glibc
 import HostRuntime
 import HostSystem
 
-/// `run`'s signal policy: its set-up, and what an interrupting signal and
-/// Ctrl-Z do to the command and the presenter (see ``RunSession``).
+/// `run`'s signal policy: what an interrupting signal and Ctrl-Z do to
+/// the command (see ``RunSession``; the session traps them and takes the
+/// view off and back around a stop).
 extension RunSession {
-    /// Makes SIGPIPE harmless, arms the crash rescue, and traps the
-    /// signals of a run until the trap is cancelled. Shuts `runtime` down
-    /// when the trap's pipe cannot be made.
-    func trapSignals(for runtime: PresenterRuntime, mode: BackendFactory.Mode) throws(CommandError) -> SignalTrap {
-        // A closed stdout or stderr must not kill the host before it has
-        // restored the terminal; the child gets SIGPIPE's default back.
-        ProcessSignals.ignoreBrokenPipe()
-        CrashRescue.install(
-            terminal: mode == .terminal ? .standardError : nil,
-            terminalProgress: TerminalProgress.isWanted(options.terminalProgress, environment: environment))
-        do throws(Errno) {
-            return try SignalTrap(queue: control) {
-                [self] event in
-                if event.signal == SIGTSTP { suspend(runtime, for: event) } else { interrupted(by: event) }
-            }
-        } catch {
-            runtime.shutdown()
-            throw .startUpPipe("the signal pipe", error)
-        }
-    }
-
-    /// On the control queue.
+    /// On the signals' queue. Once the command has ended its status stands:
+    /// a signal then only cuts `--linger`'s wait short (the session's settle).
     func interrupted(by event: SignalTrap.Event) {
         condition.withLock {
-            if ended {
-                cutShort = true
-                condition.broadcast()
-            } else if interruption == nil {
+            if ended { return }
+            if interruption == nil {
                 interruption = event.signal
                 // From the terminal, the whole foreground group already has it.
                 // Frozen while the tree is read: a process forking just then
@@ -46,19 +25,10 @@ extension RunSession {
         }
     }
 
-    /// On the control queue, for Ctrl-Z: gives the terminal back clean (no
-    /// region, cursor shown, echo on), stops the host as the shell expects,
-    /// and draws the view again once it is continued (`fg`, `bg`).
-    func suspend(_ runtime: PresenterRuntime, for event: SignalTrap.Event) {
-        // From the terminal, the command was stopped with us; else pass it on
-        // first (the presenter must not delay the command's stop), and
-        // continue what we stopped when we are continued.
-        let forward = !event.fromTerminal
-        if forward { condition.withLock { _ = child?.sendToTree(SIGTSTP, freeze: false) } }
-        runtime.suspend()
-        // Unless a SIGCONT came meanwhile (`kill -TSTP` then `-CONT` at once).
-        SignalTrap.stopForSuspend()
-        runtime.resume()
-        if forward { condition.withLock { _ = child?.sendToTree(SIGCONT, freeze: false) } }
+    /// On the signals' queue, for a Ctrl-Z sent to the host alone: SIGTSTP
+    /// to the command before the view goes (the presenter must not delay
+    /// its stop), SIGCONT once the host is continued: what we stopped.
+    func passOn(_ signal: Int32) {
+        condition.withLock { _ = child?.sendToTree(signal, freeze: false) }
     }
 }

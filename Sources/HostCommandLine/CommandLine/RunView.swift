@@ -24,7 +24,7 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// A view for `options`, with the messages already read from the file
     /// (`nil` without `--messages`).
     init(options: RunOptions, file: MessagesFile?) {
-        presenterID = options.presenter
+        presenterID = options.presentation.presenter
         tailRows = options.output == .tail ? options.tailLines : 0
         super.init(progressMessages: Self.messages(options: options, file: file))
     }

@@ -1,4 +1,5 @@
 import HostPlugins
+import HostSystem
 import HostText
 
 /// What `check` tells a plugin's author to change: a line of C to write, a
@@ -75,7 +76,7 @@ enum CheckAdvice {
         case .wrongByteOrder(_, let host), .wrongMachine(_, let host):
             return (reason, "build it with a compiler for \(host): this machine's cc, not a cross compiler")
         case .notSharedObject:
-            return (reason, "add -shared -fPIC to the command that links \(lastComponent(of: file))")
+            return (reason, "add -shared -fPIC to the command that links \(PathName(file).lastComponent)")
         case .truncated, .malformed:
             return (reason, "build it again and copy it whole: the file is cut short or damaged")
         case .replacedByLink:
@@ -236,22 +237,11 @@ enum CheckAdvice {
     static func host(finding chain: [PresenterPlugin], policy: PluginPolicy) -> String {
         var folders: [String] = []
         for plugin in chain {
-            let folder = parent(of: plugin.path)
+            let folder = PathName(plugin.path).parent
             if !folders.contains(folder) { folders.append(folder) }
         }
         let options =
             (policy.allowInsecure ? [PluginPolicy.allowInsecureFlag] : []) + folders.flatMap { ["--plugin-dir", $0] }
         return (["presenter-host"] + options.map(ShellWord.quoted)).joined(separator: " ")
-    }
-
-    // MARK: - Words
-
-    private static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    private static func lastComponent(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -23,7 +23,7 @@ final class CheckSession: PresenterEngineDelegate {
     /// The elements the test view has.
     static let elements = ["activity-indicator", "get-title-button"]
 
-    init(chain: [PresenterPlugin], configuration: PresenterProcess.Configuration, geometry: ViewGeometry) {
+    init(chain: [PresenterPlugin], configuration: PresenterProcessConfiguration, geometry: ViewGeometry) {
         self.chain = chain
         var configuration = configuration
         configuration.environment[EngineNote.debugVariable] = "1"

@@ -30,7 +30,7 @@ import PresenterABI
 /// sessions in ConformanceSuite+OverallChecks, what to change in
 /// ConformanceSuite+Fixes.
 struct ConformanceSuite {
-    var configuration: PresenterProcess.Configuration
+    var configuration: PresenterProcessConfiguration
     /// Where the bases of presenters that extend others are found.
     var registry: () -> PresenterRegistry
 

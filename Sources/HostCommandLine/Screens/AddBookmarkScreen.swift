@@ -10,7 +10,9 @@ import HostSystem
 /// The Add Bookmark screen: the form on the whole terminal, run until the
 /// user leaves it, through the public runtime API as any application
 /// embedding the library would (``PresenterRuntime/attach(_:)``,
-/// ``Screenlet/perform(action:interactorType:)``).
+/// ``Screenlet/perform(action:interactorType:)``), on a full-screen
+/// runtime the command's presenter session makes, whose signals it hears
+/// (``interrupted(by:)``, ``presenterFailed(_:)``).
 ///
 /// The terminal is always given back as it was (the user's screen, the
 /// cursor, the settings): when the user leaves (Esc: 0; Ctrl-C: 130), on
@@ -27,23 +29,15 @@ import HostSystem
 /// never Esc, which leaves (``PresenterRuntime/key(_:)``); Ctrl-C and Ctrl-Z
 /// are the screen's own and never reach a presenter either (raw mode makes
 /// them keys). A paste goes to the form alone.
-// Unchecked: its configuration's `log` (not `Sendable`: the command's) is handed once to the
-// runtime, which calls it one entry at a time; the rest is immutable or in `leaving`.
-final class AddBookmarkScreen: @unchecked Sendable {
+final class AddBookmarkScreen: Sendable {
     /// What the screen needs besides the form's first values.
     struct Configuration {
-        var registry: PresenterRegistry
         /// The form's presenter, resolved by the command.
         var presenter: PresenterChain
         var messages: [String: ProgressMessages]?
         var store: BookmarkStore
         var timeout: Double
-        var color: Bool
-        var unicode: Bool
-        var isolation: PresenterRuntime.Isolation
-        var pluginOptions: [String: String]
         var environment: [String: String]
-        var log: ((PresenterLogEntry) -> Void)?
         /// Hears get-title's decisions (`-v`, `--log`).
         var note: (@Sendable (String) -> Void)?
     }
@@ -64,7 +58,6 @@ final class AddBookmarkScreen: @unchecked Sendable {
 
     private let configuration: Configuration
     private let view: AddBookmarkView
-    private let control = DispatchQueue(label: "presenter-host.add-bookmark.control")
     /// How the screen ends: its status once set (the first reason to leave
     /// wins), every fetch started (cancelling one that ended does nothing),
     /// and the saves under way.
@@ -80,53 +73,34 @@ final class AddBookmarkScreen: @unchecked Sendable {
             messages: configuration.messages)
     }
 
-    /// Why the screen could not start (the runtime is then shut down, the
-    /// terminal as it was).
-    enum StartFailure: Error {
-        /// What ``PresenterRuntime/attach(_:)`` threw.
-        case attach(RuntimeError)
-        /// The signal pipe could not be made (no descriptor left).
-        case signalPipe(Errno)
+    /// A presenter failed for good (on the presenter thread): it is off
+    /// the view, and the form says so above its status line.
+    func presenterFailed(_ failure: PresenterFailure) {
+        view.presenterProblem = "The \(failure); progress is no longer shown"
     }
 
-    /// Shows the form until the user leaves it; returns how the host ends.
-    func run() throws(StartFailure) -> ProcessEnd.Status {
-        let backend = FullScreenBackend(color: configuration.color, unicode: configuration.unicode)
-        let view = self.view
-        let runtime = PresenterRuntime(
-            registry: configuration.registry, backend: backend,
-            options: Self.presenterOptions(configuration.pluginOptions),
-            presenterRows: { AddBookmarkView.presenterRows(forRows: $0) },
-            isolation: configuration.isolation, log: configuration.log,
-            onPresenterFailure: { failure, current in
-                view.presenterProblem = "The \(failure); progress is no longer shown"
-                return current
-            })
-        ProcessSignals.ignoreBrokenPipe()
-        CrashRescue.install(terminal: .standardError, fullScreen: true)
-        let trap: SignalTrap
-        do throws(Errno) {
-            trap = try SignalTrap(queue: control) {
-                [self] event in
-                if event.signal == SIGTSTP { return suspend(runtime, signalled: true) }
-                // A save not committed yet commits nothing (one that did is kept).
-                saveInterruption.interrupt()
-                leave(status: .signal(event.signal))
-            }
-        } catch {
-            runtime.shutdown()
-            throw .signalPipe(error)
-        }
-        defer { trap.cancel() }
+    /// An interrupting signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): a save
+    /// not committed yet commits nothing (one that did is kept), and the
+    /// screen ends; the host dies of the signal.
+    func interrupted(by signal: Int32) {
+        saveInterruption.interrupt()
+        leave(status: .signal(signal))
+    }
 
-        // Before the first frame: a resize from then on is never missed.
-        backend.watchResize { runtime.resize() }
+    /// Shows the form on `runtime` until the user leaves it; returns how
+    /// the host ends. `suspendForKey`: Ctrl-Z, a key in raw mode.
+    /// - Throws: what ``PresenterRuntime/attach(_:)`` threw (the runtime
+    ///   is shut down then, the terminal as it was).
+    func run(
+        on runtime: PresenterRuntime, suspendForKey: @escaping @Sendable () -> Void
+    ) throws(RuntimeError) -> ProcessEnd.Status {
+        let view = self.view
         let screenlet: Screenlet
         do throws(RuntimeError) {
             screenlet = try runtime.attach(view, presenter: configuration.presenter)
         } catch {
             runtime.shutdown()
-            throw .attach(error)
+            throw error
         }
         runtime.sync {
             view.onRequest = { [self] request in handle(request, screenlet: screenlet, runtime: runtime) }
@@ -135,7 +109,7 @@ final class AddBookmarkScreen: @unchecked Sendable {
             switch key {
             case nil: leave(status: .exit(128 + SIGHUP))  // the terminal is gone
             case .control(3): leave(status: .exit(128 + SIGINT))  // a key in raw mode: the screen's way out
-            case .control(26): control.async { self.suspend(runtime, signalled: false) }
+            case .control(26): suspendForKey()
             case .paste?:
                 runtime.sync { view.handle(key!) }
                 screenlet.setNeedsDisplay()
@@ -215,21 +189,11 @@ final class AddBookmarkScreen: @unchecked Sendable {
         if let fetch { leaving.withLock { $0.fetches.append(fetch) } }
     }
 
-    // MARK: - Leaving and job control
+    // MARK: - Leaving
 
     /// Ends the screen with `status` (the first reason to leave wins). Any thread.
     private func leave(status: ProcessEnd.Status) {
         leaving.withLock { if $0.exitStatus == nil { $0.exitStatus = status } }
         leaving.broadcast()
-    }
-
-    /// On the control queue: gives the terminal back, stops as the shell
-    /// expects, and takes the screen again when continued. `signalled`: for
-    /// a SIGTSTP (whose stop a SIGCONT sent meanwhile cancels), not the
-    /// Ctrl-Z key of raw mode.
-    private func suspend(_ runtime: PresenterRuntime, signalled: Bool) {
-        runtime.suspend()
-        if signalled { SignalTrap.stopForSuspend() } else { ProcessSignals.stopUntilContinued() }
-        runtime.resume()
     }
 }

@@ -15,7 +15,7 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
         /// A hook did not return within the budget, in milliseconds.
         case hung(milliseconds: Int)
         /// The presenter process sent something the protocol does not allow.
-        case protocolViolation(String)
+        case protocolViolation(ProtocolViolation)
         /// A create hook returned an error status, with its set_error message.
         case createFailed(status: Int32, message: String?)
         /// The presenter process could not be started or could not load the plugin.

@@ -15,7 +15,7 @@ extension PresenterProcess {
         let (termination, killed, records) = end(running, waitingUpTo: configuration.hookTimeout)
         let reason: PresenterFailure.Reason
         if killed {
-            reason = .protocolViolation("closed its connection to the host")
+            reason = .protocolViolation(.closedConnection)
         } else {
             reason = Self.reason(for: termination, records: records)
         }

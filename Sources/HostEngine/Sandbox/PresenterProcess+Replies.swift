@@ -71,7 +71,7 @@ extension PresenterProcess {
             throw stop(in: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
         case let .createFailed(presenterId, status, message):
             guard request.isAttach, knownPresenters.contains(presenterId) else {
-                throw stop(in: request.hook, .protocolViolation("named a presenter it was not given"))
+                throw stop(in: request.hook, .protocolViolation(.unknownPresenter))
             }
             currentPresenter = presenterId
             throw stop(
@@ -82,14 +82,14 @@ extension PresenterProcess {
                 outcome.presenterId.isEmpty || knownPresenters.contains(outcome.presenterId)
             else {
                 throw stop(
-                    in: request.hook, .protocolViolation("answered for a hook or presenter it was not asked about"))
+                    in: request.hook, .protocolViolation(.unaskedOutcome))
             }
         case .done, .drawing, .keyUsed:
             break
         }
         if case .done = result { return }
         guard !request.isAttach && request.hook?.isStartUp != true else {
-            throw stop(in: request.hook, .protocolViolation("answered with something else than done"))
+            throw stop(in: request.hook, .protocolViolation(.wrongAnswer(to: nil, expected: .done)))
         }
     }
 }

@@ -23,7 +23,7 @@ import HostSystem
 /// A process that crashes, exits, does not answer in time, or sends
 /// anything the protocol does not allow is killed and reaped, and the call
 /// throws a ``PresenterFailure``: from then on every call throws it again.
-public final class PresenterProcess: PresenterEngine {
+package final class PresenterProcess: PresenterEngine {
     /// The most bytes of one line the process prints that reach the log.
     static let maxOutputLine = 4096
     /// The most lines the process may print into the log; the rest are
@@ -36,7 +36,7 @@ public final class PresenterProcess: PresenterEngine {
     static let maxReasonBytes = 512
 
     package weak var delegate: PresenterEngineDelegate?
-    let configuration: Configuration
+    let configuration: PresenterProcessConfiguration
     let options: [String: String]
     let clock: HostClock
     /// Requests carry the host's time when its clock is not the system's
@@ -96,7 +96,8 @@ public final class PresenterProcess: PresenterEngine {
     let hurriedAt = LockedValue<Double?>(nil)
 
     package init(
-        configuration: Configuration, options: [String: String], clock: HostClock, geometry: ViewGeometry,
+        configuration: PresenterProcessConfiguration, options: [String: String], clock: HostClock,
+        geometry: ViewGeometry,
         output: @escaping @Sendable (PresenterLogEntry) -> Void
     ) {
         self.configuration = configuration
@@ -169,18 +170,18 @@ public final class PresenterProcess: PresenterEngine {
         name(view)
         guard case .drawing(let operations) = try call(.render(view: view, now: now, final: final), hook: .render)
         else {
-            throw stop(in: .render, .protocolViolation("answered render with something else than a drawing"))
+            throw stop(in: .render, .protocolViolation(.wrongAnswer(to: .render, expected: .drawing)))
         }
         guard operations.count <= DrawOperation.maxPerRender else {
             throw stop(
                 in: .render,
-                .protocolViolation("drew \(operations.count) things, more than \(DrawOperation.maxPerRender)"))
+                .protocolViolation(.tooManyDrawOperations(count: operations.count, limit: DrawOperation.maxPerRender)))
         }
         func check(_ text: String) throws(PresenterFailure) {
             guard text.utf8.count > DrawOperation.maxTextBytes else { return }
             throw stop(
                 in: .render,
-                .protocolViolation("drew a text of \(text.utf8.count) bytes, more than \(DrawOperation.maxTextBytes)"))
+                .protocolViolation(.textTooLong(bytes: text.utf8.count, limit: DrawOperation.maxTextBytes)))
         }
         for operation in operations {
             switch operation {
@@ -195,7 +196,7 @@ public final class PresenterProcess: PresenterEngine {
     package func key(_ view: ViewID, code: UInt32) throws(PresenterFailure) -> Bool {
         name(view)
         guard case .keyUsed(let used) = try call(.key(view: view, code: code), hook: .key) else {
-            throw stop(in: .key, .protocolViolation("answered key with something else than yes or no"))
+            throw stop(in: .key, .protocolViolation(.wrongAnswer(to: .key, expected: .yesOrNo)))
         }
         return used
     }
@@ -236,14 +237,14 @@ public final class PresenterProcess: PresenterEngine {
     {
         name(view)
         guard case .outcome(let outcome) = try call(request, hook: hook) else {
-            throw stop(in: hook, .protocolViolation("answered \(hook.rawValue) with something else than a status"))
+            throw stop(in: hook, .protocolViolation(.wrongAnswer(to: hook, expected: .status)))
         }
         return outcome
     }
 
     func expectDone(_ request: PresenterMessage.Request, hook: Hook?) throws(PresenterFailure) {
         guard case .done = try call(request, hook: hook) else {
-            throw stop(in: hook, .protocolViolation("answered with something else than done"))
+            throw stop(in: hook, .protocolViolation(.wrongAnswer(to: nil, expected: .done)))
         }
     }
 
@@ -324,7 +325,7 @@ public final class PresenterProcess: PresenterEngine {
     /// ended between hooks.
     func receiveAvailable(_ running: Running) throws(PresenterFailure) {
         if try next(running, until: nil, hook: nil) != nil {
-            throw stop(in: nil, .protocolViolation("spoke when nothing was asked"))
+            throw stop(in: nil, .protocolViolation(.spokeUnasked))
         }
     }
 
@@ -339,7 +340,7 @@ public final class PresenterProcess: PresenterEngine {
             switch error {
             case .ended: throw reapEnded(in: hook)
             case .timedOut: throw stop(in: hook, hang(in: hook))
-            case .malformed(let detail): throw stop(in: hook, .protocolViolation(detail))
+            case .malformed(let detail): throw stop(in: hook, .protocolViolation(.malformedMessage(detail)))
             }
         }
     }

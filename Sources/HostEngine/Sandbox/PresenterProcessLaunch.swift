@@ -8,12 +8,12 @@ import HostSystem
 /// start (a second Swift process, then its plugin) then overlaps the host's
 /// registry load and the command's spawn instead of following them, and the
 /// run waits that much less for it at the end (docs/BENCHMARKS.md). The
-/// ``PresenterProcess`` made with it (``PresenterProcess/Configuration/launch``)
+/// ``PresenterProcess`` made with it (``PresenterProcessConfiguration/launch``)
 /// takes the process at its first call and sends it its configuration; until
 /// then the process waits for it. A launch nobody took (the run ended with an
 /// error first) closes its channel, kills the process and reaps it.
-public final class PresenterProcessLaunch: Sendable, Equatable {
-    public static func == (a: PresenterProcessLaunch, b: PresenterProcessLaunch) -> Bool { a === b }
+package final class PresenterProcessLaunch: Sendable, Equatable {
+    package static func == (a: PresenterProcessLaunch, b: PresenterProcessLaunch) -> Bool { a === b }
 
     /// What a spawn gave: the process, the host's end of its channel, and the
     /// read end of its stdout and stderr.
@@ -32,10 +32,10 @@ public final class PresenterProcessLaunch: Sendable, Equatable {
     /// The spawn's outcome until someone takes it.
     private let outcome: LockedValue<Result<Started, Failure>?>
     /// The executable, arguments and environment it was started with.
-    let configuration: PresenterProcess.Configuration
+    let configuration: PresenterProcessConfiguration
 
     /// Starts the process now (never waits for it).
-    public init(_ configuration: PresenterProcess.Configuration) {
+    package init(_ configuration: PresenterProcessConfiguration) {
         self.configuration = configuration
         outcome = LockedValue(Self.spawn(configuration))
     }
@@ -59,13 +59,13 @@ public final class PresenterProcessLaunch: Sendable, Equatable {
 
     /// The process, once: nil when it was taken already or was started with
     /// another configuration than `configuration` (which then starts its own).
-    func take(for configuration: PresenterProcess.Configuration) -> Result<Started, Failure>? {
+    func take(for configuration: PresenterProcessConfiguration) -> Result<Started, Failure>? {
         guard Self.sameStart(configuration, self.configuration) else { return nil }
         return outcome.withLock { $0.take() }
     }
 
     /// Whether two configurations start the same process (budgets aside).
-    private static func sameStart(_ a: PresenterProcess.Configuration, _ b: PresenterProcess.Configuration) -> Bool {
+    private static func sameStart(_ a: PresenterProcessConfiguration, _ b: PresenterProcessConfiguration) -> Bool {
         a.executable == b.executable && a.environment == b.environment && a.policy == b.policy
     }
 
@@ -74,7 +74,7 @@ public final class PresenterProcessLaunch: Sendable, Equatable {
     /// (``PluginConfinement/prepare(_:environment:setting:)``),
     /// a new session, stdin `/dev/null`, stdout and stderr on a pipe, the
     /// channel on descriptor 3, the sandbox's reports on 4, nothing else open.
-    static func spawn(_ configuration: PresenterProcess.Configuration) -> Result<Started, Failure> {
+    static func spawn(_ configuration: PresenterProcessConfiguration) -> Result<Started, Failure> {
         var opened: [FileDescriptor] = []
         func fail(_ reason: String) -> Result<Started, Failure> {
             opened.forEach { try? $0.close() }

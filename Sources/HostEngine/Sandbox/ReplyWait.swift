@@ -34,7 +34,7 @@ struct ReplyWait {
         /// queue and check the result.
         case reply(PresenterMessage.Reply, of: PresenterProcess.Pending)
         /// The process broke the protocol in `hook`: stop it.
-        case violation(in: Hook?, String)
+        case violation(in: Hook?, ProtocolViolation)
         /// A notice came past the budget of `hook`: stop the process as hung.
         case hung(in: Hook?)
     }
@@ -61,14 +61,13 @@ struct ReplyWait {
         let hook = blamed(head)
         if awaitingHello {
             guard case .notice(.hello(let version, let report)) = message else {
-                return .violation(in: .start, "did not say hello first")
+                return .violation(in: .start, .noHelloFirst)
             }
             guard version == PresenterMessage.version else {
-                return .violation(
-                    in: .start, "speaks presenter protocol \(version), this host \(PresenterMessage.version)")
+                return .violation(in: .start, .otherProtocolVersion(version, host: PresenterMessage.version))
             }
             guard let report = ConfinementReport(encoded: report) else {
-                return .violation(in: .start, "did not say which sandbox it is under")
+                return .violation(in: .start, .noSandboxReport)
             }
             awaitingHello = false
             return .hello(report)
@@ -76,31 +75,30 @@ struct ReplyWait {
         if case .notice = message {
             notices += 1
             guard notices <= maxNotices else {
-                return .violation(in: hook, "sent more than \(maxNotices) log lines and element changes in one hook")
+                return .violation(in: hook, .tooManyNotices(limit: maxNotices))
             }
             guard !isPastDeadline() else { return .hung(in: hook) }
         }
         switch message {
         case .notice(.log(let entry)):
             guard entry.presenterId.map(isKnown) ?? true else {
-                return .violation(in: hook, "logged as a presenter it was not given")
+                return .violation(in: hook, .loggedAsAnotherPresenter)
             }
             return .log(entry)
         case .notice(.element(let view, let name, let operation)):
             guard head != nil, hasView(view) else {
-                return .violation(in: hook, "changed an element of view \(view) outside a hook of that view")
+                return .violation(in: hook, .elementOutsideHook(view: view))
             }
             return .element(view: view, name: name, operation: operation)
         case .notice(.hello):
-            return .violation(in: hook, "said hello twice")
+            return .violation(in: hook, .helloTwice)
         case .reply(let reply):
             guard let head, reply.sequence == head.sequence else {
-                let due = head.map { String($0.sequence) } ?? "none"
-                return .violation(in: hook, "sent reply \(reply.sequence) when \(due) was due")
+                return .violation(in: hook, .replyOutOfTurn(sent: reply.sequence, due: head?.sequence))
             }
             notices = 0
             if let view = reply.frameRequests.keys.first(where: { !hasView($0) }) {
-                return .violation(in: hook, "asked for a frame for view \(view), which it does not have")
+                return .violation(in: hook, .frameForUnknownView(view))
             }
             return .reply(reply, of: head)
         }

@@ -65,7 +65,7 @@ final class CandidateCheck {
                 return refused(.linkOutsideDirectory(target: PrintableText.escaping(resolved)))
             }
             file = resolved
-            fileDirectory = String(resolved[..<resolved.lastIndex(of: "/")!])
+            fileDirectory = PathName(resolved).parent
             do throws(Errno) {
                 info = try FileStatus.of(file)
             } catch {

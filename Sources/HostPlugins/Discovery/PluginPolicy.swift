@@ -94,7 +94,6 @@ public struct PluginPolicy: Sendable, Equatable {
 
     /// The real directory of this process's executable.
     private static let executableDirectory: String? = {
-        guard let path = try? PathName.realPath("/proc/self/exe") else { return nil }
-        return path.lastIndex(of: "/").map { String(path[..<$0]) }
+        (try? PathName.realPath("/proc/self/exe")).map { PathName($0).parent }
     }()
 }

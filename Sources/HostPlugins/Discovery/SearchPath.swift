@@ -77,10 +77,10 @@ public enum SearchPath {
         }
 
         if let executable = executablePath ?? PathName.readExecutableLink() {
-            let binDir = PathName.parent(of: executable)
-            if PathName.lastComponent(of: binDir) == "bin" {
+            let binDir = PathName(executable).parent
+            if PathName(binDir).lastComponent == "bin" {
                 entries.append(
-                    SearchPathEntry(path: PathName.parent(of: binDir) + "/lib/presenter-host/plugins", origin: .system))
+                    SearchPathEntry(path: PathName(binDir).parent + "/lib/presenter-host/plugins", origin: .system))
                 entries.append(SearchPathEntry(path: binDir, origin: .bundled))
             } else if isPackageLayout(binDir) {
                 entries.append(SearchPathEntry(path: binDir + "/plugins", origin: .system))
@@ -102,7 +102,7 @@ public enum SearchPath {
     /// True for `<prefix>/lib/presenter-host`, where the package puts the
     /// executable, its fetcher, `plugins/` and `swift-runtime/`.
     private static func isPackageLayout(_ directory: String) -> Bool {
-        PathName.lastComponent(of: directory) == "presenter-host"
-            && PathName.lastComponent(of: PathName.parent(of: directory)) == "lib"
+        PathName(directory).lastComponent == "presenter-host"
+            && PathName(PathName(directory).parent).lastComponent == "lib"
     }
 }

@@ -37,9 +37,9 @@ package struct PluginFile {
 
     /// Opens and checks `path` under `policy`; throws why it cannot be a plugin.
     package static func open(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> PluginFile {
-        guard let slash = path.lastIndex(of: "/") else { throw .file(.missing) }
-        let directoryPath = slash == path.startIndex ? "/" : String(path[..<slash])
-        let name = String(path[path.index(after: slash)...])
+        guard path.contains("/") else { throw .file(.missing) }
+        let location = PathName(path)
+        let directoryPath = location.parent, name = String(location.lastComponent)
         let directory: FileDescriptor, fd: FileDescriptor
         do throws(Errno) {
             directory = try FileDescriptor.open(directoryPath, O_RDONLY | O_DIRECTORY)

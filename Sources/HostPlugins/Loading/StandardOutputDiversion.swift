@@ -9,13 +9,13 @@ import HostSystem
 /// original stdout. Output that plugins buffered in C's `stdout` is flushed
 /// into stderr as long as the diversion is active, which is why commands that
 /// load plugins and then exit simply never `restore()`.
-public final class StandardOutputDiversion {
+package final class StandardOutputDiversion {
     /// The original stdout; 1 when it could not be duplicated (then nothing
     /// is diverted) and after `restore()`.
-    public private(set) var output: FileDescriptor
+    package private(set) var output: FileDescriptor
 
     /// Diverts file descriptor 1 to stderr.
-    public init() {
+    package init() {
         FileDescriptor.flushCStreams()
         let saved = try? FileDescriptor.standardOutput.duplicate(atLeast: 3)
         if let saved, (try? FileDescriptor.standardError.duplicate(as: .standardOutput)) != nil {
@@ -35,7 +35,7 @@ public final class StandardOutputDiversion {
 
     /// Points file descriptor 1 back at the original stdout, after flushing
     /// whatever plugins buffered into stderr. Later calls do nothing.
-    public func restore() {
+    package func restore() {
         guard output != .standardOutput else { return }
         FileDescriptor.flushCStreams()
         _ = try? output.duplicate(as: .standardOutput)

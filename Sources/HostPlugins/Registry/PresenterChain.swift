@@ -6,13 +6,13 @@
 /// files and creates the instances: nothing on the way looks the id up again.
 public struct PresenterChain: Sendable {
     /// The presenter, then its bases; never empty.
-    public let plugins: [PresenterPlugin]
+    package let plugins: [PresenterPlugin]
 
     /// The presenter's id (the chain's first).
     public var id: String { plugins[0].id }
 
     /// The chain of `plugins`, the presenter first; nil when empty.
-    public init?(_ plugins: [PresenterPlugin]) {
+    package init?(_ plugins: [PresenterPlugin]) {
         guard !plugins.isEmpty else { return nil }
         self.plugins = plugins
     }

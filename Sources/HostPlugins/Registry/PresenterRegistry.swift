@@ -6,7 +6,7 @@
 /// `errors`, one line per problem; a broken file never stops the others.
 public struct PresenterRegistry: Sendable {
     /// Usable presenters in search order, shadowed duplicates removed.
-    public var plugins: [PresenterPlugin]
+    package var plugins: [PresenterPlugin]
     /// What failed to load, and the presenters refused, in search order.
     public var errors: [PluginLoadError]
     /// The directories searched, in order, with their origin.
@@ -15,30 +15,30 @@ public struct PresenterRegistry: Sendable {
     /// code not run), in search order: a registry loaded for one presenter
     /// (`RegistryPipeline.load(_:needing:)`) leaves out those it did not
     /// need, and their presenters with them.
-    public var notScanned: [String] = []
+    package var notScanned: [String] = []
 
     /// Creates a registry from parts (for tests and tools).
-    public init(plugins: [PresenterPlugin], errors: [PluginLoadError] = [], searchPath: [SearchPathEntry] = []) {
+    package init(plugins: [PresenterPlugin], errors: [PluginLoadError] = [], searchPath: [SearchPathEntry] = []) {
         self.plugins = plugins
         self.errors = errors
         self.searchPath = searchPath
     }
 
     /// The presenter with `id`, if loaded.
-    public func plugin(id: String) -> PresenterPlugin? {
+    package func plugin(id: String) -> PresenterPlugin? {
         plugins.first { $0.id == id }
     }
 
     /// `[plugin, its base, the base's base, ...]`, or nil when `id` is not
     /// loaded or its chain is broken (a missing base or a cycle).
-    public func chain(for id: String) -> [PresenterPlugin]? {
+    package func chain(for id: String) -> [PresenterPlugin]? {
         Self.chain(for: id, in: plugin(id:))
     }
 
     /// What `chain(for:)` gives for each presenter, by id (broken chains
     /// left out), from one table of the presenters: a listing asks for
     /// every chain, and each `chain(for:)` searches the presenters in order.
-    public func chains() -> [String: [PresenterPlugin]] {
+    package func chains() -> [String: [PresenterPlugin]] {
         // The first presenter of an id, as `plugin(id:)` finds it.
         let byId = Dictionary(plugins.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var chains: [String: [PresenterPlugin]] = [:]

@@ -64,7 +64,7 @@ package struct RegistryCache {
                 || newEntries.contains(where: { entries[$0.key]?.identity != $0.value.identity })
         else { return }
         let bytes = RegistryCacheFormat.encode(key: key, entries: newEntries)
-        let directory = String(path[..<path.lastIndex(of: "/")!])
+        let directory = PathName(path).parent
         makeDirectory(directory)
         // A name of this process's own: hosts starting at once each write their own file.
         let temporary = path + ".\(ProcessSelf.id).\(UInt32.random(in: 0...UInt32.max))"
@@ -118,9 +118,8 @@ package struct RegistryCache {
     /// Creates `directory` and its parent (the cache home) when missing, for
     /// this user only; a failure shows when the file cannot be written.
     private func makeDirectory(_ directory: String) {
-        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
-            try? FileSystem.makeDirectory(String(directory[..<slash]), permissions: 0o700)
-        }
+        let location = PathName(directory)
+        if location.hasParentBelowRoot { try? FileSystem.makeDirectory(location.parent, permissions: 0o700) }
         try? FileSystem.makeDirectory(directory, permissions: 0o700)
     }
 }

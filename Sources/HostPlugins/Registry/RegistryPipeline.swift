@@ -26,15 +26,18 @@ public struct RegistryPipeline {
     /// What earlier scans gave, per file identity; nil for none.
     let cache: RegistryCache?
 
-    /// A pipeline without a cache. The command line passes a scanner;
-    /// without one (tests, whose executable is not presenter-host), every
-    /// file is loaded in this process.
-    public init(scanner: PluginScanner? = nil, policy: PluginPolicy = .strict) {
+    /// A pipeline without a cache. `scanner` has no default: with one, a
+    /// file without a description is loaded in its sandboxed helper;
+    /// `nil` loads every such file in this process, trusting it (its
+    /// constructors run here), a choice a library user makes in so many words.
+    public init(scanner: PluginScanner?, policy: PluginPolicy = .strict) {
         self.init(scanner: scanner, policy: policy, cache: nil)
     }
 
-    /// A pipeline that reads and updates `cache`.
-    package init(scanner: PluginScanner?, policy: PluginPolicy, cache: RegistryCache?) {
+    /// A pipeline that reads and updates `cache`. Within the package, no
+    /// scanner by default: tests, whose executable is not presenter-host,
+    /// and `run --in-process`, which runs its plugins here anyway.
+    package init(scanner: PluginScanner? = nil, policy: PluginPolicy = .strict, cache: RegistryCache? = nil) {
         self.scanner = scanner
         self.policy = policy
         self.cache = cache

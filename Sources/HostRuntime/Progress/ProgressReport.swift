@@ -1,15 +1,15 @@
 /// One report of progress from the work itself: a progress line of `run`'s
 /// progress channel, or an OSC 9;4 sequence in the command's output. Given
 /// to ``InteractorHandle/report(fraction:message:)``.
-public struct ProgressReport: Equatable, Sendable {
+package struct ProgressReport: Equatable, Sendable {
     /// The completed fraction in 0...1, negative for "unknown again", `nil`
     /// to leave it as it is.
-    public var fraction: Double?
+    package var fraction: Double?
     /// A working message that replaces the current one; `nil` leaves it.
-    public var message: String?
+    package var message: String?
 
     /// A report of `fraction` and/or `message`.
-    public init(fraction: Double? = nil, message: String? = nil) {
+    package init(fraction: Double? = nil, message: String? = nil) {
         self.fraction = fraction
         self.message = message
     }

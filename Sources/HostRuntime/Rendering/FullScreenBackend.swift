@@ -20,7 +20,7 @@ import HostText
 ///   and a frame laid out for the size before it is never drawn.
 /// - ``printAbove(_:)`` has nowhere to print while the screen is taken: the
 ///   text is dropped (the runtime's log goes to `--log`).
-public final class FullScreenBackend: RenderBackend {
+package final class FullScreenBackend: RenderBackend {
     private let output: FileDescriptor
     private let input: FileDescriptor
     private let viewFlags: ViewFlags
@@ -35,7 +35,7 @@ public final class FullScreenBackend: RenderBackend {
 
     /// A backend drawing on `output` and setting the modes of the terminal
     /// `input` reads from (the same terminal, normally stderr and stdin).
-    public init(
+    package init(
         output: FileDescriptor = .standardError, input: FileDescriptor = .standardInput, color: Bool, unicode: Bool,
         isForeground: (@Sendable () -> Bool)? = nil
     ) {
@@ -51,13 +51,13 @@ public final class FullScreenBackend: RenderBackend {
     }
 
     /// The whole terminal, as last read (80 × 24 when it cannot be read).
-    public var size: (cols: Int, rows: Int) { terminalSize }
+    package var size: (cols: Int, rows: Int) { terminalSize }
     /// What the terminal can show, as given at init.
-    public var flags: ViewFlags { viewFlags }
+    package var flags: ViewFlags { viewFlags }
 
     /// Draws `canvas` on the alternate screen, entering it at the first frame;
     /// nothing while in the background.
-    public func present(_ canvas: Canvas) {
+    package func present(_ canvas: Canvas) {
         guard isForeground() else { return }
         // A frame laid out for another size would wrap at the edge: it is
         // dropped, and the runtime is asked to lay the view out again (as
@@ -76,29 +76,29 @@ public final class FullScreenBackend: RenderBackend {
     }
 
     /// Nothing: the screen shows what happens in its frames.
-    public func event(_ event: ProgressEvent) {}
+    package func event(_ event: ProgressEvent) {}
     /// Nothing: there is no "above" on a whole screen, and a line written
     /// there would break its frame.
-    public func printAbove(_ text: String) {}
+    package func printAbove(_ text: String) {}
 
     /// Reads the size again; the next frame draws every cell.
-    public func refresh() {
+    package func refresh() {
         terminalSize = TerminalShim.windowSize(output) ?? terminalSize
         encoder.invalidate()
     }
 
     /// Calls `handler` on SIGWINCH and SIGCONT (the first handler only).
-    public func watchResize(_ handler: @escaping @Sendable () -> Void) {
+    package func watchResize(_ handler: @escaping @Sendable () -> Void) {
         guard resizeToken == nil else { return }
         resizeHandler = handler
         resizeToken = ResizeSignal.watch(handler)
     }
 
     /// Gives the user's screen back (Ctrl-Z); the next frame enters again.
-    public func suspend() { leave() }
+    package func suspend() { leave() }
 
     /// Stops watching resizes and gives the user's screen back.
-    public func finish() {
+    package func finish() {
         if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
         resizeToken = nil
         leave()

@@ -18,7 +18,7 @@ import HostText
 /// Newlines in a message become ` - ` and control characters are dropped.
 /// The outcome a terminal keeps is printed here already: ``finish(keeping:)``
 /// prints nothing more.
-public final class PlainBackend: RenderBackend {
+package final class PlainBackend: RenderBackend {
     private let fd: FileDescriptor
     private let unicode: Bool
     private let cols: Int
@@ -27,7 +27,7 @@ public final class PlainBackend: RenderBackend {
 
     /// Lines go to `fd` (stderr by default). `unicode` chooses the marks;
     /// `cols` × `rows` is the size presenters are told their view has.
-    public init(fd: FileDescriptor = .standardError, unicode: Bool, cols: Int = 80, rows: Int = 5) {
+    package init(fd: FileDescriptor = .standardError, unicode: Bool, cols: Int = 80, rows: Int = 5) {
         self.fd = fd
         self.unicode = unicode
         self.cols = cols
@@ -35,32 +35,32 @@ public final class PlainBackend: RenderBackend {
     }
 
     /// The size given at init: lines have no screen to measure.
-    public var size: (cols: Int, rows: Int) { (cols, rows) }
+    package var size: (cols: Int, rows: Int) { (cols, rows) }
     /// Unicode or not; never animated, interactive or coloured.
-    public var flags: ViewFlags { unicode ? [.unicode] : [] }
+    package var flags: ViewFlags { unicode ? [.unicode] : [] }
 
     /// Nothing: plain output has no frames, only ``event(_:)``'s lines.
-    public func present(_ canvas: Canvas) {}
+    package func present(_ canvas: Canvas) {}
 
     /// Writes the event's line (``line(for:)``), if it has one.
-    public func event(_ event: ProgressEvent) {
+    package func event(_ event: ProgressEvent) {
         if let line = line(for: event) { write(line + "\n") }
     }
 
     /// Writes `text` as a line of its own (nothing for empty text).
-    public func printAbove(_ text: String) {
+    package func printAbove(_ text: String) {
         guard !text.isEmpty else { return }
         write(text.hasSuffix("\n") ? text : text + "\n")
     }
 
     /// Nothing: every line was written when its event came.
-    public func finish() {}
+    package func finish() {}
 
     /// The outcome's line was printed when the action ended: nothing more.
-    public func finish(keeping look: Canvas?) {}
+    package func finish(keeping look: Canvas?) {}
 
     /// The line printed for `event`, or `nil` when it prints none.
-    public func line(for event: ProgressEvent) -> String? {
+    package func line(for event: ProgressEvent) -> String? {
         switch event {
         case .progressed:
             return nil  // a line per fraction would flood a log; a new message is a line

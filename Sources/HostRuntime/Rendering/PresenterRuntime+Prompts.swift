@@ -3,7 +3,7 @@ extension PresenterRuntime {
     /// handed to the backend on the presenter thread when it draws on a
     /// terminal, without waiting for that thread (a presenter still loading
     /// may hold it). Any thread.
-    public func showsPrompts(from unshown: @escaping @Sendable () -> [UInt8]) {
+    package func showsPrompts(from unshown: @escaping @Sendable () -> [UInt8]) {
         _ = enqueue { [self] in (backend.value as? TerminalBackend)?.showsPrompts(from: unshown) }
     }
 }

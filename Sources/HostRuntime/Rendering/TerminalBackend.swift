@@ -37,7 +37,7 @@ import HostText
 ///   region's own rows are ever touched (``TerminalFrameEncoder``);
 ///   ``finish(keeping:)`` then writes the outcome's final look there, as
 ///   lines that stay.
-public final class TerminalBackend: RenderBackend {
+package final class TerminalBackend: RenderBackend {
     private let fd: FileDescriptor
     private let writer: TerminalWriter
     private let regionRows: Int
@@ -74,9 +74,9 @@ public final class TerminalBackend: RenderBackend {
     }
 
     /// How many write(2) batches were sent (one per frame that changed something).
-    public private(set) var writeCount = 0
+    package private(set) var writeCount = 0
     /// How many bytes were written in all.
-    public private(set) var byteCount = 0
+    package private(set) var byteCount = 0
 
     /// A backend drawing on `fd`.
     ///
@@ -97,7 +97,7 @@ public final class TerminalBackend: RenderBackend {
     ///     ours (one ioctl). Tests pass their own.
     ///   - terminalProgress: also show the actions' progress with OSC 9;4
     ///     (see ``TerminalProgress``), cleared by ``suspend()`` and ``finish()``.
-    public init(
+    package init(
         fd: FileDescriptor = .standardError, regionRows: Int = 5, color: Bool, unicode: Bool,
         interactive: Bool = false, terminalSize: (cols: Int, rows: Int)? = nil, silenceInput: Bool = true,
         isForeground: (@Sendable () -> Bool)? = nil, terminalProgress: Bool = false
@@ -123,16 +123,16 @@ public final class TerminalBackend: RenderBackend {
 
     /// The region: one column short of the terminal's width (a full row
     /// would wrap at the edge), at most `regionRows` and one less than its height.
-    public var size: (cols: Int, rows: Int) {
+    package var size: (cols: Int, rows: Int) {
         (max(0, terminalSize.cols - 1), min(regionRows, max(1, terminalSize.rows - 1)))
     }
 
     /// What the terminal can show, as given at init.
-    public var flags: ViewFlags { viewFlags }
+    package var flags: ViewFlags { viewFlags }
 
     /// Draws `canvas` in the region below the output; in the background it
     /// takes the region off instead, to draw again in the foreground.
-    public func present(_ canvas: Canvas) {
+    package func present(_ canvas: Canvas) {
         lastCanvas = canvas
         guard isForeground() else { return leaveScreen() }
         if progressSuspended, var progress = terminalProgress {
@@ -164,13 +164,13 @@ public final class TerminalBackend: RenderBackend {
     /// is, where a terminal would have shown them: `read -s -p "Password: "`
     /// writes its prompt on stderr. Call it on the presenter thread
     /// (``PresenterRuntime/showsPrompts(from:)`` does).
-    public func showsPrompts(from unshown: @escaping @Sendable () -> [UInt8]) {
+    package func showsPrompts(from unshown: @escaping @Sendable () -> [UInt8]) {
         prompt = unshown
     }
 
     /// The frames show the progress; the terminal's own progress (OSC 9;4)
     /// follows the events when it is wanted.
-    public func event(_ event: ProgressEvent) {
+    package func event(_ event: ProgressEvent) {
         guard var progress = terminalProgress else { return }
         let bytes = progress.bytes(for: event)
         terminalProgress = progress
@@ -188,7 +188,7 @@ public final class TerminalBackend: RenderBackend {
     /// Erases the region, writes `text` where the cursor was before the
     /// region came (so it continues an unfinished line as it would without
     /// us), and reserves and draws the region again below it.
-    public func printAbove(_ text: String) {
+    package func printAbove(_ text: String) {
         guard !text.isEmpty else { return }
         var lines = Array(text.utf8)
         if !text.hasSuffix("\n") { lines.append(UInt8(ascii: "\n")) }
@@ -209,7 +209,7 @@ public final class TerminalBackend: RenderBackend {
     }
 
     /// Reads the terminal's size again; the next frame redraws the region.
-    public func refresh() {
+    package func refresh() {
         terminalSize = Self.readTerminalSize(fd: fd, fixed: fixedTerminalSize)
         encoder.resized(terminalColumns: terminalSize.cols)
     }
@@ -217,7 +217,7 @@ public final class TerminalBackend: RenderBackend {
     /// `handler` is also called after SIGCONT (see ``ResizeSignal``: the
     /// terminal may have changed while we were stopped) and when we become
     /// the foreground job again while a view waits to be shown.
-    public func watchResize(_ handler: @escaping @Sendable () -> Void) {
+    package func watchResize(_ handler: @escaping @Sendable () -> Void) {
         guard redrawHandler == nil else { return }
         redrawHandler = handler
         if fixedTerminalSize == nil { resizeToken = ResizeSignal.watch(handler) }
@@ -225,7 +225,7 @@ public final class TerminalBackend: RenderBackend {
 
     /// Takes the region off before the host stops (Ctrl-Z); the next frame
     /// draws it again.
-    public func suspend() {
+    package func suspend() {
         // Until the next frame, lines printed above (a log line, the
         // command's output) come without the region: redrawn, it would turn
         // echo off and hide the cursor again in a process about to stop, and
@@ -238,14 +238,14 @@ public final class TerminalBackend: RenderBackend {
     }
 
     /// Takes the region off and sets the terminal back: nothing stays.
-    public func finish() { finish(keeping: nil) }
+    package func finish() { finish(keeping: nil) }
 
     /// As ``finish()``, and `look`'s rows are written where the cursor was
     /// before the region came, in the same write that takes the region off
     /// (``TerminalFrameEncoder/clearRegion(keeping:)``), whether a region
     /// was drawn or not (within `--grace`, or a view with no column). In the
     /// background nothing is written: the cursor is not ours there.
-    public func finish(keeping look: Canvas?) {
+    package func finish(keeping look: Canvas?) {
         if let resizeToken { ResizeSignal.stopWatching(resizeToken) }
         resizeToken = nil
         foregroundWatch?.cancel()

@@ -10,9 +10,9 @@
 /// (error), `ESC ] 9 ; 4 ; 0 ESC \` (cleared). Each is written only when it
 /// differs from the last one (so a fraction reported 1,000 times a second
 /// costs a sequence per whole percent at most).
-public struct TerminalProgress {
+package struct TerminalProgress {
     /// `--terminal-progress`.
-    public enum Mode: String, Sendable {
+    package enum Mode: String, Sendable {
         /// Only in a terminal on the allow-list, never inside tmux or screen.
         case auto
         /// In any terminal, tmux and screen included.

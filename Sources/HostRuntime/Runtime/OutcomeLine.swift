@@ -16,15 +16,15 @@ import PresenterABI
 ///
 /// Without Unicode the marks are `[OK]` and `[FAILED]`. Newlines in a
 /// message become ` - ` and control characters are dropped.
-public struct OutcomeLine: Equatable, Sendable {
+package struct OutcomeLine: Equatable, Sendable {
     /// The action succeeded.
-    public let succeeded: Bool
+    package let succeeded: Bool
     /// What follows the mark: never empty.
-    public let text: String
+    package let text: String
 
     /// The line of an action that ended with `message` (what hide got) and
     /// `error` (`nil` on success); `nil` for a success without a message.
-    public init?(message: String?, error: InteractorError?) {
+    package init?(message: String?, error: InteractorError?) {
         let text = Self.oneLine(message ?? "")
         guard let error else {
             guard !text.isEmpty else { return nil }
@@ -42,7 +42,7 @@ public struct OutcomeLine: Equatable, Sendable {
     }
 
     /// `✔` or `✖`, or `[OK]` or `[FAILED]` without Unicode.
-    public func mark(unicode: Bool) -> String {
+    package func mark(unicode: Bool) -> String {
         switch (succeeded, unicode) {
         case (true, true): "✔"
         case (false, true): "✖"
@@ -52,7 +52,7 @@ public struct OutcomeLine: Equatable, Sendable {
     }
 
     /// The mark, a space and the text.
-    public func line(unicode: Bool) -> String { mark(unicode: unicode) + " " + text }
+    package func line(unicode: Bool) -> String { mark(unicode: unicode) + " " + text }
 
     /// Draws the line from the top-left of `canvas`: the mark in green or
     /// red (colour the backend drops where the user wants none), the text

@@ -9,7 +9,7 @@ import HostText
 /// schedules frames and hands them to a render backend.
 ///
 /// ```swift
-/// let runtime = PresenterRuntime(registry: registry, backend: BackendFactory.make())
+/// let runtime = PresenterRuntime(registry: registry, backend: BackendFactory.make(), isolation: .inProcess)
 /// let screenlet = try runtime.attach(view)            // creates the presenter chain
 /// let interactor = screenlet.perform(action: "add-bookmark", interactorType: "AddBookmarkInteractor")
 /// // ... on any thread:
@@ -18,8 +18,8 @@ import HostText
 /// runtime.shutdown()                                   // destroys instances, restores the terminal
 /// ```
 ///
-/// Where plugins run (``Isolation``): in this process, trusted (the
-/// default), or in a presenter process, where a crash, an exit or a hang of
+/// Where plugins run (``Isolation``, a choice the caller must make): in
+/// this process, trusted, or in a presenter process, where a crash, an exit or a hang of
 /// a plugin ends only that process: the runtime then takes the presenter off
 /// its views and goes on without it (``PresenterFailure``).
 ///
@@ -51,8 +51,8 @@ public final class PresenterRuntime: Sendable {
         case inProcess
         /// In a presenter process (a `presenter-host` binary in an internal
         /// mode): a plugin that crashes, exits, hangs or breaks the protocol
-        /// ends that process only; see ``PresenterProcess``.
-        case presenterProcess(PresenterProcess.Configuration)
+        /// ends that process only, and its sandbox contains what they may do.
+        case presenterProcess(PresenterProcessConfiguration)
     }
 
     /// Where the presenters come from.
@@ -124,7 +124,7 @@ public final class PresenterRuntime: Sendable {
     ///     draws is moved there and clipped to them. A view that lays itself
     ///     out around its presenter (the Add Bookmark screen puts the HUD in
     ///     the rows below its buttons) gives its own.
-    ///   - isolation: where the plugins' hooks run (in this process by default).
+    ///   - isolation: where the plugins' hooks run (no default: running them here is a choice).
     ///   - log: receives plugin log lines, hook failures and presenter
     ///     failures, one call at a time, on the presenter thread (or, for
     ///     what a presenter process printed, on a thread of its own); call
@@ -143,7 +143,7 @@ public final class PresenterRuntime: Sendable {
         registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
         clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
         presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
-        isolation: Isolation = .inProcess,
+        isolation: Isolation,
         log: sending ((PresenterLogEntry) -> Void)? = nil,
         onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
     ) {

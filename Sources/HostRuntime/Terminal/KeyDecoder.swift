@@ -18,9 +18,9 @@ import HostText
 /// one ``TerminalKey/paste(_:)`` of at most ``maxPaste`` bytes (the rest is
 /// dropped). Any other sequence, and Alt with a key, is consumed whole and
 /// ignored: no byte of it is ever taken for typed text.
-public struct KeyDecoder: Sendable {
+package struct KeyDecoder: Sendable {
     /// The most bytes of one paste kept.
-    public static let maxPaste = 64 * 1024
+    package static let maxPaste = 64 * 1024
     /// The longest escape sequence kept; a longer one is junk and dropped,
     /// to its final byte however many reads it spans.
     static let maxSequence = 64
@@ -33,13 +33,13 @@ public struct KeyDecoder: Sendable {
     private var paste: [UInt8] = []
 
     /// A decoder with nothing pending.
-    public init() {}
+    package init() {}
 
     /// True when an Escape, or the start of a sequence, waits for what follows it.
-    public var hasPendingEscape: Bool { skippingSequence || (!pasting && pending.first == 0x1B) }
+    package var hasPendingEscape: Bool { skippingSequence || (!pasting && pending.first == 0x1B) }
 
     /// The keys in `bytes`, with what earlier calls left.
-    public mutating func decode(_ bytes: [UInt8]) -> [TerminalKey] {
+    package mutating func decode(_ bytes: [UInt8]) -> [TerminalKey] {
         pending += bytes
         var keys: [TerminalKey] = []
         var index = 0
@@ -79,7 +79,7 @@ public struct KeyDecoder: Sendable {
 
     /// Nothing followed for a while: a lone Escape is the Escape key; the
     /// start of a sequence that did not end is dropped (`nil`).
-    public mutating func flushPending() -> TerminalKey? {
+    package mutating func flushPending() -> TerminalKey? {
         guard hasPendingEscape else { return nil }
         skippingSequence = false
         defer { pending = [] }

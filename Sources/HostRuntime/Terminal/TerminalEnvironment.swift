@@ -1,8 +1,8 @@
 /// What the environment says about the terminal, read in one place.
-public enum TerminalEnvironment {
+package enum TerminalEnvironment {
     /// True when the locale's character set is UTF-8: the first of `LC_ALL`,
     /// `LC_CTYPE`, `LANG` that is set non-empty names UTF-8 (or utf8).
-    public static func isUnicode(_ environment: [String: String]) -> Bool {
+    package static func isUnicode(_ environment: [String: String]) -> Bool {
         for key in ["LC_ALL", "LC_CTYPE", "LANG"] {
             guard let value = environment[key], !value.isEmpty else { continue }
             let lowered = value.lowercased()
@@ -15,7 +15,7 @@ public enum TerminalEnvironment {
     /// stream is not a terminal, `TERM` is `dumb`, unset or empty (nothing
     /// says the terminal understands escape codes), or we run in CI
     /// (``isCI(_:)``).
-    public static func wantsPlainLines(isTerminal: Bool, _ environment: [String: String]) -> Bool {
+    package static func wantsPlainLines(isTerminal: Bool, _ environment: [String: String]) -> Bool {
         let term = environment["TERM"] ?? ""
         return !isTerminal || term.isEmpty || term == "dumb" || isCI(environment)
     }
@@ -23,7 +23,7 @@ public enum TerminalEnvironment {
     /// True when `CI` says we run in CI: set to anything but empty, `0` or
     /// `false` (any case), as CI services set it (`true`, `1`) and as a user
     /// turns it off (`CI=false`, `CI=0`, `CI=`).
-    public static func isCI(_ environment: [String: String]) -> Bool {
+    package static func isCI(_ environment: [String: String]) -> Bool {
         let value = environment["CI"] ?? ""
         return !value.isEmpty && value != "0" && value.lowercased() != "false"
     }
@@ -31,7 +31,7 @@ public enum TerminalEnvironment {
     /// True when the user asked for static, accessible output everywhere:
     /// `ACCESSIBLE` is set to anything but empty or `0` (as gum and charm
     /// tools read it).
-    public static func wantsStatic(_ environment: [String: String]) -> Bool {
+    package static func wantsStatic(_ environment: [String: String]) -> Bool {
         let value = environment["ACCESSIBLE"] ?? ""
         return !value.isEmpty && value != "0"
     }

@@ -12,10 +12,10 @@ import Synchronization
 /// hung up) is handed over as `nil`, once. ``stop()`` ends the thread
 /// through a pipe the reader also polls, so it never waits on a key that
 /// will not come.
-public final class TerminalInput: Sendable {
+package final class TerminalInput: Sendable {
     /// How long a lone Escape waits for the rest of a sequence, in ms (the
     /// bytes of one key may come split over a slow link).
-    public static let escapeWait: Int32 = 50
+    package static let escapeWait: Int32 = 50
 
     private let fd: FileDescriptor
     private let handler: @Sendable (TerminalKey?) -> Void
@@ -25,7 +25,7 @@ public final class TerminalInput: Sendable {
     private let reading: Atomic<Bool>
 
     /// Starts reading `fd` and calling `handler` (on the reader's thread).
-    public init(fd: FileDescriptor = .standardInput, handler: @escaping @Sendable (TerminalKey?) -> Void) {
+    package init(fd: FileDescriptor = .standardInput, handler: @escaping @Sendable (TerminalKey?) -> Void) {
         self.fd = fd
         self.handler = handler
         wake = try? FileDescriptor.pipe()
@@ -38,7 +38,7 @@ public final class TerminalInput: Sendable {
     }
 
     /// Stops reading and waits for the reader to end (never from the handler).
-    public func stop() {
+    package func stop() {
         guard let wake, reading.exchange(false, ordering: .acquiringAndReleasing) else { return }
         try? wake.writeEnd.writeAll([0])
         done.wait()

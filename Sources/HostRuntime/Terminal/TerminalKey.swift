@@ -11,7 +11,7 @@ import PresenterABI
 /// keys in the Private Use Area (`NSUpArrowFunctionKey` and its kin, which
 /// the original's platform gives its views), so that one number is one key
 /// on both sides of the plugin boundary (Shift-Tab, which has none, is U+F7FF).
-public enum TerminalKey: Equatable, Sendable {
+package enum TerminalKey: Equatable, Sendable {
     /// A character typed (one Unicode scalar; a cluster comes as several).
     case text(Unicode.Scalar)
     /// Keys that edit or move between fields (`delete` is Delete, forward;
@@ -28,24 +28,24 @@ public enum TerminalKey: Equatable, Sendable {
     // and its kin; Shift-Tab has none: Apple's `NSBackTabCharacter`, 0x19,
     // is Ctrl-Y in a terminal).
     /// The code of Up (`PRESENTER_KEY_UP`).
-    public static let upCode = UInt32(PRESENTER_KEY_UP)
+    package static let upCode = UInt32(PRESENTER_KEY_UP)
     /// The code of Down (`PRESENTER_KEY_DOWN`).
-    public static let downCode = UInt32(PRESENTER_KEY_DOWN)
+    package static let downCode = UInt32(PRESENTER_KEY_DOWN)
     /// The code of Left (`PRESENTER_KEY_LEFT`).
-    public static let leftCode = UInt32(PRESENTER_KEY_LEFT)
+    package static let leftCode = UInt32(PRESENTER_KEY_LEFT)
     /// The code of Right (`PRESENTER_KEY_RIGHT`).
-    public static let rightCode = UInt32(PRESENTER_KEY_RIGHT)
+    package static let rightCode = UInt32(PRESENTER_KEY_RIGHT)
     /// The code of Delete, forward (`PRESENTER_KEY_DELETE`).
-    public static let deleteForwardCode = UInt32(PRESENTER_KEY_DELETE)
+    package static let deleteForwardCode = UInt32(PRESENTER_KEY_DELETE)
     /// The code of Home (`PRESENTER_KEY_HOME`).
-    public static let homeCode = UInt32(PRESENTER_KEY_HOME)
+    package static let homeCode = UInt32(PRESENTER_KEY_HOME)
     /// The code of End (`PRESENTER_KEY_END`).
-    public static let endCode = UInt32(PRESENTER_KEY_END)
+    package static let endCode = UInt32(PRESENTER_KEY_END)
     /// The code of Shift-Tab (`PRESENTER_KEY_BACK_TAB`).
-    public static let backTabCode = UInt32(PRESENTER_KEY_BACK_TAB)
+    package static let backTabCode = UInt32(PRESENTER_KEY_BACK_TAB)
 
     /// The key's code (see the type's description); `nil` for a paste, which is not a key.
-    public var code: UInt32? {
+    package var code: UInt32? {
         switch self {
         case .text(let scalar): return scalar.value
         case .enter: return 13
@@ -67,7 +67,7 @@ public enum TerminalKey: Equatable, Sendable {
 
     /// The key a ``code`` stands for (the inverse of ``code``); `nil` for a
     /// code no key has (another control character, a surrogate).
-    public init?(code: UInt32) {
+    package init?(code: UInt32) {
         switch code {
         case 13: self = .enter
         case 9: self = .tab

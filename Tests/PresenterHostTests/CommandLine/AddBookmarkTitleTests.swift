@@ -299,7 +299,7 @@ struct AddBookmarkScriptTitleTests {
     }
 
     /// --add in a terminal makes its runtime as run does
-    /// (``CommandRuntime``), so ACCESSIBLE=1 gives static lines there too:
+    /// (``PresenterSession``), so ACCESSIBLE=1 gives static lines there too:
     /// no animation, no escape code; without it, the region is drawn.
     @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote), arguments: [true, false])
     func addInATerminalIsStaticWhenAccessibleAsRunIs(accessible: Bool) throws {
@@ -314,6 +314,35 @@ struct AddBookmarkScriptTitleTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
         #expect(bytes.contains(0x1B) == !accessible, "an escape code: \(!accessible)")
         if accessible { #expect(run.final.nonEmptyLines == ["Saving bookmark...", "✔ Bookmark saved!"]) }
+    }
+
+    /// A signal while --add's outcome shows in a terminal ends the wait for
+    /// the presenter at once, as it ends run's `--linger` (the session's
+    /// settle): the host dies of it. Before, the wait went on to its bound
+    /// (6 s) under a presenter that never settles (misbehaving's
+    /// linger:hide keeps drawing for ever).
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+    func aSignalWhileTheOutcomeShowsEndsTheWaitAtOnce() throws {
+        let files = AddBookmarkScreenTests.Files()
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        let store = TmuxSession.quoted(files.store)
+        // The save committed (the store written), the wait begins: then SIGTERM.
+        let run = try TerminalDriver.run(
+            [], environment: ["FIXTURE_MISBEHAVE": "linger:hide"],
+            shell: """
+                "$0" --plugin-dir \(TmuxSession.quoted(plugins.path)) add-bookmark --presenter fixture.misbehaving \
+                --hook-timeout 5 --add --url https://example.org/ --title Example --store \(store) & host=$!
+                while [ ! -s \(store) ]; do sleep 0.02; done
+                kill -TERM $host; start=$(date +%s%N); wait $host; status=$?
+                echo "ended status=$status ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+                """,
+            steps: [.waitText("ended status=", timeout: 30), .waitExit(10)])
+        #expect(run.errors == [])
+        let line = try #require(run.final.lines.first { $0.hasPrefix("ended ") }, "\(run.final.lines)")
+        #expect(line.hasPrefix("ended status=143 "), "\(line)")
+        let milliseconds = try #require(line.split(separator: "=").last.flatMap { Double($0) })
+        #expect(milliseconds < TestTime.scaled(3) * 1000, "\(line)")
+        #expect(!run.final.cursor.hidden)
     }
 
     @Test func addWhoseTitleCannotBeFetchedSavesNothing() throws {

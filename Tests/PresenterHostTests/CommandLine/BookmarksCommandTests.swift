@@ -179,7 +179,7 @@ struct BookmarksCommandTests {
     @Test func helpIsOnStdout() throws {
         let result = try host(["--help"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains(BookmarksCommand.usage))
+        #expect(result.stdout.contains("Usage: " + CommandTable.bookmarks.synopsis[0]))
         #expect(result.stdout.contains("--json") && result.stdout.contains("--store <file>"))
         let top = try ProcessRunner.host(["--help"])
         #expect(top.stdout.contains("presenter-host bookmarks [--json] [--store <file>]"))

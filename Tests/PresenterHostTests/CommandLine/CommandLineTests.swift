@@ -48,9 +48,9 @@ import Testing
         _ command: [String], presenter: String = "mbhud", plugins: PluginOptions
     ) -> RunOptions {
         var options = RunOptions()
-        options.presenter = presenter
+        options.presentation.presenter = presenter
         options.command = command
-        options.plugins = plugins
+        options.presentation.plugins = plugins
         return options
     }
 

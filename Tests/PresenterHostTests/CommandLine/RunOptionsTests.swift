@@ -5,7 +5,7 @@ import Testing
 @Suite("run: option parsing")
 struct RunOptionsTests {
     private func parse(_ arguments: [String]) throws -> RunOptions {
-        guard case .run(let options) = try RunOptions.parse(arguments) else {
+        guard case .run(let options) = try PresenterHostCommand.parse(["run"] + arguments) else {
             Issue.record("expected options, got help")
             return RunOptions()
         }
@@ -14,7 +14,7 @@ struct RunOptionsTests {
 
     private func usageError(_ arguments: [String]) -> String? {
         do {
-            _ = try RunOptions.parse(arguments)
+            _ = try PresenterHostCommand.parse(["run"] + arguments)
             return nil
         } catch {
             #expect(error.exitCode == .usage)
@@ -24,29 +24,29 @@ struct RunOptionsTests {
 
     @Test func defaults() throws {
         let options = try parse(["--", "sleep", "2"])
-        #expect(options.presenter == "mbhud")
+        #expect(options.presentation.presenter == "mbhud")
         #expect(options.action == "run")
-        #expect(options.messagesFile == nil)
+        #expect(options.presentation.messagesFile == nil)
         #expect(options.working == nil && options.success == nil && options.failure == nil)
         #expect(options.timeout == nil)
         #expect(options.showOutput == false)
-        #expect(options.color == .auto)
-        #expect(options.pluginDirs.isEmpty)
+        #expect(options.presentation.color == .auto)
+        #expect(options.presentation.pluginDirs.isEmpty)
         // No hold: run ends with the command (issue 31).
-        #expect(options.minShow == 0)
+        #expect(options.presentation.minShow == 0)
         #expect(!options.linger)
         #expect(options.grace == 0)
-        #expect(options.hookTimeout == 0.25)
-        #expect(!options.inProcess && !options.verbose && options.logFile == nil)
+        #expect(options.presentation.hookTimeout == 0.25)
+        #expect(!options.presentation.inProcess && !options.presentation.verbose && options.presentation.logFile == nil)
         #expect(options.command == ["sleep", "2"])
     }
 
     @Test func theSandboxAndLogFlags() throws {
         let options = try parse(["--hook-timeout", "1.5", "--in-process", "-v", "--log", "run.log", "--", "make"])
-        #expect(options.hookTimeout == 1.5)
-        #expect(options.inProcess && options.verbose)
-        #expect(options.logFile == "run.log")
-        #expect(try parse(["--verbose", "--hook-timeout=60", "--log=x", "true"]).hookTimeout == 60)
+        #expect(options.presentation.hookTimeout == 1.5)
+        #expect(options.presentation.inProcess && options.presentation.verbose)
+        #expect(options.presentation.logFile == "run.log")
+        #expect(try parse(["--verbose", "--hook-timeout=60", "--log=x", "true"]).presentation.hookTimeout == 60)
         #expect(
             usageError(["--hook-timeout", "0", "true"])
                 == "--hook-timeout: '0' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)"
@@ -56,7 +56,8 @@ struct RunOptionsTests {
                 == "--hook-timeout: '61' is too long; give at most 60 seconds (1 minute)")
         #expect(usageError(["--in-process=yes", "true"]) == "--in-process takes no value")
         #expect(usageError(["--log", "", "true"]) == "--log needs a file")
-        #expect(RunOptions.usage.contains("--hook-timeout") && RunOptions.usage.contains("--in-process"))
+        let usage = Usage.help(CommandTable.run)
+        #expect(usage.contains("--hook-timeout") && usage.contains("--in-process"))
     }
 
     @Test func everyFlag() throws {
@@ -66,14 +67,14 @@ struct RunOptionsTests {
             "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger", "--",
             "make", "-j2",
         ])
-        #expect(options.presenter == "netactivity")
+        #expect(options.presentation.presenter == "netactivity")
         #expect(options.action == "build")
         #expect(options.working == "W" && options.success == "S" && options.failure == "F")
         #expect(options.timeout == 2.5)
         #expect(options.showOutput)
-        #expect(options.color == .never)
-        #expect(options.pluginDirs == ["/a", "/b"])
-        #expect(options.minShow == 0.5)
+        #expect(options.presentation.color == .never)
+        #expect(options.presentation.pluginDirs == ["/a", "/b"])
+        #expect(options.presentation.minShow == 0.5)
         #expect(options.grace == 0.25)
         #expect(options.linger)
         #expect(options.command == ["make", "-j2"])
@@ -81,8 +82,8 @@ struct RunOptionsTests {
 
     @Test func messagesFileAndInlineValues() throws {
         let options = try parse(["--messages=m.json", "--color=always", "--action=get-title", "true"])
-        #expect(options.messagesFile == "m.json")
-        #expect(options.color == .always)
+        #expect(options.presentation.messagesFile == "m.json")
+        #expect(options.presentation.color == .always)
         #expect(options.action == "get-title")
         #expect(options.command == ["true"])
     }
@@ -100,9 +101,9 @@ struct RunOptionsTests {
     }
 
     @Test func help() throws {
-        #expect(try RunOptions.parse(["--help"]) == .help)
-        #expect(try RunOptions.parse(["-h", "--bogus"]) == .help)
-        #expect(RunOptions.usage.contains("--show-output"))
+        #expect(try PresenterHostCommand.parse(["run", "--help"]) == .commandHelp("run"))
+        #expect(try PresenterHostCommand.parse(["run", "-h", "--bogus"]) == .commandHelp("run"))
+        #expect(Usage.help(CommandTable.run).contains("--show-output"))
     }
 
     @Test func errors() throws {
@@ -185,7 +186,7 @@ struct RunOptionsTests {
         #expect(usageError(["--grace", "-inf", "true"]) != nil)
         #expect(usageError(["--min-show", "nan", "true"]) != nil)
         let longest = try parse(["--min-show", "86400", "--grace", "24h", "--timeout", "2592000", "true"])
-        #expect(longest.minShow == 86400 && longest.grace == 86400 && longest.timeout == 2_592_000)
+        #expect(longest.presentation.minShow == 86400 && longest.grace == 86400 && longest.timeout == 2_592_000)
     }
 
     /// The one reading of a duration (`ValueKind.duration`), which every
@@ -209,11 +210,11 @@ struct RunOptionsTests {
     }
 
     @Test func pluginMillisecondsAreBoundedWhateverTheLibraryCallerSets() {
-        #expect(CommandRuntime.milliseconds(0.5) == "500")
-        #expect(CommandRuntime.milliseconds(1e300) == "86400000")
-        #expect(CommandRuntime.milliseconds(.infinity) == "86400000")
-        #expect(CommandRuntime.milliseconds(-3) == "0")
-        #expect(CommandRuntime.milliseconds(.nan) == "0")
+        #expect(PresenterSession.milliseconds(0.5) == "500")
+        #expect(PresenterSession.milliseconds(1e300) == "86400000")
+        #expect(PresenterSession.milliseconds(.infinity) == "86400000")
+        #expect(PresenterSession.milliseconds(-3) == "0")
+        #expect(PresenterSession.milliseconds(.nan) == "0")
     }
 
     @Test func commandLineIsShellQuoted() throws {

@@ -6,7 +6,9 @@ import Testing
 @Suite("run: the view's messages")
 struct RunViewTests {
     private func options(_ arguments: [String]) throws -> RunOptions {
-        guard case .run(let options) = try RunOptions.parse(arguments) else { throw CommandError.usage("help") }
+        guard case .run(let options) = try PresenterHostCommand.parse(["run"] + arguments) else {
+            throw CommandError.usage("help")
+        }
         return options
     }
 

@@ -31,14 +31,14 @@ import Testing
 
     @Test func theHelloComesFirstSpeaksThisProtocolAndSaysItsSandbox() {
         let cases: [(PresenterMessage.Incoming, ReplyWait.Action)] = [
-            (Self.log(nil), .violation(in: .start, "did not say hello first")),
+            (Self.log(nil), .violation(in: .start, .noHelloFirst)),
             (
                 .notice(.hello(version: 99, sandbox: Self.report.encoded)),
-                .violation(in: .start, "speaks presenter protocol 99, this host \(PresenterMessage.version)")
+                .violation(in: .start, .otherProtocolVersion(99, host: PresenterMessage.version))
             ),
             (
                 .notice(.hello(version: PresenterMessage.version, sandbox: "nothing")),
-                .violation(in: .start, "did not say which sandbox it is under")
+                .violation(in: .start, .noSandboxReport)
             ),
             (.notice(.hello(version: PresenterMessage.version, sandbox: Self.report.encoded)), .hello(Self.report)),
         ]
@@ -56,7 +56,7 @@ import Testing
         let twice = wait.receive(
             .notice(.hello(version: PresenterMessage.version, sandbox: Self.report.encoded)), head: Self.show,
             isPastDeadline: { false }, isKnown: { _ in true }, hasView: { _ in true })
-        #expect(twice == .violation(in: .show, "said hello twice"))
+        #expect(twice == .violation(in: .show, .helloTwice))
     }
 
     /// Notices count until the next reply: one too many is a violation; one
@@ -81,7 +81,7 @@ import Testing
         }
         let third = wait.receive(
             Self.log(nil), head: Self.show, isPastDeadline: { false }, isKnown: { _ in true }, hasView: { _ in true })
-        #expect(third == .violation(in: .show, "sent more than 2 log lines and element changes in one hook"))
+        #expect(third == .violation(in: .show, .tooManyNotices(limit: 2)))
 
         var late = Self.running()
         let action = late.receive(
@@ -93,24 +93,24 @@ import Testing
     /// one the process was given or is due.
     @Test func aMessageNamesOnlyWhatTheProcessWasGiven() {
         let cases: [(PresenterMessage.Incoming, PresenterProcess.Pending?, ReplyWait.Action)] = [
-            (Self.log("other"), Self.show, .violation(in: .show, "logged as a presenter it was not given")),
+            (Self.log("other"), Self.show, .violation(in: .show, .loggedAsAnotherPresenter)),
             (
                 .notice(.element(view: 9, name: "e", operation: 1)), Self.show,
-                .violation(in: .show, "changed an element of view 9 outside a hook of that view")
+                .violation(in: .show, .elementOutsideHook(view: 9))
             ),
             (
                 .notice(.element(view: 1, name: "e", operation: 1)), nil,
-                .violation(in: nil, "changed an element of view 1 outside a hook of that view")
+                .violation(in: nil, .elementOutsideHook(view: 1))
             ),
             (
                 .notice(.element(view: 1, name: "e", operation: 1)), Self.show,
                 .element(view: 1, name: "e", operation: 1)
             ),
-            (Self.reply(5), Self.show, .violation(in: .show, "sent reply 5 when 4 was due")),
-            (Self.reply(1), nil, .violation(in: nil, "sent reply 1 when none was due")),
+            (Self.reply(5), Self.show, .violation(in: .show, .replyOutOfTurn(sent: 5, due: 4))),
+            (Self.reply(1), nil, .violation(in: nil, .replyOutOfTurn(sent: 1, due: nil))),
             (
                 Self.reply(4, frames: [9: 100]), Self.show,
-                .violation(in: .show, "asked for a frame for view 9, which it does not have")
+                .violation(in: .show, .frameForUnknownView(9))
             ),
             (
                 Self.reply(4, frames: [1: 100]), Self.show,

@@ -19,7 +19,7 @@ struct SandboxLaunchTests {
     }
 
     @Test func aRuntimeGivenALaunchRunsItsPresenterInTheLaunchedProcess() throws {
-        var configuration = PresenterProcess.Configuration(
+        var configuration = PresenterProcessConfiguration(
             executable: TestPaths.binary.path, hookTimeout: 5, environment: ["FIXTURE_LOG_PID": "1"])
         let launch = PresenterProcessLaunch(configuration)
         let launched = try #require(launch.pid)
@@ -45,7 +45,7 @@ struct SandboxLaunchTests {
     @Test func aLaunchNobodyTakesEndsItsProcessAndReapsIt() throws {
         var pid: pid_t = 0
         do {
-            let launch = PresenterProcessLaunch(PresenterProcess.Configuration(executable: TestPaths.binary.path))
+            let launch = PresenterProcessLaunch(PresenterProcessConfiguration(executable: TestPaths.binary.path))
             pid = try #require(launch.pid)
             #expect(kill(pid, 0) == 0, "it runs (waiting for its configuration)")
         }
@@ -55,7 +55,7 @@ struct SandboxLaunchTests {
     }
 
     @Test func aLaunchIsTakenOnceAndOnlyForTheStartItWasMadeFor() throws {
-        let plain = PresenterProcess.Configuration(executable: TestPaths.binary.path)
+        let plain = PresenterProcessConfiguration(executable: TestPaths.binary.path)
         let launch = PresenterProcessLaunch(plain)
         var insecure = plain
         insecure.policy = PluginPolicy(allowInsecure: true)

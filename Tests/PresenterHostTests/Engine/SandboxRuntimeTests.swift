@@ -41,7 +41,7 @@ struct SandboxRuntimeTests {
         ) throws {
             let plugins = try FixtureBuilder.directory([.misbehaving])
             let registry = RegistryPipeline().load([SearchPathEntry(path: plugins.path, origin: .flag)])
-            let configuration = PresenterProcess.Configuration(
+            let configuration = PresenterProcessConfiguration(
                 executable: executable, hookTimeout: hookTimeout,
                 environment: environment.merging(["FIXTURE_LOG_PID": "1", "FAKE_PIDFILE": pidFile]) { $1 })
             let record = self.record
@@ -191,32 +191,34 @@ struct SandboxRuntimeTests {
     }
 
     static let violations: [Violation] = [
-        Violation(scenario: "garbage-on-render", hook: .render, reason: .protocolViolation("an unknown message")),
+        Violation(
+            scenario: "garbage-on-render", hook: .render,
+            reason: .protocolViolation(.malformedMessage("an unknown message"))),
         Violation(
             scenario: "oversized-on-render", hook: .render,
-            reason: .protocolViolation("a message of 2097152 bytes, more than the 1048576 allowed")),
+            reason: .protocolViolation(.malformedMessage("a message of 2097152 bytes, more than the 1048576 allowed"))),
         Violation(
             scenario: "too-many-on-render", hook: .render,
-            reason: .protocolViolation("drew 5000 things, more than 4096")),
+            reason: .protocolViolation(.tooManyDrawOperations(count: 5000, limit: 4096))),
         Violation(
             scenario: "element-on-render", hook: .render,
-            reason: .protocolViolation("changed an element of view 999 outside a hook of that view")),
+            reason: .protocolViolation(.elementOutsideHook(view: 999))),
         Violation(
             scenario: "unknown-view-on-show", hook: .show,
-            reason: .protocolViolation("asked for a frame for view 999, which it does not have")),
+            reason: .protocolViolation(.frameForUnknownView(999))),
         Violation(
             scenario: "trailing-bytes-on-show", hook: .show,
-            reason: .protocolViolation("5 bytes after the end of a message")),
+            reason: .protocolViolation(.malformedMessage("5 bytes after the end of a message"))),
         Violation(
             scenario: "bad-hello", hook: .start,
-            reason: .protocolViolation("speaks presenter protocol 99, this host \(PresenterMessage.version)")),
-        Violation(scenario: "no-hello", hook: .start, reason: .protocolViolation("did not say hello first")),
+            reason: .protocolViolation(.otherProtocolVersion(99, host: PresenterMessage.version))),
+        Violation(scenario: "no-hello", hook: .start, reason: .protocolViolation(.noHelloFirst)),
         Violation(
-            scenario: "close-channel", hook: .load, reason: .protocolViolation("closed its connection to the host")),
+            scenario: "close-channel", hook: .load, reason: .protocolViolation(.closedConnection)),
         // Its words reach the user's terminal: never an escape sequence.
         Violation(
             scenario: "evil-create-failed", hook: .create,
-            reason: .protocolViolation("named a presenter it was not given")),
+            reason: .protocolViolation(.unknownPresenter)),
         Violation(scenario: "evil-refused", hook: nil, reason: .couldNotStart("\\x1B[41mEVIL\\x1B[0m\\x1B[?25l")),
     ]
 
@@ -249,8 +251,10 @@ struct SandboxRuntimeTests {
                 continue
             }
             // Read with the next request, or before it is sent: out of turn either way.
-            #expect(
-                detail.hasPrefix("sent reply ") || detail == "spoke when nothing was asked", "\(scenario): \(detail)")
+            switch detail {
+            case .replyOutOfTurn, .spokeUnasked: break
+            default: Issue.record("\(scenario): \(detail)")
+            }
             #expect(try harness.processHasEnded())
         }
     }

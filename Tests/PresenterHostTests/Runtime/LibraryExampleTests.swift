@@ -27,7 +27,8 @@ struct LibraryExampleTests {
     func readmeExample() throws {
         let registry = RegistryPipeline().load([SearchPathEntry(path: TestPaths.products.path, origin: .flag)])
         let backend = TestBackend(cols: 40, rows: 5)
-        let runtime = PresenterRuntime(registry: registry, backend: backend, clock: ManualClock())
+        let runtime = PresenterRuntime(
+            registry: registry, backend: backend, clock: ManualClock(), isolation: .inProcess)
         defer { runtime.shutdown() }
         let screenlet = try runtime.attach(AddBookmarkView())
 
@@ -56,7 +57,8 @@ struct LibraryExampleTests {
         let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for line in [
             "final class AddBookmarkView: ScreenletView {",
-            "let runtime = PresenterRuntime(registry: RegistryPipeline().load(searchPath), backend: BackendFactory.make())",
+            "let registry = RegistryPipeline(scanner: nil).load(searchPath)",
+            "let runtime = PresenterRuntime(registry: registry, backend: BackendFactory.make(), isolation: .inProcess)",
             "let screenlet = try runtime.attach(AddBookmarkView())",
             "save.fail(.validation(\"URL cannot be empty\"))",
         ] {

@@ -1,4 +1,5 @@
 import Foundation
+import HostRuntime
 import PresenterHost
 import Testing
 import PresenterHostTesting

@@ -41,7 +41,8 @@ import Testing
         // suspend() is called; the gate opens whenever it likes: suspend()
         // must come through to the backend after finish(), not be dropped.
         let backend = GatedBackend()
-        let runtime = PresenterRuntime(registry: PresenterRegistry(plugins: []), backend: backend)
+        let runtime = PresenterRuntime(
+            registry: PresenterRegistry(plugins: []), backend: backend, isolation: .inProcess)
         let shutDown = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             runtime.shutdown()
@@ -69,7 +70,8 @@ import Testing
         // The presenter thread has ended: suspend() runs on the caller's
         // thread, where the finished backend has nothing to take off.
         let backend = GatedBackend()
-        let runtime = PresenterRuntime(registry: PresenterRegistry(plugins: []), backend: backend)
+        let runtime = PresenterRuntime(
+            registry: PresenterRegistry(plugins: []), backend: backend, isolation: .inProcess)
         backend.gate.signal()
         runtime.shutdown()
         runtime.suspend()

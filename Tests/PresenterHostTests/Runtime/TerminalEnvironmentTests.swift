@@ -1,4 +1,5 @@
 import Foundation
+import HostRuntime
 import PresenterHost
 import Testing
 
@@ -87,7 +88,8 @@ struct TerminalResizeTests {
         guard ChildTest.isChild else { return try ChildTest.run(Self.self) }
         let terminal = try PseudoTerminal(cols: 100, rows: 30)
         let backend = TerminalBackend(fd: terminal.followerFD, color: false, unicode: false, silenceInput: false)
-        let runtime = PresenterRuntime(registry: PresenterRegistry(plugins: []), backend: backend)
+        let runtime = PresenterRuntime(
+            registry: PresenterRegistry(plugins: []), backend: backend, isolation: .inProcess)
         defer { runtime.shutdown() }
         terminal.resize(cols: 50, rows: 30)
         kill(getpid(), SIGWINCH)

@@ -12,7 +12,7 @@ enum Isolation: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .inProcess: return .inProcess
         case .presenterProcess:
             // A generous budget: these tests are about pictures, and a loaded CI machine is slow.
-            return .presenterProcess(PresenterProcess.Configuration(executable: TestPaths.binary.path, hookTimeout: 10))
+            return .presenterProcess(PresenterProcessConfiguration(executable: TestPaths.binary.path, hookTimeout: 10))
         }
     }
 }

@@ -65,6 +65,6 @@ final class Recorder: @unchecked Sendable {
     ) -> PresenterRuntime {
         PresenterRuntime(
             registry: registry, backend: backend, options: options.merging(["recorder": key]) { a, _ in a },
-            clock: clock, maxFramesPerSecond: maxFramesPerSecond, log: log)
+            clock: clock, maxFramesPerSecond: maxFramesPerSecond, isolation: .inProcess, log: log)
     }
 }

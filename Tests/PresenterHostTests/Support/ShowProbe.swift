@@ -1,4 +1,5 @@
 import Foundation
+import HostPlugins
 import PresenterABI
 import PresenterHost
 import PresenterHostTesting
@@ -35,7 +36,8 @@ enum ShowProbe {
                 id: "probe", name: "probe", version: "1", description: nil, author: nil, license: nil,
                 extends: nil, capabilities: [], abiVersion: .host, path: "<test>", hooks: hooks)
             let runtime = PresenterRuntime(
-                registry: PresenterRegistry(plugins: [probe]), backend: TestBackend(), clock: ManualClock())
+                registry: PresenterRegistry(plugins: [probe]), backend: TestBackend(), clock: ManualClock(),
+                isolation: .inProcess)
             // Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
             final class ProbeView: ScreenletView, @unchecked Sendable {
                 override func createProgressPresenter() -> String { "probe" }

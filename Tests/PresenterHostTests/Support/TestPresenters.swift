@@ -1,4 +1,5 @@
 import Foundation
+import HostPlugins
 import PresenterABI
 import PresenterHost
 

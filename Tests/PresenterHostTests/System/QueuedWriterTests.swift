@@ -9,7 +9,7 @@ import Testing
 @Suite("queued writer")
 struct QueuedWriterTests {
     @Test func everythingQueuedIsWrittenInOrder() {
-        let written = Mutex<[[UInt8]]>([])
+        let written = LockedValue<[[UInt8]]>([])
         let writer = QueuedWriter(name: "test-writer") { record in
             written.withLock { $0.append(record) }
             return true
@@ -25,7 +25,7 @@ struct QueuedWriterTests {
     /// 64 KiB at most, unless one record is longer.
     @Test func theRecordsQueuedMeanwhileComeInOneCallOf64KiBAtMost() {
         let release = DispatchSemaphore(value: 0)
-        let calls = Mutex<[Int]>([])
+        let calls = LockedValue<[Int]>([])
         let writer = QueuedWriter(name: "test-writer") { batch in
             let first = calls.withLock {
                 $0.append(batch.count)

@@ -1,4 +1,4 @@
-import PresenterHost
+import HostText
 import Testing
 
 @Suite("DisplayWidth")

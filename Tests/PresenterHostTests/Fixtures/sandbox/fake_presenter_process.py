@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A stand-in for the presenter process that breaks the presenter protocol
-on purpose, for the host's tests (PresenterProcess.Configuration.executable
+on purpose, for the host's tests (PresenterProcessConfiguration.executable
 points here). It speaks the protocol of Sources/HostEngine/Sandbox/
 PresenterMessage.swift correctly, except where FAKE_SCENARIO says:
 

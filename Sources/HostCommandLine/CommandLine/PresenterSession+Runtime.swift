@@ -1,0 +1,91 @@
+import HostSystem
+import Dispatch
+import HostEngine
+import HostPlugins
+import HostRuntime
+import HostText
+
+/// How a session's runtime is made: its backend, the options its
+/// presenters read, and what happens when its presenter fails.
+extension PresenterSession {
+    /// The runtime of the session on `surface`, and its mode. On stderr
+    /// (``Surface/lines(plain:tail:)``): a terminal region or plain lines,
+    /// plain lines when the presenter fails, the log above the region. On
+    /// the full screen: the log held until the end (it has nowhere to go).
+    func makeRuntime(on surface: Surface, grace: Double) -> (PresenterRuntime, BackendFactory.Mode) {
+        let unicode = TerminalEnvironment.isUnicode(environment)
+        let options = Self.pluginOptions(minShow: presentation.minShow, grace: grace)
+        let log = self.log
+        let logSink: ((PresenterLogEntry) -> Void)? = log.isEnabled ? { log.write($0) } : nil
+        switch surface {
+        case .fullScreen(let presenterRows, let failed):
+            log.hold()
+            let backend = FullScreenBackend(
+                color: presentation.color.isEnabled(environment: environment), unicode: unicode)
+            let runtime = PresenterRuntime(
+                registry: registry, backend: backend, options: AddBookmarkScreen.presenterOptions(options),
+                presenterRows: presenterRows, isolation: isolation, log: logSink,
+                onPresenterFailure: { failure, current in
+                    failed(failure)
+                    return current
+                })
+            return (runtime, .terminal)
+        case .lines(let plain, let tail):
+            // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
+            let accessible = plain || TerminalEnvironment.wantsStatic(environment)
+            let mode = accessible ? .plain : BackendFactory.mode(for: .standardError, environment: environment)
+            // run --output tail: the command's last lines below the presenter's rows.
+            let tailRows = mode == .terminal ? tail : 0
+            let backend: RenderBackend =
+                accessible
+                ? PlainBackend(fd: .standardError, unicode: unicode)
+                : BackendFactory.make(
+                    for: .standardError, environment: environment, colorMode: presentation.color,
+                    regionRows: 5 + tailRows, interactive: false,
+                    terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment)
+                )
+            let runtime = PresenterRuntime(
+                registry: registry, backend: backend, options: options, reservedRows: tailRows,
+                isolation: isolation, log: logSink,
+                onPresenterFailure: { failure, current in
+                    Self.fallBack(after: failure, from: current, unicode: unicode, log: log)
+                })
+            if mode == .terminal { log.show(above: runtime) }
+            return (runtime, mode)
+        }
+    }
+
+    /// The options presenters read through `option()` (see docs/ABI.md).
+    static func pluginOptions(minShow: Double, grace: Double) -> [String: String] {
+        [
+            "failure-hold-ms": "3000",
+            "outcome-limit-ms": milliseconds(outcomeLimit),
+            "min-show-ms": milliseconds(minShow),
+            "grace-ms": milliseconds(grace),
+        ]
+    }
+
+    /// `seconds` as whole milliseconds, within 0...``PresentationOptions/longestHold``
+    /// whatever the caller set (the library's options are not parsed).
+    static func milliseconds(_ seconds: Double) -> String {
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), PresentationOptions.longestHold)
+        return String(Int((bounded * 1000).rounded()))
+    }
+
+    /// A presenter failed for good: the terminal region is taken off (the
+    /// cursor and echo restored), one line says what happened, and plain
+    /// lines take over. The work is not touched.
+    static func fallBack(
+        after failure: PresenterFailure, from current: RenderBackend, unicode: Bool,
+        log: RunLog
+    ) -> RenderBackend {
+        current.finish()
+        let plain = current as? PlainBackend
+        // One line in both modes: in plain mode the progress lines go on too.
+        // Escaped: the failure names the presenter and quotes what its process said.
+        let line = PrintableText.escaping("presenter-host: \(failure); going on with plain progress lines")
+        PresenterHostCommand.writeStandardError(line + "\n")
+        log.record(line)
+        return plain ?? PlainBackend(fd: .standardError, unicode: unicode)
+    }
+}
