@@ -2,7 +2,7 @@ import Foundation
 import PresenterABI
 import PresenterHost
 import PresenterHostTesting
-import Synchronization
+import HostSystem
 
 /// Scripts the presenters of one test (``PresenterScript``) and records
 /// every hook call they get; see ``TestPresenters``.
@@ -49,7 +49,7 @@ final class Recorder: @unchecked Sendable {
     var overlapped: Bool { lock.withLock { _overlapped } }
 
     /// Every recorder, by key: the presenters' C hooks find theirs here.
-    static let all = Mutex<[String: Recorder]>([:])
+    static let all = LockedValue<[String: Recorder]>([:])
     static func find(_ key: String) -> Recorder? { all.withLock { $0[key] } }
 
     /// The registry of every scripted presenter.
