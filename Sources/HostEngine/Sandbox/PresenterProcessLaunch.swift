@@ -58,19 +58,14 @@ package final class PresenterProcessLaunch: @unchecked Sendable, Equatable {
         }
     }
 
-    /// The process, once: nil when it was taken already or was started with
-    /// another configuration than `configuration` (which then starts its own).
-    func take(for configuration: PresenterProcessConfiguration) -> Result<Started, Failure>? {
-        guard Self.sameStart(configuration, self.configuration) else { return nil }
-        return lock.withLock {
+    /// The process, once: nil when it was taken already. The configuration
+    /// that holds this launch is the one it was started with (built once,
+    /// by whoever started it), so nothing is compared.
+    func take() -> Result<Started, Failure>? {
+        lock.withLock {
             defer { outcome = nil }
             return outcome
         }
-    }
-
-    /// Whether two configurations start the same process (budgets aside).
-    private static func sameStart(_ a: PresenterProcessConfiguration, _ b: PresenterProcessConfiguration) -> Bool {
-        a.executable == b.executable && a.environment == b.environment && a.policy == b.policy
     }
 
     /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: in
