@@ -54,16 +54,17 @@ package enum FileStatus {
         return link.st_uid
     }
 
-    /// The owner of the regular file open as `fd`, named `path`, when
-    /// another user made it in a shared folder: one the kernel's
-    /// `protected_regular` rule would not let `O_CREAT` open (whatever the
-    /// sysctl says), in a sticky or other-writable folder, owned neither by
+    /// The owner of the regular file or FIFO open as `fd`, named `path`,
+    /// when another user made it in a shared folder: one the kernel's
+    /// `protected_regular` and `protected_fifos` rules would not let
+    /// `O_CREAT` open (whatever the sysctls say; a FIFO's reader would read
+    /// the run's events), in a sticky or other-writable folder, owned neither by
     /// this user nor by the folder's owner. Appending to it would write
     /// into a file its owner reads, chose the name of, and may have made
-    /// writable to all for that. Nil for anything else (a FIFO, a device,
+    /// writable to all for that. Nil for anything else (a device, a folder,
     /// a file of this user's), or when the folder cannot be reached.
     package static func foreignFileOwner(_ fd: FileDescriptor, named path: String) -> uid_t? {
-        guard let file = try? fd.status(), file.st_mode & S_IFMT == S_IFREG,
+        guard let file = try? fd.status(), [S_IFREG, S_IFIFO].contains(file.st_mode & S_IFMT),
             let folder = try? of(PathName(path).parent),
             folder.st_mode & (S_ISVTX | S_IWOTH) != 0,
             file.st_uid != geteuid(), file.st_uid != folder.st_uid

@@ -18,9 +18,11 @@ package struct PathName: Hashable, Sendable {
         self.text = text
     }
 
-    /// The folder part: everything before the last slash; `.` for a bare
-    /// name, `/` for a name in the root.
+    /// The folder part: everything before the last slash, trailing slashes
+    /// dropped first (the folder that holds ``lastComponent``); `.` for a
+    /// bare name, `/` for a name in the root.
     package var parent: String {
+        let text = Self.trimmed(text)
         guard let slash = text.lastIndex(of: "/") else { return "." }
         return slash == text.startIndex ? "/" : String(text[..<slash])
     }
@@ -28,7 +30,8 @@ package struct PathName: Hashable, Sendable {
     /// Whether ``parent`` is a folder below the root: the path has a slash
     /// that is not its first character.
     package var hasParentBelowRoot: Bool {
-        text.lastIndex(of: "/").map { $0 != text.startIndex } ?? false
+        let text = Self.trimmed(text)
+        return text.lastIndex(of: "/").map { $0 != text.startIndex } ?? false
     }
 
     /// The last name (trailing slashes ignored; empty for the root).

@@ -39,12 +39,16 @@
 @_exported import struct HostPlugins.PresenterRegistry
 @_exported import struct HostPlugins.PresenterChain
 @_exported import struct HostPlugins.PluginLoadError
+@_exported import enum HostPlugins.DiscoveryFailure
+@_exported import enum HostPlugins.PluginLoadFailure
+@_exported import enum HostPlugins.ResolutionFailure
 @_exported import struct HostPlugins.UnknownPresenter
 @_exported import struct HostEngine.PresenterProcessConfiguration
 
 // What the presenters say and how they fail; the clock they read.
 @_exported import struct HostEngine.PresenterLogEntry
 @_exported import struct HostEngine.PresenterFailure
+@_exported import enum HostEngine.ProtocolViolation
 @_exported import struct HostPlugins.ConfinementViolation
 @_exported import enum HostEngine.Hook
 @_exported import protocol HostEngine.HostClock

@@ -49,7 +49,8 @@ package enum AddBookmarkCommand {
                 form: BookmarkForm(url: options.url ?? "", title: options.title ?? ""))
             return try session.show(
                 on: .fullScreen(
-                    presenterRows: { AddBookmarkView.presenterRows(forRows: $0) }, failed: screen.presenterFailed),
+                    presenterRows: { AddBookmarkView.presenterRows(forRows: $0) },
+                    options: AddBookmarkScreen.presenterOptions, failed: screen.presenterFailed),
                 interrupted: { screen.interrupted(by: $0.signal) }
             ) { stage throws(CommandError) in
                 do throws(RuntimeError) {

@@ -40,7 +40,8 @@ package enum DriveCommand {
             let screenlet: Screenlet
             do throws(CommandError) {
                 screenlet = try runtime.attachForCommand(
-                    DriveView(presenter: session.presenter.id, file: session.messages), presenter: session.presenter)
+                    ScreenletView(progressMessages: session.messages.map(\.progressMessages) ?? [:]),
+                    presenter: session.presenter)
             } catch {
                 server?.stop()
                 throw error
@@ -94,19 +95,6 @@ package enum DriveCommand {
             }
         }
     }
-}
-
-/// The view of `drive`: the presenter chosen, the `--messages` file's table.
-// Safe: only immutable state of its own; the rest as for every view.
-final class DriveView: ScreenletView, @unchecked Sendable {
-    private let presenterID: String
-
-    init(presenter: String, file: MessagesFile?) {
-        presenterID = presenter
-        super.init(progressMessages: file.map(\.progressMessages) ?? [:])
-    }
-
-    override func createProgressPresenter() -> String { presenterID }
 }
 
 /// How a drive ends: stdin's end (no signal) or the first signal, whichever

@@ -18,12 +18,12 @@ extension PresenterSession {
         let log = self.log
         let logSink: ((PresenterLogEntry) -> Void)? = log.isEnabled ? { log.write($0) } : nil
         switch surface {
-        case .fullScreen(let presenterRows, let failed):
+        case .fullScreen(let presenterRows, let screenOptions, let failed):
             log.hold()
             let backend = FullScreenBackend(
                 color: presentation.color.isEnabled(environment: environment), unicode: unicode)
             let runtime = PresenterRuntime(
-                registry: registry, backend: backend, options: AddBookmarkScreen.presenterOptions(options),
+                registry: registry, backend: backend, options: screenOptions(options),
                 presenterRows: presenterRows, isolation: isolation, log: logSink,
                 onPresenterFailure: { failure, current in
                     failed(failure)

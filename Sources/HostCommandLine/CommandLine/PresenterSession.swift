@@ -29,7 +29,8 @@ final class PresenterSession: Sendable {
     /// How long the presenter's outcome (the success or failure message)
     /// may stay once it shows, in seconds: where a command waits for the
     /// presenter to be done after the work (`run --linger`, add-bookmark's
-    /// `--get-title` and `--add`), it waits at most `--min-show` + this, then
+    /// `--get-title` and `--add`), it waits at most the minimum show time
+    /// (`run`'s `--min-show`; add-bookmark's 1 s) + this, then
     /// ends whatever is drawn. Presenters get it as the `outcome-limit-ms`
     /// option. (`run` and `drive` do not wait: the outcome stays as a line.)
     static let outcomeLimit: Double = 5
@@ -137,9 +138,12 @@ final class PresenterSession: Sendable {
         case lines(plain: Bool = false, tail: Int = 0)
         /// The whole terminal, the alternate screen (the Add Bookmark
         /// screen): the presenter draws in `presenterRows`; one that fails
-        /// is taken off the view, `failed` says so, and the view goes on.
+        /// is taken off the view, `failed` says so, and the view goes on;
+        /// `options` changes the options its presenters read (the screen's
+        /// own minimum show time).
         case fullScreen(
-            presenterRows: @Sendable (Int) -> Range<Int>, failed: (PresenterFailure) -> Void)
+            presenterRows: @Sendable (Int) -> Range<Int>, options: ([String: String]) -> [String: String],
+            failed: (PresenterFailure) -> Void)
     }
 
     /// The session's runtime while it shows, for the body of
@@ -148,7 +152,11 @@ final class PresenterSession: Sendable {
         let runtime: PresenterRuntime
         /// A terminal region (or the full screen), or plain lines.
         let mode: BackendFactory.Mode
-        fileprivate let control: DispatchQueue
+        /// The signals' serial queue: what must not interleave with a
+        /// signal's handling runs there (run's `--timeout`, which freezes
+        /// and thaws the command's tree, between a passed-on Ctrl-Z and
+        /// the host's own stop would restart a command the user stopped).
+        let control: DispatchQueue
         fileprivate let settling: Settling
         fileprivate let trap: SignalTrap
 

@@ -112,6 +112,15 @@ final class RunEvents: @unchecked Sendable {
         self.status(text.isEmpty ? (success ? "Succeeded" : "Failed") : text)
     }
 
+    /// Once the runtime is shut down: what is still queued (lines the
+    /// presenter thread had no time to print above the region before
+    /// ``ended(success:status:reason:duration:message:)`` gave up waiting,
+    /// the outcome line among them) is written as it comes, with the same
+    /// patience; the region is gone, so the lines go to the output itself.
+    func finish() {
+        writer?.drain(stalledAfter: Self.patience, atMost: Self.longestDrain)
+    }
+
     /// `STATUS=<text>` to systemd (one line: newlines become spaces).
     private func status(_ text: String) {
         guard let notifySocket else { return }

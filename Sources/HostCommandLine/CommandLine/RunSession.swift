@@ -63,7 +63,6 @@ final class RunSession: @unchecked Sendable {
     let options: RunOptions
     let session: PresenterSession
     let view: RunView
-    let control = DispatchQueue(label: "presenter-host.run.control")
     /// Guards the state below.
     let condition = MonotonicCondition()
     var child: ChildProcess?
@@ -132,6 +131,7 @@ final class RunSession: @unchecked Sendable {
         // asked to stop, and the region goes as it came. What the command
         // left of a streamed line comes after it, the cursor as it left it.
         runtime.shutdown(keepingOutcome: interruptedBy == nil)
+        events.finish()
         started.output.finishStream(to: .standardError)
 
         // A timeout is said by the failure's line, which stays in a
@@ -213,7 +213,7 @@ final class RunSession: @unchecked Sendable {
             terminal: mode == .terminal, runtime: runtime, relay: relay, log: session.log,
             tail: { [view] in view.appendTail($0) })
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
-        let timer = options.timeout.map { startTimer(seconds: $0, child: child) }
+        let timer = options.timeout.map { startTimer(seconds: $0, child: child, on: stage.control) }
         let handle: InteractorHandle
         if let early {
             handle = early

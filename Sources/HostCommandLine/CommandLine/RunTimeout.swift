@@ -7,8 +7,9 @@ import HostSystem
 /// time, and what outlived the command after it.
 extension RunSession {
     /// After `seconds`: SIGTERM to the command's tree, then SIGKILL
-    /// `killGrace` later.
-    func startTimer(seconds: Double, child: ChildProcess) -> DispatchSourceTimer {
+    /// `killGrace` later; on `control`, the signals' queue, so that it
+    /// never comes between a signal's steps.
+    func startTimer(seconds: Double, child: ChildProcess, on control: DispatchQueue) -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: control)
         // A dispatch timer's deadline is libdispatch's uptime (CLOCK_MONOTONIC
         // on Linux): it does not move with the wall clock either.

@@ -5,14 +5,14 @@ import HostText
 import PresenterABI
 
 /// The view of `presenter-host run`: the bottom region of the terminal, below
-/// the command's output, with the presenter the user chose and the messages
-/// of `--messages FILE` or of `--working/--success/--failure`.
+/// the command's output, with the messages of `--messages FILE` or of
+/// `--working/--success/--failure` (the presenter the user chose is the
+/// session's resolved chain, given when the view is attached).
 ///
 /// With `--output tail=N` its last N rows are not the presenter's: they show
 /// the command's last N whole lines as they come (dim, cut to the width).
 // Safe: `tail` and `screenlet` only under `tailLock`; the rest as for every view.
 final class RunView: ScreenletView, @unchecked Sendable {
-    private let presenterID: String
     /// How many rows show the command's last lines (0: none).
     let tailRows: Int
     private let tailLock = Lock()
@@ -24,12 +24,9 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// A view for `options`, with the messages already read from the file
     /// (`nil` without `--messages`).
     init(options: RunOptions, file: MessagesFile?) {
-        presenterID = options.presentation.presenter
         tailRows = options.output == .tail ? options.tailLines : 0
         super.init(progressMessages: Self.messages(options: options, file: file))
     }
-
-    override func createProgressPresenter() -> String { presenterID }
 
     /// The view is attached: tail lines from now on ask for a frame.
     func attached(to screenlet: Screenlet) {

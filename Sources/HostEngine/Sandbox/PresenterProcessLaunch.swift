@@ -57,16 +57,11 @@ package final class PresenterProcessLaunch: Sendable, Equatable {
         }
     }
 
-    /// The process, once: nil when it was taken already or was started with
-    /// another configuration than `configuration` (which then starts its own).
-    func take(for configuration: PresenterProcessConfiguration) -> Result<Started, Failure>? {
-        guard Self.sameStart(configuration, self.configuration) else { return nil }
-        return outcome.withLock { $0.take() }
-    }
-
-    /// Whether two configurations start the same process (budgets aside).
-    private static func sameStart(_ a: PresenterProcessConfiguration, _ b: PresenterProcessConfiguration) -> Bool {
-        a.executable == b.executable && a.environment == b.environment && a.policy == b.policy
+    /// The process, once: nil when it was taken already. The configuration
+    /// that holds this launch is the one it was started with (built once,
+    /// by whoever started it), so nothing is compared.
+    func take() -> Result<Started, Failure>? {
+        outcome.withLock { $0.take() }
     }
 
     /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: in

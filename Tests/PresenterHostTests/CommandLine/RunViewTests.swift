@@ -1,3 +1,4 @@
+import HostPlugins
 import PresenterHostTesting
 import Testing
 @testable import HostRuntime
@@ -15,7 +16,6 @@ struct RunViewTests {
     @Test func noMessageFlagsShowTheCommandLineOnly() throws {
         let view = RunView(options: try options(["--", "make", "-C", "my dir"]), file: nil)
         #expect(view.progressMessages == ["run": [.working: "make -C 'my dir'"]])
-        #expect(view.createProgressPresenter() == "mbhud")
     }
 
     @Test func flagsFillTheActionsTable() throws {
@@ -25,7 +25,6 @@ struct RunViewTests {
                 "--success", "Built", "--failure", "", "--", "make",
             ]), file: nil)
         #expect(view.progressMessages == ["build": [.working: "make", .success: "Built", .failure: ""]])
-        #expect(view.createProgressPresenter() == "netactivity")
     }
 
     @Test func aFileIsUsedAsWritten() throws {
@@ -45,7 +44,7 @@ struct RunViewTests {
             gone = runtime
             let view = RunView(
                 options: try options(["--presenter", "p", "--output", "tail=2", "--", "true"]), file: nil)
-            view.attached(to: try runtime.attach(view))
+            view.attached(to: try runtime.attach(view, presenter: try recorder.registry.resolve("p")))
             runtime.shutdown()
         }
         #expect(gone == nil, "the runtime outlived its shutdown and every reference to it")

@@ -85,6 +85,25 @@ struct EveryWaitEndsTests {
         #expect(messages + (fields["dropped"] as? Int ?? 0) == count, "\(messages) lines, \(fields)")
     }
 
+    /// `--events -` above the region while the presenter takes 3 s a
+    /// frame (within its hook budget): the lines wait for the presenter
+    /// thread, past the end's patience, yet the outcome line is written
+    /// once the region is gone. It was lost: the run returned while the
+    /// writer still waited to print above a region that had ended.
+    @Test func eventsBehindASlowPresenterAreWrittenOnceTheRegionIsGone() throws {
+        let plugins = try FixtureBuilder.directory([.misbehaving])
+        let run = try MeasuredRun(
+            [
+                "run", "--plugin-dir", plugins.path, "--presenter", "fixture.misbehaving", "--hook-timeout", "20",
+                "--events", "-", "--", "sh", "-c",
+                "echo 10% >&$PRESENTER_PROGRESS_FD; echo 20% >&$PRESENTER_PROGRESS_FD; exit 4",
+            ], environment: ["FIXTURE_MISBEHAVE": "sleep:render", "FIXTURE_SLEEP_MS": "3000"])
+        let output = String(decoding: run.output, as: UTF8.self)
+        #expect(run.status == 4, "\(output.suffix(800))")
+        #expect(output.contains(#""event":"failure""#), "\(output.suffix(800))")
+        #expect(output.contains(#""status":4"#), "\(output.suffix(800))")
+    }
+
     @Test func aStalledLogReaderNeverStallsTheCommandAndALastLineCountsWhatWasDropped() throws {
         // The FIFO is held open (read and write) so that the host's open finds
         // a reader; the reader reads only once the command is done, up to the
@@ -288,8 +307,8 @@ struct EveryWaitEndsTests {
         }
     }
 
-    /// A file another user made in a sticky, world-writable folder, even
-    /// one all may write, is not appended to by `--log` or `--events`
+    /// A file or FIFO another user made in a sticky, world-writable folder,
+    /// even one all may write, is not appended to by `--log` or `--events`
     /// (it is theirs to read, under a name they chose), whatever
     /// `protected_regular` says; the user's own file there is.
     @Test(.enabled(if: geteuid() == 0, "needs root, to make a file as uid 65534 with setpriv"))
@@ -298,8 +317,11 @@ struct EveryWaitEndsTests {
             """
             mkdir shared && chmod 1777 shared
             chmod 755 "$DIR"
-            setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'umask 0; : > shared/theirs' || exit 98
+            setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'umask 0; : > shared/theirs; mkfifo shared/fifo' || exit 98
             : > shared/mine
+            python3 -c 'import os, sys; os.set_inheritable(os.open("shared/fifo", os.O_RDWR), True); os.execv(sys.argv[1], sys.argv[1:])' \\
+                "$HOST" run --events shared/fifo -- true 2>fifo.err
+            echo "fifo=$?"
             "$HOST" run --log shared/theirs -- true 2>log.err
             echo "log=$?"
             "$HOST" run --events shared/theirs -- true 2>events.err
@@ -313,6 +335,10 @@ struct EveryWaitEndsTests {
         #expect(run.values["events"] == "73", "\(run.transcript)")
         #expect(run.values["own"] == "0", "\(run.transcript)")
         #expect(run.values["theirs"] == "0", "\(run.transcript)")
+        // A FIFO of theirs, with a reader on it (the host's own inherited
+        // descriptor, so that the open does not fail for want of one): not
+        // written to either.
+        #expect(run.values["fifo"] == "73", "\(run.transcript)")
         let mine = try String(contentsOfFile: run.folder + "/shared/mine", encoding: .utf8)
         #expect(mine.contains(#""event":"success""#))
         for (file, option) in [("log.err", "--log"), ("events.err", "--events")] {

@@ -12,7 +12,9 @@ import Testing
         ("/libMBHud.so", "/", false, "libMBHud.so"),
         ("/", "/", false, ""),
         ("", ".", false, ""),
-        ("/home/me/plugins/", "/home/me/plugins", true, "plugins"),
+        // The folder that holds the last name, as for the name without its slash.
+        ("/home/me/plugins/", "/home/me", true, "plugins"),
+        ("/home//", "/", false, "home"),
     ])
     func splitsAtTheLastSlash(path: String, parent: String, belowRoot: Bool, last: String) {
         let name = PathName(path)
