@@ -12,7 +12,7 @@ import Glibc
 /// the terminal, Ctrl-Z stops it together with the host, and a Ctrl-C typed
 /// at the terminal reaches it directly (see `SignalTrap` for how the host
 /// avoids sending it a second one).
-package final class ChildProcess {
+package final class ChildProcess: Sendable {
     /// The child's process id.
     package let pid: pid_t
     /// The read end of the pipe that receives the child's captured output, or

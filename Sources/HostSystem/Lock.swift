@@ -8,7 +8,7 @@
 /// pthread mutex.
 // Safe: the mutex is used only through the pthread calls, which are
 // thread-safe; it lives at a fixed address until deinit.
-package final class Lock: @unchecked Sendable {
+final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     package init() {

@@ -23,7 +23,7 @@ import SystemShims
 // Safe: the mutex is used only through the pthread calls and the word only
 // through the ph_condition_ calls, both thread-safe; both live at fixed
 // addresses until deinit.
-package final class MonotonicCondition: @unchecked Sendable {
+final class MonotonicCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let word = UnsafeMutablePointer<ph_condition_word>.allocate(capacity: 1)
 

@@ -21,19 +21,22 @@ import HostText
 /// line off while the process is stopped (``PresenterSession``). The
 /// fetcher, in a process group of its own, goes on meanwhile, within its
 /// own time limit.
-// Safe: `interruption`, `fetch`, `fetched` and `saved` only under `condition`; the rest is immutable.
-final class BookmarkScript: @unchecked Sendable {
+final class BookmarkScript: Sendable {
     private let view: AddBookmarkView
     /// The view's presenter, resolved by the command.
     private let presenter: PresenterChain
     private let timeout: Double
     private let environment: [String: String]
     private let note: (@Sendable (String) -> Void)?
-    private let condition = MonotonicCondition()
-    private var interruption: Int32?
-    private var fetch: WebTitleFetch?
-    private var fetched: (url: String, result: Result<String, WebTitleError>)?
-    private var saved: Result<Bookmark, InteractorError>?
+    /// What the signals' queue, the fetch and the save tell the script.
+    private let state = ConditionLock(State())
+
+    private struct State {
+        var interruption: Int32?
+        var fetch: WebTitleFetch?
+        var fetched: (url: String, result: Result<String, WebTitleError>)?
+        var saved: Result<Bookmark, InteractorError>?
+    }
     /// Interrupted by the first interrupting signal.
     private let saveInterruption = BookmarkSaveInterruption()
 
@@ -92,16 +95,16 @@ final class BookmarkScript: @unchecked Sendable {
         return .exit(ExitCode.success.rawValue)
     }
 
-    private var interrupted: Int32? { condition.withLock { interruption } }
+    private var interrupted: Int32? { state.withLock { $0.interruption } }
 
     /// On the signals' queue, for an interrupting signal: the fetch
     /// cancelled, a save not committed yet stopped.
     func interrupted(by signal: Int32) {
-        condition.withLock {
-            if interruption == nil { interruption = signal }
-            fetch?.cancel()
-            condition.broadcast()
+        state.withLock { state in
+            if state.interruption == nil { state.interruption = signal }
+            state.fetch?.cancel()
         }
+        state.broadcast()
         saveInterruption.interrupt()
     }
 
@@ -114,18 +117,15 @@ final class BookmarkScript: @unchecked Sendable {
             of: url, on: screenlet, timeout: timeout,
             environment: environment, note: note
         ) { [self] fetchedURL, result in
-            condition.withLock {
-                fetched = (fetchedURL, result)
-                condition.broadcast()
-            }
+            state.withLock { $0.fetched = (fetchedURL, result) }
+            state.broadcast()
         }
-        condition.withLock {
-            fetch = started
-            if interruption != nil { started?.cancel() }  // the signal came first
+        state.withLock { state in
+            state.fetch = started
+            if state.interruption != nil { started?.cancel() }  // the signal came first
         }
-        return condition.withLock {
-            while fetched == nil && interruption == nil { condition.wait() }
-            return fetched ?? (url, .failure(WebTitleError(reason: "cancelled")))
+        return state.withLock(waitingUntil: { $0.fetched != nil || $0.interruption != nil }) { state, _ in
+            state.fetched ?? (url, .failure(WebTitleError(reason: "cancelled")))
         }
     }
 
@@ -135,15 +135,10 @@ final class BookmarkScript: @unchecked Sendable {
     ) -> Result<Bookmark, InteractorError> {
         BookmarkInteractors.add(url: url, title: title, to: store, on: screenlet, interruption: saveInterruption) {
             [self] result in
-            condition.withLock {
-                saved = result
-                condition.broadcast()
-            }
+            state.withLock { $0.saved = result }
+            state.broadcast()
         }
         // A signal ends the save before it commits, or waits for its commit.
-        return condition.withLock {
-            while saved == nil { condition.wait() }
-            return saved!
-        }
+        return state.withLock(waitingUntil: { $0.saved != nil }) { state, _ in state.saved! }
     }
 }

@@ -25,15 +25,14 @@ import HostText
 /// the outcome line counts them (`dropped`); the outcome line itself is
 /// never dropped, and ``ended(success:status:reason:duration:message:)``
 /// waits for the reader to take what is queued only while it takes some.
-// Safe: `lastPercent` only under `lock`; the rest is immutable (`Destination` guards its own).
-final class RunEvents: @unchecked Sendable {
+final class RunEvents: Sendable {
     private let destination: Destination?
     private let writer: QueuedWriter?
     private let log: RunLog
     /// `NOTIFY_SOCKET`: where systemd hears the service's status.
     private let notifySocket: String?
-    private let lock = Lock()
-    private var lastPercent: Int?
+    /// The whole percentage of the last `progress` line.
+    private let lastPercent = LockedValue<Int?>(nil)
 
     /// Events to `path` (appended; "-" is stdout), or only to the log
     /// when `path` is nil.
@@ -86,9 +85,9 @@ final class RunEvents: @unchecked Sendable {
         }
         guard let fraction = report.fraction else { return }
         let percent = fraction < 0 ? nil : Int((fraction * 100).rounded(.down))
-        let changed: Bool = lock.withLock {
-            defer { lastPercent = percent }
-            return percent != lastPercent
+        let changed: Bool = lastPercent.withLock { last in
+            defer { last = percent }
+            return percent != last
         }
         if changed { emit(["event": "progress", "fraction": fraction < 0 ? .null : .double(fraction)]) }
     }
@@ -146,12 +145,11 @@ final class RunEvents: @unchecked Sendable {
 
     /// Where the writer thread puts the lines: the file, or above the
     /// region while one is drawn on the terminal they go to.
-    // Safe: `runtime` only under `lock`; the rest is immutable.
-    private final class Destination: @unchecked Sendable {
+    private final class Destination: Sendable {
         let fd: FileDescriptor
         private let owned: Bool
-        private let lock = Lock()
-        private weak var runtime: PresenterRuntime?
+        /// The runtime whose region the lines go above, while it shows.
+        private let above = LockedValue(WeakRuntime())
 
         init(fd: FileDescriptor, owned: Bool) {
             self.fd = fd
@@ -163,7 +161,7 @@ final class RunEvents: @unchecked Sendable {
         }
 
         func show(above runtime: PresenterRuntime) {
-            lock.withLock { self.runtime = runtime }
+            above.withLock { $0.runtime = runtime }
         }
 
         /// On the writer thread: false once the output is gone. Above a
@@ -173,7 +171,8 @@ final class RunEvents: @unchecked Sendable {
         /// lines would each wait there for a redraw of their own, past the
         /// queue's bound and past the command's end.
         func write(_ bytes: [UInt8]) -> Bool {
-            if let runtime = lock.withLock({ runtime }), runtime.printAbove(String(decoding: bytes, as: UTF8.self)) {
+            if let runtime = above.withLock({ $0.runtime }), runtime.printAbove(String(decoding: bytes, as: UTF8.self))
+            {
                 runtime.sync {}
                 return true
             }

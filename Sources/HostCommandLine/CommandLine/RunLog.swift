@@ -19,17 +19,20 @@ import HostText
 /// queue (``QueuedWriter``), as `--events`' are: a `--log` FIFO or pipe
 /// whose reader stopped never stalls the run. Lines past the bound are
 /// dropped, and ``flush()`` writes one line that counts them.
-// Safe: `runtime` and `held` only under `lock`; the rest is immutable.
-final class RunLog: @unchecked Sendable {
+final class RunLog: Sendable {
     private let verbose: Bool
     private let file: QueuedWriter?
-    private let lock = Lock()
-    /// Where verbose lines go while the presenter is on screen.
-    private weak var runtime: PresenterRuntime?
-    /// Lines that came once the runtime was shutting down (or while a full
-    /// screen is shown: ``hold()``), written after it.
-    private var held: [String] = []
-    private var holding = false
+    /// Where verbose lines go, under one lock: entries are written one at a time.
+    private let state = LockedValue(State())
+
+    private struct State {
+        /// Where verbose lines go while the presenter is on screen.
+        var above = WeakRuntime()
+        /// Lines that came once the runtime was shutting down (or while a
+        /// full screen is shown: ``RunLog/hold()``), written after it.
+        var held: [String] = []
+        var holding = false
+    }
 
     /// A log for `--verbose` and `--log path`.
     /// - Throws: `.cannotCreate` naming the file when it cannot be opened.
@@ -87,26 +90,26 @@ final class RunLog: @unchecked Sendable {
 
     /// From now on, verbose lines go above `runtime`'s region.
     func show(above runtime: PresenterRuntime) {
-        lock.withLock { self.runtime = runtime }
+        state.withLock { $0.above.runtime = runtime }
     }
 
     /// From now on, verbose lines are kept until ``flush()``: a full screen
     /// (the Add Bookmark screen) has nowhere to print them.
     func hold() {
-        lock.withLock { holding = true }
+        state.withLock { $0.holding = true }
     }
 
     /// Records `entry`.
     func write(_ entry: PresenterLogEntry) {
         guard isEnabled else { return }
-        lock.withLock {
+        state.withLock { state in
             file?.push(Array((Self.timestamp() + " " + entry.line + "\n").utf8))
             guard verbose else { return }
-            if holding {
-                held.append(entry.line)
-            } else if let runtime {
+            if state.holding {
+                state.held.append(entry.line)
+            } else if let runtime = state.above.runtime {
                 // Refused once the runtime is shutting down: written after it.
-                if !runtime.printAbove(entry.line + "\n") { held.append(entry.line) }
+                if !runtime.printAbove(entry.line + "\n") { state.held.append(entry.line) }
             } else {
                 PresenterHostCommand.writeStandardError(entry.line + "\n")
             }
@@ -117,7 +120,8 @@ final class RunLog: @unchecked Sendable {
     /// log file only.
     func record(_ line: String) {
         guard let file else { return }
-        lock.withLock { _ = file.push(Array((Self.timestamp() + " " + PrintableText.escaping(line) + "\n").utf8)) }
+        state.withLock { _ in _ = file.push(Array((Self.timestamp() + " " + PrintableText.escaping(line) + "\n").utf8))
+        }
     }
 
     /// Writes what came while the runtime was shutting down: call it once
@@ -134,11 +138,9 @@ final class RunLog: @unchecked Sendable {
             }
             file.drain(stalledAfter: RunEvents.patience, atMost: RunEvents.longestDrain)
         }
-        let lines: [String] = lock.withLock {
-            defer { held = [] }
-            runtime = nil
-            holding = false
-            return held
+        let lines: [String] = state.withLock { state in
+            defer { state = State() }
+            return state.held
         }
         for line in lines { PresenterHostCommand.writeStandardError(line + "\n") }
     }

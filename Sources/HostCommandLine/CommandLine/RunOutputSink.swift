@@ -23,30 +23,50 @@ import HostSystem
 /// is passed on in pieces, each a line of its own, in every mode and in
 /// the `--log` file, and what a carriage return redrew of it is forgotten,
 /// so a 1 GB line or a `\r`-redrawn bar costs 64 KiB, not its size.
-// Safe: `lines`, `promptShown` and the filters only under
-// `lock` (the pump's queue and, for the prompt, the presenter thread);
-// `logLines` on the pump's queue.
-final class RunOutputSink: @unchecked Sendable {
+final class RunOutputSink: Sendable {
     private let mode: OutputMode
     /// Shown in a terminal region (not plain lines).
     private let terminal: Bool
     private let runtime: PresenterRuntime
     private let relay: ProgressRelay
     private let log: RunLog
-    private let lock = Lock()
-    private var progress = TerminalProgressFilter()
-    private var lines = OutputLines()
-    /// How many bytes of the unfinished line were shown as a prompt.
-    private var promptShown = 0
-    private var logLines = OutputLines()
-    private let kept = CapturedOutput()
+    /// The lines as they come (the pump's queue) and as the prompt shows
+    /// them (the presenter thread).
+    private let state = LockedValue(Lines())
+    /// The `--log` file's lines (the pump's queue).
+    private let logLines = LockedValue(OutputLines())
+    /// What is kept for the replay (the pump's queue, then the end's).
+    private let kept = LockedValue(CapturedOutput())
 
     /// Gets the whole lines of `--output tail` (on the pump's queue).
-    private let tail: ([String]) -> Void
+    private let tail: @Sendable ([String]) -> Void
+
+    private struct Lines {
+        var progress = TerminalProgressFilter()
+        var lines = OutputLines()
+        /// How many bytes of the unfinished line were shown as a prompt.
+        var promptShown = 0
+
+        /// When part of the unfinished line was shown as a prompt and
+        /// `bytes` end it, the rest of it with its newline (to be printed
+        /// whatever the mode: a line begun on the screen ends there) and
+        /// the bytes after it; else nothing and all of `bytes`.
+        mutating func endOfPrompt(in bytes: [UInt8]) -> (String?, ArraySlice<UInt8>) {
+            guard promptShown > 0, let newline = bytes.firstIndex(of: 0x0A) else { return (nil, bytes[...]) }
+            let rest = lines.unfinished.dropFirst(shownKept) + bytes[...newline]
+            _ = lines.flush()
+            promptShown = 0
+            return (String(decoding: rest, as: UTF8.self), bytes[(newline + 1)...])
+        }
+
+        /// How many of the kept bytes of the unfinished line were shown as
+        /// a prompt (those before them were forgotten).
+        var shownKept: Int { max(0, promptShown - lines.forgotten) }
+    }
 
     init(
         mode: OutputMode, terminal: Bool, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog,
-        tail: @escaping ([String]) -> Void
+        tail: @escaping @Sendable ([String]) -> Void
     ) {
         self.mode = mode
         self.terminal = terminal
@@ -61,7 +81,7 @@ final class RunOutputSink: @unchecked Sendable {
     /// Takes the OSC 9;4 progress sequences out (to the relay) and passes
     /// the rest on.
     func receive(_ chunk: [UInt8]) {
-        let (bytes, reports) = lock.withLock { progress.filter(chunk) }
+        let (bytes, reports) = state.withLock { $0.progress.filter(chunk) }
         for report in reports { relay.deliver(report) }
         keep(bytes)
     }
@@ -69,12 +89,12 @@ final class RunOutputSink: @unchecked Sendable {
     private func keep(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         if log.hasFile {
-            for line in logLines.append(bytes) { log.record("presenter-host: output: " + line) }
+            for line in logLines.withLock({ $0.append(bytes) }) { log.record("presenter-host: output: " + line) }
         }
-        if mode == .onFailure || mode == .tail { kept.append(bytes) }
-        let (promptEnd, complete): (String?, [String]) = lock.withLock {
-            let (promptEnd, rest) = endOfPrompt(in: bytes)
-            return (promptEnd, rest.isEmpty ? [] : lines.append(Array(rest)))
+        if mode == .onFailure || mode == .tail { kept.withLock { $0.append(bytes) } }
+        let (promptEnd, complete): (String?, [String]) = state.withLock { state in
+            let (promptEnd, rest) = state.endOfPrompt(in: bytes)
+            return (promptEnd, rest.isEmpty ? [] : state.lines.append(Array(rest)))
         }
         if let promptEnd { runtime.printAbove(promptEnd) }
         switch mode {
@@ -85,48 +105,35 @@ final class RunOutputSink: @unchecked Sendable {
         if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
     }
 
-    /// Under `lock`: when part of the unfinished line was shown as a prompt
-    /// and `bytes` end it, the rest of it with its newline (to be printed
-    /// whatever the mode: a line begun on the screen ends there) and the
-    /// bytes after it; else nothing and all of `bytes`.
-    private func endOfPrompt(in bytes: [UInt8]) -> (String?, ArraySlice<UInt8>) {
-        guard promptShown > 0, let newline = bytes.firstIndex(of: 0x0A) else { return (nil, bytes[...]) }
-        let rest = lines.unfinished.dropFirst(shownKept) + bytes[...newline]
-        _ = lines.flush()
-        promptShown = 0
-        return (String(decoding: rest, as: UTF8.self), bytes[(newline + 1)...])
-    }
-
     /// On the presenter thread, while the command asks the user something:
     /// the bytes of its unfinished line not shown yet, from now on shown.
     private func unshownPrompt() -> [UInt8] {
-        lock.withLock {
-            let unshown = Array(lines.unfinished.dropFirst(shownKept))
-            promptShown += unshown.count
+        state.withLock { state in
+            let unshown = Array(state.lines.unfinished.dropFirst(state.shownKept))
+            state.promptShown += unshown.count
             return unshown
         }
     }
-
-    /// Under `lock`: how many of the kept bytes of the unfinished line
-    /// were shown as a prompt (those before them were forgotten).
-    private var shownKept: Int { max(0, promptShown - lines.forgotten) }
 
     /// Takes what is left once the pump finished: the log's last line, the
     /// rest of a line begun as a prompt (with a newline: a line begun on
     /// the screen ends there), and with plain lines `--output stream`'s
     /// unfinished last line, as it is.
     func flush() {
-        keep(lock.withLock { progress.flush() })
-        if log.hasFile, let last = logLines.flush() { log.record("presenter-host: output: " + last) }
-        let (promptRest, stream): (String?, [UInt8]) = lock.withLock {
-            defer { promptShown = 0 }
-            guard promptShown > 0 else {
+        keep(state.withLock { $0.progress.flush() })
+        if log.hasFile, let last = logLines.withLock({ $0.flush() }) {
+            log.record("presenter-host: output: " + last)
+        }
+        let (mode, terminal) = (mode, terminal)
+        let (promptRest, stream): (String?, [UInt8]) = state.withLock { state in
+            defer { state.promptShown = 0 }
+            guard state.promptShown > 0 else {
                 guard mode == .stream && !terminal else { return (nil, []) }
-                defer { _ = lines.flush() }
-                return (nil, lines.unfinished)
+                defer { _ = state.lines.flush() }
+                return (nil, state.lines.unfinished)
             }
-            let rest = lines.unfinished.dropFirst(shownKept)
-            _ = lines.flush()
+            let rest = state.lines.unfinished.dropFirst(state.shownKept)
+            _ = state.lines.flush()
             return (rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self), [])
         }
         if let promptRest { runtime.printAbove(promptRest + "\n") }
@@ -137,9 +144,10 @@ final class RunOutputSink: @unchecked Sendable {
     /// `--output stream` in a terminal, once the region is gone: writes
     /// the unfinished last line to `fd` as `CMD` wrote it.
     func finishStream(to fd: FileDescriptor) {
-        let bytes: [UInt8] = lock.withLock {
-            defer { _ = lines.flush() }
-            return mode == .stream ? lines.unfinished : []
+        let mode = mode
+        let bytes: [UInt8] = state.withLock { state in
+            defer { _ = state.lines.flush() }
+            return mode == .stream ? state.lines.unfinished : []
         }
         guard !bytes.isEmpty else { return }
         _ = TerminalShim.writeAll(fd, bytes)
@@ -147,6 +155,6 @@ final class RunOutputSink: @unchecked Sendable {
 
     /// Writes what was kept (only with `--output on-failure` and `tail`).
     func replay(to fd: FileDescriptor) {
-        kept.write(to: fd)
+        kept.withLock { $0.write(to: fd) }
     }
 }

@@ -51,8 +51,7 @@ import HostSystem
 /// take over (``PresenterSession/fallBack(after:from:unicode:log:)``); `CMD` is not touched.
 /// If the host itself crashes, ``CrashRescue`` restores the terminal and
 /// hangs up `CMD`.
-// Safe: every `var` below is read and written under `condition`; the rest is immutable.
-final class RunSession: @unchecked Sendable {
+final class RunSession: Sendable {
     /// How long `CMD` gets between SIGTERM and SIGKILL after `--timeout`.
     static let killGrace: TimeInterval = 2
     /// The interactor type presenters are told about.
@@ -63,17 +62,20 @@ final class RunSession: @unchecked Sendable {
     let options: RunOptions
     let session: PresenterSession
     let view: RunView
-    /// Guards the state below.
-    let condition = MonotonicCondition()
-    var child: ChildProcess?
-    /// The first interrupting signal that came before `CMD` ended.
-    var interruption: Int32?
-    /// `CMD` was reaped: its status is the exit status from now on.
-    var ended = false
-    var timedOut = false
-    /// What the timeout's SIGTERM reached, and when (on ``MonotonicTime``, in seconds).
-    var terminated = ProcessTree.empty
-    var terminatedAt = 0.0
+    /// What the signals' queue, the timeout and the run share.
+    let state = LockedValue(State())
+
+    struct State {
+        var child: ChildProcess?
+        /// The first interrupting signal that came before `CMD` ended.
+        var interruption: Int32?
+        /// `CMD` was reaped: its status is the exit status from now on.
+        var ended = false
+        var timedOut = false
+        /// What the timeout's SIGTERM reached, and when (on ``MonotonicTime``, in seconds).
+        var terminated = ProcessTree.empty
+        var terminatedAt = 0.0
+    }
 
     init(options: RunOptions, session: PresenterSession) {
         self.options = options
@@ -122,7 +124,7 @@ final class RunSession: @unchecked Sendable {
         let started = try start(executable, on: stage, events: events, working: workingMessage)
         let termination = awaitEnd(of: started, on: stage)
 
-        let (interruptedBy, didTimeOut) = condition.withLock { (interruption, timedOut) }
+        let (interruptedBy, didTimeOut) = state.withLock { ($0.interruption, $0.timedOut) }
         if didTimeOut { endSurvivors() }
         let outcome = Self.outcome(
             of: termination, interruptedBy: interruptedBy, timedOutAfter: didTimeOut ? options.timeout ?? 0 : nil)
@@ -199,11 +201,11 @@ final class RunSession: @unchecked Sendable {
             executable, capture: capture, channel: channel, runtime: runtime, events: events,
             working: workingMessage)
         CrashRescue.setCommand(child.pid)
-        condition.withLock {
-            self.child = child
+        state.withLock { state in
+            state.child = child
             // A signal that came before the child existed is forwarded now
             // (frozen, as ``RunSignals`` forwards: nothing forks unseen).
-            if let signal = interruption { child.sendToTree(signal, freeze: true) }
+            if let signal = state.interruption { child.sendToTree(signal, freeze: true) }
         }
         // The command's output flows, and its timeout runs, from its start,
         // whatever the presenter takes to start.
@@ -299,7 +301,7 @@ final class RunSession: @unchecked Sendable {
         // A Ctrl-C that ended the command reached the host as it reached the
         // command: handle it as one that came while the command ran.
         stage.handlePendingSignals()
-        condition.withLock { ended = true }
+        state.withLock { $0.ended = true }
         started.timer?.cancel()
         started.pump?.finish()
         started.channel.finish()

@@ -10,17 +10,17 @@ extension RunSession {
     /// On the signals' queue. Once the command has ended its status stands:
     /// a signal then only cuts `--linger`'s wait short (the session's settle).
     func interrupted(by event: SignalTrap.Event) {
-        condition.withLock {
-            if ended { return }
-            if interruption == nil {
-                interruption = event.signal
+        state.withLock { state in
+            if state.ended { return }
+            if state.interruption == nil {
+                state.interruption = event.signal
                 // From the terminal, the whole foreground group already has it.
                 // Frozen while the tree is read: a process forking just then
                 // would otherwise have children no scan saw, which outlive
                 // the run (the soak's seed 1459062025, run 131).
-                if !event.fromTerminal { child?.sendToTree(event.signal, freeze: true) }
+                if !event.fromTerminal { state.child?.sendToTree(event.signal, freeze: true) }
             } else {
-                child?.sendToTree(SIGKILL, freeze: true)
+                state.child?.sendToTree(SIGKILL, freeze: true)
             }
         }
     }
@@ -29,6 +29,6 @@ extension RunSession {
     /// to the command before the view goes (the presenter must not delay
     /// its stop), SIGCONT once the host is continued: what we stopped.
     func passOn(_ signal: Int32) {
-        condition.withLock { _ = child?.sendToTree(signal, freeze: false) }
+        state.withLock { _ = $0.child?.sendToTree(signal, freeze: false) }
     }
 }

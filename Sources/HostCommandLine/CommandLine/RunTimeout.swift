@@ -18,15 +18,15 @@ extension RunSession {
         timer.setEventHandler { [self] in
             if !fired {
                 fired = true
-                condition.withLock {
-                    guard !ended else { return }
-                    timedOut = true
-                    terminatedAt = MonotonicTime.seconds()
-                    terminated = child.sendToTree(SIGTERM, freeze: true)
+                state.withLock { state in
+                    guard !state.ended else { return }
+                    state.timedOut = true
+                    state.terminatedAt = MonotonicTime.seconds()
+                    state.terminated = child.sendToTree(SIGTERM, freeze: true)
                 }
             } else {
                 child.sendToTree(SIGKILL, freeze: true)
-                Self.killAll(condition.withLock { terminated.survivors })
+                Self.killAll(state.withLock { $0.terminated.survivors })
             }
         }
         timer.resume()
@@ -38,7 +38,7 @@ extension RunSession {
     /// died) gets the rest of the grace time, then SIGKILL. Usually nothing
     /// is left and this returns at once.
     func endSurvivors() {
-        let (tree, since) = condition.withLock { (terminated, terminatedAt) }
+        let (tree, since) = state.withLock { ($0.terminated, $0.terminatedAt) }
         let deadline = since + Self.killGrace
         var survivors = tree.survivors
         while !survivors.isEmpty && MonotonicTime.seconds() < deadline {

@@ -11,15 +11,19 @@ import PresenterABI
 ///
 /// With `--output tail=N` its last N rows are not the presenter's: they show
 /// the command's last N whole lines as they come (dim, cut to the width).
-// Safe: `tail` and `screenlet` only under `tailLock`; the rest as for every view.
+// Unchecked as every ScreenletView (its superclass's promise); its own state is in `tail`'s lock.
 final class RunView: ScreenletView, @unchecked Sendable {
     /// How many rows show the command's last lines (0: none).
     let tailRows: Int
-    private let tailLock = Lock()
-    private var tail: [String] = []
-    /// Where to ask for a frame when the tail changes, once attached.
-    /// Weak: the screenlet holds this view, and the runtime behind it.
-    private weak var screenlet: Screenlet?
+    /// The last lines, and where to ask for a frame when they change.
+    private let tail = LockedValue(Tail())
+
+    private struct Tail {
+        var lines: [String] = []
+        /// Once attached. Weak: the screenlet holds this view, and the
+        /// runtime behind it.
+        weak var screenlet: Screenlet?
+    }
 
     /// A view for `options`, with the messages already read from the file
     /// (`nil` without `--messages`).
@@ -30,7 +34,7 @@ final class RunView: ScreenletView, @unchecked Sendable {
 
     /// The view is attached: tail lines from now on ask for a frame.
     func attached(to screenlet: Screenlet) {
-        tailLock.withLock { self.screenlet = screenlet }
+        tail.withLock { $0.screenlet = screenlet }
     }
 
     /// Adds whole lines of the command's output to the tail and asks for a
@@ -42,17 +46,18 @@ final class RunView: ScreenletView, @unchecked Sendable {
     func appendTail(_ lines: [String]) {
         guard tailRows > 0, !lines.isEmpty else { return }
         let shown = lines.suffix(tailRows).map(DisplayText.message)
-        let screenlet: Screenlet? = tailLock.withLock {
-            tail.append(contentsOf: shown)
-            if tail.count > tailRows { tail.removeFirst(tail.count - tailRows) }
-            return self.screenlet
+        let tailRows = tailRows
+        let screenlet: Screenlet? = tail.withLock { tail in
+            tail.lines.append(contentsOf: shown)
+            if tail.lines.count > tailRows { tail.lines.removeFirst(tail.lines.count - tailRows) }
+            return tail.screenlet
         }
         screenlet?.setNeedsDisplay()
     }
 
     override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
         guard tailRows > 0 else { return nil }
-        let lines = tailLock.withLock { tail }
+        let lines = tail.withLock { $0.lines }
         let top = canvas.rows - tailRows
         let dim = CellStyle(rawValue: UInt32(PRESENTER_STYLE_DIM))
         for (offset, line) in lines.enumerated() where top + offset >= 0 {
