@@ -11,13 +11,13 @@
 /// not lost).
 // Unchecked: `state` is touched only between the condition's lock and unlock.
 package final class ConditionLock<State>: @unchecked Sendable {
-    private let condition = MonotonicCondition()
-    private var state: State
+    @usableFromInline let condition = MonotonicCondition()
+    @usableFromInline var state: State
 
     package init(_ state: sending State) { self.state = state }
 
     /// Runs `body` holding the lock, with the state to read or change.
-    package func withLock<Result, E: Error>(
+    @inlinable package func withLock<Result, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         condition.lock()
@@ -30,7 +30,7 @@ package final class ConditionLock<State>: @unchecked Sendable {
     /// gives for it (nil: no deadline; asked again after each wake-up, as
     /// the state may move it), then runs `body` still holding the lock,
     /// with whether `ready` held.
-    package func withLock<Result, E: Error>(
+    @inlinable package func withLock<Result, E: Error>(
         waitingUntil ready: (State) -> Bool, deadline: (State) -> UInt64? = { _ in nil },
         _ body: (inout sending State, _ ready: Bool) throws(E) -> sending Result
     ) throws(E) -> sending Result {
@@ -50,7 +50,7 @@ package final class ConditionLock<State>: @unchecked Sendable {
     }
 
     /// Wakes one waiter, to check its predicate again.
-    package func signal() { condition.signal() }
+    @inlinable package func signal() { condition.signal() }
     /// Wakes every waiter, to check its predicate again.
-    package func broadcast() { condition.broadcast() }
+    @inlinable package func broadcast() { condition.broadcast() }
 }

@@ -8,10 +8,10 @@
 /// pthread mutex.
 // Safe: the mutex is used only through the pthread calls, which are
 // thread-safe; it lives at a fixed address until deinit.
-final class Lock: @unchecked Sendable {
+@usableFromInline final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    package init() {
+    @usableFromInline init() {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
     }
@@ -21,8 +21,8 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    @usableFromInline func lock() { pthread_mutex_lock(mutex) }
+    @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` holding the lock.
     package func withLock<T>(_ body: () throws -> T) rethrows -> T {

@@ -8,13 +8,13 @@
 /// run must see every lock the host takes.
 // Unchecked: `value` is touched only between the mutex's lock and unlock.
 package final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = Lock()
-    private var value: Value
+    @usableFromInline let lock = Lock()
+    @usableFromInline var value: Value
 
     package init(_ value: sending Value) { self.value = value }
 
     /// Runs `body` holding the lock, with the value to read or change.
-    package func withLock<Result, E: Error>(
+    @inlinable package func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         lock.lock()

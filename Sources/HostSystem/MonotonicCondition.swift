@@ -23,11 +23,11 @@ import SystemShims
 // Safe: the mutex is used only through the pthread calls and the word only
 // through the ph_condition_ calls, both thread-safe; both live at fixed
 // addresses until deinit.
-final class MonotonicCondition: @unchecked Sendable {
+@usableFromInline final class MonotonicCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let word = UnsafeMutablePointer<ph_condition_word>.allocate(capacity: 1)
 
-    package init() {
+    @usableFromInline init() {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
         word.initialize(to: ph_condition_word(sequence: 0, waiters: 0))
@@ -39,8 +39,8 @@ final class MonotonicCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
+    @usableFromInline func lock() { pthread_mutex_lock(mutex) }
+    @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` holding the lock.
     package func withLock<T>(_ body: () throws -> T) rethrows -> T {
@@ -51,22 +51,22 @@ final class MonotonicCondition: @unchecked Sendable {
 
     /// Waits (holding the lock) until signalled. As with every condition,
     /// a wake-up may be spurious: check the state it guards again.
-    package func wait() { _ = sleep(until: nil) }
+    @usableFromInline func wait() { _ = sleep(until: nil) }
 
     /// Waits (holding the lock) until signalled or the monotonic clock
     /// reaches `deadline` (nanoseconds, as ``MonotonicTime/nanoseconds()``);
     /// false when the deadline passed.
     @discardableResult
-    package func wait(untilNanoseconds deadline: UInt64) -> Bool {
+    @usableFromInline func wait(untilNanoseconds deadline: UInt64) -> Bool {
         var time = timespec(
             tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         return withUnsafePointer(to: &time) { sleep(until: $0) }
     }
 
     /// Wakes one waiter.
-    package func signal() { ph_condition_wake(word, 0) }
+    @usableFromInline func signal() { ph_condition_wake(word, 0) }
     /// Wakes every waiter.
-    package func broadcast() { ph_condition_wake(word, 1) }
+    @usableFromInline func broadcast() { ph_condition_wake(word, 1) }
 
     /// Unlocks, sleeps until woken or `deadline` (absolute, monotonic),
     /// locks again; false when the deadline passed.

@@ -12,11 +12,11 @@ enum DiscoveryTrace {
     static func lines(_ registry: PresenterRegistry) -> [String] {
         var lines: [String] = []
         for entry in registry.searchPath {
-            let files = entry.status == .directory ? PluginDirectory.candidates(in: entry) : []
+            let files = entry.status() == .directory ? PluginDirectory.candidates(in: entry) : []
             let which =
                 entry.origin == .bundled ? "only \(SearchPath.bundledLibraryNames.joined(separator: ", "))" : "*.so"
             lines.append(
-                "directory \(PrintableText.escaping(entry.path)) (\(entry.origin.rawValue)): \(entry.status.label), "
+                "directory \(PrintableText.escaping(entry.path)) (\(entry.origin.rawValue)): \(entry.status().label), "
                     + "\(files.count) candidate file\(files.count == 1 ? "" : "s") (\(which))")
             for file in files {
                 let plugins = registry.plugins.filter { $0.path == file.path }

@@ -5,7 +5,6 @@ import HostEngine
 import HostPlugins
 import HostRuntime
 import HostSystem
-import Synchronization
 
 /// `presenter-host drive`: shows the actions that JSON lines start and end
 /// (``DriveRequest``), from stdin or, with `--socket`, from any number of
@@ -104,7 +103,7 @@ private final class DriveEnding: Sendable {
         var ended = false
         var interruption: Int32?
     }
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// Signalled by each ``finish(_:)``: it counts one that comes before the wait.
     private let wake = DispatchSemaphore(value: 0)
 

@@ -126,7 +126,7 @@ enum ListCommand {
             text +=
                 "\nSearch path, in order (bundled: only \(SearchPath.bundledLibraryNames.joined(separator: ", "))):\n"
             let originWidth = SearchPathEntry.Origin.allCases.map(\.rawValue.count).max() ?? 0
-            let statuses = registry.searchPath.map(\.status.label)
+            let statuses = registry.searchPath.map { $0.status().label }
             let statusWidth = statuses.map(\.count).max() ?? 0
             for (entry, status) in zip(registry.searchPath, statuses) {
                 text +=
@@ -201,7 +201,7 @@ enum ListCommand {
             "errors": .array(registry.errors.map { ["path": .string($0.path), "reason": .string($0.reason)] }),
             "searchPath": .array(
                 registry.searchPath.map { entry in
-                    let status = entry.status
+                    let status = entry.status()
                     return [
                         "path": .string(entry.path), "origin": .string(entry.origin.rawValue),
                         "exists": .bool(status != .missing), "status": .string(status.label),

@@ -4,7 +4,6 @@ import HostEngine
 import HostPlugins
 import HostRuntime
 import HostSystem
-import Synchronization
 
 /// The life of the presenter a command shows its work with (`run`,
 /// `drive`, `add-bookmark` and its script modes), from the shared options
@@ -268,7 +267,7 @@ private final class Settling: Sendable {
         /// The runtime's answer, once the helper has it.
         var settled: Bool?
     }
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let wake = DispatchSemaphore(value: 0)
 
     func begin() { state.withLock { $0.settled = nil } }

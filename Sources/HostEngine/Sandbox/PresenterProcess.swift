@@ -294,7 +294,7 @@ package final class PresenterProcess: PresenterEngine {
         }
         // Started ahead by `run` (its registry load and command spawn went on
         // meanwhile), else now.
-        let launched = configuration.launch?.take() ?? PresenterProcessLaunch.spawn(configuration)
+        let launched = configuration.launch?.take(for: configuration) ?? PresenterProcessLaunch.spawn(configuration)
         let started: PresenterProcessLaunch.Started
         switch launched {
         case .success(let value): started = value

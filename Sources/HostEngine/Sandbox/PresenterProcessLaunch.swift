@@ -57,11 +57,18 @@ package final class PresenterProcessLaunch: Sendable, Equatable {
         }
     }
 
-    /// The process, once: nil when it was taken already. The configuration
-    /// that holds this launch is the one it was started with (built once,
-    /// by whoever started it), so nothing is compared.
-    func take() -> Result<Started, Failure>? {
-        outcome.withLock { $0.take() }
+    /// The process, once: nil when it was taken already, or when
+    /// `configuration` (the one that holds this launch, built once with it)
+    /// was since changed in what the process was started with: the
+    /// executable, its environment, the policy. That one starts its own,
+    /// never a process started with other sandbox inputs.
+    func take(for configuration: PresenterProcessConfiguration) -> Result<Started, Failure>? {
+        let started = self.configuration
+        guard
+            configuration.executable == started.executable && configuration.environment == started.environment
+                && configuration.policy == started.policy
+        else { return nil }
+        return outcome.withLock { $0.take() }
     }
 
     /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: in

@@ -26,7 +26,7 @@ struct DiscoveredFile: Sendable {
         var files: [DiscoveredFile] = []
         var seen = Set<String>()
         let check = CandidateCheck(policy: policy)
-        for entry in searchPath where entry.status == .directory {
+        for entry in searchPath where entry.status() == .directory {
             for candidate in PluginDirectory.candidates(in: entry) {
                 let file = check.check(candidate, in: entry)
                 if case .success(let real) = file.checked, !seen.insert(real.path).inserted { continue }

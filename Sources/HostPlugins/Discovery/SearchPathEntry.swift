@@ -53,9 +53,9 @@ public struct SearchPathEntry: Sendable, Equatable {
     }
 
     /// Whether the entry is a readable directory, is missing, is not a
-    /// directory or cannot be read; looked up each time (loading skips all
-    /// but `.directory`).
-    public var status: Status {
+    /// directory or cannot be read: asked of the file system at each call
+    /// (a method, as it does I/O; loading skips all but `.directory`).
+    public func status() -> Status {
         let info: stat
         do throws(Errno) {
             info = try FileStatus.of(path)
@@ -81,7 +81,7 @@ public struct SearchPathEntry: Sendable, Equatable {
         case .user, .system, .bundled: return nil
         }
         let problem: String
-        switch status {
+        switch status() {
         case .directory: return nil
         case .missing: problem = "no such directory; check the path"
         case .notDirectory: problem = "is a file, not a directory; give the directory that holds it"

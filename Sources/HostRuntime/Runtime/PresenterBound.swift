@@ -1,3 +1,5 @@
+import HostSystem
+
 /// A value of the presenter thread's alone, checked on every access: a get
 /// or set from any other thread stops the process, in release builds too
 /// (NIO's `NIOLoopBound`), instead of a debug `assert` called by hand.
@@ -8,28 +10,37 @@
 // Unchecked: the check above is made at run time, where the compiler cannot.
 final class PresenterBound<Value>: @unchecked Sendable {
     private let thread: PresenterThread
-    private var stored: Value
+    /// The presenter thread, as a value: the check's common case is one
+    /// comparison, with no reference to follow.
+    private let owner: ThreadIdentity
+    /// Not checked for exclusive access at run time: the thread check
+    /// already keeps every access on one thread, and the dynamic check's
+    /// bookkeeping (a thread-local access set, at each get and set) was
+    /// most of a frame's added cost.
+    @exclusivity(unchecked) private var stored: Value
 
     /// Binds `value` to `thread`; may be made on any thread, as it is not
     /// read there.
     init(_ value: Value, to thread: PresenterThread) {
         stored = value
         self.thread = thread
+        owner = thread.identity
     }
 
     /// The value; presenter thread only.
     var value: Value {
-        get {
+        @inline(__always) get {
             check()
             return stored
         }
-        _modify {
+        @inline(__always) _modify {
             check()
             yield &stored
         }
     }
 
-    private func check() {
+    @inline(__always) private func check() {
+        if _fastPath(owner.isCurrent) { return }
         precondition(thread.mayTouchItsState, "presenter thread only")
     }
 }

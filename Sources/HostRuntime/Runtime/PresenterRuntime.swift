@@ -186,8 +186,10 @@ public final class PresenterRuntime: Sendable {
         scheduler = PresenterBound(FrameScheduler(maxFramesPerSecond: maxFramesPerSecond), to: thread)
         // The engine's delegate is weak: the runtime itself, which owns the engine.
         engine.delegate = self
-        backend.watchResize { [weak self] in self?.resize() }
+        // The thread's handlers first: a resize's job must find them (a batch
+        // without them renders nothing and leaves the runtime unsettled).
         thread.handle(afterJobs: { [weak self] in self?.afterJobs() }, onWake: { [weak self] in self?.timerFired() })
+        backend.watchResize { [weak self] in self?.resize() }
     }
 
     // MARK: - Views

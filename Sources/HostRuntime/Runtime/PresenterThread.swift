@@ -44,6 +44,8 @@ final class PresenterThread: Sendable {
     private let shared = Shared()
     private var state: ConditionLock<State> { shared.state }
     private let thread: ThreadIdentity
+    /// The thread, as a value (``PresenterBound``'s first check).
+    var identity: ThreadIdentity { thread }
 
     init(name: String) {
         thread = DetachedThread.start(name: name) { [shared] in
@@ -69,7 +71,9 @@ final class PresenterThread: Sendable {
     /// True on the thread, and, once it exited, on any (``sync(_:)`` then
     /// runs its body on the caller's thread, which stands in for it): where
     /// presenter-thread state may be touched.
-    var mayTouchItsState: Bool { isCurrent || shared.hasExited.load(ordering: .acquiring) }
+    var mayTouchItsState: Bool {
+        @inline(__always) get { isCurrent || shared.hasExited.load(ordering: .acquiring) }
+    }
 
     /// Queues `job`; false (and the job dropped) once the thread is stopping.
     @discardableResult
@@ -88,18 +92,29 @@ final class PresenterThread: Sendable {
     }
 
     /// Runs `body` on the thread and returns its result. On the thread itself
-    /// it runs at once; after the thread exited, on the caller's thread
-    /// (nothing else can run then).
+    /// it runs at once; after the thread exited, on the caller's thread,
+    /// one caller at a time (``standIn``): a signal's suspend and a late
+    /// fetch's completion, say, must not both stand in for it at once.
     func sync<T>(_ body: () throws -> T) rethrows -> T {
         if isCurrent && !shared.hasExited.load(ordering: .acquiring) { return try body() }
         return try withoutActuallyEscaping(body) { body in
             var result: Result<T, Error>?
             let done = DispatchSemaphore(value: 0)
             let queued = queue(Job { result = Result { try body() } }, done: done)
-            if queued { done.wait() } else { waitForExit(); result = Result { try body() } }
+            if queued {
+                done.wait()
+            } else {
+                waitForExit()
+                standIn.wait()
+                result = Result { try body() }
+                standIn.signal()
+            }
             return try result!.get()
         }
     }
+
+    /// Held by the caller that stands in for the thread once it exited.
+    private let standIn = DispatchSemaphore(value: 1)
 
     /// Sets (or with `nil` clears) the time, on the monotonic clock, at which
     /// `onWake` runs. Call on the thread.

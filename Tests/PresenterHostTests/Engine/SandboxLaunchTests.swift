@@ -54,15 +54,21 @@ struct SandboxLaunchTests {
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }
 
-    /// The configuration that holds a launch is the one it was started
-    /// with (built once): it is taken, once, without a comparison.
-    @Test func aLaunchIsTakenOnce() throws {
-        let launch = PresenterProcessLaunch(PresenterProcessConfiguration(executable: TestPaths.binary.path))
-        guard case .success(let started)? = launch.take() else {
-            Issue.record("the launch's process was not there to take")
+    /// A launch is taken once, and not by a configuration changed since in
+    /// what the process was started with (its sandbox inputs).
+    @Test func aLaunchIsTakenOnceAndOnlyForTheStartItWasMadeFor() throws {
+        let plain = PresenterProcessConfiguration(executable: TestPaths.binary.path)
+        let launch = PresenterProcessLaunch(plain)
+        var insecure = plain
+        insecure.policy = PluginPolicy(allowInsecure: true)
+        #expect(launch.take(for: insecure) == nil, "another policy: another start")
+        var slower = plain
+        slower.hookTimeout = 2
+        guard case .success(let started)? = launch.take(for: slower) else {
+            Issue.record("a budget is not part of the start")
             return
         }
-        #expect(launch.take() == nil && launch.pid == nil, "taken once")
+        #expect(launch.take(for: plain) == nil && launch.pid == nil, "taken once")
         try? started.channel.close()
         try? started.log.close()
         _ = ProcessExit.end(started.pid, waitingUpTo: 0, group: true)

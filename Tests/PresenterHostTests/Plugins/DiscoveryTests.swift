@@ -88,10 +88,10 @@ import Testing
 
     @Test func theStatusOfAnEntryTellsMissingFromNotADirectory() throws {
         let directory = TestPaths.temporaryDirectory("status")
-        #expect(SearchPathEntry(path: directory.path, origin: .flag).status == .directory)
-        #expect(SearchPathEntry(path: directory.path + "/none", origin: .flag).status == .missing)
-        #expect(SearchPathEntry(path: "/etc/hostname/below", origin: .flag).status == .missing)
-        #expect(SearchPathEntry(path: "/etc/hostname", origin: .flag).status == .notDirectory)
+        #expect(SearchPathEntry(path: directory.path, origin: .flag).status() == .directory)
+        #expect(SearchPathEntry(path: directory.path + "/none", origin: .flag).status() == .missing)
+        #expect(SearchPathEntry(path: "/etc/hostname/below", origin: .flag).status() == .missing)
+        #expect(SearchPathEntry(path: "/etc/hostname", origin: .flag).status() == .notDirectory)
         #expect(SearchPathEntry.Status.unreadable("Permission denied").label == "unreadable")
         #expect(SearchPathEntry.Status.notDirectory.label == "not a directory")
         // A default directory that is missing is normal: no warning.
