@@ -2,10 +2,10 @@
     import Glibc
 #endif
 
-/// A mutual-exclusion lock (a pthread mutex): the host's `NSLock`, without
-/// Foundation, whose import loads ICU's libraries into every process at
-/// start (docs/BENCHMARKS.md). ThreadSanitizer sees it, as it sees every
-/// pthread mutex.
+/// A mutual-exclusion lock (a pthread mutex), the one under ``LockedValue``:
+/// the host's `NSLock`, without Foundation, whose import loads ICU's
+/// libraries into every process at start (docs/BENCHMARKS.md).
+/// ThreadSanitizer sees it, as it sees every pthread mutex.
 // Safe: the mutex is used only through the pthread calls, which are
 // thread-safe; it lives at a fixed address until deinit.
 @usableFromInline final class Lock: @unchecked Sendable {
@@ -23,11 +23,4 @@
 
     @usableFromInline func lock() { pthread_mutex_lock(mutex) }
     @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
-
-    /// Runs `body` holding the lock.
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
 }
