@@ -39,8 +39,16 @@ enum ArgumentParser {
     ///   `Unknown option '--bogus'`, `Missing value for '--timeout <seconds>'`,
     ///   `--timeout: 'soon' is not a duration above 0; give seconds (5, 1.5 or 5s), minutes (2m) or hours (1h)`,
     ///   `--in-process takes no value`, `Unexpected argument 'x'`.
-    static func parse(_ arguments: [String], as spec: CommandSpec) throws(CommandError) -> ParsedArguments {
+    ///
+    /// `leading`: options already read before the command's name (against
+    /// the top spec: `presenter-host --plugin-dir D run ...`), taken as if
+    /// they came first after it, as read, not read again: each must be one
+    /// of `spec`'s own, or it is refused as an option typed there would be.
+    static func parse(
+        _ arguments: [String], as spec: CommandSpec, after leading: [ParsedArguments.Occurrence] = []
+    ) throws(CommandError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        for occurrence in leading { parsed.occurrences.append(try adopt(occurrence, into: spec)) }
         var index = arguments.startIndex
         var optionsEnded = false
         while index < arguments.endIndex {
@@ -101,6 +109,26 @@ enum ArgumentParser {
             }
         }
         return parsed
+    }
+
+    /// `occurrence`, read against another spec, as `spec`'s: the same
+    /// option there, with the value it was given.
+    /// - Throws: `.usage`, as ``parse(_:as:after:)`` says of a word typed
+    ///   after the command's name: refused or unknown there.
+    private static func adopt(
+        _ occurrence: ParsedArguments.Occurrence, into spec: CommandSpec
+    ) throws(CommandError) -> ParsedArguments.Occurrence {
+        let name = split(occurrence.words[0]).name
+        guard let option = spec.option(named: name) else {
+            if let refusal = spec.refused.first(where: { $0.names.contains(name) }) {
+                throw .usage("\(name) does not apply to \(spec.name): \(refusal.reason)")
+            }
+            throw .usage("Unknown option '\(PrintableText.escaping(name))'")
+        }
+        let target = option.alias.flatMap { spec.option(named: $0.name) } ?? option
+        // The top spec holds the commands' shared options themselves.
+        precondition(target.name == occurrence.option.name, "\(name) means another option before the command")
+        return occurrence
     }
 
     private static func checkOperands(_ operands: [String], _ spec: CommandSpec) throws(CommandError) {

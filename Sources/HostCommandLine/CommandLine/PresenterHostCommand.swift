@@ -122,7 +122,7 @@ package enum PresenterHostCommand {
     /// Reads the words before the command against ``CommandTable/top``,
     /// then the command's with its own spec. The plugin options, `--trace`
     /// (and list's `-v` and `--json`) given before a command are the
-    /// command's own, read as if they came after its name: each command
+    /// command's own, taken as read as if they came after its name: each command
     /// takes them or refuses them in one way, never drops them. `traced`:
     /// the command takes `--trace` and was given it.
     private static func read(_ arguments: [String]) throws(UsageFailure) -> (invocation: Invocation, traced: Bool) {
@@ -143,9 +143,8 @@ package enum PresenterHostCommand {
             return (.version, false)
         }
         let spelledAsOptions = CommandTable.optionCommands.filter { top.has($0.name) }
-        // What came before the command, as typed, but the commands spelled as options.
+        // What came before the command, as read, but the commands spelled as options.
         let given = top.occurrences.filter { !CommandTable.optionCommands.map(\.name).contains($0.option.name) }
-            .flatMap(\.words)
         if let word = top.operands.first {
             guard let command = CommandTable.command(word: word) else {
                 let failure: CommandError =
@@ -163,7 +162,7 @@ package enum PresenterHostCommand {
                         "'\(flag.name)' cannot be combined with '\(word)'; put \(its) options after '\(word)'"),
                     command: command)
             }
-            return try invocation(of: command, given + top.operands.dropFirst())
+            return try invocation(of: command, Array(top.operands.dropFirst()), after: given)
         }
         guard let command = spelledAsOptions.first else {
             let failure: CommandError
@@ -180,15 +179,16 @@ package enum PresenterHostCommand {
                 error: .usage("'\(spelledAsOptions[0].name)' cannot be combined with '\(spelledAsOptions[1].name)'"),
                 command: nil)
         }
-        return try invocation(of: command, given)
+        return try invocation(of: command, [], after: given)
     }
 
-    /// `command`'s invocation from its arguments, and whether it was given `--trace`.
+    /// `command`'s invocation from its arguments (after the options read
+    /// before its name), and whether it was given `--trace`.
     private static func invocation(
-        of command: CommandSpec, _ arguments: [String]
+        of command: CommandSpec, _ arguments: [String], after leading: [ParsedArguments.Occurrence]
     ) throws(UsageFailure) -> (invocation: Invocation, traced: Bool) {
         do throws(CommandError) {
-            let parsed = try ArgumentParser.parse(arguments, as: command)
+            let parsed = try ArgumentParser.parse(arguments, as: command, after: leading)
             if parsed.stoppedBy != nil { return (command.hasHelpPage ? .commandHelp(command.name) : .help, false) }
             return (try invocation(of: command, parsed), parsed.has(CommandTable.trace.name))
         } catch {

@@ -44,6 +44,27 @@ import Testing
         #expect(try PresenterHostCommand.parse(arguments) == expected)
     }
 
+    /// An option read before a command's name is taken as read
+    /// (``ArgumentParser/parse(_:as:after:)``), not read again: so every
+    /// option the top spec reads must mean the same option, with the same
+    /// kind of value, in each command that takes it (or the command
+    /// refuses it, as it would after its name).
+    @Test func anOptionBeforeACommandMeansTheSameInTheCommand() {
+        for command in CommandTable.commands {
+            for option in CommandTable.top.options {
+                for name in [option.name] + (option.short.map { [$0] } ?? []) {
+                    guard let own = command.option(named: name) else { continue }
+                    let target = own.alias.flatMap { command.option(named: $0.name) } ?? own
+                    let topTarget = option.alias.flatMap { CommandTable.top.option(named: $0.name) } ?? option
+                    #expect(target.name == topTarget.name, "\(name) before \(command.name)")
+                    #expect(
+                        own.value.placeholder == option.value.placeholder,
+                        "\(name) before \(command.name) takes another value")
+                }
+            }
+        }
+    }
+
     private static func run(
         _ command: [String], presenter: String = "mbhud", plugins: PluginOptions
     ) -> RunOptions {
