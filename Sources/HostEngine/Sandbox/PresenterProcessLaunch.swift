@@ -1,5 +1,6 @@
 import Glibc
 import HostPlugins
+import HostSandbox
 import HostSystem
 
 /// A presenter process started before its engine needs it.

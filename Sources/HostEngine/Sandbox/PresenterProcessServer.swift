@@ -1,5 +1,6 @@
 import Glibc
 import HostPlugins
+import HostSandbox
 import HostSystem
 import Synchronization
 

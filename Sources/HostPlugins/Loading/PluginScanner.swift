@@ -1,3 +1,5 @@
+import HostSandbox
+
 /// Finds the plugin files that would crash or hang the host, by loading them
 /// first in a helper process (as GStreamer's `gst-plugin-scanner` does).
 ///

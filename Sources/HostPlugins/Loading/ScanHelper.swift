@@ -1,4 +1,5 @@
 import Glibc
+import HostSandbox
 import HostSystem
 
 /// The scan helper: `presenter-host --scan-plugins HOSTPID

@@ -1,4 +1,5 @@
 import Glibc
+import HostSandbox
 import HostSystem
 
 /// One running scan helper, seen from the host: spawned with the file to
