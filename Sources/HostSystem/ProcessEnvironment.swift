@@ -33,6 +33,21 @@ package enum ProcessEnvironment {
         reading.withLock { $0 = nil }
     }
 
+    /// The environment as `NAME=value` entries, in its order, with `name`
+    /// set to `value` (replacing every entry of that name): what `run`'s
+    /// command gets, the user's environment as it is but for the host's
+    /// own variable.
+    package static func entries(setting name: String, to value: String) -> [String] {
+        var entries: [String] = []
+        guard var pointer = ph_environment() else { return ["\(name)=\(value)"] }
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix(name + "=") { entries.append(text) }
+            pointer += 1
+        }
+        return entries + ["\(name)=\(value)"]
+    }
+
     private static func readEnviron() -> [String: String] {
         var variables: [String: String] = [:]
         // NULL after clearenv(3).

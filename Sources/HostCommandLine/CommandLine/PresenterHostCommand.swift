@@ -57,9 +57,13 @@ package enum PresenterHostCommand {
     package static func main(_ arguments: [String]) -> ProcessEnd.Status {
         FileDescriptor.holdClosedStandardDescriptors()
         // The scan helper (see PluginScanner): internal, so not in --help.
-        if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
+        if arguments.first == ScanHelper.flag {
+            ScanHelper.run(Array(arguments.dropFirst()), environment: ProcessEnvironment.current)
+        }
         // The presenter process (see PresenterProcess): internal too.
-        if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
+        if arguments.first == PresenterProcessServer.flag {
+            PresenterProcessServer.run(Array(arguments.dropFirst()), environment: ProcessEnvironment.current)
+        }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + Usage.seeHelp(nil))
             return .exit(ExitCode.usage.rawValue)

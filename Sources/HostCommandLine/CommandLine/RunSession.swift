@@ -277,7 +277,7 @@ final class RunSession: Sendable {
                 captureStdout: (capture && TerminalShim.isTerminal(.standardOutput)) || events.usesStandardOutput,
                 captureStderr: capture,
                 passing: [channel.childFD: channel.writeFD],
-                environment: Spawn.environment(
+                environment: ProcessEnvironment.entries(
                     setting: ProgressChannel.environmentVariable, to: String(channel.childFD.rawValue)))
             channel.commandStarted()
             return child
