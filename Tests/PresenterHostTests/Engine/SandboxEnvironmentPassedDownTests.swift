@@ -33,6 +33,20 @@ struct SandboxEnvironmentPassedDownTests {
         #expect(entries.contains { $0.hasPrefix("PRESENTER_HOST_NAMESPACES=") }, "\(entries)")
     }
 
+    /// `--trace` is a variable of the value the command line passes down,
+    /// not a write to its own environment: `run`'s command gets it (as
+    /// every process the host starts), and the user's other variables as
+    /// they are; without `--trace`, the command has none.
+    @Test func traceReachesTheCommandThroughTheValuePassedDown() throws {
+        let command = ["sh", "-c", "printf '%s|%s' \"${PRESENTER_HOST_DEBUG-unset}\" \"$MINE\""]
+        let traced = try ProcessRunner.host(
+            ["--trace", "run", "--"] + command, environment: ["CI": "true", "MINE": "kept as it is"])
+        #expect(traced.status == 0, "\(traced.stderr)")
+        #expect(traced.stdout == "1|kept as it is")
+        let plain = try ProcessRunner.host(["run", "--"] + command, environment: ["CI": "true", "MINE": "x"])
+        #expect(plain.stdout == "unset|x", "\(plain.stderr)")
+    }
+
     /// The scan helper's sandbox reads the environment it was started
     /// with: a test switch in the value given to the scanner turns a layer
     /// off there, though this process has no such variable.
