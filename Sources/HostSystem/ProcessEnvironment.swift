@@ -4,8 +4,9 @@
 import SystemShims
 
 /// The host's own environment, read in one place: the command line reads
-/// it and passes it down as a value (`scripts/layers` rejects a read
-/// anywhere else), and nothing changes it.
+/// it and passes it down as a value (a library caller that gives none gets
+/// it as the default), `scripts/layers` rejects a read anywhere else, and
+/// nothing changes it.
 package enum ProcessEnvironment {
     /// The environment as a dictionary, read from `environ` once per
     /// process. FoundationEssentials'
