@@ -44,18 +44,27 @@ let package = Package(
         .target(name: "HostSystem", dependencies: ["SystemShims", "CSeccomp"], exclude: ["README.md"]),
         // Text rules (control characters, width, JSON) and the canvas.
         .target(name: "HostText", dependencies: ["PresenterABI"], exclude: ["README.md"]),
-        // Plugins: discovery, loading (the scan helper, its sandbox), the registry.
+        // The sandbox's policy: what a process that runs plugin code (the
+        // scan helper, the presenter process) may do, putting it under those
+        // rules, and what its reports mean; the means it uses (Landlock,
+        // seccomp, namespaces) are HostSystem's, the only module that makes
+        // system calls. Its own module because HostPlugins and HostEngine
+        // both start such processes.
         // PRESENTER_HOST_TEST_SWITCHES: the environment switches that exist
         // for tests (PRESENTER_HOST_SANDBOX_OFF) are compiled into the debug
         // build the tests run, never into a release build (SECURITY.md).
         .target(
-            name: "HostPlugins", dependencies: ["HostSystem", "HostText", "PresenterABI", "SystemShims"],
-            exclude: ["README.md"],
+            name: "HostSandbox", dependencies: ["HostSystem", "HostText", "SystemShims"], exclude: ["README.md"],
             swiftSettings: [.define("PRESENTER_HOST_TEST_SWITCHES", .when(configuration: .debug))]
         ),
+        // Plugins: discovery, loading (the scan helper), the registry.
+        .target(
+            name: "HostPlugins",
+            dependencies: ["HostSystem", "HostText", "HostSandbox", "PresenterABI", "SystemShims"],
+            exclude: ["README.md"]),
         // The presenter engine (hooks, host services) and the presenter process.
         .target(
-            name: "HostEngine", dependencies: ["HostSystem", "HostText", "HostPlugins", "PresenterABI"],
+            name: "HostEngine", dependencies: ["HostSystem", "HostText", "HostSandbox", "HostPlugins", "PresenterABI"],
             exclude: ["README.md"]),
         // The runtime, with progress, rendering and the terminal.
         .target(
@@ -67,7 +76,8 @@ let package = Package(
         .target(
             name: "HostCommandLine",
             dependencies: [
-                "HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks", "PresenterABI",
+                "HostSystem", "HostText", "HostSandbox", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks",
+                "PresenterABI",
             ],
             exclude: ["README.md"]),
         // The library's module: no code of its own, it re-exports the
@@ -76,7 +86,7 @@ let package = Package(
         // Bookmark app (HostBookmarks) is the command line's, not the library's.
         .target(
             name: "PresenterHost",
-            dependencies: ["HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime"],
+            dependencies: ["HostSystem", "HostText", "HostSandbox", "HostPlugins", "HostEngine", "HostRuntime"],
             exclude: ["README.md"]),
         .executableTarget(name: "presenter-host", dependencies: ["HostCommandLine"]),
         // Test doubles (TestBackend, ManualClock's advance) for this package's
@@ -101,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "PresenterHostTests",
             dependencies: [
-                "HostSystem", "HostText", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks",
+                "HostSystem", "HostText", "HostSandbox", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks",
                 "HostCommandLine",
                 "PresenterHost", "PresenterHostTesting", "PresenterABI", "SystemShims",
             ],

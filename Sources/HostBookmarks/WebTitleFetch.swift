@@ -49,7 +49,7 @@ package final class WebTitleFetch: Sendable {
     /// `-v`).
     package init(
         url: String, timeout: Double = defaultTimeout,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String],
         fetcher: String? = nil, note: (@Sendable (String) -> Void)? = nil
     ) {
         self.url = url

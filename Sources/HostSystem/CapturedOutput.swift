@@ -71,7 +71,7 @@ package final class CapturedOutput {
     }
 
     private static var temporaryDirectory: String {
-        getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        ProcessEnvironment.current["TMPDIR"] ?? "/tmp"
     }
 
     /// A temporary file that is already unlinked, so it vanishes with the process.

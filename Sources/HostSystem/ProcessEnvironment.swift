@@ -3,34 +3,34 @@
 #endif
 import SystemShims
 
-/// The host's own environment, read and changed in one place.
+/// The host's own environment, read in one place: the command line reads
+/// it and passes it down as a value (a library caller that gives none gets
+/// it as the default), `scripts/layers` rejects a read anywhere else, and
+/// nothing changes it.
 package enum ProcessEnvironment {
-    /// The last reading of `environ`, until ``set(_:to:)`` changes it.
-    private static let reading = LockedValue<[String: String]?>(nil)
-
     /// The environment as a dictionary, read from `environ` once per
-    /// process (and again after ``set(_:to:)``). FoundationEssentials'
+    /// process. FoundationEssentials'
     /// `ProcessInfo.environment` builds the dictionary again at every call,
     /// at about 6,000 instructions a variable: with a usual environment of
     /// 80 that was half a million per call, and `run` made several, in the
     /// host and in the presenter process. An entry without `=` is skipped;
     /// of a name given twice the first counts, as for `getenv`; bytes that
     /// are not UTF-8 read as U+FFFD.
-    package static var current: [String: String] {
-        reading.withLock { cached in
-            if let cached { return cached }
-            let read = readEnviron()
-            cached = read
-            return read
-        }
-    }
+    package static let current: [String: String] = readEnviron()
 
-    /// Sets `name` to `value`. Only before the host starts a thread of its
-    /// own: `setenv` races any thread that reads the environment (`getenv`).
-    /// Every process the host starts afterwards inherits it.
-    package static func set(_ name: String, to value: String) {
-        setenv(name, value, 1)
-        reading.withLock { $0 = nil }
+    /// The environment as `NAME=value` entries, in its order, with each
+    /// name of `setting` set to its value (replacing every entry of that
+    /// name): what `run`'s command gets, the user's environment as it is
+    /// but for the host's own variables.
+    package static func entries(setting: [String: String]) -> [String] {
+        var entries: [String] = []
+        var pointer = ph_environment()
+        while let entry = pointer?.pointee {
+            let text = String(cString: entry)
+            if setting[String(text.prefix { $0 != "=" })] == nil { entries.append(text) }
+            pointer = pointer.map { $0 + 1 }
+        }
+        return entries + setting.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 
     private static func readEnviron() -> [String: String] {

@@ -49,7 +49,8 @@ package struct Spawn {
         /// a SIG_IGN its caller set for it, as a shell's child would). A
         /// signal the host catches is reset in any case.
         package var defaultSignals: [Int32]? = nil
-        /// The environment; `nil` passes the host's.
+        /// The environment, `NAME=value` entries; `nil`: the child inherits
+        /// the host's as it is, passed on unread.
         package var environment: [String]? = nil
         /// The namespaces the child starts in, where the kernel lets an
         /// unprivileged process make them (``Child/namespaces`` says which
@@ -165,20 +166,5 @@ package struct Spawn {
             Child(
                 pid: result.pid, namespaces: Namespaces(rawValue: Int32(result.namespaces)),
                 namespaceError: Int32(result.namespace_error)))
-    }
-}
-
-extension Spawn {
-    /// The host's environment as `NAME=value` entries, in its order, with
-    /// `name` set to `value` (replacing every entry of that name).
-    package static func environment(setting name: String, to value: String) -> [String] {
-        var entries: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if !text.hasPrefix(name + "=") { entries.append(text) }
-            pointer += 1
-        }
-        return entries + ["\(name)=\(value)"]
     }
 }

@@ -12,28 +12,30 @@ import HostSystem
 package enum AddBookmarkCommand {
     /// Runs `add-bookmark` with its options (the plugin options given
     /// before the word `add-bookmark` among them); returns how the host ends.
-    static func execute(_ options: AddBookmarkOptions) -> ProcessEnd.Status {
+    static func execute(_ options: AddBookmarkOptions, environment: [String: String]) -> ProcessEnd.Status {
         do {
-            return try run(options)
+            return try run(options, environment: environment)
         } catch {
             return .exit(PresenterHostCommand.report(error))
         }
     }
 
-    private static func run(_ options: AddBookmarkOptions) throws(CommandError) -> ProcessEnd.Status {
+    private static func run(
+        _ options: AddBookmarkOptions, environment: [String: String]
+    ) throws(CommandError) -> ProcessEnd.Status {
         if options.mode == .screen {
             // Checked first: nothing is loaded for a screen that cannot be shown.
             guard TerminalShim.isTerminal(.standardInput), TerminalShim.isTerminal(.standardError),
-                BackendFactory.mode(for: .standardError, environment: ProcessEnvironment.current) == .terminal
+                BackendFactory.mode(for: .standardError, environment: environment) == .terminal
             else {
                 throw .usage(
                     "the Add Bookmark screen needs a terminal (stdin and stderr, TERM set and not dumb, CI unset, empty, 0 or false); in scripts use --get-title or --add"
                 )
             }
         }
-        let session = try PresenterSession(options.presentation)
+        let session = try PresenterSession(options.presentation, environment: environment)
         defer { session.end() }
-        let (environment, log) = (session.environment, session.log)
+        let log = session.log
         let messages = session.messages?.progressMessages
         let store = BookmarkStore(path: BookmarkStore.path(store: options.store, environment: environment))
         let logNote: @Sendable (String) -> Void = {

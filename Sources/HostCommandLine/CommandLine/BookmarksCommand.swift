@@ -14,7 +14,7 @@ import HostText
 enum BookmarksCommand {
     /// Lists the store at `store` (else the default one); returns the exit status.
     static func execute(
-        store: String?, json: Bool, environment: [String: String] = ProcessEnvironment.current
+        store: String?, json: Bool, environment: [String: String]
     ) -> Int32 {
         do throws(CommandError) {
             let store = BookmarkStore(path: BookmarkStore.path(store: store, environment: environment))

@@ -29,12 +29,11 @@ enum CheckCommand {
         }
     }
 
-    static func execute(_ options: Options) -> Int32 {
+    static func execute(_ options: Options, environment: [String: String]) -> Int32 {
         for file in options.files where !FileStatus.exists(file) {
             return PresenterHostCommand.report(
                 .noInput("check: \(PrintableText.escaping(file)): no such file; give the path of a plugin .so file"))
         }
-        let environment = ProcessEnvironment.current
         let scanner = options.plugins.scanner(environment: environment)
         let configuration = options.plugins.presenterProcess(hookTimeout: options.hookTimeout, environment: environment)
         let suite = ConformanceSuite(configuration: configuration) {

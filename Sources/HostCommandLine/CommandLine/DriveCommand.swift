@@ -17,16 +17,18 @@ package enum DriveCommand {
     /// word `drive` among them); returns how the host ends: its exit
     /// status, or, when a signal ended a drive from stdin, that signal
     /// (``ProcessEnd/killed(by:)``), once the terminal is given back.
-    static func execute(_ options: DriveOptions) -> ProcessEnd.Status {
+    static func execute(_ options: DriveOptions, environment: [String: String]) -> ProcessEnd.Status {
         do {
-            return try drive(options)
+            return try drive(options, environment: environment)
         } catch {
             return .exit(PresenterHostCommand.report(error))
         }
     }
 
-    private static func drive(_ options: DriveOptions) throws(CommandError) -> ProcessEnd.Status {
-        let session = try PresenterSession(options.presentation)
+    private static func drive(
+        _ options: DriveOptions, environment: [String: String]
+    ) throws(CommandError) -> ProcessEnd.Status {
+        let session = try PresenterSession(options.presentation, environment: environment)
         defer { session.end() }
         // The end: stdin's end, or a signal. Trapped by the session before
         // the socket is bound: a SIGTERM while the presenter starts must

@@ -22,8 +22,9 @@ import HostText
 enum ListCommand {
     /// Lists the presenters found as `plugins` and the environment say
     /// (with `ids`, their ids alone, one a line); returns the exit status.
-    static func execute(_ plugins: PluginOptions, verbose: Bool, json: Bool, ids: Bool = false) -> Int32 {
-        let environment = ProcessEnvironment.current
+    static func execute(
+        _ plugins: PluginOptions, verbose: Bool, json: Bool, ids: Bool = false, environment: [String: String]
+    ) -> Int32 {
         let diversion = StandardOutputDiversion()
         let registry = plugins.loadRegistry(environment: environment, verbose: verbose)
         if EngineNote.tracingEnabled(environment) {

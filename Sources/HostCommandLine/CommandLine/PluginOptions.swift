@@ -83,6 +83,7 @@ struct PluginOptions: Equatable {
     /// bundled folder's presenters trusted by `--sandbox require`.
     func presenterProcess(hookTimeout: Double, environment: [String: String]) -> PresenterProcessConfiguration {
         var configuration = PresenterProcessConfiguration(hookTimeout: hookTimeout)
+        configuration.hostEnvironment = environment
         configuration.policy = policy
         configuration.requiresSandbox = requiresSandbox
         configuration.trustedFolders = SearchPath.resolve(pluginDirs: [], environment: environment, executablePath: nil)

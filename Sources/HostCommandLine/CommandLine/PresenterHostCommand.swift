@@ -57,21 +57,27 @@ package enum PresenterHostCommand {
     package static func main(_ arguments: [String]) -> ProcessEnd.Status {
         FileDescriptor.holdClosedStandardDescriptors()
         // The scan helper (see PluginScanner): internal, so not in --help.
-        if arguments.first == ScanHelper.flag { ScanHelper.run(Array(arguments.dropFirst())) }
+        if arguments.first == ScanHelper.flag {
+            ScanHelper.run(Array(arguments.dropFirst()), environment: ProcessEnvironment.current)
+        }
         // The presenter process (see PresenterProcess): internal too.
-        if arguments.first == PresenterProcessServer.flag { PresenterProcessServer.run(Array(arguments.dropFirst())) }
+        if arguments.first == PresenterProcessServer.flag {
+            PresenterProcessServer.run(Array(arguments.dropFirst()), environment: ProcessEnvironment.current)
+        }
         if arguments.isEmpty {
             writeStandardError(Usage.synopsis + Usage.seeHelp(nil))
             return .exit(ExitCode.usage.rawValue)
         }
         let invocation: Invocation
+        // The environment, read once here and passed down as a value.
+        var environment = ProcessEnvironment.current
         do throws(UsageFailure) {
             let traced: Bool
             (invocation, traced) = try read(arguments)
-            // --trace is PRESENTER_HOST_DEBUG=1 for this process and every
-            // process it starts (the scan helper, the presenter process);
-            // set before the command starts a thread.
-            if traced { ProcessEnvironment.set(EngineNote.debugVariable, to: "1") }
+            // --trace is PRESENTER_HOST_DEBUG=1 for this command and every
+            // process it starts (the scan helper, the presenter process, the
+            // command of `run`): in the value, not in the process's environment.
+            if traced { environment[EngineNote.debugVariable] = "1" }
         } catch {
             writeStandardError("Error: \(PrintableText.escaping(error.error.message))\n")
             writeStandardError(
@@ -89,21 +95,22 @@ package enum PresenterHostCommand {
         case .version:
             return .exit(printing(Usage.versionLine + "\n"))
         case let .list(plugins, verbose, json, ids):
-            return .exit(ListCommand.execute(plugins, verbose: verbose, json: json, ids: ids))
+            return .exit(
+                ListCommand.execute(plugins, verbose: verbose, json: json, ids: ids, environment: environment))
         case .printPluginPath(let plugins):
-            return .exit(printPluginPath(plugins))
+            return .exit(printPluginPath(plugins, environment: environment))
         case let .sandboxInfo(plugins, json):
-            return .exit(SandboxInfoCommand.execute(plugins, json: json))
+            return .exit(SandboxInfoCommand.execute(plugins, json: json, environment: environment))
         case .run(let options):
-            return RunCommand.execute(options)
+            return RunCommand.execute(options, environment: environment)
         case let .bookmarks(json, store):
-            return .exit(BookmarksCommand.execute(store: store, json: json))
+            return .exit(BookmarksCommand.execute(store: store, json: json, environment: environment))
         case .addBookmark(let options):
-            return AddBookmarkCommand.execute(options)
+            return AddBookmarkCommand.execute(options, environment: environment)
         case .check(let options):
-            return .exit(CheckCommand.execute(options))
+            return .exit(CheckCommand.execute(options, environment: environment))
         case .drive(let options):
-            return DriveCommand.execute(options)
+            return DriveCommand.execute(options, environment: environment)
         case .completions(let shell):
             return .exit(printing(CompletionScript.script(for: shell)))
         }
@@ -228,8 +235,7 @@ package enum PresenterHostCommand {
     /// search order (missing ones too: a plugin put there would be found),
     /// escaped (``PrintableText``);
     /// warnings about the user's directories on stderr.
-    static func printPluginPath(_ plugins: PluginOptions) -> Int32 {
-        let environment = ProcessEnvironment.current
+    static func printPluginPath(_ plugins: PluginOptions, environment: [String: String]) -> Int32 {
         let (entries, warnings) = plugins.searchPath(environment: environment)
         for warning in warnings { writeStandardError(warning + "\n") }
         if let note = XDGDirectories.homeNote(environment) { writeStandardError(note + "\n") }

@@ -24,7 +24,8 @@ extension PresenterSession {
                 color: presentation.color.isEnabled(environment: environment), unicode: unicode)
             let runtime = PresenterRuntime(
                 registry: registry, backend: backend, options: screenOptions(options),
-                presenterRows: presenterRows, isolation: isolation, log: logSink,
+                presenterRows: presenterRows, isolation: isolation,
+                tracing: EngineNote.tracingEnabled(environment), log: logSink,
                 onPresenterFailure: { failure, current in
                     failed(failure)
                     return current
@@ -46,7 +47,7 @@ extension PresenterSession {
                 )
             let runtime = PresenterRuntime(
                 registry: registry, backend: backend, options: options, reservedRows: tailRows,
-                isolation: isolation, log: logSink,
+                isolation: isolation, tracing: EngineNote.tracingEnabled(environment), log: logSink,
                 onPresenterFailure: { failure, current in
                     Self.fallBack(after: failure, from: current, unicode: unicode, log: log)
                 })

@@ -55,16 +55,16 @@ final class PresenterSession: Sendable {
     private let control = DispatchQueue(label: "presenter-host.session.control")
     private let settling = Settling()
 
-    /// Begins a session with `presentation`: starts the presenter process
-    /// ahead (an error that follows ends it unused), reads the environment
-    /// and the messages file, makes the log (tracing goes to the `--log`
+    /// Begins a session with `presentation` and `environment` (the one the
+    /// command line read, which the session passes on): starts the
+    /// presenter process ahead (an error that follows ends it unused),
+    /// reads the messages file, makes the log (tracing goes to the `--log`
     /// file, or else to stderr as `-v` would), loads the plugins and
     /// resolves the presenter.
     /// - Throws: the messages file's, the log file's, or the presenter's
     ///   error (unknown, or `--in-process` with `--sandbox require`).
-    init(_ presentation: PresentationOptions) throws(CommandError) {
+    init(_ presentation: PresentationOptions, environment: [String: String]) throws(CommandError) {
         self.presentation = presentation
-        let environment = ProcessEnvironment.current
         if presentation.inProcess {
             isolation = .inProcess
         } else {

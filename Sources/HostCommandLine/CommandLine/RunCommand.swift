@@ -13,9 +13,9 @@ package enum RunCommand {
     /// Runs `run` with its options (the plugin options given before the
     /// word `run` among them); returns how the host ends (see
     /// ``RunSession/ending(of:interruptedBy:timedOut:)``).
-    static func execute(_ options: RunOptions) -> ProcessEnd.Status {
+    static func execute(_ options: RunOptions, environment: [String: String]) -> ProcessEnd.Status {
         do {
-            let session = try PresenterSession(options.presentation)
+            let session = try PresenterSession(options.presentation, environment: environment)
             defer { session.end() }
             let events = try RunEvents(path: options.eventsFile, log: session.log, environment: session.environment)
             return try RunSession(options: options, session: session).run(events: events)

@@ -271,14 +271,17 @@ final class RunSession: Sendable {
         _ executable: String, capture: Bool, channel: ProgressChannel, runtime: PresenterRuntime,
         events: RunEvents, working workingMessage: String?
     ) throws(CommandError) -> ChildProcess {
+        // The user's environment as it is, with the channel's number and,
+        // under --trace, the session's PRESENTER_HOST_DEBUG.
+        var setting = [ProgressChannel.environmentVariable: String(channel.childFD.rawValue)]
+        setting[EngineNote.debugVariable] = session.environment[EngineNote.debugVariable]
         do {
             let child = try ChildProcess.spawn(
                 executable, options.command,
                 captureStdout: (capture && TerminalShim.isTerminal(.standardOutput)) || events.usesStandardOutput,
                 captureStderr: capture,
                 passing: [channel.childFD: channel.writeFD],
-                environment: Spawn.environment(
-                    setting: ProgressChannel.environmentVariable, to: String(channel.childFD.rawValue)))
+                environment: ProcessEnvironment.entries(setting: setting))
             channel.commandStarted()
             return child
         } catch {

@@ -1,4 +1,5 @@
 import HostPlugins
+import HostSandbox
 import HostSystem
 import HostText
 
@@ -12,8 +13,7 @@ import HostText
 /// (SECURITY.md). It asks a real one: a scan helper given no file
 /// enters the sandbox and says what holds.
 enum SandboxInfoCommand {
-    static func execute(_ plugins: PluginOptions, json: Bool) -> Int32 {
-        let environment = ProcessEnvironment.current
+    static func execute(_ plugins: PluginOptions, json: Bool, environment: [String: String]) -> Int32 {
         guard let report = plugins.scanner(environment: environment).probe() else {
             return PresenterHostCommand.report(
                 .systemError(

@@ -1,5 +1,6 @@
 import HostEngine
 import HostPlugins
+import HostSandbox
 
 /// What ``ConformanceSuite`` tells a plugin's author to change, for a
 /// presenter process that ended, hung or was stopped by the sandbox.

@@ -1,4 +1,5 @@
 import HostPlugins
+import HostSandbox
 import HostSystem
 import HostText
 

@@ -1,5 +1,6 @@
 import Glibc
 import HostPlugins
+import HostSandbox
 import HostSystem
 
 /// Presenters in a presenter process: the host's side of the sandbox.

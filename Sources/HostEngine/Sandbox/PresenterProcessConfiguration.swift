@@ -1,4 +1,5 @@
 import HostPlugins
+import HostSystem
 
 /// How a presenter process is started and how long it may take: what a
 /// program using the host as a library gives
@@ -16,6 +17,10 @@ public struct PresenterProcessConfiguration: Sendable, Equatable {
     /// `PluginConfinement.passes`); the rest of the host's environment
     /// never reaches plugin code.
     public var environment: [String: String]
+    /// The host's environment, of which the process gets what its sandbox
+    /// passes: the value the command line read and passed down, or, for a
+    /// library caller, this process's (read when the configuration is made).
+    package var hostEnvironment: [String: String]
     /// The policy the plugin files are checked under (by the host, on
     /// the descriptor it copies them from: `PluginFile.image()`).
     public var policy: PluginPolicy = .strict
@@ -51,5 +56,6 @@ public struct PresenterProcessConfiguration: Sendable, Equatable {
         self.hookTimeout = hookTimeout
         self.startTimeout = startTimeout
         self.environment = environment
+        hostEnvironment = ProcessEnvironment.current
     }
 }

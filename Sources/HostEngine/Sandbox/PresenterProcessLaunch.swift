@@ -1,5 +1,6 @@
 import Glibc
 import HostPlugins
+import HostSandbox
 import HostSystem
 
 /// A presenter process started before its engine needs it.
@@ -66,7 +67,7 @@ package final class PresenterProcessLaunch: Sendable, Equatable {
         let started = self.configuration
         guard
             configuration.executable == started.executable && configuration.environment == started.environment
-                && configuration.policy == started.policy
+                && configuration.hostEnvironment == started.hostEnvironment && configuration.policy == started.policy
         else { return nil }
         return outcome.withLock { $0.take() }
     }
@@ -106,8 +107,8 @@ package final class PresenterProcessLaunch: Sendable, Equatable {
         // Swift's crash reporter off: a crash of the presenter process must
         // end it at once, without a report or a prompt that waits for a key.
         PluginConfinement.prepare(
-            &options, environment: Spawn.environment(setting: "SWIFT_BACKTRACE", to: "enable=no"),
-            setting: configuration.environment)
+            &options, environment: configuration.hostEnvironment,
+            setting: ["SWIFT_BACKTRACE": "enable=no"].merging(configuration.environment) { $1 })
         let spawned = Spawn.launch(
             configuration.executable, ["presenter-host", PresenterProcessServer.flag, String(ProcessSelf.id)], options)
         for end in [channel.process, log.writeEnd, violations.writeEnd] { try? end.close() }

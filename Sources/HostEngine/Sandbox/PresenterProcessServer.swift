@@ -1,5 +1,6 @@
 import Glibc
 import HostPlugins
+import HostSandbox
 import HostSystem
 import Synchronization
 
@@ -28,8 +29,10 @@ package enum PresenterProcessServer {
     static let memoryLimit: rlim_t = 2 << 30
 
     /// Serves the host until it closes the channel, then exits without
-    /// running exit handlers or plugin destructors.
-    package static func run(_ arguments: [String]) -> Never {
+    /// running exit handlers or plugin destructors. `environment` is this
+    /// process's, as its command line read it (what its sandbox let
+    /// through): its sandbox's inputs, and whether its engine traces.
+    package static func run(_ arguments: [String], environment: [String: String]) -> Never {
         // Dies with the host; if the host is already gone, the parent is not
         // it (in a PID namespace of its own the parent has no number here:
         // 0; the channel's end then tells).
@@ -50,8 +53,8 @@ package enum PresenterProcessServer {
         #if !PRESENTER_SANITIZER
             ResourceLimit.capAddressSpace(at: memoryLimit)
         #endif
-        let sandbox = PluginConfinement.enter(violations: violations)
-        let server = Server()
+        let sandbox = PluginConfinement.enter(violations: violations, environment: environment)
+        let server = Server(tracing: EngineNote.tracingEnabled(environment))
         server.send(PresenterMessage.encode(.hello(version: PresenterMessage.version, sandbox: sandbox.encoded)))
         server.serve()
         ProcessEnd.immediately(0)
@@ -68,6 +71,12 @@ private final class Server: PresenterEngineDelegate {
     /// The plugin images passed with requests not read yet, oldest first.
     private var passed: [FileDescriptor] = []
     private let mainThread = ThreadIdentity.current
+    /// Whether the engine traces every hook call (`PRESENTER_HOST_DEBUG`).
+    private let tracing: Bool
+
+    init(tracing: Bool) {
+        self.tracing = tracing
+    }
 
     /// Reads requests and answers each, until the host closes the channel.
     func serve() {
@@ -96,7 +105,7 @@ private final class Server: PresenterEngineDelegate {
     private func handle(_ request: PresenterMessage.Request) -> PresenterMessage.Result {
         if case let .configure(options, geometry) = request {
             let engine = LocalPresenterEngine(
-                options: options, clock: clock, geometry: geometry,
+                options: options, clock: clock, geometry: geometry, tracing: tracing,
                 isEngineThread: { [mainThread] in mainThread.isCurrent })
             engine.delegate = self
             self.engine = engine

@@ -1,4 +1,5 @@
 import HostPlugins
+import HostSandbox
 
 /// What the host does with each message its presenter process sends while
 /// it waits for a reply: a state machine, as swift-nio's

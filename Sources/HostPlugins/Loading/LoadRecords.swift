@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HostSandbox
 import HostText
 
 /// What loading one plugin file gave, as lines of text: the scan helper

@@ -1,4 +1,5 @@
 import Glibc
+import HostSandbox
 import HostSystem
 import HostText
 import PresenterABI

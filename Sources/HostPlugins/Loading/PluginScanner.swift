@@ -1,3 +1,6 @@
+import HostSandbox
+import HostSystem
+
 /// Finds the plugin files that would crash or hang the host, by loading them
 /// first in a helper process (as GStreamer's `gst-plugin-scanner` does).
 ///
@@ -36,26 +39,45 @@ public struct PluginScanner: Sendable {
     /// (a command that runs its plugins here anyway, `--in-process`), not
     /// refused as ``PluginLoadFailure/unscanned``.
     public var trustsUnscanned = false
+    /// The host's environment, of which the helpers get what their sandbox
+    /// passes (the locale, TERM, NO_COLOR: `PluginConfinement.passes`): the
+    /// value the command line read and passed down, or, for a library
+    /// caller that gave none, this process's.
+    package var environment: [String: String]
 
     /// A scanner that runs `executable` as its helper.
     public init(executable: String = "/proc/self/exe", timeout: Double = PluginScanner.defaultTimeout) {
-        self.executable = executable
-        self.timeout = timeout
+        self.init(executable: executable, timeout: timeout, environment: ProcessEnvironment.current)
     }
 
     /// A scanner that runs this process's own executable, with the timeout
     /// from `PRESENTER_SCAN_TIMEOUT_MS` when it is a positive whole number
-    /// (at most ``longestTimeout``).
+    /// (at most ``longestTimeout``), its helpers started with `environment`
+    /// (what their sandbox passes of it).
     public init(environment: [String: String]) {
         let milliseconds = environment[Self.timeoutVariable].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
-        self.init(timeout: milliseconds.map { min(Double($0) / 1000, Self.longestTimeout) } ?? Self.defaultTimeout)
+        self.init(
+            executable: "/proc/self/exe",
+            timeout: milliseconds.map { min(Double($0) / 1000, Self.longestTimeout) } ?? Self.defaultTimeout,
+            environment: environment)
+    }
+
+    /// A scanner that runs `executable`, its helpers started with
+    /// `environment` (the host's, passed down; what their sandbox passes
+    /// of it).
+    package init(executable: String, timeout: Double, environment: [String: String]) {
+        self.executable = executable
+        self.timeout = timeout
+        self.environment = environment
     }
 
     /// The sandbox a process that runs plugin code enters on this machine,
     /// as a helper given no file reports it (`--sandbox-info`); nil when
     /// no helper could be started or it did not say.
     package func probe() -> ConfinementReport? {
-        guard let helper = ScanProcess(executable: executable, path: nil, policy: .strict, requiresSandbox: false)
+        guard
+            let helper = ScanProcess(
+                executable: executable, path: nil, policy: .strict, requiresSandbox: false, environment: environment)
         else { return nil }
         var reader = ScanReader(path: nil)
         let deadline = ScanProcess.now() + max(timeout, Self.defaultTimeout)
@@ -160,7 +182,8 @@ private final class FileScan {
     init?(index: Int, path: String, scanner: PluginScanner, policy: PluginPolicy) {
         guard
             let helper = ScanProcess(
-                executable: scanner.executable, path: path, policy: policy, requiresSandbox: scanner.requiresSandbox)
+                executable: scanner.executable, path: path, policy: policy, requiresSandbox: scanner.requiresSandbox,
+                environment: scanner.environment)
         else { return nil }
         self.index = index
         self.helper = helper

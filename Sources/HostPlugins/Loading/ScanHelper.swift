@@ -1,4 +1,5 @@
 import Glibc
+import HostSandbox
 import HostSystem
 
 /// The scan helper: `presenter-host --scan-plugins HOSTPID
@@ -36,7 +37,9 @@ package enum ScanHelper {
 
     /// Scans the file named and exits without running exit handlers or
     /// plugin destructors (they might hang or crash after the last report).
-    package static func run(_ arguments: [String]) -> Never {
+    /// `environment` is this process's, as its command line read it: its
+    /// sandbox's inputs.
+    package static func run(_ arguments: [String], environment: [String: String]) -> Never {
         // Dies with the host, whatever plugin code does to its descriptors;
         // if the host is already gone, the parent is not it (in a PID
         // namespace of its own the parent has no number here: 0; the
@@ -68,7 +71,7 @@ package enum ScanHelper {
             Result { () throws(PluginLoadFailure) in try PluginFile.open(path, policy: policy) }
         }
         let sandbox = PluginConfinement.enter(
-            files: (try? file?.get().descriptor).map { [$0] } ?? [], violations: violations)
+            files: (try? file?.get().descriptor).map { [$0] } ?? [], violations: violations, environment: environment)
         // After the sandbox: Landlock restricts the threads started after it.
         watchLifeline()
         // Everything up to `begin` goes out before the file is loaded (a

@@ -1,4 +1,5 @@
 import Glibc
+import HostSandbox
 import HostSystem
 
 /// One running scan helper, seen from the host: spawned with the file to
@@ -42,9 +43,13 @@ final class ScanProcess {
     /// Starts `executable --scan-plugins HOSTPID [flags] [path]` (the real
     /// path of a file, loaded under `policy`, and only under a complete
     /// sandbox when `requiresSandbox`; none for a helper that only reports
-    /// its sandbox); nil when it cannot be started (no pipe, no such
-    /// executable).
-    init?(executable: String, path: String?, policy: PluginPolicy, requiresSandbox: Bool) {
+    /// its sandbox), with what its sandbox passes of `environment` (the
+    /// host's, as the command line read it); nil when it cannot be started
+    /// (no pipe, no such executable).
+    init?(
+        executable: String, path: String?, policy: PluginPolicy, requiresSandbox: Bool,
+        environment: [String: String]
+    ) {
         var pipes: [(readEnd: FileDescriptor, writeEnd: FileDescriptor)] = []
         for _ in 0..<3 {
             guard let pipe = try? FileDescriptor.pipe() else {
@@ -67,8 +72,7 @@ final class ScanProcess {
         // backtracer would first spend a third of a second or more on a
         // report that goes to /dev/null, and past the timeout the file is
         // blamed for a hang instead of its crash.
-        PluginConfinement.prepare(
-            &options, environment: Spawn.environment(setting: "SWIFT_BACKTRACE", to: "enable=no"))
+        PluginConfinement.prepare(&options, environment: environment, setting: ["SWIFT_BACKTRACE": "enable=no"])
         let spawned = Spawn.start(
             executable,
             ["presenter-host", ScanHelper.flag, String(ProcessSelf.id)]

@@ -1,3 +1,4 @@
+import HostSandbox
 import HostText
 
 /// The line protocol a scan helper speaks on its report channel (see

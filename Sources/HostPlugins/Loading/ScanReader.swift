@@ -1,3 +1,5 @@
+import HostSandbox
+
 /// What one scan helper's report lines say, read line by line as
 /// `PluginScanner` reads them (`ScanProtocol`): the header and the sandbox
 /// it entered, then `begin`, its file's `result` records and `done`.

@@ -139,11 +139,29 @@ public final class PresenterRuntime: Sendable {
     ///     other failure (and, with a presenter process, after a failed
     ///     create, which the next call reports: attach does not wait for the
     ///     process) the views go on without their presenters on the same backend.
-    public init(
+    public convenience init(
         registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
         clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
         presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
         isolation: Isolation,
+        log: sending ((PresenterLogEntry) -> Void)? = nil,
+        onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
+    ) {
+        self.init(
+            registry: registry, backend: backend, options: options, clock: clock,
+            maxFramesPerSecond: maxFramesPerSecond, reservedRows: reservedRows, presenterRows: presenterRows,
+            isolation: isolation, tracing: EngineNote.tracingEnabled(), log: log,
+            onPresenterFailure: onPresenterFailure)
+    }
+
+    /// A runtime whose in-process engine traces every hook call as
+    /// `tracing` says: the command line's environment, passed down (a
+    /// library caller's runtime reads this process's).
+    package init(
+        registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
+        clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
+        presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
+        isolation: Isolation, tracing: Bool,
         log: sending ((PresenterLogEntry) -> Void)? = nil,
         onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
     ) {
@@ -161,7 +179,7 @@ public final class PresenterRuntime: Sendable {
         switch isolation {
         case .inProcess:
             engine = LocalPresenterEngine(
-                options: options, clock: clock, geometry: composer.geometry,
+                options: options, clock: clock, geometry: composer.geometry, tracing: tracing,
                 isEngineThread: { [thread] in thread.isCurrent })
         case .presenterProcess(let configuration):
             engine = PresenterProcess(

@@ -1,6 +1,7 @@
 import Testing
 @testable import HostEngine
 @testable import HostPlugins
+@testable import HostSandbox
 
 /// The wait for a presenter process's reply as a state machine
 /// (`ReplyWait`): each message gives an action, and the state moves, with

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import HostEngine
 @testable import HostPlugins
+@testable import HostSandbox
 
 /// Nothing secret inside (issue 30): a process that runs plugin code gets
 /// an environment of its own, built from an allow-list

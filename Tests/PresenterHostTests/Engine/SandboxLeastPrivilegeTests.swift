@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import HostPlugins
+@testable import HostSandbox
 
 /// A presenter decides how progress looks, and nothing else, against intent
 /// as well as accident (issue 17): a hostile presenter (intruder.c, a real

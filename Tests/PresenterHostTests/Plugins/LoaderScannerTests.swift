@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import HostSandbox
 @testable import HostSystem
 @testable import HostPlugins
 

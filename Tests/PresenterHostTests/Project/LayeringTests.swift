@@ -143,6 +143,41 @@ import Testing
         #expect(result.stderr.contains("process-wide calls are HostSystem's alone"))
     }
 
+    /// The environment is read once, by ProcessEnvironment, and passed
+    /// down as a value: a module that reads it itself, even HostSystem,
+    /// is found (issue 32).
+    @Test func anEnvironmentReadOutsideProcessEnvironmentFails() throws {
+        let root = TestPaths.temporaryDirectory("environment-reads")
+        let files = [
+            "HostSystem/ProcessEnvironment.swift":
+                "enum ProcessEnvironment {\n    static let current = read(ph_environment())\n}\n",
+            "HostSystem/Spill.swift": """
+            // getenv("TMPDIR") in a comment is no read, nor is "environ" in a string.
+            let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+            let named = ProcessEnvironment.current["TMPDIR"]  // the reader: fine
+
+            """,
+            "HostEngine/Sandbox/Launch.swift": """
+            func start(_ environment: [String: String]) {
+                var pointer = environ
+                let all = ProcessInfo.processInfo.environment
+                let passed = environment  // a value passed down: fine
+            }
+
+            """,
+        ]
+        let (result, errors) = try findings(on: root, files)
+        #expect(result.status == 1)
+        #expect(
+            errors == [
+                "Error: HostSystem/Spill.swift:2: reads the process's environment itself (getenv)",
+                "Error: HostEngine/Sandbox/Launch.swift:2: reads the process's environment itself (environ)",
+                "Error: HostEngine/Sandbox/Launch.swift:3: reads the process's environment itself "
+                    + "(ProcessInfo.processInfo.environment)",
+            ], "\(result.stderr)")
+        #expect(result.stderr.contains("only HostSystem/ProcessEnvironment.swift reads it"))
+    }
+
     @Test func aSystemCallOutsideHostSystemFails() throws {
         let root = TestPaths.temporaryDirectory("system-calls")
         let files = [

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import HostSandbox
 @testable import HostSystem
 @testable import HostPlugins
 

@@ -1,4 +1,5 @@
 @testable import HostPlugins
+@testable import HostSandbox
 
 /// The marking fixture (`Fixture.marking`) appends a line to
 /// `$FIXTURE_MARKFILE` each time a process loads it: how the registry and

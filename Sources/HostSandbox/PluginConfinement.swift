@@ -79,16 +79,18 @@ package enum PluginConfinement {
 
     /// Sets up the start of a process that will run plugin code: the
     /// namespaces it is started in, and its environment: of `environment`
-    /// (the host's, as `NAME=value` entries) only what ``passes(_:)``, with
-    /// `setting` (the host's own variables for it, passed whatever their
-    /// names) and the variable that lets it see which namespaces it got.
-    /// The one place that decides both, for the scan helper (`ScanProcess`),
-    /// the presenter process (`PresenterProcessLaunch`) and so `check`'s.
+    /// (the host's, as the command line read it and passed it down) only
+    /// what ``passes(_:)``, with `setting` (the host's own variables for it,
+    /// passed whatever their names) and the variable that lets it see which
+    /// namespaces it got. The one place that decides both, for the scan
+    /// helper (`ScanProcess`), the presenter process
+    /// (`PresenterProcessLaunch`) and so `check`'s.
     package static func prepare(
-        _ options: inout Spawn.Options, environment: [String], setting: [String: String] = [:]
+        _ options: inout Spawn.Options, environment: [String: String], setting: [String: String] = [:]
     ) {
-        options.environment = Self.environment(from: environment, setting: setting)
-        if !layersOff(ProcessEnvironment.current).contains(.namespaces) {
+        let entries = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        options.environment = Self.environment(from: entries, setting: setting)
+        if !layersOff(environment).contains(.namespaces) {
             options.namespaces = [.user, .pid, .network, .mount]
         }
     }
@@ -98,13 +100,17 @@ package enum PluginConfinement {
     /// threads started after it, not those that run already), before any
     /// plugin code.
     /// - Parameters:
+    ///   - environment: this process's, as its command line read it: the
+    ///     layers a test build turns off, the host's namespaces, the
+    ///     library folders of `LD_LIBRARY_PATH`.
     ///   - files: the plugin files it will load by path (`/proc/PID/fd/N`),
     ///     opened already: each may be read (Landlock checks a file by
     ///     where it is, however it is opened again).
     ///   - violations: where the SIGSYS handler writes what stopped the
     ///     process (``ConfinementViolation``), for the host.
-    package static func enter(files: [FileDescriptor] = [], violations: FileDescriptor?) -> ConfinementReport {
-        let environment = ProcessEnvironment.current
+    package static func enter(
+        files: [FileDescriptor] = [], violations: FileDescriptor?, environment: [String: String]
+    ) -> ConfinementReport {
         let off = layersOff(environment)
         let namespaces = NamespaceIdentity.entered(apartFrom: environment[namespaceVariable])
         let threads = ProcessSelf.threadCount

@@ -43,6 +43,10 @@ package struct ConfinementReport: Equatable, Sendable {
         /// What holds, and what does not and why ("ABI 7: files, TCP,
         /// signals, abstract sockets"; "the kernel refused a user namespace (EPERM)").
         package let detail: String
+
+        package init(layer: Layer, state: State, detail: String) {
+            (self.layer, self.state, self.detail) = (layer, state, detail)
+        }
     }
 
     package var entries: [Entry]
@@ -118,7 +122,7 @@ package struct ConfinementReport: Equatable, Sendable {
         self.entries = entries
     }
 
-    init(entries: [Entry]) {
+    package init(entries: [Entry]) {
         self.entries = entries
     }
 }
