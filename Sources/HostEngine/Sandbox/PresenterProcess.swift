@@ -32,8 +32,6 @@ package final class PresenterProcess: PresenterEngine {
     /// The most log lines and element operations one request may bring: a
     /// hook that logs in a loop breaks the protocol rather than the host.
     static let maxNoticesPerRequest = 256
-    /// The longest reason the process may give for a refusal.
-    static let maxReasonBytes = 512
 
     package weak var delegate: PresenterEngineDelegate?
     let configuration: PresenterProcessConfiguration
@@ -69,6 +67,19 @@ package final class PresenterProcess: PresenterEngine {
         let sentAt: Double
         /// An attach, whose result is checked when it comes.
         let isAttach: Bool
+        /// A load: what it asked for, which its answer must be.
+        var load: Load? = nil
+    }
+    /// What a load asked for: the handles its answer must give, in order,
+    /// and the files and presenters a refusal of it may name.
+    struct Load: Equatable {
+        let handles: [PresenterMessage.Handle]
+        let files: [PresenterMessage.FileLoad]
+    }
+    /// A presenter as the process knows it: a file's descriptor.
+    struct LoadedPresenter: Hashable {
+        let file: String
+        let index: Int
     }
     var state = State.idle
     var sequence: UInt32 = 0
@@ -80,6 +91,9 @@ package final class PresenterProcess: PresenterEngine {
     /// pending request's budget runs from then, or from when it was sent.
     var lastAnswer = 0.0
     var loadedPaths = Set<String>()
+    /// The handle of each presenter the process was asked to load: what
+    /// attach names it by (the process numbers them from 0, in order).
+    var handles: [LoadedPresenter: PresenterMessage.Handle] = [:]
     /// The presenter each attached view chose, for naming it in failures.
     var viewPresenters: [ViewID: String] = [:]
     /// The presenter named when a failure is about no view in particular.
@@ -118,33 +132,51 @@ package final class PresenterProcess: PresenterEngine {
     package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
         guard let top = chain.first else { return }
         currentPresenter = top.id
-        var paths: [String] = []
-        for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
+        // The presenters not loaded yet, by file, and the files not passed yet.
+        var files: [PresenterMessage.FileLoad] = [], expected: [PresenterMessage.Handle] = []
+        for plugin in chain where handles[LoadedPresenter(file: plugin.file, index: plugin.index)] == nil {
+            let presenter = PresenterMessage.Presenter(index: UInt32(plugin.index), id: plugin.id)
+            if let at = files.firstIndex(where: { $0.path == plugin.file }) {
+                files[at].presenters.append(presenter)
+            } else {
+                files.append(.init(path: plugin.file, presenters: [presenter]))
+            }
+            expected.append(PresenterMessage.Handle(handles.count + expected.count))
+        }
+        let paths = files.map(\.path).filter { !loadedPaths.contains($0) }
         if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
             try expectDone(.geometry(geometry), hook: .start)  // its answer comes after the hello
             if let sandbox, !sandbox.isComplete { throw stop(in: nil, .sandboxIncomplete(sandbox.summary)) }
         }
-        if !paths.isEmpty {
+        if !files.isEmpty {
             // The process can open no plugin folder: it loads sealed copies
-            // of the files, which the host opens and checks here.
+            // of the files, which the host opens and checks here: the check
+            // that the file is still what it was (a file swapped since is
+            // refused by the same rules) and the copy are one step.
             var images: [FileDescriptor] = []
             defer { images.forEach { try? $0.close() } }
             for path in paths {
                 do throws(PluginLoadFailure) {
                     images.append(try PluginFile.open(path, policy: configuration.policy).image())
                 } catch {
-                    throw stop(
-                        in: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
+                    throw stop(in: nil, .couldNotStart(.file(PluginLoadError(path: path, failure: .loading(error)))))
                 }
             }
-            _ = try submit(.load(paths: paths), hook: .load, budget: configuration.startTimeout, passing: images)
+            _ = try submit(
+                .load(files: files), hook: .load, budget: configuration.startTimeout, passing: images,
+                load: Load(handles: expected, files: files))
             loadedPaths.formUnion(paths)
+            for (plugin, handle) in zip(
+                chain.filter { handles[LoadedPresenter(file: $0.file, index: $0.index)] == nil }, expected)
+            {
+                handles[LoadedPresenter(file: plugin.file, index: plugin.index)] = handle
+            }
         }
-        let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
+        let chainHandles = chain.compactMap { handles[LoadedPresenter(file: $0.file, index: $0.index)] }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(
-            .attach(view: view, chain: references, elements: elements), hook: .create,
+            .attach(view: view, chain: chainHandles, elements: elements), hook: .create,
             budget: configuration.hookTimeout, isAttach: true)
     }
 
@@ -264,7 +296,7 @@ package final class PresenterProcess: PresenterEngine {
     /// its number; the reply is waited for by ``awaitReply(_:)``.
     func submit(
         _ request: PresenterMessage.Request, hook: Hook?, budget: Double,
-        isAttach: Bool = false, passing images: [FileDescriptor] = []
+        isAttach: Bool = false, passing images: [FileDescriptor] = [], load: Load? = nil
     ) throws(PresenterFailure) -> UInt32 {
         let running = try started()
         if pending.isEmpty && !replyWait.awaitingHello {
@@ -276,7 +308,8 @@ package final class PresenterProcess: PresenterEngine {
         let body = PresenterMessage.encode(request, sequence: sequence, clock: pinsClock ? max(1, clock.now()) : 0)
         let now = Self.now()
         if pending.isEmpty && !replyWait.awaitingHello { lastAnswer = now }
-        pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach))
+        pending.append(
+            Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach, load: load))
         try send(MessageCoding.frame(body), to: running, hook: hook, passing: images)
         return sequence
     }
@@ -289,7 +322,7 @@ package final class PresenterProcess: PresenterEngine {
         case .running(let running): return running
         case .failed(let failure): throw failure
         case .closed:
-            throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart("it was closed"))
+            throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart(.closed))
         case .idle: break
         }
         // Started ahead by `run` (its registry load and command spawn went on
@@ -298,7 +331,7 @@ package final class PresenterProcess: PresenterEngine {
         let started: PresenterProcessLaunch.Started
         switch launched {
         case .success(let value): started = value
-        case .failure(let failure): throw stop(in: nil, .couldNotStart(failure.reason))
+        case .failure(let failure): throw stop(in: nil, .couldNotStart(.launch(failure.reason)))
         }
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
         let pump = OutputPump(fd: started.log) { printed.append($0) }

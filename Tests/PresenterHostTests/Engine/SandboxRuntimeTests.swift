@@ -219,7 +219,13 @@ struct SandboxRuntimeTests {
         Violation(
             scenario: "evil-create-failed", hook: .create,
             reason: .protocolViolation(.unknownPresenter)),
-        Violation(scenario: "evil-refused", hook: nil, reason: .couldNotStart("\\x1B[41mEVIL\\x1B[0m\\x1B[?25l")),
+        // The loader's words with escapes in them are not the loader's: the refusal is no message.
+        Violation(
+            scenario: "evil-refused", hook: .load,
+            reason: .protocolViolation(
+                .malformedMessage(
+                    "a refusal that is not the loader's (a refusal holding a control or bidirectional formatting character)"
+                ))),
     ]
 
     @Test(arguments: violations)
