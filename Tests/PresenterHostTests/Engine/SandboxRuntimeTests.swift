@@ -219,6 +219,13 @@ struct SandboxRuntimeTests {
         Violation(
             scenario: "evil-create-failed", hook: .create,
             reason: .protocolViolation(.unknownPresenter)),
+        // A load is answered with the handles the host numbered, or refused for what it asked.
+        Violation(
+            scenario: "wrong-handles-on-load", hook: .load,
+            reason: .protocolViolation(.wrongAnswer(to: .load, expected: .handles))),
+        Violation(
+            scenario: "unasked-refusal-on-load", hook: .load,
+            reason: .protocolViolation(.wrongAnswer(to: .load, expected: .handles))),
         // The loader's words with escapes in them are not the loader's: the refusal is no message.
         Violation(
             scenario: "evil-refused", hook: .load,

@@ -21,6 +21,8 @@ PresenterMessage.swift correctly, except where FAKE_SCENARIO says:
                          not given, made of escape sequences
   evil-refused           refuses to load, with escape sequences in the loader's
                          words of its refusal
+  wrong-handles-on-load  answers a load with handles the host did not number
+  unasked-refusal-on-load  refuses a file the load did not ask for
 
 FAKE_PIDFILE, when set, gets its process id. Arguments: --presenter-process PID.
 """
@@ -126,6 +128,10 @@ while True:
     elif kind == 2 and scenario == "evil-refused":
         record = "X\t" + json.dumps({"dlopen": {"_0": "\x1b[41mEVIL\x1b[0m\x1b[?25l"}}, separators=(",", ":"))
         reply(sequence, bytes([1, 0]) + string(load_path(body)) + string(record))
+    elif kind == 2 and scenario == "wrong-handles-on-load":
+        reply(sequence, bytes([6]) + struct.pack("<II", 1, 5))
+    elif kind == 2 and scenario == "unasked-refusal-on-load":
+        reply(sequence, bytes([1, 1]) + string("/elsewhere/libother.so") + string("fixture.misbehaving"))
     elif kind == 4 and scenario == "wrong-sequence-on-show":
         reply(sequence + 5, OUTCOME)
     elif kind == 4 and scenario == "unknown-view-on-show":
