@@ -76,10 +76,11 @@ package final class PresenterProcess: PresenterEngine {
         let handles: [PresenterMessage.Handle]
         let files: [PresenterMessage.FileLoad]
     }
-    /// A presenter as the process knows it: a file's descriptor.
-    struct LoadedPresenter: Hashable {
+    /// A presenter as the process loads it: a file's descriptor.
+    struct DescriptorKey: Hashable {
         let file: String
         let index: Int
+        init(_ plugin: PresenterPlugin) { (file, index) = (plugin.file, plugin.index) }
     }
     var state = State.idle
     var sequence: UInt32 = 0
@@ -93,7 +94,7 @@ package final class PresenterProcess: PresenterEngine {
     var loadedPaths = Set<String>()
     /// The handle of each presenter the process was asked to load: what
     /// attach names it by (the process numbers them from 0, in order).
-    var handles: [LoadedPresenter: PresenterMessage.Handle] = [:]
+    var handles: [DescriptorKey: PresenterMessage.Handle] = [:]
     /// The presenter each attached view chose, for naming it in failures.
     var viewPresenters: [ViewID: String] = [:]
     /// The presenter named when a failure is about no view in particular.
@@ -132,17 +133,19 @@ package final class PresenterProcess: PresenterEngine {
     package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
         guard let top = chain.first else { return }
         currentPresenter = top.id
-        // The presenters not loaded yet, by file, and the files not passed yet.
-        var files: [PresenterMessage.FileLoad] = [], expected: [PresenterMessage.Handle] = []
-        for plugin in chain where handles[LoadedPresenter(file: plugin.file, index: plugin.index)] == nil {
+        // The presenters not loaded yet, by file, the handles they will
+        // have, and the files not passed yet.
+        let new = chain.filter { handles[DescriptorKey($0)] == nil }
+        var files: [PresenterMessage.FileLoad] = []
+        for plugin in new {
             let presenter = PresenterMessage.Presenter(index: UInt32(plugin.index), id: plugin.id)
             if let at = files.firstIndex(where: { $0.path == plugin.file }) {
                 files[at].presenters.append(presenter)
             } else {
                 files.append(.init(path: plugin.file, presenters: [presenter]))
             }
-            expected.append(PresenterMessage.Handle(handles.count + expected.count))
         }
+        let expected = new.indices.map { PresenterMessage.Handle(handles.count + $0) }
         let paths = files.map(\.path).filter { !loadedPaths.contains($0) }
         if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
             try expectDone(.geometry(geometry), hook: .start)  // its answer comes after the hello
@@ -166,13 +169,9 @@ package final class PresenterProcess: PresenterEngine {
                 .load(files: files), hook: .load, budget: configuration.startTimeout, passing: images,
                 load: Load(handles: expected, files: files))
             loadedPaths.formUnion(paths)
-            for (plugin, handle) in zip(
-                chain.filter { handles[LoadedPresenter(file: $0.file, index: $0.index)] == nil }, expected)
-            {
-                handles[LoadedPresenter(file: plugin.file, index: plugin.index)] = handle
-            }
+            for (plugin, handle) in zip(new, expected) { handles[DescriptorKey(plugin)] = handle }
         }
-        let chainHandles = chain.compactMap { handles[LoadedPresenter(file: $0.file, index: $0.index)] }
+        let chainHandles = chain.compactMap { handles[DescriptorKey($0)] }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(
