@@ -48,6 +48,7 @@
 // What the presenters say and how they fail; the clock they read.
 @_exported import struct HostEngine.PresenterLogEntry
 @_exported import struct HostEngine.PresenterFailure
+@_exported import enum HostEngine.StartFailure
 @_exported import enum HostEngine.ProtocolViolation
 @_exported import struct HostSandbox.ConfinementViolation
 @_exported import enum HostEngine.Hook

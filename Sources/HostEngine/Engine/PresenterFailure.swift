@@ -20,7 +20,7 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
         /// A create hook returned an error status, with its set_error message.
         case createFailed(status: Int32, message: String?)
         /// The presenter process could not be started or could not load the plugin.
-        case couldNotStart(String)
+        case couldNotStart(StartFailure)
         /// The sandbox stopped the presenter process: it tried what a
         /// presenter may not (SECURITY.md).
         case stopped(ConfinementViolation)
@@ -60,13 +60,41 @@ public struct PresenterFailure: Error, Equatable, Sendable, CustomStringConverti
         case .createFailed(let status, let message):
             let detail = message.flatMap { $0.isEmpty ? nil : PrintableText.escaping($0) } ?? "status \(status)"
             return "\(name) failed to start (create returned \(status)): \(detail)"
-        case .couldNotStart(let detail):
-            return "\(name) could not be started: \(detail)"
+        case .couldNotStart(let failure):
+            return "\(name) could not be started: \(failure)"
         case .stopped(let violation):
             return "\(name) was stopped\(place): it tried to \(violation.attempt) (presenters may not)"
         case .sandboxIncomplete(let lacking):
             return
                 "\(name) was not run: the sandbox is incomplete here (\(lacking)) and --sandbox=require runs third-party presenters only with every layer"
+        }
+    }
+}
+
+/// Why a presenter could not be started, as data: the host's check of a
+/// plugin file, the presenter process's own refusal (which comes over the
+/// protocol as data too), or its process not starting. Put in words here,
+/// at the edge, where users read them.
+public enum StartFailure: Equatable, Sendable, CustomStringConvertible {
+    /// A plugin file did not load: the host's check of it, or the presenter
+    /// process's load of the sealed copy.
+    case file(PluginLoadError)
+    /// The file at `path` loads, but holds no usable presenter `id` where
+    /// resolution found it (it changed, or the process says so).
+    case presenterMissing(path: String, id: String)
+    /// The process could not be started: why, as the host's spawn says it.
+    case launch(String)
+    /// The engine was closed before.
+    case closed
+
+    /// One line, what a plugin chose in it escaped: `/p/libx.so: ...`.
+    public var description: String {
+        switch self {
+        case .file(let error): return error.description
+        case .presenterMissing(let path, let id):
+            return PrintableText.escaping("\(path) has no usable presenter '\(id)'")
+        case .launch(let reason): return reason
+        case .closed: return "it was closed"
         }
     }
 }

@@ -14,6 +14,8 @@ public enum ProtocolViolation: Equatable, Sendable, CustomStringConvertible {
         case yesOrNo = "yes or no"
         /// A hook's that returns a status (show, hide, progress, ...).
         case status = "a status"
+        /// load's: a handle for each presenter asked for, as the host numbered them.
+        case handles = "the handles asked for"
     }
 
     /// A message that could not be read (the host's words for what is

@@ -80,6 +80,12 @@ struct MessageWriter {
         bytes.append(contentsOf: value.utf8)
     }
 
+    /// Bytes with their count in front, as a string's.
+    mutating func data(_ value: [UInt8]) {
+        u32(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
     mutating func optionalString(_ value: String?) {
         bool(value != nil)
         if let value { string(value) }
@@ -142,6 +148,12 @@ struct MessageReader {
     mutating func string() throws(MessageError) -> String {
         let count = Int(try u32())
         return String(decoding: try take(count), as: UTF8.self)
+    }
+
+    /// Bytes with their count in front, as a string's, not decoded.
+    mutating func data() throws(MessageError) -> [UInt8] {
+        let count = Int(try u32())
+        return Array(try take(count))
     }
 
     mutating func optionalString() throws(MessageError) -> String? {

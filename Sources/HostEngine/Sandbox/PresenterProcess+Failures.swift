@@ -12,7 +12,7 @@ extension PresenterProcess {
     /// closed the channel (then it is killed after the hook budget, for
     /// breaking the protocol). Records why, and returns the failure to throw.
     func reapEnded(in hook: Hook?) -> PresenterFailure {
-        guard case .running(let running) = state else { return stop(in: hook, .couldNotStart("it was closed")) }
+        guard case .running(let running) = state else { return stop(in: hook, .couldNotStart(.closed)) }
         let (termination, killed, records) = end(running, waitingUpTo: configuration.hookTimeout)
         let reason: PresenterFailure.Reason
         if killed {

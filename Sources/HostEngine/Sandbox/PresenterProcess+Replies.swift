@@ -64,12 +64,24 @@ extension PresenterProcess {
     }
 
     /// Throws for an earlier request whose result means the presenter
-    /// cannot go on (a file that did not load, a failed create).
+    /// cannot go on (a file that did not load, a failed create), or that
+    /// is not what the request asked for: a load is answered with the
+    /// handles the host numbered, or refused for a file or presenter it named.
     func check(_ result: PresenterMessage.Result, of request: Pending) throws(PresenterFailure) {
+        if let load = request.load {
+            switch result {
+            case .loaded(let handles) where handles == load.handles:
+                return
+            case .refused(.file(let path, let failure)) where load.files.contains(where: { $0.path == path }):
+                throw stop(in: nil, .couldNotStart(.file(PluginLoadError(path: path, failure: .loading(failure)))))
+            case .refused(.presenter(let path, let id))
+            where load.files.contains(where: { $0.path == path && $0.presenters.contains { $0.id == id } }):
+                throw stop(in: nil, .couldNotStart(.presenterMissing(path: path, id: id)))
+            default:
+                throw stop(in: .load, .protocolViolation(.wrongAnswer(to: .load, expected: .handles)))
+            }
+        }
         switch result {
-        case .refused(let reason):
-            // Its words reach the user's terminal: one line, escaped, bounded.
-            throw stop(in: nil, .couldNotStart(PrintableText.escaping(Self.cut(reason, to: Self.maxReasonBytes))))
         case let .createFailed(presenterId, status, message):
             guard request.isAttach, knownPresenters.contains(presenterId) else {
                 throw stop(in: request.hook, .protocolViolation(.unknownPresenter))
@@ -85,7 +97,7 @@ extension PresenterProcess {
                 throw stop(
                     in: request.hook, .protocolViolation(.unaskedOutcome))
             }
-        case .done, .drawing, .keyUsed:
+        case .done, .drawing, .keyUsed, .loaded, .refused:
             break
         }
         if case .done = result { return }

@@ -33,8 +33,6 @@ package final class PresenterProcess: PresenterEngine {
     /// The most log lines and element operations one request may bring: a
     /// hook that logs in a loop breaks the protocol rather than the host.
     static let maxNoticesPerRequest = 256
-    /// The longest reason the process may give for a refusal.
-    static let maxReasonBytes = 512
 
     package weak var delegate: PresenterEngineDelegate?
     let configuration: PresenterProcessConfiguration
@@ -70,6 +68,20 @@ package final class PresenterProcess: PresenterEngine {
         let sentAt: Double
         /// An attach, whose result is checked when it comes.
         let isAttach: Bool
+        /// A load: what it asked for, which its answer must be.
+        var load: Load? = nil
+    }
+    /// What a load asked for: the handles its answer must give, in order,
+    /// and the files and presenters a refusal of it may name.
+    struct Load: Equatable {
+        let handles: [PresenterMessage.Handle]
+        let files: [PresenterMessage.FileLoad]
+    }
+    /// A presenter as the process loads it: a file's descriptor.
+    struct DescriptorKey: Hashable {
+        let file: String
+        let index: Int
+        init(_ plugin: PresenterPlugin) { (file, index) = (plugin.file, plugin.index) }
     }
     var state = State.idle
     var sequence: UInt32 = 0
@@ -81,6 +93,9 @@ package final class PresenterProcess: PresenterEngine {
     /// pending request's budget runs from then, or from when it was sent.
     var lastAnswer = 0.0
     var loadedPaths = Set<String>()
+    /// The handle of each presenter the process was asked to load: what
+    /// attach names it by (the process numbers them from 0, in order).
+    var handles: [DescriptorKey: PresenterMessage.Handle] = [:]
     /// The presenter each attached view chose, for naming it in failures.
     var viewPresenters: [ViewID: String] = [:]
     /// The presenter named when a failure is about no view in particular.
@@ -119,33 +134,49 @@ package final class PresenterProcess: PresenterEngine {
     package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
         guard let top = chain.first else { return }
         currentPresenter = top.id
-        var paths: [String] = []
-        for path in chain.map(\.file) where !loadedPaths.contains(path) && !paths.contains(path) { paths.append(path) }
+        // The presenters not loaded yet, by file, the handles they will
+        // have, and the files not passed yet.
+        let new = chain.filter { handles[DescriptorKey($0)] == nil }
+        var files: [PresenterMessage.FileLoad] = []
+        for plugin in new {
+            let presenter = PresenterMessage.Presenter(index: UInt32(plugin.index), id: plugin.id)
+            if let at = files.firstIndex(where: { $0.path == plugin.file }) {
+                files[at].presenters.append(presenter)
+            } else {
+                files.append(.init(path: plugin.file, presenters: [presenter]))
+            }
+        }
+        let expected = new.indices.map { PresenterMessage.Handle(handles.count + $0) }
+        let paths = files.map(\.path).filter { !loadedPaths.contains($0) }
         if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
             try expectDone(.geometry(geometry), hook: .start)  // its answer comes after the hello
             if let sandbox, !sandbox.isComplete { throw stop(in: nil, .sandboxIncomplete(sandbox.summary)) }
         }
-        if !paths.isEmpty {
+        if !files.isEmpty {
             // The process can open no plugin folder: it loads sealed copies
-            // of the files, which the host opens and checks here.
+            // of the files, which the host opens and checks here: the check
+            // that the file is still what it was (a file swapped since is
+            // refused by the same rules) and the copy are one step.
             var images: [FileDescriptor] = []
             defer { images.forEach { try? $0.close() } }
             for path in paths {
                 do throws(PluginLoadFailure) {
                     images.append(try PluginFile.open(path, policy: configuration.policy).image())
                 } catch {
-                    throw stop(
-                        in: nil, .couldNotStart(PluginLoadError(path: path, failure: .loading(error)).description))
+                    throw stop(in: nil, .couldNotStart(.file(PluginLoadError(path: path, failure: .loading(error)))))
                 }
             }
-            _ = try submit(.load(paths: paths), hook: .load, budget: configuration.startTimeout, passing: images)
+            _ = try submit(
+                .load(files: files), hook: .load, budget: configuration.startTimeout, passing: images,
+                load: Load(handles: expected, files: files))
             loadedPaths.formUnion(paths)
+            for (plugin, handle) in zip(new, expected) { handles[DescriptorKey(plugin)] = handle }
         }
-        let references = chain.map { PresenterMessage.PresenterRef(path: $0.file, id: $0.id) }
+        let chainHandles = chain.compactMap { handles[DescriptorKey($0)] }
         viewPresenters[view] = top.id
         knownPresenters.formUnion(chain.map(\.id))
         _ = try submit(
-            .attach(view: view, chain: references, elements: elements), hook: .create,
+            .attach(view: view, chain: chainHandles, elements: elements), hook: .create,
             budget: configuration.hookTimeout, isAttach: true)
     }
 
@@ -265,7 +296,7 @@ package final class PresenterProcess: PresenterEngine {
     /// its number; the reply is waited for by ``awaitReply(_:)``.
     func submit(
         _ request: PresenterMessage.Request, hook: Hook?, budget: Double,
-        isAttach: Bool = false, passing images: [FileDescriptor] = []
+        isAttach: Bool = false, passing images: [FileDescriptor] = [], load: Load? = nil
     ) throws(PresenterFailure) -> UInt32 {
         let running = try started()
         if pending.isEmpty && !replyWait.awaitingHello {
@@ -277,7 +308,8 @@ package final class PresenterProcess: PresenterEngine {
         let body = PresenterMessage.encode(request, sequence: sequence, clock: pinsClock ? max(1, clock.now()) : 0)
         let now = Self.now()
         if pending.isEmpty && !replyWait.awaitingHello { lastAnswer = now }
-        pending.append(Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach))
+        pending.append(
+            Pending(sequence: sequence, hook: hook, budget: budget, sentAt: now, isAttach: isAttach, load: load))
         try send(MessageCoding.frame(body), to: running, hook: hook, passing: images)
         return sequence
     }
@@ -290,7 +322,7 @@ package final class PresenterProcess: PresenterEngine {
         case .running(let running): return running
         case .failed(let failure): throw failure
         case .closed:
-            throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart("it was closed"))
+            throw PresenterFailure(presenterId: currentPresenter, hook: nil, reason: .couldNotStart(.closed))
         case .idle: break
         }
         // Started ahead by `run` (its registry load and command spawn went on
@@ -299,7 +331,7 @@ package final class PresenterProcess: PresenterEngine {
         let started: PresenterProcessLaunch.Started
         switch launched {
         case .success(let value): started = value
-        case .failure(let failure): throw stop(in: nil, .couldNotStart(failure.reason))
+        case .failure(let failure): throw stop(in: nil, .couldNotStart(.launch(failure.reason)))
         }
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
         let pump = OutputPump(fd: started.log) { printed.append($0) }

@@ -66,7 +66,10 @@ package enum PresenterProcessServer {
 private final class Server: PresenterEngineDelegate {
     private var engine: LocalPresenterEngine?
     private let clock = PinnedClock()
-    private var loaded: [String: [PresenterPlugin]] = [:]
+    /// What each file loaded holds, by the path the host named it by.
+    private var files: [String: PluginLibrary.Contents] = [:]
+    /// The presenters the host asked for, by handle: the handle is the index.
+    private var presenters: [PresenterPlugin] = []
     private var incoming = FrameBuffer()
     /// The plugin images passed with requests not read yet, oldest first.
     private var passed: [FileDescriptor] = []
@@ -115,37 +118,16 @@ private final class Server: PresenterEngineDelegate {
         switch request {
         case .configure:
             return .done
-        case .load(let paths):
-            // One image a path, in order, passed with the request.
-            guard passed.count >= paths.count else { ProcessEnd.immediately(70) }
-            let images = passed.prefix(paths.count)
-            passed.removeFirst(paths.count)
-            for (path, image) in zip(paths, images) {
-                guard loaded[path] == nil else {
-                    try? image.close()
-                    continue
-                }
-                do throws(PluginLoadFailure) {
-                    let file = try PluginFile(image: image, path: path)
-                    loaded[path] = try PluginLibrary.load(file).compactMap { try? $0.get() }
-                } catch {
-                    return .refused(PluginLoadError(path: path, failure: .loading(error)).description)
-                }
-            }
-            return .done
+        case .load(let files):
+            return load(files)
         case let .attach(view, chain, elements):
-            var plugins: [PresenterPlugin] = []
-            for reference in chain {
-                guard let plugin = loaded[reference.path]?.first(where: { $0.id == reference.id }) else {
-                    return .refused("\(reference.path) has no usable presenter '\(reference.id)'")
-                }
-                plugins.append(plugin)
-            }
+            // The host names only handles it was answered (a bug otherwise).
+            guard chain.allSatisfy({ $0 < presenters.count }) else { ProcessEnd.immediately(70) }
             do throws(PresenterFailure) {
-                try engine.attach(view, chain: plugins, elements: elements)
+                try engine.attach(view, chain: chain.map { presenters[Int($0)] }, elements: elements)
                 return .done
             } catch {
-                guard case let .createFailed(status, message) = error.reason else { return .refused(error.description) }
+                guard case let .createFailed(status, message) = error.reason else { ProcessEnd.immediately(70) }
                 return .createFailed(presenterId: error.presenterId, status: status, message: message)
             }
         case let .show(view, message, interactor):
@@ -165,6 +147,36 @@ private final class Server: PresenterEngineDelegate {
             engine.detach(view)
             return .done
         }
+    }
+
+    /// Loads the files not loaded yet, from the images passed with the
+    /// request (one a new file, in order), and answers a handle for each
+    /// presenter asked for: its descriptor, found by index, whose id must
+    /// be the one resolution found there.
+    private func load(_ request: [PresenterMessage.FileLoad]) -> PresenterMessage.Result {
+        let new = request.map(\.path).filter { files[$0] == nil }
+        guard passed.count >= new.count else { ProcessEnd.immediately(70) }
+        let images = passed.prefix(new.count)
+        passed.removeFirst(new.count)
+        for (path, image) in zip(new, images) {
+            do throws(PluginLoadFailure) {
+                files[path] = try PluginLibrary.load(try PluginFile(image: image, path: path))
+            } catch {
+                return .refused(.file(path: path, error))
+            }
+        }
+        var handles: [PresenterMessage.Handle] = []
+        for file in request {
+            let contents = files[file.path] ?? []
+            for wanted in file.presenters {
+                let index = Int(wanted.index)
+                guard contents.indices.contains(index), let plugin = try? contents[index].get(), plugin.id == wanted.id
+                else { return .refused(.presenter(path: file.path, id: wanted.id)) }
+                handles.append(PresenterMessage.Handle(presenters.count))
+                presenters.append(plugin)
+            }
+        }
+        return .loaded(handles: handles)
     }
 
     // MARK: - PresenterEngineDelegate

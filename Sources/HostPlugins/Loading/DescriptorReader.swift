@@ -19,8 +19,8 @@ enum DescriptorReader {
     /// it by a few pointers at a time; a size past this is garbage.
     static let maximumSize = 64 * 1024
 
-    /// Reads the descriptor at `pointer`, which came from the library at `path`.
-    static func read(_ pointer: UnsafeRawPointer, path: String)
+    /// Reads the descriptor at `pointer`, the `index`th of the library at `path`.
+    static func read(_ pointer: UnsafeRawPointer, index: Int, path: String)
         throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin
     {
         let descriptor = BoundedStruct<presenter_descriptor>(pointer)
@@ -52,7 +52,7 @@ enum DescriptorReader {
         return PresenterPlugin(
             id: id, name: name, version: version, description: summary, author: author, license: license,
             extends: extends, capabilities: .init(rawValue: descriptor.field(\.capabilities) ?? 0),
-            abiVersion: abi, path: path, hooks: hooks,
+            abiVersion: abi, path: path, index: index, hooks: hooks,
             // Handed back to the plugin's create, never read through by the host.
             descriptor: pointer.assumingMemoryBound(to: presenter_descriptor.self))
     }

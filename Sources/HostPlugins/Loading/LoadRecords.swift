@@ -88,7 +88,7 @@ enum LoadRecords {
                     try check(failure, cached: cached)
                     results.append(.failure(failure))
                 case ("P", 12) where number(fields[1]) == UInt64(index):
-                    var plugin = try presenter(fields, file: file)
+                    var plugin = try presenter(fields, file: file, index: index)
                     plugin.source = cached ? .cache : .scan
                     results.append(.success(plugin))
                 default:
@@ -129,7 +129,7 @@ enum LoadRecords {
 
     /// A presenter's record, its fields checked by the descriptor's rules
     /// (the rule of a field the record leaves absent is that of a NULL).
-    private static func presenter(_ fields: [ArraySlice<UInt8>], file: String)
+    private static func presenter(_ fields: [ArraySlice<UInt8>], file: String, index: Int)
         throws(PluginLoadFailure.ReportProblem) -> PresenterPlugin
     {
         typealias Limit = DescriptorRules.Limit
@@ -171,7 +171,7 @@ enum LoadRecords {
         guard DescriptorRules.areHookNames(hookNames) else { throw .hooks }
         return PresenterPlugin(
             id: id, name: name, version: version, description: description, author: author, license: license,
-            extends: extends, capabilities: .init(rawValue: capabilities), abiVersion: abi, file: file,
+            extends: extends, capabilities: .init(rawValue: capabilities), abiVersion: abi, file: file, index: index,
             hookNames: hookNames)
     }
 
@@ -278,5 +278,26 @@ enum LoadRecords {
             throw .malformed
         }
         return failure
+    }
+}
+
+extension PluginLoadFailure {
+    /// This refusal of a whole file as one record (`X`), as a scan helper
+    /// reports it: what the presenter process answers when a file it was
+    /// passed does not load, so that its refusal crosses as data, not words.
+    package var record: [UInt8] { Array(LoadRecords.lines(.failure(self))[0].utf8) }
+
+    /// The refusal of a whole file that `record` holds, checked as a scan
+    /// helper's report is (its texts as the host writes them, no finding
+    /// only the host makes): it comes from a process plugin code ran in.
+    package init(record: [UInt8]) throws(PluginLoadFailure.ReportProblem) {
+        let outcome: PluginLibrary.Outcome
+        do throws(LoadRecords.Invalid) {
+            outcome = try LoadRecords.outcome([record[...]], file: "", cached: false)
+        } catch {
+            throw error.problem
+        }
+        guard case .failure(let failure) = outcome else { throw .malformed }
+        self = failure
     }
 }

@@ -94,7 +94,7 @@ package struct PluginDescription: Sendable, Equatable {
             }
             guard byIndex[index] == nil else { throw .invalidDescription("two notes have index \(index)") }
             do throws(PluginLoadFailure.DescriptorProblem) {
-                byIndex[index] = .success(try entries.presenter(file: path))
+                byIndex[index] = .success(try entries.presenter(file: path, index: index))
             } catch {
                 byIndex[index] = .failure(.descriptor(index: numbered ? index : nil, id: entries.validId, error))
             }
@@ -189,8 +189,9 @@ package struct PluginDescription: Sendable, Equatable {
             return id
         }
 
-        /// The presenter these entries describe, checked by the descriptor's rules.
-        func presenter(file: String) throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin {
+        /// The presenter these entries describe, the `index`th of `file`,
+        /// checked by the descriptor's rules.
+        func presenter(file: String, index: Int) throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin {
             let abi = try self.abi()
             let id = try string(.id, limit: DescriptorRules.Limit.id, required: true)!
             try DescriptorRules.checkId(id, field: "id")
@@ -214,7 +215,7 @@ package struct PluginDescription: Sendable, Equatable {
             }
             var plugin = PresenterPlugin(
                 id: id, name: name, version: version, description: summary, author: author, license: license,
-                extends: extends, capabilities: capabilities, abiVersion: abi, file: file,
+                extends: extends, capabilities: capabilities, abiVersion: abi, file: file, index: index,
                 hookNames: DescriptorRules.hookNames.filter(hooks.contains))
             plugin.source = .description
             return plugin

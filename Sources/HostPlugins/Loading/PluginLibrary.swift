@@ -45,7 +45,7 @@ package enum PluginLibrary {
         let numbered = descriptors.count > 1
         let contents: Contents = descriptors.enumerated().map { index, descriptor in
             do throws(PluginLoadFailure.DescriptorProblem) {
-                return .success(try DescriptorReader.read(descriptor, path: path))
+                return .success(try DescriptorReader.read(descriptor, index: index, path: path))
             } catch {
                 return .failure(
                     .descriptor(

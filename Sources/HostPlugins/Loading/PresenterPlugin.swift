@@ -29,6 +29,10 @@ public struct PresenterPlugin: Sendable, Equatable {
     public internal(set) var path: String
     /// The real path of that file (links resolved): what is loaded.
     public internal(set) var file: String
+    /// Its descriptor's index in that file: what an engine loads it by
+    /// (the entry point's argument), checked there against ``id``, so that
+    /// nothing looks the id up among a file's presenters again.
+    public let index: Int
     /// Its hooks; `nil` where the descriptor has NULL or the field is absent,
     /// and for a presenter read from the registry cache (not loaded).
     public let hooks: Hooks
@@ -48,16 +52,18 @@ public struct PresenterPlugin: Sendable, Equatable {
     /// it). `nil` for presenters built in code (tests): create then gets NULL.
     public let descriptor: Descriptor?
 
-    /// A presenter with these fields and hooks; `descriptor` is what its
-    /// `create` hook gets back (nil for presenters built in code).
+    /// A presenter with these fields and hooks, the `index`th of its file;
+    /// `descriptor` is what its `create` hook gets back (nil for presenters
+    /// built in code).
     public init(
         id: String, name: String, version: String, description: String?, author: String?,
         license: String?, extends: String?, capabilities: Capabilities, abiVersion: ABIVersion,
-        path: String, hooks: Hooks, descriptor: UnsafePointer<presenter_descriptor>? = nil
+        path: String, index: Int = 0, hooks: Hooks, descriptor: UnsafePointer<presenter_descriptor>? = nil
     ) {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
         self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = path; self.file = path
+        self.index = index
         self.hooks = hooks; self.hookNames = hooks.presentNames
         self.descriptor = descriptor.map(Descriptor.init)
     }
@@ -66,11 +72,13 @@ public struct PresenterPlugin: Sendable, Equatable {
     /// reports it: what it declares, without hooks.
     init(
         id: String, name: String, version: String, description: String?, author: String?, license: String?,
-        extends: String?, capabilities: Capabilities, abiVersion: ABIVersion, file: String, hookNames: [String]
+        extends: String?, capabilities: Capabilities, abiVersion: ABIVersion, file: String, index: Int = 0,
+        hookNames: [String]
     ) {
         self.id = id; self.name = name; self.version = version; self.description = description
         self.author = author; self.license = license; self.extends = extends
         self.capabilities = capabilities; self.abiVersion = abiVersion; self.path = file; self.file = file
+        self.index = index
         self.hooks = Hooks(); self.hookNames = hookNames; self.descriptor = nil; self.source = .cache
     }
 

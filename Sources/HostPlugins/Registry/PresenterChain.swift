@@ -3,7 +3,10 @@
 ///
 /// Made by ``PresenterRegistry/resolve(_:)`` once, where a command reads
 /// the user's choice, and carried from there to the engine that loads the
-/// files and creates the instances: nothing on the way looks the id up again.
+/// files and creates the instances: nothing on the way looks the id up
+/// again. Each presenter is taken from its file by its descriptor's index
+/// (``PresenterPlugin/index``), and refused there unless its id is the one
+/// resolved; a presenter process answers a handle for it, which `attach` names.
 public struct PresenterChain: Sendable {
     /// The presenter, then its bases; never empty.
     package let plugins: [PresenterPlugin]

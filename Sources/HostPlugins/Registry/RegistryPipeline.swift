@@ -84,7 +84,9 @@ public struct RegistryPipeline {
         } catch {
             throw PluginLoadError(path: plugin.path, failure: .loading(error))
         }
-        guard var fresh = contents.lazy.compactMap({ try? $0.get() }).first(where: { $0.id == plugin.id }) else {
+        guard contents.indices.contains(plugin.index), var fresh = try? contents[plugin.index].get(),
+            fresh.id == plugin.id
+        else {
             throw PluginLoadError(path: plugin.path, failure: .loading(.file(.missing)))
         }
         fresh.path = plugin.path

@@ -23,6 +23,7 @@ struct ProtocolViolationTests {
         (.wrongAnswer(to: .key, expected: .yesOrNo), "answered key with something else than yes or no"),
         (.wrongAnswer(to: .show, expected: .status), "answered show with something else than a status"),
         (.wrongAnswer(to: nil, expected: .done), "answered with something else than done"),
+        (.wrongAnswer(to: .load, expected: .handles), "answered load with something else than the handles asked for"),
         (.tooManyDrawOperations(count: 5000, limit: 4096), "drew 5000 things, more than 4096"),
         (.textTooLong(bytes: 70000, limit: 65536), "drew a text of 70000 bytes, more than 65536"),
         (.unknownPresenter, "named a presenter it was not given"),

@@ -14,13 +14,11 @@ struct SandboxProtocolTests {
 
     static let requests: [PresenterMessage.Request] = [
         .configure(options: ["min-show-ms": "500", "grace-ms": "0"], geometry: geometry),
-        .load(paths: ["/a/libMBHud.so", "/b/lib é.so"]),
-        .attach(
-            view: 3,
-            chain: [
-                .init(path: "/a/libAddBookmark.so", id: "addbookmark"), .init(path: "/a/libMBHud.so", id: "mbhud"),
-            ],
-            elements: ["get-title-button", "activity-indicator"]),
+        .load(files: [
+            .init(path: "/a/libMBHud.so", presenters: [.init(index: 0, id: "mbhud"), .init(index: 2, id: "tp")]),
+            .init(path: "/b/lib é.so", presenters: []),
+        ]),
+        .attach(view: 3, chain: [1, 0], elements: ["get-title-button", "activity-indicator"]),
         .show(view: 3, message: "Saving bookmark...", interactor: interactor),
         .hide(view: 3, message: nil, interactor: interactor, failure: nil),
         .hide(
@@ -49,7 +47,12 @@ struct SandboxProtocolTests {
         .notice(.log(PresenterLogEntry(level: .debug, presenterId: nil, message: ""))),
         .notice(.element(view: 1, name: "activity-indicator", operation: PRESENTER_ELEMENT_START_ANIMATING)),
         .reply(.init(sequence: 1, result: .done, frameRequests: [:])),
-        .reply(.init(sequence: 2, result: .refused("cannot load"), frameRequests: [1: 5, 2: .max])),
+        .reply(
+            .init(
+                sequence: 2, result: .refused(.file(path: "/a/lib é.so", .dlopen("cannot load"))),
+                frameRequests: [1: 5, 2: .max])),
+        .reply(.init(sequence: 2, result: .refused(.presenter(path: "/a/libtp.so", id: "tp")), frameRequests: [:])),
+        .reply(.init(sequence: 2, result: .loaded(handles: [0, 1, 7]), frameRequests: [:])),
         .reply(
             .init(sequence: 3, result: .createFailed(presenterId: "tp", status: 4, message: nil), frameRequests: [:])),
         .reply(
@@ -110,6 +113,37 @@ struct SandboxProtocolTests {
         var buffer = FrameBuffer()
         ([0x01, 0x00, 0x10, 0x00] as [UInt8]).withUnsafeBytes { buffer.append($0) }  // 1 MiB + 1
         #expect(throws: MessageError("a message of 1048577 bytes, more than the 1048576 allowed")) { try buffer.next() }
+    }
+
+    /// A refusal of a file comes as the loader's record, checked as a scan
+    /// helper's: words with a control character in them, or what only the
+    /// host finds (here, that no helper scanned it), are no message of the
+    /// protocol, so the presenter process cannot put words on the terminal.
+    @Test func aRefusalIsTheLoadersRecordOrNoMessage() throws {
+        func refusal(_ failure: PluginLoadFailure) throws -> [UInt8] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            var writer = MessageWriter()
+            writer.u8(103); writer.u32(2); writer.u8(1); writer.u8(0)
+            writer.string("/p/libevil.so")
+            writer.data(Array("X\t".utf8) + Array(try encoder.encode(failure)))
+            writer.u32(0)
+            return writer.bytes
+        }
+        let fair = PluginLoadFailure.dlopen("libz.so.9: cannot open shared object file")
+        #expect(
+            try PresenterMessage.decodeIncoming(refusal(fair))
+                == .reply(.init(sequence: 2, result: .refused(.file(path: "/p/libevil.so", fair)), frameRequests: [:])))
+        #expect(
+            throws: MessageError("a refusal that is not the loader's (\(PluginLoadFailure.ReportProblem.failureText))")
+        ) {
+            try PresenterMessage.decodeIncoming(refusal(.dlopen("\u{1B}[41mEVIL")))
+        }
+        #expect(
+            throws: MessageError("a refusal that is not the loader's (\(PluginLoadFailure.ReportProblem.hostFinding))")
+        ) {
+            try PresenterMessage.decodeIncoming(refusal(.unscanned))
+        }
     }
 
     /// An outcome names its hook, and a drawing each operation, by the

@@ -219,7 +219,20 @@ struct SandboxRuntimeTests {
         Violation(
             scenario: "evil-create-failed", hook: .create,
             reason: .protocolViolation(.unknownPresenter)),
-        Violation(scenario: "evil-refused", hook: nil, reason: .couldNotStart("\\x1B[41mEVIL\\x1B[0m\\x1B[?25l")),
+        // A load is answered with the handles the host numbered, or refused for what it asked.
+        Violation(
+            scenario: "wrong-handles-on-load", hook: .load,
+            reason: .protocolViolation(.wrongAnswer(to: .load, expected: .handles))),
+        Violation(
+            scenario: "unasked-refusal-on-load", hook: .load,
+            reason: .protocolViolation(.wrongAnswer(to: .load, expected: .handles))),
+        // The loader's words with escapes in them are not the loader's: the refusal is no message.
+        Violation(
+            scenario: "evil-refused", hook: .load,
+            reason: .protocolViolation(
+                .malformedMessage(
+                    "a refusal that is not the loader's (a refusal holding a control or bidirectional formatting character)"
+                ))),
     ]
 
     @Test(arguments: violations)

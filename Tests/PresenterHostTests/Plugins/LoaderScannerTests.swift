@@ -248,15 +248,18 @@ import Testing
     @Test func whatTheHostWritesItReads() throws {
         let limits = DescriptorRules.Limit.self
         func text(_ bytes: Int) -> String { String(repeating: "é", count: bytes / 2) }
-        var plugin = PresenterPlugin(
-            id: String(repeating: "x", count: limits.id), name: text(limits.name), version: text(limits.version),
-            description: text(limits.description), author: text(limits.author), license: text(limits.license),
-            extends: String(repeating: "y", count: limits.id), capabilities: .init(rawValue: .max),
-            abiVersion: .host, file: "/a", hookNames: DescriptorRules.hookNames)
-        plugin.source = .scan  // as a helper reports it
+        func plugin(_ index: Int) -> PresenterPlugin {
+            var plugin = PresenterPlugin(
+                id: String(repeating: "x", count: limits.id), name: text(limits.name), version: text(limits.version),
+                description: text(limits.description), author: text(limits.author), license: text(limits.license),
+                extends: String(repeating: "y", count: limits.id), capabilities: .init(rawValue: .max),
+                abiVersion: .host, file: "/a", index: index, hookNames: DescriptorRules.hookNames)
+            plugin.source = .scan  // as a helper reports it
+            return plugin
+        }
         let message = String(repeating: "\u{1B}[2J/\"\\", count: 2000)
         let outcomes: [PluginLibrary.Outcome] = [
-            .success(Array(repeating: .success(plugin), count: PluginLibrary.maxPresenters)),
+            .success((0..<PluginLibrary.maxPresenters).map { .success(plugin($0)) }),
             .failure(.dlopen(message)),
             .failure(.file(.insecure(.foreignOwner(path: message, isDirectory: false, owner: message)))),
             .failure(.otherSwiftToolchain(plugin: message, runtime: message, swift: message)),

@@ -42,7 +42,7 @@ import Testing
         #expect(descriptor.field(\.capabilities) == nil)
         #expect(descriptor.field(\.key) == nil)
         #expect(throws: PluginLoadFailure.DescriptorProblem.tooSmall(size: 8, minimum: DescriptorReader.minimumSize)) {
-            try DescriptorReader.read(UnsafeRawPointer(header), path: "/guarded")
+            try DescriptorReader.read(UnsafeRawPointer(header), index: 0, path: "/guarded")
         }
     }
 
@@ -51,7 +51,7 @@ import Testing
         let header = memory.tail(4)
         header.storeBytes(of: UInt32(4), as: UInt32.self)
         #expect(throws: PluginLoadFailure.DescriptorProblem.tooSmall(size: 4, minimum: DescriptorReader.minimumSize)) {
-            try DescriptorReader.read(UnsafeRawPointer(header), path: "/guarded")
+            try DescriptorReader.read(UnsafeRawPointer(header), index: 0, path: "/guarded")
         }
     }
 
@@ -71,7 +71,7 @@ import Testing
         let slot = memory.tail(DescriptorReader.minimumSize)
         slot.initializeMemory(as: presenter_descriptor.self, to: value)
 
-        let plugin = try DescriptorReader.read(UnsafeRawPointer(slot), path: "/guarded")
+        let plugin = try DescriptorReader.read(UnsafeRawPointer(slot), index: 0, path: "/guarded")
         #expect(plugin.id == "guard.id")
         #expect(plugin.name == "Guarded")
         #expect(plugin.capabilities == .messages)

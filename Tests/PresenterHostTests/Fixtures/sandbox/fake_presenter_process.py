@@ -19,10 +19,14 @@ PresenterMessage.swift correctly, except where FAKE_SCENARIO says:
   element-on-render      an element operation for a view it does not have
   evil-create-failed     a failed create in the name of a presenter it was
                          not given, made of escape sequences
-  evil-refused           refuses to load, with escape sequences in its reason
+  evil-refused           refuses to load, with escape sequences in the loader's
+                         words of its refusal
+  wrong-handles-on-load  answers a load with handles the host did not number
+  unasked-refusal-on-load  refuses a file the load did not ask for
 
 FAKE_PIDFILE, when set, gets its process id. Arguments: --presenter-process PID.
 """
+import json
 import os
 import struct
 import sys
@@ -59,6 +63,33 @@ def read_exactly(count):
     return data
 
 
+def loaded(body):
+    """The handles of a load (protocol 4): one per presenter asked for,
+    numbered from where the last load left off."""
+    global handles
+    offset = 13
+    files = struct.unpack("<I", body[offset:offset + 4])[0]
+    offset += 4
+    answer = []
+    for _ in range(files):
+        offset += 4 + struct.unpack("<I", body[offset:offset + 4])[0]
+        presenters = struct.unpack("<I", body[offset:offset + 4])[0]
+        offset += 4
+        for _ in range(presenters):
+            offset += 4
+            offset += 4 + struct.unpack("<I", body[offset:offset + 4])[0]
+            answer.append(handles)
+            handles += 1
+    return bytes([6]) + struct.pack("<I", len(answer)) + b"".join(struct.pack("<I", h) for h in answer)
+
+
+def load_path(body):
+    """The first file a load asks for."""
+    length = struct.unpack("<I", body[17:21])[0]
+    return body[21:21 + length].decode()
+
+
+handles = 0
 DONE = bytes([0])
 OUTCOME = bytes([3]) + struct.pack("<i", 0) + string("") + string("") + b"\0"
 DRAWING = bytes([4]) + struct.pack("<I", 0)
@@ -67,12 +98,13 @@ KEY = bytes([5, 0])
 if scenario == "no-hello":
     reply(1, DONE)
 else:
-    # Protocol 3 (2's hello: the version, then the sandbox it says it is
+    # Protocol 4 (2's hello: the version, then the sandbox it says it is
     # under; a stand-in process confines nothing: every layer is off. 3
-    # added a byte to render, which the stand-in does not read).
+    # added a byte to render, which the stand-in does not read; 4 answers
+    # a load with handles).
     SANDBOX = "\n".join(f"{layer}\toff\ta stand-in" for layer in
                         ["privileges", "seccomp", "landlock", "namespaces", "limits"])
-    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 3) + string(SANDBOX))
+    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 4) + string(SANDBOX))
 
 while True:
     length = struct.unpack("<I", read_exactly(4))[0]
@@ -94,7 +126,12 @@ while True:
     elif kind == 3 and scenario == "evil-create-failed":
         reply(sequence, bytes([2]) + string("\x1b]0;PWNED\x07\x1b[?25l") + struct.pack("<i", 1) + b"\0")
     elif kind == 2 and scenario == "evil-refused":
-        reply(sequence, bytes([1]) + string("\x1b[41mEVIL\x1b[0m\x1b[?25l"))
+        record = "X\t" + json.dumps({"dlopen": {"_0": "\x1b[41mEVIL\x1b[0m\x1b[?25l"}}, separators=(",", ":"))
+        reply(sequence, bytes([1, 0]) + string(load_path(body)) + string(record))
+    elif kind == 2 and scenario == "wrong-handles-on-load":
+        reply(sequence, bytes([6]) + struct.pack("<II", 1, 5))
+    elif kind == 2 and scenario == "unasked-refusal-on-load":
+        reply(sequence, bytes([1, 1]) + string("/elsewhere/libother.so") + string("fixture.misbehaving"))
     elif kind == 4 and scenario == "wrong-sequence-on-show":
         reply(sequence + 5, OUTCOME)
     elif kind == 4 and scenario == "unknown-view-on-show":
@@ -102,7 +139,7 @@ while True:
     elif kind == 4 and scenario == "trailing-bytes-on-show":
         send(bytes([103]) + struct.pack("<I", sequence) + OUTCOME + b"\0\0\0\0" + b"extra")
     else:
-        result = {4: OUTCOME, 5: OUTCOME, 6: OUTCOME, 7: DRAWING, 8: KEY}.get(kind, DONE)
+        result = loaded(body) if kind == 2 else {4: OUTCOME, 5: OUTCOME, 6: OUTCOME, 7: DRAWING, 8: KEY}.get(kind, DONE)
         reply(sequence, result)
         if kind == 4 and scenario == "duplicate-reply-on-show":
             reply(sequence, result)

@@ -29,6 +29,7 @@
 
 import Foundation
 #if !PRESENTER_FUZZ
+    import HostPlugins
     @testable import HostText
     @testable import HostEngine
 #endif
@@ -325,8 +326,10 @@ extension PresenterFuzz {
             ]))
         let requests: [PresenterMessage.Request] = [
             .configure(options: ["a": "1", "color": "never"], geometry: ViewGeometry(cols: 80, rows: 5, flags: 1)),
-            .load(paths: ["/usr/lib/presenters/libMBHud.so"]),
-            .attach(view: 1, chain: [.init(path: "/p/libMBHud.so", id: "mbhud")], elements: ["status"]),
+            .load(files: [
+                .init(path: "/usr/lib/presenters/libMBHud.so", presenters: [.init(index: 0, id: "mbhud")])
+            ]),
+            .attach(view: 1, chain: [0], elements: ["status"]),
             .show(
                 view: 1, message: "Building", interactor: .init(id: 9, type: "command", action: "build", progress: -1)),
             .hide(
@@ -343,7 +346,12 @@ extension PresenterFuzz {
             ("drawing", input(frame(drawing))),
             ("drawing-chunked", input(frame(drawing), control: 3 | 5 << 2, col: 0xE0, row: 0x21, maxColumns: 0xE0)),
             ("huge-box", input(frame(hugeBox), control: 0, col: 0xFE, row: 0x24, maxColumns: 0xE2)),
-            ("refused", input(frame(reply(.refused("no such presenter"))))),
+            ("refused", input(frame(reply(.refused(.presenter(path: "/p/libMBHud.so", id: "mbhud")))))),
+            (
+                "refused-file",
+                input(frame(reply(.refused(.file(path: "/p/libMBHud.so", .dlopen("libz.so.9: not found"))))))
+            ),
+            ("loaded", input(frame(reply(.loaded(handles: [0, 1]))))),
             (
                 "create-failed",
                 input(frame(reply(.createFailed(presenterId: "mbhud", status: -3, message: "no memory"))))

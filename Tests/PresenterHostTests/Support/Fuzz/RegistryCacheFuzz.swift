@@ -70,17 +70,17 @@ enum RegistryCacheFuzz {
     /// file of presenters and refused descriptors, and files that failed as
     /// a whole (also the scan target's records).
     static let contents: [PluginLibrary.Outcome] = {
-        func presenter(_ id: String, extends: String? = nil, text: String? = nil) -> PresenterPlugin {
+        func presenter(_ id: String, index: Int = 0, extends: String? = nil, text: String? = nil) -> PresenterPlugin {
             PresenterPlugin(
                 id: id, name: text ?? "Fixture", version: "1.0.0", description: text, author: text, license: text,
-                extends: extends, capabilities: [.messages, .determinate], abiVersion: .host, file: "",
+                extends: extends, capabilities: [.messages, .determinate], abiVersion: .host, file: "", index: index,
                 hookNames: text == nil ? [] : ["show", "hide", "progress"])
         }
         return [
             .success([
                 .success(presenter("fixture.good", text: "Fish & Chips — café 😀 \\ x")),
                 .failure(.descriptor(index: 1, id: "fixture.bad", .tooSmall(size: 24, minimum: 64))),
-                .success(presenter("fixture.child", extends: "fixture.good")),
+                .success(presenter("fixture.child", index: 2, extends: "fixture.good")),
                 .failure(.descriptor(index: 3, id: nil, .invalidId(field: "id", value: "\"Not\\tAn Id\""))),
             ]),
             .failure(.crashed(signal: 11)),
