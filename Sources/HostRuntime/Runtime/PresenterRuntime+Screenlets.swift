@@ -27,7 +27,7 @@ extension PresenterRuntime {
     /// Accepting and queueing happen under one lock with shutdown's flag, so
     /// every accepted job runs before shutdown destroys the instances.
     @discardableResult
-    func enqueue(_ job: @escaping () -> Void) -> Bool {
+    func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
         settling.admit {
             thread.async { [self] in
                 // A job may change anything a frame shows.
