@@ -31,7 +31,7 @@ extension PresenterRuntime {
 
     func timerFired() {
         guard isDrawing else { return }
-        if let due = dueTime(), due <= clock.now() { renderFrame() }
+        if let due = state.value.armedDue, due <= clock.now() { renderFrame() }
         rescheduleAndSettle()
     }
 
@@ -67,12 +67,11 @@ extension PresenterRuntime {
     /// Tells the engine when the backend's size or flags changed; every
     /// presenter then renders again for the new size.
     func updateGeometry() {
-        let backend = state.value.backend
-        let (changed, area) = composer.with { ($0.follow(backend), $0.presenterArea) }
-        let engineAlive = state.with { state in
+        let (changed, engineAlive) = state.with { state in
+            let (changed, area) = composer.with { [backend = state.backend] in ($0.follow(backend), $0.presenterArea) }
             state.presenterArea = area
             if changed != nil { state.frameInputsChanged = true }
-            return state.engineAlive
+            return (changed, state.engineAlive)
         }
         guard let current = changed, engineAlive else { return }
         callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
@@ -89,7 +88,8 @@ extension PresenterRuntime {
     func rescheduleAndSettle() {
         let (due, quiet) = state.with { state in
             let earliest = state.earliestRequest()
-            return (state.scheduler.due(for: earliest), state.isQuiet(earliestRequest: earliest))
+            state.armedDue = state.scheduler.due(for: earliest)
+            return (state.armedDue, state.isQuiet(earliestRequest: earliest))
         }
         reschedule(due: due)
         settling.update(quiet: quiet)

@@ -34,6 +34,11 @@ struct RuntimeState {
     /// A capped frame asked for by a progress report.
     var progressFrameRequest: UInt64?
     var scheduler: FrameScheduler
+    /// The frame the thread's timer was last armed for
+    /// (``PresenterRuntime/rescheduleAndSettle()``). What asks for frames
+    /// changes only in jobs and frames, each followed by a reschedule, so a
+    /// wake-up renders it without asking everyone again.
+    var armedDue: UInt64?
 
     /// The earliest frame anyone asked for. Reads the screenlets' own state
     /// and the engine's requests; calls no presenter.
