@@ -123,8 +123,10 @@ public final class Screenlet: Sendable {
         guard let working = handle.messages[.working] else { return handle.announced() }
         runtime.announce(.started(action: handle.action, message: working))
         handle.announced()
-        handle.shown.value = true
-        handle.announcedMessage.value = working
+        handle.told.with { told in
+            told.shown = true
+            told.message = working
+        }
         state.value.failureTurn = .none
         state.value.lastEnding = nil
         hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot)
@@ -136,7 +138,7 @@ public final class Screenlet: Sendable {
     /// frame, so reports that come faster than frames wake this thread once
     /// a frame, not once a report.
     func progressed(_ handle: InteractorHandle) {
-        guard handle.shown.value, state.value.active.contains(where: { $0 === handle }) else {
+        guard handle.told.value.shown, state.value.active.contains(where: { $0 === handle }) else {
             _ = handle.progressDelivered()
             return
         }
@@ -167,12 +169,12 @@ public final class Screenlet: Sendable {
     private func announceProgress(of handle: InteractorHandle) -> InteractorSnapshot {
         let messages = handle.progressDelivered()
         let snapshot = handle.snapshot
-        for message in messages where message != handle.announcedMessage.value {
-            handle.announcedMessage.value = message
+        for message in messages where message != handle.told.value.message {
+            handle.told.value.message = message
             runtime.announce(.working(action: handle.action, message: message))
         }
-        if snapshot.progress != handle.announcedFraction.value {
-            handle.announcedFraction.value = snapshot.progress
+        if snapshot.progress != handle.told.value.fraction {
+            handle.told.value.fraction = snapshot.progress
             runtime.announce(
                 .progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
         }
@@ -186,16 +188,18 @@ public final class Screenlet: Sendable {
         if state.value.progressDue.contains(where: { $0 === handle }) {
             // Its last report's lines come before its end; hide carries the fraction.
             state.value.progressDue.removeAll { $0 === handle }
-            if handle.shown.value { _ = announceProgress(of: handle) }
+            if handle.told.value.shown { _ = announceProgress(of: handle) }
         }
         runtime.interactorEnded()
         let message =
             replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
         view.actionEnded(handle.action, message: message, error: error)
-        guard handle.shown.value else { return }
+        guard handle.told.value.shown else { return }
         // The last shown interactor failed: what the presenter shows of it may wait for a key.
-        state.value.failureTurn = error != nil && !state.value.active.contains { $0.shown.value } ? .told : .none
+        let failureTurn: FailureTurn =
+            error != nil && !state.value.active.contains { $0.told.value.shown } ? .told : .none
+        state.value.failureTurn = failureTurn
         // The failure's text, when hide's message already is it (a
         // validation error), reaches the presenter as "": a presenter that
         // shows both says it once. Backends and events get it whole.
@@ -209,7 +213,8 @@ public final class Screenlet: Sendable {
         }
         runtime.setNeedsRender()
         let finished = ProgressEvent.finished(action: handle.action, message: message, error: error)
-        state.value.lastEnding = state.value.active.contains { $0.shown.value } ? nil : finished
+        let lastEnding = state.value.active.contains { $0.told.value.shown } ? nil : finished
+        state.value.lastEnding = lastEnding
         runtime.announce(finished)
     }
 
@@ -218,7 +223,7 @@ public final class Screenlet: Sendable {
     private func hook(_ body: (PresenterEngine) throws(PresenterFailure) -> HookOutcome) {
         guard state.value.hasPresenter else { return }
         runtime.report(runtime.callEngine(default: .ok, body))
-        state.value.presenterDue = state.value.hasPresenter
+        state.with { $0.presenterDue = $0.hasPresenter }
     }
 
     /// The presenter's instances were created for the view, from `chain`
@@ -348,7 +353,7 @@ public final class Screenlet: Sendable {
             let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in
                 try engine.key(viewID, code: code)
             }
-            state.value.presenterDue = state.value.hasPresenter
+            state.with { $0.presenterDue = $0.hasPresenter }
             if used { return true }
         }
         return view.handleKey(code)
@@ -366,8 +371,8 @@ public final class Screenlet: Sendable {
     /// Tells the backend again about every interactor shown and still
     /// running (after the runtime moved to another backend).
     func announceShown() {
-        for handle in state.value.active where handle.shown.value {
-            guard let working = handle.announcedMessage.value ?? handle.messages[.working] else { continue }
+        for handle in state.value.active where handle.told.value.shown {
+            guard let working = handle.told.value.message ?? handle.messages[.working] else { continue }
             runtime.announce(.started(action: handle.action, message: working))
         }
     }
@@ -379,7 +384,7 @@ public final class Screenlet: Sendable {
         for handle in state.value.active {
             _ = handle.markEnded()
             runtime.interactorEnded()
-            if handle.shown.value {
+            if handle.told.value.shown {
                 hook { engine throws(PresenterFailure) in
                     try engine.hide(viewID, message: nil, interactor: handle.snapshot, failure: cancelled)
                 }
