@@ -12,7 +12,9 @@
 // Unchecked: `state` is touched only between the condition's lock and unlock.
 package final class ConditionLock<State>: @unchecked Sendable {
     @usableFromInline let condition = MonotonicCondition()
-    @usableFromInline var state: State
+    /// Not checked for exclusive access at run time: the lock already
+    /// keeps every access to one thread at a time.
+    @exclusivity(unchecked) @usableFromInline var state: State
 
     package init(_ state: sending State) { self.state = state }
 
@@ -30,21 +32,25 @@ package final class ConditionLock<State>: @unchecked Sendable {
     /// gives for it (nil: no deadline; asked again after each wake-up, as
     /// the state may move it), then runs `body` still holding the lock,
     /// with whether `ready` held.
+    ///
+    /// `ready` and `deadline` only read the state: it is lent to them in
+    /// place (`inout`), not copied for each check, as a copy retains all
+    /// it holds (a frame's wake-ups on the presenter thread paid for that).
     @inlinable package func withLock<Result, E: Error>(
-        waitingUntil ready: (State) -> Bool, deadline: (State) -> UInt64? = { _ in nil },
+        waitingUntil ready: (inout State) -> Bool, deadline: (inout State) -> UInt64? = { _ in nil },
         _ body: (inout sending State, _ ready: Bool) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         condition.lock()
         defer { condition.unlock() }
-        var isReady = ready(state)
+        var isReady = ready(&state)
         while !isReady {
-            if let deadline = deadline(state) {
+            if let deadline = deadline(&state) {
                 if MonotonicTime.nanoseconds() >= deadline { break }
                 condition.wait(untilNanoseconds: deadline)
             } else {
                 condition.wait()
             }
-            isReady = ready(state)
+            isReady = ready(&state)
         }
         return try body(&state, isReady)
     }

@@ -62,7 +62,7 @@ struct FrameComposer {
         if !reusing || size != madeSize { forgetMade() }
         madeSize = size
         // A view that asks for frames of its own draws at each.
-        let viewsStill = screenlets.allSatisfy { $0.viewFrameRequest.value == nil }
+        let viewsStill = screenlets.allSatisfy { $0.state.value.viewFrameRequest == nil }
         var shown: [Int] = []
         for screenlet in screenlets { screenlet.appendShownTexts(at: now, to: &shown) }
         if !shown.isEmpty, viewsStill, let frame = made[shown] {
@@ -74,11 +74,11 @@ struct FrameComposer {
         } else {
             canvas.clear()
         }
-        for screenlet in screenlets { screenlet.draw(on: &canvas, at: now, flags: flags) }
+        for screenlet in screenlets { screenlet.draw(on: &canvas, at: now, flags: flags, area: presenterArea) }
         let cells = size.cols * size.rows
         // Asked again after drawing: a view may have asked for frames just now.
         if !shown.isEmpty, madeCells + cells <= Self.madeCellBudget,
-            screenlets.allSatisfy({ $0.viewFrameRequest.value == nil })
+            screenlets.allSatisfy({ $0.state.value.viewFrameRequest == nil })
         {
             made[shown] = canvas
             madeCells += cells

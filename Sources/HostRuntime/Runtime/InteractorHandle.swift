@@ -35,12 +35,19 @@ public final class InteractorHandle: Sendable {
 
     private let reported = LockedValue(Reported())
 
-    /// Presenter thread: show was called, so hide must be.
-    let shown: PresenterBound<Bool>
-    /// Presenter thread: the working message the backend was last told of.
-    let announcedMessage: PresenterBound<String?>
-    /// Presenter thread: the fraction the backend was last told of (negative: unknown).
-    let announcedFraction: PresenterBound<Double>
+    /// What the presenter and the backend were told of it, as one value
+    /// on the presenter thread (``PresenterBound``: one box per owner).
+    struct Told {
+        /// Show was called, so hide must be.
+        var shown = false
+        /// The working message the backend was last told of.
+        var message: String?
+        /// The fraction the backend was last told of (negative: unknown).
+        var fraction = -1.0
+    }
+
+    /// The presenter thread's alone, checked on every access.
+    let told: PresenterBound<Told>
     /// Signalled once the backend was told it started (or it never will be).
     private let announcement = DispatchSemaphore(value: 0)
 
@@ -50,10 +57,7 @@ public final class InteractorHandle: Sendable {
         self.interactorType = interactorType
         self.messages = messages
         self.screenlet = screenlet
-        let thread = screenlet.runtime.thread
-        shown = PresenterBound(false, to: thread)
-        announcedMessage = PresenterBound(nil, to: thread)
-        announcedFraction = PresenterBound(-1, to: thread)
+        told = PresenterBound(Told(), to: screenlet.runtime.thread)
     }
 
     /// True once it succeeded or failed.

@@ -17,25 +17,27 @@ extension PresenterRuntime {
     /// A presenter that fails in that render takes the region off as any
     /// failure does, and the plain lines that take over print the outcome.
     func finalLook() -> Canvas? {
-        guard backend.value.flags.contains(.animated) else { return nil }
-        let keeping = screenlets.value.compactMap { screenlet in screenlet.outcomeToKeep.map { (screenlet, $0) } }
+        guard state.value.backend.flags.contains(.animated) else { return nil }
+        let keeping = state.value.screenlets.compactMap { screenlet in screenlet.outcomeToKeep.map { (screenlet, $0) } }
         guard !keeping.isEmpty else { return nil }
-        let drawing = backend.value
+        let drawing = state.value.backend
         let now = clock.now()
         // The presenters know the terminal's size as it is now.
         updateGeometry()
-        let (cols, rows) = (max(1, backend.value.size.cols), presenterArea.value.count)
-        let geometry = ViewGeometry(cols: cols, rows: rows, flags: backend.value.flags.abiValue)
-        if geometry != composer.value.geometry && engineAlive.value {
+        let (backend, area) = state.with { ($0.backend, $0.presenterArea) }
+        let (cols, rows) = (max(1, backend.size.cols), area.count)
+        let geometry = ViewGeometry(cols: cols, rows: rows, flags: backend.flags.abiValue)
+        if geometry != composer.value.geometry && state.value.engineAlive {
             callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(geometry) }
         }
-        let unicode = backend.value.flags.contains(.unicode)
+        let unicode = backend.flags.contains(.unicode)
         var look = Canvas(cols: cols, rows: rows)
         for (screenlet, ending) in keeping {
             let drawn = screenlet.renderFinalLook(at: now, cols: cols, rows: rows)
-            guard backend.value === drawing else {
+            let current = state.value.backend
+            guard current === drawing else {
                 // It failed: the plain lines now in place say how each ended.
-                for (_, ending) in keeping { backend.value.event(ending) }
+                for (_, ending) in keeping { current.event(ending) }
                 return nil
             }
             var own = Canvas(cols: cols, rows: rows)

@@ -11,7 +11,7 @@ extension PresenterRuntime {
         // Not ``sync(_:)``: its body may change a view, and these frames only
         // follow the clock (``frameInputsChanged``).
         thread.sync {
-            if needsRender.value && isDrawing { renderFrame() }
+            if state.value.needsRender && isDrawing { renderFrame() }
             while isDrawing, let due = dueTime(), due <= time {
                 move(due)
                 renderFrame()
@@ -25,16 +25,14 @@ extension PresenterRuntime {
 
     func afterJobs() {
         guard isDrawing else { return }
-        if needsRender.value { renderFrame() }
-        reschedule()
-        updateSettled()
+        if state.value.needsRender { renderFrame() }
+        rescheduleAndSettle()
     }
 
     func timerFired() {
         guard isDrawing else { return }
-        if let due = dueTime(), due <= clock.now() { renderFrame() }
-        reschedule()
-        updateSettled()
+        if let due = state.value.armedDue, due <= clock.now() { renderFrame() }
+        rescheduleAndSettle()
     }
 
     /// Renders one frame now: the presenters that are due render, then each
@@ -42,52 +40,64 @@ extension PresenterRuntime {
     func renderFrame() {
         let now = clock.now()
         updateGeometry()
-        if let request = progressFrameRequest.value, request <= now { progressFrameRequest.value = nil }
-        for screenlet in screenlets.value where screenlet.deliverProgress() { frameInputsChanged.value = true }
-        let requests = engineAlive.value ? engine.value.frameRequests : [:]
-        for screenlet in screenlets.value
-        where screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false) {
-            frameInputsChanged.value = true
+        let screenlets = state.with { state in
+            if let request = state.progressFrameRequest, request <= now { state.progressFrameRequest = nil }
+            return state.screenlets
         }
-        let canvas = composer.value.compose(
-            screenlets.value, at: now, for: backend.value, reusing: !frameInputsChanged.value)
-        frameInputsChanged.value = false
-        drewInLastFrame.value = screenlets.value.contains { !$0.overlay.value.isEmpty }
-        needsRender.value = false
-        scheduler.value.rendered(at: now)
-        backend.value.present(canvas)
+        // Presenters run here: outside the state's access, as they may call the runtime.
+        var changed = false
+        for screenlet in screenlets where screenlet.deliverProgress() { changed = true }
+        // Asked after the progress hooks, which may ask for this frame.
+        let requests = liveEngine?.frameRequests ?? [:]
+        for screenlet in screenlets
+        where screenlet.renderPresenter(at: now, asked: requests[screenlet.viewID].map { $0 <= now } ?? false) {
+            changed = true
+        }
+        let (backend, reusing) = state.with { ($0.backend, !($0.frameInputsChanged || changed)) }
+        let canvas = composer.with { $0.compose(screenlets, at: now, for: backend, reusing: reusing) }
+        state.with { state in
+            state.frameInputsChanged = false
+            state.drewInLastFrame = state.screenlets.contains { !$0.state.value.overlay.isEmpty }
+            state.needsRender = false
+            state.scheduler.rendered(at: now)
+        }
+        backend.present(canvas)
     }
 
     /// Tells the engine when the backend's size or flags changed; every
     /// presenter then renders again for the new size.
     func updateGeometry() {
-        let changed = composer.value.follow(backend.value)
-        presenterArea.value = composer.value.presenterArea
-        if changed != nil { frameInputsChanged.value = true }
-        guard let current = changed, engineAlive.value else { return }
+        let (changed, engineAlive) = state.with { state in
+            let (changed, area) = composer.with { [backend = state.backend] in ($0.follow(backend), $0.presenterArea) }
+            state.presenterArea = area
+            if changed != nil { state.frameInputsChanged = true }
+            return (changed, state.engineAlive)
+        }
+        guard let current = changed, engineAlive else { return }
         callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
-        for screenlet in screenlets.value { screenlet.geometryChanged() }
+        for screenlet in state.value.screenlets { screenlet.geometryChanged() }
     }
 
-    /// The earliest frame anyone asked for.
-    func earliestRequest() -> UInt64? {
-        var earliest = progressFrameRequest.value
-        func consider(_ request: UInt64?) {
-            if let request { earliest = min(earliest ?? request, request) }
-        }
-        if engineAlive.value { engine.value.frameRequests.values.forEach(consider) }
-        for screenlet in screenlets.value {
-            consider(screenlet.viewFrameRequest.value)
-            consider(screenlet.overlayFrameRequest.value)
-        }
-        return earliest
+    func dueTime() -> UInt64? {
+        state.with { $0.scheduler.due(for: $0.earliestRequest()) }
     }
 
-    func dueTime() -> UInt64? { scheduler.value.due(for: earliestRequest()) }
+    /// Arms the thread's timer for the next due frame (or disarms it), and
+    /// tells whoever waits whether the runtime settled: both from one look
+    /// at the frames asked for.
+    func rescheduleAndSettle() {
+        let (due, quiet) = state.with { state in
+            let earliest = state.earliestRequest()
+            state.armedDue = state.scheduler.due(for: earliest)
+            return (state.armedDue, state.isQuiet(earliestRequest: earliest))
+        }
+        reschedule(due: due)
+        settling.update(quiet: quiet)
+    }
 
-    /// Arms the thread's timer for the next due frame, or disarms it.
-    func reschedule() {
-        guard clock.movesOnItsOwn, let due = dueTime() else {
+    /// Arms the thread's timer for `due`, or disarms it.
+    func reschedule(due: UInt64?) {
+        guard clock.movesOnItsOwn, let due else {
             thread.setWakeup(nil)
             return
         }
@@ -98,9 +108,7 @@ extension PresenterRuntime {
     }
 
     func updateSettled() {
-        let quiet = thread.sync {
-            inFlight.value == 0 && !needsRender.value && !drewInLastFrame.value && earliestRequest() == nil
-        }
+        let quiet = thread.sync { state.with { $0.isQuiet(earliestRequest: $0.earliestRequest()) } }
         settling.update(quiet: quiet)
     }
 }

@@ -8,24 +8,30 @@ extension PresenterRuntime {
     /// failure of the engine takes the presenters off (``presenterFailed(_:)``)
     /// and gives `fallback`.
     func callEngine<T>(default fallback: T, _ body: (PresenterEngine) throws(PresenterFailure) -> T) -> T {
-        guard engineAlive.value else { return fallback }
+        guard let engine = liveEngine else { return fallback }
         do throws(PresenterFailure) {
-            return try body(engine.value)
+            return try body(engine)
         } catch {
             presenterFailed(error)
             return fallback
         }
     }
 
+    /// The engine while it is alive (presenter thread): called out of the
+    /// state's access, as presenters may call the runtime back.
+    var liveEngine: PresenterEngine? {
+        state.with { $0.engineAlive ? $0.engine : nil }
+    }
+
     /// Queues `job` for the presenter thread; false (job dropped) after shutdown.
     /// Accepting and queueing happen under one lock with shutdown's flag, so
     /// every accepted job runs before shutdown destroys the instances.
     @discardableResult
-    func enqueue(_ job: @escaping () -> Void) -> Bool {
+    func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
         settling.admit {
             thread.async { [self] in
                 // A job may change anything a frame shows.
-                frameInputsChanged.value = true
+                state.value.frameInputsChanged = true
                 job()
                 settling.jobDone()
             }
@@ -34,28 +40,28 @@ extension PresenterRuntime {
 
     /// An interactor started: the runtime is not settled until it ends.
     func interactorStarted() {
-        inFlight.value += 1
+        state.value.inFlight += 1
     }
 
     /// An interactor ended (or was cancelled).
     func interactorEnded() {
-        inFlight.value -= 1
+        state.value.inFlight -= 1
     }
 
     /// Renders at the next frame: a view or its presenter changed.
     func setNeedsRender() {
-        needsRender.value = true
+        state.value.needsRender = true
     }
 
     /// Tells the backend of an interactor's progress (its plain lines).
     func announce(_ event: ProgressEvent) {
-        backend.value.event(event)
+        state.value.backend.event(event)
     }
 
     /// Asks for a frame now, subject to the cap (progress reports).
     func requestCappedFrame() {
         let now = clock.now()
-        progressFrameRequest.value = min(progressFrameRequest.value ?? now, now)
+        state.with { $0.progressFrameRequest = min($0.progressFrameRequest ?? now, now) }
     }
 
     /// Logs a failed hook.

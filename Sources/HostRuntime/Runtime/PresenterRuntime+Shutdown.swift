@@ -42,16 +42,19 @@ extension PresenterRuntime {
         hurryPresenters()
         thread.sync {
             // Not while stopped (Ctrl-Z): the screen is not ours then.
-            let look = keepingOutcome && !suspended.value ? finalLook() : nil
-            for screenlet in screenlets.value.reversed() {
+            let look = keepingOutcome && !state.value.suspended ? finalLook() : nil
+            for screenlet in state.value.screenlets.reversed() {
                 screenlet.cancelAll()
-                if screenlet.hasPresenter.value {
+                if screenlet.state.value.hasPresenter {
                     callEngine(default: ()) { engine throws(PresenterFailure) in try engine.detach(screenlet.viewID) }
                 }
             }
-            screenlets.value.removeAll()
-            engine.value.close()
-            backend.value.finish(keeping: look)
+            let (engine, backend) = state.with { state in
+                state.screenlets.removeAll()
+                return (state.engine, state.backend)
+            }
+            engine.close()
+            backend.finish(keeping: look)
         }
         thread.stop()
         settling.endShutdown()

@@ -77,39 +77,13 @@ public final class PresenterRuntime: Sendable {
     /// Whether the presenters' runs are over, and whether the runtime is shut down.
     let settling = RuntimeSettling()
 
-    // The presenter thread's alone, each checked on every access.
-    /// Where frames go: the backend given to init until a presenter fails
-    /// and `onPresenterFailure` replaces it.
-    let backend: PresenterBound<RenderBackend>
-    private let onPresenterFailure: PresenterBound<((PresenterFailure, RenderBackend) -> RenderBackend)?>
-    let engine: PresenterBound<PresenterEngine>
-    /// False once the engine failed: no presenter runs any more.
-    let engineAlive: PresenterBound<Bool>
-    /// The frame's layout and canvas.
+    /// The presenter thread's alone, checked on every access.
+    let state: PresenterBound<RuntimeState>
+    /// The frame's layout and canvas, the presenter thread's alone: a box of
+    /// their own, as the views draw (and may call the runtime) while it composes.
     let composer: PresenterBound<FrameComposer>
-    /// The backend's rows the presenters' view covers now: the composer's,
-    /// kept here too, because the screenlets read it while the composer
-    /// composes (an access to it then would overlap its own).
-    let presenterArea: PresenterBound<Range<Int>>
-    let screenlets: PresenterBound<[Screenlet]>
-    private let nextViewID: PresenterBound<ViewID>
-    let inFlight: PresenterBound<Int>
-    let needsRender: PresenterBound<Bool>
-    /// Between ``suspend()`` and ``resume()``: nothing is drawn.
-    let suspended: PresenterBound<Bool>
     /// Whether frames may be drawn now (presenter thread only).
-    var isDrawing: Bool { !suspended.value && !isShutDown }
-    let drewInLastFrame: PresenterBound<Bool>
-    /// Something a frame shows may have changed since the last frame
-    /// besides the time: a job ran (``enqueue(_:)``, ``sync(_:)``, an
-    /// attach), a presenter rendered, changed an element or failed, the
-    /// geometry moved. The composer may not reuse a frame it made before.
-    /// (The frames of ``renderFrames(through:moving:)``, a clock's turn,
-    /// are not such a change.)
-    let frameInputsChanged: PresenterBound<Bool>
-    /// A capped frame asked for by a progress report.
-    let progressFrameRequest: PresenterBound<UInt64?>
-    let scheduler: PresenterBound<FrameScheduler>
+    var isDrawing: Bool { !state.value.suspended && !isShutDown }
 
     /// A runtime drawing on `backend`.
     ///
@@ -187,21 +161,13 @@ public final class PresenterRuntime: Sendable {
                 geometry: composer.geometry, output: { entry in logSink.withLock { $0?(entry) } })
         }
         hurryEngine = engine.hurry
-        self.backend = PresenterBound(backend, to: thread)
-        self.onPresenterFailure = PresenterBound(onPresenterFailure, to: thread)
-        self.engine = PresenterBound(engine, to: thread)
-        engineAlive = PresenterBound(true, to: thread)
-        presenterArea = PresenterBound(composer.presenterArea, to: thread)
+        state = PresenterBound(
+            RuntimeState(
+                backend: backend, onPresenterFailure: onPresenterFailure, engine: engine,
+                presenterArea: composer.presenterArea,
+                scheduler: FrameScheduler(maxFramesPerSecond: maxFramesPerSecond)),
+            to: thread)
         self.composer = PresenterBound(composer, to: thread)
-        screenlets = PresenterBound([], to: thread)
-        nextViewID = PresenterBound(1, to: thread)
-        inFlight = PresenterBound(0, to: thread)
-        needsRender = PresenterBound(false, to: thread)
-        suspended = PresenterBound(false, to: thread)
-        drewInLastFrame = PresenterBound(false, to: thread)
-        frameInputsChanged = PresenterBound(true, to: thread)
-        progressFrameRequest = PresenterBound(nil, to: thread)
-        scheduler = PresenterBound(FrameScheduler(maxFramesPerSecond: maxFramesPerSecond), to: thread)
         // The engine's delegate is weak: the runtime itself, which owns the engine.
         engine.delegate = self
         // The thread's handlers first: a resize's job must find them (a batch
@@ -239,23 +205,30 @@ public final class PresenterRuntime: Sendable {
         let id = chain[0].id
         let result: Result<Screenlet, RuntimeError> = countedSync {
             guard !isShutDown else { return .failure(.shutDown) }
-            let screenlet = Screenlet(view: view, presenterId: id, viewID: nextViewID.value, runtime: self)
-            nextViewID.value += 1
-            if engineAlive.value {
+            let viewID = state.with { state in
+                defer { state.nextViewID += 1 }
+                return state.nextViewID
+            }
+            let screenlet = Screenlet(view: view, presenterId: id, viewID: viewID, runtime: self)
+            if let engine = liveEngine {
                 do throws(PresenterFailure) {
-                    try engine.value.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
+                    try engine.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
                     screenlet.presenterCreated(chain: chain)
                 } catch {
-                    if case .createFailed(let status, let message) = error.reason, onPresenterFailure.value == nil {
+                    if case .createFailed(let status, let message) = error.reason,
+                        state.value.onPresenterFailure == nil
+                    {
                         return .failure(.createFailed(presenterId: error.presenterId, status: status, message: message))
                     }
-                    screenlets.value.append(screenlet)
+                    state.value.screenlets.append(screenlet)
                     presenterFailed(error)
                     return .success(screenlet)
                 }
             }
-            screenlets.value.append(screenlet)
-            needsRender.value = true
+            state.with { state in
+                state.screenlets.append(screenlet)
+                state.needsRender = true
+            }
             return .success(screenlet)
         }
         return try result.get()
@@ -276,17 +249,17 @@ public final class PresenterRuntime: Sendable {
     /// user in a screen or read what is typed into it.
     public func key(_ code: UInt32) {
         enqueue { [self] in
-            let interactive = backend.value.flags.contains(.interactive)
-            for screenlet in screenlets.value.reversed() where screenlet.key(code, interactive: interactive) { break }
-            needsRender.value = true
+            let (interactive, screenlets) = state.with { ($0.backend.flags.contains(.interactive), $0.screenlets) }
+            for screenlet in screenlets.reversed() where screenlet.key(code, interactive: interactive) { break }
+            state.value.needsRender = true
         }
     }
 
     /// Re-reads the backend's size and redraws everything (after SIGWINCH).
     public func resize() {
         enqueue { [self] in
-            backend.value.refresh()
-            needsRender.value = true
+            state.value.backend.refresh()
+            state.value.needsRender = true
         }
     }
 
@@ -304,9 +277,12 @@ public final class PresenterRuntime: Sendable {
     /// nothing left to take off.
     public func suspend() {
         thread.sync {
-            frameInputsChanged.value = true
-            suspended.value = true
-            backend.value.suspend()
+            let backend = state.with { state in
+                state.frameInputsChanged = true
+                state.suspended = true
+                return state.backend
+            }
+            backend.suspend()
         }
     }
 
@@ -314,9 +290,9 @@ public final class PresenterRuntime: Sendable {
     /// terminal's size, which may have changed meanwhile.
     public func resume() {
         enqueue { [self] in
-            suspended.value = false
-            backend.value.refresh()
-            needsRender.value = true
+            state.value.suspended = false
+            state.value.backend.refresh()
+            state.value.needsRender = true
         }
     }
 
@@ -324,7 +300,7 @@ public final class PresenterRuntime: Sendable {
     /// frames. Returns false, and prints nothing, once the runtime is shut down.
     @discardableResult
     public func printAbove(_ text: String) -> Bool {
-        enqueue { [self] in backend.value.printAbove(text) }
+        enqueue { [self] in state.value.backend.printAbove(text) }
     }
 
     /// Runs `body` on the presenter thread once everything asked before it
@@ -332,9 +308,9 @@ public final class PresenterRuntime: Sendable {
     /// result: a stable moment to read a test backend or a view's elements.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
         try thread.sync {
-            if needsRender.value && isDrawing { renderFrame() }
+            if state.value.needsRender && isDrawing { renderFrame() }
             // `body` may change a view (the Add Bookmark screen's do).
-            frameInputsChanged.value = true
+            state.value.frameInputsChanged = true
             return try body()
         }
     }
@@ -347,21 +323,24 @@ public final class PresenterRuntime: Sendable {
     /// Interactors already shown are announced again to a new backend (plain
     /// lines then show what is still running).
     func presenterFailed(_ failure: PresenterFailure) {
-        guard engineAlive.value else { return }
-        engineAlive.value = false
-        frameInputsChanged.value = true
-        engine.value.close()
-        for screenlet in screenlets.value { screenlet.presenterGone() }
-        if let onPresenterFailure = onPresenterFailure.value {
-            let previous = backend.value
-            backend.value = onPresenterFailure(failure, previous)
-            if backend.value !== previous {
-                for screenlet in screenlets.value { screenlet.announceShown() }
+        guard let engine = liveEngine else { return }
+        let (screenlets, onPresenterFailure, previous) = state.with { state in
+            state.engineAlive = false
+            state.frameInputsChanged = true
+            return (state.screenlets, state.onPresenterFailure, state.backend)
+        }
+        engine.close()
+        for screenlet in screenlets { screenlet.presenterGone() }
+        if let onPresenterFailure {
+            let next = onPresenterFailure(failure, previous)
+            state.value.backend = next
+            if next !== previous {
+                for screenlet in screenlets { screenlet.announceShown() }
             }
         } else {
             log(PresenterLogEntry(level: .error, presenterId: failure.presenterId, message: failure.description))
         }
-        needsRender.value = true
+        state.value.needsRender = true
     }
 
     /// Runs `body` on the presenter thread, counted as a pending job like
@@ -371,13 +350,13 @@ public final class PresenterRuntime: Sendable {
         let counted = settling.admitNow()
         return thread.sync {
             defer { if counted { settling.jobDone() } }
-            frameInputsChanged.value = true
+            state.value.frameInputsChanged = true
             return body()
         }
     }
 
     /// The screenlet of `view`, on the presenter thread.
     func screenlet(_ view: ViewID) -> Screenlet? {
-        screenlets.value.first { $0.viewID == view }
+        state.value.screenlets.first { $0.viewID == view }
     }
 }

@@ -12,11 +12,15 @@ import Synchronization
 /// the timed wait of that thread: armed only while a wake-up is set, so
 /// nothing ticks while nothing animates.
 final class PresenterThread: Sendable {
-    /// A closure handed to the thread that runs it.
-    // Unchecked: a job is queued by one thread and run once by the presenter thread, whose
-    // queue hands it over under the lock (a `sync` job's sender waits until it ran); the
-    // state it touches is the presenter thread's, which checks every access.
-    struct Job: @unchecked Sendable {
+    /// A closure handed to the thread that runs it: `@Sendable`, so the
+    /// compiler checks what a caller hands over to the presenter thread.
+    typealias Job = @Sendable () -> Void
+
+    /// The body of a ``sync(_:)``, lent to the thread: not `@Sendable`, as
+    /// `DispatchQueue.sync`'s is not, since its sender waits until it ran.
+    // Unchecked: the sender blocks until the thread ran the body and released it, so what the
+    // body captures is used by one thread at a time, handed over under the queue's lock.
+    private struct Lent: @unchecked Sendable {
         let run: () -> Void
     }
 
@@ -27,9 +31,9 @@ final class PresenterThread: Sendable {
         var wakeAt: UInt64?
         var stopping = false
         /// Run on the thread after each batch of jobs.
-        var afterJobs = Job {}
+        var afterJobs: Job = {}
         /// Run on the thread when the wake-up time comes.
-        var onWake = Job {}
+        var onWake: Job = {}
     }
 
     /// What the thread shares with whoever queues jobs.
@@ -58,10 +62,10 @@ final class PresenterThread: Sendable {
     /// Sets what runs on the thread after each batch of jobs and when the
     /// wake-up time comes (before the first job is queued: the owner of the
     /// thread is made after it, and they call it).
-    func handle(afterJobs: @escaping () -> Void, onWake: @escaping () -> Void) {
+    func handle(afterJobs: @escaping Job, onWake: @escaping Job) {
         state.withLock {
-            $0.afterJobs = Job(run: afterJobs)
-            $0.onWake = Job(run: onWake)
+            $0.afterJobs = afterJobs
+            $0.onWake = onWake
         }
     }
 
@@ -77,11 +81,11 @@ final class PresenterThread: Sendable {
 
     /// Queues `job`; false (and the job dropped) once the thread is stopping.
     @discardableResult
-    func async(_ job: @escaping () -> Void) -> Bool {
-        queue(Job(run: job), done: nil)
+    func async(_ job: @escaping Job) -> Bool {
+        queue(job, done: nil)
     }
 
-    private func queue(_ job: Job, done: DispatchSemaphore?) -> Bool {
+    private func queue(_ job: @escaping Job, done: DispatchSemaphore?) -> Bool {
         let queued = state.withLock {
             guard !$0.stopping else { return false }
             $0.jobs.append((job, done))
@@ -100,7 +104,8 @@ final class PresenterThread: Sendable {
         return try withoutActuallyEscaping(body) { body in
             var result: Result<T, Error>?
             let done = DispatchSemaphore(value: 0)
-            let queued = queue(Job { result = Result { try body() } }, done: done)
+            let lent = Lent { result = Result { try body() } }
+            let queued = queue({ lent.run() }, done: done)
             if queued {
                 done.wait()
             } else {
@@ -162,13 +167,13 @@ final class PresenterThread: Sendable {
             switch next {
             case .jobs(let afterJobs):
                 for index in batch.indices {
-                    batch[index].job.run()
+                    batch[index].job()
                     let done = batch[index].done
-                    batch[index] = (Job {}, nil)
+                    batch[index] = ({}, nil)
                     done?.signal()
                 }
-                afterJobs.run()
-            case .wake(let onWake): onWake.run()
+                afterJobs()
+            case .wake(let onWake): onWake()
             case .exit: return
             }
         }

@@ -7,8 +7,10 @@ extension PresenterRuntime: PresenterEngineDelegate {
         guard let screenlet = screenlet(view), screenlet.view.elements[element]?.apply(operation) == true else {
             return
         }
-        needsRender.value = true
-        frameInputsChanged.value = true
+        state.with { state in
+            state.needsRender = true
+            state.frameInputsChanged = true
+        }
     }
 
     package func engine(log entry: PresenterLogEntry) {

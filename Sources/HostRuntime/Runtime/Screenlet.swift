@@ -30,41 +30,50 @@ public final class Screenlet: Sendable {
     /// The view's name in the runtime's engine.
     let viewID: ViewID
 
-    // The presenter thread's alone, from here on, each checked on every access.
-    /// The presenter's instances exist (false once the presenter failed, or
-    /// when the view was attached without it).
-    let hasPresenter: PresenterBound<Bool>
-    /// What the presenter drew at its last render, painted over the view at every frame.
-    let overlay: PresenterBound<[DrawOperation]>
-    /// One of the presenter's hooks ran since its last render.
-    private let presenterDue: PresenterBound<Bool>
-    /// Interactors started and not yet ended, in start order.
-    private let active: PresenterBound<[InteractorHandle]>
-    /// Shown interactors whose progress the presenter has not heard yet: its
-    /// progress hook runs at the next frame, so reports that come faster
-    /// than frames (a command writing 1,000 lines a second) cost a hook call
-    /// per frame at most.
-    private let progressDue: PresenterBound<[InteractorHandle]>
-    /// When the view asked for its next frame (``ScreenletView/draw(in:at:flags:)``).
-    let viewFrameRequest: PresenterBound<UInt64?>
-    /// When the presenter's picture changes by itself next (a `draw_cycle`'s
-    /// next text), on a screen that shows frames: the host draws that frame
-    /// without calling the presenter.
-    let overlayFrameRequest: PresenterBound<UInt64?>
-    /// Whether the presenter shows the outcome of a failure that a key may
-    /// dismiss (``key(_:interactive:)``): `told` from the hide of the last
-    /// shown interactor with a failure, `shown` once a render after it drew
-    /// something, until a key, new work, or a render that draws nothing.
-    private let failureTurn: PresenterBound<FailureTurn>
-    private enum FailureTurn { case none, told, shown }
-    /// The log said once that a render drew more than the host paints.
-    private let saidOverBudget: PresenterBound<Bool>
-    /// The presenter and every presenter it extends know `PRESENTER_VIEW_FINAL`
-    /// (ABI 1.3 or later): its last render draws the outcome that stays.
-    private let drawsFinalLook: PresenterBound<Bool>
-    /// How the view's last shown interactor ended, while none is shown:
-    /// the outcome that stays when the view goes (``outcomeToKeep``).
-    private let lastEnding: PresenterBound<ProgressEvent?>
+    /// The screenlet's presenter-thread state, as one value: a frame checks
+    /// the thread once a function, not once a field (``PresenterBound``).
+    struct State {
+        /// The presenter's instances exist (false once the presenter failed,
+        /// or when the view was attached without it).
+        var hasPresenter = false
+        /// What the presenter drew at its last render, painted over the view at every frame.
+        var overlay: [DrawOperation] = []
+        /// One of the presenter's hooks ran since its last render.
+        fileprivate var presenterDue = false
+        /// Interactors started and not yet ended, in start order.
+        fileprivate var active: [InteractorHandle] = []
+        /// Shown interactors whose progress the presenter has not heard yet:
+        /// its progress hook runs at the next frame, so reports that come
+        /// faster than frames (a command writing 1,000 lines a second) cost
+        /// a hook call per frame at most.
+        fileprivate var progressDue: [InteractorHandle] = []
+        /// When the view asked for its next frame (``ScreenletView/draw(in:at:flags:)``).
+        var viewFrameRequest: UInt64?
+        /// When the presenter's picture changes by itself next (a
+        /// `draw_cycle`'s next text), on a screen that shows frames: the host
+        /// draws that frame without calling the presenter.
+        var overlayFrameRequest: UInt64?
+        /// Whether the presenter shows the outcome of a failure that a key
+        /// may dismiss (``Screenlet/key(_:interactive:)``): `told` from the
+        /// hide of the last shown interactor with a failure, `shown` once a
+        /// render after it drew something, until a key, new work, or a
+        /// render that draws nothing.
+        fileprivate var failureTurn = FailureTurn.none
+        /// The log said once that a render drew more than the host paints.
+        fileprivate var saidOverBudget = false
+        /// The presenter and every presenter it extends know
+        /// `PRESENTER_VIEW_FINAL` (ABI 1.3 or later): its last render draws
+        /// the outcome that stays.
+        fileprivate var drawsFinalLook = false
+        /// How the view's last shown interactor ended, while none is shown:
+        /// the outcome that stays when the view goes (``Screenlet/outcomeToKeep``).
+        fileprivate var lastEnding: ProgressEvent?
+    }
+
+    fileprivate enum FailureTurn { case none, told, shown }
+
+    /// The presenter thread's alone, checked on every access.
+    let state: PresenterBound<State>
 
     /// The first ABI that has `PRESENTER_VIEW_FINAL`.
     static let finalLookABI = ABIVersion(major: 1, minor: 3)
@@ -74,18 +83,7 @@ public final class Screenlet: Sendable {
         self.presenterId = presenterId
         self.viewID = viewID
         self.runtime = runtime
-        let thread = runtime.thread
-        hasPresenter = PresenterBound(false, to: thread)
-        overlay = PresenterBound([], to: thread)
-        presenterDue = PresenterBound(false, to: thread)
-        active = PresenterBound([], to: thread)
-        progressDue = PresenterBound([], to: thread)
-        viewFrameRequest = PresenterBound(nil, to: thread)
-        overlayFrameRequest = PresenterBound(nil, to: thread)
-        failureTurn = PresenterBound(.none, to: thread)
-        saidOverBudget = PresenterBound(false, to: thread)
-        drawsFinalLook = PresenterBound(false, to: thread)
-        lastEnding = PresenterBound(nil, to: thread)
+        state = PresenterBound(State(), to: runtime.thread)
     }
 
     /// Starts an interactor of `interactorType` performing `action` (any
@@ -118,17 +116,19 @@ public final class Screenlet: Sendable {
     // MARK: - Presenter thread
 
     private func started(_ handle: InteractorHandle) {
-        active.value.append(handle)
+        state.value.active.append(handle)
         runtime.interactorStarted()
         view.actionStarted(handle.action, message: handle.messages[.working])
         // No working message: neither show nor hide, and no plain lines either.
         guard let working = handle.messages[.working] else { return handle.announced() }
         runtime.announce(.started(action: handle.action, message: working))
         handle.announced()
-        handle.shown.value = true
-        handle.announcedMessage.value = working
-        failureTurn.value = .none
-        lastEnding.value = nil
+        handle.told.with { told in
+            told.shown = true
+            told.message = working
+        }
+        state.value.failureTurn = .none
+        state.value.lastEnding = nil
         hook { engine throws(PresenterFailure) in try engine.show(viewID, message: working, interactor: handle.snapshot)
         }
         runtime.setNeedsRender()
@@ -138,11 +138,11 @@ public final class Screenlet: Sendable {
     /// frame, so reports that come faster than frames wake this thread once
     /// a frame, not once a report.
     func progressed(_ handle: InteractorHandle) {
-        guard handle.shown.value, active.value.contains(where: { $0 === handle }) else {
+        guard handle.told.value.shown, state.value.active.contains(where: { $0 === handle }) else {
             _ = handle.progressDelivered()
             return
         }
-        if !progressDue.value.contains(where: { $0 === handle }) { progressDue.value.append(handle) }
+        if !state.value.progressDue.contains(where: { $0 === handle }) { state.value.progressDue.append(handle) }
         runtime.requestCappedFrame()
     }
 
@@ -152,10 +152,12 @@ public final class Screenlet: Sendable {
     /// True when there was some.
     @discardableResult
     func deliverProgress() -> Bool {
-        let due = progressDue.value
+        let (due, active) = state.with { state in
+            defer { state.progressDue = [] }
+            return (state.progressDue, state.active)
+        }
         guard !due.isEmpty else { return false }
-        progressDue.value = []
-        for handle in due where active.value.contains(where: { $0 === handle }) {
+        for handle in due where active.contains(where: { $0 === handle }) {
             let snapshot = announceProgress(of: handle)
             hook { engine throws(PresenterFailure) in try engine.progress(viewID, interactor: snapshot) }
         }
@@ -167,12 +169,12 @@ public final class Screenlet: Sendable {
     private func announceProgress(of handle: InteractorHandle) -> InteractorSnapshot {
         let messages = handle.progressDelivered()
         let snapshot = handle.snapshot
-        for message in messages where message != handle.announcedMessage.value {
-            handle.announcedMessage.value = message
+        for message in messages where message != handle.told.value.message {
+            handle.told.value.message = message
             runtime.announce(.working(action: handle.action, message: message))
         }
-        if snapshot.progress != handle.announcedFraction.value {
-            handle.announcedFraction.value = snapshot.progress
+        if snapshot.progress != handle.told.value.fraction {
+            handle.told.value.fraction = snapshot.progress
             runtime.announce(
                 .progressed(action: handle.action, fraction: snapshot.progress < 0 ? nil : snapshot.progress))
         }
@@ -181,21 +183,23 @@ public final class Screenlet: Sendable {
 
     /// `replacement`: the message the work gave in place of the table's.
     func ended(_ handle: InteractorHandle, error: InteractorError?, message replacement: String? = nil) {
-        guard let index = active.value.firstIndex(where: { $0 === handle }) else { return }
-        active.value.remove(at: index)
-        if progressDue.value.contains(where: { $0 === handle }) {
+        guard let index = state.value.active.firstIndex(where: { $0 === handle }) else { return }
+        state.value.active.remove(at: index)
+        if state.value.progressDue.contains(where: { $0 === handle }) {
             // Its last report's lines come before its end; hide carries the fraction.
-            progressDue.value.removeAll { $0 === handle }
-            if handle.shown.value { _ = announceProgress(of: handle) }
+            state.value.progressDue.removeAll { $0 === handle }
+            if handle.told.value.shown { _ = announceProgress(of: handle) }
         }
         runtime.interactorEnded()
         let message =
             replacement ?? error.flatMap { $0.isValidation ? $0.message : nil }
             ?? handle.messages[error == nil ? .success : .failure]
         view.actionEnded(handle.action, message: message, error: error)
-        guard handle.shown.value else { return }
+        guard handle.told.value.shown else { return }
         // The last shown interactor failed: what the presenter shows of it may wait for a key.
-        failureTurn.value = error != nil && !active.value.contains { $0.shown.value } ? .told : .none
+        let failureTurn: FailureTurn =
+            error != nil && !state.value.active.contains { $0.told.value.shown } ? .told : .none
+        state.value.failureTurn = failureTurn
         // The failure's text, when hide's message already is it (a
         // validation error), reaches the presenter as "": a presenter that
         // shows both says it once. Backends and events get it whole.
@@ -209,33 +213,34 @@ public final class Screenlet: Sendable {
         }
         runtime.setNeedsRender()
         let finished = ProgressEvent.finished(action: handle.action, message: message, error: error)
-        lastEnding.value = active.value.contains { $0.shown.value } ? nil : finished
+        let lastEnding = state.value.active.contains { $0.told.value.shown } ? nil : finished
+        state.value.lastEnding = lastEnding
         runtime.announce(finished)
     }
 
     /// Runs a status-returning hook of the presenter, if it still runs, logs
     /// a failing status, and has the presenter render at the next frame.
     private func hook(_ body: (PresenterEngine) throws(PresenterFailure) -> HookOutcome) {
-        guard hasPresenter.value else { return }
+        guard state.value.hasPresenter else { return }
         runtime.report(runtime.callEngine(default: .ok, body))
-        presenterDue.value = hasPresenter.value
+        state.with { $0.presenterDue = $0.hasPresenter }
     }
 
     /// The presenter's instances were created for the view, from `chain`
     /// (the presenter, then its bases).
     func presenterCreated(chain: [PresenterPlugin]) {
-        hasPresenter.value = true
-        drawsFinalLook.value = chain.allSatisfy { $0.abiVersion >= Self.finalLookABI }
+        state.value.hasPresenter = true
+        state.value.drawsFinalLook = chain.allSatisfy { $0.abiVersion >= Self.finalLookABI }
     }
 
     /// How the view's last action ended, when the view goes with an outcome
     /// that stays: its last shown interactor ended, with a success message
     /// or a failure, and none is shown since. `nil` otherwise.
     var outcomeToKeep: ProgressEvent? {
-        guard case .finished(_, let message, let error)? = lastEnding.value,
+        guard case .finished(_, let message, let error)? = state.value.lastEnding,
             OutcomeLine(message: message, error: error) != nil
         else { return nil }
-        return lastEnding.value
+        return state.value.lastEnding
     }
 
     /// The presenter's final look of ``outcomeToKeep``: what its render
@@ -243,7 +248,7 @@ public final class Screenlet: Sendable {
     /// Empty when it drew nothing, failed, or does not know the flag (an
     /// older presenter, which is not asked): the host draws its own line then.
     func renderFinalLook(at now: UInt64, cols: Int, rows: Int) -> [DrawOperation] {
-        guard hasPresenter.value && drawsFinalLook.value else { return [] }
+        guard state.value.hasPresenter && state.value.drawsFinalLook else { return [] }
         let drawn = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now, final: true)
         }
@@ -252,7 +257,7 @@ public final class Screenlet: Sendable {
 
     /// The view's geometry changed: the presenter renders at the next frame.
     func geometryChanged() {
-        presenterDue.value = true
+        state.value.presenterDue = true
     }
 
     /// At the start of the frame at `now`: the view's request for it is
@@ -262,23 +267,31 @@ public final class Screenlet: Sendable {
     /// frame came (it draws again then).
     @discardableResult
     func renderPresenter(at now: UInt64, asked: Bool) -> Bool {
-        var changed = false
-        if let request = viewFrameRequest.value, request <= now {
-            viewFrameRequest.value = nil
-            changed = true
+        let (changed, renders) = state.with { state in
+            var changed = false
+            if let request = state.viewFrameRequest, request <= now {
+                state.viewFrameRequest = nil
+                changed = true
+            }
+            guard state.hasPresenter && (state.presenterDue || asked) else { return (changed, false) }
+            state.presenterDue = false
+            return (changed, true)
         }
-        guard hasPresenter.value && (presenterDue.value || asked) else { return changed }
-        presenterDue.value = false
+        guard renders else { return changed }
         let drawn = runtime.callEngine(default: []) { engine throws(PresenterFailure) in
             try engine.render(viewID, at: now)
         }
         // What the host paints for it is bounded, whatever it drew.
-        let (cols, rows) = (runtime.backend.value.size.cols, runtime.presenterArea.value.count)
+        let (cols, rows) = runtime.state.with { ($0.backend.size.cols, $0.presenterArea.count) }
         let (kept, dropped) = DrawOperation.withinPaintBudget(drawn, cols: cols, rows: rows)
-        overlay.value = kept
-        if failureTurn.value != .none { failureTurn.value = overlay.value.isEmpty ? .none : .shown }
-        if dropped > 0 && !saidOverBudget.value {
-            saidOverBudget.value = true
+        let firstOverBudget = state.with { state in
+            state.overlay = kept
+            if state.failureTurn != .none { state.failureTurn = kept.isEmpty ? .none : .shown }
+            guard dropped > 0 && !state.saidOverBudget else { return false }
+            state.saidOverBudget = true
+            return true
+        }
+        if firstOverBudget {
             runtime.log(
                 PresenterLogEntry(
                     level: .warning, presenterId: presenterId,
@@ -287,26 +300,32 @@ public final class Screenlet: Sendable {
         return true
     }
 
-    /// Draws the view, then its presenter's picture over it.
-    func draw(on canvas: inout Canvas, at now: UInt64, flags: ViewFlags) {
-        if let next = view.draw(in: &canvas, at: now, flags: flags) {
-            viewFrameRequest.value = min(viewFrameRequest.value ?? next, next)
-        }
+    /// Draws the view, then its presenter's picture over it, in `area`
+    /// (the backend's rows the presenters' view covers).
+    func draw(on canvas: inout Canvas, at now: UInt64, flags: ViewFlags, area: Range<Int>) {
+        // The view draws outside the state's access: it may call the runtime.
+        let next = view.draw(in: &canvas, at: now, flags: flags)
         let unicode = flags.contains(.unicode)
-        let area = runtime.presenterArea.value
-        for operation in overlay.value { operation.draw(on: &canvas, unicode: unicode, in: area, at: now) }
-        followPicture(at: now, flags: flags)
+        state.with { state in
+            if let next { state.viewFrameRequest = min(state.viewFrameRequest ?? next, next) }
+            for operation in state.overlay { operation.draw(on: &canvas, unicode: unicode, in: area, at: now) }
+            Self.followPicture(of: &state, at: now, flags: flags)
+        }
     }
 
     /// Asks for the frame at which the presenter's picture changes next by
     /// itself (its cycles), after the frame at `now`, drawn or reused.
     func followPicture(at now: UInt64, flags: ViewFlags) {
-        overlayFrameRequest.value = nil
+        state.with { Self.followPicture(of: &$0, at: now, flags: flags) }
+    }
+
+    private static func followPicture(of state: inout State, at now: UInt64, flags: ViewFlags) {
+        state.overlayFrameRequest = nil
         // Plain lines show no drawing: nothing to turn there.
         guard flags.contains(.animated) else { return }
-        for operation in overlay.value {
+        for operation in state.overlay {
             if let next = operation.nextChange(after: now) {
-                overlayFrameRequest.value = min(overlayFrameRequest.value ?? next, next)
+                state.overlayFrameRequest = min(state.overlayFrameRequest ?? next, next)
             }
         }
     }
@@ -315,8 +334,10 @@ public final class Screenlet: Sendable {
     /// `now`: while nothing else changes, a frame is a function of them
     /// (``FrameComposer``'s frames already made).
     func appendShownTexts(at now: UInt64, to key: inout [Int]) {
-        for operation in overlay.value {
-            if let shown = operation.shownText(at: now) { key.append(shown) }
+        state.with { state in
+            for operation in state.overlay {
+                if let shown = operation.shownText(at: now) { key.append(shown) }
+            }
         }
     }
 
@@ -326,12 +347,13 @@ public final class Screenlet: Sendable {
     /// (`interactive`). One key a failure: the presenter's turn ends with
     /// it, used or not. True when one used it.
     func key(_ code: UInt32, interactive: Bool) -> Bool {
-        if failureTurn.value == .shown && hasPresenter.value && interactive && code != PRESENTER_KEY_ESCAPE {
-            failureTurn.value = .none
+        if state.value.failureTurn == .shown && state.value.hasPresenter && interactive && code != PRESENTER_KEY_ESCAPE
+        {
+            state.value.failureTurn = .none
             let used = runtime.callEngine(default: false) { engine throws(PresenterFailure) in
                 try engine.key(viewID, code: code)
             }
-            presenterDue.value = hasPresenter.value
+            state.with { $0.presenterDue = $0.hasPresenter }
             if used { return true }
         }
         return view.handleKey(code)
@@ -339,18 +361,18 @@ public final class Screenlet: Sendable {
 
     /// The presenter failed: nothing of it is drawn or called any more.
     func presenterGone() {
-        hasPresenter.value = false
-        presenterDue.value = false
-        failureTurn.value = .none
-        overlay.value = []
-        overlayFrameRequest.value = nil
+        state.value.hasPresenter = false
+        state.value.presenterDue = false
+        state.value.failureTurn = .none
+        state.value.overlay = []
+        state.value.overlayFrameRequest = nil
     }
 
     /// Tells the backend again about every interactor shown and still
     /// running (after the runtime moved to another backend).
     func announceShown() {
-        for handle in active.value where handle.shown.value {
-            guard let working = handle.announcedMessage.value ?? handle.messages[.working] else { continue }
+        for handle in state.value.active where handle.told.value.shown {
+            guard let working = handle.told.value.message ?? handle.messages[.working] else { continue }
             runtime.announce(.started(action: handle.action, message: working))
         }
     }
@@ -359,15 +381,15 @@ public final class Screenlet: Sendable {
     /// hide with no message and a "cancelled" failure; nothing more is printed.
     func cancelAll() {
         let cancelled = InteractorError(code: 0, domain: "cancelled", message: "cancelled")
-        for handle in active.value {
+        for handle in state.value.active {
             _ = handle.markEnded()
             runtime.interactorEnded()
-            if handle.shown.value {
+            if handle.told.value.shown {
                 hook { engine throws(PresenterFailure) in
                     try engine.hide(viewID, message: nil, interactor: handle.snapshot, failure: cancelled)
                 }
             }
         }
-        active.value.removeAll()
+        state.value.active.removeAll()
     }
 }

@@ -10,13 +10,14 @@ struct PresenterBoundTests {
         let count = PresenterBound(0, to: thread)
         let seen = thread.sync {
             count.value += 1
-            count.value += 1
+            count.with { $0 += 1 }
             return count.value
         }
         #expect(seen == 2)
         thread.stop()
         // Once the thread exited, the caller stands in for it.
         #expect(count.value == 2)
+        #expect(count.with { $0 } == 2)
     }
 
     @Test func aValueReadFromAnotherThreadStopsTheProcess() async {
@@ -32,6 +33,14 @@ struct PresenterBoundTests {
             let thread = PresenterThread(name: "bound-test")
             let flag = PresenterBound(false, to: thread)
             flag.value = true
+        }
+    }
+
+    @Test func aValueReachedWithItsBlockFromAnotherThreadStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            let thread = PresenterThread(name: "bound-test")
+            let count = PresenterBound(0, to: thread)
+            count.with { $0 += 1 }
         }
     }
 }
