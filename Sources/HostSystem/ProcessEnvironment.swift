@@ -14,9 +14,11 @@ package enum ProcessEnvironment {
     /// at about 6,000 instructions a variable: with a usual environment of
     /// 80 that was half a million per call, and `run` made several, in the
     /// host and in the presenter process. An entry without `=` is skipped;
-    /// of a name given twice the first counts, as for `getenv`; bytes that
-    /// are not UTF-8 read as U+FFFD.
-    package static let current: [String: String] = readEnviron()
+    /// of a name given twice the first counts, as for `getenv`; an entry
+    /// whose bytes are not UTF-8 is left out, as if unset (read as U+FFFD
+    /// it would be another value: a folder of `LD_LIBRARY_PATH` or `HOME`
+    /// that does not exist, passed on to a child as that).
+    package static let current: [String: String] = variables(of: ph_environment())
 
     /// The environment as `NAME=value` entries, in its order, with each
     /// name of `setting` set to its value (replacing every entry of that
@@ -33,18 +35,20 @@ package enum ProcessEnvironment {
         return entries + setting.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 
-    private static func readEnviron() -> [String: String] {
+    /// The variables of `environment`, a NULL-ended array of `NAME=value`
+    /// entries as `environ` is (NULL itself after clearenv(3)), read as
+    /// ``current`` says.
+    static func variables(of environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
         var variables: [String: String] = [:]
-        // NULL after clearenv(3).
-        guard var entry = ph_environment() else { return variables }
+        guard var entry = environment else { return variables }
         while let pointer = entry.pointee {
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
-            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
-                let name = String(decoding: bytes[..<equals], as: UTF8.self)
-                if variables[name] == nil {
-                    variables[name] = String(decoding: bytes[(equals + 1)...], as: UTF8.self)
-                }
+            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
+                let name = String(validating: bytes[..<equals], as: UTF8.self), variables[name] == nil,
+                let value = String(validating: bytes[(equals + 1)...], as: UTF8.self)
+            {
+                variables[name] = value
             }
             entry += 1
         }

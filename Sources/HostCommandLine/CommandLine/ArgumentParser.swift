@@ -126,8 +126,11 @@ enum ArgumentParser {
             throw .usage("Unknown option '\(PrintableText.escaping(name))'")
         }
         let target = option.alias.flatMap { spec.option(named: $0.name) } ?? option
-        // The top spec holds the commands' shared options themselves.
-        precondition(target.name == occurrence.option.name, "\(name) means another option before the command")
+        // The top spec holds the commands' shared options themselves (a
+        // test holds it); were one to differ, it is said, not taken.
+        guard target.name == occurrence.option.name else {
+            throw .usage("\(name) means another option in \(spec.name): give it after '\(spec.name)'")
+        }
         return occurrence
     }
 

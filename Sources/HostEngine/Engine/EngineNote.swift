@@ -20,7 +20,8 @@ package enum EngineNote {
     /// Drawings past what the host paints in one render, dropped.
     package static let droppedTag = "dropped: "
 
-    /// The environment variable that turns tracing on (`1`; `run --trace` sets it).
+    /// The environment variable that turns tracing on (`1`; `--trace` sets
+    /// it in the environment the command line passes down).
     package static let debugVariable = "PRESENTER_HOST_DEBUG"
 
     /// True when `environment` asks for tracing.

@@ -11,7 +11,7 @@ extension PresenterMessage {
     private enum ResultTag: UInt8 { case done = 0, refused, createFailed, outcome, drawing, keyUsed, loaded }
 
     /// Which refusal follows in a refusal.
-    private enum RefusalTag: UInt8 { case file = 0, presenter }
+    fileprivate enum RefusalTag: UInt8 { case file = 0, presenter }
 
     /// Which drawing operation follows in a drawing.
     private enum DrawingTag: UInt8 { case text = 0, box, cycle }
@@ -332,20 +332,21 @@ private extension MessageReader {
     /// A refusal; a file's is checked as a scan helper's report is (the
     /// loader's words, escaped and bounded, nothing only the host finds).
     mutating func refusal() throws(MessageError) -> PresenterMessage.Refusal {
-        let tag = try u8()
+        let byte = try u8()
         let path = try string()
+        guard let tag = PresenterMessage.RefusalTag(rawValue: byte) else {
+            throw MessageError("an unknown refusal \(byte)")
+        }
         switch tag {
-        case 0:
+        case .file:
             let record = try data()
             do throws(PluginLoadFailure.ReportProblem) {
                 return .file(path: path, try PluginLoadFailure(record: record))
             } catch {
                 throw MessageError("a refusal that is not the loader's (\(error))")
             }
-        case 1:
+        case .presenter:
             return .presenter(path: path, id: try string())
-        default:
-            throw MessageError("an unknown refusal \(tag)")
         }
     }
 

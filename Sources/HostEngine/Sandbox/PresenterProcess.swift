@@ -146,6 +146,7 @@ package final class PresenterProcess: PresenterEngine {
                 files.append(.init(path: plugin.file, presenters: [presenter]))
             }
         }
+        let wire = files.flatMap { file in new.filter { $0.file == file.path } }  // as the process numbers them
         let expected = new.indices.map { PresenterMessage.Handle(handles.count + $0) }
         let paths = files.map(\.path).filter { !loadedPaths.contains($0) }
         if configuration.requiresSandbox, paths.contains(where: { !configuration.isTrusted($0) }) {
@@ -170,7 +171,7 @@ package final class PresenterProcess: PresenterEngine {
                 .load(files: files), hook: .load, budget: configuration.startTimeout, passing: images,
                 load: Load(handles: expected, files: files))
             loadedPaths.formUnion(paths)
-            for (plugin, handle) in zip(new, expected) { handles[DescriptorKey(plugin)] = handle }
+            for (plugin, handle) in zip(wire, expected) { handles[DescriptorKey(plugin)] = handle }
         }
         let chainHandles = chain.compactMap { handles[DescriptorKey($0)] }
         viewPresenters[view] = top.id

@@ -4,6 +4,6 @@ extension PresenterRuntime {
     /// terminal, without waiting for that thread (a presenter still loading
     /// may hold it). Any thread.
     package func showsPrompts(from unshown: @escaping @Sendable () -> [UInt8]) {
-        _ = enqueue { [self] in (state.value.backend as? TerminalBackend)?.showsPrompts(from: unshown) }
+        _ = enqueue { [self] in (backend as? TerminalBackend)?.showsPrompts(from: unshown) }
     }
 }

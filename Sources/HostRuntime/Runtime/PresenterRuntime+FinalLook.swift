@@ -17,7 +17,7 @@ extension PresenterRuntime {
     /// A presenter that fails in that render takes the region off as any
     /// failure does, and the plain lines that take over print the outcome.
     func finalLook() -> Canvas? {
-        guard state.value.backend.flags.contains(.animated) else { return nil }
+        guard backend.flags.contains(.animated) else { return nil }
         let keeping = state.value.screenlets.compactMap { screenlet in screenlet.outcomeToKeep.map { (screenlet, $0) } }
         guard !keeping.isEmpty else { return nil }
         let drawing = state.value.backend

@@ -55,7 +55,7 @@ extension PresenterRuntime {
 
     /// Tells the backend of an interactor's progress (its plain lines).
     func announce(_ event: ProgressEvent) {
-        state.value.backend.event(event)
+        backend.event(event)
     }
 
     /// Asks for a frame now, subject to the cap (progress reports).

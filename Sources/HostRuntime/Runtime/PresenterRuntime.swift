@@ -84,6 +84,10 @@ public final class PresenterRuntime: Sendable {
     let composer: PresenterBound<FrameComposer>
     /// Whether frames may be drawn now (presenter thread only).
     var isDrawing: Bool { !state.value.suspended && !isShutDown }
+    /// The backend, copied out of the state (presenter thread only): a call
+    /// to it is a call out (a library's backend may reach the runtime,
+    /// which may replace it), so it is never made inside the state's access.
+    var backend: RenderBackend { state.value.backend }
 
     /// A runtime drawing on `backend`.
     ///
@@ -258,7 +262,7 @@ public final class PresenterRuntime: Sendable {
     /// Re-reads the backend's size and redraws everything (after SIGWINCH).
     public func resize() {
         enqueue { [self] in
-            state.value.backend.refresh()
+            backend.refresh()
             state.value.needsRender = true
         }
     }
@@ -291,7 +295,7 @@ public final class PresenterRuntime: Sendable {
     public func resume() {
         enqueue { [self] in
             state.value.suspended = false
-            state.value.backend.refresh()
+            backend.refresh()
             state.value.needsRender = true
         }
     }
@@ -300,7 +304,7 @@ public final class PresenterRuntime: Sendable {
     /// frames. Returns false, and prints nothing, once the runtime is shut down.
     @discardableResult
     public func printAbove(_ text: String) -> Bool {
-        enqueue { [self] in state.value.backend.printAbove(text) }
+        enqueue { [self] in backend.printAbove(text) }
     }
 
     /// Runs `body` on the presenter thread once everything asked before it

@@ -56,6 +56,11 @@ enum Fixture: String, CaseIterable, Sendable {
     /// `fixture.final-look` (ABI 1.3) and `fixture.final-look-1-2`: what
     /// stays of an outcome, their own or the host's line (see final_look.c).
     case finalLook = "final-look"
+    /// A chain across two files, its top in the file of its bottom:
+    /// `fixture.chain-a` and `fixture.chain-c` (extends chain-b) in one,
+    /// `fixture.chain-b` (extends chain-a) in the other; each show logs
+    /// its id, then calls its base's (see chain_across_files.c).
+    case chainOne = "chain-one", chainTwo = "chain-two"
 
     /// Files that crash, end or hang whatever process loads them: the test
     /// process must load them only through a `PluginScanner`.
@@ -97,6 +102,8 @@ enum Fixture: String, CaseIterable, Sendable {
         switch self {
         case .good: return presenter()
         case .twoPresenters: return Compilation(source: "two_presenters.c")
+        case .chainOne: return Compilation(source: "chain_across_files.c", flags: ["-DCHAIN_FILE_ONE"])
+        case .chainTwo: return Compilation(source: "chain_across_files.c")
         case .noisy: return Compilation(source: "noisy.c")
         case .cxx: return Compilation(source: "cxx_presenter.cpp", language: .cxx)
         case .localOne: return local("fixture.local-one", "Local One")

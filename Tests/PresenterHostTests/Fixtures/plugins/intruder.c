@@ -172,7 +172,17 @@ static void signal_host(int signal, const char *name) {
     pid_t host = host_pid();
     char what[64];
     snprintf(what, sizeof what, "kill(%d, %s)", (int)host, name);
+    pid_t parent = getppid();
     if (kill(host, signal) != 0) return failed(what);
+    if (signal == SIGTERM) {
+        /* The host handles a SIGTERM on a thread of its own: it passes it on
+         * to the command and ends as the command ends. Saying "attempted"
+         * at once would race that (the trial's command exits 3 when it reads
+         * it): wait for the host to go first, as it will (this process then
+         * goes with it), 20 s at most. */
+        struct timespec step = {0, 5 * 1000 * 1000};
+        for (int i = 0; i < 4000 && getppid() == parent && kill(host, 0) == 0; i++) nanosleep(&step, NULL);
+    }
     done(what);
 }
 
