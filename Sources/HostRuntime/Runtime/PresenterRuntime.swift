@@ -45,9 +45,10 @@ import HostText
 public final class PresenterRuntime: Sendable {
     /// Where the presenters' hooks run.
     public enum Isolation: Sendable {
-        /// In this process, on the presenter thread. The plugins are trusted:
-        /// a crash in a hook is a crash of this process, a hook that never
-        /// returns stops every view's drawing.
+        /// In this process, on the presenter thread, which loads a chain's
+        /// files when it attaches it. The plugins are trusted: a crash in a
+        /// hook is a crash of this process, a hook that never returns stops
+        /// every view's drawing.
         case inProcess
         /// In a presenter process (a `presenter-host` binary in an internal
         /// mode): a plugin that crashes, exits, hangs or breaks the protocol
@@ -130,12 +131,14 @@ public final class PresenterRuntime: Sendable {
 
     /// A runtime whose in-process engine traces every hook call as
     /// `tracing` says: the command line's environment, passed down (a
-    /// library caller's runtime reads this process's).
+    /// library caller's runtime reads this process's); and loads the
+    /// chains it attaches through `loader` (nil: from their files, under
+    /// the registry's policy; tests give presenters built in code).
     package init(
         registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
         clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
         presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
-        isolation: Isolation, tracing: Bool,
+        isolation: Isolation, tracing: Bool, loader: PresenterLoader? = nil,
         log: sending ((PresenterLogEntry) -> Void)? = nil,
         onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
     ) {
@@ -154,7 +157,7 @@ public final class PresenterRuntime: Sendable {
         case .inProcess:
             engine = LocalPresenterEngine(
                 options: options, clock: clock, geometry: composer.geometry, tracing: tracing,
-                isEngineThread: { [thread] in thread.isCurrent })
+                loader: loader ?? .files(policy: registry.policy), isEngineThread: { [thread] in thread.isCurrent })
         case .presenterProcess(let configuration):
             engine = PresenterProcess(
                 configuration: configuration, options: options, clock: clock,

@@ -297,7 +297,7 @@ struct SandboxProtocolTests {
         ])
         let engine = LocalPresenterEngine(
             options: ["recorder": recorder.key], clock: ManualClock(), geometry: Self.geometry,
-            isEngineThread: { true })
+            loader: recorder.loader, isEngineThread: { true })
         try engine.attach(1, chain: [try #require(recorder.registry.plugin(id: "p"))], elements: [])
         _ = engine.show(1, message: "x", interactor: Self.interactor)
         let drawing = engine.render(1, at: 2_000_000_000)
