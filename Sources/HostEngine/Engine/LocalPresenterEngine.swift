@@ -68,10 +68,10 @@ package final class LocalPresenterEngine: PresenterEngine {
     /// Loads `chain` through the engine's loader (a file that no longer
     /// loads throws ``PresenterFailure/Reason/couldNotStart(_:)``), then
     /// attaches it.
-    package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
+    package func attach(_ view: ViewID, chain: PresenterChain, elements: [String]) throws(PresenterFailure) {
         guard let loader else { preconditionFailure("an engine without a loader is handed its presenters loaded") }
         var loaded: [LoadedPresenter] = []
-        for plugin in chain { loaded.append(try loader.load(plugin)) }
+        for plugin in chain.plugins { loaded.append(try loader.load(plugin)) }
         try attach(view, loaded: loaded, elements: elements)
     }
 

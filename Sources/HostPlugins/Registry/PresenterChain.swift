@@ -22,4 +22,10 @@ public struct PresenterChain: Sendable {
         guard !plugins.isEmpty else { return nil }
         self.plugins = plugins
     }
+
+    /// The chain of `presenter` over `bases` (its base first), as `check`
+    /// puts together the presenter of a file it checks.
+    package init(_ presenter: PresenterPlugin, bases: [PresenterPlugin]) {
+        plugins = [presenter] + bases
+    }
 }

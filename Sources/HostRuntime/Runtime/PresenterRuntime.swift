@@ -197,15 +197,17 @@ public final class PresenterRuntime: Sendable {
     ///   presenter process, attach does not wait for the creates, and a
     ///   failed one is reported by the next call); ``RuntimeError/shutDown``.
     public func attach(_ view: ScreenletView, presenter: PresenterChain? = nil) throws(RuntimeError) -> Screenlet {
-        let chain: [PresenterPlugin]
+        let chain: PresenterChain
         if let presenter {
-            chain = presenter.plugins
+            chain = presenter
         } else {
             let id = view.createProgressPresenter()
-            guard let found = registry.chain(for: id) else { throw .unknownPresenter(id: id) }
+            guard let found = registry.chain(for: id).flatMap(PresenterChain.init) else {
+                throw .unknownPresenter(id: id)
+            }
             chain = found
         }
-        let id = chain[0].id
+        let id = chain.id
         let result: Result<Screenlet, RuntimeError> = countedSync {
             guard !isShutDown else { return .failure(.shutDown) }
             let viewID = state.with { state in
@@ -216,7 +218,7 @@ public final class PresenterRuntime: Sendable {
             if let engine = liveEngine {
                 do throws(PresenterFailure) {
                     try engine.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
-                    screenlet.presenterCreated(chain: chain)
+                    screenlet.presenterCreated(chain: chain.plugins)
                 } catch {
                     if case .createFailed(let status, let message) = error.reason,
                         state.value.onPresenterFailure == nil

@@ -40,7 +40,7 @@ import Testing
         }
         let engine = LocalPresenterEngine(
             options: [:], clock: ManualClock(), geometry: Self.geometry, loader: loader, isEngineThread: { true })
-        try engine.attach(1, chain: chain.plugins, elements: [])
+        try engine.attach(1, chain: chain, elements: [])
         engine.detach(1)
     }
 
@@ -78,7 +78,8 @@ import Testing
         let engine = LocalPresenterEngine(
             options: [:], clock: ManualClock(), geometry: Self.geometry, loader: .files(policy: .strict),
             isEngineThread: { true })
-        #expect(throws: failure) { try engine.attach(1, chain: [plugin], elements: []) }
+        let chain = try #require(PresenterChain([plugin]))
+        #expect(throws: failure) { try engine.attach(1, chain: chain, elements: []) }
         #expect(engine.frameRequests.isEmpty)
     }
 }

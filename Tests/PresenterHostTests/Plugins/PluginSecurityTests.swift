@@ -159,7 +159,7 @@ import Testing
 
     @Test func thePresenterProcessChecksTheFileItLoadsAgain() throws {
         let (directory, file) = try plugin()
-        let chain = try #require(load(directory).chain(for: "fixture.good"))
+        let chain = try load(directory).resolve("fixture.good")
         #expect(chmod(file, 0o646) == 0)  // after the host checked it
         let process = PresenterProcess(
             configuration: .init(executable: TestPaths.binary.path), options: [:],
