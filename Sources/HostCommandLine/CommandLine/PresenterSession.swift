@@ -90,9 +90,10 @@ final class PresenterSession: Sendable {
 
     /// Loads the plugins and resolves the chosen presenter: the one lookup
     /// of its id, whose chain then goes on to the runtime and the engine.
-    /// A warm start runs no plugin code here: the presenter process loads
-    /// the files it needs; `--in-process` loads the chain's here (the
-    /// registry's other presenters stay unloaded). With a `log`, every
+    /// A warm start runs no plugin code here: the engine loads the files
+    /// the chain needs when it attaches it (the presenter process, or, for
+    /// `--in-process`, the runtime's engine in this process, after the
+    /// events file is open). With a `log`, every
     /// discovery decision goes to it (tracing).
     private static func loadRegistry(
         _ presentation: PresentationOptions, environment: [String: String], log: RunLog?
@@ -116,12 +117,7 @@ final class PresenterSession: Sendable {
         } catch {
             throw .usage(error.description)
         }
-        guard inProcess else { return (registry, chain) }
-        do throws(PluginLoadError) {
-            return (registry, try RegistryPipeline(policy: plugins.policy).loadingInProcess(chain))
-        } catch {
-            throw .failure("\(error)")
-        }
+        return (registry, chain)
     }
 
     // MARK: - Showing

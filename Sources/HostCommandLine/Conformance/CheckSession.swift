@@ -9,7 +9,7 @@ import HostSystem
 final class CheckSession: PresenterEngineDelegate {
     let engine: PresenterProcess
     let clock = ManualClock()
-    let chain: [PresenterPlugin]
+    let chain: PresenterChain
     /// The longest each hook took, in seconds, across this session.
     private(set) var slowest: [String: Double] = [:]
     /// The presenter's log lines, and the engine's notes (traces, ignored
@@ -24,7 +24,7 @@ final class CheckSession: PresenterEngineDelegate {
     static let elements = ["activity-indicator", "get-title-button"]
 
     init(chain: [PresenterPlugin], configuration: PresenterProcessConfiguration, geometry: ViewGeometry) {
-        self.chain = chain
+        self.chain = PresenterChain(chain[0], bases: Array(chain.dropFirst()))
         var configuration = configuration
         configuration.environment[EngineNote.debugVariable] = "1"
         let printed = self.printed

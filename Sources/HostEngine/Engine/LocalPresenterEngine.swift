@@ -5,9 +5,11 @@ import PresenterABI
 /// their hooks and serves the host services they call, recording what they
 /// draw. It trusts its plugins: a crash in a hook is a crash of this process.
 ///
-/// Used by ``PresenterRuntime`` in its in-process mode (the library's
-/// default, `run --in-process`) and by the presenter process, which serves
-/// a ``PresenterProcess`` with it.
+/// Used by ``PresenterRuntime`` in its in-process mode (`run --in-process`),
+/// which loads a resolved chain's files here at attach through its
+/// ``PresenterLoader``, and by the presenter process, which serves a
+/// ``PresenterProcess`` with it and attaches what it loaded itself
+/// (``attach(_:loaded:elements:)``). Loaded presenters exist only here.
 ///
 /// Every method runs on the one thread that `isEngineThread` names; host
 /// services called on any other thread, or outside a hook, do nothing.
@@ -44,13 +46,17 @@ package final class LocalPresenterEngine: PresenterEngine {
     let tracing: Bool
     /// Service calls that did nothing, reported at the end of the next hook.
     let misuses = ServiceMisuses()
+    /// How a resolved chain's presenters are loaded at attach; nil for an
+    /// engine that is handed them loaded (the presenter process's server).
+    let loader: PresenterLoader?
 
     package init(
         options: [String: String], clock: HostClock, geometry: ViewGeometry,
-        tracing: Bool = EngineNote.tracingEnabled(),
+        tracing: Bool = EngineNote.tracingEnabled(), loader: PresenterLoader?,
         isEngineThread: @escaping @Sendable () -> Bool
     ) {
         self.options = options
+        self.loader = loader
         self.clock = clock
         self.geometry = geometry
         self.tracing = tracing
@@ -59,11 +65,23 @@ package final class LocalPresenterEngine: PresenterEngine {
 
     // MARK: - PresenterEngine
 
-    package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
+    /// Loads `chain` through the engine's loader (a file that no longer
+    /// loads throws ``PresenterFailure/Reason/couldNotStart(_:)``), then
+    /// attaches it.
+    package func attach(_ view: ViewID, chain: PresenterChain, elements: [String]) throws(PresenterFailure) {
+        guard let loader else { preconditionFailure("an engine without a loader is handed its presenters loaded") }
+        var loaded: [LoadedPresenter] = []
+        for plugin in chain.plugins { loaded.append(try loader.load(plugin)) }
+        try attach(view, loaded: loaded, elements: elements)
+    }
+
+    /// Creates the instance chain of `view` from presenters already loaded,
+    /// `[presenter, its base, ...]`, bases first.
+    package func attach(_ view: ViewID, loaded chain: [LoadedPresenter], elements: [String]) throws(PresenterFailure) {
         let record = EngineView(id: view, engine: self, elements: Set(elements))
         var created: [PresenterInstance] = []
         for plugin in chain.reversed() {
-            let instance = PresenterInstance(plugin: plugin, base: created.last, engine: self)
+            let instance = PresenterInstance(plugin, base: created.last, engine: self)
             do throws(PresenterFailure) {
                 try instance.create()
             } catch {

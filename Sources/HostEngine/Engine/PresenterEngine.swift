@@ -17,11 +17,11 @@ package protocol PresenterEngine: AnyObject {
     /// Hears of element operations and log lines during the calls.
     var delegate: PresenterEngineDelegate? { get set }
 
-    /// Creates the instance chain of `view`, bases first; `chain` is
-    /// `[presenter, its base, ...]` as the registry gives it. A create that
+    /// Creates the instance chain of `view`, bases first; `chain` is the
+    /// resolved presenter as the registry gave it, carried as is. A create that
     /// fails throws with ``PresenterFailure/Reason/createFailed(status:message:)``
     /// (the instances made so far are destroyed again).
-    func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure)
+    func attach(_ view: ViewID, chain: PresenterChain, elements: [String]) throws(PresenterFailure)
     /// An interactor of `view` started (show hook).
     func show(_ view: ViewID, message: String, interactor: InteractorSnapshot) throws(PresenterFailure) -> HookOutcome
     /// An interactor of `view` ended (hide hook); `failure` is nil on success.

@@ -12,7 +12,10 @@ import PresenterABI
 /// instance; `base_*` services start the same search one level down.
 /// The engine's thread only.
 final class PresenterInstance {
+    /// What it is.
     let plugin: PresenterPlugin
+    /// Its hooks and descriptor, loaded in this process.
+    let loaded: LoadedPresenter
     /// The instance of the presenter this one extends.
     let base: PresenterInstance?
     unowned let engine: LocalPresenterEngine
@@ -26,8 +29,9 @@ final class PresenterInstance {
     private var optionValues: [String: UnsafeMutablePointer<CChar>] = [:]
     private var alive = false
 
-    init(plugin: PresenterPlugin, base: PresenterInstance?, engine: LocalPresenterEngine) {
-        self.plugin = plugin
+    init(_ loaded: LoadedPresenter, base: PresenterInstance?, engine: LocalPresenterEngine) {
+        self.plugin = loaded.plugin
+        self.loaded = loaded
         self.base = base
         self.engine = engine
         LiveHandles.add(context, .init(presenterId: plugin.id, scope: engine.scope, misuses: engine.misuses))
@@ -55,10 +59,10 @@ final class PresenterInstance {
     /// Runs the plugin's create (a presenter without one keeps no state).
     func create() throws(PresenterFailure) {
         lastError = nil
-        if let create = plugin.hooks.create {
+        if let create = loaded.hooks.create {
             var newState: UnsafeMutableRawPointer?
             let status = traced(.create, "") {
-                create(plugin.descriptor?.pointer, HostServices.table, context, &newState)
+                create(loaded.descriptor?.pointer, HostServices.table, context, &newState)
             }
             guard status == PRESENTER_OK else {
                 releaseOptions()
@@ -75,7 +79,7 @@ final class PresenterInstance {
     func destroy() {
         guard alive else { return }
         alive = false
-        if let destroy = plugin.hooks.destroy { traced(.destroy, "") { destroy(state) } }
+        if let destroy = loaded.hooks.destroy { traced(.destroy, "") { destroy(state) } }
         state = nil
         releaseOptions()
     }
@@ -102,10 +106,10 @@ final class PresenterInstance {
     /// The nearest instance, from this one down, whose plugin has the hook.
     /// (A closure, not a key path: projecting a key path costs more than
     /// the hook call it finds, at every frame.)
-    private func resolve<Function>(_ hook: (PresenterPlugin.Hooks) -> Function?) -> (PresenterInstance, Function)? {
+    private func resolve<Function>(_ hook: (LoadedPresenter.Hooks) -> Function?) -> (PresenterInstance, Function)? {
         var current: PresenterInstance? = self
         while let instance = current {
-            if let function = hook(instance.plugin.hooks) { return (instance, function) }
+            if let function = hook(instance.loaded.hooks) { return (instance, function) }
             current = instance.base
         }
         return nil

@@ -131,12 +131,11 @@ package final class PresenterProcess: PresenterEngine {
     /// Sends the loading of the chain's files and the attach, and returns
     /// without waiting: the process starts, loads and creates meanwhile,
     /// and a failure of any of it throws from the next call that waits.
-    package func attach(_ view: ViewID, chain: [PresenterPlugin], elements: [String]) throws(PresenterFailure) {
-        guard let top = chain.first else { return }
-        currentPresenter = top.id
+    package func attach(_ view: ViewID, chain: PresenterChain, elements: [String]) throws(PresenterFailure) {
+        currentPresenter = chain.id
         // The presenters not loaded yet, by file, the handles they will
         // have, and the files not passed yet.
-        let new = chain.filter { handles[DescriptorKey($0)] == nil }
+        let new = chain.plugins.filter { handles[DescriptorKey($0)] == nil }
         var files: [PresenterMessage.FileLoad] = []
         for plugin in new {
             let presenter = PresenterMessage.Presenter(index: UInt32(plugin.index), id: plugin.id)
@@ -173,9 +172,9 @@ package final class PresenterProcess: PresenterEngine {
             loadedPaths.formUnion(paths)
             for (plugin, handle) in zip(wire, expected) { handles[DescriptorKey(plugin)] = handle }
         }
-        let chainHandles = chain.compactMap { handles[DescriptorKey($0)] }
-        viewPresenters[view] = top.id
-        knownPresenters.formUnion(chain.map(\.id))
+        let chainHandles = chain.plugins.compactMap { handles[DescriptorKey($0)] }
+        viewPresenters[view] = chain.id
+        knownPresenters.formUnion(chain.plugins.map(\.id))
         _ = try submit(
             .attach(view: view, chain: chainHandles, elements: elements), hook: .create,
             budget: configuration.hookTimeout, isAttach: true)

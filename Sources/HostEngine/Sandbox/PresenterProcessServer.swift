@@ -67,9 +67,9 @@ private final class Server: PresenterEngineDelegate {
     private var engine: LocalPresenterEngine?
     private let clock = PinnedClock()
     /// What each file loaded holds, by the path the host named it by.
-    private var files: [String: PluginLibrary.Contents] = [:]
+    private var files: [String: PluginLibrary.Loaded] = [:]
     /// The presenters the host asked for, by handle: the handle is the index.
-    private var presenters: [PresenterPlugin] = []
+    private var presenters: [LoadedPresenter] = []
     private var incoming = FrameBuffer()
     /// The plugin images passed with requests not read yet, oldest first.
     private var passed: [FileDescriptor] = []
@@ -108,7 +108,7 @@ private final class Server: PresenterEngineDelegate {
     private func handle(_ request: PresenterMessage.Request) -> PresenterMessage.Result {
         if case let .configure(options, geometry) = request {
             let engine = LocalPresenterEngine(
-                options: options, clock: clock, geometry: geometry, tracing: tracing,
+                options: options, clock: clock, geometry: geometry, tracing: tracing, loader: nil,
                 isEngineThread: { [mainThread] in mainThread.isCurrent })
             engine.delegate = self
             self.engine = engine
@@ -124,7 +124,7 @@ private final class Server: PresenterEngineDelegate {
             // The host names only handles it was answered (a bug otherwise).
             guard chain.allSatisfy({ $0 < presenters.count }) else { ProcessEnd.immediately(70) }
             do throws(PresenterFailure) {
-                try engine.attach(view, chain: chain.map { presenters[Int($0)] }, elements: elements)
+                try engine.attach(view, loaded: chain.map { presenters[Int($0)] }, elements: elements)
                 return .done
             } catch {
                 guard case let .createFailed(status, message) = error.reason else { ProcessEnd.immediately(70) }
@@ -170,10 +170,11 @@ private final class Server: PresenterEngineDelegate {
             let contents = files[file.path] ?? []
             for wanted in file.presenters {
                 let index = Int(wanted.index)
-                guard contents.indices.contains(index), let plugin = try? contents[index].get(), plugin.id == wanted.id
+                guard contents.indices.contains(index), let presenter = try? contents[index].get(),
+                    presenter.plugin.id == wanted.id
                 else { return .refused(.presenter(path: file.path, id: wanted.id)) }
                 handles.append(PresenterMessage.Handle(presenters.count))
-                presenters.append(plugin)
+                presenters.append(presenter)
             }
         }
         return .loaded(handles: handles)

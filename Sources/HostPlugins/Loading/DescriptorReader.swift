@@ -2,7 +2,7 @@ import Glibc
 import PresenterABI
 
 /// Reads and validates one `presenter_descriptor` a plugin returned, copying
-/// what it declares into a `PresenterPlugin`.
+/// what it declares into a `PresenterPlugin`, loaded with its hooks.
 ///
 /// Order matters: `struct_size` and the ABI version are read first (they sit
 /// at fixed offsets in every version), a foreign major or a newer minor is
@@ -13,7 +13,7 @@ enum DescriptorReader {
     /// `key`. Fixed even when later minors append fields.
     static let minimumSize =
         MemoryLayout<presenter_descriptor>.offset(of: \.key)!
-        + MemoryLayout<PresenterPlugin.Hooks.Key?>.size
+        + MemoryLayout<LoadedPresenter.Hooks.Key?>.size
 
     /// The largest `struct_size` taken for a descriptor. Later minors grow
     /// it by a few pointers at a time; a size past this is garbage.
@@ -21,7 +21,7 @@ enum DescriptorReader {
 
     /// Reads the descriptor at `pointer`, the `index`th of the library at `path`.
     static func read(_ pointer: UnsafeRawPointer, index: Int, path: String)
-        throws(PluginLoadFailure.DescriptorProblem) -> PresenterPlugin
+        throws(PluginLoadFailure.DescriptorProblem) -> LoadedPresenter
     {
         let descriptor = BoundedStruct<presenter_descriptor>(pointer)
         let size = UInt32(descriptor.declaredSize)
@@ -44,15 +44,17 @@ enum DescriptorReader {
         let extends = try optional(descriptor.field(\.extends) ?? nil, "extends", limit: Limit.id)
         if let extends { try DescriptorRules.checkId(extends, field: "extends") }
 
-        let hooks = PresenterPlugin.Hooks(
+        let hooks = LoadedPresenter.Hooks(
             create: descriptor.field(\.create) ?? nil, destroy: descriptor.field(\.destroy) ?? nil,
             show: descriptor.field(\.show) ?? nil, hide: descriptor.field(\.hide) ?? nil,
             progress: descriptor.field(\.progress) ?? nil, render: descriptor.field(\.render) ?? nil,
             key: descriptor.field(\.key) ?? nil)
-        return PresenterPlugin(
+        let plugin = PresenterPlugin(
             id: id, name: name, version: version, description: summary, author: author, license: license,
             extends: extends, capabilities: .init(rawValue: descriptor.field(\.capabilities) ?? 0),
-            abiVersion: abi, path: path, index: index, hooks: hooks,
+            abiVersion: abi, file: path, index: index, hookNames: hooks.presentNames, source: .loaded)
+        return LoadedPresenter(
+            plugin, hooks: hooks,
             // Handed back to the plugin's create, never read through by the host.
             descriptor: pointer.assumingMemoryBound(to: presenter_descriptor.self))
     }

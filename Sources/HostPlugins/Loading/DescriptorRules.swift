@@ -20,7 +20,7 @@ enum DescriptorRules {
     }
 
     /// The hooks a descriptor may define, in descriptor order, as
-    /// `PresenterPlugin.Hooks.presentNames` names them.
+    /// `LoadedPresenter.Hooks.presentNames` names them.
     static let hookNames = ["create", "destroy", "show", "hide", "progress", "render", "key"]
 
     /// The text of string field `field` from its bytes (as many as were
@@ -64,7 +64,7 @@ enum DescriptorRules {
     }
 
     /// Whether `names` are hooks a descriptor can define, each once, in
-    /// descriptor order: what `PresenterPlugin.Hooks.presentNames` gives.
+    /// descriptor order: what `LoadedPresenter.Hooks.presentNames` gives.
     static func areHookNames(_ names: [String]) -> Bool {
         var rest = hookNames[...]
         for name in names {

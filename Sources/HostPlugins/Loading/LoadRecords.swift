@@ -88,9 +88,8 @@ enum LoadRecords {
                     try check(failure, cached: cached)
                     results.append(.failure(failure))
                 case ("P", 12) where number(fields[1]) == UInt64(index):
-                    var plugin = try presenter(fields, file: file, index: index)
-                    plugin.source = cached ? .cache : .scan
-                    results.append(.success(plugin))
+                    results.append(
+                        .success(try presenter(fields, file: file, index: index, source: cached ? .cache : .scan)))
                 default:
                     throw .malformed
                 }
@@ -129,7 +128,9 @@ enum LoadRecords {
 
     /// A presenter's record, its fields checked by the descriptor's rules
     /// (the rule of a field the record leaves absent is that of a NULL).
-    private static func presenter(_ fields: [ArraySlice<UInt8>], file: String, index: Int)
+    private static func presenter(
+        _ fields: [ArraySlice<UInt8>], file: String, index: Int, source: PresenterPlugin.Source
+    )
         throws(PluginLoadFailure.ReportProblem) -> PresenterPlugin
     {
         typealias Limit = DescriptorRules.Limit
@@ -172,7 +173,7 @@ enum LoadRecords {
         return PresenterPlugin(
             id: id, name: name, version: version, description: description, author: author, license: license,
             extends: extends, capabilities: .init(rawValue: capabilities), abiVersion: abi, file: file, index: index,
-            hookNames: hookNames)
+            hookNames: hookNames, source: source)
     }
 
     /// A descriptor rule's verdict, as a record's problem.

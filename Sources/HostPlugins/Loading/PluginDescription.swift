@@ -213,12 +213,10 @@ package struct PluginDescription: Sendable, Equatable {
             guard hooks.allSatisfy(DescriptorRules.hookNames.contains), Set(hooks).count == hooks.count else {
                 throw .unknownName(field: "hooks", known: DescriptorRules.hookNames)
             }
-            var plugin = PresenterPlugin(
+            return PresenterPlugin(
                 id: id, name: name, version: version, description: summary, author: author, license: license,
                 extends: extends, capabilities: capabilities, abiVersion: abi, file: file, index: index,
-                hookNames: DescriptorRules.hookNames.filter(hooks.contains))
-            plugin.source = .description
-            return plugin
+                hookNames: DescriptorRules.hookNames.filter(hooks.contains), source: .description)
         }
 
         /// `abi=MAJOR.MINOR`, refused as a descriptor's would be.

@@ -9,9 +9,13 @@ package enum PluginLibrary {
     /// that never returns NULL cannot keep the host looping.
     static let maxPresenters = 256
 
-    /// What one library holds: a result per descriptor, in index order (a
-    /// library may hold good and bad presenters).
+    /// What one library holds, as described: a result per descriptor, in
+    /// index order (a library may hold good and bad presenters).
     package typealias Contents = [Result<PresenterPlugin, PluginLoadFailure>]
+
+    /// What one library loaded in this process holds: its contents with
+    /// their hooks, for an engine.
+    package typealias Loaded = [Result<LoadedPresenter, PluginLoadFailure>]
 
     /// What loading one file gave: what it holds, or why the file as a
     /// whole is unusable.
@@ -19,17 +23,23 @@ package enum PluginLibrary {
 
     /// Loads the file at the real path `path` under `policy`. Throws when
     /// the file as a whole is unusable.
-    static func load(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> Contents {
+    package static func load(_ path: String, policy: PluginPolicy) throws(PluginLoadFailure) -> Loaded {
         try load(PluginFile.open(path, policy: policy))
     }
 
-    /// What loading the file at the real path `path` under `policy` gave.
+    /// What loading the file at the real path `path` under `policy` gave,
+    /// as described.
     static func outcome(_ path: String, policy: PluginPolicy) -> Outcome {
-        Outcome { () throws(PluginLoadFailure) in try load(path, policy: policy) }
+        Outcome { () throws(PluginLoadFailure) in contents(of: try load(path, policy: policy)) }
+    }
+
+    /// The descriptions of what a library loaded holds.
+    static func contents(of loaded: Loaded) -> Contents {
+        loaded.map { $0.map(\.plugin) }
     }
 
     /// Loads a file already opened and checked.
-    package static func load(_ file: PluginFile) throws(PluginLoadFailure) -> Contents {
+    package static func load(_ file: PluginFile) throws(PluginLoadFailure) -> Loaded {
         let path = file.path
         let library = try file.load()
         guard let symbol = library.symbol(PRESENTER_ENTRY_SYMBOL) else { throw .noEntryPoint }
@@ -43,7 +53,7 @@ package enum PluginLibrary {
         guard !descriptors.isEmpty else { throw .noPresenter }
 
         let numbered = descriptors.count > 1
-        let contents: Contents = descriptors.enumerated().map { index, descriptor in
+        let loaded: Loaded = descriptors.enumerated().map { index, descriptor in
             do throws(PluginLoadFailure.DescriptorProblem) {
                 return .success(try DescriptorReader.read(descriptor, index: index, path: path))
             } catch {
@@ -53,8 +63,8 @@ package enum PluginLibrary {
                         error))
             }
         }
-        if let description = file.description { try agree(contents, with: description) }
-        return contents
+        if let description = file.description { try agree(contents(of: loaded), with: description) }
+        return loaded
     }
 
     /// Throws unless the descriptors a file returned, `live`, are what its

@@ -84,7 +84,7 @@ package enum ScanHelper {
         send(lines + [.begin], to: channel)
         let outcome = PluginLibrary.Outcome { () throws(PluginLoadFailure) in
             if require && !sandbox.isComplete { throw .sandboxIncomplete(sandbox.summary) }
-            return try PluginLibrary.load(file.get())
+            return PluginLibrary.contents(of: try PluginLibrary.load(file.get()))
         }
         lines = LoadRecords.lines(outcome).map { .result(Array($0.utf8)[...]) } + [.done]
         send(lines, to: channel)

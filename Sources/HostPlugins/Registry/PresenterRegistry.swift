@@ -16,6 +16,9 @@ public struct PresenterRegistry: Sendable {
     /// (`RegistryPipeline.load(_:needing:)`) leaves out those it did not
     /// need, and their presenters with them.
     package var notScanned: [String] = []
+    /// The owner and mode rules its files were discovered under: those an
+    /// in-process engine loads them under again.
+    package var policy: PluginPolicy = .strict
 
     /// Creates a registry from parts (for tests and tools).
     package init(plugins: [PresenterPlugin], errors: [PluginLoadError] = [], searchPath: [SearchPathEntry] = []) {

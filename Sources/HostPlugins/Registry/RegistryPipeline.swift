@@ -5,8 +5,8 @@
 ///    directory, checked (links, the owner and mode policy), each real file
 ///    once.
 /// 2. The registry cache: a file whose identity the cache remembers is not
-///    loaded; its presenters come from the cache (`PresenterPlugin.cached`,
-///    no hooks), or its failure does.
+///    loaded; its presenters come from the cache (`PresenterPlugin.cached`),
+///    or its failure does.
 /// 3. Loading (`PluginLoader`): the other files, in the scan helper when a
 ///    scanner is given (the bundled ones, and any the helper could not
 ///    scan, in this process). Loading runs plugin code (constructors and
@@ -61,36 +61,8 @@ public struct RegistryPipeline {
         let (outcomes, notScanned) = load(files, needing: id, searchPath: searchPath)
         var registry = resolve(files, outcomes: outcomes, searchPath: searchPath)
         registry.notScanned = notScanned
+        registry.policy = policy
         return registry
-    }
-
-    /// `chain` with its presenters really loaded in this process (their
-    /// hooks present) where they came from the cache or the scan helper:
-    /// what running them in this process (`--in-process`) needs. Loaded
-    /// under this pipeline's policy.
-    /// - Throws: why one of their files no longer loads as the cache said.
-    package func loadingInProcess(_ chain: PresenterChain) throws(PluginLoadError) -> PresenterChain {
-        var plugins: [PresenterPlugin] = []
-        for plugin in chain.plugins { plugins.append(try loadedInProcess(plugin)) }
-        return PresenterChain(plugins)!
-    }
-
-    /// `plugin`, loaded from its file in this process unless it already was.
-    private func loadedInProcess(_ plugin: PresenterPlugin) throws(PluginLoadError) -> PresenterPlugin {
-        guard !plugin.isLoaded else { return plugin }
-        let contents: PluginLibrary.Contents
-        do throws(PluginLoadFailure) {
-            contents = try PluginLibrary.load(plugin.file, policy: policy)
-        } catch {
-            throw PluginLoadError(path: plugin.path, failure: .loading(error))
-        }
-        guard contents.indices.contains(plugin.index), var fresh = try? contents[plugin.index].get(),
-            fresh.id == plugin.id
-        else {
-            throw PluginLoadError(path: plugin.path, failure: .loading(.file(.missing)))
-        }
-        fresh.path = plugin.path
-        return fresh
     }
 
     /// What loading each file discovery accepted gave, by its index (nil
@@ -184,9 +156,8 @@ public struct RegistryPipeline {
             case (.success, .success(let results)?):
                 for (index, result) in results.enumerated() {
                     switch result {
-                    case .success(var plugin):
-                        plugin.path = path
-                        candidates.append(.init(plugin: plugin, index: index))
+                    case .success(let plugin):
+                        candidates.append(.init(plugin: PresenterPlugin(plugin, foundAt: path), index: index))
                         candidateKeys.append([fileIndex, index])
                     case .failure(let failure):
                         if case .descriptor(_, let id?, _) = failure, refusedIds[id] == nil { refusedIds[id] = path }

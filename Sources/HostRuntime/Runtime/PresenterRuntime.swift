@@ -45,9 +45,10 @@ import HostText
 public final class PresenterRuntime: Sendable {
     /// Where the presenters' hooks run.
     public enum Isolation: Sendable {
-        /// In this process, on the presenter thread. The plugins are trusted:
-        /// a crash in a hook is a crash of this process, a hook that never
-        /// returns stops every view's drawing.
+        /// In this process, on the presenter thread, which loads a chain's
+        /// files when it attaches it. The plugins are trusted: a crash in a
+        /// hook is a crash of this process, a hook that never returns stops
+        /// every view's drawing.
         case inProcess
         /// In a presenter process (a `presenter-host` binary in an internal
         /// mode): a plugin that crashes, exits, hangs or breaks the protocol
@@ -134,12 +135,14 @@ public final class PresenterRuntime: Sendable {
 
     /// A runtime whose in-process engine traces every hook call as
     /// `tracing` says: the command line's environment, passed down (a
-    /// library caller's runtime reads this process's).
+    /// library caller's runtime reads this process's); and loads the
+    /// chains it attaches through `loader` (nil: from their files, under
+    /// the registry's policy; tests give presenters built in code).
     package init(
         registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
         clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
         presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
-        isolation: Isolation, tracing: Bool,
+        isolation: Isolation, tracing: Bool, loader: PresenterLoader? = nil,
         log: sending ((PresenterLogEntry) -> Void)? = nil,
         onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
     ) {
@@ -158,7 +161,7 @@ public final class PresenterRuntime: Sendable {
         case .inProcess:
             engine = LocalPresenterEngine(
                 options: options, clock: clock, geometry: composer.geometry, tracing: tracing,
-                isEngineThread: { [thread] in thread.isCurrent })
+                loader: loader ?? .files(policy: registry.policy), isEngineThread: { [thread] in thread.isCurrent })
         case .presenterProcess(let configuration):
             engine = PresenterProcess(
                 configuration: configuration, options: options, clock: clock,
@@ -198,15 +201,17 @@ public final class PresenterRuntime: Sendable {
     ///   presenter process, attach does not wait for the creates, and a
     ///   failed one is reported by the next call); ``RuntimeError/shutDown``.
     public func attach(_ view: ScreenletView, presenter: PresenterChain? = nil) throws(RuntimeError) -> Screenlet {
-        let chain: [PresenterPlugin]
+        let chain: PresenterChain
         if let presenter {
-            chain = presenter.plugins
+            chain = presenter
         } else {
             let id = view.createProgressPresenter()
-            guard let found = registry.chain(for: id) else { throw .unknownPresenter(id: id) }
+            guard let found = registry.chain(for: id).flatMap(PresenterChain.init) else {
+                throw .unknownPresenter(id: id)
+            }
             chain = found
         }
-        let id = chain[0].id
+        let id = chain.id
         let result: Result<Screenlet, RuntimeError> = countedSync {
             guard !isShutDown else { return .failure(.shutDown) }
             let viewID = state.with { state in
@@ -217,7 +222,7 @@ public final class PresenterRuntime: Sendable {
             if let engine = liveEngine {
                 do throws(PresenterFailure) {
                     try engine.attach(screenlet.viewID, chain: chain, elements: Array(view.elements.keys))
-                    screenlet.presenterCreated(chain: chain)
+                    screenlet.presenterCreated(chain: chain.plugins)
                 } catch {
                     if case .createFailed(let status, let message) = error.reason,
                         state.value.onPresenterFailure == nil

@@ -351,7 +351,8 @@ import Testing
         func plugin(_ id: String, _ name: String) -> PresenterPlugin {
             PresenterPlugin(
                 id: id, name: name, version: "1", description: nil, author: nil, license: nil,
-                extends: nil, capabilities: [], abiVersion: .host, path: "/d/lib\(id).so", hooks: .init())
+                extends: nil, capabilities: [], abiVersion: .host, file: "/d/lib\(id).so", hookNames: [],
+                source: .loaded)
         }
         let table = ListCommand.table(
             PresenterRegistry(plugins: [plugin("wide", "進捗表示"), plugin("narrow", "Plain")]),
@@ -377,8 +378,8 @@ import Testing
         {
             PresenterPlugin(
                 id: id, name: name, version: "1.0", description: nil, author: nil, license: nil,
-                extends: id == "b" ? "a" : nil, capabilities: capabilities, abiVersion: .host, path: path,
-                hooks: .init())
+                extends: id == "b" ? "a" : nil, capabilities: capabilities, abiVersion: .host, file: path,
+                hookNames: [], source: .loaded)
         }
         let table = ListCommand.table(
             PresenterRegistry(plugins: [
@@ -410,7 +411,7 @@ import Testing
     @Test func jsonUsesNullForAbsentValuesAndListsErrorsAndTheSearchPath() throws {
         let plugin = PresenterPlugin(
             id: "p", name: "P", version: "1", description: nil, author: nil, license: nil,
-            extends: nil, capabilities: [], abiVersion: .host, path: "/d/libp.so", hooks: .init())
+            extends: nil, capabilities: [], abiVersion: .host, file: "/d/libp.so", hookNames: [], source: .loaded)
         let registry = PresenterRegistry(
             plugins: [plugin],
             errors: [PluginLoadError(path: "/d/libx.so", failure: .loading(.empty))],

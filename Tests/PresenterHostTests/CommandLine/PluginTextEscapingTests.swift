@@ -21,7 +21,7 @@ import Testing
     {
         PresenterPlugin(
             id: id, name: hostile, version: hostile, description: hostile, author: hostile, license: hostile,
-            extends: extends, capabilities: [], abiVersion: .host, path: path, hooks: .init())
+            extends: extends, capabilities: [], abiVersion: .host, file: path, hookNames: [], source: .loaded)
     }
 
     // MARK: - The formatting functions
@@ -30,7 +30,8 @@ import Testing
         // A base with a hook, as the registry cache remembers one: its id is in the child's hooks line.
         let base = PresenterPlugin(
             id: "base\u{1B}[2J", name: "Base", version: "1", description: nil, author: nil, license: nil,
-            extends: nil, capabilities: [], abiVersion: .host, file: "/p/libbase.so", hookNames: ["show"])
+            extends: nil, capabilities: [], abiVersion: .host, file: "/p/libbase.so", hookNames: ["show"],
+            source: .cache)
         let registry = PresenterRegistry(plugins: [
             Self.presenter(id: "evil\u{1B}]0;x\u{07}\u{9B}2J", extends: "base\u{1B}[2J"), base,
         ])

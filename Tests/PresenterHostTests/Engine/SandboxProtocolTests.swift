@@ -297,8 +297,8 @@ struct SandboxProtocolTests {
         ])
         let engine = LocalPresenterEngine(
             options: ["recorder": recorder.key], clock: ManualClock(), geometry: Self.geometry,
-            isEngineThread: { true })
-        try engine.attach(1, chain: [try #require(recorder.registry.plugin(id: "p"))], elements: [])
+            loader: recorder.loader, isEngineThread: { true })
+        try engine.attach(1, chain: try recorder.registry.resolve("p"), elements: [])
         _ = engine.show(1, message: "x", interactor: Self.interactor)
         let drawing = engine.render(1, at: 2_000_000_000)
         #expect(drawing.count > 100, "\(drawing.count) cycles kept")

@@ -34,7 +34,7 @@ import Testing
         #expect(plugin.capabilities == [.messages, .determinate])
         #expect(plugin.hookNames == ["create", "destroy", "show", "render"])
         #expect(plugin.abiVersion == ABIVersion.host)
-        #expect(plugin.file == "/p/lib.so" && !plugin.isLoaded && !plugin.cached)
+        #expect(plugin.file == "/p/lib.so" && plugin.source == .description && !plugin.cached)
     }
 
     @Test func notesAreTakenByTheirIndexAndOtherOwnersNotesAreSkipped() throws {

@@ -10,7 +10,7 @@ import Testing
         .init(
             plugin: PresenterPlugin(
                 id: id, name: id, version: "1", description: nil, author: nil, license: nil,
-                extends: extends, capabilities: [], abiVersion: .host, path: path, hooks: .init()),
+                extends: extends, capabilities: [], abiVersion: .host, file: path, hookNames: [], source: .loaded),
             index: index)
     }
 

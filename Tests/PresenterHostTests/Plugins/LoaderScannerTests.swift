@@ -249,13 +249,12 @@ import Testing
         let limits = DescriptorRules.Limit.self
         func text(_ bytes: Int) -> String { String(repeating: "é", count: bytes / 2) }
         func plugin(_ index: Int) -> PresenterPlugin {
-            var plugin = PresenterPlugin(
+            PresenterPlugin(
                 id: String(repeating: "x", count: limits.id), name: text(limits.name), version: text(limits.version),
                 description: text(limits.description), author: text(limits.author), license: text(limits.license),
                 extends: String(repeating: "y", count: limits.id), capabilities: .init(rawValue: .max),
-                abiVersion: .host, file: "/a", index: index, hookNames: DescriptorRules.hookNames)
-            plugin.source = .scan  // as a helper reports it
-            return plugin
+                abiVersion: .host, file: "/a", index: index, hookNames: DescriptorRules.hookNames,
+                source: .scan)  // as a helper reports it
         }
         let message = String(repeating: "\u{1B}[2J/\"\\", count: 2000)
         let outcomes: [PluginLibrary.Outcome] = [

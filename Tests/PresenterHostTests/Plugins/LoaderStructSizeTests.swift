@@ -71,10 +71,11 @@ import Testing
         let slot = memory.tail(DescriptorReader.minimumSize)
         slot.initializeMemory(as: presenter_descriptor.self, to: value)
 
-        let plugin = try DescriptorReader.read(UnsafeRawPointer(slot), index: 0, path: "/guarded")
+        let loaded = try DescriptorReader.read(UnsafeRawPointer(slot), index: 0, path: "/guarded")
+        let plugin = loaded.plugin
         #expect(plugin.id == "guard.id")
         #expect(plugin.name == "Guarded")
         #expect(plugin.capabilities == .messages)
-        #expect(plugin.hooks.presentNames == [])
+        #expect(loaded.hooks.presentNames == [] && plugin.hookNames == [])
     }
 }

@@ -19,7 +19,7 @@ import Testing
         func plugin(_ id: String, extends base: String? = nil, name: String = "") -> PresenterPlugin {
             PresenterPlugin(
                 id: id, name: name, version: "1", description: nil, author: nil, license: nil, extends: base,
-                capabilities: [], abiVersion: .host, path: "/d/lib\(id).so", hooks: .init())
+                capabilities: [], abiVersion: .host, file: "/d/lib\(id).so", hookNames: [], source: .loaded)
         }
         let registry = PresenterRegistry(plugins: [
             plugin("top", extends: "middle"), plugin("middle", extends: "base"), plugin("base"),
@@ -65,9 +65,12 @@ import Testing
         #expect(plugin.capabilities == [.messages, .determinate])
         #expect(plugin.abiVersion == ABIVersion.host)
         #expect(plugin.path == directory.appendingPathComponent("libgood.so").path)
-        #expect(plugin.hooks.presentNames == ["show", "render"])
-        // The descriptor itself is kept for create, which receives it.
-        #expect(plugin.descriptor?.pointer.pointee.struct_size == UInt32(MemoryLayout<presenter_descriptor>.size))
+        #expect(plugin.hookNames == ["show", "render"])
+        // Loaded (as an engine does, by file and index), its hooks are
+        // there, and the descriptor itself is kept for create, which receives it.
+        let loaded = try PluginLibrary.load(plugin.file, policy: .strict)[plugin.index].get()
+        #expect(loaded.plugin.id == plugin.id && loaded.hooks.presentNames == ["show", "render"])
+        #expect(loaded.descriptor?.pointer.pointee.struct_size == UInt32(MemoryLayout<presenter_descriptor>.size))
     }
 
     @Test func oneLibraryHoldsTwoPresentersAndTheChainLinksThem() throws {
@@ -77,7 +80,7 @@ import Testing
         #expect(registry.chain(for: "fixture.derived")?.map(\.id) == ["fixture.derived", "fixture.base"])
         #expect(registry.chain(for: "fixture.base")?.map(\.id) == ["fixture.base"])
         #expect(registry.chain(for: "fixture.none") == nil)
-        #expect(registry.plugin(id: "fixture.derived")?.hooks.presentNames == ["show"])
+        #expect(registry.plugin(id: "fixture.derived")?.hookNames == ["show"])
     }
 
     /// Each broken file: one error, for its file, with the expected reason; nothing loaded.
@@ -279,7 +282,7 @@ import Testing
         let plugin = try #require(registry.plugin(id: "fixture.cxx"))
         #expect(plugin.name == "C++ Fixture")
         #expect(plugin.capabilities == [.messages])
-        #expect(plugin.hooks.presentNames == ["create", "destroy", "show", "hide"])
+        #expect(plugin.hookNames == ["create", "destroy", "show", "hide"])
     }
 
     @Test func missingDirectoriesAreSkippedWithoutErrors() throws {
@@ -378,7 +381,7 @@ import Testing
         let plugin = try #require(registry.plugin(id: "example.hello"))
         #expect(plugin.extends == nil)
         #expect(plugin.capabilities == [.messages])
-        #expect(plugin.hooks.presentNames == ["create", "destroy", "show", "hide", "render"])
+        #expect(plugin.hookNames == ["create", "destroy", "show", "hide", "render"])
     }
 
     @Test func theABIDocumentShowsTheCExampleVerbatim() throws {
@@ -422,5 +425,5 @@ import Testing
 private func plugin(_ id: String, extends: String?) -> PresenterPlugin {
     PresenterPlugin(
         id: id, name: id, version: "1", description: nil, author: nil, license: nil,
-        extends: extends, capabilities: [], abiVersion: .host, path: "/x", hooks: .init())
+        extends: extends, capabilities: [], abiVersion: .host, file: "/x", hookNames: [], source: .loaded)
 }

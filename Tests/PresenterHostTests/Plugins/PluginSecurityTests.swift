@@ -149,7 +149,7 @@ import Testing
         let other = file + ".new"
         try FileManager.default.copyItem(atPath: try FixtureBuilder.library(.localOne).path, toPath: other)
         #expect(rename(other, file) == 0)
-        let ids = try PluginLibrary.load(checked).map { try $0.get().id }
+        let ids = try PluginLibrary.load(checked).map { try $0.get().plugin.id }
         #expect(ids == ["fixture.good"])
         // And a link put in its place is never followed.
         #expect(unlink(file) == 0)
@@ -159,7 +159,7 @@ import Testing
 
     @Test func thePresenterProcessChecksTheFileItLoadsAgain() throws {
         let (directory, file) = try plugin()
-        let chain = try #require(load(directory).chain(for: "fixture.good"))
+        let chain = try load(directory).resolve("fixture.good")
         #expect(chmod(file, 0o646) == 0)  // after the host checked it
         let process = PresenterProcess(
             configuration: .init(executable: TestPaths.binary.path), options: [:],

@@ -75,6 +75,30 @@ import Testing
         #expect(setup.marks == marks + 2)
     }
 
+    /// `run --in-process` loads its presenter's file in its engine, at
+    /// attach: an `--events` file that cannot be opened is refused before
+    /// any plugin code runs in the host (a warm cache: nothing scans it).
+    @Test func anInProcessRunRefusesABadEventsFileBeforeThePluginLoads() throws {
+        let setup = try Setup()
+        #expect(try setup.host(["--list"]).status == 0)
+        let marks = setup.marks
+        let events = TestPaths.temporaryDirectory("events").appendingPathComponent("missing/events.log").path
+        let run = try setup.host([
+            "run", "--in-process", "--presenter", "fixture.marking", "--events", events, "--working", "w", "--",
+            "true",
+        ])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--events") && run.stderr.contains(events), "\(run.stderr)")
+        #expect(setup.marks == marks, "the plugin loaded before --events was refused")
+        // The same run with an events file it can open loads the plugin, once.
+        let good = TestPaths.temporaryDirectory("events").appendingPathComponent("events.log").path
+        let ran = try setup.host([
+            "run", "--in-process", "--presenter", "fixture.marking", "--events", good, "--working", "w", "--", "true",
+        ])
+        #expect(ran.status == 0, "\(ran.stderr)")
+        #expect(setup.marks == marks + 1)
+    }
+
     @Test func aChangedFileIsScannedAgainAndABrokenOneStaysBrokenUntilItChanges() throws {
         let setup = try Setup([.constructorAbort])
         let cold = try setup.host(["--list"])

@@ -25,6 +25,7 @@ import Testing
             ("HostSystem", ChildProcess.self), ("HostSystem", SignalTrap.self), ("HostSystem", OutputPump.self),
             ("HostSystem", ProcessTree.self), ("HostSystem", CapturedOutput.self), ("HostSystem", OutputLines.self),
             ("HostEngine", PresenterProcess.self), ("HostEngine", PresenterProcessLaunch.self),
+            ("HostEngine", PresenterLoader.self), ("HostPlugins", LoadedPresenter.self),
             ("HostRuntime", TerminalInput.self), ("HostRuntime", KeyDecoder.self),
             ("HostRuntime", TerminalBackend.self),
             ("HostRuntime", PlainBackend.self), ("HostRuntime", FullScreenBackend.self),

@@ -1,4 +1,6 @@
 import Foundation
+import HostEngine
+import HostPlugins
 import PresenterABI
 import PresenterHost
 import PresenterHostTesting
@@ -52,10 +54,16 @@ final class Recorder: @unchecked Sendable {
     static let all = LockedValue<[String: Recorder]>([:])
     static func find(_ key: String) -> Recorder? { all.withLock { $0[key] } }
 
-    /// The registry of every scripted presenter.
-    var registry: PresenterRegistry {
-        PresenterRegistry(plugins: scripts.keys.sorted().map { TestPresenters.plugin(id: $0, script: scripts[$0]!) })
+    /// Every scripted presenter, built in code.
+    var presenters: [LoadedPresenter] {
+        scripts.keys.sorted().map { TestPresenters.plugin(id: $0, script: scripts[$0]!) }
     }
+
+    /// The registry of every scripted presenter (their descriptions).
+    var registry: PresenterRegistry { PresenterRegistry(plugins: presenters.map(\.plugin)) }
+
+    /// What hands an in-process engine these presenters.
+    var loader: PresenterLoader { .built(presenters) }
 
     /// A runtime over these presenters, with the recorder option set.
     func runtime(
@@ -65,6 +73,7 @@ final class Recorder: @unchecked Sendable {
     ) -> PresenterRuntime {
         PresenterRuntime(
             registry: registry, backend: backend, options: options.merging(["recorder": key]) { a, _ in a },
-            clock: clock, maxFramesPerSecond: maxFramesPerSecond, isolation: .inProcess, log: log)
+            clock: clock, maxFramesPerSecond: maxFramesPerSecond, isolation: .inProcess,
+            tracing: EngineNote.tracingEnabled(), loader: loader, log: log)
     }
 }

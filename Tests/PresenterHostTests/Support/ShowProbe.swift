@@ -1,4 +1,5 @@
 import Foundation
+import HostEngine
 import HostPlugins
 import PresenterABI
 import PresenterHost
@@ -22,7 +23,7 @@ enum ShowProbe {
         try lock.withLock {
             Self.body = body
             Self.results = []
-            let hooks = PresenterPlugin.Hooks(
+            let hooks = LoadedPresenter.Hooks(
                 create: { _, host, _, instance in
                     instance!.pointee = UnsafeMutableRawPointer(mutating: host!)
                     return PRESENTER_OK
@@ -32,12 +33,15 @@ enum ShowProbe {
                         state!.assumingMemoryBound(to: presenter_host.self).pointee, view)
                     return PRESENTER_OK
                 })
-            let probe = PresenterPlugin(
-                id: "probe", name: "probe", version: "1", description: nil, author: nil, license: nil,
-                extends: nil, capabilities: [], abiVersion: .host, path: "<test>", hooks: hooks)
+            let probe = LoadedPresenter(
+                PresenterPlugin(
+                    id: "probe", name: "probe", version: "1", description: nil, author: nil, license: nil,
+                    extends: nil, capabilities: [], abiVersion: .host, file: "<test>", hookNames: hooks.presentNames,
+                    source: .loaded),
+                hooks: hooks)
             let runtime = PresenterRuntime(
-                registry: PresenterRegistry(plugins: [probe]), backend: TestBackend(), clock: ManualClock(),
-                isolation: .inProcess)
+                registry: PresenterRegistry(plugins: [probe.plugin]), backend: TestBackend(), clock: ManualClock(),
+                isolation: .inProcess, tracing: EngineNote.tracingEnabled(), loader: .built([probe]))
             // Safe: no mutable state of its own; ScreenletView's contract (set up before attaching) covers the rest.
             final class ProbeView: ScreenletView, @unchecked Sendable {
                 override func createProgressPresenter() -> String { "probe" }

@@ -1,4 +1,5 @@
 import Foundation
+import HostEngine
 import HostPlugins
 import PresenterABI
 import PresenterHost
@@ -24,13 +25,32 @@ final class TestInstance {
     }
 }
 
+extension PresenterLoader {
+    /// Hands an in-process engine `presenters`, built in code (they have no
+    /// file): each description the engine is asked to run is found among
+    /// theirs, as a value.
+    static func built(_ presenters: [LoadedPresenter]) -> PresenterLoader {
+        PresenterLoader { plugin throws(PresenterFailure) in
+            guard let loaded = presenters.first(where: { $0.plugin == plugin }) else {
+                throw PresenterFailure(
+                    presenterId: plugin.id, hook: nil,
+                    reason: .couldNotStart(.presenterMissing(path: plugin.path, id: plugin.id)))
+            }
+            return loaded
+        }
+    }
+}
+
 enum TestPresenters {
     /// Every descriptor made, never freed: a plugin's descriptor is static
     /// storage, which lives as long as the process. Kept here so that they
     /// are reachable (LeakSanitizer counts them as leaks otherwise).
     private static let descriptors = LockedBox<[UnsafeMutablePointer<presenter_descriptor>]>([])
 
-    static func plugin(id: String, script: PresenterScript) -> PresenterPlugin {
+    /// A presenter built in code, loaded as an engine would have it: its
+    /// description is what a registry holds, and ``PresenterLoader/built(_:)``
+    /// hands the engine the rest.
+    static func plugin(id: String, script: PresenterScript) -> LoadedPresenter {
         let descriptor = UnsafeMutablePointer<presenter_descriptor>.allocate(capacity: 1)
         var value = presenter_descriptor()
         value.struct_size = UInt32(MemoryLayout<presenter_descriptor>.size)
@@ -38,18 +58,19 @@ enum TestPresenters {
         descriptor.initialize(to: value)
         descriptors.mutate { $0.append(descriptor) }
         let has = script.hooks
-        let hooks = PresenterPlugin.Hooks(
+        let hooks = LoadedPresenter.Hooks(
             create: has.contains("create") ? create : nil, destroy: has.contains("destroy") ? destroy : nil,
             show: has.contains("show") ? show : nil, hide: has.contains("hide") ? hide : nil,
             progress: has.contains("progress") ? progress : nil, render: has.contains("render") ? render : nil,
             key: has.contains("key") ? key : nil)
-        return PresenterPlugin(
+        let plugin = PresenterPlugin(
             id: id, name: id, version: "1.0", description: nil, author: nil, license: nil,
             extends: script.extends, capabilities: [.messages], abiVersion: .host,
-            path: "<test>", hooks: hooks, descriptor: UnsafePointer(descriptor))
+            file: "<test>", hookNames: hooks.presentNames, source: .loaded)
+        return LoadedPresenter(plugin, hooks: hooks, descriptor: UnsafePointer(descriptor))
     }
 
-    static let create: PresenterPlugin.Hooks.Create = { descriptor, host, context, instance in
+    static let create: LoadedPresenter.Hooks.Create = { descriptor, host, context, instance in
         let id = String(cString: descriptor!.pointee.id)
         guard let host, let key = host.pointee.option(context, "recorder"),
             let recorder = Recorder.find(String(cString: key))
@@ -71,13 +92,13 @@ enum TestPresenters {
         return PRESENTER_OK
     }
 
-    static let destroy: PresenterPlugin.Hooks.Destroy = { pointer in
+    static let destroy: LoadedPresenter.Hooks.Destroy = { pointer in
         let state = TestInstance.from(pointer)
         state.recorder.record(HookCall(presenter: state.id, hook: "destroy"))
         Unmanaged<TestInstance>.fromOpaque(pointer!).release()
     }
 
-    static let show: PresenterPlugin.Hooks.Show = { pointer, view, message, interactor in
+    static let show: LoadedPresenter.Hooks.Show = { pointer, view, message, interactor in
         let state = TestInstance.from(pointer)
         state.recorder.enter()
         defer { state.recorder.leave() }
@@ -102,7 +123,7 @@ enum TestPresenters {
         return PRESENTER_OK
     }
 
-    static let hide: PresenterPlugin.Hooks.Hide = { pointer, view, message, interactor, failure in
+    static let hide: LoadedPresenter.Hooks.Hide = { pointer, view, message, interactor, failure in
         let state = TestInstance.from(pointer)
         state.recorder.enter()
         defer { state.recorder.leave() }
@@ -120,7 +141,7 @@ enum TestPresenters {
         return PRESENTER_OK
     }
 
-    static let progress: PresenterPlugin.Hooks.Progress = { pointer, view, interactor in
+    static let progress: LoadedPresenter.Hooks.Progress = { pointer, view, interactor in
         let state = TestInstance.from(pointer)
         state.recorder.record(
             HookCall(
@@ -130,7 +151,7 @@ enum TestPresenters {
         return PRESENTER_OK
     }
 
-    static let render: PresenterPlugin.Hooks.Render = { pointer, view, now in
+    static let render: LoadedPresenter.Hooks.Render = { pointer, view, now in
         let state = TestInstance.from(pointer)
         state.recorder.enter()
         defer { state.recorder.leave() }
@@ -152,7 +173,7 @@ enum TestPresenters {
         if state.script.callBase { state.host.pointee.base_render(state.context, view, now) }
     }
 
-    static let key: PresenterPlugin.Hooks.Key = { pointer, view, code in
+    static let key: LoadedPresenter.Hooks.Key = { pointer, view, code in
         let state = TestInstance.from(pointer)
         state.recorder.record(HookCall(presenter: state.id, hook: "key", detail: String(code)))
         if state.script.callBase && state.host.pointee.base_key(state.context, view, code) != 0 { return 1 }

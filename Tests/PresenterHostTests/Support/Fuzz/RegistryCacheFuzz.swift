@@ -74,7 +74,7 @@ enum RegistryCacheFuzz {
             PresenterPlugin(
                 id: id, name: text ?? "Fixture", version: "1.0.0", description: text, author: text, license: text,
                 extends: extends, capabilities: [.messages, .determinate], abiVersion: .host, file: "", index: index,
-                hookNames: text == nil ? [] : ["show", "hide", "progress"])
+                hookNames: text == nil ? [] : ["show", "hide", "progress"], source: .cache)
         }
         return [
             .success([

@@ -1,0 +1,49 @@
+import HostPlugins
+import HostSystem
+
+/// How an in-process engine gets the hooks of a resolved presenter: the
+/// one place a description (``PresenterPlugin``) becomes a
+/// ``LoadedPresenter``, at attach, inside the engine.
+///
+/// The runtime's is ``files(policy:)``: each presenter's file loaded by its
+/// index in this process, under the policy its registry was discovered
+/// under, and refused there unless the id is the one resolved. Tests hand
+/// the engine presenters built in code through a loader of their own.
+package struct PresenterLoader: Sendable {
+    /// The loaded presenter of a description, or why it cannot be run.
+    package let load: @Sendable (PresenterPlugin) throws(PresenterFailure) -> LoadedPresenter
+
+    /// A loader that calls `load`.
+    package init(_ load: @escaping @Sendable (PresenterPlugin) throws(PresenterFailure) -> LoadedPresenter) {
+        self.load = load
+    }
+
+    /// Loads each presenter's file (its real path) under `policy`, in this
+    /// process, and takes its descriptor by index: a file that no longer
+    /// loads, or holds no presenter of that id there, could not start.
+    /// Each file is loaded once by one loader: a library stays loaded (its
+    /// descriptor open, as ld.so knows it by it), whatever attaches it again.
+    package static func files(policy: PluginPolicy) -> PresenterLoader {
+        let loadedFiles = LockedValue<[String: PluginLibrary.Loaded]>([:])
+        return PresenterLoader { plugin throws(PresenterFailure) in
+            func refused(_ failure: StartFailure) -> PresenterFailure {
+                PresenterFailure(presenterId: plugin.id, hook: nil, reason: .couldNotStart(failure))
+            }
+            let contents: PluginLibrary.Loaded
+            if let known = loadedFiles.withLock({ $0[plugin.file] }) {
+                contents = known
+            } else {
+                do throws(PluginLoadFailure) {
+                    contents = try PluginLibrary.load(plugin.file, policy: policy)
+                } catch {
+                    throw refused(.file(PluginLoadError(path: plugin.path, failure: .loading(error))))
+                }
+                loadedFiles.withLock { $0[plugin.file] = contents }
+            }
+            guard contents.indices.contains(plugin.index), let loaded = try? contents[plugin.index].get(),
+                loaded.plugin.id == plugin.id
+            else { throw refused(.presenterMissing(path: plugin.path, id: plugin.id)) }
+            return LoadedPresenter(plugin, hooks: loaded.hooks, descriptor: loaded.descriptor?.pointer)
+        }
+    }
+}
