@@ -52,7 +52,7 @@ package final class LocalPresenterEngine: PresenterEngine {
 
     package init(
         options: [String: String], clock: HostClock, geometry: ViewGeometry,
-        tracing: Bool = EngineNote.tracingEnabled(), loader: PresenterLoader?,
+        tracing: Bool, loader: PresenterLoader?,
         isEngineThread: @escaping @Sendable () -> Bool
     ) {
         self.options = options

@@ -39,7 +39,8 @@ import Testing
             #expect(String(cString: descriptor.id) == plugin.id)
         }
         let engine = LocalPresenterEngine(
-            options: [:], clock: ManualClock(), geometry: Self.geometry, loader: loader, isEngineThread: { true })
+            options: [:], clock: ManualClock(), geometry: Self.geometry, tracing: false, loader: loader,
+            isEngineThread: { true })
         try engine.attach(1, chain: chain, elements: [])
         engine.detach(1)
     }
@@ -76,7 +77,8 @@ import Testing
         }
         #expect(error.path == copy.path, "\(error)")
         let engine = LocalPresenterEngine(
-            options: [:], clock: ManualClock(), geometry: Self.geometry, loader: .files(policy: .strict),
+            options: [:], clock: ManualClock(), geometry: Self.geometry, tracing: false,
+            loader: .files(policy: .strict),
             isEngineThread: { true })
         let chain = try #require(PresenterChain([plugin]))
         #expect(throws: failure) { try engine.attach(1, chain: chain, elements: []) }

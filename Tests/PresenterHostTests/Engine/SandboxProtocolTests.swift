@@ -297,7 +297,7 @@ struct SandboxProtocolTests {
         ])
         let engine = LocalPresenterEngine(
             options: ["recorder": recorder.key], clock: ManualClock(), geometry: Self.geometry,
-            loader: recorder.loader, isEngineThread: { true })
+            tracing: false, loader: recorder.loader, isEngineThread: { true })
         try engine.attach(1, chain: try recorder.registry.resolve("p"), elements: [])
         _ = engine.show(1, message: "x", interactor: Self.interactor)
         let drawing = engine.render(1, at: 2_000_000_000)
