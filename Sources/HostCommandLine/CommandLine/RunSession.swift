@@ -47,7 +47,7 @@ import HostSystem
 /// The presenter runs in a presenter process (``PresenterProcess``; in the
 /// host with `--in-process`), which starts while `CMD` does. When it fails
 /// (crash, exit, a hook past `--hook-timeout`, a broken protocol, a failed
-/// create), the region is taken off, one line says why, and plain lines
+/// create, a file that no longer loads), the region is taken off, one line says why, and plain lines
 /// take over (``PresenterSession/fallBack(after:from:unicode:log:)``); `CMD` is not touched.
 /// If the host itself crashes, ``CrashRescue`` restores the terminal and
 /// hangs up `CMD`.

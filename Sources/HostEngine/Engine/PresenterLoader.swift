@@ -36,13 +36,31 @@ package struct PresenterLoader: Sendable {
                 do throws(PluginLoadFailure) {
                     contents = try PluginLibrary.load(plugin.file, policy: policy)
                 } catch {
-                    throw refused(.file(PluginLoadError(path: plugin.path, failure: .loading(error))))
+                    throw refused(.file(PluginLoadError(path: plugin.file, failure: .loading(error))))
                 }
                 loadedFiles.withLock { $0[plugin.file] = contents }
             }
-            guard contents.indices.contains(plugin.index), let loaded = try? contents[plugin.index].get(),
-                loaded.plugin.id == plugin.id
-            else { throw refused(.presenterMissing(path: plugin.path, id: plugin.id)) }
+            // Named by the file's real path, as the presenter process names it.
+            guard contents.indices.contains(plugin.index) else {
+                throw refused(.presenterMissing(path: plugin.file, id: plugin.id))
+            }
+            let loaded: LoadedPresenter
+            switch contents[plugin.index] {
+            case .failure(let failure):
+                throw refused(.file(PluginLoadError(path: plugin.file, failure: .loading(failure))))
+            case .success(let found):
+                loaded = found
+            }
+            guard loaded.plugin.id == plugin.id else {
+                throw refused(.presenterMissing(path: plugin.file, id: plugin.id))
+            }
+            // The hooks are the file's as it is now: what it declares must
+            // still be what was resolved (a cached description included).
+            if let field = loaded.plugin.firstDeclaredDifference(from: plugin) {
+                let disagreement = PluginLoadFailure.disagreesWithDescription(
+                    index: plugin.index, id: plugin.id, field: field)
+                throw refused(.file(PluginLoadError(path: plugin.file, failure: .loading(disagreement))))
+            }
             return LoadedPresenter(plugin, hooks: loaded.hooks, descriptor: loaded.descriptor?.pointer)
         }
     }

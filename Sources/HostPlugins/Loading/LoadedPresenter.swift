@@ -3,8 +3,10 @@ import PresenterABI
 /// A presenter loaded in this process: its description, its hooks and its
 /// descriptor. Made only where an engine runs presenters (the presenter
 /// process's server, the in-process engine), from a resolved presenter's
-/// file and index, or built in code by tests; never carried anywhere else,
-/// and never compared (its description is the value to compare).
+/// file and index, or built in code by tests, and where a file is loaded
+/// to be described (a scan helper, a pipeline without one), which keep
+/// only the description; never compared (its description is the value
+/// to compare).
 ///
 /// Nothing here points into plugin memory except the hooks and the
 /// descriptor, which stay valid because the host never dlcloses a library

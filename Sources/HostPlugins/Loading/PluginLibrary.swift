@@ -97,7 +97,7 @@ extension PresenterPlugin {
     /// The first of the fields a descriptor declares (hooks by presence,
     /// capabilities the host knows) in which this presenter and `other`
     /// differ, by its name in a description; nil when they agree.
-    func firstDeclaredDifference(from other: PresenterPlugin) -> String? {
+    package func firstDeclaredDifference(from other: PresenterPlugin) -> String? {
         let known: Capabilities = [.messages, .determinate]
         let fields: [(String, Bool)] = [
             ("abi", abiVersion == other.abiVersion), ("id", id == other.id), ("name", name == other.name),

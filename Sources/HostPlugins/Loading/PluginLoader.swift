@@ -11,7 +11,8 @@
 /// presenters built with the executable, before they had one) are loaded
 /// in this process by the same `PluginLibrary.load`, as is every file
 /// without a scanner (the library's in-process use, which trusts its
-/// plugins and needs their hooks).
+/// plugins: they are described by loading them, and the engine loads the
+/// chain's files again at attach, which ld.so maps once).
 enum PluginLoader {
     /// What reading the files gave before any plugin code ran: each file's
     /// outcome when reading told it (a description, or why the file cannot
@@ -43,7 +44,7 @@ enum PluginLoader {
 
     /// What loading each of `files` (real paths) under `policy` gave, in
     /// this process: a pipeline without a scanner (the library's in-process
-    /// use, which trusts its plugins and needs their hooks).
+    /// use, which trusts its plugins), for their descriptions.
     static func loadInProcess(_ files: [String], policy: PluginPolicy) -> [PluginLibrary.Outcome] {
         files.map { PluginLibrary.outcome($0, policy: policy) }
     }

@@ -14,8 +14,8 @@ import HostSystem
 /// stops answering within its file's fixed deadline, its file is blamed.
 /// The host takes each helper's report as its file's word about itself
 /// (plugin code may have written it), checked by the rules a descriptor
-/// read in place passes (`LoadRecords`), and loads no file itself (the
-/// presenters it gets have no hooks, as those from the registry cache).
+/// read in place passes (`LoadRecords`), and loads no file itself (an
+/// engine loads the files of the presenters it runs).
 public struct PluginScanner: Sendable {
     /// How long one file may take to load, in seconds, unless the environment says otherwise.
     public static let defaultTimeout = 5.0

@@ -200,6 +200,11 @@ public final class PresenterRuntime: Sendable {
     ///   again; with one, the view is attached without its presenter; with a
     ///   presenter process, attach does not wait for the creates, and a
     ///   failed one is reported by the next call); ``RuntimeError/shutDown``.
+    ///   A presenter that cannot start (its file no longer loads, or no
+    ///   longer holds it where it was resolved: ``StartFailure``) is not
+    ///   thrown: in process as in a presenter process, it is a failure of
+    ///   the presenters (``PresenterFailure``), given to `onPresenterFailure`
+    ///   or else the log, and the view is attached without its presenter.
     public func attach(_ view: ScreenletView, presenter: PresenterChain? = nil) throws(RuntimeError) -> Screenlet {
         let chain: PresenterChain
         if let presenter {
