@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 import HostEngine
@@ -105,23 +104,18 @@ private final class DriveEnding: Sendable {
         var ended = false
         var interruption: Int32?
     }
-    private let state = LockedValue(State())
-    /// Signalled by each ``finish(_:)``: it counts one that comes before the wait.
-    private let wake = DispatchSemaphore(value: 0)
+    private let state = ConditionLock(State())
 
     func finish(_ signal: Int32?) {
         state.withLock {
             if $0.interruption == nil { $0.interruption = signal }
             $0.ended = true
         }
-        wake.signal()
+        state.broadcast()
     }
 
     /// Blocks until ``finish(_:)``; the first signal, or nil for stdin's end.
     func wait() -> Int32? {
-        while true {
-            if let ending = state.withLock({ $0.ended ? Optional($0.interruption) : nil }) { return ending }
-            wake.wait()
-        }
+        state.withLock(waitingUntil: { $0.ended }) { state, _ in state.interruption }
     }
 }

@@ -255,35 +255,33 @@ final class PresenterSession: Sendable {
 }
 
 /// What a stage's settle waits for: the runtime settled, or an interrupting
-/// signal. Either one wakes the waiter (a semaphore counts a wake that
-/// comes before the wait).
+/// signal, whichever comes first: a wait on the state (``ConditionLock``),
+/// so one that came before the wait is seen.
 private final class Settling: Sendable {
     private struct State {
         var interrupted = false
         /// The runtime's answer, once the helper has it.
         var settled: Bool?
     }
-    private let state = LockedValue(State())
-    private let wake = DispatchSemaphore(value: 0)
+    private let state = ConditionLock(State())
 
     func begin() { state.withLock { $0.settled = nil } }
 
     func interrupt() {
         state.withLock { $0.interrupted = true }
-        wake.signal()
+        state.broadcast()
     }
 
     func settled(_ inTime: Bool) {
         state.withLock { $0.settled = inTime }
-        wake.signal()
+        state.broadcast()
     }
 
     /// Blocks until settled or interrupted: true when it settled in time
     /// or a signal cut the wait short.
     func wait() -> Bool {
-        while true {
-            if let answer = state.withLock({ $0.interrupted ? true : $0.settled }) { return answer }
-            wake.wait()
+        state.withLock(waitingUntil: { $0.interrupted || $0.settled != nil }) { state, _ in
+            state.interrupted || state.settled == true
         }
     }
 }
