@@ -7,6 +7,9 @@ let package = Package(
     name: "presenter-host",
     products: [
         .executable(name: "presenter-host", targets: ["presenter-host"]),
+        // The processes that run plugin code (the presenter process, the
+        // scan helper, `--in-process`), spawned or exec'd by presenter-host.
+        .executable(name: "presenter-host-plugins", targets: ["presenter-host-plugins"]),
         // The HTTP GET of add-bookmark's get-title, spawned by presenter-host.
         .executable(name: "presenter-host-fetch", targets: ["presenter-host-fetch"]),
         .library(name: "PresenterHost", targets: ["PresenterHost"]),
@@ -88,7 +91,17 @@ let package = Package(
             name: "PresenterHost",
             dependencies: ["HostSystem", "HostText", "HostSandbox", "HostPlugins", "HostEngine", "HostRuntime"],
             exclude: ["README.md"]),
-        .executableTarget(name: "presenter-host", dependencies: ["HostCommandLine"]),
+        // The command users run. It never loads plugin code (the processes
+        // that do run presenter-host-plugins), so it may link the Swift
+        // runtime statically: a start like native code's (docs/BENCHMARKS.md).
+        // An unsafe flag only on this executable: the library products a
+        // package depending on this one uses carry none.
+        .executableTarget(
+            name: "presenter-host", dependencies: ["HostCommandLine"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
+        // Every process that loads plugin code links the Swift runtime
+        // dynamically: a Swift plugin shares its process's one runtime.
+        .executableTarget(name: "presenter-host-plugins", dependencies: ["HostCommandLine"]),
         // Test doubles (TestBackend, ManualClock's advance) for this package's
         // tests and for anyone testing a view on the runtime; never linked
         // into the host.

@@ -5,9 +5,11 @@
 #   scripts/install.sh [--prefix DIR] --uninstall      uninstall
 #
 # What it installs, under the prefix:
-#   bin/presenter-host                         the release binary
+#   bin/presenter-host                         the release binary (the Swift runtime linked in)
+#   libexec/presenter-host/presenter-host-plugins  where plugin code runs: the presenter
+#                                              process, the scan helper, --in-process
 #   libexec/presenter-host/presenter-host-fetch   its HTTP helper (add-bookmark's get-title;
-#                                              kept out of bin: it is not a command)
+#                                              both kept out of bin: they are not commands)
 #   lib/presenter-host/plugins/lib*.so         the bundled presenters
 #   include/presenter_abi.h                    the plugin ABI header
 #   lib/pkgconfig/presenter-abi.pc             for `pkg-config --cflags presenter-abi`
@@ -15,7 +17,7 @@
 #   share/man/man1/presenter-host.1            `man presenter-host`
 # DESTDIR (from the environment, as packagers set it) is put in front of
 # every path written, and never into the files. --from takes the products
-# of an earlier build (a folder holding presenter-host and the lib*.so)
+# of an earlier build (a folder holding the executables and the lib*.so)
 # instead of running scripts/release-build. `make install PREFIX=...` and
 # `make uninstall PREFIX=...` call this script.
 set -euo pipefail
@@ -49,7 +51,8 @@ plugins=(libMBHud.so libNetActivity.so libAddBookmark.so)
 plugindir=lib/presenter-host/plugins
 # Every file this script installs, relative to the prefix: uninstall removes these and nothing else.
 fetcher=libexec/presenter-host/presenter-host-fetch
-files=(bin/presenter-host "$fetcher" include/presenter_abi.h lib/pkgconfig/presenter-abi.pc share/man/man1/presenter-host.1)
+pluginexec=libexec/presenter-host/presenter-host-plugins
+files=(bin/presenter-host "$pluginexec" "$fetcher" include/presenter_abi.h lib/pkgconfig/presenter-abi.pc share/man/man1/presenter-host.1)
 for plugin in "${plugins[@]}"; do files+=("$plugindir/$plugin"); done
 
 if [ "$action" = uninstall ]; then
@@ -69,13 +72,14 @@ if [ -z "$from" ]; then
     "$(dirname "$0")/release-build" >&2
     from=$("$(dirname "$0")/release-build" --show-bin-path)
 fi
-for product in presenter-host presenter-host-fetch "${plugins[@]}"; do
+for product in presenter-host presenter-host-plugins presenter-host-fetch "${plugins[@]}"; do
     [ -f "$from/$product" ] || fail "$from/$product does not exist; build first (scripts/release-build) or give --from the products folder"
 done
 
 root=$destdir$prefix
 install -d "$root/bin" "$root/libexec/presenter-host" "$root/$plugindir" "$root/include" "$root/lib/pkgconfig" "$root/share/man/man1"
 install -m 755 "$from/presenter-host" "$root/bin/presenter-host"
+install -m 755 "$from/presenter-host-plugins" "$root/$pluginexec"
 install -m 755 "$from/presenter-host-fetch" "$root/$fetcher"
 for plugin in "${plugins[@]}"; do install -m 644 "$from/$plugin" "$root/$plugindir/$plugin"; done
 install -m 644 Sources/PresenterABI/include/presenter_abi.h "$root/include/presenter_abi.h"

@@ -1,3 +1,4 @@
+import Synchronization
 import SystemShims
 
 #if canImport(Glibc)
@@ -26,10 +27,26 @@ package struct DynamicLibrary {
         package let message: String
     }
 
+    /// Whether this process refuses to open libraries
+    /// (``refuseInThisProcess()``).
+    private static let refused = Atomic(false)
+
+    /// From now on, ``open(_:)`` refuses every library: what
+    /// `presenter-host` says first, as it links the Swift runtime
+    /// statically and a Swift plugin loaded there would bring a second
+    /// runtime into the process (its code runs in `presenter-host-plugins`).
+    package static func refuseInThisProcess() {
+        refused.store(true, ordering: .relaxed)
+    }
+
     /// Opens `path` (`/proc/PID/fd/N` for a plugin: see `PluginFile`),
     /// running the library's constructors.
-    /// - Throws: `dlerror`'s text.
+    /// - Throws: `dlerror`'s text, or that this process loads no library
+    ///   (``refuseInThisProcess()``).
     package static func open(_ path: String) throws(OpenFailure) -> DynamicLibrary {
+        guard !refused.load(ordering: .relaxed) else {
+            throw OpenFailure(message: "presenter-host loads no plugin code; presenter-host-plugins does")
+        }
         _ = dlerror()  // clear a stale message
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let message = lastError() ?? "dlopen failed"

@@ -25,6 +25,17 @@ package enum ProcessSelf {
         _ = ph_set_process_name(name)
     }
 
+    /// Runs the program at `path` in this process, in place of this one
+    /// (`execv`: the same process id, descriptors, signal mask and
+    /// environment), with `arguments` (its name first); returns only when
+    /// it cannot, with why.
+    package static func replace(with path: String, arguments: [String]) -> Errno {
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        execv(path, argv)
+        return Errno(call: "execv", code: errno)
+    }
+
     /// The names of the entries of the folder `path` (`.` and `..` left
     /// out), in readdir's order; none when it cannot be read.
     static func entries(of path: String) -> [String] {

@@ -24,6 +24,16 @@ package enum PresenterHostCommand {
         case drive(DriveOptions)
         case completions(CompletionScript.Shell)
 
+        /// Whether it runs presenters in this process (`--in-process`).
+        var inProcess: Bool {
+            switch self {
+            case .run(let options): options.presentation.inProcess
+            case .addBookmark(let options): options.presentation.inProcess
+            case .drive(let options): options.presentation.inProcess
+            default: false
+            }
+        }
+
         /// The name of a command that runs work under a presenter (and so
         /// needs ``DescriptorLimit/needed`` descriptors), or nil.
         var runsWork: String? {
@@ -47,15 +57,23 @@ package enum PresenterHostCommand {
     /// Runs the command with `arguments` (without the program name), then
     /// ends the process as it says: with its exit status, its exit handlers
     /// run and C's buffered streams written out, or dying of the signal that
-    /// ended what it ran: the executable's whole `main`.
-    package static func run(_ arguments: [String]) -> Never {
-        ProcessEnd.with(main(arguments))
+    /// ended what it ran: `executable`'s whole `main`.
+    package static func run(_ arguments: [String], as executable: CommandExecutable) -> Never {
+        ProcessEnd.with(main(arguments, as: executable))
     }
 
-    /// Runs the command with `arguments` (without the program name) and
-    /// returns how the process ends.
-    package static func main(_ arguments: [String]) -> ProcessEnd.Status {
+    /// Runs the command with `arguments` (without the program name) in
+    /// `executable` and returns how the process ends.
+    static func main(_ arguments: [String], as executable: CommandExecutable) -> ProcessEnd.Status {
         FileDescriptor.holdClosedStandardDescriptors()
+        if executable == .host {
+            DynamicLibrary.refuseInThisProcess()
+            // The helpers run plugin code (a library user may still start
+            // presenter-host as its presenter process).
+            if arguments.first == ScanHelper.flag || arguments.first == PresenterProcessServer.flag {
+                return .exit(report(CommandExecutable.handOver(arguments)))
+            }
+        }
         // The scan helper (see PluginScanner): internal, so not in --help.
         if arguments.first == ScanHelper.flag {
             ScanHelper.run(Array(arguments.dropFirst()), environment: ProcessEnvironment.current)
@@ -83,6 +101,9 @@ package enum PresenterHostCommand {
             writeStandardError(
                 (error.command.map(Usage.usageLines) ?? Usage.synopsis) + Usage.seeHelp(error.command))
             return .exit(error.error.exitCode.rawValue)
+        }
+        if executable == .host && invocation.inProcess {
+            return .exit(report(CommandExecutable.handOver(arguments)))
         }
         if let command = invocation.runsWork, let shortfall = DescriptorLimit.shortfall() {
             return .exit(report(.descriptors(shortfall, command: command)))

@@ -1,4 +1,5 @@
 import HostPlugins
+import HostSandbox
 import HostSystem
 
 /// How a presenter process is started and how long it may take: what a
@@ -6,7 +7,8 @@ import HostSystem
 /// `PresenterRuntime.Isolation.presenterProcess` to run its plugins'
 /// hooks in a sandboxed process, as `presenter-host run` does.
 public struct PresenterProcessConfiguration: Sendable, Equatable {
-    /// The `presenter-host` binary to run (this process's own by default).
+    /// The executable to run: presenter-host-plugins (``PluginExecutable``)
+    /// by default.
     public var executable: String
     /// How long a hook may take to answer, in seconds.
     public var hookTimeout: Double
@@ -45,14 +47,15 @@ public struct PresenterProcessConfiguration: Sendable, Equatable {
     /// The default budget of starting and loading: 5 s, as the scan helper's.
     public static let defaultStartTimeout = 5.0
 
-    /// A configuration that runs `executable --presenter-process` (this
-    /// program by default) with the given budgets, in seconds, and
+    /// A configuration that runs `executable --presenter-process`
+    /// (nil: presenter-host-plugins, found beside this program or in
+    /// `../libexec/presenter-host/` from it: ``PluginExecutable``) with the given budgets, in seconds, and
     /// `environment` added to what its sandbox passes of the host's.
     public init(
-        executable: String = "/proc/self/exe", hookTimeout: Double = defaultHookTimeout,
+        executable: String? = nil, hookTimeout: Double = defaultHookTimeout,
         startTimeout: Double = defaultStartTimeout, environment: [String: String] = [:]
     ) {
-        self.executable = executable
+        self.executable = executable ?? PluginExecutable.path
         self.hookTimeout = hookTimeout
         self.startTimeout = startTimeout
         self.environment = environment

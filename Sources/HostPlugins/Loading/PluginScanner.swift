@@ -45,19 +45,22 @@ public struct PluginScanner: Sendable {
     /// caller that gave none, this process's.
     package var environment: [String: String]
 
-    /// A scanner that runs `executable` as its helper.
-    public init(executable: String = "/proc/self/exe", timeout: Double = PluginScanner.defaultTimeout) {
-        self.init(executable: executable, timeout: timeout, environment: ProcessEnvironment.current)
+    /// A scanner that runs `executable` as its helper; nil:
+    /// presenter-host-plugins, found beside this program or in
+    /// `../libexec/presenter-host/` from it (``PluginExecutable``).
+    public init(executable: String? = nil, timeout: Double = PluginScanner.defaultTimeout) {
+        self.init(
+            executable: executable ?? PluginExecutable.path, timeout: timeout, environment: ProcessEnvironment.current)
     }
 
-    /// A scanner that runs this process's own executable, with the timeout
+    /// A scanner that runs presenter-host-plugins (``PluginExecutable``), with the timeout
     /// from `PRESENTER_SCAN_TIMEOUT_MS` when it is a positive whole number
     /// (at most ``longestTimeout``), its helpers started with `environment`
     /// (what their sandbox passes of it).
     public init(environment: [String: String]) {
         let milliseconds = environment[Self.timeoutVariable].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         self.init(
-            executable: "/proc/self/exe",
+            executable: PluginExecutable.path,
             timeout: milliseconds.map { min(Double($0) / 1000, Self.longestTimeout) } ?? Self.defaultTimeout,
             environment: environment)
     }

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// The debugging recipes of docs/writing-a-presenter-in-c.md, run as
-/// written: gdb on `run --in-process` stops in the plugin's crashing hook,
-/// and valgrind runs a presenter in-process on a stripped copy of the
-/// binary. Skipped with a message where the tool is missing.
+/// written: gdb on `run --in-process` stops in the plugin's crashing hook
+/// (presenter-host hands the command over to presenter-host-plugins, and
+/// gdb follows), and valgrind runs a presenter in-process on a stripped
+/// copy of presenter-host-plugins. Skipped with a message where the tool is missing.
 @Suite struct DebuggingTests {
     @Test(.enabled(if: Toolchain.find("gdb") != nil, "gdb is not installed (apt-get install gdb)"))
     func gdbStopsInThePluginsCrashingHook() throws {
@@ -27,8 +28,8 @@ import Testing
         .disabled(if: Sanitizer.current == .thread, "valgrind cannot run a ThreadSanitizer binary"))
     func valgrindRunsAPresenterInProcessOnAStrippedCopy() throws {
         let plugins = try FixtureBuilder.directory([.misbehaving])
-        let stripped = TestPaths.temporaryDirectory("valgrind").appendingPathComponent("presenter-host")
-        try Toolchain.compile(["strip", "-o", stripped.path, TestPaths.binary.path])
+        let stripped = TestPaths.temporaryDirectory("valgrind").appendingPathComponent("presenter-host-plugins")
+        try Toolchain.compile(["strip", "-o", stripped.path, TestPaths.pluginsBinary.path])
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [

@@ -14,7 +14,7 @@ import Testing
         "share/man/man1/presenter-host.1", "lib/presenter-host/plugins/libMBHud.so",
         "lib/presenter-host/plugins/libNetActivity.so",
         "lib/presenter-host/plugins/libAddBookmark.so",
-        "libexec/presenter-host/presenter-host-fetch",
+        "libexec/presenter-host/presenter-host-fetch", "libexec/presenter-host/presenter-host-plugins",
     ]
 
     /// Installs, builds the C example against the installed header with

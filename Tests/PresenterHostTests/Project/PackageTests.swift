@@ -53,7 +53,9 @@ import Testing
     /// The toolchain's folder, from the products' RUNPATH
     /// (`/opt/swift/usr/lib/swift/linux` → `/opt/swift`): what is hidden.
     private static let toolchain: String? = {
-        guard let dynamic = try? shell("readelf -d '\(TestPaths.binary.path)'"), dynamic.status == 0 else { return nil }
+        guard let dynamic = try? shell("readelf -d '\(TestPaths.pluginsBinary.path)'"), dynamic.status == 0 else {
+            return nil
+        }
         let suffix = "/usr/lib/swift/linux"
         for line in dynamic.stdout.split(separator: "\n") where line.contains("(RUNPATH)") {
             guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { continue }
@@ -95,9 +97,12 @@ import Testing
     @Test(.enabled(if: canHideToolchain, "cannot make a mount namespace here (unshare -m refused): not run"))
     func theUnpackedPackageRunsWhereTheToolchainIsHidden() throws {
         let root = try Self.unpacked.get()
-        // The hiding works: the products of this build cannot start without it.
-        let products = try withoutToolchain("'\(TestPaths.binary.path)' --version")
+        // The hiding works: presenter-host-plugins of this build cannot
+        // start without it; presenter-host, whose runtime is linked in, can.
+        let products = try withoutToolchain("'\(TestPaths.pluginsBinary.path)' --version")
         #expect(products.status == 127 && products.stderr.contains("libswift"), "\(products)")
+        let host = try withoutToolchain("'\(TestPaths.binary.path)' --version")
+        #expect(host.status == 0, "\(host)")
 
         let version = try withoutToolchain("\"$ROOT/usr/bin/presenter-host\" --version")
         #expect(version.status == 0, "\(version.stderr)")
@@ -126,6 +131,12 @@ import Testing
                     "\(flags)--list: \(list.stdout)")
             }
         }
+        // check's sessions are presenter processes: presenter-host-plugins
+        // on the runtime shipped, sandboxed, loading the shipped presenters.
+        let check = try withoutToolchain(
+            "\"$ROOT/usr/bin/presenter-host\" check --hook-timeout 2 \"$ROOT/\(Self.lib)/plugins/libMBHud.so\"",
+            environment: environment)
+        #expect(check.status == 0 && check.stdout.contains(" 0 failed, "), "\(check.stdout)\(check.stderr)")
         let path = try withoutToolchain(
             "\"$ROOT/usr/bin/presenter-host\" --print-plugin-path", environment: environment)
         #expect(path.stdout == "\(environment["XDG_DATA_HOME"]!)/presenter-host/plugins\n\(plugins)\n")
@@ -171,7 +182,8 @@ import Testing
             }
         }
         let expected = [
-            "\(Self.lib)/presenter-host": ["$ORIGIN/swift-runtime"],
+            "\(Self.lib)/presenter-host": [],
+            "\(Self.lib)/presenter-host-plugins": ["$ORIGIN/swift-runtime"],
             "\(Self.lib)/presenter-host-fetch": ["$ORIGIN/swift-runtime"],
             "\(Self.lib)/plugins/libMBHud.so": ["$ORIGIN/../swift-runtime"],
         ]
@@ -187,8 +199,8 @@ import Testing
         let shipped = Set(try FileManager.default.contentsOfDirectory(atPath: runtime.path))
         var needed = Set<String>()
         var queue = [
-            "presenter-host", "presenter-host-fetch", "plugins/libMBHud.so", "plugins/libNetActivity.so",
-            "plugins/libAddBookmark.so",
+            "presenter-host", "presenter-host-plugins", "presenter-host-fetch", "plugins/libMBHud.so",
+            "plugins/libNetActivity.so", "plugins/libAddBookmark.so",
         ].map { root.appendingPathComponent("\(Self.lib)/\($0)") }
         while let file = queue.popLast() {
             for name in Self.dynamic(file, "NEEDED") where shipped.contains(name) && needed.insert(name).inserted {
@@ -197,9 +209,14 @@ import Testing
         }
         #expect(needed == shipped)
         #expect(shipped.isSuperset(of: ["libswiftCore.so", "libFoundation.so", "libFoundationNetworking.so"]))
-        // The static runtime is not linked into the host: it needs the shared one.
+        // The host has the runtime linked in; presenter-host-plugins, which
+        // loads plugin code, runs on the shared one, as Swift plugins do.
         #expect(
-            Self.dynamic(root.appendingPathComponent("\(Self.lib)/presenter-host"), "NEEDED").contains(
+            !Self.dynamic(root.appendingPathComponent("\(Self.lib)/presenter-host"), "NEEDED").contains {
+                $0.hasPrefix("libswift")
+            })
+        #expect(
+            Self.dynamic(root.appendingPathComponent("\(Self.lib)/presenter-host-plugins"), "NEEDED").contains(
                 "libswiftCore.so"))
     }
 

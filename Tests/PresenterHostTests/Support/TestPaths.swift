@@ -29,6 +29,8 @@ enum TestPaths {
 
     /// The built `presenter-host` executable.
     static var binary: URL { products.appendingPathComponent("presenter-host") }
+    /// The built presenter-host-plugins: where plugin code runs.
+    static var pluginsBinary: URL { products.appendingPathComponent("presenter-host-plugins") }
 
     /// A built library product, e.g. `library("MBHud")` → `<products>/libMBHud.so`.
     static func library(_ name: String) -> URL { products.appendingPathComponent("lib\(name).so") }
