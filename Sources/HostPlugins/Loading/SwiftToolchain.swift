@@ -36,10 +36,14 @@ enum SwiftToolchain {
         var compilers: [String]
     }
 
-    /// The compiler lines of the `libswiftCore.so` this process runs on;
-    /// nil when it cannot be found or read (then nothing is refused).
+    /// The compiler lines of the Swift runtime this process runs on: the
+    /// `libswiftCore.so` it loaded, or, where the runtime is linked into
+    /// the executable (presenter-host, which checks the files it reads
+    /// descriptions from, for presenter-host-plugins of the same build),
+    /// the executable's own; nil when it cannot be read (then nothing is
+    /// refused).
     static let runtimeCompilers: [String]? = {
-        guard let path = DynamicLibrary.loadedFile(defining: "swift_retain"),
+        guard let path = DynamicLibrary.loadedFile(defining: "swift_retain") ?? PathName.readExecutableLink(),
             let fd = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         else { return nil }
         return fd.closeAfter { fd in

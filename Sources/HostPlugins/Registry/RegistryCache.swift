@@ -1,13 +1,16 @@
 import Glibc
+import HostSandbox
 import HostSystem
 
 /// The registry cache: what scanning each plugin file gave, remembered in
 /// one file, `$XDG_CACHE_HOME/presenter-host/registry.cache` (default
 /// `~/.cache/...`), so that a warm start runs no plugin code at all.
 ///
-/// The file as a whole is keyed on the host's ABI version, the host binary
-/// (device, inode, size and modification time of `/proc/self/exe`) and the
-/// search path; each plugin file in it on its `FileIdentity`. A file is
+/// The file as a whole is keyed on the host's ABI version, the executable
+/// that loads plugins (device, inode, size and modification time of
+/// presenter-host-plugins, ``PluginExecutable``: the same file whether
+/// presenter-host or presenter-host-plugins reads the cache, and the one
+/// whose loader made the entries) and the search path; each plugin file in it on its `FileIdentity`. A file is
 /// scanned again only when its identity changes, and a broken file stays
 /// broken until it does. The cache only remembers what loading gave: every
 /// start still runs discovery's checks (`CandidateCheck`), and whatever is
@@ -105,10 +108,10 @@ package struct RegistryCache {
 
     // MARK: - Location and key
 
-    /// The ABI version, the host binary's identity and the search path.
+    /// The ABI version, the plugin executable's identity and the search path.
     private static func key(_ searchPath: [SearchPathEntry]) -> String {
         let binary =
-            (try? FileStatus.of("/proc/self/exe")).map {
+            (try? FileStatus.of(PluginExecutable.path)).map {
                 "\($0.st_dev) \($0.st_ino) \($0.st_size) \(FileIdentity($0).modified)"
             } ?? "unknown"
         return (["abi \(ABIVersion.host)", "binary \(binary)"] + searchPath.map { "\($0.origin.rawValue) \($0.path)" })

@@ -420,7 +420,7 @@ struct WebTitleFetchTests {
     }
 
     @Test func presenterHostNeverLinksFoundationNetworkingAndTheFetcherDoes() throws {
-        let host = try libraries(of: TestPaths.binary.path)
+        let host = try libraries(of: TestPaths.pluginsBinary.path)
         #expect(host.contains("libFoundation"), "ldd sees Foundation in presenter-host")
         #expect(!host.contains("libFoundationNetworking"))
         #expect(!host.contains("libcurl"))
@@ -433,7 +433,7 @@ struct WebTitleFetchTests {
     /// FoundationInternationalization: FoundationEssentials only (their
     /// loading took about 3 ms of every start and 7 MiB, docs/BENCHMARKS.md).
     @Test func presenterHostLoadsNoICU() throws {
-        let host = try libraries(of: TestPaths.binary.path)
+        let host = try libraries(of: TestPaths.pluginsBinary.path)
         #expect(host.contains("libFoundationEssentials.so"))
         for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
             #expect(!host.contains(library), "presenter-host loads \(library)")

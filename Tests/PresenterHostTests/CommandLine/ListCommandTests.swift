@@ -161,7 +161,7 @@ import Testing
         let plugins = prefix.appendingPathComponent("lib/presenter-host/plugins")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-        try copyExecutable(TestPaths.binary, to: bin.appendingPathComponent("presenter-host"))
+        try copyHost(into: bin)
         try FixtureBuilder.place(.good, in: plugins)
         let result = try host(["--list", "--json"], executable: bin.appendingPathComponent("presenter-host"))
         let document = try json(result)
@@ -278,8 +278,7 @@ import Testing
         let directory = try FixtureBuilder.directory([.unreadable, .good])
         // A copy of the binary in a world-readable folder: the build folder may not be.
         let bin = TestPaths.temporaryDirectory("bin")
-        let binary = bin.appendingPathComponent("presenter-host")
-        try copyExecutable(TestPaths.binary, to: binary)
+        let binary = try copyHost(into: bin)
         for folder in [directory, bin] { try #require(chmod(folder.path, 0o755) == 0) }
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),
@@ -304,8 +303,7 @@ import Testing
         let closed = TestPaths.temporaryDirectory("closed")
         try FixtureBuilder.place(.good, in: closed)
         let bin = TestPaths.temporaryDirectory("bin")
-        let binary = bin.appendingPathComponent("presenter-host")
-        try copyExecutable(TestPaths.binary, to: binary)
+        let binary = try copyHost(into: bin)
         try #require(chmod(bin.path, 0o755) == 0 && chmod(closed.path, 0o700) == 0)
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),

@@ -17,3 +17,14 @@ func copyExecutable(_ source: URL, to url: URL) throws {
     let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/install"), ["-m", "755", source.path, url.path])
     guard result.status == 0 else { throw CocoaError(.fileWriteUnknown) }
 }
+
+/// Copies the built presenter-host into `folder` with presenter-host-plugins
+/// beside it, where the host looks for it (the processes that run plugin
+/// code start from it), and returns the copy of presenter-host.
+@discardableResult
+func copyHost(into folder: URL) throws -> URL {
+    try copyExecutable(TestPaths.pluginsBinary, to: folder.appendingPathComponent("presenter-host-plugins"))
+    let host = folder.appendingPathComponent("presenter-host")
+    try copyExecutable(TestPaths.binary, to: host)
+    return host
+}
