@@ -16,6 +16,9 @@ peers' `-- true`:
                 and the host goes on with plain lines (the table says so);
                 a plugin executable started by its path (issue 33's split)
                 is no more counted, its sandbox being no place for valgrind.
+                `run --in-process` is followed into the executable it
+                execs, if it does (presenter-host-plugins after the split):
+                then the count is that executable's.
   the linker    LD_DEBUG=statistics: relocations and the share of the
                 linker's time they take.
   time          perf stat -r N (task-clock, page faults, context switches:
@@ -115,7 +118,13 @@ def object_group(name):
 
 
 def callgrind_run(binary, argv, in_pty, out):
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary] + argv
+    """Runs the host under callgrind; True when it says its presenter process
+    did not come up. `--in-process` follows an exec (from issue 33's split the
+    host execs presenter-host-plugins for it, whose count is then the one
+    written: valgrind keeps nothing of an image an exec replaces); nothing
+    else does, as a presenter process's sandbox is no place for valgrind."""
+    follow = ["--trace-children=yes", "--trace-children-skip=*/true,true"] if "--in-process" in argv else []
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + follow + [binary] + argv
     env_dir = os.path.join(os.path.dirname(binary), "cache")
     if in_pty:
         result = run_in_pty(command, env=pty_env({"XDG_CACHE_HOME": env_dir}), sample=False,
@@ -131,7 +140,7 @@ def callgrind_run(binary, argv, in_pty, out):
 def instructions(ctx, report, cases):
     if shutil.which("valgrind") is None:
         apt_install("valgrind")
-    binary = stripped(ctx.binary, ctx.scratch, "profile")
+    binary = stripped(ctx.binary, ctx.scratch, "profiles")
     folder = os.path.dirname(binary)
     for label, argv, in_pty in cases:  # untimed: a warm registry cache, as a user's start has
         callgrind_run(binary, argv, in_pty, os.path.join(folder, "warm.out"))
