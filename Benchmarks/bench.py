@@ -6,12 +6,16 @@
     scripts/bench --quick          # a few minutes: the goal table's figures against thresholds.json
     scripts/bench --check-docs     # docs/BENCHMARKS.md's generated blocks match docs/benchmarks/
 
-Builds the release binary and the indicatif peer, then runs the parts
-(default all), each a file of this folder: indicatif (issue 22's goal
-table), shell (issue 31: a run in a terminal against indicatif-spin and gum-spin), instructions (callgrind's count of a frame), sandbox (issue 17), startup, spinner, hang, floor, drive, progress, registry, version.
+Builds the release binary and the indicatif peer (gum-spin too when a part uses it), then runs the parts
+(default all), each a file of this folder: goals (issue 33's goal table,
+against indicatif-spin and gum-spin), profiles (callgrind and perf: where a
+start's instructions and time go), shell (issue 31: a run in a terminal
+against indicatif-spin and gum-spin), instructions (callgrind's count of a
+frame), sandbox (issue 17), startup, spinner, hang, floor, drive, progress,
+registry, version.
 Each part's tables go to docs/benchmarks/PART.md (and its figures to
 PART.json), spliced into docs/BENCHMARKS.md between its markers; --no-write
-prints them only. --quick runs the indicatif, instructions and hang parts with few runs,
+prints them only. --quick runs the goals, instructions and hang parts with few runs,
 writes nothing, and exits 1 when a figure is past its threshold in
 thresholds.json. Every part alternates its variants, takes medians, and
 measures from outside the measured processes. Not part of the test command."""
@@ -28,14 +32,21 @@ import build  # noqa: E402
 import results  # noqa: E402
 from common import ROOT, load_average, log  # noqa: E402
 
-PARTS = ("indicatif", "shell", "instructions", "sandbox", "startup", "spinner", "hang", "floor", "drive", "progress", "registry",
-         "version")
-QUICK = {"parts": "indicatif,instructions,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
+PARTS = ("goals", "profiles", "shell", "instructions", "sandbox", "startup", "spinner", "hang", "floor", "drive",
+         "progress", "registry", "version")
+QUICK = {"parts": "goals,instructions,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
 
 
 class Context:
     def __init__(self, args, binary, indicatif, scratch):
         self.args, self.binary, self.indicatif, self.scratch = args, binary, indicatif, scratch
+        self._gum = None
+
+    def gum(self):
+        """gum-spin, built the first time a part asks for it (build.sh installs Go when missing)."""
+        if self._gum is None:
+            self._gum = build.gum_spin(self.scratch)
+        return self._gum
 
 
 def parse():

@@ -21,6 +21,8 @@ from build import apt_install
 from common import log, median, pty_env, run_in_pty
 
 SHORT, LONG = 2, 6
+# The products' executables: the host and, from issue 33 on, the one that runs plugin code.
+EXECUTABLES = ("presenter-host", "presenter-host-plugins")
 
 
 def stripped(binary, work, name):
@@ -30,7 +32,7 @@ def stripped(binary, work, name):
     os.makedirs(folder)
     source = os.path.dirname(binary)
     for entry in os.listdir(source):
-        if entry == "presenter-host" or (entry.startswith("lib") and entry.endswith(".so")):
+        if entry in EXECUTABLES or (entry.startswith("lib") and entry.endswith(".so")):
             copy = os.path.join(folder, entry)
             shutil.copy2(os.path.join(source, entry), copy)
             subprocess.run(["strip", "--strip-debug", copy], check=True)
@@ -39,19 +41,29 @@ def stripped(binary, work, name):
 
 def counted(binary, seconds):
     """(instructions, frames) of one in-process spin of `seconds` under callgrind."""
-    out = os.path.join(os.path.dirname(binary), "callgrind.out")
-    if os.path.exists(out):
-        os.unlink(out)
-    argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-            binary, "run", "--in-process", "--", "sleep", str(seconds)]
+    out = os.path.join(os.path.dirname(binary), "callgrind")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    argv = callgrind(os.path.join(out, "callgrind.out.%p")) + [binary, "run", "--in-process", "--", "sleep",
+                                                               str(seconds)]
     env = pty_env({"XDG_CACHE_HOME": os.path.join(os.path.dirname(binary), "cache")})
     result = run_in_pty(argv, env=env, sample=False)
     if not os.WIFEXITED(result["status"]) or os.WEXITSTATUS(result["status"]) != 0:
         raise SystemExit("bench: %s exited with wait status %d" % (" ".join(argv), result["status"]))
-    with open(out) as f:
-        total = next(int(m.group(1)) for m in (re.match(r"(?:summary|totals): (\d+)", line) for line in f) if m)
+    total = sum(callgrind_total(os.path.join(out, name)) for name in os.listdir(out))
     frames = b"".join(data for _, data in result["chunks"]).count(b"\x1b8")
     return total, frames
+
+
+def callgrind(out_file, skip="*/sleep,sleep,*/true,true"):
+    """valgrind's argv for callgrind, following execs but not into the run's command."""
+    return ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file, "--trace-children=yes",
+            "--trace-children-skip=" + skip]
+
+
+def callgrind_total(path):
+    with open(path) as f:
+        return next(int(m.group(1)) for m in (re.match(r"(?:summary|totals): (\d+)", line) for line in f) if m)
 
 
 def per_frame(binary, runs):
