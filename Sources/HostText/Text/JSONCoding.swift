@@ -98,7 +98,8 @@ private func write(_ value: some Encodable, into slot: Slot, codingPath: [any Co
     case let value as String: slot.content = .value(.string(value))
     case let value as Bool: slot.content = .value(.bool(value))
     case let value as Double: slot.content = .value(.double(value))
-    case let value as Float: slot.content = .value(.double(Double(value)))
+    // By its shortest digits: 0.1 as a Float is not 0.1 as a Double.
+    case let value as Float: slot.content = .value(.double(Double(value.description) ?? .nan))
     case let value as any FixedWidthInteger:
         guard let int = Int(exactly: value) else { throw JSONCoding.Failure(reason: "\(value) does not fit an Int") }
         slot.content = .value(.int(int))

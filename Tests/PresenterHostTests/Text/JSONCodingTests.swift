@@ -69,4 +69,21 @@ struct JSONCodingTests {
             try JSONCoding.decode(PluginLoadFailure.self, from: Array(#"{"crashed":{"signal":2147483648}}"#.utf8))
         }
     }
+
+    /// A Float is written by its shortest digits, as JSONEncoder writes it, and every width of integer exactly.
+    @Test func numbersAreWrittenAsJSONEncoderWritesThem() throws {
+        struct Numbers: Codable, Equatable {
+            var float: Float = 0.1
+            var double = 1e16
+            var small: Int8 = -128
+            var large = UInt64(Int64.max)
+            var list: [Int16] = [1, -2]
+            var none: Int? = nil
+        }
+        let line = try JSONCoding.encode(Numbers())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(line == String(decoding: try encoder.encode(Numbers()), as: UTF8.self))
+        #expect(try JSONCoding.decode(Numbers.self, from: Array(line.utf8)) == Numbers())
+    }
 }
