@@ -13,7 +13,10 @@
 /// character in it is not a host's (RFC 3986 `reg-name`, `%` with two hex
 /// digits), and, for a host with other characters (an international one,
 /// which Foundation reads by IDNA), when one of those is not a letter,
-/// mark, number or symbol, is U+FFFD, or a label starts with a mark.
+/// mark, number or symbol, is U+FFFD, or a label is empty (but the last),
+/// starts with a mark, starts or ends with "-" or has "--" third and
+/// fourth. IDNA's further rules (bidirectional text, joiners, lengths) are
+/// left to the fetcher, which refuses such a URL when it reads it again.
 struct WebAddress: Equatable {
     /// The scheme as written ("HTTP" stays so).
     let scheme: String
@@ -100,9 +103,18 @@ struct WebAddress: Equatable {
             }
         }
         guard host.contains(where: { $0 >= 0x80 }) else { return true }
-        let text = String(decoding: host, as: UTF8.self)
-        for label in text.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false) {
-            if let first = label.first, first.properties.generalCategory.isMark { return false }
+        let labels = String(decoding: host, as: UTF8.self).unicodeScalars
+            .split(separator: ".", omittingEmptySubsequences: false)
+        for (index, label) in labels.enumerated() {
+            // Only the last label may be empty ("bücher.de."), and none starts
+            // or ends with "-" or has "--" third and fourth ("xn--", "ab--c").
+            guard let first = label.first, let last = label.last else {
+                if index == labels.count - 1 && index > 0 { continue }
+                return false
+            }
+            guard first != "-", last != "-", !label.dropFirst(2).starts(with: ["-", "-"]),
+                !first.properties.generalCategory.isMark
+            else { return false }
             for scalar in label where !scalar.isASCII {
                 guard scalar != "\u{FFFD}", scalar.properties.generalCategory.isLetterMarkNumberOrSymbol else {
                     return false

@@ -18,6 +18,10 @@ struct WebAddressTests {
         "http://a@b@c/", "http://u:p@h:1/", "HTTP://Ex.com:99999999999999999999999/", "http:", "http://", "http:/x",
         "1http://x", "h+-.:x", "-x://y", "ht tp://x", "http://x/a b?c d#e f", "http://x?@y", "http://x#@y",
         "mailto:a@b", "x:/[", "http://a b@c/", "http://a%2@c/",
+        // The labels of an international host, as IDNA takes them.
+        "https://bü.de.", "https://bü-.de", "https://-bü.de", "https://ab--ü.de", "https://a..bü.de",
+        "https://-a.bü.de", "https://.bü.de", "https://bü.de..", "https://xn--ü.de", "https://a_b.bü.de",
+        "https://bü.de.:80", "https://a-b.bü.de", "https://ab-c.bü.de",
     ]
 
     static var inputs: [String] {
