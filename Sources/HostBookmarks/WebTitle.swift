@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HostText
 
 /// Get-title's rules: which URLs are fetched, and what a fetch's reply
@@ -56,11 +55,10 @@ package enum WebTitle {
         } else {
             url = hasScheme(typed) ? typed : "https://" + typed
         }
-        guard let components = URLComponents(string: url), URL(string: url) != nil else { throw .invalidURL(typed) }
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .notHTTP(typed)
-        }
-        guard let host = components.host, !host.isEmpty else { throw .noHost(typed) }
+        guard let address = WebAddress(url) else { throw .invalidURL(typed) }
+        let scheme = address.scheme.lowercased()
+        guard scheme == "http" || scheme == "https" else { throw .notHTTP(typed) }
+        guard let host = address.host, !host.isEmpty else { throw .noHost(typed) }
         let (rest, userInfo) = splitUserInfo(url)
         let encoded = userInfo.map(percentEncodingInvisible)
         if let encoded, encoded.utf8.count > maxUserInfoBytes { throw .longUserInfo(maxUserInfoBytes) }
@@ -111,7 +109,7 @@ package enum WebTitle {
 
     /// `url` with each control, bidi or format character and white space
     /// as its UTF-8 bytes percent-encoded. Only the path, query, fragment
-    /// and user info can hold a control: URLComponents refuses such a host.
+    /// and user info can hold a control: ``WebAddress`` refuses such a host.
     private static func percentEncodingInvisible(_ url: String) -> String {
         var result = ""
         for scalar in url.unicodeScalars {
@@ -173,17 +171,17 @@ package enum WebTitle {
     static func title(from reply: WebTitleReply, url: String, timeout: Double) -> Result<String, WebTitleError> {
         switch reply {
         case .failure(let kind, let detail):
-            let components = URLComponents(string: url)
-            let host = components?.host ?? url
+            let address = WebAddress(url)
+            let host = address?.host ?? url
             switch kind {
             case "timeout": return .failure(.timeout(timeout))
             case "redirects": return .failure(.redirects(Int(detail) ?? maxRedirects))
             case "resolve": return .failure(.resolve(host))
-            case "connect": return .failure(.connect(hostAndPort(components, host: host)))
+            case "connect": return .failure(.connect(hostAndPort(address, host: host)))
             case "handshake", "tls":
                 // "tls" is an older fetcher's kind: its detail, the library's own words, is not shown.
-                return .failure(.handshake(hostAndPort(components, host: host)))
-            case "certificate": return .failure(.certificate(hostAndPort(components, host: host), plainWords(detail)))
+                return .failure(.handshake(hostAndPort(address, host: host)))
+            case "certificate": return .failure(.certificate(hostAndPort(address, host: host), plainWords(detail)))
             case "scheme": return .failure(.redirectScheme(detail))
             default: return .failure(.other(url, detail))
             }
@@ -207,8 +205,8 @@ package enum WebTitle {
     }
 
     /// "host:port", the port the scheme's default when the URL has none.
-    private static func hostAndPort(_ components: URLComponents?, host: String) -> String {
-        "\(host):\(components?.port ?? (components?.scheme?.lowercased() == "http" ? 80 : 443))"
+    private static func hostAndPort(_ address: WebAddress?, host: String) -> String {
+        "\(host):\(address?.port ?? (address?.scheme.lowercased() == "http" ? 80 : 443))"
     }
 
     /// `detail` when it is plain words ("self-signed certificate",

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import HostSystem
 
@@ -102,7 +101,7 @@ package final class WebTitleFetch: Sendable {
         // address (its host, "::1", and libcurl's, "[::1]", differ, and it
         // takes that for a bad URL: "NSURLErrorDomain error -1000"): said
         // plainly, with no fetcher started.
-        if let host = URLComponents(string: attempts[0])?.host, host.hasPrefix("[") {
+        if let host = WebAddress(attempts[0])?.host, host.hasPrefix("[") {
             return .failure(.ipv6Address(host))
         }
         guard timeout > 0 && timeout <= 86_400 else {

@@ -7,7 +7,7 @@ import SystemShims
 /// it and passes it down as a value (a library caller that gives none gets
 /// it as the default), `scripts/layers` rejects a read anywhere else, and
 /// nothing changes it.
-package enum ProcessEnvironment {
+@usableFromInline package enum ProcessEnvironment {
     /// The environment as a dictionary, read from `environ` once per
     /// process. FoundationEssentials'
     /// `ProcessInfo.environment` builds the dictionary again at every call,
@@ -18,7 +18,8 @@ package enum ProcessEnvironment {
     /// whose bytes are not UTF-8 is left out, as if unset (read as U+FFFD
     /// it would be another value: a folder of `LD_LIBRARY_PATH` or `HOME`
     /// that does not exist, passed on to a child as that).
-    package static let current: [String: String] = variables(of: ph_environment())
+    /// `@usableFromInline`: `BackendFactory.make`'s public default names it.
+    @usableFromInline package static let current: [String: String] = variables(of: ph_environment())
 
     /// The environment as `NAME=value` entries, in its order, with each
     /// name of `setting` set to its value (replacing every entry of that

@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import Synchronization
 import SystemShims  // `struct sigaction`: clang gives its members to the first module whose header has <signal.h>

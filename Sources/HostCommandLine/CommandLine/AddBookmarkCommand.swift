@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HostBookmarks
 import HostEngine
 import HostPlugins

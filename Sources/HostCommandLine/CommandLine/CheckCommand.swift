@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HostEngine
 import HostPlugins
 import HostSystem

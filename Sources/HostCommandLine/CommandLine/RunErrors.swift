@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HostEngine
 import HostSystem
 import HostText

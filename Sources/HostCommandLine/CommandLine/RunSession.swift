@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import HostEngine
 import HostPlugins
@@ -53,7 +52,7 @@ import HostSystem
 /// hangs up `CMD`.
 final class RunSession: Sendable {
     /// How long `CMD` gets between SIGTERM and SIGKILL after `--timeout`.
-    static let killGrace: TimeInterval = 2
+    static let killGrace: Double = 2
     /// The interactor type presenters are told about.
     static let interactorType = "CommandInteractor"
 

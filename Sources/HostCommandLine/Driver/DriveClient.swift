@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import HostEngine
 import HostRuntime
 import HostSystem

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HostEngine
 import HostRuntime
 import HostText

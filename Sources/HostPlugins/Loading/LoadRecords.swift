@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HostSandbox
 import HostText
 
@@ -267,15 +266,13 @@ enum LoadRecords {
         // Sorted keys: the same outcome makes the same line (the
         // registry-cache fuzz target's oracle found a case's fields in
         // another order each write: Fixtures/fuzz/registry-cache/regression-json-key-order).
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(failure)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? JSONCoding.encode(failure)) ?? "{}"
     }
 
     private static func decodeFailure(_ field: ArraySlice<UInt8>) throws(PluginLoadFailure.ReportProblem)
         -> PluginLoadFailure
     {
-        guard let failure = try? JSONDecoder().decode(PluginLoadFailure.self, from: Data(field)) else {
+        guard let failure = try? JSONCoding.decode(PluginLoadFailure.self, from: Array(field)) else {
             throw .malformed
         }
         return failure

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HostSystem
 
 /// Chooses how progress reaches a stream (stderr, normally).
@@ -21,7 +20,7 @@ public enum BackendFactory {
     /// A backend for `fd` as the environment and the `--color` choice say.
     public static func make(
         for fd: FileDescriptor = .standardError,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.current,
         colorMode: ColorMode = .auto, regionRows: Int = 5,
         interactive: Bool = false, terminalProgress: Bool = false
     ) -> RenderBackend {
