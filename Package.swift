@@ -98,7 +98,7 @@ let package = Package(
         // package depending on this one uses carry none.
         .executableTarget(
             name: "presenter-host", dependencies: ["HostCommandLine"],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         // Every process that loads plugin code links the Swift runtime
         // dynamically: a Swift plugin shares its process's one runtime.
         .executableTarget(name: "presenter-host-plugins", dependencies: ["HostCommandLine"]),
