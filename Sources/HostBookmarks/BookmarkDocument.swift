@@ -73,10 +73,7 @@ package struct BookmarkDocument: Equatable {
 
     /// Now, as the RFC 3339 UTC date-time an entry's `added` holds.
     static func timestamp(_ seconds: time_t = WallClock.now().tv_sec) -> String {
-        var parts = WallClock.utc(seconds)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        WallClock.iso8601(timespec(tv_sec: seconds, tv_nsec: 0), milliseconds: false)
     }
 
     // MARK: - Reading

@@ -26,9 +26,11 @@ package enum PluginExecutable {
     /// the Debian package's `/usr/lib/presenter-host`); else in
     /// `../libexec/presenter-host/` from it (`make install`). When neither
     /// holds it, the first place, so that the error of starting it names
-    /// where it was looked for.
+    /// where it was looked for; with no running executable to start from
+    /// (no `/proc`), a path that cannot exist, never a bare name that a
+    /// spawn would look for in the current directory.
     static func locate(running executable: String?) -> String {
-        guard let executable else { return name }
+        guard let executable else { return "/proc/self/exe/" + name }
         if PathName(executable).lastComponent == name { return "/proc/self/exe" }
         let folder = PathName(executable).parent
         let candidates = [folder + "/" + name, PathName(folder).parent + "/libexec/presenter-host/" + name]

@@ -39,6 +39,11 @@ package struct DynamicLibrary {
         refused.store(true, ordering: .relaxed)
     }
 
+    /// Whether ``open(_:)`` may open libraries in this process: false in
+    /// presenter-host (``refuseInThisProcess()``), where even a trusted
+    /// file goes to a helper.
+    package static var opensLibraries: Bool { !refused.load(ordering: .relaxed) }
+
     /// Opens `path` (`/proc/PID/fd/N` for a plugin: see `PluginFile`),
     /// running the library's constructors.
     /// - Throws: `dlerror`'s text, or that this process loads no library

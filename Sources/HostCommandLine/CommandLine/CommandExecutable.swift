@@ -1,3 +1,4 @@
+import Glibc
 import HostSandbox
 import HostSystem
 
@@ -22,6 +23,16 @@ package enum CommandExecutable: Sendable {
     /// it cannot: one line naming the file, and the status.
     static func handOver(_ arguments: [String]) -> CommandError {
         let path = PluginExecutable.path
+        // A copy or link of presenter-host in its place would hand over to
+        // itself for ever.
+        if let target = try? FileStatus.of(path), let this = try? FileStatus.of("/proc/self/exe"),
+            target.st_dev == this.st_dev && target.st_ino == this.st_ino
+        {
+            let shown = PathName.linkTarget(of: path) ?? path  // /proc/self/exe: the file it names
+            return .systemError(
+                "\(shown) is presenter-host itself, not presenter-host-plugins, where presenter-host runs plugin code: reinstall presenter-host"
+            )
+        }
         let failure = ProcessSelf.replace(with: path, arguments: [path] + arguments)
         return .systemError(
             "cannot run \(path) (\(failure)), where presenter-host runs plugin code; it is installed beside presenter-host or in ../libexec/presenter-host/ from it: reinstall presenter-host"

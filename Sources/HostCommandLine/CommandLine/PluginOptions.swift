@@ -39,7 +39,7 @@ struct PluginOptions: Equatable {
     /// cache file that was ignored gets one line on stderr. `trusting`
     /// (`--in-process`, which runs the plugins in this process anyway): a
     /// file no helper could load is loaded here (under valgrind, say, where
-    /// this process's executable is not presenter-host's). `needing`: the
+    /// no helper can be started beside a copy of presenter-host-plugins). `needing`: the
     /// presenter the command will run, for which files that only a scan
     /// could tell about are scanned only when needed
     /// (``RegistryPipeline/load(_:needing:)``); nil loads every file.

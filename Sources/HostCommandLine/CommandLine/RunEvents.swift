@@ -135,6 +135,8 @@ final class RunEvents: Sendable {
     static let longestDrain = 5.0
 
     private func emit(_ fields: [String: JSONValue], always: Bool = false) {
+        // Nowhere to go (no --events, no --log): not even made.
+        guard writer != nil || log.hasFile else { return }
         var fields = fields
         fields["time"] = .string(RunLog.timestamp())
         let line = JSONValue.object(fields).serialized

@@ -146,11 +146,6 @@ final class RunLog: Sendable {
 
     /// Now in UTC, to the millisecond: `2026-11-30T22:12:07.123Z`.
     static func timestamp() -> String {
-        let now = WallClock.now()
-        let parts = WallClock.utc(now.tv_sec)
-        return CFormat.string(
-            "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
-            Int(now.tv_nsec / 1_000_000))
+        WallClock.iso8601(WallClock.now(), milliseconds: true)
     }
 }

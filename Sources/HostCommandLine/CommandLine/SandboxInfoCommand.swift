@@ -17,7 +17,7 @@ enum SandboxInfoCommand {
         guard let report = plugins.scanner(environment: environment).probe() else {
             return PresenterHostCommand.report(
                 .systemError(
-                    "--sandbox-info: no helper process could be started to enter the sandbox; check that presenter-host can start processes (ulimit -u) and try again"
+                    "--sandbox-info: no helper process could be started to enter the sandbox; check that \(PluginExecutable.path) can be run and that processes can be started (ulimit -u), and try again"
                 ))
         }
         let text = json ? self.json(report) : self.text(report, kernel: kernelRelease)

@@ -91,7 +91,10 @@ enum CheckAdvice {
                 "run check where every layer of the sandbox is in force (presenter-host --sandbox-info), or without --sandbox require"
             )
         case .unscanned:
-            return (reason, "check that presenter-host can start processes here (ulimit -u), then run check again")
+            return (
+                reason,
+                "check that presenter-host-plugins is installed beside presenter-host (or in ../libexec/presenter-host/) and that processes can be started here (ulimit -u), then run check again"
+            )
         case .invalidDescription:
             return (
                 reason,

@@ -72,7 +72,8 @@ package final class PresenterProcessLaunch: Sendable, Equatable {
         return outcome.withLock { $0.take() }
     }
 
-    /// `presenter-host --presenter-process HOSTPID` through ``Spawn``: in
+    /// `presenter-host-plugins --presenter-process HOSTPID` (the
+    /// configuration's executable) through ``Spawn``: in
     /// namespaces of its own and with the environment the sandbox allows
     /// (``PluginConfinement/prepare(_:environment:setting:)``),
     /// a new session, stdin `/dev/null`, stdout and stderr on a pipe, the

@@ -4,7 +4,7 @@ import HostSandbox
 import HostSystem
 import Synchronization
 
-/// The presenter process: `presenter-host --presenter-process HOSTPID`,
+/// The presenter process: `presenter-host-plugins --presenter-process HOSTPID`,
 /// started by ``PresenterProcess``, never by a user (the flag is not in
 /// `--help`).
 ///
@@ -40,8 +40,8 @@ package enum PresenterProcessServer {
         if let host = arguments.first.flatMap({ pid_t($0) }), ProcessSelf.parentID != host, ProcessSelf.parentID != 0 {
             ProcessEnd.immediately(0)
         }
-        // Started as /proc/self/exe (so an upgrade of the binary on disk
-        // cannot mix versions): named as what it is for ps and top.
+        // Named as what it is part of for ps and top (its file is
+        // presenter-host-plugins, or /proc/self/exe when that started it).
         ProcessSelf.rename("presenter-host")
         // The channel is ours alone: a process a plugin starts must not hold
         // it (the host would then miss this process's end).

@@ -13,7 +13,11 @@ import HostText
 /// 4. the system directory `<prefix>/lib/presenter-host/plugins`, when the
 ///    executable lives in `<prefix>/bin` (`make install`) or is
 ///    `<prefix>/lib/presenter-host/presenter-host` (the Debian package's
-///    relocatable layout, which `/usr/bin/presenter-host` links to);
+///    relocatable layout, which `/usr/bin/presenter-host` links to), or is
+///    `<prefix>/libexec/presenter-host/presenter-host-plugins` (which
+///    `make install`'s presenter-host starts: its search path is the
+///    host's, so `--in-process` finds what `run` finds and both read one
+///    registry cache);
 /// 5. the bundled plugins, where only the bundled names are considered: the
 ///    executable's own directory, so that a fresh `swift build` works
 ///    without flags, or in the package's layout the system directory again
@@ -77,7 +81,10 @@ public enum SearchPath {
         }
 
         if let executable = executablePath ?? PathName.readExecutableLink() {
-            let binDir = PathName(executable).parent
+            var binDir = PathName(executable).parent
+            if isInstalledLibexec(binDir) {
+                binDir = PathName(PathName(binDir).parent).parent + "/bin"
+            }
             if PathName(binDir).lastComponent == "bin" {
                 entries.append(
                     SearchPathEntry(path: PathName(binDir).parent + "/lib/presenter-host/plugins", origin: .system))
@@ -101,6 +108,12 @@ public enum SearchPath {
 
     /// True for `<prefix>/lib/presenter-host`, where the package puts the
     /// executable, its fetcher, `plugins/` and `swift-runtime/`.
+    /// Whether `directory` is `<prefix>/libexec/presenter-host`.
+    private static func isInstalledLibexec(_ directory: String) -> Bool {
+        PathName(directory).lastComponent == "presenter-host"
+            && PathName(PathName(directory).parent).lastComponent == "libexec"
+    }
+
     private static func isPackageLayout(_ directory: String) -> Bool {
         PathName(directory).lastComponent == "presenter-host"
             && PathName(PathName(directory).parent).lastComponent == "lib"

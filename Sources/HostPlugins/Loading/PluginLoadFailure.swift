@@ -278,7 +278,7 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         case .unscanned:
             return (
                 "could not be loaded: no scan helper could be started to load it apart (presenter-host runs no third-party plugin code itself)",
-                "check that presenter-host can start processes and run it again"
+                "check that presenter-host-plugins is installed beside presenter-host (or in ../libexec/presenter-host/) and that processes can be started, and run it again"
             )
         case .descriptor(let index, let id, let problem):
             let place: String? =

@@ -1,3 +1,5 @@
+import HostSystem
+
 /// Builds a `PresenterRegistry` from a search path: the one owner of the
 /// stages, which it runs in order, each on what the one before produced.
 ///
@@ -9,7 +11,8 @@
 ///    or its failure does.
 /// 3. Loading (`PluginLoader`): the other files, in the scan helper when a
 ///    scanner is given (the bundled ones, and any the helper could not
-///    scan, in this process). Loading runs plugin code (constructors and
+///    scan, in this process, unless this process loads no library:
+///    presenter-host, `DynamicLibrary.opensLibraries`). Loading runs plugin code (constructors and
 ///    the entry point): callers that print results should divert stdout
 ///    first (`StandardOutputDiversion`). The cache is then rewritten if
 ///    anything changed.
@@ -84,7 +87,11 @@ public struct RegistryPipeline {
                 pending.append((index, real))
             }
         }
-        let pendingFiles = pending.map { (path: $0.real.path, trusted: files[$0.index].bundled) }
+        // A bundled file is loaded here when it has no description, unless
+        // this process loads no libraries (presenter-host: then a helper).
+        let pendingFiles = pending.map {
+            (path: $0.real.path, trusted: files[$0.index].bundled && DynamicLibrary.opensLibraries)
+        }
         var loaded = [PluginLibrary.Outcome?](repeating: nil, count: pending.count)
         if let scanner {
             let reading = PluginLoader.read(pendingFiles.map(\.path), policy: policy)

@@ -8,7 +8,7 @@ import Testing
 /// to that executable. Read from the host's own `/proc/self/maps` at its
 /// exit, through a preloaded library (maps_at_exit.c) that copies it for a
 /// process named presenter-host and for no other.
-@Suite("presenter-host loads no plugin code", .enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+@Suite("presenter-host loads no plugin code")
 struct HostLoadsNoPluginCodeTests {
     /// The preloaded library, built once.
     private static let preload: Result<URL, Error> = Result {
@@ -34,23 +34,28 @@ struct HostLoadsNoPluginCodeTests {
     /// shared Swift runtime (the host's own is linked in).
     private func expectNoPluginCode(_ maps: String, _ context: String) {
         #expect(maps.contains("/presenter-host\n"), "\(context): not the host's maps:\n\(maps)")
-        for library in ["libMBHud.so", "libNetActivity.so", "libAddBookmark.so", "libswiftCore.so"] {
+        for library in ["libMBHud.so", "libNetActivity.so", "libAddBookmark.so", "libgood.so", "libswiftCore.so"] {
             #expect(!maps.contains(library), "\(context): \(library) is mapped in presenter-host")
         }
         #expect(!maps.contains("memfd:"), "\(context): a sealed plugin image is mapped in presenter-host")
     }
 
+    /// The bundled presenters are read from their descriptions; a file
+    /// without one (presenter.c's) is loaded by a scan helper.
     @Test func listScansInTheHelperNotTheHost() throws {
         let (folder, environment) = try preloading()
         let cache = TestPaths.temporaryDirectory("maps-cache")
+        let plugins = try FixtureBuilder.directory([.good])
         let result = try ProcessRunner.host(
-            ["--list", "--rescan"], environment: environment.merging(["XDG_CACHE_HOME": cache.path]) { $1 })
+            ["--plugin-dir", plugins.path, "--list", "--rescan"],
+            environment: environment.merging(["XDG_CACHE_HOME": cache.path]) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("mbhud"), "\(result.stdout)")
+        #expect(result.stdout.contains("mbhud") && result.stdout.contains("fixture.good"), "\(result.stdout)")
         expectNoPluginCode(try hostMaps(in: folder), "--list --rescan")
     }
 
-    @Test func runDrawsFromThePresenterProcess() throws {
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+    func runDrawsFromThePresenterProcess() throws {
         let (folder, environment) = try preloading()
         let go = folder.appendingPathComponent("go").path
         let run = try TerminalDriver.run(
@@ -72,7 +77,8 @@ struct HostLoadsNoPluginCodeTests {
     /// `--in-process` runs the whole command in presenter-host-plugins, in
     /// the host's place (its process id: the command's parent), where the
     /// presenter's library is then mapped.
-    @Test func inProcessHandsTheCommandToThePluginExecutable() throws {
+    @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote))
+    func inProcessHandsTheCommandToThePluginExecutable() throws {
         let folder = TestPaths.temporaryDirectory("in-process")
         let report = folder.appendingPathComponent("parent").path
         let go = folder.appendingPathComponent("go").path
@@ -88,5 +94,20 @@ struct HostLoadsNoPluginCodeTests {
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
         #expect(lines.first?.hasSuffix("/presenter-host-plugins") == true, "\(lines)")
         #expect(lines.count == 2 && lines[1] != "0", "the presenter is not loaded in process: \(lines)")
+    }
+
+    /// A copy of presenter-host in presenter-host-plugins' place would be
+    /// handed the command over and over: it is refused, in one line.
+    @Test func aHostInThePluginExecutablesPlaceIsRefused() throws {
+        let bin = TestPaths.temporaryDirectory("impostor")
+        try copyExecutable(TestPaths.binary, to: bin.appendingPathComponent("presenter-host-plugins"))
+        let host = bin.appendingPathComponent("presenter-host")
+        try copyExecutable(TestPaths.binary, to: host)
+        let result = try ProcessRunner.run(host, ["run", "--in-process", "--", "true"], environment: ["CI": "true"])
+        #expect(result.status == 71, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "Error: \(bin.path)/presenter-host-plugins is presenter-host itself, not presenter-host-plugins, where presenter-host runs plugin code: reinstall presenter-host\n"
+        )
     }
 }

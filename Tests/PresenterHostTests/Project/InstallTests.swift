@@ -92,6 +92,11 @@ import Testing
             environment: environment)
         #expect(run.status == 3)
         #expect(run.stderr.contains("presenter-host: example.hello: info: exit status 3"), "\(run.stderr)")
+        // --in-process hands the command to libexec's presenter-host-plugins,
+        // whose search path is the host's: it finds the same presenters.
+        let inProcess = try ProcessRunner.run(
+            binary, ["run", "--in-process", "--presenter", "mbhud", "--", "true"], environment: environment)
+        #expect(inProcess.status == 0, "\(inProcess.stderr)")
         // The installed add-bookmark finds its HTTP helper in libexec.
         var direct = WebTitleFetchTests.noProxies
         direct["PRESENTER_PLUGIN_PATH"] = ""
