@@ -108,7 +108,7 @@ final class RunSession: Sendable {
             throw cannotStart(error, startEvent: true, working: workingMessage, events: events)
         }
         return try session.show(
-            on: .lines(plain: options.staticMode, tail: options.output == .tail ? options.tailLines : 0),
+            on: .lines(tail: options.output == .tail ? options.tailLines : 0),
             grace: options.grace, interrupted: { [self] in interrupted(by: $0) }, passingOn: { [self] in passOn($0) }
         ) { stage throws(CommandError) in
             try run(executable, on: stage, events: events, working: workingMessage)
