@@ -24,18 +24,14 @@ extension ProcessRunner {
     static func runInTerminal(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], cols: Int = 200
     ) throws -> ProcessResult {
-        let terminal = try PseudoTerminal(cols: cols, rows: 24)
-        var settings = termios()
-        guard tcgetattr(terminal.follower, &settings) == 0 else { throw PseudoTerminal.Unavailable() }
-        settings.c_oflag &= ~tcflag_t(OPOST)
-        guard tcsetattr(terminal.follower, TCSANOW, &settings) == 0 else { throw PseudoTerminal.Unavailable() }
+        let terminal = try PseudoTerminal.writtenAsIs(cols: cols)
         let process = try TestProcess(
             executable, arguments, environment: ["TERM": "xterm-256color"].merging(environment) { $1 },
             stderr: .descriptor(terminal.follower))
         // The program and what it started hold the terminal now: it reads
         // to its end once they are all gone.
         terminal.closeFollower()
-        let screen = TerminalReader(terminal.leader)
+        let screen = try TerminalReader(terminal.leader)
         let (out, _) = process.communicate(input: [])
         let status = process.wait()
         return ProcessResult(
@@ -44,27 +40,65 @@ extension ProcessRunner {
     }
 }
 
+extension PseudoTerminal {
+    /// A terminal of `cols` × 24 that passes on what is written as it is
+    /// (no `\r\n` made of a `\n`): its leader reads the program's bytes.
+    static func writtenAsIs(cols: Int) throws -> PseudoTerminal {
+        let terminal = try PseudoTerminal(cols: cols, rows: 24)
+        var settings = termios()
+        guard tcgetattr(terminal.follower, &settings) == 0 else { throw Unavailable() }
+        settings.c_oflag &= ~tcflag_t(OPOST)
+        guard tcsetattr(terminal.follower, TCSANOW, &settings) == 0 else { throw Unavailable() }
+        return terminal
+    }
+}
+
 /// Reads a terminal's leader on a thread of its own (a terminal that is
-/// not read stops its writer), until no process has its follower open.
-private final class TerminalReader: @unchecked Sendable {
+/// not read stops its writer): to its end, once no process has its
+/// follower open (``finish()``), or, once the writer that matters has
+/// ended, what it holds now (``stop()``: a process the test did not start
+/// may hold the follower still).
+final class TerminalReader: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
+    private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
     // Safe: written by the reading thread only, read after `done`.
     private var bytes: [UInt8] = []
 
-    init(_ leader: Int32) {
+    init(_ leader: Int32) throws {
+        wake = try FileDescriptor.pipe()
         Thread.detachNewThread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(leader, &buffer, buffer.count)
-                if count > 0 {
-                    bytes += buffer[..<count]
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break  // EIO: the last follower is closed, and all it wrote was read
-                }
-            }
+            read(leader)
             done.signal()
+        }
+    }
+
+    deinit {
+        try? wake.readEnd.close()
+        try? wake.writeEnd.close()
+    }
+
+    private func read(_ leader: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var stopping = false
+        while true {
+            var fds = [
+                pollfd(fd: leader, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopping ? -1 : wake.readEnd.rawValue, events: Int16(POLLIN), revents: 0),
+            ]
+            // Stopping: what is there now, without waiting for more.
+            let ready = poll(&fds, 2, stopping ? 0 : -1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { return }
+            if fds[1].revents != 0 {
+                stopping = true
+                continue
+            }
+            let count = Glibc.read(leader, &buffer, buffer.count)
+            if count > 0 {
+                bytes += buffer[..<count]
+            } else if !(count < 0 && errno == EINTR) {
+                return  // EIO: the last follower is closed, and all it wrote was read
+            }
         }
     }
 
@@ -72,5 +106,11 @@ private final class TerminalReader: @unchecked Sendable {
     func finish() -> [UInt8] {
         done.wait()
         return bytes
+    }
+
+    /// What the terminal got so far, read at once.
+    func stop() -> [UInt8] {
+        try? wake.writeEnd.writeAll([1])
+        return finish()
     }
 }
