@@ -15,6 +15,9 @@ struct ProcessResult {
     /// or killed by a signal (which `status` cannot tell from an exit with
     /// 128 + it).
     var termination: ChildProcess.Termination
+    /// Run in a terminal (``ProcessRunner/runInTerminal(_:_:environment:cols:)``):
+    /// what its screen shows at the end, its non-empty lines.
+    var screen: [String] = []
 }
 
 enum ProcessRunner {

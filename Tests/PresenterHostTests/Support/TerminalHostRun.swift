@@ -17,34 +17,55 @@ extension ProcessRunner {
 
     /// Runs `executable` as ``run(_:_:environment:stdin:stdout:currentDirectory:)``
     /// does (stdin empty, stdout a pipe), but with its stderr on a terminal
-    /// of `cols` × 24 (`TERM=xterm-256color`; not the controlling one, so
-    /// the program is in its foreground). `stderr` is every byte the
-    /// terminal got, escape codes and all, as they were written (the
-    /// terminal makes no `\r\n` of a `\n`), read until no process holds it.
+    /// of `cols` × 1,000 rows (`TERM=xterm-256color`; not the controlling
+    /// one, so the program is in its foreground): rows enough that nothing
+    /// scrolls off. `stderr` is every byte the terminal got, escape codes
+    /// and all, as they were written (the terminal makes no `\r\n` of a
+    /// `\n`), read until no process holds it; `screen`, what it shows at
+    /// the end (``VirtualTerminal``).
     static func runInTerminal(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], cols: Int = 200
     ) throws -> ProcessResult {
-        let terminal = try PseudoTerminal.writtenAsIs(cols: cols)
+        let terminal = try PseudoTerminal.writtenAsIs(cols: cols, rows: Self.terminalRows)
         let process = try TestProcess(
             executable, arguments, environment: ["TERM": "xterm-256color"].merging(environment) { $1 },
             stderr: .descriptor(terminal.follower))
         // The program and what it started hold the terminal now: it reads
         // to its end once they are all gone.
         terminal.closeFollower()
-        let screen = try TerminalReader(terminal.leader)
+        let reader = try TerminalReader(terminal.leader)
         let (out, _) = process.communicate(input: [])
         let status = process.wait()
+        let bytes = reader.finish()
+        var screen = VirtualTerminal(cols: cols, rows: Self.terminalRows)
+        screen.feed(bytes)
         return ProcessResult(
             status: status, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: screen.finish(), as: UTF8.self), termination: process.termination ?? .exited(-1))
+            stderr: String(decoding: bytes, as: UTF8.self), termination: process.termination ?? .exited(-1),
+            screen: screen.lines.filter { !$0.isEmpty })
+    }
+
+    /// The rows of ``runInTerminal(_:_:environment:cols:)``'s terminal.
+    static let terminalRows = 1000
+}
+
+extension ProcessResult {
+    /// stderr's lines as written, escape sequences and carriage returns
+    /// taken out: the lines a program printed on a terminal (a log line
+    /// above a region, say), however long, whatever was drawn between them.
+    var textLines: [String] {
+        let text = stderr.replacingOccurrences(
+            of: "\u{1B}(\\[[0-?]*[ -/]*[@-~]|\\][^\u{07}\u{1B}]*(\u{07}|\u{1B}\\\\)|[ -/]*[0-~])", with: "",
+            options: .regularExpression)
+        return text.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
     }
 }
 
 extension PseudoTerminal {
-    /// A terminal of `cols` × 24 that passes on what is written as it is
-    /// (no `\r\n` made of a `\n`): its leader reads the program's bytes.
-    static func writtenAsIs(cols: Int) throws -> PseudoTerminal {
-        let terminal = try PseudoTerminal(cols: cols, rows: 24)
+    /// A terminal of `cols` × `rows` that passes on what is written as it
+    /// is (no `\r\n` made of a `\n`): its leader reads the program's bytes.
+    static func writtenAsIs(cols: Int, rows: Int = 24) throws -> PseudoTerminal {
+        let terminal = try PseudoTerminal(cols: cols, rows: rows)
         var settings = termios()
         guard tcgetattr(terminal.follower, &settings) == 0 else { throw Unavailable() }
         settings.c_oflag &= ~tcflag_t(OPOST)
