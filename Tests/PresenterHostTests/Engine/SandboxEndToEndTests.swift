@@ -428,17 +428,23 @@ struct SandboxEndToEndTests {
         } else {
             let host = files.directory.appendingPathComponent("host.pid").path
             // In the background so the test can signal it: once the command
-            // runs and the host knows it (the presenter was shown, which comes
-            // after; the pid file alone can come before the host noted its
-            // command, and a crash then hangs up nothing), SIGSEGV to the host.
-            // Its output away from the test's pipes, which a survivor would hold open.
+            // runs and the host knows it (the host read its first line on stderr, which
+            // it reads, --output hide, once it noted its command: the pid
+            // file alone can come before, and a crash then hangs up
+            // nothing), SIGSEGV to the host. Plain mode runs no presenter
+            // whose show could say it. Its output away from the test's
+            // pipes, which a survivor would hold open.
+            let plain =
+                files.runArguments(extra: ["--output", "hide"], tracing: true) + [
+                    "sh", "-c", "echo started >&2; sleep 60 & echo $! > \"$COMMAND_PIDFILE\"; wait",
+                ]
             let script = """
                 "$0" "$@" >/dev/null 2>&1 & host=$!
-                \(shellWaitUntil("[ -s \"$COMMAND_PIDFILE\" ] && grep -q 'showing W[o]rking' \"$TRACE_LOG\""))
+                \(shellWaitUntil("[ -s \"$COMMAND_PIDFILE\" ] && grep -q 'output: starte[d]' \"$TRACE_LOG\""))
                 kill -SEGV $host; wait $host; echo "status $?"
                 """
             let result = try ProcessRunner.run(
-                URL(fileURLWithPath: "/bin/sh"), ["-c", script, TestPaths.binary.path] + arguments,
+                URL(fileURLWithPath: "/bin/sh"), ["-c", script, TestPaths.binary.path] + plain,
                 environment: environment.merging(["HOST_PIDFILE": host]) { $1 })
             #expect(result.stdout == "status \(128 + SIGSEGV)\n")
         }
