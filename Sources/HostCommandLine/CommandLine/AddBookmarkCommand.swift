@@ -32,7 +32,9 @@ package enum AddBookmarkCommand {
                 )
             }
         }
-        let session = try PresenterSession(options.presentation, environment: environment)
+        let session = try PresenterSession(
+            options.presentation, on: options.mode == .screen ? .fullScreen : .standardError(), environment: environment
+        )
         defer { session.end() }
         let log = session.log
         let messages = session.messages?.progressMessages

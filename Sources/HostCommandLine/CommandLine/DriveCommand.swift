@@ -26,7 +26,7 @@ package enum DriveCommand {
     private static func drive(
         _ options: DriveOptions, environment: [String: String]
     ) throws(CommandError) -> ProcessEnd.Status {
-        let session = try PresenterSession(options.presentation, environment: environment)
+        let session = try PresenterSession(options.presentation, on: .standardError(), environment: environment)
         defer { session.end() }
         // The end: stdin's end, or a signal. Trapped by the session before
         // the socket is bound: a SIGTERM while the presenter starts must

@@ -9,40 +9,37 @@ import HostText
 /// presenters read, and what happens when its presenter fails.
 extension PresenterSession {
     /// The runtime of the session on `surface`, and its mode. On stderr
-    /// (``Surface/lines(plain:tail:)``): a terminal region or plain lines,
-    /// plain lines when the presenter fails, the log above the region. On
-    /// the full screen: the log held until the end (it has nowhere to go).
+    /// (``Surface/lines(tail:)``): a terminal region, plain lines when the
+    /// presenter fails, the log above the region; or plain lines the host
+    /// prints itself, with no presenter (``Drawing/plainLines``). On the
+    /// full screen: the log held until the end (it has nowhere to go).
     func makeRuntime(on surface: Surface, grace: Double) -> (PresenterRuntime, BackendFactory.Mode) {
         let unicode = TerminalEnvironment.isUnicode(environment)
         let options = Self.pluginOptions(minShow: presentation.minShow, grace: grace)
         let log = self.log
         let logSink: ((PresenterLogEntry) -> Void)? = log.isEnabled ? { log.write($0) } : nil
+        let color = presentation.color.isEnabled(environment: environment)
         switch surface {
         case .fullScreen(let presenterRows, let screenOptions, let failed):
             log.hold()
-            let backend = FullScreenBackend(
-                color: presentation.color.isEnabled(environment: environment), unicode: unicode)
             let runtime = PresenterRuntime(
-                registry: registry, backend: backend, options: screenOptions(options),
-                presenterRows: presenterRows, isolation: isolation,
+                registry: registry, backend: FullScreenBackend(color: color, unicode: unicode),
+                options: screenOptions(options), presenterRows: presenterRows, isolation: isolation,
                 tracing: EngineNote.tracingEnabled(environment), log: logSink,
                 onPresenterFailure: { failure, current in
                     failed(failure)
                     return current
                 })
             return (runtime, .terminal)
-        case .lines(let plain, let tail):
-            // Static (--static, ACCESSIBLE=1): plain lines even in a terminal.
-            let accessible = plain || TerminalEnvironment.wantsStatic(environment)
-            let mode = accessible ? .plain : BackendFactory.mode(for: .standardError, environment: environment)
+        case .lines(let tail):
+            let mode = drawing.mode
             // run --output tail: the command's last lines below the presenter's rows.
             let tailRows = mode == .terminal ? tail : 0
             let backend: RenderBackend =
-                accessible
+                mode == .plain
                 ? PlainBackend(fd: .standardError, unicode: unicode)
-                : BackendFactory.make(
-                    for: .standardError, environment: environment, colorMode: presentation.color,
-                    regionRows: 5 + tailRows, interactive: false,
+                : TerminalBackend(
+                    fd: .standardError, regionRows: 5 + tailRows, color: color, unicode: unicode,
                     terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment)
                 )
             let runtime = PresenterRuntime(

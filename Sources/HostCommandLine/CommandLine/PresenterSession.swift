@@ -13,10 +13,12 @@ import HostSystem
 /// its command and its output, drive its clients, add-bookmark its fetch
 /// and save).
 ///
-/// Beginning (``init(_:)``): the presenter process starts ahead (it is a
-/// second process, ready by the time the work needs it: docs/BENCHMARKS.md),
-/// then the environment, the `--messages` file and the log are read, the
-/// plugins loaded and the presenter resolved; any of them may refuse
+/// Beginning (``init(_:on:environment:)``): what the session draws on is
+/// decided (``Drawing``); for plain lines no presenter runs (the host
+/// prints them itself), otherwise the presenter process starts ahead (it
+/// is a second process, ready by the time the work needs it:
+/// docs/BENCHMARKS.md); then the `--messages` file and the log are read,
+/// the plugins found and the presenter resolved; any of them may refuse
 /// before anything is shown. Showing (``show(on:grace:interrupted:passingOn:_:)``):
 /// SIGPIPE made harmless, the runtime made, the crash rescue armed and the
 /// signals trapped (``SignalTrap/trapped``), before the command leaves
@@ -36,6 +38,8 @@ final class PresenterSession: Sendable {
 
     /// The process's environment, read once: what the commands pass down.
     let environment: [String: String]
+    /// What the session draws on, decided once when it began.
+    let drawing: Drawing
     /// The `--messages` file, read and checked, if given.
     let messages: MessagesFile?
     /// The presenter log (`-v`, `--log`, and tracing: `--trace`).
@@ -48,24 +52,30 @@ final class PresenterSession: Sendable {
     let presentation: PresentationOptions
     /// The plugins found, for the runtime (which loads what the presenter needs).
     let registry: PresenterRegistry
-    /// How the presenter process runs (nil: in this process, `--in-process`),
-    /// with the one started ahead.
-    let isolation: PresenterRuntime.Isolation
+    /// How the presenter process runs (or in this process, `--in-process`),
+    /// with the one started ahead; nil for plain lines: no presenter runs.
+    let isolation: PresenterRuntime.Isolation?
     /// Where trapped signals are handled, one at a time.
     private let control = DispatchQueue(label: "presenter-host.session.control")
     private let settling = Settling()
 
-    /// Begins a session with `presentation` and `environment` (the one the
-    /// command line read, which the session passes on): starts the
-    /// presenter process ahead (an error that follows ends it unused),
-    /// reads the messages file, makes the log (tracing goes to the `--log`
-    /// file, or else to stderr as `-v` would), loads the plugins and
-    /// resolves the presenter.
+    /// Begins a session with `presentation` on `target` and `environment`
+    /// (the one the command line read, which the session passes on):
+    /// decides what it draws on, starts the presenter process ahead unless
+    /// that is plain lines (an error that follows ends it unused), reads
+    /// the messages file, makes the log (tracing goes to the `--log` file,
+    /// or else to stderr as `-v` would), finds the plugins and resolves the
+    /// presenter.
     /// - Throws: the messages file's, the log file's, or the presenter's
     ///   error (unknown, or `--in-process` with `--sandbox require`).
-    init(_ presentation: PresentationOptions, environment: [String: String]) throws(CommandError) {
+    init(
+        _ presentation: PresentationOptions, on target: Target, environment: [String: String]
+    ) throws(CommandError) {
         self.presentation = presentation
-        if presentation.inProcess {
+        drawing = Drawing.decide(target, environment: environment)
+        if drawing == .plainLines {
+            isolation = nil
+        } else if presentation.inProcess {
             isolation = .inProcess
         } else {
             var configuration = presentation.plugins.presenterProcess(
@@ -79,7 +89,8 @@ final class PresenterSession: Sendable {
         log = try RunLog(
             verbose: presentation.verbose || (tracing && presentation.logFile == nil), path: presentation.logFile)
         (registry, presenter) = try Self.loadRegistry(
-            presentation, environment: environment, log: tracing ? log : nil)
+            presentation, loadingHere: presentation.inProcess && drawing != .plainLines, environment: environment,
+            log: tracing ? log : nil)
     }
 
     /// Ends the session: what the log still holds is written out (the
@@ -94,19 +105,20 @@ final class PresenterSession: Sendable {
     /// the chain needs when it attaches it (the presenter process, or, for
     /// `--in-process`, the runtime's engine in this process, after the
     /// events file is open). With a `log`, every
-    /// discovery decision goes to it (tracing).
+    /// discovery decision goes to it (tracing). `loadingHere`: the
+    /// presenter will run in this process (`--in-process`, and not plain
+    /// lines), so a file no scan helper could load may be loaded here.
     private static func loadRegistry(
-        _ presentation: PresentationOptions, environment: [String: String], log: RunLog?
+        _ presentation: PresentationOptions, loadingHere: Bool, environment: [String: String], log: RunLog?
     ) throws(CommandError) -> (registry: PresenterRegistry, presenter: PresenterChain) {
         let plugins = presentation.plugins
-        let inProcess = presentation.inProcess
-        if inProcess && plugins.requiresSandbox {
+        if presentation.inProcess && plugins.requiresSandbox {
             throw .usage(
                 "--in-process runs presenters in presenter-host itself, outside the sandbox: it cannot be combined with --sandbox require"
             )
         }
         let registry = plugins.loadRegistry(
-            environment: environment, verbose: presentation.verbose, trusting: inProcess,
+            environment: environment, verbose: presentation.verbose, trusting: loadingHere,
             needing: presentation.presenter)
         for line in log.map({ _ in DiscoveryTrace.lines(registry) }) ?? [] {
             log?.write(PresenterLogEntry(level: .debug, presenterId: nil, message: line))
@@ -122,17 +134,15 @@ final class PresenterSession: Sendable {
 
     // MARK: - Showing
 
-    /// Where a session draws.
+    /// How a session lays out what it draws on (``drawing``).
     enum Surface {
-        /// stderr: a region in a terminal, plain lines elsewhere
-        /// (``BackendFactory/mode(for:environment:)``), and plain lines
-        /// anyway when `plain` (`--static`) or `ACCESSIBLE=1`; `tail` rows
-        /// below the presenter's in a terminal (`run --output tail`). A
-        /// presenter that fails gives way to plain lines
-        /// (``fallBack(after:from:unicode:log:)``).
-        case lines(plain: Bool = false, tail: Int = 0)
-        /// The whole terminal, the alternate screen (the Add Bookmark
-        /// screen): the presenter draws in `presenterRows`; one that fails
+        /// stderr (``Target/standardError(static:)``): a region, or plain
+        /// lines, as ``drawing`` says; `tail` rows below the presenter's in
+        /// a region (`run --output tail`). A presenter that fails gives way
+        /// to plain lines (``fallBack(after:from:unicode:log:)``).
+        case lines(tail: Int = 0)
+        /// The whole terminal (``Target/fullScreen``): the presenter draws
+        /// in `presenterRows`; one that fails
         /// is taken off the view, `failed` says so, and the view goes on;
         /// `options` changes the options its presenters read (the screen's
         /// own minimum show time).

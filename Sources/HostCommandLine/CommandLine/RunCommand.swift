@@ -15,7 +15,8 @@ package enum RunCommand {
     /// ``RunSession/ending(of:interruptedBy:timedOut:)``).
     static func execute(_ options: RunOptions, environment: [String: String]) -> ProcessEnd.Status {
         do {
-            let session = try PresenterSession(options.presentation, environment: environment)
+            let session = try PresenterSession(
+                options.presentation, on: .standardError(static: options.staticMode), environment: environment)
             defer { session.end() }
             let events = try RunEvents(path: options.eventsFile, log: session.log, environment: session.environment)
             return try RunSession(options: options, session: session).run(events: events)

@@ -10,8 +10,9 @@ import HostSystem
 /// a clean screen.
 ///
 /// Output (`CMD`'s stdout and stderr):
-/// - plain mode (stderr is not a terminal, `TERM=dumb`, `CI`): both pass
-///   straight through; the presenter prints plain lines only.
+/// - plain mode (stderr is not a terminal, `TERM=dumb`, `CI`, `--static`,
+///   `ACCESSIBLE=1`): both pass straight through; the host prints plain
+///   lines only, and no presenter runs.
 /// - terminal mode: stderr, and stdout when it is the terminal too, go into
 ///   one pipe (their order kept). With `--show-output` each whole line is
 ///   printed above the presenter's region; without it the output is kept and
@@ -43,8 +44,9 @@ import HostSystem
 /// nothing forks unseen), SIGKILL `killGrace` later to what is left of it,
 /// including processes that outlived `CMD`; exit 124.
 ///
-/// The presenter runs in a presenter process (``PresenterProcess``; in the
-/// host with `--in-process`), which starts while `CMD` does. When it fails
+/// In a terminal the presenter runs in a presenter process
+/// (``PresenterProcess``; in the host with `--in-process`), which starts
+/// while `CMD` does and never holds its start. When it fails
 /// (crash, exit, a hook past `--hook-timeout`, a broken protocol, a failed
 /// create, a file that no longer loads), the region is taken off, one line says why, and plain lines
 /// take over (``PresenterSession/fallBack(after:from:unicode:log:)``); `CMD` is not touched.
@@ -107,7 +109,7 @@ final class RunSession: Sendable {
             throw cannotStart(error, startEvent: true, working: workingMessage, events: events)
         }
         return try session.show(
-            on: .lines(plain: options.staticMode, tail: options.output == .tail ? options.tailLines : 0),
+            on: .lines(tail: options.output == .tail ? options.tailLines : 0),
             grace: options.grace, interrupted: { [self] in interrupted(by: $0) }, passingOn: { [self] in passOn($0) }
         ) { stage throws(CommandError) in
             try run(executable, on: stage, events: events, working: workingMessage)

@@ -27,7 +27,7 @@ extension PresenterRuntime {
         let (backend, area) = state.with { ($0.backend, $0.presenterArea) }
         let (cols, rows) = (max(1, backend.size.cols), area.count)
         let geometry = ViewGeometry(cols: cols, rows: rows, flags: backend.flags.abiValue)
-        if geometry != composer.value.geometry && state.value.engineAlive {
+        if geometry != composer.value.geometry && liveEngine != nil {
             callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(geometry) }
         }
         let unicode = backend.flags.contains(.unicode)

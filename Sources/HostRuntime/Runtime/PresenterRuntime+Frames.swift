@@ -67,13 +67,13 @@ extension PresenterRuntime {
     /// Tells the engine when the backend's size or flags changed; every
     /// presenter then renders again for the new size.
     func updateGeometry() {
-        let (changed, engineAlive) = state.with { state in
+        let (changed, running) = state.with { state in
             let (changed, area) = composer.with { [backend = state.backend] in ($0.follow(backend), $0.presenterArea) }
             state.presenterArea = area
             if changed != nil { state.frameInputsChanged = true }
-            return (changed, state.engineAlive)
+            return (changed, state.engine != nil)
         }
-        guard let current = changed, engineAlive else { return }
+        guard let current = changed, running else { return }
         callEngine(default: ()) { engine throws(PresenterFailure) in try engine.setGeometry(current) }
         for screenlet in state.value.screenlets { screenlet.geometryChanged() }
     }

@@ -17,10 +17,10 @@ extension PresenterRuntime {
         }
     }
 
-    /// The engine while it is alive (presenter thread): called out of the
-    /// state's access, as presenters may call the runtime back.
+    /// The engine while presenters run (presenter thread): called out of
+    /// the state's access, as presenters may call the runtime back.
     var liveEngine: PresenterEngine? {
-        state.with { $0.engineAlive ? $0.engine : nil }
+        state.value.engine
     }
 
     /// Queues `job` for the presenter thread; false (job dropped) after shutdown.

@@ -53,7 +53,7 @@ extension PresenterRuntime {
                 state.screenlets.removeAll()
                 return (state.engine, state.backend)
             }
-            engine.close()
+            engine?.close()
             backend.finish(keeping: look)
         }
         thread.stop()

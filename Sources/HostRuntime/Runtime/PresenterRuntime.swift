@@ -138,11 +138,15 @@ public final class PresenterRuntime: Sendable {
     /// library caller's runtime reads this process's); and loads the
     /// chains it attaches through `loader` (nil: from their files, under
     /// the registry's policy; tests give presenters built in code).
+    /// `isolation` nil: no presenter runs at all, for a backend that shows
+    /// no frames (plain lines: the views' lines are the backend's own), so
+    /// that no presenter process starts and no plugin is loaded for nothing;
+    /// views attach without their presenters, as after a failure.
     package init(
         registry: PresenterRegistry, backend: RenderBackend, options: [String: String] = [:],
         clock: HostClock = MonotonicClock(), maxFramesPerSecond: Int = 20, reservedRows: Int = 0,
         presenterRows: (@Sendable (Int) -> Range<Int>)? = nil,
-        isolation: Isolation, tracing: Bool, loader: PresenterLoader? = nil,
+        isolation: Isolation?, tracing: Bool, loader: PresenterLoader? = nil,
         log: sending ((PresenterLogEntry) -> Void)? = nil,
         onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)? = nil
     ) {
@@ -156,8 +160,10 @@ public final class PresenterRuntime: Sendable {
         let logSink = LockedValue(log)
         self.logSink = logSink
         let composer = FrameComposer(backend: backend, reservedRows: self.reservedRows, presenterRows: presenterRows)
-        let engine: PresenterEngine
+        let engine: PresenterEngine?
         switch isolation {
+        case nil:
+            engine = nil
         case .inProcess:
             engine = LocalPresenterEngine(
                 options: options, clock: clock, geometry: composer.geometry, tracing: tracing,
@@ -167,7 +173,7 @@ public final class PresenterRuntime: Sendable {
                 configuration: configuration, options: options, clock: clock,
                 geometry: composer.geometry, output: { entry in logSink.withLock { $0?(entry) } })
         }
-        hurryEngine = engine.hurry
+        hurryEngine = engine?.hurry ?? { @Sendable in }
         state = PresenterBound(
             RuntimeState(
                 backend: backend, onPresenterFailure: onPresenterFailure, engine: engine,
@@ -176,7 +182,7 @@ public final class PresenterRuntime: Sendable {
             to: thread)
         self.composer = PresenterBound(composer, to: thread)
         // The engine's delegate is weak: the runtime itself, which owns the engine.
-        engine.delegate = self
+        engine?.delegate = self
         // The thread's handlers first: a resize's job must find them (a batch
         // without them renders nothing and leaves the runtime unsettled).
         thread.handle(afterJobs: { [weak self] in self?.afterJobs() }, onWake: { [weak self] in self?.timerFired() })
@@ -339,7 +345,7 @@ public final class PresenterRuntime: Sendable {
     func presenterFailed(_ failure: PresenterFailure) {
         guard let engine = liveEngine else { return }
         let (screenlets, onPresenterFailure, previous) = state.with { state in
-            state.engineAlive = false
+            state.engine = nil
             state.frameInputsChanged = true
             return (state.screenlets, state.onPresenterFailure, state.backend)
         }

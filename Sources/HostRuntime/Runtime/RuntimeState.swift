@@ -10,9 +10,9 @@ struct RuntimeState {
     /// and `onPresenterFailure` replaces it.
     var backend: RenderBackend
     let onPresenterFailure: ((PresenterFailure, RenderBackend) -> RenderBackend)?
-    let engine: PresenterEngine
-    /// False once the engine failed: no presenter runs any more.
-    var engineAlive = true
+    /// Where the presenters run; nil when none runs: none was to run (plain
+    /// lines, which show no frames), or the engine failed.
+    var engine: PresenterEngine?
     /// The backend's rows the presenters' view covers now: the composer's,
     /// kept here too, for the screenlets (``Screenlet/renderPresenter(at:asked:)``).
     var presenterArea: Range<Int>
@@ -47,7 +47,7 @@ struct RuntimeState {
         func consider(_ request: UInt64?) {
             if let request { earliest = min(earliest ?? request, request) }
         }
-        if engineAlive { engine.frameRequests.values.forEach(consider) }
+        engine?.frameRequests.values.forEach(consider)
         for screenlet in screenlets {
             screenlet.state.with {
                 consider($0.viewFrameRequest); consider($0.overlayFrameRequest)

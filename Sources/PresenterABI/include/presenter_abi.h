@@ -213,7 +213,8 @@ typedef struct presenter_failure {
  *  the key hook still gets one only while a failure it shows waits for it. */
 #define PRESENTER_VIEW_INTERACTIVE 0x2u
 /** view_flags: frames reach a screen (else the host prints plain lines and
- *  drawing is not shown; presenters still work the same). */
+ *  drawing is not shown; presenter-host runs no presenter then, a program
+ *  that links the host as a library may, and presenters work the same). */
 #define PRESENTER_VIEW_ANIMATED    0x4u
 /**
  * view_flags: Since 1.3. This render is the view's last, and what it draws

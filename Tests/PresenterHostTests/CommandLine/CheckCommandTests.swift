@@ -230,11 +230,12 @@ import Testing
             command
                 == "gdb -ex run -ex bt --args presenter-host --plugin-dir \(plugins.path) run --in-process --presenter fixture.misbehaving -- sleep 1"
         )
-        // As the author would type it, without gdb's prompt at the end.
-        let result = try ProcessRunner.run(
+        // As the author would type it, in a terminal (plain mode runs no
+        // presenter), without gdb's prompt at the end.
+        let result = try ProcessRunner.runInTerminal(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", command.replacing("gdb ", with: "gdb -q -batch ", maxReplacements: 1)],
-            environment: environment.merging(
+            environment: ["FIXTURE_MISBEHAVE": "crash:show"].merging(
                 [
                     "PATH": TestPaths.binary.deletingLastPathComponent().path + ":"
                         + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")

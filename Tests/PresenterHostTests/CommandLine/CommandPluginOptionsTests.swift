@@ -10,8 +10,9 @@ import Testing
 /// real binary.
 @Suite struct CommandPluginOptionsTests {
     /// What each command that loads plugins does with a presenter id, in
-    /// plain mode and without the network: runs `true`, reads an empty
-    /// stdin, saves a bookmark whose title is given.
+    /// plain mode (or, where its presenter must run, in a terminal) and
+    /// without the network: runs `true`, reads an empty stdin, saves a
+    /// bookmark whose title is given.
     enum Command: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case run, drive, addBookmark = "add-bookmark"
         var testDescription: String { rawValue }
@@ -48,20 +49,23 @@ import Testing
         var store: String { home.path + "/bookmarks.json" }
         var marks: Int { ((try? String(contentsOfFile: mark, encoding: .utf8)) ?? "").split(separator: "\n").count }
 
-        /// `before` the command's name, `after` it, then what the command needs.
+        /// `before` the command's name, `after` it, then what the command
+        /// needs; in a terminal when its presenter must run (plain mode runs none).
         func host(
-            _ command: Command, before: [String] = [], after: [String] = [], presenter: String = "fixture.marking"
+            _ command: Command, before: [String] = [], after: [String] = [], presenter: String = "fixture.marking",
+            inTerminal: Bool = false
         ) throws -> ProcessResult {
             try host(
-                before + [command.rawValue] + after + command.arguments(presenter: presenter, store: store))
+                before + [command.rawValue] + after + command.arguments(presenter: presenter, store: store),
+                inTerminal: inTerminal)
         }
 
-        func host(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.host(
-                arguments,
-                environment: [
-                    "HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": cacheHome.path, "CI": "1",
-                ].merging(MarkingFixture.environment(mark: mark)) { $1 })
+        func host(_ arguments: [String], inTerminal: Bool = false) throws -> ProcessResult {
+            let environment = [
+                "HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": cacheHome.path,
+            ].merging(MarkingFixture.environment(mark: mark)) { $1 }
+            if inTerminal { return try ProcessRunner.hostInTerminal(arguments, environment: environment) }
+            return try ProcessRunner.host(arguments, environment: environment.merging(["CI": "1"]) { $1 })
         }
     }
 
@@ -106,7 +110,8 @@ import Testing
         #expect(refused.stderr.contains("no presenter 'fixture.marking'"), "\(refused.stderr)")
         let (allowBefore, allowAfter) = self.place([PluginPolicy.allowInsecureFlag], place)
         // Its presenter process loads the file under the same rules.
-        let allowed = try setup.host(command, before: before + allowBefore, after: after + allowAfter)
+        let allowed = try setup.host(
+            command, before: before + allowBefore, after: after + allowAfter, inTerminal: true)
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(!allowed.stderr.contains("writable"), "\(allowed.stderr)")
         #expect(setup.marks >= 2, "the presenter process did not load the presenter")

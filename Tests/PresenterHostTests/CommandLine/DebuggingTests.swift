@@ -5,18 +5,20 @@ import Testing
 /// written: gdb on `run --in-process` stops in the plugin's crashing hook
 /// (presenter-host hands the command over to presenter-host-plugins, and
 /// gdb follows), and valgrind runs a presenter in-process on a stripped
-/// copy of presenter-host-plugins. Skipped with a message where the tool is missing.
+/// copy of presenter-host-plugins. Skipped with a message where the tool
+/// is missing. In a terminal (stderr): plain lines would run no presenter
+/// to debug.
 @Suite struct DebuggingTests {
     @Test(.enabled(if: Toolchain.find("gdb") != nil, "gdb is not installed (apt-get install gdb)"))
     func gdbStopsInThePluginsCrashingHook() throws {
         let plugins = try FixtureBuilder.directory([.misbehaving])
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runInTerminal(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "gdb", "-q", "-batch", "-ex", "run", "-ex", "bt", "--args", TestPaths.binary.path, "--plugin-dir",
                 plugins.path,
                 "run", "--in-process", "--presenter", "fixture.misbehaving", "--", "true",
-            ], environment: ["FIXTURE_MISBEHAVE": "crash:show", "CI": "true"])
+            ], environment: ["FIXTURE_MISBEHAVE": "crash:show"])
         #expect(result.stdout.contains("received signal SIGSEGV"), "\(result.stdout)\(result.stderr)")
         // The library is loaded through the descriptor the host checked: gdb names it /proc/PID/fd/N.
         #expect(
@@ -30,12 +32,12 @@ import Testing
         let plugins = try FixtureBuilder.directory([.misbehaving])
         let stripped = TestPaths.temporaryDirectory("valgrind").appendingPathComponent("presenter-host-plugins")
         try Toolchain.compile(["strip", "-o", stripped.path, TestPaths.pluginsBinary.path])
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runInTerminal(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "valgrind", "-q", stripped.path, "--plugin-dir", plugins.path,
                 "run", "--in-process", "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true",
-            ], environment: ["CI": "true"])
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Working"), "\(result.stderr)")
         // libdispatch's manager thread sometimes trips memcheck under load (the

@@ -286,15 +286,20 @@ import Testing
 
     /// `run -v`: the presenter's log line shows what it logged, escaped:
     /// here the message it was given, which has lost its escape sequences
-    /// (``DisplayText``) and kept its invisible characters.
+    /// (``DisplayText``) and kept its invisible characters. In a terminal,
+    /// where the presenter runs: each log line as written above its
+    /// region, from its start to its end.
     @Test func aPresentersLogLineOnStderrIsEscaped() throws {
         let plugins = try FixtureBuilder.directory([.misbehaving])
-        let result = try ProcessRunner.host([
+        let result = try ProcessRunner.hostInTerminal([
             "--plugin-dir", plugins.path, "run", "-v", "--presenter", "fixture.misbehaving",
             "--working", Self.hostile, "--", "true",
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        let log = result.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host: fixture.misbehaving: ") }
+        let prefix = "presenter-host: fixture.misbehaving: "
+        let log = result.stderr.split(separator: "\n").compactMap { line in
+            line.range(of: prefix).map { line[$0.lowerBound...] }
+        }
         let logged = PrintableText.escaping(DisplayText.cleaned(Self.hostile))
         #expect(logged == #"T\u{202E}\u{2066}z\u{200B}w\u{FEFF}"#)
         #expect(log.contains("presenter-host: fixture.misbehaving: info: showing \(logged)"), "\(log)")

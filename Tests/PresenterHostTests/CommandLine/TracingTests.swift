@@ -3,7 +3,8 @@ import Testing
 
 /// `PRESENTER_HOST_DEBUG=1` and `--trace`: every discovery decision and
 /// every hook call (arguments, result, duration) on stderr, or in the
-/// `--log` file when there is one; nothing of it otherwise.
+/// `--log` file when there is one; nothing of it otherwise. Runs in a
+/// terminal (stderr), where a presenter runs (plain mode runs none).
 @Suite struct TracingTests {
     // A computed property: a Regex is not Sendable, so it cannot be a stored static.
     private static var hookLine: Regex<Substring> {
@@ -16,12 +17,12 @@ import Testing
     func runTracesDiscoveryAndEveryHookOnStderr(flags: [String], environment: [String: String]) throws {
         for isolation in [[], ["--in-process"]] {
             let plugins = try directory()
-            let result = try ProcessRunner.host(
+            let result = try ProcessRunner.hostInTerminal(
                 flags + ["--plugin-dir", plugins.path, "run"] + isolation
                     + ["--presenter", "fixture.misbehaving", "--working", "Working", "--", "true"],
-                environment: environment.merging(["CI": "true"]) { $1 })
+                environment: environment)
             #expect(result.status == 0)
-            let stderr = result.stderr
+            let stderr = result.textLines.joined(separator: "\n")
             #expect(
                 stderr.contains("trace: discovery: directory \(plugins.path) (flag): exists, 2 candidate files (*.so)"),
                 "\(stderr)")
@@ -46,12 +47,10 @@ import Testing
 
     @Test func withALogFileTheTraceGoesThereAndNotToStderr() throws {
         let log = TestPaths.temporaryDirectory("trace").appendingPathComponent("run.log")
-        let result = try ProcessRunner.host(
-            [
-                "--trace", "--plugin-dir", try directory().path, "run", "--log", log.path,
-                "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true",
-            ],
-            environment: ["CI": "true"])
+        let result = try ProcessRunner.hostInTerminal([
+            "--trace", "--plugin-dir", try directory().path, "run", "--log", log.path,
+            "--presenter", "fixture.misbehaving", "--working", "Working", "--", "true",
+        ])
         #expect(result.status == 0)
         #expect(!result.stderr.contains("trace:"), "\(result.stderr)")
         let text = try String(contentsOf: log, encoding: .utf8)
@@ -60,14 +59,14 @@ import Testing
     }
 
     @Test func withoutTracingNothingIsTracedEvenVerbose() throws {
-        let result = try ProcessRunner.host(
+        let result = try ProcessRunner.hostInTerminal(
             [
                 "--plugin-dir", try directory().path, "run", "-v", "--presenter", "fixture.misbehaving",
                 "--working", "Working", "--", "true",
-            ], environment: ["CI": "true", "PRESENTER_HOST_DEBUG": "0"])
+            ], environment: ["PRESENTER_HOST_DEBUG": "0"])
         #expect(result.status == 0)
         #expect(!result.stderr.contains("trace:"), "\(result.stderr)")
-        #expect(result.stderr.contains("fixture.misbehaving: info: showing Working"))
+        #expect(result.textLines.contains { $0.hasSuffix("fixture.misbehaving: info: showing Working") })
     }
 
     @Test func listTracesDiscoveryOnStderrAndKeepsItsStdout() throws {
@@ -102,13 +101,12 @@ extension TracingTests {
             before
             ? ["--trace", "--plugin-dir", plugins.path] + command
             : [command[0], "--trace", "--plugin-dir", plugins.path] + command.dropFirst()
-        let result = try ProcessRunner.host(
-            arguments,
-            environment: ["CI": "true", "HOME": home.path, "XDG_DATA_HOME": home.path, "PRESENTER_HOST_DEBUG": "0"])
+        let result = try ProcessRunner.hostInTerminal(
+            arguments, environment: ["HOME": home.path, "XDG_DATA_HOME": home.path, "PRESENTER_HOST_DEBUG": "0"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(
-            result.stderr.contains("trace: discovery:   taken: \(plugins.path)/libmisbehaving.so"), "\(result.stderr)")
-        #expect(result.stderr.contains("trace: fixture.misbehaving.create() -> OK in "), "\(result.stderr)")
+        let stderr = result.textLines.joined(separator: "\n")
+        #expect(stderr.contains("trace: discovery:   taken: \(plugins.path)/libmisbehaving.so"), "\(stderr)")
+        #expect(stderr.contains("trace: fixture.misbehaving.create() -> OK in "), "\(stderr)")
     }
 
     @Test func discoverySaysWhetherEachFileCameFromTheRegistryCache() throws {

@@ -170,15 +170,21 @@ struct EndToEndDriveOwnerTests {
     /// loads (its constructor sleeps): the signals are trapped before the
     /// socket is bound, so the driver ends as a stopped driver does (0) and
     /// removes its socket, where the default action left it behind (143).
+    /// Its stderr on a terminal, where the presenter runs (plain mode runs
+    /// none; the terminal is not read: the driver writes no more than a few
+    /// lines).
     @Test func aSignalWhileThePresenterStartsLeavesNoSocketBehind() throws {
         let dir = TestPaths.temporaryDirectory("drivestarting")
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("s").path
         let plugins = try FixtureBuilder.directory([.misbehaving])
+        let terminal = try PseudoTerminal.writtenAsIs(cols: 80)
         let driver = try TestProcess(
             TestPaths.binary,
             ["--plugin-dir", plugins.path, "drive", "--presenter", "fixture.misbehaving", "--socket", socket],
-            environment: utf8.merging(["FIXTURE_SLOW_LOAD_MS": "3000"]) { $1 })
+            environment: utf8.merging(["FIXTURE_SLOW_LOAD_MS": "3000", "TERM": "xterm-256color"]) { $1 },
+            stderr: .descriptor(terminal.follower))
+        terminal.closeFollower()
         #expect(waitUntil(timeout: 30) { (try? FileStatus.ofLink(socket)) != nil })
         driver.send(SIGTERM)
         _ = driver.communicate()

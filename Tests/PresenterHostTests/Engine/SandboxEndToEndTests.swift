@@ -4,8 +4,8 @@ import Testing
 
 /// A presenter decides how progress looks, and nothing else: the built
 /// binary runs a command under the misbehaving fixture presenter (a real
-/// `.so` in a real presenter process), in plain mode and in a terminal
-/// (pyte), and the command's status, its stdout bytes, the run's duration,
+/// `.so` in a real presenter process), in a terminal, read as lines and
+/// as a screen (pyte), and the command's status, its stdout bytes, the run's duration,
 /// the processes left, the terminal's state and the one line on stderr are
 /// checked for every misbehaviour.
 @Suite("The sandbox: misbehaving presenters, end to end")
@@ -62,11 +62,13 @@ struct SandboxEndToEndTests {
     /// (and for a sanitized build: ``TestTime``).
     static let slack = TestTime.scaled(2)
 
+    /// The lines that stay on the screen, exactly (plain mode, where the
+    /// plain lines said it, runs no presenter).
     @Test(arguments: cases)
-    func plainMode(_ misbehaviour: Case) throws {
+    func linesOnTheScreen(_ misbehaviour: Case) throws {
         let files = try Files()
         let started = Date()
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runInTerminal(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "exec \"$0\" \"$@\" > \"$STDOUT_FILE\"", TestPaths.binary.path]
                 + files.runArguments(extra: misbehaviour.budget, tracing: true) + Self.command,
@@ -78,13 +80,21 @@ struct SandboxEndToEndTests {
             duration >= commandSeconds && duration < commandSeconds + Self.slack,
             "took \(duration) s for a command of \(commandSeconds) s")
         try files.expectNothingLeft()
-        // The working line, the one line about the presenter, the outcome.
-        var lines = ["Working", "✖ Failed: exit status 3"]
+        // The one line about the presenter, then the plain lines that took
+        // over: the working line (unless the work had ended: a failed hide),
+        // the outcome; or the outcome alone, which the presenter kept. A
+        // presenter that fails in its destroy, at the very end, takes the
+        // outcome it kept with its region, as in terminalMode.
+        var lines = ["✖ Failed: exit status 3"]
         if let reason = misbehaviour.reason {
             let line = "presenter-host: presenter 'fixture.misbehaving' \(reason); going on with plain progress lines"
-            lines.insert(line, at: misbehaviour.setting.hasSuffix(":destroy") ? 2 : 1)
+            switch misbehaviour.setting.split(separator: ":").last {
+            case "destroy": lines = [line]
+            case "hide": lines = [line] + lines
+            default: lines = [line, "Working"] + lines
+            }
         }
-        #expect(result.stderr == lines.joined(separator: "\n") + "\n")
+        #expect(result.screen == lines, "\(result.screen)")
     }
 
     @Test(.enabled(if: TerminalDriver.isAvailable, TerminalDriver.missingNote), arguments: cases)
@@ -125,13 +135,13 @@ struct SandboxEndToEndTests {
         let files = try Files()
         var environment = files.environment("sleep:show")
         environment["FIXTURE_SLEEP_MS"] = "600"
-        let patient = try ProcessRunner.host(
+        let patient = try ProcessRunner.hostInTerminal(
             files.runArguments(extra: ["--hook-timeout", "3"], tracing: true) + Self.command,
             environment: environment)
         #expect(patient.status == 3)
         #expect(!patient.stderr.contains("presenter-host:"), "\(patient.stderr)")
         try FileManager.default.removeItem(atPath: files.tracePath)  // the next command waits on a trace of its own
-        let strict = try ProcessRunner.host(
+        let strict = try ProcessRunner.hostInTerminal(
             files.runArguments(extra: ["--hook-timeout", "0.1"], tracing: true) + Self.command,
             environment: environment)
         #expect(
@@ -144,7 +154,7 @@ struct SandboxEndToEndTests {
         let files = try Files()
         var environment = files.environment("none:none")
         environment["FIXTURE_LOG_WORLD"] = "1"
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runInTerminal(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
                 + files.runArguments + ["true"],
@@ -166,7 +176,7 @@ struct SandboxEndToEndTests {
 
     @Test func inProcessRunsThePresenterInTheHost() throws {
         let files = try Files()
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runInTerminal(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "echo $$ > \"$HOST_PIDFILE\"; exec \"$0\" \"$@\"", TestPaths.binary.path]
                 + files.runArguments(extra: ["--in-process"]) + ["true"],
@@ -203,11 +213,11 @@ struct SandboxEndToEndTests {
 
     @Test func verboseShowsThePresentersLogAndTheHostsDecisions() throws {
         let files = try Files()
-        let printing = try ProcessRunner.host(
+        let printing = try ProcessRunner.hostInTerminal(
             files.runArguments(extra: ["-v", "--hook-timeout", "10"]) + ["true"],
             environment: files.environment("print:show"))
         #expect(printing.status == 0)
-        let lines = printing.stderr.split(separator: "\n")
+        let lines = printing.textLines
         #expect(lines.contains("presenter-host: fixture.misbehaving: info: showing Working"))
         // Each line the plugin printed is a log line; 1 MiB on stdout and stderr, in 1 KiB lines.
         let printed = lines.filter { $0.hasPrefix("presenter-host: fixture.misbehaving: warning: printed: xxxx") }
@@ -217,19 +227,22 @@ struct SandboxEndToEndTests {
                 "presenter-host: fixture.misbehaving: warning: printed: buffered output that never reaches the command's stdout"
             ))
 
-        let failing = try ProcessRunner.host(
+        let failing = try ProcessRunner.hostInTerminal(
             files.runArguments(extra: ["--verbose"]) + ["true"], environment: files.environment("fail:show"))
         #expect(
             failing.stderr.contains(
                 "presenter-host: fixture.misbehaving: error: show failed (status 1): refusing on purpose\n"))
-        let quiet = try ProcessRunner.host(files.runArguments + ["true"], environment: files.environment("fail:show"))
-        #expect(quiet.stderr == "Working\n")
+        let quiet = try ProcessRunner.hostInTerminal(
+            files.runArguments + ["true"], environment: files.environment("fail:show"))
+        #expect(quiet.status == 0)
+        #expect(!quiet.stderr.contains("presenter-host"), "\(quiet.stderr)")
+        #expect(quiet.screen == [], "\(quiet.screen)")
     }
 
     @Test func theLogFileHasTimestampsAndNoControlCharacters() throws {
         let files = try Files()
         let log = files.directory.appendingPathComponent("presenter.log").path
-        let result = try ProcessRunner.host(
+        let result = try ProcessRunner.hostInTerminal(
             [
                 "--plugin-dir", files.plugins.path, "run", "--presenter", "fixture.misbehaving",
                 // A line feed: the one control character a message keeps (its
@@ -255,7 +268,7 @@ struct SandboxEndToEndTests {
                 )
             })
         // Not on stderr without -v, but for the one line.
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("presenter-host:") }.count == 1)
+        #expect(result.screen.filter { $0.hasPrefix("presenter-host:") }.count == 1, "\(result.screen)")
     }
 
     @Test func aLogFileThatCannotBeWrittenIsAnErrorBeforeAnythingRuns() throws {
@@ -339,35 +352,37 @@ struct SandboxEndToEndTests {
         var environment = files.environment("none:none")
         environment["FIXTURE_SLOW_LOAD_MS"] = "3000"
         let started = Date()
-        let result = try ProcessRunner.host(files.runArguments + ["true"], environment: environment)
+        let result = try ProcessRunner.hostInTerminal(files.runArguments + ["true"], environment: environment)
         let duration = Date().timeIntervalSince(started)
         #expect(result.status == 0)
         #expect(duration < 0.25 + Self.slack, "took \(duration) s")
         #expect(
-            result.stderr
-                == "Working\npresenter-host: presenter 'fixture.misbehaving' did not answer load within 250 ms; going on with plain progress lines\n"
-        )
+            result.screen == [
+                "presenter-host: presenter 'fixture.misbehaving' did not answer load within 250 ms; going on with plain progress lines",
+                "Working",
+            ], "\(result.screen)")
     }
 
     @Test func aPresenterThatStartsAProcessIsStopped() throws {
         let files = try Files()
-        let result = try ProcessRunner.host(
+        let result = try ProcessRunner.hostInTerminal(
             files.runArguments + ["true"], environment: files.environment("fork:create"))
         #expect(result.status == 0)
         #expect(
-            result.stderr
-                == "Working\npresenter-host: presenter 'fixture.misbehaving' was stopped in create: it tried to start a process (presenters may not); going on with plain progress lines\n"
-        )
+            result.screen == [
+                "presenter-host: presenter 'fixture.misbehaving' was stopped in create: it tried to start a process (presenters may not); going on with plain progress lines",
+                "Working",
+            ], "\(result.screen)")
         try files.expectNothingLeft()
     }
 
     @Test func aHookThatLogsWithoutEndBreaksTheProtocolNotTheHost() throws {
         let files = try Files()
-        let result = try ProcessRunner.host(
+        let result = try ProcessRunner.hostInTerminal(
             files.runArguments(extra: ["-v"], tracing: true) + Self.command,
             environment: files.environment("logflood:show"))
         #expect(result.status == 3)
-        let lines = result.stderr.split(separator: "\n")
+        let lines = result.textLines
         #expect(lines.filter { $0.hasSuffix("flooding the log") }.count <= 256)
         #expect(
             lines.contains(
@@ -377,16 +392,17 @@ struct SandboxEndToEndTests {
 
     @Test func aLowDescriptorLimitChangesNothing() throws {
         // Every spawn's descriptors stay below any limit: the scan helper,
-        // the presenter process and the command all get theirs.
+        // the presenter process and the command all get theirs (in a
+        // terminal, where the presenter process runs).
         let files = try Files()
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runInTerminal(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "ulimit -n 32; exec \"$0\" \"$@\"", TestPaths.binary.path]
                 + files.runArguments(extra: [], tracing: true) + Self.command,
             environment: files.environment("none:none"))
         #expect(result.status == 3)
         #expect(result.stdout == Self.expectedStdout)
-        #expect(result.stderr == "Working\n✖ Failed: exit status 3\n")
+        #expect(result.screen == ["✖ Failed: exit status 3"], "\(result.screen)")
     }
 
     @Test(arguments: [true, false])
@@ -412,17 +428,23 @@ struct SandboxEndToEndTests {
         } else {
             let host = files.directory.appendingPathComponent("host.pid").path
             // In the background so the test can signal it: once the command
-            // runs and the host knows it (the presenter was shown, which comes
-            // after; the pid file alone can come before the host noted its
-            // command, and a crash then hangs up nothing), SIGSEGV to the host.
-            // Its output away from the test's pipes, which a survivor would hold open.
+            // runs and the host knows it (the host read its first line on stderr, which
+            // it reads, --output hide, once it noted its command: the pid
+            // file alone can come before, and a crash then hangs up
+            // nothing), SIGSEGV to the host. Plain mode runs no presenter
+            // whose show could say it. Its output away from the test's
+            // pipes, which a survivor would hold open.
+            let plain =
+                files.runArguments(extra: ["--output", "hide"], tracing: true) + [
+                    "sh", "-c", "echo started >&2; sleep 60 & echo $! > \"$COMMAND_PIDFILE\"; wait",
+                ]
             let script = """
                 "$0" "$@" >/dev/null 2>&1 & host=$!
-                \(shellWaitUntil("[ -s \"$COMMAND_PIDFILE\" ] && grep -q 'showing W[o]rking' \"$TRACE_LOG\""))
+                \(shellWaitUntil("[ -s \"$COMMAND_PIDFILE\" ] && grep -q 'output: starte[d]' \"$TRACE_LOG\""))
                 kill -SEGV $host; wait $host; echo "status $?"
                 """
             let result = try ProcessRunner.run(
-                URL(fileURLWithPath: "/bin/sh"), ["-c", script, TestPaths.binary.path] + arguments,
+                URL(fileURLWithPath: "/bin/sh"), ["-c", script, TestPaths.binary.path] + plain,
                 environment: environment.merging(["HOST_PIDFILE": host]) { $1 })
             #expect(result.stdout == "status \(128 + SIGSEGV)\n")
         }

@@ -164,15 +164,15 @@ import Testing
         #expect(list.stdout.contains("fixture.abi-1-0"), "\(list.stdout)")
         #expect(list.stderr.isEmpty, "\(list.stderr)")
 
-        let run = try ProcessRunner.host(
-            [
-                "--plugin-dir", directory.path, "run", "-v", "--presenter", "fixture.abi-1-0",
-                "--working", "Working", "--failure", "Failed", "--", "sh", "-c", "exit 3",
-            ],
-            environment: ["CI": "true"])
+        // In a terminal, where the presenter runs (plain mode runs none).
+        let run = try ProcessRunner.hostInTerminal([
+            "--plugin-dir", directory.path, "run", "-v", "--presenter", "fixture.abi-1-0",
+            "--working", "Working", "--failure", "Failed", "--", "sh", "-c", "exit 3",
+        ])
         #expect(run.status == 3)
-        #expect(run.stderr.contains("fixture.abi-1-0: info: showing Working"), "\(run.stderr)")
-        #expect(run.stderr.contains("fixture.abi-1-0: info: hidden Failed process: exit status 3"), "\(run.stderr)")
+        let stderr = run.textLines.joined(separator: "\n")
+        #expect(stderr.contains("fixture.abi-1-0: info: showing Working"), "\(stderr)")
+        #expect(stderr.contains("fixture.abi-1-0: info: hidden Failed process: exit status 3"), "\(stderr)")
 
         // A budget of its own: under a loaded parallel test run a hook can
         // take more than half the usual 250 ms, and "budget" would WARN for

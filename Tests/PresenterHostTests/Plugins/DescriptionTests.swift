@@ -191,13 +191,19 @@ import Testing
     }
 
     /// Runs the built binary with a private home, cache and plugin folder.
-    private func host(_ arguments: [String], folder: URL, environment: [String: String] = [:]) throws -> ProcessResult {
+    /// `inTerminal` (stderr): where `run` runs its presenter (plain mode runs none).
+    private func host(
+        _ arguments: [String], folder: URL, environment: [String: String] = [:], inTerminal: Bool = false
+    ) throws -> ProcessResult {
         let home = TestPaths.temporaryDirectory("home")
-        return try ProcessRunner.host(
-            ["--plugin-dir", folder.path] + arguments,
-            environment: ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path].merging(
-                environment
-            ) { $1 })
+        let environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path].merging(
+            environment
+        ) { $1 }
+        if inTerminal {
+            return try ProcessRunner.hostInTerminal(
+                ["--plugin-dir", folder.path] + arguments, environment: environment)
+        }
+        return try ProcessRunner.host(["--plugin-dir", folder.path] + arguments, environment: environment)
     }
 
     @Test func listingADescribedFileRunsNoneOfItsCode() throws {
@@ -213,7 +219,8 @@ import Testing
         // Its code runs in the presenter process alone, where its crash is
         // the presenter's: the command's status stays exact.
         let run = try host(
-            ["run", "--presenter", "fixture.described-aborting", "--", "sh", "-c", "exit 7"], folder: folder)
+            ["run", "--presenter", "fixture.described-aborting", "--", "sh", "-c", "exit 7"], folder: folder,
+            inTerminal: true)
         #expect(run.status == 7, "\(run.stderr)")
     }
 
@@ -221,7 +228,7 @@ import Testing
         let folder = try FixtureBuilder.directory([.describedDisagreeing])
         let run = try host(
             ["run", "--presenter", "fixture.described-disagreeing", "--", "sh", "-c", "echo out; exit 4"],
-            folder: folder)
+            folder: folder, inTerminal: true)
         #expect(run.status == 4)
         #expect(run.stdout == "out\n")
         #expect(

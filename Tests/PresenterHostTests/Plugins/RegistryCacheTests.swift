@@ -28,13 +28,17 @@ import Testing
         /// How many times any process loaded the marking fixture so far.
         var marks: Int { ((try? String(contentsOfFile: mark, encoding: .utf8)) ?? "").split(separator: "\n").count }
 
-        func host(_ arguments: [String], before: [String] = [], cacheHome: String? = nil) throws -> ProcessResult {
-            try ProcessRunner.host(
-                before + ["--plugin-dir", plugins.path] + arguments,
-                environment: [
-                    "HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": cacheHome ?? self.cacheHome.path,
-                    "CI": "1",
-                ].merging(MarkingFixture.environment(mark: mark)) { $1 })
+        /// In plain mode, or `inTerminal` (stderr), where `run` runs its
+        /// presenter (plain mode runs none).
+        func host(
+            _ arguments: [String], before: [String] = [], cacheHome: String? = nil, inTerminal: Bool = false
+        ) throws -> ProcessResult {
+            let environment = [
+                "HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": cacheHome ?? self.cacheHome.path,
+            ].merging(MarkingFixture.environment(mark: mark)) { $1 }
+            let arguments = before + ["--plugin-dir", plugins.path] + arguments
+            if inTerminal { return try ProcessRunner.hostInTerminal(arguments, environment: environment) }
+            return try ProcessRunner.host(arguments, environment: environment.merging(["CI": "1"]) { $1 })
         }
     }
 
@@ -60,17 +64,18 @@ import Testing
         let json = try setup.host(["--list", "--json"])
         #expect(json.stdout.contains("\"cached\" : true"))
 
-        let run = try setup.host(["run", "--presenter", "mbhud", "--working", "w", "--", "true"])
+        let run = try setup.host(["run", "--presenter", "mbhud", "--working", "w", "--", "true"], inTerminal: true)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(setup.marks == marks, "a warm run loaded a presenter it does not use")
 
         // The presenter a warm run uses is loaded by the presenter process, and by nothing else.
-        let own = try setup.host(["run", "--presenter", "fixture.marking", "--working", "w", "--", "true"])
+        let own = try setup.host(
+            ["run", "--presenter", "fixture.marking", "--working", "w", "--", "true"], inTerminal: true)
         #expect(own.status == 0, "\(own.stderr)")
         #expect(setup.marks == marks + 1)
-        let inProcess = try setup.host([
-            "run", "--in-process", "--presenter", "fixture.marking", "--working", "w", "--", "true",
-        ])
+        let inProcess = try setup.host(
+            ["run", "--in-process", "--presenter", "fixture.marking", "--working", "w", "--", "true"],
+            inTerminal: true)
         #expect(inProcess.status == 0, "\(inProcess.stderr)")
         #expect(setup.marks == marks + 2)
     }
@@ -83,18 +88,21 @@ import Testing
         #expect(try setup.host(["--list"]).status == 0)
         let marks = setup.marks
         let events = TestPaths.temporaryDirectory("events").appendingPathComponent("missing/events.log").path
-        let run = try setup.host([
-            "run", "--in-process", "--presenter", "fixture.marking", "--events", events, "--working", "w", "--",
-            "true",
-        ])
+        let run = try setup.host(
+            [
+                "run", "--in-process", "--presenter", "fixture.marking", "--events", events, "--working", "w", "--",
+                "true",
+            ], inTerminal: true)
         #expect(run.status != 0)
         #expect(run.stderr.contains("--events") && run.stderr.contains(events), "\(run.stderr)")
         #expect(setup.marks == marks, "the plugin loaded before --events was refused")
         // The same run with an events file it can open loads the plugin, once.
         let good = TestPaths.temporaryDirectory("events").appendingPathComponent("events.log").path
-        let ran = try setup.host([
-            "run", "--in-process", "--presenter", "fixture.marking", "--events", good, "--working", "w", "--", "true",
-        ])
+        let ran = try setup.host(
+            [
+                "run", "--in-process", "--presenter", "fixture.marking", "--events", good, "--working", "w", "--",
+                "true",
+            ], inTerminal: true)
         #expect(ran.status == 0, "\(ran.stderr)")
         #expect(setup.marks == marks + 1)
     }

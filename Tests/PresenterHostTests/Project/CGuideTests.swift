@@ -41,17 +41,18 @@ import Testing
         #expect(check.stdout.contains("  PASS  base: 'mbhud' reached\n"), "\(check.stdout)")
         #expect(check.stdout.hasSuffix(" passed, 0 failed, 0 warned\n"), "\(check.stdout)")
 
-        let run = try ProcessRunner.host(
-            [
-                "--trace", "--plugin-dir", directory.path, "run", "--presenter", "tutorial.elapsed",
-                "--working", "Saving", "--", "true",
-            ], environment: ["CI": "true"])
+        // In a terminal, as the guide runs it (plain mode runs no presenter).
+        let run = try ProcessRunner.hostInTerminal([
+            "--trace", "--plugin-dir", directory.path, "run", "--presenter", "tutorial.elapsed",
+            "--working", "Saving", "--", "true",
+        ])
         #expect(run.status == 0)
         // Its show ran, and mbhud's through base_show inside it.
+        let stderr = run.textLines.joined(separator: "\n")
         #expect(
-            run.stderr.contains(
+            stderr.contains(
                 #/trace: mbhud\.show\("Saving", interactor #1 "run" progress -1\.0\) -> OK in [0-9.]+ ms\n.*trace: tutorial\.elapsed\.show\("Saving", interactor #1 "run" progress -1\.0\) -> OK in/#
             ),
-            "\(run.stderr)")
+            "\(stderr)")
     }
 }

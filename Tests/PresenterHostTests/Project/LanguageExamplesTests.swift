@@ -68,14 +68,15 @@ import Testing
         #expect(plugins.contains { $0["id"] as? String == id }, "\(list.stdout)")
         #expect(list.stderr.isEmpty, "\(list.stderr)")
 
-        let run = try ProcessRunner.host(
-            [
-                "--plugin-dir", directory.path, "run", "-v", "--presenter", id,
-                "--", "sh", "-c", "exit 3",
-            ], environment: ["CI": "true"])
+        // In a terminal, where the presenter runs (plain mode runs none).
+        let run = try ProcessRunner.hostInTerminal([
+            "--plugin-dir", directory.path, "run", "-v", "--presenter", id,
+            "--", "sh", "-c", "exit 3",
+        ])
         #expect(run.status == 3)
-        #expect(run.stderr.contains("presenter-host: \(id): info: exit status 3"), "\(run.stderr)")
-        #expect(!run.stderr.contains("going on"), "\(run.stderr)")
+        let stderr = run.textLines.joined(separator: "\n")
+        #expect(stderr.contains("presenter-host: \(id): info: exit status 3"), "\(stderr)")
+        #expect(!stderr.contains("going on"), "\(stderr)")
 
         let library = try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".so") }!
         // A budget of its own: under a loaded parallel test run a hook can

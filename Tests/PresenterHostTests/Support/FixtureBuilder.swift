@@ -44,8 +44,10 @@ enum Fixture: String, CaseIterable, Sendable {
     case marking
     // Plugins that describe themselves (ABI 1.3, PRESENTER_DESCRIBE): a good
     // one, one whose constructor aborts (only a host that loads it dies),
-    // and one whose description names another name than its descriptor.
-    case described, describedAborting = "described-aborting", describedDisagreeing = "described-disagreeing"
+    // one whose constructor never returns, and one whose description names
+    // another name than its descriptor.
+    case described, describedAborting = "described-aborting", describedHanging = "described-hanging"
+    case describedDisagreeing = "described-disagreeing"
     /// A described plugin built with GCC's control-flow protection, as
     /// Ubuntu's and Fedora's compilers build by default: it has a GNU
     /// property note in a segment aligned to 8 besides its description.
@@ -69,9 +71,10 @@ enum Fixture: String, CaseIterable, Sendable {
         .constructorHang, .bitFlipCrash, .bitFlipAssertion,
     ]
 
-    /// Files whose code kills what loads it, which a host lists from their
-    /// description without loading them: no test loads them in its process.
-    static let describedHostile: [Fixture] = [.describedAborting]
+    /// Files whose code kills or hangs what loads it, which a host lists
+    /// from their description without loading them: no test loads them in
+    /// its process.
+    static let describedHostile: [Fixture] = [.describedAborting, .describedHanging]
 
     /// Good plugins, each loading without an error on its own.
     static let usable: [Fixture] = [
@@ -175,6 +178,9 @@ enum Fixture: String, CaseIterable, Sendable {
         case .describedAborting:
             return presenter(
                 "-DFIXTURE_ID=\"fixture.described-aborting\"", "-DFIXTURE_DESCRIBED", "-DFIXTURE_CONSTRUCTOR_ABORT")
+        case .describedHanging:
+            return presenter(
+                "-DFIXTURE_ID=\"fixture.described-hanging\"", "-DFIXTURE_DESCRIBED", "-DFIXTURE_CONSTRUCTOR_HANG")
         case .describedDisagreeing:
             return presenter(
                 "-DFIXTURE_ID=\"fixture.described-disagreeing\"", "-DFIXTURE_DESCRIBED",

@@ -30,7 +30,10 @@ final class IntruderTrial {
         /// Found stopped (T) or stopped by a tracer (t).
         let stopped: Bool
         let stdout: [UInt8]
+        /// What it wrote to stderr: a file's text, or every byte its terminal got.
         let stderr: String
+        /// In a terminal: what the screen shows at the end, its non-empty lines.
+        var screen: [String] = []
     }
 
     /// What a run left that no presenter may leave: each list empty, each
@@ -157,19 +160,27 @@ final class IntruderTrial {
     /// and stderr appended to files of their own (files, not pipes: a
     /// process the intruder left can hold no pipe of the test's; appended,
     /// so a write through /proc/PID/fd cannot be overwritten by the host's
-    /// own). Waits (60 s at most, scaled) until it ends, or until it is
-    /// found stopped or traced, which no run ends from: it is then killed.
-    func run(_ arguments: [String], environment: [String: String]) throws -> HostRun {
+    /// own), or, `inTerminal`, its stderr on a terminal of 200 columns (where
+    /// `run` runs its presenter: plain mode runs none), read as it comes.
+    /// Waits (60 s at most, scaled) until it ends, or until it is found
+    /// stopped or traced, which no run ends from: it is then killed.
+    func run(_ arguments: [String], environment: [String: String], inTerminal: Bool = false) throws -> HostRun {
         runs += 1
         let stdoutPath = directory.appendingPathComponent("stdout-\(runs)").path
         let stderrPath = directory.appendingPathComponent("stderr-\(runs)").path
+        let terminal = inTerminal ? try PseudoTerminal.writtenAsIs(cols: 200) : nil
         let process = try TestProcess(
             URL(fileURLWithPath: "/bin/sh"),
             [
-                "-c", prelude + "exec \"$0\" \"$@\" >>\(shellQuoted(stdoutPath)) 2>>\(shellQuoted(stderrPath))",
+                "-c",
+                prelude + "exec \"$0\" \"$@\" >>\(shellQuoted(stdoutPath))"
+                    + (inTerminal ? "" : " 2>>\(shellQuoted(stderrPath))"),
                 TestPaths.binary.path,
             ] + arguments,
-            environment: environment, stdin: .null, stdout: .null, stderr: .null)
+            environment: inTerminal ? environment.merging(["TERM": "xterm-256color"]) { $1 } : environment,
+            stdin: .null, stdout: .null, stderr: terminal.map { .descriptor($0.follower) } ?? .null)
+        terminal?.closeFollower()
+        let reader = try terminal.map { try TerminalReader($0.leader) }
         var stopped = false
         let ended = waitUntil(timeout: 60) {
             guard let stat = ProcessStat.read(process.pid) else { return true }
@@ -178,10 +189,21 @@ final class IntruderTrial {
         }
         if !ended || stopped { process.send(SIGKILL) }
         let status = process.wait()
+        let stdout = Array((try? Data(contentsOf: URL(fileURLWithPath: stdoutPath))) ?? Data())
+        let reaped = (pid: process.pid, status: ended && !stopped ? status : nil, stopped: stopped)
+        guard let reader else {
+            return HostRun(
+                pid: reaped.pid, status: reaped.status, stopped: stopped, stdout: stdout,
+                stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+        }
+        // The host is reaped: all it wrote is in the terminal (a process the
+        // intruder left may hold it still).
+        let bytes = reader.stop()
+        var screen = VirtualTerminal(cols: 200, rows: 24)
+        screen.feed(bytes)
         return HostRun(
-            pid: process.pid, status: ended && !stopped ? status : nil, stopped: stopped,
-            stdout: Array((try? Data(contentsOf: URL(fileURLWithPath: stdoutPath))) ?? Data()),
-            stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+            pid: reaped.pid, status: reaped.status, stopped: stopped, stdout: stdout,
+            stderr: String(decoding: bytes, as: UTF8.self), screen: screen.lines.filter { !$0.isEmpty })
     }
 
     /// What the presenter logged (`--log`).

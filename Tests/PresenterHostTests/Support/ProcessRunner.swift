@@ -15,6 +15,9 @@ struct ProcessResult {
     /// or killed by a signal (which `status` cannot tell from an exit with
     /// 128 + it).
     var termination: ChildProcess.Termination
+    /// Run in a terminal (``ProcessRunner/runInTerminal(_:_:environment:cols:)``):
+    /// what its screen shows at the end, its non-empty lines.
+    var screen: [String] = []
 }
 
 enum ProcessRunner {
@@ -68,7 +71,7 @@ enum ProcessRunner {
 /// so it gets exactly its descriptors 0, 1 and 2 and nothing else.
 final class TestProcess {
     /// What one of the program's standard descriptors is.
-    enum Stream {
+    enum Stream: Equatable {
         /// A pipe to or from this process.
         case pipe
         /// `/dev/null`.
@@ -79,6 +82,8 @@ final class TestProcess {
         /// first write finds the reader gone (EPIPE, or SIGPIPE), as
         /// `| head -1` after head has exited, with no race.
         case brokenPipe
+        /// This process's descriptor `fd` (a terminal's follower).
+        case descriptor(Int32)
     }
 
     /// Why a program could not be started.
@@ -150,6 +155,8 @@ final class TestProcess {
                 options.descriptors[target] = .null(number == 0 ? O_RDONLY : O_WRONLY)
             case .inherit:
                 options.descriptors[target] = .descriptor(target)
+            case .descriptor(let fd):
+                options.descriptors[target] = .descriptor(FileDescriptor(rawValue: fd))
             }
         }
         options.closeOthers = true

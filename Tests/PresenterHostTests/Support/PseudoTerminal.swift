@@ -4,7 +4,9 @@ import PresenterHost
 /// A pseudo-terminal pair, so the code under test sees a real terminal.
 /// (Glibc's Swift module hides the X/Open pty functions; they are looked up.)
 final class PseudoTerminal {
-    let leader: Int32, follower: Int32
+    let leader: Int32
+    /// -1 once closed (``closeFollower()``).
+    private(set) var follower: Int32
     /// The follower, as the code under test takes a descriptor.
     var followerFD: FileDescriptor { FileDescriptor(rawValue: follower) }
     struct Unavailable: Error {}
@@ -16,12 +18,13 @@ final class PseudoTerminal {
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw Unavailable() }
             return unsafeBitCast(symbol, to: type)
         }
-        leader = try lookup("posix_openpt", as: OpenFunction.self)(O_RDWR | O_NOCTTY)
+        // Close-on-exec: no program another test starts meanwhile holds them.
+        leader = try lookup("posix_openpt", as: OpenFunction.self)(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard leader >= 0, try lookup("grantpt", as: FDFunction.self)(leader) == 0,
             try lookup("unlockpt", as: FDFunction.self)(leader) == 0,
             let name = try lookup("ptsname", as: NameFunction.self)(leader)
         else { throw Unavailable() }
-        follower = open(name, O_RDWR | O_NOCTTY)
+        follower = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard follower >= 0 else { throw Unavailable() }
         resize(cols: cols, rows: rows)
     }
@@ -40,5 +43,14 @@ final class PseudoTerminal {
             result += buffer[0..<count]
         }
     }
-    deinit { close(follower); close(leader) }
+    /// Closes this process's follower, once a program got its own: the
+    /// leader then reads to the end of what the program wrote.
+    func closeFollower() {
+        if follower >= 0 { close(follower) }
+        follower = -1
+    }
+    deinit {
+        closeFollower()
+        close(leader)
+    }
 }

@@ -40,7 +40,9 @@
  * Every show logs "showing <message>" through the host. FIXTURE_SKIP=N lets
  * the first N calls of the hook behave. FIXTURE_SLOW_LOAD_MS makes the
  * library's constructor sleep, in the presenter process only (the one that
- * leads its session), so the scan and the host's own loading stay fast.
+ * leads its session), so the scan and the host's own loading stay fast;
+ * FIXTURE_LOAD_UNTIL makes it wait there until that file exists (a path
+ * the presenter process can see only with its sandbox off).
  * Reading the environment in a hook is allowed; the constructor and the
  * entry point stay free of side effects, as the ABI asks.
  */
@@ -68,11 +70,16 @@ typedef struct state {
 } state;
 
 __attribute__((constructor)) static void slow_load(void) {
+    if (getsid(0) != getpid()) return;
     const char *ms = getenv("FIXTURE_SLOW_LOAD_MS");
-    if (ms == NULL || getsid(0) != getpid()) return;
-    long wait = strtol(ms, NULL, 10);
-    struct timespec time = {wait / 1000, (wait % 1000) * 1000000L};
-    nanosleep(&time, NULL);
+    if (ms != NULL) {
+        long wait = strtol(ms, NULL, 10);
+        struct timespec time = {wait / 1000, (wait % 1000) * 1000000L};
+        nanosleep(&time, NULL);
+    }
+    const char *until = getenv("FIXTURE_LOAD_UNTIL");
+    struct timespec tick = {0, 10 * 1000000L};
+    while (until != NULL && access(until, F_OK) != 0) nanosleep(&tick, NULL);
 }
 
 static int is(const char *what, const char *hook) {

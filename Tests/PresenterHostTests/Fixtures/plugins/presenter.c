@@ -114,3 +114,12 @@ PRESENTER_DESCRIBE(fixture_description,
 #include <stdlib.h>
 __attribute__((constructor)) static void fixture_abort(void) { abort(); }
 #endif
+
+#ifdef FIXTURE_CONSTRUCTOR_HANG
+/* Loading the file never ends: a host that lists it from its description
+   never waits for it. */
+#include <unistd.h>
+__attribute__((constructor)) static void fixture_hang(void) {
+    for (;;) sleep(1);
+}
+#endif
