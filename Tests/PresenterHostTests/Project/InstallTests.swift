@@ -87,11 +87,17 @@ import Testing
         #expect(list.stdout.contains("\(prefix.path)/lib/presenter-host/plugins/libMBHud.so"), "\(list.stdout)")
         #expect(list.stdout.contains("my.presenter"), "\(list.stdout)")
         #expect(list.stderr.isEmpty, "\(list.stderr)")
-        let run = try ProcessRunner.run(
+        // In a terminal, where the presenter runs (and logs), in
+        // libexec's presenter-host-plugins.
+        var terminal = environment
+        terminal["CI"] = nil
+        let run = try ProcessRunner.runInTerminal(
             binary, ["run", "-v", "--presenter", "example.hello", "--", "sh", "-c", "exit 3"],
-            environment: environment)
+            environment: terminal)
         #expect(run.status == 3)
-        #expect(run.stderr.contains("presenter-host: example.hello: info: exit status 3"), "\(run.stderr)")
+        #expect(
+            run.textLines.joined(separator: "\n").contains("presenter-host: example.hello: info: exit status 3"),
+            "\(run.textLines)")
         // --in-process hands the command to libexec's presenter-host-plugins,
         // whose search path is the host's: it finds the same presenters.
         let inProcess = try ProcessRunner.run(
