@@ -17,7 +17,8 @@ struct JSONCodingTests {
         .timedOut(seconds: 10), .crashed(signal: 11), .exited(status: -1), .dlopen("libX.so: cannot open / \"é\""),
         .file(.danglingLink(target: "/a/b")),
         .file(.insecure(.writable(path: "/p", isDirectory: true, who: "group", mode: "g-w"))),
-        .stopped(ConfinementViolation(number: 62, arguments: [1, 9], architecture: 0xC000_003E)),  // kill(1, SIGKILL) on x86-64
+        // kill(1, SIGKILL) on x86-64.
+        .stopped(ConfinementViolation(number: 62, arguments: [1, 9], architecture: 0xC000_003E)),
         .descriptor(index: nil, id: "x", .abiMajor(plugin: ABIVersion(major: 2, minor: 0))),
         .descriptor(index: 3, id: nil, .unknownName(field: "hooks", known: ["a", "b"])),
         .descriptor(index: 0, id: "y", .tooSmall(size: UInt32.max, minimum: 8)),
