@@ -103,7 +103,11 @@ struct WebAddress: Equatable {
             }
         }
         guard host.contains(where: { $0 >= 0x80 }) else { return true }
+        // IDNA's other dots (ideographic, fullwidth, halfwidth) separate
+        // labels too, and a soft hyphen is dropped: `例え。jp` is typed so.
         let labels = String(decoding: host, as: UTF8.self).unicodeScalars
+            .filter { $0 != "\u{AD}" }
+            .map { ["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains($0) ? "." : $0 }
             .split(separator: ".", omittingEmptySubsequences: false)
         for (index, label) in labels.enumerated() {
             // Only the last label may be empty ("bücher.de."), and none starts
@@ -129,7 +133,8 @@ struct WebAddress: Equatable {
         var decoded: [UInt8] = []
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "%"), index + 3 <= bytes.endIndex,
+            if bytes[index] == UInt8(ascii: "%"), index + 3 <= bytes.endIndex, isHexDigit(bytes[index + 1]),
+                isHexDigit(bytes[index + 2]),
                 let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
             {
                 decoded.append(value)

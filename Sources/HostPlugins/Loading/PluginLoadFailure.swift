@@ -306,8 +306,9 @@ public enum PluginLoadFailure: Error, Sendable, Hashable, Codable, CustomStringC
         }
     }
 
-    /// `5 s`, `0.5 s`.
+    /// `5 s`, `0.5 s`; a value no `Int` holds (a cache line may say
+    /// anything) as it is, never a trap.
     private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -214,8 +214,9 @@ private struct Reader: Decoder {
         }
         let read: Any? =
             switch T.self {
-            case is Double.Type: Double(number)
-            case is Float.Type: Float(number)
+            // Finite only, as JSONDecoder reads: `1e999` is no number.
+            case is Double.Type: Double(number).flatMap { $0.isFinite ? $0 : nil }
+            case is Float.Type: Float(number).flatMap { $0.isFinite ? $0 : nil }
             case let integer as any FixedWidthInteger.Type: integer.init(number, radix: 10)
             default: nil
             }

@@ -22,6 +22,9 @@ struct WebAddressTests {
         "https://bü.de.", "https://bü-.de", "https://-bü.de", "https://ab--ü.de", "https://a..bü.de",
         "https://-a.bü.de", "https://.bü.de", "https://bü.de..", "https://xn--ü.de", "https://a_b.bü.de",
         "https://bü.de.:80", "https://a-b.bü.de", "https://ab-c.bü.de",
+        // IDNA's other dots and the soft hyphen it drops.
+        "https://例え。jp/", "https://bü．de", "https://bü｡de", "https://b\u{AD}ü.de", "https://bü。",
+        "http://[fe80::1%+a]/", "http://[fe80::1%-1]/",
     ]
 
     static var inputs: [String] {

@@ -56,6 +56,7 @@ struct JSONCodingTests {
         #"{"notELF":{"looksLikeText":1}}"#,
         #"["empty"]"#,
         #"{"empty":{}"#,  // not JSON
+        #"{"timedOut":{"seconds":1e999}}"#,  // no finite Double
         "",
     ])
     func whatJSONDecoderRefusedIsRefused(text: String) {
@@ -63,6 +64,13 @@ struct JSONCodingTests {
             try JSONCoding.decode(PluginLoadFailure.self, from: Array(text.utf8))
         }
         #expect(throws: (any Error).self) { try JSONDecoder().decode(PluginLoadFailure.self, from: Data(text.utf8)) }
+    }
+
+    /// A cache line may hold any number a Double does: its text is made
+    /// without a trap (an `Int` of 1e300 would be one).
+    @Test func aTimeoutOfAnySizeIsDescribed() {
+        #expect(PluginLoadFailure.timedOut(seconds: 1e300).description.contains("1e+300 s"))
+        #expect(PluginLoadFailure.timedOut(seconds: 5).description.contains(" 5 s"))
     }
 
     @Test func aRefusalNamesWhereItIs() {
