@@ -276,11 +276,7 @@ package final class WebTitleFetch: Sendable {
         if let explicit {
             candidates = [explicit]
         } else if let executable = executable ?? PathName.readExecutableLink() {
-            let folder = PathName(executable).parent
-            candidates = [
-                folder + "/presenter-host-fetch",
-                PathName(folder).parent + "/libexec/presenter-host/presenter-host-fetch",
-            ]
+            candidates = PathName.companionCandidates("presenter-host-fetch", of: executable)
         }
         if let found = candidates.first(where: FileStatus.isExecutable) { return .success(found) }
         return .failure(.fetcherMissing(candidates))

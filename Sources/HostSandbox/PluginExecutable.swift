@@ -32,8 +32,7 @@ package enum PluginExecutable {
     static func locate(running executable: String?) -> String {
         guard let executable else { return "/proc/self/exe/" + name }
         if PathName(executable).lastComponent == name { return "/proc/self/exe" }
-        let folder = PathName(executable).parent
-        let candidates = [folder + "/" + name, PathName(folder).parent + "/libexec/presenter-host/" + name]
+        let candidates = PathName.companionCandidates(name, of: executable)
         return candidates.first(where: FileStatus.isExecutable) ?? candidates[0]
     }
 }

@@ -62,6 +62,16 @@ package struct PathName: Hashable, Sendable {
         return String(cString: buffer)
     }
 
+    /// Where presenter-host's companion executable `name` (the fetcher,
+    /// presenter-host-plugins) of the program at `executable` may be, in
+    /// the order to look: beside it (a build's products, the Debian
+    /// package's folder), then in `../libexec/presenter-host/` from it
+    /// (`make install`).
+    package static func companionCandidates(_ name: String, of executable: String) -> [String] {
+        let folder = PathName(executable).parent
+        return [folder + "/" + name, PathName(folder).parent + "/libexec/presenter-host/" + name]
+    }
+
     /// The running executable's path (`/proc/self/exe`'s target), if it can be read.
     package static func readExecutableLink() -> String? {
         linkTarget(of: "/proc/self/exe")
