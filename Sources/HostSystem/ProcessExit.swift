@@ -16,14 +16,24 @@ package enum ProcessExit {
     ) {
         var killed = false
         if !waitForExit(pid, upTo: seconds) {
-            kill(pid, SIGKILL)
+            Glibc.kill(pid, SIGKILL)
             killed = true
             // A process stuck in the kernel may take a moment to die; one that
             // never does is left to init rather than hang the host.
             _ = waitForExit(pid, upTo: 2)
         }
-        if group { kill(-pid, SIGKILL) }
+        if group { Glibc.kill(-pid, SIGKILL) }
         return (reap(pid) ?? .signaled(SIGKILL), killed)
+    }
+
+    /// Kills `pid` and what is left of its process group (SIGKILL), without
+    /// waiting: for a process whose work will not be seen any more. The
+    /// caller reaps it still (``end(_:waitingUpTo:group:)``, which then
+    /// finds it gone), and must not have reaped it yet: a reaped number may
+    /// be someone else's.
+    package static func kill(_ pid: pid_t) {
+        Glibc.kill(pid, SIGKILL)
+        Glibc.kill(-pid, SIGKILL)
     }
 
     /// Waits up to `seconds` for `pid` to end, without reaping it (it stays

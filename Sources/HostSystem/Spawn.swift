@@ -96,6 +96,44 @@ package struct Spawn {
 
     /// ``start(_:_:_:)``, with the namespaces the child got.
     package static func launch(_ path: String, _ arguments: [String], _ options: Options) -> Result<Child, Errno> {
+        begin(path, arguments, options).flatMap { beginning in
+            beginning.end().mapError { error in
+                _ = ProcessExit.end(beginning.pid, waitingUpTo: 0)
+                return error
+            }
+        }
+    }
+
+    /// A child forked and not yet known to have exec'd (``begin(_:_:_:)``).
+    package struct Beginning {
+        /// Its number, the caller's to reap (``ProcessExit``) unless
+        /// ``end()`` succeeds: after closing ``report`` when it never calls
+        /// that, and after a failed ``end()``, whose child has ended.
+        package let pid: pid_t
+        /// Where it says how its exec went: end of file once it exec'd.
+        package let report: FileDescriptor
+        let namespaceError: Int32
+
+        /// Waits, in read(2), until the child has exec'd (and closes
+        /// ``report``): the child, or why its exec failed (it has ended
+        /// then, not reaped: its number stays the caller's until it reaps
+        /// it, so that no one who may still signal it hits another process).
+        package func end() -> Result<Child, Errno> {
+            var result = ph_spawn_result(pid: pid, namespaces: 0, namespace_error: namespaceError)
+            let status = ph_spawn_end(&result, report.rawValue, 0)
+            guard status == 0 else { return .failure(Errno(call: "spawn", code: status)) }
+            return .success(
+                Child(
+                    pid: pid, namespaces: Namespaces(rawValue: Int32(result.namespaces)),
+                    namespaceError: Int32(result.namespace_error)))
+        }
+    }
+
+    /// ``launch(_:_:_:)`` without waiting for the exec: the fork only. A
+    /// caller whose thread must not wait for a child's start (a process
+    /// started ahead, whose exec must not delay what follows) ends it later,
+    /// on another thread (``Beginning/end()``).
+    package static func begin(_ path: String, _ arguments: [String], _ options: Options) -> Result<Beginning, Errno> {
         // A source at or below the highest target number could be taken by
         // an earlier dup2 (or be its own target, where dup2 would keep
         // FD_CLOEXEC): such a source first gets a copy above every target,
@@ -147,6 +185,7 @@ package struct Spawn {
         let uidMap = strdup("\(geteuid()) \(geteuid()) 1\n"), gidMap = strdup("\(getegid()) \(getegid()) 1\n")
         defer { free(uidMap); free(gidMap) }
         var result = ph_spawn_result()
+        var report: Int32 = -1
         let status = descriptors.withUnsafeBufferPointer { descriptors in
             withUnsafePointer(to: &defaults) { defaults in
                 withUnsafePointer(to: &emptyMask) { mask in
@@ -156,15 +195,16 @@ package struct Spawn {
                         leader: options.newSession ? 1 : options.newProcessGroup ? 2 : 0,
                         defaults: defaults, mask: mask, namespaces: options.namespaces.rawValue, uid_map: uidMap,
                         gid_map: gidMap)
-                    if options.environment == nil { return ph_spawn(&result, path, argv, environ, &plan) }
-                    return ph_spawn(&result, path, argv, envp, &plan)
+                    if options.environment == nil {
+                        return ph_spawn_begin(&result, &report, path, argv, environ, &plan)
+                    }
+                    return ph_spawn_begin(&result, &report, path, argv, envp, &plan)
                 }
             }
         }
         guard status == 0 else { return .failure(Errno(call: "spawn", code: status)) }
         return .success(
-            Child(
-                pid: result.pid, namespaces: Namespaces(rawValue: Int32(result.namespaces)),
-                namespaceError: Int32(result.namespace_error)))
+            Beginning(
+                pid: result.pid, report: FileDescriptor(rawValue: report), namespaceError: result.namespace_error))
     }
 }

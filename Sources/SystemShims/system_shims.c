@@ -361,6 +361,13 @@ static pid_t fork_into_namespaces(const struct ph_spawn_plan *plan, int *entered
 
 int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[], char *const envp[],
              const struct ph_spawn_plan *plan) {
+    int report;
+    int error = ph_spawn_begin(result, &report, path, argv, envp, plan);
+    return error != 0 ? error : ph_spawn_end(result, report, 1);
+}
+
+int ph_spawn_begin(struct ph_spawn_result *result, int *report_end, const char *path, char *const argv[],
+                   char *const envp[], const struct ph_spawn_plan *plan) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return errno;
     /* Above every target, so that no dup2 lands on it. */
@@ -402,14 +409,20 @@ int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[
         close(report[0]);
         return fork_error;
     }
+    result->pid = child;
     result->namespaces = 0;
     result->namespace_error = namespace_error;
+    *report_end = report[0];
+    return 0;
+}
+
+int ph_spawn_end(struct ph_spawn_result *result, int report, int reap) {
     int error = 0;
     for (;;) {
         struct spawn_report message;
         ssize_t count;
         do {
-            count = read(report[0], &message, sizeof message);
+            count = read(report, &message, sizeof message);
         } while (count < 0 && errno == EINTR);
         if (count != (ssize_t)sizeof message) break; /* end of file: the child exec'd */
         if (message.kind == 1) {
@@ -419,15 +432,13 @@ int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[
             error = message.value;
         }
     }
-    close(report[0]);
-    if (error != 0) {
+    close(report);
+    if (error != 0 && reap) {
         /* The child did not exec: reap it, so no zombie is left. */
-        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+        while (waitpid(result->pid, NULL, 0) < 0 && errno == EINTR) {
         }
-        return error;
     }
-    result->pid = child;
-    return 0;
+    return error;
 }
 
 /* ---- the crash path: no malloc, no stdio, only system calls ------------- */

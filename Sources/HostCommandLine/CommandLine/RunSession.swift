@@ -324,10 +324,19 @@ final class RunSession: Sendable {
         on stage: PresenterSession.Stage, events: RunEvents
     ) {
         let (status, failure) = outcome
-        if let failure { started.handle.fail(failure) } else { started.handle.succeed() }
-        let reason = failure?.message
         let messages =
             view.progressMessages[options.action] ?? view.progressMessages[ScreenletView.defaultAction] ?? [:]
+        // Nothing of the presenter will be seen any more (no outcome stays,
+        // nothing lingers): it is let go rather than waited for, unless its
+        // log is wanted (-v, --log), where its last hooks are what one reads.
+        let presentation = options.presentation
+        let staysNothing =
+            interruptedBy != nil || (failure == nil && OutcomeLine(message: messages[.success], error: nil) == nil)
+        if staysNothing && !options.linger && !presentation.verbose && presentation.logFile == nil {
+            stage.runtime.dismissPresenters()
+        }
+        if let failure { started.handle.fail(failure) } else { started.handle.succeed() }
+        let reason = failure?.message
         events.ended(
             success: status == 0, status: status, reason: reason,
             duration: MonotonicTime.seconds() - started.startedAt,

@@ -52,6 +52,15 @@ package protocol PresenterEngine: AnyObject {
     /// loading). Any thread, unlike the other methods: a closure of its
     /// own, so that whoever calls it from there need not hold the engine.
     var hurry: @Sendable () -> Void { get }
+    /// Nothing the presenters would still draw will be seen (the work is
+    /// over, nothing of it stays, and the caller shuts down at once): the
+    /// engine stops them now instead of waiting for the hooks they are owed.
+    /// A presenter process is killed, so that a call waiting for it fails
+    /// at once, and every later call fails; the runtime, which asked, takes
+    /// that failure as the end it chose, not as the presenter's. Hooks that
+    /// run in this process cannot be cut short: nothing then. Any thread,
+    /// as ``hurry``.
+    var dismiss: @Sendable () -> Void { get }
 }
 
 extension PresenterEngine {

@@ -13,6 +13,11 @@ extension PresenterProcess {
     /// breaking the protocol). Records why, and returns the failure to throw.
     func reapEnded(in hook: Hook?) -> PresenterFailure {
         guard case .running(let running) = state else { return stop(in: hook, .couldNotStart(.closed)) }
+        do throws(PresenterFailure) {
+            try confirmExec()
+        } catch {
+            return error
+        }
         let (termination, killed, records) = end(running, waitingUpTo: configuration.hookTimeout)
         let reason: PresenterFailure.Reason
         if killed {
@@ -43,6 +48,20 @@ extension PresenterProcess {
         return .hung(milliseconds: Int((budget * 1000).rounded()))
     }
 
+    /// Waits, the first time, until the process has exec'd (it was only
+    /// forked, so that no one waited for it: ``PresenterProcessLaunch``); a
+    /// process that could not exec (presenter-host-plugins missing, say)
+    /// stops it with the reason.
+    func confirmExec() throws(PresenterFailure) {
+        guard let beginning = unconfirmedExec else { return }
+        unconfirmedExec = nil
+        if case .failure(let error) = beginning.end() {
+            throw stop(
+                in: nil,
+                .couldNotStart(.launch("cannot run \(configuration.executable): \(errnoText(error.code))")))
+        }
+    }
+
     /// Stops the process for `reason`, which happened in `hook`: kills and
     /// reaps it (at once) unless that was done, records the failure as its
     /// end, and returns the failure to throw.
@@ -63,6 +82,10 @@ extension PresenterProcess {
         _ running: Running, waitingUpTo seconds: Double
     ) -> (ChildProcess.Termination, killed: Bool, records: [ConfinementViolation.Record]) {
         state = .closed
+        // Reaped below: no longer a number to kill.
+        dismissal.withLock { $0.pid = nil }
+        try? unconfirmedExec?.report.close()
+        unconfirmedExec = nil
         running.channel.close()
         let (termination, killed) = ProcessExit.end(running.pid, waitingUpTo: seconds, group: true)
         let records = ConfinementViolation.read(running.violations)

@@ -9,6 +9,7 @@ extension PresenterProcess {
     /// start, loading, attach) are checked on the way.
     func awaitReply(_ number: UInt32) throws(PresenterFailure) -> PresenterMessage.Result {
         let running = try started()
+        try confirmExec()
         while true {
             let head = pending.first
             let hook = replyWait.blamed(head)
@@ -103,6 +104,22 @@ extension PresenterProcess {
         if case .done = result { return }
         guard !request.isAttach && request.hook?.isStartUp != true else {
             throw stop(in: request.hook, .protocolViolation(.wrongAnswer(to: nil, expected: .done)))
+        }
+    }
+
+    /// The next message (``PresenterChannel/next(until:slices:)``); its
+    /// failures blamed on `hook`.
+    func next(
+        _ running: Running, until deadline: (() -> Double)?, slices: Bool = false, hook: Hook?
+    ) throws(PresenterFailure) -> PresenterMessage.Incoming? {
+        do throws(PresenterChannel.Failure) {
+            return try running.channel.next(until: deadline, slices: slices)
+        } catch {
+            switch error {
+            case .ended: throw reapEnded(in: hook)
+            case .timedOut: throw stop(in: hook, hang(in: hook))
+            case .malformed(let detail): throw stop(in: hook, .protocolViolation(.malformedMessage(detail)))
+            }
         }
     }
 }

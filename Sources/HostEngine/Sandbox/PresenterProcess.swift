@@ -93,6 +93,8 @@ package final class PresenterProcess: PresenterEngine {
     /// pending request's budget runs from then, or from when it was sent.
     var lastAnswer = 0.0
     var loadedPaths = Set<String>()
+    /// The process's start while its exec is not known to have worked.
+    var unconfirmedExec: Spawn.Beginning?
     /// The handle of each presenter the process was asked to load: what
     /// attach names it by (the process numbers them from 0, in order).
     var handles: [DescriptorKey: PresenterMessage.Handle] = [:]
@@ -110,6 +112,10 @@ package final class PresenterProcess: PresenterEngine {
     /// another thread; the start and the loading then get only the hook
     /// budget from that moment.
     let hurriedAt = LockedValue<Double?>(nil)
+    /// Whether the run dismissed the process (``dismiss``), and its number
+    /// while it is ours to kill (running and not reaped): one lock, so a
+    /// dismissal never kills a number that was reaped meanwhile.
+    let dismissal = LockedValue(Dismissal())
 
     package init(
         configuration: PresenterProcessConfiguration, options: [String: String], clock: HostClock,
@@ -256,12 +262,6 @@ package final class PresenterProcess: PresenterEngine {
         end(running, waitingUpTo: configuration.hookTimeout)
     }
 
-    /// The run is ending: from now on, a start or a loading still under way
-    /// gets only the hook budget. Any thread.
-    package var hurry: @Sendable () -> Void {
-        { [hurriedAt] in hurriedAt.withLock { $0 = $0 ?? PresenterProcess.now() } }
-    }
-
     // MARK: - Calls
 
     func outcome(of request: PresenterMessage.Request, view: ViewID, hook: Hook) throws(PresenterFailure)
@@ -327,18 +327,26 @@ package final class PresenterProcess: PresenterEngine {
         }
         // Started ahead by `run` (its registry load and command spawn went on
         // meanwhile), else now.
-        let launched = configuration.launch?.take(for: configuration) ?? PresenterProcessLaunch.spawn(configuration)
-        let started: PresenterProcessLaunch.Started
+        // Its exec is waited for where a reply first is (``confirmExec()``):
+        // what is sent meanwhile waits in the channel.
+        let launched = configuration.launch?.take(for: configuration) ?? PresenterProcessLaunch.fork(configuration)
+        let started: PresenterProcessLaunch.Forked
         switch launched {
         case .success(let value): started = value
         case .failure(let failure): throw stop(in: nil, .couldNotStart(.launch(failure.reason)))
         }
+        let pid = started.beginning.pid
         let printed = PrintedLines(presenterId: currentPresenter, output: output)
         let pump = OutputPump(fd: started.log) { printed.append($0) }
         let running = Running(
-            pid: started.pid, channel: PresenterChannel(started.channel), pump: pump, printed: printed,
+            pid: pid, channel: PresenterChannel(started.channel), pump: pump, printed: printed,
             violations: started.violations)
         state = .running(running)
+        unconfirmedExec = started.beginning
+        dismissal.withLock { dismissal in
+            dismissal.pid = pid
+            if dismissal.dismissed { ProcessExit.kill(pid) }
+        }
         replyWait.started()
         lastAnswer = Self.now()
         sequence &+= 1
@@ -359,22 +367,6 @@ package final class PresenterProcess: PresenterEngine {
     func receiveAvailable(_ running: Running) throws(PresenterFailure) {
         if try next(running, until: nil, hook: nil) != nil {
             throw stop(in: nil, .protocolViolation(.spokeUnasked))
-        }
-    }
-
-    /// The next message (``PresenterChannel/next(until:slices:)``); its
-    /// failures blamed on `hook`.
-    func next(
-        _ running: Running, until deadline: (() -> Double)?, slices: Bool = false, hook: Hook?
-    ) throws(PresenterFailure) -> PresenterMessage.Incoming? {
-        do throws(PresenterChannel.Failure) {
-            return try running.channel.next(until: deadline, slices: slices)
-        } catch {
-            switch error {
-            case .ended: throw reapEnded(in: hook)
-            case .timedOut: throw stop(in: hook, hang(in: hook))
-            case .malformed(let detail): throw stop(in: hook, .protocolViolation(.malformedMessage(detail)))
-            }
         }
     }
 

@@ -1,4 +1,5 @@
 import HostEngine
+import HostSystem
 
 /// Settling and shutting down: the end of the presenters' work, waited for
 /// from any thread but the presenter thread.
@@ -9,6 +10,21 @@ extension PresenterRuntime {
     /// ``shutdown()`` does it too. Any thread.
     public func hurryPresenters() {
         hurryEngine()
+    }
+
+    /// Nothing the presenters would still draw will be seen: the work is
+    /// over, no outcome of it stays (a success without a message), and the
+    /// caller shuts the runtime down right after. A presenter process is
+    /// let go at once instead of waited for: its hide and destroy, and,
+    /// when the work ended before the process was ready, its start and
+    /// loading (some 10 ms that would hold the prompt for nothing: the
+    /// region goes either way). Its failure then is taken as this end:
+    /// nothing reports it and no plain lines follow. Presenters in this
+    /// process (`--in-process`) run to the end as before. Any thread but
+    /// the presenter thread.
+    package func dismissPresenters() {
+        dismissed.withLock { $0 = true }
+        dismissEngine()
     }
 
     /// Waits until no interactor is in flight, nothing is queued, and the

@@ -75,6 +75,11 @@ public final class PresenterRuntime: Sendable {
     let logSink: LockedValue<((PresenterLogEntry) -> Void)?>
     /// The engine's ``PresenterEngine/hurry``, for any thread.
     let hurryEngine: @Sendable () -> Void
+    /// The engine's ``PresenterEngine/dismiss``, for any thread.
+    let dismissEngine: @Sendable () -> Void
+    /// Whether the caller dismissed the presenters (``dismissPresenters()``):
+    /// their failure from then on is the end it chose.
+    let dismissed = LockedValue(false)
     /// Whether the presenters' runs are over, and whether the runtime is shut down.
     let settling = RuntimeSettling()
 
@@ -174,6 +179,7 @@ public final class PresenterRuntime: Sendable {
                 geometry: composer.geometry, output: { entry in logSink.withLock { $0?(entry) } })
         }
         hurryEngine = engine?.hurry ?? { @Sendable in }
+        dismissEngine = engine?.dismiss ?? { @Sendable in }
         state = PresenterBound(
             RuntimeState(
                 backend: backend, onPresenterFailure: onPresenterFailure, engine: engine,
@@ -351,6 +357,8 @@ public final class PresenterRuntime: Sendable {
         }
         engine.close()
         for screenlet in screenlets { screenlet.presenterGone() }
+        // Not the presenter's failure: the end the caller chose, which nothing reports.
+        if dismissed.withLock({ $0 }) { return }
         if let onPresenterFailure {
             let next = onPresenterFailure(failure, previous)
             state.value.backend = next

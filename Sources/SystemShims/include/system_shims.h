@@ -116,6 +116,19 @@ struct ph_spawn_result {
 int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[], char *const envp[],
              const struct ph_spawn_plan *plan);
 
+/** ph_spawn in two steps, for a caller that must not wait for the child's
+ *  exec where it starts it (the presenter process, started ahead: its exec
+ *  must not delay the command's start). ph_spawn_begin forks and returns at
+ *  once: 0, the child in result->pid and the read end of its report pipe in
+ *  *report (close-on-exec), or the errno of the fork. ph_spawn_end then
+ *  waits on *report for the exec, as ph_spawn does, closes it, and returns 0
+ *  with result complete, or the errno of what failed in the child (which it
+ *  reaps when `reap` is set; otherwise the caller does). A caller that never
+ *  calls ph_spawn_end closes *report and reaps the child itself. */
+int ph_spawn_begin(struct ph_spawn_result *result, int *report, const char *path, char *const argv[],
+                   char *const envp[], const struct ph_spawn_plan *plan);
+int ph_spawn_end(struct ph_spawn_result *result, int report, int reap);
+
 /** Discards a pending SIGTSTP, SIGTTIN or SIGTTOU of the calling process
  *  (each set to SIG_IGN and back: POSIX discards a pending signal so), as
  *  ph_spawn's child does once it leads a group of its own: a Ctrl-Z that

@@ -64,13 +64,13 @@ struct SandboxLaunchTests {
         #expect(launch.take(for: insecure) == nil, "another policy: another start")
         var slower = plain
         slower.hookTimeout = 2
-        guard case .success(let started)? = launch.take(for: slower) else {
+        guard case .success(let forked)? = launch.take(for: slower) else {
             Issue.record("a budget is not part of the start")
             return
         }
         #expect(launch.take(for: plain) == nil && launch.pid == nil, "taken once")
-        try? started.channel.close()
-        try? started.log.close()
-        _ = ProcessExit.end(started.pid, waitingUpTo: 0, group: true)
+        forked.close()
+        try? forked.beginning.report.close()
+        _ = ProcessExit.end(forked.beginning.pid, waitingUpTo: 0, group: true)
     }
 }

@@ -98,6 +98,39 @@ struct SpawnTests {
         #expect(status >> 8 & 0xff == 7)
     }
 
+    /// ``Spawn/begin(_:_:_:)`` only forks: it returns while the child has
+    /// not exec'd (held here in its open(2) of a FIFO nobody writes yet),
+    /// so a thread that starts a helper ahead never waits for the helper's
+    /// setup; ``Spawn/Beginning/end()`` then waits for the exec.
+    @Test func aBeginningReturnsBeforeTheExecAndItsEndWaitsForIt() throws {
+        let fifo = TestPaths.temporaryDirectory("spawn-begin").appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var options = Spawn.Options()
+        options.descriptors[.standardInput] = .file(fifo, O_RDONLY)
+        let beginning = try Spawn.begin("/bin/sh", ["sh", "-c", "exit 5"], options).get()
+        // Nothing on the report yet: the child waits in its open, before the exec.
+        #expect(try beginning.report.wait(for: .input) { 0 }.isEmpty)
+        #expect(ProcessExit.hasExited(beginning.pid) == false)
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        defer { if writer >= 0 { close(writer) } }
+        #expect(try beginning.end().get().pid == beginning.pid)
+        var status: Int32 = 0
+        _ = try? retryingOnInterrupt("waitpid") { waitpid(beginning.pid, &status, 0) }
+        #expect(status >> 8 & 0xff == 5)
+    }
+
+    /// An exec that fails is ``Spawn/Beginning/end()``'s error, and the
+    /// child, ended, is left for the caller to reap: its number is not
+    /// anyone else's while the caller may still signal it.
+    @Test func aBeginningWhoseExecFailsLeavesItsChildToTheCaller() throws {
+        let beginning = try Spawn.begin("/nonexistent/program", ["program"], Spawn.Options()).get()
+        #expect(throws: Errno(call: "spawn", code: ENOENT)) { try beginning.end().get() }
+        #expect(waitUntil { ProcessExit.hasExited(beginning.pid) })
+        var status: Int32 = 0
+        #expect(try retryingOnInterrupt("waitpid") { waitpid(beginning.pid, &status, WNOHANG) } == beginning.pid)
+        #expect(status >> 8 & 0xff == 127)
+    }
+
     /// The one-letter state of a process or thread (`/proc/.../stat`).
     private static func state(of entry: String) -> String? {
         guard let stat = try? String(contentsOfFile: entry + "/stat", encoding: .utf8),
