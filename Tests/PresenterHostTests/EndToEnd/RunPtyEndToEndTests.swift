@@ -26,8 +26,10 @@ struct RunPtyEndToEndTests {
     }
 
     /// Python's `print` with no `-u`: a line seen before the test lets
-    /// the next one come was not kept in a buffer.
-    @Test func aPythonPrintLoopAppearsLineByLine() throws {
+    /// the next one come was not kept in a buffer. In the stream, and in
+    /// the tail (which a success takes off with the region).
+    @Test(arguments: ["stream", "tail"])
+    func aPythonPrintLoopAppearsLineByLine(output: String) throws {
         let python = try #require(TerminalDriver.python)
         let go = GoFile()
         let script = """
@@ -38,10 +40,12 @@ struct RunPtyEndToEndTests {
                     time.sleep(0.05)
             """
         let run = try TerminalDriver.run(
-            ["run", "--pty", "--output", "stream", "--working", "Printing", "--", python.path, "-c", script],
+            ["run", "--pty", "--output", output, "--working", "Printing", "--", python.path, "-c", script],
             steps: (0..<3).flatMap { [.waitText("printed \($0)"), .touch(go.path + String($0))] } + [.waitExit(20)])
         #expect(run.errors == [] && run.exit.code == 0, "\(run.exit) \(run.errors)")
-        #expect((0..<3).allSatisfy { run.final.lines.contains("printed \($0)") }, "\(run.final.lines)")
+        #expect(
+            (0..<3).allSatisfy { run.final.lines.contains("printed \($0)") } == (output == "stream"),
+            "\(run.final.lines)")
     }
 
     @Test(arguments: [true, false])
