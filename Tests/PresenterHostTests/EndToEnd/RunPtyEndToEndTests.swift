@@ -193,4 +193,25 @@ struct RunPtyEndToEndTests {
         try #require(tmux.resize(cols: 60, rows: 20))
         #expect(tmux.waitFor { $0.contains("SIZE 20 60") } != nil)
     }
+
+    /// Resized while stopped: no SIGWINCH reached the job then (the shell
+    /// had the terminal), so at `fg` the host gives the command the new
+    /// size and tells it, as its stdout's size is no longer the terminal's.
+    @Test(.enabled(if: TmuxSession.isAvailable, TmuxSession.missingNote))
+    func aResizeWhileStoppedReachesTheCommandAtFg() throws {
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        let go = GoFile()
+        defer { go.create() }
+        let command = "trap 'echo SIZE $(stty size <&2)' WINCH; echo SIZE $(stty size <&2); \(go.wait)"
+        tmux.type(
+            "\(Self.binary) run --pty --output stream --working Sizing -- sh -c \(TmuxSession.quoted(command))")
+        try #require(tmux.waitFor { $0.contains("SIZE 24 80") && $0.last.map(Self.drawnByUs) == true } != nil)
+        tmux.keys("C-z")
+        try #require(tmux.waitFor { $0.contains { $0.contains("Stopped") } } != nil)
+        try #require(tmux.resize(cols: 60, rows: 20))
+        tmux.type("fg")
+        #expect(tmux.waitFor { $0.contains("SIZE 20 60") } != nil)
+    }
 }
