@@ -83,6 +83,21 @@ struct RunPtyEndToEndTests {
         }
     }
 
+    @Test func aProcessLeftHoldingTheTerminalDoesNotHoldTheRun() throws {
+        // It holds the command's stderr, the pty, for a minute (then the test
+        // ends it): a run that ends within half of that did not wait for it.
+        let pidFile = TestPaths.temporaryDirectory("pty-orphan").appendingPathComponent("pid").path
+        let start = Date()
+        let result = try ProcessRunner.hostInTerminal([
+            "run", "--pty", "--", "sh", "-c", "sleep 60 >/dev/null & echo $! > \(pidFile); echo started >&2",
+        ])
+        let orphan = try waitForPid(in: pidFile)
+        defer { kill(orphan, SIGKILL) }
+        #expect(result.status == 0, "\(result)")
+        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(kill(orphan, 0) == 0, "the orphan should still run")
+    }
+
     @Test func plainModeReadsNothingSoOpensNoTerminal() throws {
         // No terminal: the output goes straight through, as without --pty.
         let result = try ProcessRunner.host(["run", "--pty", "--", "sh", "-c", "[ -t 1 ] || echo straight-through"])
