@@ -14,8 +14,9 @@ import Glibc
 package final class ChildProcess: Sendable {
     /// The child's process id.
     package let pid: pid_t
-    /// The read end of the pipe that receives the child's captured output, or
-    /// `nil` when nothing is captured. The caller owns it and closes it.
+    /// The read end of the pipe (or the leader of the ``OutputTerminal``)
+    /// that receives the child's captured output, or `nil` when nothing is
+    /// captured. The caller owns it and closes it.
     package let outputFD: FileDescriptor?
     /// Whether the child was reaped: then its pid may be another process's.
     private let reaped = LockedValue(false)
@@ -56,6 +57,9 @@ package final class ChildProcess: Sendable {
         case interpreterNotFound(command: String, interpreter: String)
         /// Anything else (no memory, too many processes, no pipe).
         case failed(command: String, reason: String)
+        /// No pseudo-terminal for its output could be opened (`reason`:
+        /// strerror's text): no `/dev/pts` in a container, or none left.
+        case noPseudoTerminal(command: String, reason: String)
     }
 
     private init(pid: pid_t, outputFD: FileDescriptor?) {
@@ -151,6 +155,9 @@ package final class ChildProcess: Sendable {
     ///   - captureStdout: send the child's stdout into the capture pipe.
     ///   - captureStderr: send the child's stderr into the capture pipe.
     ///   Both go into one pipe, so their order is kept as the child wrote it.
+    ///   - pseudoTerminal: capture into an ``OutputTerminal`` sized like
+    ///     the caller's terminal instead of a pipe: the child then sees a
+    ///     terminal on what is captured.
     ///   - passing: descriptors of the host the child gets, by the child's
     ///     number (the progress channel).
     ///   - environment: `NAME=value` entries; `nil` passes the host's.
@@ -162,14 +169,21 @@ package final class ChildProcess: Sendable {
     ///   looks binary.
     package static func spawn(
         _ executable: String, _ arguments: [String], captureStdout: Bool = false,
-        captureStderr: Bool = false, passing: [FileDescriptor: FileDescriptor] = [:],
+        captureStderr: Bool = false, pseudoTerminal: Bool = false, passing: [FileDescriptor: FileDescriptor] = [:],
         environment: [String]? = nil
     ) throws(SpawnError) -> ChildProcess {
         precondition(!arguments.isEmpty, "a command needs at least its name")
         let command = arguments[0]
 
         var capture: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
-        if captureStdout || captureStderr {
+        if (captureStdout || captureStderr) && pseudoTerminal {
+            do throws(Errno) {
+                let terminal = try OutputTerminal.open(sizedLike: OutputTerminal.callersTerminal)
+                capture = (readEnd: terminal.leader, writeEnd: terminal.follower)
+            } catch {
+                throw .noPseudoTerminal(command: command, reason: errnoText(error.code))
+            }
+        } else if captureStdout || captureStderr {
             do throws(Errno) {
                 capture = try FileDescriptor.pipe()
             } catch {

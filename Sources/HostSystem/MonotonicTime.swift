@@ -1,4 +1,5 @@
 import Glibc
+import SystemShims  // `struct timespec`: clang gives its members to the first module whose header has <time.h>
 
 /// The one monotonic clock of the host (CLOCK_MONOTONIC): what `now_ns`
 /// returns to plugins (through ``MonotonicClock``), watchdogs and budgets

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import SystemShims  // `struct timespec`: clang gives its members to the first module whose header has <time.h>
 
 /// The wall clock (CLOCK_REALTIME): the date a bookmark was added, the
 /// time a `--log` line was written. Never for durations or deadlines, which

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/wait.h>
@@ -183,6 +184,23 @@ static void closefrom_around(int from, int keep) {
 
 int ph_open_path_cloexec(const char *path) {
     return open(path, O_PATH | O_CLOEXEC);
+}
+
+int ph_open_pseudo_terminal(int *follower) {
+    int leader = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (leader < 0) return -1;
+    if (grantpt(leader) == 0 && unlockpt(leader) == 0) {
+        *follower = ioctl(leader, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (*follower < 0 && (errno == EINVAL || errno == ENOTTY)) {
+            char name[64];
+            if (ptsname_r(leader, name, sizeof name) == 0) *follower = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        }
+        if (*follower >= 0) return leader;
+    }
+    int saved = errno;
+    close(leader);
+    errno = saved;
+    return -1;
 }
 
 int ph_set_parent_death_signal(int signal) {

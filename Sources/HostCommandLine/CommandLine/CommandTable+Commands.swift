@@ -69,6 +69,11 @@ extension CommandTable {
             OptionSpec(
                 name: "--show-output", help: "The same as --output stream.", alias: (name: "--output", value: "stream")),
             OptionSpec(
+                name: "--pty",
+                help:
+                    "Give <command> a pseudo-terminal for the output run reads, in place of a pipe, sized like the terminal: it keeps its colours and line buffering; stdin, Ctrl-C and Ctrl-Z stay as without it."
+            ),
+            OptionSpec(
                 name: "--static",
                 help:
                     "One line per state change, no animation or redraws, even in a terminal (for screen readers; also when ACCESSIBLE=1)."

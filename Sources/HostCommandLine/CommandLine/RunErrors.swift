@@ -26,6 +26,10 @@ extension RunSession {
             )
         case .failed(let command, let reason):
             return .failure("\(command): cannot start: \(reason)")
+        case .noPseudoTerminal(let command, let reason):
+            return .failure(
+                "\(command): cannot start: no pseudo-terminal for --pty (\(reason)); mount /dev/pts or run it without --pty"
+            )
         }
     }
 

@@ -40,6 +40,9 @@ package struct RunOptions: Equatable, Sendable {
     /// character, a failure 3 s), as the original's HUD does in an app that
     /// goes on; by default `run` ends with the command.
     package var linger = false
+    /// `--pty`: the output `run` reads goes to a pseudo-terminal, not a
+    /// pipe, so that the command sees a terminal (``OutputTerminal``).
+    package var pty = false
     /// The command and its arguments; never empty after parsing.
     package var command: [String] = []
 
@@ -63,6 +66,7 @@ package struct RunOptions: Equatable, Sendable {
         eventsFile = parsed.last("--events")
         grace = parsed.seconds("--grace") ?? grace
         linger = parsed.has("--linger")
+        pty = parsed.has("--pty")
         command = parsed.operands
         if presentation.messagesFile != nil && (working != nil || success != nil || failure != nil) {
             throw .usage(

@@ -20,6 +20,9 @@ import HostSystem
 ///   `CMD` succeeds, as `gum spin` does). A stdout that is not a terminal
 ///   (a pipe, a file) cannot tear a region drawn on stderr, so it is passed
 ///   straight through.
+/// - `--pty`: what would go into the pipe goes into a pseudo-terminal
+///   (``OutputTerminal``), read the same way; what passes straight through
+///   (a stdout that is not a terminal, plain mode's output) still does.
 ///
 /// Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT are caught
 /// (``SignalTrap/trapped``); SIGTSTP (Ctrl-Z) takes the region off the
@@ -153,6 +156,8 @@ final class RunSession: Sendable {
         let channel: ProgressChannel
         let output: RunOutputSink
         let pump: OutputPump?
+        /// `--pty`'s terminal following the caller's size.
+        let resizes: OutputTerminal?
         let timer: DispatchSourceTimer?
         let handle: InteractorHandle
         /// When the command was about to start, on ``MonotonicTime``, in seconds.
@@ -215,6 +220,7 @@ final class RunSession: Sendable {
             mode: mode == .terminal || options.output == .hide ? options.output : .stream,
             terminal: mode == .terminal, runtime: runtime, relay: relay, log: session.log,
             tail: { [view] in view.appendTail($0) })
+        let resizes = options.pty ? Self.followResizes(of: child) : nil
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child, on: stage.control) }
         let handle: InteractorHandle
@@ -224,8 +230,15 @@ final class RunSession: Sendable {
             handle = try presentLate(on: runtime, child: child, relay: relay)
         }
         return Started(
-            child: child, channel: channel, output: output, pump: pump, timer: timer, handle: handle,
-            startedAt: startedAt)
+            child: child, channel: channel, output: output, pump: pump, resizes: resizes, timer: timer,
+            handle: handle, startedAt: startedAt)
+    }
+
+    /// `--pty`: the command's terminal takes the caller's size after each
+    /// resize, and the command a SIGWINCH then (``OutputTerminal`` says why).
+    private static func followResizes(of child: ChildProcess) -> OutputTerminal? {
+        guard let leader = child.outputFD, let terminal = OutputTerminal.callersTerminal else { return nil }
+        return OutputTerminal.follow(terminal, onto: leader) { child.sendToTree(SIGWINCH, freeze: false) }
     }
 
     /// Attaches the run's view with its presenter and starts its action on it.
@@ -280,7 +293,7 @@ final class RunSession: Sendable {
             let child = try ChildProcess.spawn(
                 executable, options.command,
                 captureStdout: (capture && TerminalShim.isTerminal(.standardOutput)) || events.usesStandardOutput,
-                captureStderr: capture,
+                captureStderr: capture, pseudoTerminal: options.pty,
                 passing: [channel.childFD: channel.writeFD],
                 environment: ProcessEnvironment.entries(setting: setting))
             channel.commandStarted()
@@ -307,6 +320,7 @@ final class RunSession: Sendable {
         stage.handlePendingSignals()
         state.withLock { $0.ended = true }
         started.timer?.cancel()
+        started.resizes?.stop()
         started.pump?.finish()
         started.channel.finish()
         started.output.flush()

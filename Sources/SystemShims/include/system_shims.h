@@ -52,6 +52,13 @@ int ph_mkstemp_cloexec(char *path_template);
  *  cannot be read or written (EBADF). */
 int ph_open_path_cloexec(const char *path);
 
+/** A pseudo-terminal of our own (posix_openpt, grantpt, unlockpt), neither
+ *  end our controlling terminal and both close-on-exec from birth: the
+ *  leader (master), or -1 and errno; the follower (slave) in *follower,
+ *  opened through the leader (TIOCGPTPEER) so that no other process's
+ *  /dev/pts name can stand in for it (by that name on a kernel before 4.13). */
+int ph_open_pseudo_terminal(int *follower);
+
 /** One descriptor of a child of ph_spawn: `target` becomes a copy of
  *  `source`, or, when `path` is not NULL, the file `path` opened with
  *  `flags`. */

@@ -35,6 +35,7 @@ struct RunOptionsTests {
         // No hold: run ends with the command (issue 31).
         #expect(options.presentation.minShow == 0)
         #expect(!options.linger)
+        #expect(!options.pty)
         #expect(options.grace == 0)
         #expect(options.presentation.hookTimeout == 0.25)
         #expect(!options.presentation.inProcess && !options.presentation.verbose && options.presentation.logFile == nil)
@@ -64,7 +65,7 @@ struct RunOptionsTests {
         let options = try parse([
             "--presenter", "netactivity", "--action", "build", "--working", "W", "--success", "S",
             "--failure", "F", "--timeout", "2.5", "--show-output", "--color", "never",
-            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger", "--",
+            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger", "--pty", "--",
             "make", "-j2",
         ])
         #expect(options.presentation.presenter == "netactivity")
@@ -77,6 +78,7 @@ struct RunOptionsTests {
         #expect(options.presentation.minShow == 0.5)
         #expect(options.grace == 0.25)
         #expect(options.linger)
+        #expect(options.pty)
         #expect(options.command == ["make", "-j2"])
     }
 
