@@ -8,7 +8,8 @@ import HostText
 ///
 /// A setting that is wrong never fails the command: one line on stderr
 /// says what is wrong and where, and the command goes on as if it were not
-/// there. (add-bookmark keeps its screen's own presenter, addbookmark, as
+/// there; a default presenter that is not installed gives way to mbhud
+/// (``PresentationOptions/presenterSource``), with one line too. (add-bookmark keeps its screen's own presenter, addbookmark, as
 /// the original screen chooses its presenter itself.)
 enum DefaultPresenter {
     /// The environment variable that names the default presenter.
@@ -57,6 +58,7 @@ enum DefaultPresenter {
         if let named = environment[variable], !named.isEmpty {
             if SettingsFile.isName(named) {
                 result.presenter = named
+                result.presenterSource = variable
                 return (result, problems)
             }
             problems.append(
@@ -64,6 +66,7 @@ enum DefaultPresenter {
             )
         }
         result.presenter = settings.presenter ?? builtIn
+        result.presenterSource = settings.presenter == nil ? nil : SettingsFile.path(environment)
         return (result, problems)
     }
 }

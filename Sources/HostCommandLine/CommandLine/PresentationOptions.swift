@@ -11,6 +11,10 @@ package struct PresentationOptions: Equatable, Sendable {
     package var presenter = "mbhud"
     /// Whether `--presenter` was given: the user's default does not apply.
     package var presenterChosen = false
+    /// Where ``presenter`` came from when the user's default chose it
+    /// (`PRESENTER_HOST_PRESENTER`, the settings file's path), else nil:
+    /// such a presenter that is not installed gives way to mbhud.
+    package var presenterSource: String?
     /// `--option <key>=<value>`, and the settings file's: what
     /// presenters read through `option` ("spinner", or "line.spinner" for
     /// one presenter), under the host's own keys.
