@@ -53,7 +53,11 @@ enum DefaultPresenter {
             }
         }
         var result = presentation
-        result.presenterOptions = settings.presenterOptions.merging(presentation.presenterOptions) { $1 }
+        // The command line wins: `--option spinner=dot` over the file's
+        // `line.spinner = moon` too (the host looks the qualified key up first).
+        let given = presentation.presenterOptions.keys
+        let fromFile = settings.presenterOptions.filter { key, _ in !given.contains { key.hasSuffix("." + $0) } }
+        result.presenterOptions = fromFile.merging(presentation.presenterOptions) { $1 }
         guard !presentation.presenterChosen else { return (result, problems) }
         if let named = environment[variable], !named.isEmpty {
             if SettingsFile.isName(named) {

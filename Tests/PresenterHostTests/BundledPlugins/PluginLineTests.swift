@@ -71,6 +71,29 @@ struct PluginLineTests {
         #expect(tmux.waitFor { $0.last?.hasPrefix("DONE") == true } != nil)
     }
 
+    /// The settings file makes line the default with its options; the
+    /// command line's `--option` wins over the file's.
+    @Test(arguments: [("", "moon"), ("--option spinner=line ", "line")])
+    func theSettingsFileChoosesLineAndItsSpinner(flags: String, style: String) throws {
+        let frames = try #require(Self.styles.first { $0.name == style }?.frames)
+        let folder = TestPaths.temporaryDirectory("settings")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("presenter-host"), withIntermediateDirectories: true)
+        try Data("presenter = line\nline.spinner = moon\n".utf8).write(
+            to: folder.appendingPathComponent("presenter-host/config"))
+        let go = GoFile()
+        let tmux = try TmuxSession(
+            command: "XDG_CONFIG_HOME=\(TmuxSession.quoted(folder.path)) \(TmuxSession.quoted(TestPaths.binary.path)) "
+                + "run \(flags)--working Working -- sh -c \(TmuxSession.quoted(go.wait)); echo DONE; exec sleep 60")
+        defer { tmux.kill() }
+        let screen = try #require(tmux.waitFor { $0.last?.hasSuffix(" Working") == true })
+        let mark = try #require(screen.last?.dropLast(" Working".count)).trimmingCharacters(in: .whitespaces)
+        #expect(frames.contains(mark), "\(style): \(mark)")
+        go.create()
+        #expect(tmux.waitFor { $0.last == "DONE" } != nil)
+    }
+
     /// An unknown style is the default's, with a warning in the log.
     @Test func anUnknownSpinnerIsTheDefaultWithAWarning() throws {
         let go = GoFile()
