@@ -39,7 +39,7 @@ extension CommandTable {
         description: "Runs <command> as an action under a progress presenter and exits with its status.",
         options: [
             presenter(
-                "The presenter to show (default: \(DefaultPresenter.variable), else the settings file's presenter = <id>, else mbhud; see --list)."
+                "The presenter to show (default: \(DefaultPresenter.variable), else presenter = <id> in $XDG_CONFIG_HOME/presenter-host/config, else mbhud; see --list)."
             ),
             presenterOption,
             OptionSpec(
@@ -260,7 +260,7 @@ extension CommandTable {
             """,
         options: [
             presenter(
-                "The presenter to show (default: \(DefaultPresenter.variable), else the settings file's presenter = <id>, else mbhud; see --list)."
+                "The presenter to show (default: \(DefaultPresenter.variable), else presenter = <id> in $XDG_CONFIG_HOME/presenter-host/config, else mbhud; see --list)."
             ),
             presenterOption,
             messages(
