@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The host, its C ABI, the Swift SDK for plugin authors, and the three bundled
+// The host, its C ABI, the Swift SDK for plugin authors, and the four bundled
 // presenter plugins, each its own dynamic library (libMBHud.so, ...).
 let package = Package(
     name: "presenter-host",
@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "MBHud", type: .dynamic, targets: ["MBHud"]),
         .library(name: "NetActivity", type: .dynamic, targets: ["NetActivity"]),
         .library(name: "AddBookmark", type: .dynamic, targets: ["AddBookmark"]),
+        // The one-row presenter: the spinner and the message at the cursor.
+        .library(name: "Line", type: .dynamic, targets: ["Line"]),
         // The SDK's build plugin: a .presenters file becomes the library's
         // description notes and its PresenterInfo values.
         .plugin(name: "PresenterDescription", targets: ["PresenterDescription"]),
@@ -118,6 +120,8 @@ let package = Package(
         .target(
             name: "AddBookmark", dependencies: ["PresenterSDK"], path: "Plugins/AddBookmark",
             plugins: ["PresenterDescription"]),
+        .target(
+            name: "Line", dependencies: ["PresenterSDK"], path: "Plugins/Line", plugins: ["PresenterDescription"]),
         .target(
             name: "SwiftExamplePresenter", dependencies: ["PresenterSDK"],
             path: "Examples/SwiftExamplePresenter", plugins: ["PresenterDescription"]),

@@ -8,14 +8,15 @@
 
 Builds the release binary and the indicatif peer (gum-spin too when a part uses it), then runs the parts
 (default all), each a file of this folder: goals (issue 33's goal table,
-against indicatif-spin and gum-spin), profiles (callgrind and perf: where a
+against indicatif-spin and gum-spin), line (issue 34's one-row presenter's CPU and
+bytes per frame against indicatif-spin and gum-spin), profiles (callgrind and perf: where a
 start's instructions and time go), shell (issue 31: a run in a terminal
 against indicatif-spin and gum-spin), instructions (callgrind's count of a
 frame), sandbox (issue 17), startup, spinner, hang, floor, drive, progress,
 registry, version.
 Each part's tables go to docs/benchmarks/PART.md (and its figures to
 PART.json), spliced into docs/BENCHMARKS.md between its markers; --no-write
-prints them only. --quick runs the goals, instructions and hang parts with few runs,
+prints them only. --quick runs the goals, line, instructions and hang parts with few runs,
 writes nothing, and exits 1 when a figure is past its threshold in
 thresholds.json. Every part alternates its variants, takes medians, and
 measures from outside the measured processes. Not part of the test command."""
@@ -32,9 +33,9 @@ import build  # noqa: E402
 import results  # noqa: E402
 from common import ROOT, load_average, log  # noqa: E402
 
-PARTS = ("goals", "profiles", "shell", "instructions", "sandbox", "startup", "spinner", "hang", "floor", "drive",
+PARTS = ("goals", "line", "profiles", "shell", "instructions", "sandbox", "startup", "spinner", "hang", "floor", "drive",
          "progress", "registry", "version")
-QUICK = {"parts": "goals,instructions,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
+QUICK = {"parts": "goals,line,instructions,hang", "runs": 3, "seconds": 4, "startup_runs": 15, "registry_runs": 3}
 
 
 class Context:

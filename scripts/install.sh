@@ -47,7 +47,7 @@ esac
 prefix=${prefix%/}
 destdir=${DESTDIR:-}
 
-plugins=(libMBHud.so libNetActivity.so libAddBookmark.so)
+plugins=(libMBHud.so libNetActivity.so libAddBookmark.so libLine.so)
 plugindir=lib/presenter-host/plugins
 # Every file this script installs, relative to the prefix: uninstall removes these and nothing else.
 fetcher=libexec/presenter-host/presenter-host-fetch

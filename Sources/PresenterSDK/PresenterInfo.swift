@@ -42,6 +42,9 @@ public struct PresenterInfo: Sendable {
         public static let messages = Capabilities(rawValue: UInt64(PRESENTER_CAP_MESSAGES))
         /// `PRESENTER_CAP_DETERMINATE`: shows a determinate progress fraction.
         public static let determinate = Capabilities(rawValue: UInt64(PRESENTER_CAP_DETERMINATE))
+        /// `PRESENTER_CAP_ONE_ROW` (ABI 1.4): draws in one row, so a host
+        /// that draws a region gives it a view of one row.
+        public static let oneRow = Capabilities(rawValue: UInt64(PRESENTER_CAP_ONE_ROW))
     }
 
     /// The optional hooks of a descriptor (create and destroy are always set).

@@ -38,7 +38,7 @@ struct Manifest {
 
     static let textKeys = ["name", "version", "description", "author", "license", "extends"]
     static let listKeys = ["capabilities", "hooks"]
-    static let capabilities = ["messages", "determinate"]
+    static let capabilities = ["messages", "determinate", "one-row"]
     static let hooks = ["show", "hide", "progress", "render", "key"]
     /// The byte limits of presenter_abi.h's descriptor fields.
     static let limits = ["name": 128, "version": 64, "description": 512, "author": 256, "license": 128, "extends": 64]

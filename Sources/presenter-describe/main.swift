@@ -118,7 +118,7 @@ for presenter in manifest.presenters {
             static let \(propertyName(presenter.id)) = PresenterInfo(
                 id: \(literal(presenter.id)), name: \(literal(fields["name"]!)), version: \(literal(fields["version"]!)),
                 description: \(optional("description")), author: \(optional("author")), license: \(optional("license")),
-                extends: \(optional("extends")), capabilities: [\(capabilities.map { "." + $0 }.joined(separator: ", "))],
+                extends: \(optional("extends")), capabilities: [\(capabilities.map { "." + propertyName($0) }.joined(separator: ", "))],
                 hooks: [\(hooks.map { "." + $0 }.joined(separator: ", "))])
 
         """

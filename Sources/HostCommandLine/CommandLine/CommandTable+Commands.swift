@@ -38,7 +38,10 @@ extension CommandTable {
         summary: "Run a command under a presenter.",
         description: "Runs <command> as an action under a progress presenter and exits with its status.",
         options: [
-            presenter("The presenter to show (default: mbhud; see --list)."),
+            presenter(
+                "The presenter to show (default: \(DefaultPresenter.variable), else presenter = <id> in $XDG_CONFIG_HOME/presenter-host/config, else mbhud; see --list)."
+            ),
+            presenterOption,
             OptionSpec(
                 name: "--action", value: .text(placeholder: "<name>", needs: "a non-empty action name"),
                 help: "The action whose messages apply (default: run)."),
@@ -261,7 +264,10 @@ extension CommandTable {
             end of stdin every action still open fails ("the driver went away").
             """,
         options: [
-            presenter("The presenter to show (default: mbhud; see --list)."),
+            presenter(
+                "The presenter to show (default: \(DefaultPresenter.variable), else presenter = <id> in $XDG_CONFIG_HOME/presenter-host/config, else mbhud; see --list)."
+            ),
+            presenterOption,
             messages(
                 #"Messages for actions whose start line gives none, from a JSON file as for run; an action missing from it uses "default"'s."#
             ),

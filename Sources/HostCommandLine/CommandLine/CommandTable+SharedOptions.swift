@@ -61,6 +61,20 @@ extension CommandTable {
             completion: .presenter, help: help)
     }
 
+    /// `--option <key>=<value>`: an option presenters read
+    /// through the ABI's `option` service (``DefaultPresenter``).
+    static let presenterOption = OptionSpec(
+        name: "--option",
+        value: .checked(placeholder: "<key>=<value>") { name, value throws(CommandError) in
+            guard let equals = value.firstIndex(of: "="), SettingsFile.isName(String(value[..<equals])) else {
+                throw .usage(
+                    "\(name) needs <key>=<value>, the key 1 to 64 of a-z 0-9 . _ - (spinner=moon), not '\(value)'")
+            }
+        },
+        help:
+            "Set an option of the presenter, read through its option service (line: spinner=moon, spinner-color=red, title-color=blue; <id>.<key>=<value> for one presenter). Repeatable.",
+        repeatable: true)
+
     static func messages(_ help: String) -> OptionSpec {
         OptionSpec(name: "--messages", value: .text(placeholder: "<file>"), completion: .file, help: help)
     }

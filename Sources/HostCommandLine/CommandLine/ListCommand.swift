@@ -244,12 +244,13 @@ enum ListCommand {
         }
     }
 
-    /// `messages`, `determinate`, and unknown bits in hex.
+    /// `messages`, `determinate`, `one-row`, and unknown bits in hex.
     private static func capabilityNames(_ capabilities: PresenterPlugin.Capabilities) -> [String] {
         var names: [String] = []
         if capabilities.contains(.messages) { names.append("messages") }
         if capabilities.contains(.determinate) { names.append("determinate") }
-        let unknown = capabilities.subtracting([.messages, .determinate]).rawValue
+        if capabilities.contains(.oneRow) { names.append("one-row") }
+        let unknown = capabilities.subtracting([.messages, .determinate, .oneRow]).rawValue
         if unknown != 0 { names.append("0x" + String(unknown, radix: 16)) }
         return names
     }

@@ -7,8 +7,18 @@ import HostRuntime
 /// own options hold beside theirs (as swift-argument-parser's
 /// `@OptionGroup`), and all a ``PresenterSession`` needs to begin.
 package struct PresentationOptions: Equatable, Sendable {
-    /// `--presenter`: the presenter's id.
+    /// `--presenter`: the presenter's id (``DefaultPresenter`` when not given).
     package var presenter = "mbhud"
+    /// Whether `--presenter` was given: the user's default does not apply.
+    package var presenterChosen = false
+    /// Where ``presenter`` came from when the user's default chose it
+    /// (`PRESENTER_HOST_PRESENTER`, the settings file's path), else nil:
+    /// such a presenter that is not installed gives way to mbhud.
+    package var presenterSource: String?
+    /// `--option <key>=<value>`, and the settings file's: what
+    /// presenters read through `option` ("spinner", or "line.spinner" for
+    /// one presenter), under the host's own keys.
+    package var presenterOptions: [String: String] = [:]
     /// `--messages`: a JSON messages file.
     package var messagesFile: String?
     /// `--color`.
@@ -43,6 +53,11 @@ package struct PresentationOptions: Equatable, Sendable {
     /// otherwise. An option the command does not take keeps its default.
     init(_ parsed: ParsedArguments, presenter: String = "mbhud") {
         self.presenter = parsed.last("--presenter") ?? presenter
+        presenterChosen = parsed.has("--presenter")
+        for option in parsed.all("--option") {
+            guard let equals = option.firstIndex(of: "=") else { continue }
+            presenterOptions[String(option[..<equals])] = String(option[option.index(after: equals)...])
+        }
         messagesFile = parsed.last("--messages")
         color = parsed.last("--color").flatMap(ColorMode.init) ?? color
         terminalProgress = parsed.last("--terminal-progress").flatMap(TerminalProgressMode.init) ?? terminalProgress

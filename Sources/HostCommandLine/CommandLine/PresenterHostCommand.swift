@@ -85,7 +85,7 @@ package enum PresenterHostCommand {
             writeStandardError(Usage.synopsis + Usage.seeHelp(nil))
             return .exit(ExitCode.usage.rawValue)
         }
-        let invocation: Invocation
+        var invocation: Invocation
         // The environment, read once here and passed down as a value.
         var environment = ProcessEnvironment.current
         do throws(UsageFailure) {
@@ -104,6 +104,8 @@ package enum PresenterHostCommand {
         if executable == .host && invocation.inProcess {
             return .exit(report(CommandExecutable.handOver(arguments)))
         }
+        // After the hand-over, which reads them again: said once.
+        invocation = DefaultPresenter.applied(to: invocation, environment: environment)
         if let command = invocation.runsWork, let shortfall = DescriptorLimit.shortfall() {
             return .exit(report(.descriptors(shortfall, command: command)))
         }

@@ -15,7 +15,10 @@ extension PresenterSession {
     /// full screen: the log held until the end (it has nowhere to go).
     func makeRuntime(on surface: Surface, grace: Double) -> (PresenterRuntime, BackendFactory.Mode) {
         let unicode = TerminalEnvironment.isUnicode(environment)
-        let options = Self.pluginOptions(minShow: presentation.minShow, grace: grace)
+        // The user's (--option, the settings file) under the host's own.
+        let options = presentation.presenterOptions.merging(
+            Self.pluginOptions(minShow: presentation.minShow, grace: grace)
+        ) { $1 }
         let log = self.log
         let logSink: ((PresenterLogEntry) -> Void)? = log.isEnabled ? { log.write($0) } : nil
         let color = presentation.color.isEnabled(environment: environment)
@@ -35,11 +38,13 @@ extension PresenterSession {
             let mode = drawing.mode
             // run --output tail: the command's last lines below the presenter's rows.
             let tailRows = mode == .terminal ? tail : 0
+            // A presenter that draws in one row (PRESENTER_CAP_ONE_ROW) gets one.
+            let presenterRows = presenter.plugins[0].capabilities.contains(.oneRow) ? 1 : 5
             let backend: RenderBackend =
                 mode == .plain
                 ? PlainBackend(fd: .standardError, unicode: unicode)
                 : TerminalBackend(
-                    fd: .standardError, regionRows: 5 + tailRows, color: color, unicode: unicode,
+                    fd: .standardError, regionRows: presenterRows + tailRows, color: color, unicode: unicode,
                     terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment)
                 )
             let runtime = PresenterRuntime(

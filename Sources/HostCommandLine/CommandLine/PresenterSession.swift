@@ -4,6 +4,7 @@ import HostEngine
 import HostPlugins
 import HostRuntime
 import HostSystem
+import HostText
 
 /// The life of the presenter a command shows its work with (`run`,
 /// `drive`, `add-bookmark` and its script modes), from the shared options
@@ -127,7 +128,16 @@ final class PresenterSession: Sendable {
         do throws(UnknownPresenter) {
             chain = try registry.resolve(presentation.presenter)
         } catch {
-            throw .usage(error.description)
+            // A default the user set (DefaultPresenter) that is not here
+            // never fails the command: one line says so, then mbhud.
+            guard let source = presentation.presenterSource,
+                let builtIn = try? registry.resolve(DefaultPresenter.builtIn)
+            else { throw .usage(error.description) }
+            PresenterHostCommand.writeStandardError(
+                PrintableText.escaping(
+                    "presenter-host: \(source) names a presenter that is not here: \(error.description); going on with \(DefaultPresenter.builtIn)"
+                ) + "\n")
+            chain = builtIn
         }
         return (registry, chain)
     }

@@ -31,7 +31,7 @@ public enum SearchPath {
     /// The only files considered in the bundled (executable's) directory.
     /// Other libraries there, such as test fixtures or example products, are
     /// not plugins of this installation.
-    public static let bundledLibraryNames = ["libMBHud.so", "libNetActivity.so", "libAddBookmark.so"]
+    public static let bundledLibraryNames = ["libMBHud.so", "libNetActivity.so", "libAddBookmark.so", "libLine.so"]
 
     /// The name of the colon-separated search path variable.
     public static let environmentVariable = "PRESENTER_PLUGIN_PATH"

@@ -42,7 +42,7 @@ package struct PluginDescription: Sendable, Equatable {
 
     /// The capability names of `capabilities`, and their bits.
     static let capabilityNames: [(name: String, bits: PresenterPlugin.Capabilities)] = [
-        ("messages", .messages), ("determinate", .determinate),
+        ("messages", .messages), ("determinate", .determinate), ("one-row", .oneRow),
     ]
 
     // MARK: - Reading a file

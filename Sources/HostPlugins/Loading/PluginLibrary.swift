@@ -98,7 +98,7 @@ extension PresenterPlugin {
     /// capabilities the host knows) in which this presenter and `other`
     /// differ, by its name in a description; nil when they agree.
     package func firstDeclaredDifference(from other: PresenterPlugin) -> String? {
-        let known: Capabilities = [.messages, .determinate]
+        let known: Capabilities = [.messages, .determinate, .oneRow]
         let fields: [(String, Bool)] = [
             ("abi", abiVersion == other.abiVersion), ("id", id == other.id), ("name", name == other.name),
             ("version", version == other.version), ("description", description == other.description),

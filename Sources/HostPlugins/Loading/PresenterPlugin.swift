@@ -88,5 +88,7 @@ public struct PresenterPlugin: Sendable, Equatable {
         public static let messages = Capabilities(rawValue: UInt64(PRESENTER_CAP_MESSAGES))
         /// `PRESENTER_CAP_DETERMINATE`
         public static let determinate = Capabilities(rawValue: UInt64(PRESENTER_CAP_DETERMINATE))
+        /// `PRESENTER_CAP_ONE_ROW`: the host gives it a view of one row.
+        public static let oneRow = Capabilities(rawValue: UInt64(PRESENTER_CAP_ONE_ROW))
     }
 }

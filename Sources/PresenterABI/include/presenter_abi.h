@@ -399,6 +399,10 @@ typedef struct presenter_host {
 #define PRESENTER_CAP_MESSAGES    0x1u
 /** capabilities: the presenter shows a determinate progress fraction. */
 #define PRESENTER_CAP_DETERMINATE 0x2u
+/** capabilities (ABI 1.4): the presenter draws in one row; a host that draws
+ *  a region gives it a view of one row instead of its usual height (older
+ *  hosts ignore the bit: the presenter then draws on the first row). */
+#define PRESENTER_CAP_ONE_ROW     0x4u
 /* Other bits are reserved: a plugin MUST NOT set them; the host ignores the
  * ones it does not know (--list shows them in hex). */
 
@@ -575,7 +579,7 @@ typedef const presenter_descriptor *(*presenter_descriptor_fn)(uint32_t index);
  *   index=0            the descriptor's index (0 for the first)
  *   id=..., name=..., version=...               required, as the descriptor's
  *   description=..., author=..., license=..., extends=...      optional
- *   capabilities=messages,determinate           the PRESENTER_CAP_* bits set
+ *   capabilities=messages,determinate,one-row   the PRESENTER_CAP_* bits set
  *   hooks=create,destroy,show,hide,progress,render,key   the hooks not NULL
  *
  * The same rules hold as for the descriptor's fields (presenter_descriptor),

@@ -6,7 +6,7 @@ import Testing
 /// stable storage, NULL hooks where a presenter implements none, and errors
 /// turned into status codes. Checked on the real built libraries.
 @Suite struct SDKExportTests {
-    static let libraries = ["MBHud", "NetActivity", "AddBookmark", "SwiftExamplePresenter"]
+    static let libraries = ["MBHud", "NetActivity", "AddBookmark", "Line", "SwiftExamplePresenter"]
 
     @Test(arguments: libraries)
     func entryPointListsOneDescriptorForThisABI(_ library: String) throws {

@@ -39,7 +39,8 @@ import Testing
         try FixtureBuilder.compile(
             TestPaths.packageRoot.appendingPathComponent("Examples/c-presenter/hello_presenter.c"), to: hello)
         let files =
-            ["MBHud", "NetActivity", "AddBookmark", "SwiftExamplePresenter"].map { TestPaths.library($0).path } + [
+            ["MBHud", "NetActivity", "AddBookmark", "Line", "SwiftExamplePresenter"].map { TestPaths.library($0).path }
+            + [
                 hello.path
             ]
         // A budget of its own: see the text report's test.
@@ -48,7 +49,7 @@ import Testing
         #expect(rows.filter { $0.result != "PASS" } == [], "\(rows)")
         #expect(
             Set(rows.compactMap(\.presenter)) == [
-                "mbhud", "netactivity", "addbookmark", "swift-example", "example.hello",
+                "mbhud", "netactivity", "addbookmark", "line", "swift-example", "example.hello",
             ])
         // Every check ran for every presenter, and the one that extends another had its base checked.
         let checks = [

@@ -15,7 +15,7 @@ import Testing
         ),
         (
             ["--plugin-dir", "p", "run", "--presenter", "mbhud", "--", "sleep", "1"],
-            .run(run(["sleep", "1"], presenter: "mbhud", plugins: PluginOptions(pluginDirs: ["p"])))
+            .run(run(["sleep", "1"], presenter: "mbhud", chosen: true, plugins: PluginOptions(pluginDirs: ["p"])))
         ),
         (
             ["--rescan", "--allow-insecure-plugins", "--list"],
@@ -66,10 +66,11 @@ import Testing
     }
 
     private static func run(
-        _ command: [String], presenter: String = "mbhud", plugins: PluginOptions
+        _ command: [String], presenter: String = "mbhud", chosen: Bool = false, plugins: PluginOptions
     ) -> RunOptions {
         var options = RunOptions()
         options.presentation.presenter = presenter
+        options.presentation.presenterChosen = chosen
         options.command = command
         options.presentation.plugins = plugins
         return options

@@ -67,7 +67,7 @@ import Testing
         #expect(try bash(script, [""]) == CommandTable.commands.flatMap(\.names).filter { !$0.hasPrefix("-") })
         #expect(try bash(script, ["--pr"]).sorted() == ["--print-plugin-path"])
         #expect(try bash(script, ["run", "--pre"]) == ["--presenter"])
-        #expect(try bash(script, ["run", "--presenter", ""]) == ["addbookmark", "mbhud", "netactivity"])
+        #expect(try bash(script, ["run", "--presenter", ""]) == ["addbookmark", "line", "mbhud", "netactivity"])
         #expect(try bash(script, ["drive", "--presenter", "n"]) == ["netactivity"])
         #expect(try bash(script, ["run", "--output", ""]) == ["on-failure", "stream", "tail", "hide"])
         #expect(try bash(script, ["run", "--color", "a"]) == ["auto", "always"])
@@ -225,7 +225,7 @@ import Testing
         let program = TestPaths.binary.path
         #expect(try fish(script, "\(program) ru") == ["run"])
         #expect(try fish(script, "\(program) run --pre") == ["--presenter"])
-        #expect(try fish(script, "\(program) run --presenter ") == ["addbookmark", "mbhud", "netactivity"])
+        #expect(try fish(script, "\(program) run --presenter ") == ["addbookmark", "line", "mbhud", "netactivity"])
         #expect(try fish(script, "\(program) drive --color=") == ["--color=always", "--color=auto", "--color=never"])
         #expect(try fish(script, "\(program) --list --i") == ["--ids"])
         #expect(try fish(script, "\(program) completions ") == ["bash", "fish", "zsh"])

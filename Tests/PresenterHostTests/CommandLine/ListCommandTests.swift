@@ -327,7 +327,7 @@ import Testing
         #expect(result.status == 0)
         let document = try json(result)
         let byId = try plugins(document)
-        #expect(Set(byId.keys).isSuperset(of: ["mbhud", "netactivity", "addbookmark"]))
+        #expect(Set(byId.keys).isSuperset(of: ["mbhud", "netactivity", "addbookmark", "line"]))
         #expect(byId["addbookmark"]?["extends"] as? String == "mbhud")
         #expect(byId["netactivity"]?["supportsMessages"] as? Bool == false)
         #expect(byId["mbhud"]?["supportsMessages"] as? Bool == true)
@@ -336,7 +336,7 @@ import Testing
         let table = try host(["--list"])
         #expect(table.status == 0)
         #expect(table.stderr == "")
-        for id in ["mbhud", "netactivity", "addbookmark"] {
+        for id in ["mbhud", "netactivity", "addbookmark", "line"] {
             #expect(table.stdout.contains("\n\(id) "))
         }
     }
@@ -385,7 +385,7 @@ import Testing
                 plugin("b", "進捗", .messages, "/d/lib\nb.so"),
                 plugin("c", "C", .determinate, "/d/libé.so"),
                 plugin("d", "D", [.messages, .determinate], "/d/libd.so"),
-                plugin("e", "E", .init(rawValue: 0x14), "/d/libe.so"),
+                plugin("e", "E", .init(rawValue: 0x18), "/d/libe.so"),
             ]),
             verbose: false)
         #expect(
@@ -395,7 +395,7 @@ import Testing
                 b   進捗   1.0      a        messages              /d/lib\\nb.so
                 c   C      1.0      -        determinate           /d/libé.so
                 d   D      1.0      -        messages,determinate  /d/libd.so
-                e   E      1.0      -        0x14                  /d/libe.so
+                e   E      1.0      -        0x18                  /d/libe.so
 
                 """, "\(table)")
     }

@@ -243,7 +243,8 @@ import Testing
         #expect(result.status == 64)
         #expect(HostileText.unshown(in: result.stderr) == [], "\(result.stderr.debugDescription)")
         #expect(
-            result.stderr.hasPrefix("Error: no presenter '\(Self.shown)' (available: addbookmark, mbhud, netactivity)"))
+            result.stderr.hasPrefix(
+                "Error: no presenter '\(Self.shown)' (available: addbookmark, line, mbhud, netactivity)"))
     }
 
     /// A descriptor's id that is no id is quoted in its refusal, in

@@ -35,7 +35,8 @@ import Testing
                 ))
             #expect(
                 stderr.contains(
-                    "(bundled): exists, 3 candidate files (only libMBHud.so, libNetActivity.so, libAddBookmark.so)"))
+                    "(bundled): exists, 4 candidate files (only libMBHud.so, libNetActivity.so, libAddBookmark.so, libLine.so)"
+                ))
             #expect(stderr.contains(Self.hookLine), "\(isolation): \(stderr)")
             for hook in [
                 "create() -> OK", "hide(NULL, interactor #1 \"run\" progress -1.0, success) -> OK", "destroy() -> done",

@@ -414,7 +414,7 @@ struct EndToEndRunPlainTests {
         #expect(result.status == 64)
         #expect(
             result.stderr
-                == "Error: no presenter 'nope' (available: addbookmark, mbhud, netactivity); see presenter-host --list\n"
+                == "Error: no presenter 'nope' (available: addbookmark, line, mbhud, netactivity); see presenter-host --list\n"
         )
     }
 
@@ -474,7 +474,7 @@ struct EndToEndRunPlainTests {
         let two = Fixture.twoPresenters.fileName
         #expect(
             result.stderr
-                == "Error: no presenter 'nope' (available: addbookmark, fixture.base, fixture.derived, mbhud, netactivity); 2 plugin files failed to load: \(text) (is a text file, not an ELF shared library; remove it from the plugin directory), \(second.path)/\(two) (presenter 'fixture.base' is shadowed by \(first.path)/\(two), which comes first in the search path; remove one of them); see presenter-host --list\n"
+                == "Error: no presenter 'nope' (available: addbookmark, fixture.base, fixture.derived, line, mbhud, netactivity); 2 plugin files failed to load: \(text) (is a text file, not an ELF shared library; remove it from the plugin directory), \(second.path)/\(two) (presenter 'fixture.base' is shadowed by \(first.path)/\(two), which comes first in the search path; remove one of them); see presenter-host --list\n"
         )
     }
 
@@ -488,7 +488,7 @@ struct EndToEndRunPlainTests {
         try FileManager.default.copyItem(at: FixtureBuilder.library(.abiMajor), to: file)
         let minor = ABIVersion.host.minor
         let expected =
-            "Error: no presenter 'bad.major2' (available: addbookmark, mbhud, netactivity); 1 plugin file failed to load: \(plugins.path)/libbad\\x1B[31m.so (built for ABI 2.\(minor), this host supports 1.x (1.\(minor)); rebuild the plugin against this host's presenter_abi.h); see presenter-host --list\n"
+            "Error: no presenter 'bad.major2' (available: addbookmark, line, mbhud, netactivity); 1 plugin file failed to load: \(plugins.path)/libbad\\x1B[31m.so (built for ABI 2.\(minor), this host supports 1.x (1.\(minor)); rebuild the plugin against this host's presenter_abi.h); see presenter-host --list\n"
         for command in [["run", "--presenter", "bad.major2", "--", "true"], ["drive", "--presenter", "bad.major2"]] {
             let result = try ProcessRunner.host(["--plugin-dir", plugins.path] + command)
             #expect(result.status == 64, "\(command[0])")

@@ -133,7 +133,7 @@ struct RunOutcomeEndToEndTests {
     /// What stays, as a real terminal shows it after run returned: one line,
     /// in its history too, at 80 columns with the region drawn first, and in
     /// a terminal one column wide, where nothing else is ever drawn.
-    @Test(arguments: ["mbhud", "netactivity"], [80, 1])
+    @Test(arguments: ["mbhud", "netactivity", "line"], [80, 1])
     func theOutcomeLineStaysAtAnyWidth(presenter: String, cols: Int) throws {
         for (arguments, status, line) in [
             (["--success", "Built"], 0, "✔ Built"),

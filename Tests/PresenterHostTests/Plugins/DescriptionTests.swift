@@ -165,7 +165,7 @@ import Testing
     @Test func theBundledPresentersAndTheCFixtureDescribeThemselves() throws {
         for (file, id) in [
             (TestPaths.library("MBHud"), "mbhud"), (TestPaths.library("NetActivity"), "netactivity"),
-            (TestPaths.library("AddBookmark"), "addbookmark"),
+            (TestPaths.library("AddBookmark"), "addbookmark"), (TestPaths.library("Line"), "line"),
             (TestPaths.library("SwiftExamplePresenter"), "swift-example"),
             (try FixtureBuilder.library(.described), "fixture.described"),
         ] {

@@ -34,7 +34,9 @@ struct HostLoadsNoPluginCodeTests {
     /// shared Swift runtime (the host's own is linked in).
     private func expectNoPluginCode(_ maps: String, _ context: String) {
         #expect(maps.contains("/presenter-host\n"), "\(context): not the host's maps:\n\(maps)")
-        for library in ["libMBHud.so", "libNetActivity.so", "libAddBookmark.so", "libgood.so", "libswiftCore.so"] {
+        for library in [
+            "libMBHud.so", "libNetActivity.so", "libAddBookmark.so", "libLine.so", "libgood.so", "libswiftCore.so",
+        ] {
             #expect(!maps.contains(library), "\(context): \(library) is mapped in presenter-host")
         }
         #expect(!maps.contains("memfd:"), "\(context): a sealed plugin image is mapped in presenter-host")

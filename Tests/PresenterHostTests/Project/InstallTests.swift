@@ -13,7 +13,7 @@ import Testing
         "bin/presenter-host", "include/presenter_abi.h", "lib/pkgconfig/presenter-abi.pc",
         "share/man/man1/presenter-host.1", "lib/presenter-host/plugins/libMBHud.so",
         "lib/presenter-host/plugins/libNetActivity.so",
-        "lib/presenter-host/plugins/libAddBookmark.so",
+        "lib/presenter-host/plugins/libAddBookmark.so", "lib/presenter-host/plugins/libLine.so",
         "libexec/presenter-host/presenter-host-fetch", "libexec/presenter-host/presenter-host-plugins",
     ]
 

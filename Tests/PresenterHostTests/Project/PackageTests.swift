@@ -123,6 +123,7 @@ import Testing
             #expect(list.status == 0 && list.stderr.isEmpty, "\(list.stderr)")
             for (id, file) in [
                 ("mbhud", "libMBHud.so"), ("netactivity", "libNetActivity.so"), ("addbookmark", "libAddBookmark.so"),
+                ("line", "libLine.so"),
             ] {
                 #expect(
                     list.stdout.split(separator: "\n").contains {
@@ -200,7 +201,7 @@ import Testing
         var needed = Set<String>()
         var queue = [
             "presenter-host", "presenter-host-plugins", "presenter-host-fetch", "plugins/libMBHud.so",
-            "plugins/libNetActivity.so", "plugins/libAddBookmark.so",
+            "plugins/libNetActivity.so", "plugins/libAddBookmark.so", "plugins/libLine.so",
         ].map { root.appendingPathComponent("\(Self.lib)/\($0)") }
         while let file = queue.popLast() {
             for name in Self.dynamic(file, "NEEDED") where shipped.contains(name) && needed.insert(name).inserted {
@@ -346,7 +347,8 @@ import Testing
             replies["presenter-host run --"]?.isSuperset(of: ["--presenter", "--working", "--success"]) == true,
             "\(bash.stdout)")
         #expect(
-            replies["presenter-host run --presenter "]?.isSuperset(of: ["mbhud", "netactivity", "addbookmark"]) == true,
+            replies["presenter-host run --presenter "]?.isSuperset(of: ["mbhud", "netactivity", "addbookmark", "line"])
+                == true,
             "\(bash.stdout)")
         #expect(replies["presenter-host run --color "] == ["auto", "always", "never"], "\(bash.stdout)")
     }

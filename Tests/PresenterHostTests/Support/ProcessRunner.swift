@@ -199,6 +199,9 @@ final class TestProcess {
         env["NO_COLOR"] = nil
         env["PRESENTER_PLUGIN_PATH"] = nil
         env["PRESENTER_HOST_BUNDLED_ONLY"] = nil
+        // The user's default presenter and settings file are not the tests'.
+        env["PRESENTER_HOST_PRESENTER"] = nil
+        env["XDG_CONFIG_HOME"] = "/nonexistent/presenter-host-tests"
         env["XDG_CACHE_HOME"] =
             FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
         for (key, value) in entries { env[key] = value }

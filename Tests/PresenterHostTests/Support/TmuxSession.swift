@@ -63,6 +63,9 @@ final class TmuxSession {
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = "C.UTF-8"
         environment["TERM"] = "xterm-256color"
+        // The user's default presenter and settings file are not the tests'.
+        environment["PRESENTER_HOST_PRESENTER"] = nil
+        environment["XDG_CONFIG_HOME"] = "/nonexistent/presenter-host-tests"
         options.environment = environment.map { "\($0.key)=\($0.value)" }
         let path = Self.executable!.path
         let spawned = Spawn.start(path, [path, "-L", socket, "-f", "/dev/null", "-u"] + arguments, options)

@@ -1,0 +1,141 @@
+import Glibc
+import HostSystem
+
+/// The user's settings file, `$XDG_CONFIG_HOME/presenter-host/config`
+/// (`~/.config/presenter-host/config` when that is unset or relative): the
+/// default presenter, and options for presenters, one `key = value` a line.
+///
+///     # the presenter of run and drive when --presenter does not say
+///     presenter = line
+///     # an option of one presenter (as --option spinner=moon)
+///     line.spinner = moon
+///
+/// Blank lines and lines starting with `#` are skipped. The format is
+/// strict, so that a typo is told rather than guessed at: a line that is
+/// not one of these, a key given twice, an id or option name with other
+/// characters than `a-z 0-9 . _ -`, a control character, or a file over
+/// ``largestFile`` makes the whole file ignored, with one line naming the
+/// file and the line (the command goes on with the built-in defaults).
+struct SettingsFile: Equatable {
+    /// `presenter = <id>`.
+    var presenter: String?
+    /// `<id>.<option> = <value>`, keyed as the host's options are
+    /// ("line.spinner"), which presenters read through `option`.
+    var presenterOptions: [String: String] = [:]
+
+    /// A line that breaks the format, or a file that cannot be read.
+    struct Problem: Error, Equatable {
+        /// The one line said: the file (and line), what is wrong, what to do.
+        let message: String
+    }
+
+    /// The largest file read: settings are a few lines.
+    static let largestFile = 65536
+    /// The longest value, in bytes.
+    static let longestValue = 1024
+
+    /// The file's path for `environment`, or nil without any home.
+    static func path(_ environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return PathName.trimmed(xdg) + "/presenter-host/config"
+        }
+        return XDGDirectories.home(environment).map { $0 + "/.config/presenter-host/config" }
+    }
+
+    /// The settings in the file at `path`; empty when it does not exist.
+    /// - Throws: the file cannot be read, is too large, or breaks the format.
+    static func load(path: String) throws(Problem) -> SettingsFile {
+        let read: [UInt8]?
+        do {
+            // Non-blocking: a FIFO put there must not hold the command up.
+            read = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK).closeAfter { fd throws(Errno) in
+                guard try fd.status().st_mode & S_IFMT == S_IFREG else { return nil }
+                return try fd.read(count: largestFile + 1, at: 0)
+            }
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return SettingsFile() }
+            throw Problem(
+                message:
+                    "\(path): cannot read the settings file: \(errnoText(error.code)); fix its permissions or remove it"
+            )
+        }
+        guard let bytes = read else {
+            throw Problem(message: "\(path): the settings file is not a regular file; make it one or remove it")
+        }
+        guard bytes.count <= largestFile else {
+            throw Problem(
+                message:
+                    "\(path): the settings file is over \(largestFile / 1024) KiB; settings are a few lines: shorten it"
+            )
+        }
+        return try parse(bytes, name: path)
+    }
+
+    /// The settings `bytes` say; `name` is the file's, for messages.
+    static func parse(_ bytes: [UInt8], name: String) throws(Problem) -> SettingsFile {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Problem(message: "\(name): the settings file is not UTF-8 text; write it as UTF-8")
+        }
+        var settings = SettingsFile()
+        var seen: Set<String> = []
+        // Split on the byte: "\r\n" is one Character, which "\n" would not split.
+        for (index, raw) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let at = "\(name):\(index + 1)"
+            let line = trimmed(String(decoding: raw, as: UTF8.self)[...])
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw Problem(
+                    message:
+                        "\(at): expected 'key = value' or a # comment; write presenter = <id> or <id>.<option> = <value>"
+                )
+            }
+            let key = String(trimmed(line[..<equals]))
+            let value = String(trimmed(line[line.index(after: equals)...]))
+            guard !seen.contains(key) else {
+                throw Problem(message: "\(at): '\(key)' is set twice; keep one of the two lines")
+            }
+            seen.insert(key)
+            guard value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
+                value.utf8.count <= longestValue
+            else {
+                throw Problem(
+                    message:
+                        "\(at): the value of '\(key)' has a control character or is over \(longestValue) bytes; shorten it"
+                )
+            }
+            if key == "presenter" {
+                guard isName(value) else {
+                    throw Problem(
+                        message:
+                            "\(at): '\(value)' is not a presenter id (1 to 64 of a-z 0-9 . _ -); see presenter-host --list --ids"
+                    )
+                }
+                settings.presenter = value
+            } else if let dot = key.lastIndex(of: "."), isName(String(key[..<dot])),
+                isName(String(key[key.index(after: dot)...]))
+            {
+                settings.presenterOptions[key] = value
+            } else {
+                throw Problem(
+                    message: "\(at): '\(key)' is not a setting; use presenter = <id> or <id>.<option> = <value>")
+            }
+        }
+        return settings
+    }
+
+    /// An id or option name: 1 to 64 bytes of `a-z`, `0-9`, `.`, `_`, `-`.
+    static func isName(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count)
+            && text.utf8.allSatisfy {
+                (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D
+            }
+    }
+
+    /// `text` without the spaces, tabs and carriage return around it.
+    private static func trimmed(_ text: Substring) -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) })
+        else { return "" }
+        return text[first...last]
+    }
+}
