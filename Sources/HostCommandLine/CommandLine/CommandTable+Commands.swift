@@ -64,7 +64,7 @@ extension CommandTable {
                 name: "--output", value: .checked(placeholder: "<mode>", check: RunOptions.checkOutput),
                 completion: .values(["on-failure", "stream", "tail", "hide"]),
                 help:
-                    "What becomes of <command>'s output in a terminal: on-failure (the default: kept, shown after the presenter only if <command> fails), stream (whole lines above the presenter as they come), tail[=N] (the last N lines, default 5, shown below the presenter as they come, then as on-failure) or hide (never shown, in plain mode too)."
+                    "What becomes of <command>'s output in a terminal: on-failure (the default: kept, shown after the presenter only if <command> fails), stream (whole lines above the presenter as they come, the line being written live below it), tail[=N] (the last N lines, default 5, shown below the presenter as they come, the line being written live, then as on-failure) or hide (never shown, in plain mode too)."
             ),
             OptionSpec(
                 name: "--show-output", help: "The same as --output stream.", alias: (name: "--output", value: "stream")),
