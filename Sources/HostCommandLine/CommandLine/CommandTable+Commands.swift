@@ -69,6 +69,11 @@ extension CommandTable {
             OptionSpec(
                 name: "--show-output", help: "The same as --output stream.", alias: (name: "--output", value: "stream")),
             OptionSpec(
+                name: "--working-from-output",
+                help:
+                    "In a terminal, <command>'s latest line (the one being written, live) becomes the working message, escaped and cut as messages are; not with --output hide."
+            ),
+            OptionSpec(
                 name: "--static",
                 help:
                     "One line per state change, no animation or redraws, even in a terminal (for screen readers; also when ACCESSIBLE=1)."

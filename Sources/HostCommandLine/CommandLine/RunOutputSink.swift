@@ -45,8 +45,11 @@ final class RunOutputSink: Sendable {
     private let logLines = LockedValue(OutputLines())
     /// What is kept for the replay (the pump's queue, then the end's).
     private let kept = LockedValue(Kept())
-    /// The unfinished line shows live (a terminal's tail or stream).
+    /// The unfinished line shows live (a terminal's tail or stream), or
+    /// becomes the working message (`--working-from-output`).
     private let showsLive: Bool
+    /// `--working-from-output`: the view gets every line, in every mode but hide.
+    private let followsOutput: Bool
 
     /// Gets the whole lines of `--output tail` and the live state of the
     /// unfinished line (nil: unchanged; empty: none) of `tail` and `stream`
@@ -83,8 +86,8 @@ final class RunOutputSink: Sendable {
     }
 
     init(
-        mode: OutputMode, terminal: Bool, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog,
-        show: @escaping @Sendable ([String], [UInt8]?) -> Void
+        mode: OutputMode, terminal: Bool, followsOutput: Bool = false, runtime: PresenterRuntime,
+        relay: ProgressRelay, log: RunLog, show: @escaping @Sendable ([String], [UInt8]?) -> Void
     ) {
         self.mode = mode
         self.terminal = terminal
@@ -92,7 +95,8 @@ final class RunOutputSink: Sendable {
         self.relay = relay
         self.log = log
         self.show = show
-        showsLive = terminal && (mode == .tail || mode == .stream)
+        self.followsOutput = terminal && followsOutput && mode != .hide
+        showsLive = terminal && (mode == .tail || mode == .stream || self.followsOutput)
         // The region reads the prompt when it steps aside (presenter thread).
         runtime.showsPrompts { [weak self] in self?.unshownPrompt() ?? [] }
     }
@@ -121,12 +125,13 @@ final class RunOutputSink: Sendable {
         }
         if let promptEnd { runtime.printAbove(promptEnd) }
         switch mode {
-        case .hide, .onFailure: return
-        case .tail: return show(complete, live)
-        case .stream: break
+        case .hide: return
+        case .onFailure: if followsOutput { show(complete, live) }
+        case .tail: show(complete, live)
+        case .stream:
+            if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
+            show(followsOutput ? complete : [], live)
         }
-        if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
-        if live != nil { show([], live) }
     }
 
     /// On the presenter thread, while the command asks the user something:

@@ -213,8 +213,10 @@ final class RunSession: Sendable {
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
         let output = RunOutputSink(
             mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-            terminal: mode == .terminal, runtime: runtime, relay: relay, log: session.log,
-            show: { [view] in view.show($0, live: $1) })
+            terminal: mode == .terminal, followsOutput: options.workingFromOutput, runtime: runtime, relay: relay,
+            log: session.log, show: { [view] in view.show($0, live: $1) })
+        // Weak: the relay reaches the view through its interactor.
+        view.followOutput { [weak relay] in relay?.deliver(ProgressReport(message: $0)) }
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child, on: stage.control) }
         let handle: InteractorHandle

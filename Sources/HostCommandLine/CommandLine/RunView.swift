@@ -16,10 +16,18 @@ import PresenterABI
 /// that redraws its line 10,000 times a second costs a frame per frame
 /// interval: a change asks for a frame only when none is asked for, and
 /// the frame that shows one asks for the next at the runtime's cap.
+///
+/// With `--working-from-output` the command's latest line (the one it is
+/// still writing, else its last whole line) becomes the working message at
+/// those frames: at most one message a frame (gum #157).
 // Unchecked as every ScreenletView (its superclass's promise); its own state is in `tail`'s lock.
 final class RunView: ScreenletView, @unchecked Sendable {
     /// How many rows show the command's output (0: none).
     let tailRows: Int
+    /// How many of them may show whole lines (stream's go above the region).
+    private let wholeLineRows: Int
+    /// `--working-from-output`: the latest line becomes the working message.
+    private let followsOutput: Bool
     /// The lines, and where to ask for a frame when they change.
     private let tail = LockedValue(Tail())
 
@@ -36,6 +44,9 @@ final class RunView: ScreenletView, @unchecked Sendable {
         /// Once attached. Weak: the screenlet holds this view, and the
         /// runtime behind it.
         weak var screenlet: Screenlet?
+        /// `--working-from-output`: the last message given, and where it goes.
+        var message: String?
+        var deliver: (@Sendable (String) -> Void)?
     }
 
     /// The rows of the command's output `options` want below the presenter
@@ -52,6 +63,8 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// (`nil` without `--messages`).
     init(options: RunOptions, file: MessagesFile?) {
         tailRows = Self.outputRows(options)
+        wholeLineRows = options.output == .tail ? tailRows : 0
+        followsOutput = options.workingFromOutput && options.output != .hide
         super.init(progressMessages: Self.messages(options: options, file: file))
     }
 
@@ -60,8 +73,15 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// a side table, which makes every retain and release of it on the
     /// frame's path a slow one (callgrind: some 250 instructions a frame).
     func attached(to screenlet: Screenlet) {
-        guard tailRows > 0 else { return }
+        guard tailRows > 0 || followsOutput else { return }
         tail.withLock { $0.screenlet = screenlet }
+    }
+
+    /// With `--working-from-output`, where the latest line goes as the
+    /// working message (on the presenter thread, at a frame).
+    func followOutput(_ deliver: @escaping @Sendable (String) -> Void) {
+        guard followsOutput else { return }
+        tail.withLock { $0.deliver = deliver }
     }
 
     /// Adds whole lines of the command's output to the tail, and sets the
@@ -73,12 +93,12 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// cut as a message is (``DisplayText/message(_:)``: 4 KiB, more than
     /// a row shows), so a long line costs each frame what a short one does.
     func show(_ lines: [String], live: [UInt8]?) {
-        guard tailRows > 0, !lines.isEmpty || live != nil else { return }
-        let shown = lines.suffix(tailRows).map(DisplayText.message)
-        let tailRows = tailRows
+        guard tailRows > 0 || followsOutput, !lines.isEmpty || live != nil else { return }
+        let kept = max(wholeLineRows, followsOutput ? 1 : 0)
+        let shown = lines.suffix(kept).map(DisplayText.message)
         let screenlet: Screenlet? = tail.withLock { tail in
             tail.lines.append(contentsOf: shown)
-            if tail.lines.count > tailRows { tail.lines.removeFirst(tail.lines.count - tailRows) }
+            if tail.lines.count > kept { tail.lines.removeFirst(tail.lines.count - kept) }
             if let live { tail.live = live }
             tail.changed = true
             guard !tail.frameAsked else { return nil }
@@ -89,16 +109,27 @@ final class RunView: ScreenletView, @unchecked Sendable {
     }
 
     override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
-        guard tailRows > 0 else { return nil }
-        let (lines, next): ([String], UInt64?) = tail.withLock { tail in
+        guard tailRows > 0 || followsOutput else { return nil }
+        let (followsOutput, wholeLineRows) = (followsOutput, wholeLineRows)
+        let (lines, message, next): ([String], (String, @Sendable (String) -> Void)?, UInt64?) = tail.withLock {
+            tail in
             let changed = tail.changed
             if changed { tail.liveText = LiveLine.text(of: tail.live) }
             // A frame that showed a change asks for the next, which the cap
             // puts a frame interval later: changes meanwhile wait for it.
             tail.changed = false
             tail.frameAsked = changed
-            return (tail.lines + (tail.liveText.map { [$0] } ?? []), changed ? now + 1 : nil)
+            var message: (String, @Sendable (String) -> Void)?
+            if followsOutput, changed, let deliver = tail.deliver,
+                let latest = tail.liveText ?? tail.lines.last.flatMap({ $0.isEmpty ? nil : $0 }), latest != tail.message
+            {
+                tail.message = latest
+                message = (latest, deliver)
+            }
+            let lines = tail.lines.suffix(wholeLineRows) + (tail.liveText.map { [$0] } ?? [])
+            return (Array(lines), message, changed ? now + 1 : nil)
         }
+        if let (text, deliver) = message { deliver(text) }
         let shown = lines.suffix(tailRows)
         let top = canvas.rows - tailRows
         let dim = CellStyle(rawValue: UInt32(PRESENTER_STYLE_DIM))

@@ -64,7 +64,8 @@ struct RunOptionsTests {
         let options = try parse([
             "--presenter", "netactivity", "--action", "build", "--working", "W", "--success", "S",
             "--failure", "F", "--timeout", "2.5", "--show-output", "--color", "never",
-            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger", "--",
+            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger",
+            "--working-from-output", "--",
             "make", "-j2",
         ])
         #expect(options.presentation.presenter == "netactivity")
@@ -77,6 +78,7 @@ struct RunOptionsTests {
         #expect(options.presentation.minShow == 0.5)
         #expect(options.grace == 0.25)
         #expect(options.linger)
+        #expect(options.workingFromOutput)
         #expect(options.command == ["make", "-j2"])
     }
 

@@ -93,6 +93,31 @@ struct LiveLineEndToEndTests {
         #expect(live.lines[row - 1].hasPrefix("aaaa") && live.lines[row - 1].hasSuffix("…"), "\(live.lines)")
         #expect(live.lines.allSatisfy { DisplayWidth.of($0) <= 79 })
     }
+
+    /// `--working-from-output` (gum #157): the latest line, escaped as
+    /// messages are, then the line being written, live, is the working
+    /// message; the default output mode shows the output nowhere else.
+    @Test func workingFromOutputShowsTheLatestLineAsTheMessage() throws {
+        let go = (0..<2).map { _ in GoFile() }
+        let script =
+            "printf '\\033[1mStep one\\033[0m\\n'; \(go[0].wait); printf '\\rfetch  10%%'; \(go[1].wait); "
+            + "printf '\\rfetch 100%%\\n'"
+        let run = try TerminalDriver.run(
+            ["run", "--working-from-output", "--working", "Starting", "--", "sh", "-c", script],
+            steps: [
+                .waitText("Step one"), .snapshot("line"), go[0].touch, .waitText("fetch  10%"), .snapshot("live"),
+                go[1].touch, .waitExit(20),
+            ])
+        #expect(run.errors == [])
+        #expect(run.exit.code == 0)
+        let line = try #require(run.snapshots["line"])
+        let row = try #require(line.row(containing: "Step one"))
+        #expect(line.lines[row].contains("│"), "not in the box: \(line.lines)")
+        #expect(!line.lines[row].contains("[1m"), "an escape code left: \(line.lines[row])")
+        let live = try #require(run.snapshots["live"])
+        #expect(live.row(containing: "fetch  10%") == row && live.row(containing: "Step one") == nil, "\(live.lines)")
+        #expect(run.final.isBlank, "left behind: \(run.final.lines)")
+    }
 }
 
 /// The scrollback of a real terminal (tmux) keeps each streamed line once,
