@@ -14,8 +14,9 @@ import PresenterABI
 /// `--output stream` (whose whole lines go above the region) its last row
 /// shows that line alone, until its newline commits it above. A command
 /// that redraws its line 10,000 times a second costs a frame per frame
-/// interval: a change asks for a frame only when none is asked for, and
-/// the frame that shows one asks for the next at the runtime's cap.
+/// interval: a new state asks for a frame only when none is asked for, and
+/// the frame that shows one asks for the next at the runtime's cap; a line
+/// that ends asks at once, as whole lines always did.
 ///
 /// With `--working-from-output` the command's latest line (the one it is
 /// still writing, else its last whole line) becomes the working message at
@@ -101,7 +102,9 @@ final class RunView: ScreenletView, @unchecked Sendable {
             if tail.lines.count > kept { tail.lines.removeFirst(tail.lines.count - kept) }
             if let live { tail.live = live }
             tail.changed = true
-            guard !tail.frameAsked else { return nil }
+            // A line that ended shows at once (stream printed it above: its
+            // live state must not stay below); a new state waits its turn.
+            guard !tail.frameAsked || !lines.isEmpty || live?.isEmpty == true else { return nil }
             tail.frameAsked = true
             return tail.screenlet
         }

@@ -120,6 +120,24 @@ struct LiveLineEndToEndTests {
     }
 }
 
+/// Plain mode (stderr not a terminal) reads nothing of the output: every
+/// state of a redrawn line passes through as it was written, whatever
+/// `--output` and `--working-from-output` say.
+@Suite("run end to end: the live line in plain mode")
+struct LiveLinePlainTests {
+    @Test(arguments: ["tail", "stream", "on-failure"])
+    func plainModePassesEveryStateThrough(mode: String) throws {
+        let result = try ProcessRunner.host(
+            [
+                "run", "--output", mode, "--working-from-output", "--working", "W", "--", "sh", "-c",
+                "printf '\\r 10%%\\r 50%%\\rok\\r\\n' >&2; exit 1",
+            ],
+            environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("W\n\r 10%\r 50%\rok\r\n✖ "), "\(result.stderr.debugDescription)")
+    }
+}
+
 /// The scrollback of a real terminal (tmux) keeps each streamed line once,
 /// in its last state, however often the live row showed it.
 @Suite("run end to end: the live line's scrollback", .enabled(if: TmuxSession.isAvailable, TmuxSession.missingNote))
