@@ -67,7 +67,7 @@ extension CommandTable {
                 name: "--output", value: .checked(placeholder: "<mode>", check: RunOptions.checkOutput),
                 completion: .values(["on-failure", "stream", "tail", "hide"]),
                 help:
-                    "What becomes of <command>'s output in a terminal: on-failure (the default: kept, shown after the presenter only if <command> fails), stream (whole lines above the presenter as they come), tail[=N] (the last N lines, default 5, shown below the presenter as they come, then as on-failure) or hide (never shown, in plain mode too)."
+                    "What becomes of <command>'s output in a terminal: on-failure (the default: kept, shown after the presenter only if <command> fails), stream (whole lines above the presenter as they come, the line being written live below it), tail[=N] (the last N lines, default 5, shown below the presenter as they come, the line being written live, then as on-failure) or hide (never shown, in plain mode too)."
             ),
             OptionSpec(
                 name: "--show-output", help: "The same as --output stream.", alias: (name: "--output", value: "stream")),
@@ -75,6 +75,11 @@ extension CommandTable {
                 name: "--pty",
                 help:
                     "Give <command> a pseudo-terminal for the output run reads, in place of a pipe, sized like the terminal: it keeps its colours and line buffering; stdin, Ctrl-C and Ctrl-Z stay as without it."
+            ),
+            OptionSpec(
+                name: "--working-from-output",
+                help:
+                    "In a terminal, <command>'s latest line (the one being written, live) becomes the working message, escaped and cut as messages are; not with --output hide."
             ),
             OptionSpec(
                 name: "--static",

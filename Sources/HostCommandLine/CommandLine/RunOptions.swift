@@ -28,6 +28,9 @@ package struct RunOptions: Equatable, Sendable {
     package static let longestTail = 50
     /// `--show-output`, the same as `--output stream`.
     package var showOutput: Bool { output == .stream }
+    /// `--working-from-output`: in a terminal, the command's latest line
+    /// becomes the working message.
+    package var workingFromOutput = false
     /// `--static` (or `ACCESSIBLE=1`): one line per state change, no
     /// animation and no redraws, even in a terminal.
     package var staticMode = false
@@ -63,6 +66,7 @@ package struct RunOptions: Equatable, Sendable {
             tailLines = lines ?? tailLines
         }
         staticMode = parsed.has("--static")
+        workingFromOutput = parsed.has("--working-from-output")
         eventsFile = parsed.last("--events")
         grace = parsed.seconds("--grace") ?? grace
         linger = parsed.has("--linger")

@@ -18,10 +18,19 @@ import HostSystem
 /// have shown it, as it comes; a line begun so is shown to its end
 /// (``endOfPrompt(in:)``), and kept for the replay as the rest is.
 ///
+/// The line `CMD` is still writing shows live in a terminal's `--output
+/// tail` and `stream` (``RunView``): its latest state (``LiveLine``: the
+/// text after its last `\r`), as it comes, before its newline. Stream
+/// prints it above the region once, in its last state, when the newline
+/// comes, as it prints every line; the output kept for a failure keeps
+/// each line's last state only (``RedrawnLines``), so a replay shows a
+/// tqdm bar once, as the terminal showed it.
+///
 /// A line without a newline is bounded (``OutputLines``): past 64 KiB it
 /// is passed on in pieces, each a line of its own, in every mode and in
 /// the `--log` file, and what a carriage return redrew of it is forgotten,
-/// so a 1 GB line or a `\r`-redrawn bar costs 64 KiB, not its size.
+/// so a 1 GB line or a `\r`-redrawn bar costs 64 KiB, not its size; its
+/// live state costs 4 KiB.
 final class RunOutputSink: Sendable {
     private let mode: OutputMode
     /// Shown in a terminal region (not plain lines).
@@ -35,14 +44,27 @@ final class RunOutputSink: Sendable {
     /// The `--log` file's lines (the pump's queue).
     private let logLines = LockedValue(OutputLines())
     /// What is kept for the replay (the pump's queue, then the end's).
-    private let kept = LockedValue(CapturedOutput())
+    private let kept = LockedValue(Kept())
+    /// The unfinished line shows live (a terminal's tail or stream), or
+    /// becomes the working message (`--working-from-output`).
+    private let showsLive: Bool
+    /// `--working-from-output`: the view gets every line, in every mode but hide.
+    private let followsOutput: Bool
 
-    /// Gets the whole lines of `--output tail` (on the pump's queue).
-    private let tail: @Sendable ([String]) -> Void
+    /// Gets the whole lines of `--output tail` and the live state of the
+    /// unfinished line (nil: unchanged; empty: none) of `tail` and `stream`
+    /// (on the pump's queue; on the presenter thread when a prompt hides it).
+    private let show: @Sendable ([String], [UInt8]?) -> Void
+
+    private struct Kept {
+        var fold = RedrawnLines()
+        let output = CapturedOutput()
+    }
 
     private struct Lines {
         var progress = TerminalProgressFilter()
         var lines = OutputLines()
+        var live = LiveLine()
         /// How many bytes of the unfinished line were shown as a prompt.
         var promptShown = 0
 
@@ -64,15 +86,17 @@ final class RunOutputSink: Sendable {
     }
 
     init(
-        mode: OutputMode, terminal: Bool, runtime: PresenterRuntime, relay: ProgressRelay, log: RunLog,
-        tail: @escaping @Sendable ([String]) -> Void
+        mode: OutputMode, terminal: Bool, followsOutput: Bool = false, runtime: PresenterRuntime,
+        relay: ProgressRelay, log: RunLog, show: @escaping @Sendable ([String], [UInt8]?) -> Void
     ) {
         self.mode = mode
         self.terminal = terminal
         self.runtime = runtime
         self.relay = relay
         self.log = log
-        self.tail = tail
+        self.show = show
+        self.followsOutput = terminal && followsOutput && mode != .hide
+        showsLive = terminal && (mode == .tail || mode == .stream || self.followsOutput)
         // The region reads the prompt when it steps aside (presenter thread).
         runtime.showsPrompts { [weak self] in self?.unshownPrompt() ?? [] }
     }
@@ -90,28 +114,37 @@ final class RunOutputSink: Sendable {
         if log.hasFile {
             for line in logLines.withLock({ $0.append(bytes) }) { log.record("presenter-host: output: " + line) }
         }
-        if mode == .onFailure || mode == .tail { kept.withLock { $0.append(bytes) } }
-        let (promptEnd, complete): (String?, [String]) = state.withLock { state in
+        if mode == .onFailure || mode == .tail { kept.withLock { $0.output.append($0.fold.fold(bytes)) } }
+        let showsLive = showsLive
+        let (promptEnd, complete, live): (String?, [String], [UInt8]?) = state.withLock { state in
             let (promptEnd, rest) = state.endOfPrompt(in: bytes)
-            return (promptEnd, rest.isEmpty ? [] : state.lines.append(Array(rest)))
+            let complete = rest.isEmpty ? [] : state.lines.append(Array(rest))
+            guard showsLive, state.live.append(bytes[...]) else { return (promptEnd, complete, nil) }
+            // A line shown as a prompt is on the screen already, the region off.
+            return (promptEnd, complete, state.promptShown > 0 ? [] : state.live.bytes)
         }
         if let promptEnd { runtime.printAbove(promptEnd) }
         switch mode {
-        case .hide, .onFailure: return
-        case .tail: return tail(complete)
-        case .stream: break
+        case .hide: return
+        case .onFailure: if followsOutput { show(complete, live) }
+        case .tail: show(complete, live)
+        case .stream:
+            if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
+            show(followsOutput ? complete : [], live)
         }
-        if !complete.isEmpty { runtime.printAbove(complete.joined(separator: "\n") + "\n") }
     }
 
     /// On the presenter thread, while the command asks the user something:
     /// the bytes of its unfinished line not shown yet, from now on shown.
     private func unshownPrompt() -> [UInt8] {
-        state.withLock { state in
+        let (unshown, first) = state.withLock { state in
             let unshown = Array(state.lines.unfinished.dropFirst(state.shownKept))
-            state.promptShown += unshown.count
-            return unshown
+            defer { state.promptShown += unshown.count }
+            return (unshown, state.promptShown == 0 && !unshown.isEmpty)
         }
+        // The line is on the screen as it is from now on: not live as well.
+        if first && showsLive { show([], []) }
+        return unshown
     }
 
     /// Takes what is left once the pump finished: the log's last line, the
@@ -154,6 +187,9 @@ final class RunOutputSink: Sendable {
 
     /// Writes what was kept (only with `--output on-failure` and `tail`).
     func replay(to fd: FileDescriptor) {
-        kept.withLock { $0.write(to: fd) }
+        kept.withLock { kept in
+            kept.output.append(kept.fold.flush())
+            kept.output.write(to: fd)
+        }
     }
 }

@@ -112,7 +112,7 @@ final class RunSession: Sendable {
             throw cannotStart(error, startEvent: true, working: workingMessage, events: events)
         }
         return try session.show(
-            on: .lines(tail: options.output == .tail ? options.tailLines : 0),
+            on: .lines(tail: view.tailRows),
             grace: options.grace, interrupted: { [self] in interrupted(by: $0) }, passingOn: { [self] in passOn($0) }
         ) { stage throws(CommandError) in
             try run(executable, on: stage, events: events, working: workingMessage)
@@ -218,8 +218,10 @@ final class RunSession: Sendable {
         // Read in plain mode only to be hidden or moved off stdout: shown as it comes.
         let output = RunOutputSink(
             mode: mode == .terminal || options.output == .hide ? options.output : .stream,
-            terminal: mode == .terminal, runtime: runtime, relay: relay, log: session.log,
-            tail: { [view] in view.appendTail($0) })
+            terminal: mode == .terminal, followsOutput: options.workingFromOutput, runtime: runtime, relay: relay,
+            log: session.log, show: { [view] in view.show($0, live: $1) })
+        // Weak: the relay reaches the view through its interactor.
+        view.followOutput { [weak relay] in relay?.deliver(ProgressReport(message: $0)) }
         let resizes = options.pty ? Self.followResizes(of: child) : nil
         let pump = child.outputFD.map { fd in OutputPump(fd: fd) { output.receive($0) } }
         let timer = options.timeout.map { startTimer(seconds: $0, child: child, on: stage.control) }

@@ -9,25 +9,63 @@ import PresenterABI
 /// session's resolved chain, given when the view is attached).
 ///
 /// With `--output tail=N` its last N rows are not the presenter's: they show
-/// the command's last N whole lines as they come (dim, cut to the width).
+/// the command's last N lines as they come (dim, cut to the width), the
+/// last of them the line it is still writing, live (``LiveLine``); with
+/// `--output stream` (whose whole lines go above the region) its last row
+/// shows that line alone, until its newline commits it above. A command
+/// that redraws its line 10,000 times a second costs a frame per frame
+/// interval: a new state asks for a frame only when none is asked for, and
+/// the frame that shows one asks for the next at the runtime's cap; a line
+/// that ends asks at once, as whole lines always did.
+///
+/// With `--working-from-output` the command's latest line (the one it is
+/// still writing, else its last whole line) becomes the working message at
+/// those frames: at most one message a frame (gum #157).
 // Unchecked as every ScreenletView (its superclass's promise); its own state is in `tail`'s lock.
 final class RunView: ScreenletView, @unchecked Sendable {
-    /// How many rows show the command's last lines (0: none).
+    /// How many rows show the command's output (0: none).
     let tailRows: Int
-    /// The last lines, and where to ask for a frame when they change.
+    /// How many of them may show whole lines (stream's go above the region).
+    private let wholeLineRows: Int
+    /// `--working-from-output`: the latest line becomes the working message.
+    private let followsOutput: Bool
+    /// The lines, and where to ask for a frame when they change.
     private let tail = LockedValue(Tail())
 
     private struct Tail {
         var lines: [String] = []
+        /// The unfinished line's state as written (``LiveLine/bytes``), and
+        /// as shown, made from it at the frame that shows it.
+        var live: [UInt8] = []
+        var liveText: String?
+        /// Something changed since the last frame drew the view.
+        var changed = false
+        /// A frame was asked for and has not drawn the view yet.
+        var frameAsked = false
         /// Once attached. Weak: the screenlet holds this view, and the
         /// runtime behind it.
         weak var screenlet: Screenlet?
+        /// `--working-from-output`: the last message given, and where it goes.
+        var message: String?
+        var deliver: (@Sendable (String) -> Void)?
+    }
+
+    /// The rows of the command's output `options` want below the presenter
+    /// (in a terminal).
+    static func outputRows(_ options: RunOptions) -> Int {
+        switch options.output {
+        case .tail: options.tailLines
+        case .stream: 1
+        case .hide, .onFailure: 0
+        }
     }
 
     /// A view for `options`, with the messages already read from the file
     /// (`nil` without `--messages`).
     init(options: RunOptions, file: MessagesFile?) {
-        tailRows = options.output == .tail ? options.tailLines : 0
+        tailRows = Self.outputRows(options)
+        wholeLineRows = options.output == .tail ? tailRows : 0
+        followsOutput = options.workingFromOutput && options.output != .hide
         super.init(progressMessages: Self.messages(options: options, file: file))
     }
 
@@ -36,39 +74,74 @@ final class RunView: ScreenletView, @unchecked Sendable {
     /// a side table, which makes every retain and release of it on the
     /// frame's path a slow one (callgrind: some 250 instructions a frame).
     func attached(to screenlet: Screenlet) {
-        guard tailRows > 0 else { return }
+        guard tailRows > 0 || followsOutput else { return }
         tail.withLock { $0.screenlet = screenlet }
     }
 
-    /// Adds whole lines of the command's output to the tail and asks for a
-    /// frame (any thread). Lines that come before the view is attached show
-    /// in its first frame. Each shows as a terminal would show it, without
-    /// its colours and other escape codes, its tabs expanded, and cut as a
-    /// message is (``DisplayText/message(_:)``: 4 KiB, more than a row
-    /// shows), so a long line costs each frame what a short one does.
-    func appendTail(_ lines: [String]) {
-        guard tailRows > 0, !lines.isEmpty else { return }
-        let shown = lines.suffix(tailRows).map(DisplayText.message)
-        let tailRows = tailRows
+    /// With `--working-from-output`, where the latest line goes as the
+    /// working message (on the presenter thread, at a frame).
+    func followOutput(_ deliver: @escaping @Sendable (String) -> Void) {
+        guard followsOutput else { return }
+        tail.withLock { $0.deliver = deliver }
+    }
+
+    /// Adds whole lines of the command's output to the tail, and sets the
+    /// state of its unfinished line (`live`, as ``LiveLine/bytes``; nil:
+    /// unchanged, empty: none), and asks for a frame unless one is asked
+    /// for (any thread). What comes before the view is attached shows in
+    /// its first frame. Each line shows as a terminal would show it,
+    /// without its colours and other escape codes, its tabs expanded, and
+    /// cut as a message is (``DisplayText/message(_:)``: 4 KiB, more than
+    /// a row shows), so a long line costs each frame what a short one does.
+    func show(_ lines: [String], live: [UInt8]?) {
+        guard tailRows > 0 || followsOutput, !lines.isEmpty || live != nil else { return }
+        let kept = max(wholeLineRows, followsOutput ? 1 : 0)
+        let shown = lines.suffix(kept).map(DisplayText.message)
         let screenlet: Screenlet? = tail.withLock { tail in
             tail.lines.append(contentsOf: shown)
-            if tail.lines.count > tailRows { tail.lines.removeFirst(tail.lines.count - tailRows) }
+            if tail.lines.count > kept { tail.lines.removeFirst(tail.lines.count - kept) }
+            if let live { tail.live = live }
+            tail.changed = true
+            // A line that ended shows at once (stream printed it above: its
+            // live state must not stay below); a new state waits its turn.
+            guard !tail.frameAsked || !lines.isEmpty || live?.isEmpty == true else { return nil }
+            tail.frameAsked = true
             return tail.screenlet
         }
         screenlet?.setNeedsDisplay()
     }
 
     override func draw(in canvas: inout Canvas, at now: UInt64, flags: ViewFlags) -> UInt64? {
-        guard tailRows > 0 else { return nil }
-        let lines = tail.withLock { $0.lines }
+        guard tailRows > 0 || followsOutput else { return nil }
+        let (followsOutput, wholeLineRows) = (followsOutput, wholeLineRows)
+        let (lines, message, next): ([String], (String, @Sendable (String) -> Void)?, UInt64?) = tail.withLock {
+            tail in
+            let changed = tail.changed
+            if changed { tail.liveText = LiveLine.text(of: tail.live) }
+            // A frame that showed a change asks for the next, which the cap
+            // puts a frame interval later: changes meanwhile wait for it.
+            tail.changed = false
+            tail.frameAsked = changed
+            var message: (String, @Sendable (String) -> Void)?
+            if followsOutput, changed, let deliver = tail.deliver,
+                let latest = tail.liveText ?? tail.lines.last.flatMap({ $0.isEmpty ? nil : $0 }), latest != tail.message
+            {
+                tail.message = latest
+                message = (latest, deliver)
+            }
+            let lines = tail.lines.suffix(wholeLineRows) + (tail.liveText.map { [$0] } ?? [])
+            return (Array(lines), message, changed ? now + 1 : nil)
+        }
+        if let (text, deliver) = message { deliver(text) }
+        let shown = lines.suffix(tailRows)
         let top = canvas.rows - tailRows
         let dim = CellStyle(rawValue: UInt32(PRESENTER_STYLE_DIM))
-        for (offset, line) in lines.enumerated() where top + offset >= 0 {
+        for (offset, line) in shown.enumerated() where top + offset >= 0 {
             canvas.drawText(
                 line, col: 0, row: top + offset, maxColumns: canvas.cols, style: dim,
                 ellipsis: flags.contains(.unicode) ? DisplayWidth.unicodeEllipsis : DisplayWidth.asciiEllipsis)
         }
-        return nil
+        return next
     }
 
     /// The message table. From a file: as written (the runtime falls back to

@@ -65,7 +65,8 @@ struct RunOptionsTests {
         let options = try parse([
             "--presenter", "netactivity", "--action", "build", "--working", "W", "--success", "S",
             "--failure", "F", "--timeout", "2.5", "--show-output", "--color", "never",
-            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger", "--pty", "--",
+            "--plugin-dir", "/a", "--plugin-dir=/b", "--min-show", "0.5", "--grace=0.25", "--linger", "--pty",
+            "--working-from-output", "--",
             "make", "-j2",
         ])
         #expect(options.presentation.presenter == "netactivity")
@@ -79,6 +80,7 @@ struct RunOptionsTests {
         #expect(options.grace == 0.25)
         #expect(options.linger)
         #expect(options.pty)
+        #expect(options.workingFromOutput)
         #expect(options.command == ["make", "-j2"])
     }
 

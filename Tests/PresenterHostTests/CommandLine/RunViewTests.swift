@@ -49,4 +49,30 @@ struct RunViewTests {
         }
         #expect(gone == nil, "the runtime outlived its shutdown and every reference to it")
     }
+
+    /// A line redrawn a thousand times between two frames (a tqdm at 10,000
+    /// updates a second) costs no frame of its own: the first change asks
+    /// for one, the later ones wait for the next the frame cap allows,
+    /// which shows the latest state.
+    @Test func aLiveLineRedrawnOftenCostsAFrameAFrameInterval() throws {
+        let recorder = Recorder(["p": PresenterScript()])
+        let backend = TestBackend()
+        let runtime = recorder.runtime(backend: backend)
+        defer { runtime.shutdown() }
+        let view = RunView(options: try options(["--presenter", "p", "--output", "tail=2", "--", "true"]), file: nil)
+        view.attached(to: try runtime.attach(view, presenter: try recorder.registry.resolve("p")))
+        runtime.sync {}
+        let before = backend.frameCount
+        for step in 1...1000 { view.show([], live: Array("\(step)%".utf8)) }
+        runtime.sync {}
+        #expect(backend.frameCount - before == 1, "\(backend.frameCount - before) frames for 1,000 states")
+        runtime.advance(by: 0.05)
+        #expect(backend.frameCount - before == 2)
+        #expect(backend.lines.contains("1000%"), "\(backend.lines)")
+        // A newline ends it: at once (no time passes), the row shows the
+        // line's last state as a whole line.
+        view.show(["1000% done"], live: [])
+        runtime.sync {}
+        #expect(backend.lines.contains("1000% done") && !backend.lines.contains("1000%"), "\(backend.lines)")
+    }
 }
