@@ -3,7 +3,7 @@ import SystemShims
     import Glibc
 #endif
 
-/// The one place the host starts a process (`ph_spawn`: a fork and an
+/// The one place the host starts a process (`ph_spawn_begin` and `_end`: a fork and an
 /// exec): the command of `run`, the scan helper, the presenter process and
 /// the fetcher.
 ///
@@ -11,7 +11,7 @@ import SystemShims
 /// kernel, unstoppably, until the child has exec'd. A Ctrl-Z that comes
 /// while the child is between the two stops it there (the terminal signals
 /// the whole foreground group), and then no thread of the host can stop or
-/// go on: the job hangs with the terminal. `ph_spawn` waits for the exec in
+/// go on: the job hangs with the terminal. `ph_spawn_end` waits for the exec in
 /// `read(2)`, which a stop takes like any other wait (see system_shims.c).
 ///
 /// Every descriptor the host opens is close-on-exec from its creation, so a
@@ -88,7 +88,7 @@ package struct Spawn {
     }
 
     /// Starts `path` with `arguments` (its name first) and returns its pid,
-    /// or the call that failed: `ph_spawn` (the fork, a descriptor of the
+    /// or the call that failed: `spawn` (the fork, a descriptor of the
     /// child or its exec: ENOENT, EACCES, ENOEXEC...) or one setting it up.
     package static func start(_ path: String, _ arguments: [String], _ options: Options) -> Result<pid_t, Errno> {
         launch(path, arguments, options).map(\.pid)
@@ -120,7 +120,7 @@ package struct Spawn {
         /// it, so that no one who may still signal it hits another process).
         package func end() -> Result<Child, Errno> {
             var result = ph_spawn_result(pid: pid, namespaces: 0, namespace_error: namespaceError)
-            let status = ph_spawn_end(&result, report.rawValue, 0)
+            let status = ph_spawn_end(&result, report.rawValue)
             guard status == 0 else { return .failure(Errno(call: "spawn", code: status)) }
             return .success(
                 Child(

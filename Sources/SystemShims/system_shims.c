@@ -377,13 +377,6 @@ static pid_t fork_into_namespaces(const struct ph_spawn_plan *plan, int *entered
     return _Fork();
 }
 
-int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[], char *const envp[],
-             const struct ph_spawn_plan *plan) {
-    int report;
-    int error = ph_spawn_begin(result, &report, path, argv, envp, plan);
-    return error != 0 ? error : ph_spawn_end(result, report, 1);
-}
-
 int ph_spawn_begin(struct ph_spawn_result *result, int *report_end, const char *path, char *const argv[],
                    char *const envp[], const struct ph_spawn_plan *plan) {
     int report[2];
@@ -434,7 +427,7 @@ int ph_spawn_begin(struct ph_spawn_result *result, int *report_end, const char *
     return 0;
 }
 
-int ph_spawn_end(struct ph_spawn_result *result, int report, int reap) {
+int ph_spawn_end(struct ph_spawn_result *result, int report) {
     int error = 0;
     for (;;) {
         struct spawn_report message;
@@ -442,6 +435,10 @@ int ph_spawn_end(struct ph_spawn_result *result, int report, int reap) {
         do {
             count = read(report, &message, sizeof message);
         } while (count < 0 && errno == EINTR);
+        if (count < 0) { /* not an end of file: nothing says the child exec'd */
+            error = errno;
+            break;
+        }
         if (count != (ssize_t)sizeof message) break; /* end of file: the child exec'd */
         if (message.kind == 1) {
             result->namespaces = message.value;
@@ -451,11 +448,6 @@ int ph_spawn_end(struct ph_spawn_result *result, int report, int reap) {
         }
     }
     close(report);
-    if (error != 0 && reap) {
-        /* The child did not exec: reap it, so no zombie is left. */
-        while (waitpid(result->pid, NULL, 0) < 0 && errno == EINTR) {
-        }
-    }
     return error;
 }
 

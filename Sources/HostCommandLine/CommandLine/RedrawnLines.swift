@@ -5,7 +5,8 @@
 /// one state in memory, not all of them.
 ///
 /// A state is the text after the last `\r` of its line; a `\r` followed by
-/// `\n` (or by nothing more) leaves it as it was. Nothing else changes: the
+/// `\n` (or by nothing more) leaves it as it was, and a line's `\r\n` stays
+/// one (one `\r`). Nothing else changes: the
 /// bytes of a line without `\r` are kept as written, escape codes and all.
 ///
 /// Bounded: a state is held until its `\r` or `\n` comes only up to
@@ -32,6 +33,8 @@ struct RedrawnLines {
             add(rest[..<end], to: &kept)
             if rest[end] == 0x0A {
                 kept += state
+                // A line that ends in `\r\n` keeps it: the replay is the output as written.
+                if redrawn { kept.append(0x0D) }
                 kept.append(0x0A)
                 state.removeAll(keepingCapacity: true)
                 (redrawn, passedOn) = (false, false)

@@ -344,11 +344,12 @@ final class RunSession: Sendable {
             view.progressMessages[options.action] ?? view.progressMessages[ScreenletView.defaultAction] ?? [:]
         // Nothing of the presenter will be seen any more (no outcome stays,
         // nothing lingers): it is let go rather than waited for, unless its
-        // log is wanted (-v, --log), where its last hooks are what one reads.
-        let presentation = options.presentation
+        // log is wanted (-v, --log, --trace), where its last hooks are what
+        // one reads.
+        let lingers = options.linger && interruptedBy == nil
         let staysNothing =
             interruptedBy != nil || (failure == nil && OutcomeLine(message: messages[.success], error: nil) == nil)
-        if staysNothing && !options.linger && !presentation.verbose && presentation.logFile == nil {
+        if staysNothing && !lingers && !session.log.isEnabled {
             stage.runtime.dismissPresenters()
         }
         if let failure { started.handle.fail(failure) } else { started.handle.succeed() }

@@ -193,7 +193,7 @@ package final class LocalPresenterEngine: PresenterEngine {
     /// Nothing waits: hooks run in this process.
     package var hurry: @Sendable () -> Void { {} }
     /// Nothing to stop: a hook under way runs on the caller's thread.
-    package var dismiss: @Sendable () -> Void { {} }
+    package var dismiss: (@Sendable () -> Void)? { nil }
 
     // MARK: - For the host services
 

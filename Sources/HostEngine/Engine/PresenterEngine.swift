@@ -56,11 +56,11 @@ package protocol PresenterEngine: AnyObject {
     /// over, nothing of it stays, and the caller shuts down at once): the
     /// engine stops them now instead of waiting for the hooks they are owed.
     /// A presenter process is killed, so that a call waiting for it fails
-    /// at once, and every later call fails; the runtime, which asked, takes
-    /// that failure as the end it chose, not as the presenter's. Hooks that
-    /// run in this process cannot be cut short: nothing then. Any thread,
-    /// as ``hurry``.
-    var dismiss: @Sendable () -> Void { get }
+    /// at once (the process died of SIGKILL), and every later call fails;
+    /// the runtime, which asked, takes that death as the end it chose, not
+    /// as the presenter's failure. Nil where hooks run in this process:
+    /// they cannot be cut short. Any thread, as ``hurry``.
+    var dismiss: (@Sendable () -> Void)? { get }
 }
 
 extension PresenterEngine {

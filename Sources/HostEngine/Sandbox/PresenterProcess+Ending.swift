@@ -21,7 +21,7 @@ extension PresenterProcess {
 
     /// Kills the process now, or the one started ahead for it, or the one
     /// it starts later: whatever waits for it then fails at once. Any thread.
-    package var dismiss: @Sendable () -> Void {
+    package var dismiss: (@Sendable () -> Void)? {
         { [dismissal, launch = configuration.launch] in
             dismissal.withLock { dismissal in
                 dismissal.dismissed = true

@@ -52,8 +52,21 @@ extension PresenterProcess {
     /// forked, so that no one waited for it: ``PresenterProcessLaunch``); a
     /// process that could not exec (presenter-host-plugins missing, say)
     /// stops it with the reason.
+    /// The wait is a start's: its budget, or, once the run is ending
+    /// (``hurry``), one hook budget from then, looked at every 50 ms.
     func confirmExec() throws(PresenterFailure) {
         guard let beginning = unconfirmedExec else { return }
+        let since = Self.now()
+        while true {
+            let hurried = hurriedAt.withLock { $0 }.map { $0 + configuration.hookTimeout } ?? .infinity
+            let left = min(since + configuration.startTimeout, hurried) - Self.now()
+            guard left > 0 else { throw stop(in: .start, hang(in: .start)) }
+            let slice = Int32(min(left, 0.05) * 1000) + 1
+            // Its end (HUP) or a report; a descriptor that cannot be waited
+            // on is read at once, and its read says why.
+            guard let ready = try? beginning.report.wait(for: .input, milliseconds: { slice }) else { break }
+            if !ready.isEmpty { break }
+        }
         unconfirmedExec = nil
         if case .failure(let error) = beginning.end() {
             throw stop(

@@ -18,11 +18,13 @@ extension PresenterRuntime {
     /// let go at once instead of waited for: its hide and destroy, and,
     /// when the work ended before the process was ready, its start and
     /// loading (some 10 ms that would hold the prompt for nothing: the
-    /// region goes either way). Its failure then is taken as this end:
-    /// nothing reports it and no plain lines follow. Presenters in this
+    /// region goes either way). Its death by that kill is taken as this
+    /// end: nothing reports it and no plain lines follow (a failure of its
+    /// own, a create refused, is reported as ever). Presenters in this
     /// process (`--in-process`) run to the end as before. Any thread but
     /// the presenter thread.
     package func dismissPresenters() {
+        guard let dismissEngine else { return }
         dismissed.withLock { $0 = true }
         dismissEngine()
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import HostEngine
 import HostPlugins
 import HostSystem
@@ -75,8 +76,9 @@ public final class PresenterRuntime: Sendable {
     let logSink: LockedValue<((PresenterLogEntry) -> Void)?>
     /// The engine's ``PresenterEngine/hurry``, for any thread.
     let hurryEngine: @Sendable () -> Void
-    /// The engine's ``PresenterEngine/dismiss``, for any thread.
-    let dismissEngine: @Sendable () -> Void
+    /// The engine's ``PresenterEngine/dismiss``, for any thread; nil when
+    /// its presenters cannot be let go (they run in this process).
+    let dismissEngine: (@Sendable () -> Void)?
     /// Whether the caller dismissed the presenters (``dismissPresenters()``):
     /// their failure from then on is the end it chose.
     let dismissed = LockedValue(false)
@@ -179,7 +181,7 @@ public final class PresenterRuntime: Sendable {
                 geometry: composer.geometry, output: { entry in logSink.withLock { $0?(entry) } })
         }
         hurryEngine = engine?.hurry ?? { @Sendable in }
-        dismissEngine = engine?.dismiss ?? { @Sendable in }
+        dismissEngine = engine?.dismiss
         state = PresenterBound(
             RuntimeState(
                 backend: backend, onPresenterFailure: onPresenterFailure, engine: engine,
@@ -357,8 +359,10 @@ public final class PresenterRuntime: Sendable {
         }
         engine.close()
         for screenlet in screenlets { screenlet.presenterGone() }
-        // Not the presenter's failure: the end the caller chose, which nothing reports.
-        if dismissed.withLock({ $0 }) { return }
+        // The kill of a dismissal: the end the caller chose, which nothing
+        // reports. Any other failure (a create refused, an exec that failed)
+        // is the presenter's, reported as ever.
+        if failure.reason == .crashed(signal: SIGKILL) && dismissed.withLock({ $0 }) { return }
         if let onPresenterFailure {
             let next = onPresenterFailure(failure, previous)
             state.value.backend = next

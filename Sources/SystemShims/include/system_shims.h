@@ -114,27 +114,23 @@ struct ph_spawn_result {
  *  capability. */
 #define PH_NAMESPACE_MOUNT 8
 
-/** Starts `path` with `argv` and `envp` as `plan` says; 0 and the child in
- *  *result, or the errno of what failed (fork, a descriptor, execve), as
- *  posix_spawn reports it. Unlike posix_spawn (a vfork), the calling thread
- *  does not wait in the kernel for the child to exec: it waits in read(2),
- *  where a stop (Ctrl-Z) takes it like every other thread, so a child that a
- *  stop signal caught before its exec cannot keep the host from stopping. */
-int ph_spawn(struct ph_spawn_result *result, const char *path, char *const argv[], char *const envp[],
-             const struct ph_spawn_plan *plan);
-
-/** ph_spawn in two steps, for a caller that must not wait for the child's
- *  exec where it starts it (the presenter process, started ahead: its exec
- *  must not delay the command's start). ph_spawn_begin forks and returns at
- *  once: 0, the child in result->pid and the read end of its report pipe in
- *  *report (close-on-exec), or the errno of the fork. ph_spawn_end then
- *  waits on *report for the exec, as ph_spawn does, closes it, and returns 0
- *  with result complete, or the errno of what failed in the child (which it
- *  reaps when `reap` is set; otherwise the caller does). A caller that never
- *  calls ph_spawn_end closes *report and reaps the child itself. */
+/** Starts `path` with `argv` and `envp` as `plan` says, in two steps, so
+ *  that a caller that must not wait for the child's exec where it starts it
+ *  (the presenter process, started ahead: its exec must not delay the
+ *  command's start) waits for it elsewhere. ph_spawn_begin forks and returns
+ *  at once: 0, the child in result->pid and the read end of its report pipe
+ *  in *report (close-on-exec), or the errno of the fork. ph_spawn_end then
+ *  waits on *report for the exec, closes it, and returns 0 with result
+ *  complete, or the errno of what failed (a descriptor, execve), as
+ *  posix_spawn reports it; the child, which then ends, is the caller's to
+ *  reap, as is one whose ph_spawn_end is never called (after closing
+ *  *report). Unlike posix_spawn (a vfork), no thread waits in the kernel for
+ *  the child to exec: ph_spawn_end waits in read(2), where a stop (Ctrl-Z)
+ *  takes it like every other thread, so a child that a stop signal caught
+ *  before its exec cannot keep the host from stopping. */
 int ph_spawn_begin(struct ph_spawn_result *result, int *report, const char *path, char *const argv[],
                    char *const envp[], const struct ph_spawn_plan *plan);
-int ph_spawn_end(struct ph_spawn_result *result, int report, int reap);
+int ph_spawn_end(struct ph_spawn_result *result, int report);
 
 /** Discards a pending SIGTSTP, SIGTTIN or SIGTTOU of the calling process
  *  (each set to SIG_IGN and back: POSIX discards a pending signal so), as

@@ -87,8 +87,11 @@ struct RedrawnLinesTests {
         #expect(folded(["start\n", "\r 10%", "\r 50%", "\r100% done\n", "end\n"]) == "start\n100% done\nend\n")
     }
 
+    /// A CRLF is a line end, kept as written (the replay is the output as
+    /// the pipe gave it), even split across reads.
     @Test func aCRLFKeepsItsLine() {
-        #expect(folded(["one\r\ntwo\r", "\nthree\r"]) == "one\ntwo\nthree")
+        #expect(folded(["one\r\ntwo\r", "\nthree\r"]) == "one\r\ntwo\r\nthree")
+        #expect(folded(["50%\r100%\r\n"]) == "100%\r\n")
     }
 
     @Test func linesWithoutCarriageReturnsAreKeptAsWritten() {

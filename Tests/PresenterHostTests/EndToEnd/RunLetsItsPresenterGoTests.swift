@@ -12,12 +12,14 @@ struct RunLetsItsPresenterGoTests {
     /// The misbehaving fixture, which here never finishes loading (its
     /// constructor waits for a file that never comes), under a hook budget
     /// no test waits out: `extra` goes before the command.
-    private static func run(_ extra: [String]) throws -> (result: ProcessResult, seconds: Double) {
+    private static func run(_ extra: [String], before: [String] = []) throws -> (
+        result: ProcessResult, seconds: Double
+    ) {
         let plugins = try FixtureBuilder.directory([.misbehaving])
         let never = TestPaths.temporaryDirectory("never").appendingPathComponent("never").path
         let started = Date()
         let result = try ProcessRunner.hostInTerminal(
-            ["--plugin-dir", plugins.path, "--no-cache", "run", "--presenter", "fixture.misbehaving"] + extra
+            before + ["--plugin-dir", plugins.path, "--no-cache", "run", "--presenter", "fixture.misbehaving"] + extra
                 + ["--", "true"],
             environment: ["FIXTURE_LOAD_UNTIL": never])
         return (result, Date().timeIntervalSince(started))
@@ -42,10 +44,11 @@ struct RunLetsItsPresenterGoTests {
         #expect(result.screen.contains { $0.contains("Done") }, "\(result.screen)")
     }
 
-    /// With its log wanted (`-v`, `--log`), the presenter's last hooks are
-    /// what one reads: it is heard out too.
-    @Test func withItsLogWantedThePresenterIsHeardOut() throws {
-        let (result, _) = try Self.run(["--hook-timeout", "1", "-v"])
+    /// With its log wanted (`-v`, `--trace`), the presenter's last hooks
+    /// are what one reads: it is heard out too.
+    @Test(arguments: [(["-v"], [String]()), ([], ["--trace"])])
+    func withItsLogWantedThePresenterIsHeardOut(extra: [String], before: [String]) throws {
+        let (result, _) = try Self.run(["--hook-timeout", "1"] + extra, before: before)
         #expect(result.status == 0)
         #expect(result.stderr.contains("did not answer load within 1000 ms"), "\(result.stderr)")
     }

@@ -193,6 +193,10 @@ struct RunPtyEndToEndTests {
         }
     }
 
+    /// The size copied: the command's terminal is the pane's size, and is
+    /// again after a resize. (The SIGWINCH the host sends after the copy is
+    /// ``aResizeWhileStoppedReachesTheCommandAtFg``'s: here the kernel's own
+    /// reaches the shell, which looks only after its wait.)
     @Test(.enabled(if: TmuxSession.isAvailable, TmuxSession.missingNote))
     func theSizeIsThePanesAndFollowsAResize() throws {
         let go = GoFile()
