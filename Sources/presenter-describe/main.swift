@@ -64,11 +64,15 @@ func literal(_ text: String) -> String {
 
 /// `mbhud`, `swiftExample` for `swift-example`: the property's name.
 func propertyName(_ id: String) -> String {
-    let words = id.split(whereSeparator: { $0 == "-" || $0 == "." || $0 == "_" })
-    let name = words.enumerated().map {
+    let name = camelCase(id)
+    return "`" + (name.first?.isNumber == false ? name : "presenter" + name) + "`"
+}
+
+/// `one-row` as Swift spells it: `oneRow` (a capability's case).
+func camelCase(_ words: String) -> String {
+    words.split(whereSeparator: { $0 == "-" || $0 == "." || $0 == "_" }).enumerated().map {
         $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst()
     }.joined()
-    return "`" + (name.first?.isNumber == false ? name : "presenter" + name) + "`"
 }
 
 let arguments = CommandLine.arguments
@@ -118,7 +122,7 @@ for presenter in manifest.presenters {
             static let \(propertyName(presenter.id)) = PresenterInfo(
                 id: \(literal(presenter.id)), name: \(literal(fields["name"]!)), version: \(literal(fields["version"]!)),
                 description: \(optional("description")), author: \(optional("author")), license: \(optional("license")),
-                extends: \(optional("extends")), capabilities: [\(capabilities.map { "." + propertyName($0) }.joined(separator: ", "))],
+                extends: \(optional("extends")), capabilities: [\(capabilities.map { "." + camelCase($0) }.joined(separator: ", "))],
                 hooks: [\(hooks.map { "." + $0 }.joined(separator: ", "))])
 
         """

@@ -20,11 +20,12 @@ import Testing
         /// The work ends at once, which hurries the presenter process: its
         /// start and load then get one hook budget, which a loaded machine
         /// can spend before the plugin is loaded. A long budget lets the
-        /// marks count the process's load every time.
+        /// marks count the process's load every time. `run` keeps an
+        /// outcome, or it would let a presenter that draws nothing go unloaded.
         func arguments(presenter: String, store: String) -> [String] {
             let hooks = ["--hook-timeout", "10"]
             return switch self {
-            case .run: hooks + ["--presenter", presenter, "--", "true"]
+            case .run: hooks + ["--presenter", presenter, "--success", "Done", "--", "true"]
             case .drive: hooks + ["--presenter", presenter]
             case .addBookmark:
                 hooks + [

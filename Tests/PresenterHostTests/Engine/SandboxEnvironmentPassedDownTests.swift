@@ -23,7 +23,13 @@ struct SandboxEnvironmentPassedDownTests {
         let launch = PresenterProcessLaunch(configuration)
         let pid = try #require(launch.pid)
         // It waits for its configuration: its environment is the one it was
-        // started with (the spawn returned after its exec).
+        // started with, once it has exec'd (the launch only forks) and handed
+        // over to presenter-host-plugins.
+        #expect(
+            waitUntil {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix(
+                    "presenter-host-plugins") == true
+            })
         let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
         let entries = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         #expect(
