@@ -72,6 +72,9 @@ package struct RunOptions: Equatable, Sendable {
         linger = parsed.has("--linger")
         pty = parsed.has("--pty")
         command = parsed.operands
+        if workingFromOutput && output == .hide {
+            throw .usage("--working-from-output shows what --output hide hides: use one or the other")
+        }
         if presentation.messagesFile != nil && (working != nil || success != nil || failure != nil) {
             throw .usage(
                 "--messages cannot be combined with --working, --success or --failure; put all the messages in the file"

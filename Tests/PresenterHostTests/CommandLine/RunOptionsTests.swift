@@ -158,6 +158,9 @@ struct RunOptionsTests {
         #expect(
             usageError(["--messages", "m.json", "--working", "W", "true"])?.hasPrefix("--messages cannot be combined")
                 == true)
+        #expect(
+            usageError(["--output", "hide", "--working-from-output", "true"])
+                == "--working-from-output shows what --output hide hides: use one or the other")
     }
 
     @Test func outputModesStaticAndEvents() throws {
