@@ -78,7 +78,8 @@ final class PluginInstance {
             action.withCString { action in
                 var interactor = presenter_interactor(
                     struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                    type_name: type, action: action, id: id, progress: progress, message: nil)
+                    type_name: type, action: action, id: id, progress: progress, message: nil,
+                    started_ns: 1, done: -1, total: -1, rate: -1, eta_s: -1)
                 return body(&interactor)
             }
         }
