@@ -130,7 +130,7 @@ let package = Package(
             dependencies: [
                 "HostSystem", "HostText", "HostSandbox", "HostPlugins", "HostEngine", "HostRuntime", "HostBookmarks",
                 "HostCommandLine",
-                "PresenterHost", "PresenterHostTesting", "PresenterABI", "SystemShims",
+                "PresenterHost", "PresenterHostTesting", "PresenterABI", "SystemShims", "PresenterSDK",
             ],
             // Read where they are (TestPaths.packageRoot), never copied into
             // the test bundle: the fuzz corpora alone are some 29 MB in 7,000

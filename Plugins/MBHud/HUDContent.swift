@@ -15,6 +15,11 @@ struct HUDContent: Equatable {
     var indicator: Indicator
     var text: String
     var details: String?
+    /// The shown job's time, as the host told it (ABI 1.4).
+    var timing: HUDSession.Timing?
+    /// The time line under the text, most important part first
+    /// (``HUDSession/status(of:at:after:)``): as many as fit are shown.
+    var status: [String] = []
 
     /// The working HUD for `jobs` (in show order): the most recent message,
     /// a count of the others, and a bar when that interactor reports progress.
@@ -23,6 +28,7 @@ struct HUDContent: Equatable {
         let (text, details) = HUDContent.lines(shown?.message ?? "")
         self.text = HUDContent.counted(text, others: jobs.count - 1)
         self.details = details
+        timing = shown?.timing
         indicator = shown?.progress.map(Indicator.bar) ?? .spinner(since: start)
     }
 
@@ -78,8 +84,12 @@ struct HUDContent: Equatable {
         let detailsWidth = details.map(view.textWidth) ?? 0
 
         let (cols, rows) = view.size
-        let boxCols = min(max(lineWidth, detailsWidth) + 4, cols)  // a border and a space each side
-        let boxRows = details == nil ? 3 : 4
+        // The time line takes the parts that fit the view, least important
+        // dropped first, and only a row the box has to spare: it never costs the box.
+        let statusLine = rows >= (details == nil ? 4 : 5) ? fitting(status, in: cols - 4, on: view) : nil
+        let statusWidth = statusLine.map(view.textWidth) ?? 0
+        let boxCols = min(max(lineWidth, detailsWidth, statusWidth) + 4, cols)  // a border and a space each side
+        let boxRows = 3 + (details == nil ? 0 : 1) + (statusLine == nil ? 0 : 1)
         let left = max((cols - boxCols) / 2, 0)
         let top = max((rows - boxRows) / 2, 0)
         let inner = boxCols - 4
@@ -105,14 +115,32 @@ struct HUDContent: Equatable {
             let detailsLeft = left + 2 + max(inner - detailsWidth, 0) / 2
             view.drawText(details, col: detailsLeft, row: top + 2, maxCols: inner, style: .dim)
         }
+        if let statusLine {
+            let statusLeft = left + 2 + max(inner - statusWidth, 0) / 2
+            view.drawText(statusLine, col: statusLeft, row: top + boxRows - 2, maxCols: inner, style: .dim)
+        }
         return next
+    }
+
+    /// The first of `parts` and as many after it as fit `width` columns,
+    /// joined with " · "; `nil` when there are none or the first does not fit.
+    private func fitting(_ parts: [String], in width: Int, on view: View) -> String? {
+        let separator = view.flags.contains(.unicode) ? " · " : " - "
+        for count in stride(from: parts.count, to: 0, by: -1) {
+            let line = parts.prefix(count).joined(separator: separator)
+            if view.textWidth(line) <= width { return line }
+        }
+        return nil
     }
 
     /// The final look (the view's last render, `View.Flags.final`): one
     /// line from the top-left, not the box: the mark, then the text and its
     /// details after ": " (a failure's reason) or " - " (a success's further
     /// lines), cut to the view by the host: `✖ Build failed: exit status 2`.
-    /// A failure that says nothing at all reads `✖ failed`.
+    /// A failure that says nothing at all reads `✖ failed`. It says no
+    /// elapsed time: the line stays as a program's printed line would, the
+    /// same for the same outcome however long the work ran (scripts and
+    /// logs compare it), as gum's does.
     func drawLine(on view: View) {
         let (mark, markStyle) = glyph(unicode: view.flags.contains(.unicode), now: 0)
         let cols = view.size.cols

@@ -1,3 +1,5 @@
+import PresenterSDK
+
 /// The HUD of one view over time: which interactors run, when the HUD
 /// appeared, and how it ends. Time comes in as arguments (nanoseconds on the
 /// host's clock), so every rule here is a pure function of the calls.
@@ -26,6 +28,9 @@ struct HUDSession {
         /// The longest an outcome stays once it shows (the host ends the
         /// view after it); ``longest`` when the host sets none.
         var outcomeLimit: UInt64 = HUDSession.longest
+        /// How long an interactor runs before its elapsed time shows (and
+        /// its ETA and rate, with determinate progress).
+        var elapsedAfter: UInt64 = 3_000_000_000
     }
 
     /// A running interactor.
@@ -33,6 +38,22 @@ struct HUDSession {
         let id: UInt64
         var message: String
         var progress: Double?
+        /// What the host measured of its time (ABI 1.4); `nil` from older hosts.
+        var timing: Timing? = nil
+    }
+
+    /// An interactor's time as the host told it (``InteractorInfo``'s 1.4 fields).
+    struct Timing: Equatable {
+        /// When it started, on the host's clock.
+        var startedAt: UInt64
+        /// Units (or, without `counted`, the fraction) a second, when known.
+        var rate: Double?
+        /// Seconds left when the host told it, at `toldAt`.
+        var eta: Double?
+        /// True when the rate counts units (`42/100`), not the fraction.
+        var counted: Bool
+        /// When the host told it: the ETA counts down from there.
+        var toldAt: UInt64
     }
 
     /// What the HUD shows at one time, or `nil` for nothing.
@@ -85,7 +106,7 @@ struct HUDSession {
         self.options = options
     }
 
-    mutating func show(id: UInt64, message: String, progress: Double?, at now: UInt64) {
+    mutating func show(id: UInt64, message: String, progress: Double?, timing: Timing? = nil, at now: UInt64) {
         settle(at: now)
         ending = nil  // new work takes over a HUD that was ending
         finalOutcome = nil
@@ -93,18 +114,22 @@ struct HUDSession {
         if let index = jobs.firstIndex(where: { $0.id == id }) {
             jobs[index].message = message
             jobs[index].progress = progress
+            jobs[index].timing = timing
         } else {
-            jobs.append(Job(id: id, message: message, progress: progress))
+            jobs.append(Job(id: id, message: message, progress: progress, timing: timing))
         }
     }
 
     /// A new fraction (`nil`: unknown again) and, when `message` is given,
     /// a working message that replaces the one show gave.
-    mutating func progress(id: UInt64, progress: Double?, message: String? = nil, at now: UInt64) {
+    mutating func progress(
+        id: UInt64, progress: Double?, message: String? = nil, timing: Timing? = nil, at now: UInt64
+    ) {
         settle(at: now)
         guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
         jobs[index].progress = progress
         if let message { jobs[index].message = message }
+        if let timing { jobs[index].timing = timing }
     }
 
     /// Ends interactor `id`; an id that is not running is ignored.
@@ -195,8 +220,30 @@ struct HUDSession {
         }
         // With no job left, the last one's hide is deferred: keep showing it.
         let shown = jobs.isEmpty ? ending.map { [$0.job] } ?? [] : jobs
-        let working = HUDContent(working: shown, since: started)
-        return Frame(content: working, wakeAt: ending?.from)
+        var working = HUDContent(working: shown, since: started)
+        var wakeAt = ending?.from
+        if let timing = working.timing {
+            let (status, change) = Self.status(of: timing, at: now, after: options.elapsedAfter)
+            working.status = status
+            wakeAt = min(wakeAt ?? change, change)
+        }
+        return Frame(content: working, wakeAt: wakeAt)
+    }
+
+    /// The time line of a job started at `timing.startedAt`, most important
+    /// first (the elapsed time, then the ETA, then the rate), once it has
+    /// run `threshold`; and when it next changes: the threshold, then each
+    /// whole second of the elapsed time.
+    static func status(of timing: Timing, at now: UInt64, after threshold: UInt64) -> ([String], UInt64) {
+        let shownFrom = timing.startedAt.adding(threshold)
+        guard now >= shownFrom else { return ([], shownFrom) }
+        var parts = [Elapsed.format(from: timing.startedAt, to: now)]
+        if let eta = timing.eta {
+            let since = now > timing.toldAt ? Double(now - timing.toldAt) / 1e9 : 0
+            parts.append("ETA " + Elapsed.format(seconds: max(eta - since, 0)))
+        }
+        if let rate = timing.rate { parts.append(Rate.format(perSecond: rate, ofFraction: !timing.counted)) }
+        return (parts, Elapsed.nextChange(from: timing.startedAt, after: now))
     }
 
     /// Applies the transitions that time alone makes: the grace time passing,

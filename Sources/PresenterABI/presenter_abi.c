@@ -31,6 +31,13 @@ _Static_assert(FIELD_END(presenter_interactor, progress) == 40, "presenter_inter
 #if PRESENTER_ABI_MINOR >= 1 /* Since 1.1 (the frozen 1.0 header, compiled with this file by a test, lacks it). */
 PIN(presenter_interactor, message, 40, 8);
 #endif
+#if PRESENTER_ABI_MINOR >= 4 /* Since 1.4. */
+PIN(presenter_interactor, started_ns, 48, 8);
+PIN(presenter_interactor, done, 56, 8);
+PIN(presenter_interactor, total, 64, 8);
+PIN(presenter_interactor, rate, 72, 8);
+PIN(presenter_interactor, eta_s, 80, 8);
+#endif
 
 PIN(presenter_failure, struct_size, 0, 4);
 PIN(presenter_failure, reserved, 4, 4);

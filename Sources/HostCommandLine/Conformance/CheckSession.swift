@@ -50,7 +50,10 @@ final class CheckSession: PresenterEngineDelegate {
 
     func interactor(progress: Double = -1) -> InteractorSnapshot {
         defer { nextInteractor += 1 }
-        return InteractorSnapshot(id: nextInteractor, type: "CheckInteractor", action: "check", progress: progress)
+        // Started now, on the check's clock (ABI 1.4 never gives 0); no counts or rate.
+        return InteractorSnapshot(
+            id: nextInteractor, type: "CheckInteractor", action: "check", progress: progress,
+            timing: InteractorTiming(startedAt: clock.now(), done: -1, total: -1, rate: -1, secondsLeft: -1))
     }
 
     func show(_ message: String, _ interactor: InteractorSnapshot, view: ViewID? = nil) throws(PresenterFailure)

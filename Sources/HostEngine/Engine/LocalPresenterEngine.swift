@@ -295,7 +295,9 @@ extension InteractorSnapshot {
                 withOptionalCString(message) { message in
                     var interactor = presenter_interactor(
                         struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                        type_name: typeName, action: actionName, id: id, progress: progress, message: message)
+                        type_name: typeName, action: actionName, id: id, progress: progress, message: message,
+                        started_ns: timing.startedAt, done: timing.done, total: timing.total, rate: timing.rate,
+                        eta_s: timing.secondsLeft)
                     return withUnsafePointer(to: &interactor, body)
                 }
             }

@@ -105,13 +105,19 @@ package struct InteractorSnapshot: Equatable, Sendable {
     /// The working message the work reported since show (`message`, ABI
     /// 1.1), `nil` while show's stands.
     var message: String? = nil
+    /// The time, counts, rate and time left (ABI 1.4).
+    package var timing: InteractorTiming
 
-    package init(id: UInt64, type: String, action: String, progress: Double, message: String? = nil) {
+    package init(
+        id: UInt64, type: String, action: String, progress: Double, message: String? = nil,
+        timing: InteractorTiming = .unknown
+    ) {
         self.id = id
         self.type = type
         self.action = action
         self.progress = progress
         self.message = message
+        self.timing = timing
     }
 }
 

@@ -325,6 +325,11 @@ private extension MessageWriter {
         string(interactor.type)
         string(interactor.action)
         optionalString(interactor.message)
+        u64(interactor.timing.startedAt)
+        f64(interactor.timing.done)
+        f64(interactor.timing.total)
+        f64(interactor.timing.rate)
+        f64(interactor.timing.secondsLeft)
     }
 }
 
@@ -357,8 +362,11 @@ private extension MessageReader {
     mutating func interactor() throws(MessageError) -> InteractorSnapshot {
         let id = try u64()
         let progress = try f64()
+        let type = try string(), action = try string(), message = try optionalString()
+        // InteractorTiming's init makes a value that is no number unknown.
+        let timing = InteractorTiming(
+            startedAt: try u64(), done: try f64(), total: try f64(), rate: try f64(), secondsLeft: try f64())
         return InteractorSnapshot(
-            id: id, type: try string(), action: try string(), progress: progress,
-            message: try optionalString())
+            id: id, type: type, action: action, progress: progress, message: message, timing: timing)
     }
 }

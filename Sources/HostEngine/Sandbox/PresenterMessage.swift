@@ -10,8 +10,8 @@ import HostPlugins
 enum PresenterMessage {
     /// Bumped whenever a message is added or changes meaning. 4: `load`
     /// names presenters and answers their handles, `attach` names handles,
-    /// a refusal is data.
-    static let version: UInt32 = 4
+    /// a refusal is data. 5: an interactor carries its timing (ABI 1.4).
+    static let version: UInt32 = 5
 
     /// What the host asks.
     enum Request: Equatable {

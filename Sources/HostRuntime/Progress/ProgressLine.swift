@@ -39,7 +39,7 @@ enum ProgressLine {
             guard done <= total else {
                 throw Invalid(reason: "'\(PrintableText.escaping(text))': done is more than the total")
             }
-            return ProgressReport(fraction: done / total)
+            return ProgressReport(done: done, total: total)
         }
         guard let fraction = number(Substring(text)) else {
             throw Invalid(reason: "'\(PrintableText.escaping(text))' is not 42%, 0.42, 42/100 or a JSON object")

@@ -23,7 +23,7 @@ package final class ProgressRelay: Sendable {
         state.withLock { state in
             state.observer?(report)
             if let handle = state.handle {
-                handle.report(fraction: report.fraction, message: report.message)
+                handle.report(report)
             } else {
                 state.pending = state.pending?.merged(with: report) ?? report
             }
@@ -34,8 +34,15 @@ package final class ProgressRelay: Sendable {
     package func attach(_ handle: InteractorHandle) {
         state.withLock { state in
             state.handle = handle
-            if let report = state.pending { handle.report(fraction: report.fraction, message: report.message) }
+            if let report = state.pending { handle.report(report) }
             state.pending = nil
         }
+    }
+}
+
+extension InteractorHandle {
+    /// Passes on what `report` says, its counts with it.
+    fileprivate func report(_ given: ProgressReport) {
+        report(fraction: given.fraction, counts: given.counts.map { ($0.done, $0.total) }, message: given.message)
     }
 }

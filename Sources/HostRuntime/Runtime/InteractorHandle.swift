@@ -19,12 +19,19 @@ public final class InteractorHandle: Sendable {
     public let interactorType: String
     /// The action's messages (its own table, or the default action's).
     let messages: ProgressMessages
+    /// When it started, on the runtime's clock (just before its show):
+    /// ABI 1.4's `started_ns`, never 0.
+    let startedAt: UInt64
     private let screenlet: Screenlet
 
     /// What the work reported, from any thread.
     private struct Reported {
         var ended = false
         var fraction = -1.0
+        /// The counts behind the fraction (done, total), when the work gave them.
+        var counts: (done: Double, total: Double)?
+        /// The smoothed rate and time left of the fraction or counts.
+        var estimator = ProgressEstimator()
         /// The working message the work reported, replacing the table's.
         var workingMessage: String?
         /// Messages reported and not yet delivered, oldest first (each is a
@@ -57,6 +64,7 @@ public final class InteractorHandle: Sendable {
         self.interactorType = interactorType
         self.messages = messages
         self.screenlet = screenlet
+        startedAt = max(screenlet.runtime.clock.now(), 1)
         told = PresenterBound(Told(), to: screenlet.runtime.thread)
     }
 
@@ -77,9 +85,22 @@ public final class InteractorHandle: Sendable {
     /// presenter's progress hook hears of both; a plain-lines backend prints
     /// a new message as a line. Merged like ``reportProgress(_:)``.
     public func report(fraction: Double?, message: String?) {
+        report(fraction: fraction, counts: nil, message: message)
+    }
+
+    /// Reports what changed, as ``report(fraction:message:)``, with the
+    /// counts behind the fraction when the work gave them (`42/100`: done
+    /// 42 of a total above 0). The host's estimate of the rate and time
+    /// left (``ProgressEstimator``) hears of each fraction.
+    package func report(fraction: Double?, counts: (done: Double, total: Double)?, message: String?) {
+        let now = screenlet.runtime.clock.now()
         let queue: Bool = reported.withLock { state in
             guard !state.ended else { return false }
-            if let fraction, !fraction.isNaN { state.fraction = fraction < 0 ? -1 : min(1, fraction) }
+            if let fraction, !fraction.isNaN {
+                state.fraction = fraction < 0 ? -1 : min(1, fraction)
+                state.counts = fraction < 0 ? nil : counts
+                state.estimator.record(fraction: state.fraction, counts: state.counts, at: now)
+            }
             if let message {
                 state.workingMessage = message
                 if state.undeliveredMessages.count == Self.undeliveredMessageLimit {
@@ -147,11 +168,16 @@ public final class InteractorHandle: Sendable {
     /// than the presenter thread takes loses the oldest (the last always counts).
     static let undeliveredMessageLimit = 64
 
-    /// What presenters are told of it now.
+    /// What presenters are told of it now: with the rate and time left
+    /// as of now (the time since the last report counts as no progress).
     var snapshot: InteractorSnapshot {
-        reported.withLock {
+        let now = screenlet.runtime.clock.now()
+        return reported.withLock {
             InteractorSnapshot(
-                id: id, type: interactorType, action: action, progress: $0.fraction, message: $0.workingMessage)
+                id: id, type: interactorType, action: action, progress: $0.fraction, message: $0.workingMessage,
+                timing: InteractorTiming(
+                    startedAt: startedAt, done: $0.counts?.done ?? -1, total: $0.counts?.total ?? -1,
+                    rate: $0.estimator.rate(at: now) ?? -1, secondsLeft: $0.estimator.secondsLeft(at: now) ?? -1))
         }
     }
 

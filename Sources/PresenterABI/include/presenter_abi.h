@@ -1,5 +1,5 @@
 /*
- * presenter_abi.h -- the presenter plugin ABI, version 1.3.
+ * presenter_abi.h -- the presenter plugin ABI, version 1.4.
  *
  * This header is the whole contract between presenter-host and a presenter
  * plugin. A plugin is a shared object (.so) that exports one C function,
@@ -83,7 +83,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define PRESENTER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define PRESENTER_ABI_MINOR 3
+#define PRESENTER_ABI_MINOR 4
 
 /**
  * The name of the one function a plugin exports:
@@ -167,6 +167,26 @@ typedef struct presenter_interactor {
      *  got; NULL while show's message stands. Given to progress (and to
      *  hide, for the record). Read it only when struct_size covers it. */
     const char *message;
+    /* Since 1.4: the work's time, which the host measures for every
+     * presenter (docs/ABI.md, "Time and rate"). Read each only when
+     * struct_size covers it; a negative value means unknown. */
+    /** Since 1.4. When the interactor's show began, on the clock of now_ns
+     *  (never 0 from a 1.4 host): the elapsed time is now_ns() - started_ns. */
+    uint64_t started_ns;
+    /** Since 1.4. Completed units when the work reports counts (for `run`,
+     *  a progress line `42/100` gives 42), negative when unknown. */
+    double done;
+    /** Since 1.4. The total units of those counts (100), negative when unknown. */
+    double total;
+    /** Since 1.4. The smoothed rate: units of done per second when counts
+     *  are known, else of the fraction (0.01 is 1 % a second); negative
+     *  until the host has two reports some time apart. An exponentially
+     *  weighted average over about 15 s, as indicatif's. */
+    double rate;
+    /** Since 1.4. Smoothed seconds left as of this call, from the rate and
+     *  what is left; negative when unknown (no determinate progress, or too
+     *  few reports yet). */
+    double eta_s;
 } presenter_interactor;
 
 /**
@@ -575,7 +595,7 @@ typedef const presenter_descriptor *(*presenter_descriptor_fn)(uint32_t index);
  * The text is a list of `key=value` entries, each ended by a NUL, in any
  * order; the first empty entry (or the end) ends it:
  *
- *   abi=1.3            PRESENTER_ABI_MAJOR.PRESENTER_ABI_MINOR: the header's
+ *   abi=1.4            PRESENTER_ABI_MAJOR.PRESENTER_ABI_MINOR: the header's
  *   index=0            the descriptor's index (0 for the first)
  *   id=..., name=..., version=...               required, as the descriptor's
  *   description=..., author=..., license=..., extends=...      optional

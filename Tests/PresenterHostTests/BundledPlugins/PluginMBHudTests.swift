@@ -58,6 +58,9 @@ private struct HudStep: Sendable {
         case addFlags(UInt32)
         /// Forgets the frames asked for so far.
         case dropFrameRequests
+        /// ABI 1.4's time from now on: the start (from the clock's start),
+        /// counts, rate and ETA (negative: unknown).
+        case timing(started: UInt64, done: Double, total: Double, rate: Double, eta: Double)
         /// The view's rows from `first` on (whole rows, 40 columns).
         case lines(first: Int, [String])
         /// The rows that are not blank, without trailing spaces.
@@ -97,6 +100,12 @@ private struct HudStep: Sendable {
     static func later(_ time: UInt64) -> HudStep { HudStep(kind: .later(time), location: #_sourceLocation) }
     static func addFlags(_ flags: UInt32) -> HudStep { HudStep(kind: .addFlags(flags), location: #_sourceLocation) }
     static var dropFrameRequests: HudStep { HudStep(kind: .dropFrameRequests, location: #_sourceLocation) }
+    static func timing(
+        started: UInt64, done: Double = -1, total: Double = -1, rate: Double = -1, eta: Double = -1
+    ) -> HudStep {
+        HudStep(
+            kind: .timing(started: started, done: done, total: total, rate: rate, eta: eta), location: #_sourceLocation)
+    }
     static func lines(from first: Int, _ lines: [String], at location: SourceLocation = #_sourceLocation) -> HudStep {
         HudStep(kind: .lines(first: first, lines), location: location)
     }
@@ -177,6 +186,8 @@ private struct HudCase: Sendable, CustomTestStringConvertible {
             case .later(let time): host.now += time
             case .addFlags(let flags): view.flags |= flags
             case .dropFrameRequests: _ = host.takeFrameRequests()
+            case .timing(let started, let done, let total, let rate, let eta):
+                hud.timing = (t0 + started, done, total, rate, eta)
             case .lines(let first, let lines):
                 #expect(
                     Array(view.lines[first..<first + lines.count]) == lines, "view: \(view.lines)",
@@ -616,6 +627,7 @@ private let hudCases: [HudCase] =
                 .frameRequests([longest]),
             ]),
     ] + ["-1", "1e11", "99999999999999999999999", "", " 5", "0x10", "NaN"].map(malformedOptions) + finalLookCases
+    + timeCases
 
 private let final = PRESENTER_VIEW_FINAL
 private let exit2 = Failure(code: 2, domain: "process", message: "exit status 2")
@@ -677,5 +689,70 @@ private let finalLookCases: [HudCase] = [
         name: "a narrow view cuts the text", cols: 8, rows: 1,
         steps: [
             .show("Building"), .hide("Build failed", failure: exit2), .addFlags(final), .render, .visible(["✖ Build…"]),
+        ]),
+]
+
+/// ABI 1.4's time: the elapsed time once the work has run "elapsed-after-ms",
+/// the ETA and rate with determinate progress, asked for a frame each whole
+/// second, dropped least important first where the view is narrow; never
+/// on the outcome line that stays.
+private let timeCases: [HudCase] = [
+    HudCase(
+        name: "the elapsed time appears after its threshold, then changes each second",
+        options: ["elapsed-after-ms": "2000"], playsCycles: true,
+        steps: [
+            .timing(started: 0), .show("Building"), .dropFrameRequests, .at(ms(1500)), .render, .visibleCount(3),
+            .frameRequests([ms(2000)]), .at(ms(2000)), .render, .visibleCount(4), .visibleRow(2, contains: " 2s "),
+            .drew("2s", 0x20), .frameRequests([ms(3000)]), .at(ms(3400)), .render, .visibleRow(2, contains: "3s"),
+            .frameRequests([ms(4000)]),
+        ]),
+    HudCase(
+        name: "the elapsed time waits three seconds by default", playsCycles: true,
+        steps: [
+            .timing(started: 0), .show("Building"), .dropFrameRequests, .at(ms(2999)), .render, .visibleCount(3),
+            .frameRequests([ms(3000)]), .at(ms(3000)), .render, .visibleRow(2, contains: "3s"),
+        ]),
+    HudCase(
+        name: "determinate progress adds the ETA, counting down, and the rate",
+        steps: [
+            .timing(started: 0), .show("Copying"), .at(ms(5000)),
+            .timing(started: 0, done: 42, total: 100, rate: 2.5, eta: 23.2), .progress(0.42), .render,
+            .visibleRow(2, contains: "5s · ETA 23s · 2.5/s"), .at(ms(7000)), .render,
+            .visibleRow(2, contains: "7s · ETA 21s · 2.5/s"),
+        ]),
+    HudCase(
+        name: "a rate without counts is of the fraction",
+        steps: [
+            .timing(started: 0), .show("Copying"), .at(ms(5000)), .timing(started: 0, rate: 0.015, eta: 40),
+            .progress(0.4), .render, .visibleRow(2, contains: "5s · ETA 40s · 1.5%/s"),
+        ]),
+    HudCase(
+        name: "a narrow view drops the rate, then the ETA", cols: 16,
+        steps: [
+            .timing(started: 0, done: 42, total: 100, rate: 2.5, eta: 23), .show("Copy"), .at(ms(5000)),
+            .progress(0.42), .render, .visibleRow(2, contains: "5s · ETA 23s"),
+            .visibleRow(2, contains: "│"),
+        ]),
+    HudCase(
+        name: "a view with no row to spare keeps its box without the time", rows: 4,
+        steps: [
+            .timing(started: 0), .show("Building\nthe site"), .at(ms(5000)), .render, .visibleCount(4),
+            .visibleRow(0, contains: "┌"), .visibleRow(2, contains: "the site"),
+        ]),
+    HudCase(
+        name: "done before the threshold, a frame now serves the one asked for the time", playsCycles: true,
+        steps: [
+            .timing(started: 0), .show("Building"), .dropFrameRequests, .render, .frameRequests([ms(3000)]),
+            .at(ms(600)), .hide(nil), .render, .blank(), .frameRequests([ms(600)]), .render, .blank(),
+            .frameRequests([]),
+        ]),
+    HudCase(
+        name: "a host that measures no time shows none",
+        steps: [.show("Building"), .at(ms(60_000)), .render, .visibleCount(3)]),
+    HudCase(
+        name: "the line that stays says no time, however long the work ran",
+        steps: [
+            .timing(started: 0, done: 42, total: 100, rate: 2.5, eta: 23), .show("Building"), .at(ms(65_000)),
+            .hide("Built"), .addFlags(final), .render, .visible(["✔ Built"]),
         ]),
 ]

@@ -56,7 +56,8 @@ import Testing
             "a".withCString { action in
                 var interactor = presenter_interactor(
                     struct_size: UInt32(MemoryLayout<presenter_interactor>.size),
-                    reserved: 0, type_name: type, action: action, id: 1, progress: -1, message: nil)
+                    reserved: 0, type_name: type, action: action, id: 1, progress: -1, message: nil,
+                    started_ns: 1, done: -1, total: -1, rate: -1, eta_s: -1)
                 return presenter.descriptor.show!(presenter.instance, nil, "Saving", &interactor)
             }
         }

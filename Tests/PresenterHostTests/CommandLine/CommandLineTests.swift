@@ -132,7 +132,7 @@ import Testing
     @Test func versionNamesTheABI() throws {
         let result = try ProcessRunner.host(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout == "presenter-host 0.1.0 (presenter ABI 1.3)\n")
+        #expect(result.stdout == "presenter-host 0.1.0 (presenter ABI 1.4)\n")
         #expect(result.stderr == "")
     }
 

@@ -430,7 +430,7 @@ struct EndToEndRunPlainTests {
         ),
         (
             .newerMinor, "fixture.newer-minor",
-            "was refused: built for ABI 1.4, this host supports \(ABIVersion.host); update presenter-host",
+            "was refused: built for ABI 1.5, this host supports \(ABIVersion.host); update presenter-host",
             .childOfNewer
         ),
         (

@@ -10,6 +10,10 @@ import Testing
 struct SandboxProtocolTests {
     static let interactor = InteractorSnapshot(
         id: 7, type: "GetWebTitleInteractor", action: "get-title", progress: 0.25)
+    /// One with ABI 1.4's timing: every value crosses the channel as it is.
+    static let timedInteractor = InteractorSnapshot(
+        id: 8, type: "command", action: "run", progress: 0.42, message: "Copying",
+        timing: InteractorTiming(startedAt: 123_456_789, done: 42, total: 100, rate: 2.5, secondsLeft: 23.2))
     static let geometry = ViewGeometry(cols: 79, rows: 5, flags: 0x5)
 
     static let requests: [PresenterMessage.Request] = [
@@ -25,6 +29,8 @@ struct SandboxProtocolTests {
             view: 3, message: "✖ An error", interactor: interactor,
             failure: InteractorError(code: -3, domain: "http", message: "HTTP 500", isValidation: true)),
         .progress(view: 3, interactor: interactor),
+        .progress(view: 3, interactor: timedInteractor),
+        .hide(view: 3, message: "Done", interactor: timedInteractor, failure: nil),
         .render(view: 3, now: .max, final: false),
         .render(view: 3, now: 7, final: true),
         .key(view: 3, code: 0x1F600),
@@ -39,6 +45,23 @@ struct SandboxProtocolTests {
             #expect(decoded == request)
             #expect(sequence == UInt32(index + 1) && clock == 42)
         }
+    }
+
+    /// Timing that is no number (NaN, infinite, negative) reaches the
+    /// presenter as unknown (-1), never as the bytes said.
+    @Test func timingThatIsNoNumberArrivesUnknown() throws {
+        var interactor = Self.timedInteractor
+        interactor.timing.done = .nan
+        interactor.timing.total = .infinity
+        interactor.timing.rate = -.infinity
+        interactor.timing.secondsLeft = -0.5
+        let body = PresenterMessage.encode(.progress(view: 3, interactor: interactor), sequence: 1, clock: 0)
+        guard case .progress(_, let decoded) = try PresenterMessage.decodeRequest(body).0 else {
+            Issue.record("not a progress request")
+            return
+        }
+        #expect(
+            decoded.timing == InteractorTiming(startedAt: 123_456_789, done: -1, total: -1, rate: -1, secondsLeft: -1))
     }
 
     static let incoming: [PresenterMessage.Incoming] = [

@@ -61,7 +61,12 @@ import Testing
     @Test func theInteractorAndFailureLayoutsAreFrozen() {
         typealias I = presenter_interactor
         #expect(MemoryLayout<I>.offset(of: \I.message) == 40)  // Since 1.1.
-        #expect(MemoryLayout<I>.size == 48)
+        #expect(MemoryLayout<I>.offset(of: \I.started_ns) == 48)  // Since 1.4.
+        #expect(MemoryLayout<I>.offset(of: \I.done) == 56)
+        #expect(MemoryLayout<I>.offset(of: \I.total) == 64)
+        #expect(MemoryLayout<I>.offset(of: \I.rate) == 72)
+        #expect(MemoryLayout<I>.offset(of: \I.eta_s) == 80)
+        #expect(MemoryLayout<I>.size == 88)
         #expect(MemoryLayout<I>.offset(of: \I.struct_size) == 0)
         #expect(MemoryLayout<I>.offset(of: \I.reserved) == 4)
         #expect(MemoryLayout<I>.offset(of: \I.type_name) == 8)

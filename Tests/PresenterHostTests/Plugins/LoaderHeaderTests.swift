@@ -70,7 +70,7 @@ import Testing
             .crashed(signal: SIGSEGV), .exited(status: 3), .timedOut(seconds: 5),
             .noEntryPoint, .noPresenter, .tooManyPresenters(limit: PluginLibrary.maxPresenters),
             .descriptor(index: nil, id: nil, descriptor.abiMajor(plugin: ABIVersion(major: 2, minor: 0))),
-            .descriptor(index: nil, id: "fancy", descriptor.abiNewerMinor(plugin: ABIVersion(major: 1, minor: 4))),
+            .descriptor(index: nil, id: "fancy", descriptor.abiNewerMinor(plugin: ABIVersion(major: 1, minor: 5))),
             .invalidDescription("two notes have index 0"),
             .descriptor(
                 index: nil, id: "fancy",

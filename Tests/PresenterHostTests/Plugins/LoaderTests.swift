@@ -112,7 +112,7 @@ import Testing
         (.abiMajor, "built for ABI 2.\(PRESENTER_ABI_MINOR), this host supports 1.x (1.\(PRESENTER_ABI_MINOR))"),
         (
             .newerMinor,
-            "presenter 'fixture.newer-minor': built for ABI 1.4, this host supports 1.3; update presenter-host"
+            "presenter 'fixture.newer-minor': built for ABI 1.5, this host supports 1.4; update presenter-host"
         ),
         (.sizeTooSmall, "struct_size is 24 bytes, smaller than the ABI 1.0 descriptor"),
         (.sizeTooLarge, "struct_size is 100000 bytes, more than 65536: the descriptor is corrupt"),

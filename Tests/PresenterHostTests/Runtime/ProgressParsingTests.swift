@@ -11,7 +11,26 @@ struct ProgressParsingTests {
         (#"{"progress": 0.3}"#, 0.3), (#"{"progress": null}"#, -1),
     ])
     func fractions(line: String, fraction: Double) throws {
-        #expect(try ProgressLine.parse(line) == ProgressReport(fraction: fraction))
+        #expect(try ProgressLine.parse(line)?.fraction == fraction)
+        #expect(try ProgressLine.parse(line)?.message == nil)
+    }
+
+    /// `done/total` keeps its counts (ABI 1.4's `done` and `total`); the
+    /// other forms give a fraction alone.
+    @Test func countsComeWithDoneOverTotal() throws {
+        #expect(try ProgressLine.parse("42/100") == ProgressReport(done: 42, total: 100))
+        #expect(try ProgressLine.parse("42/100")?.counts == ProgressReport.Counts(done: 42, total: 100))
+        #expect(try ProgressLine.parse("42%") == ProgressReport(fraction: 0.42))
+        #expect(try ProgressLine.parse("42%")?.counts == nil)
+    }
+
+    /// Merged reports keep the counts that came with the fraction they keep.
+    @Test func mergedReportsKeepTheCountsOfTheirFraction() {
+        let counted = ProgressReport(done: 3, total: 4)
+        #expect(counted.merged(with: ProgressReport(message: "m")).counts == counted.counts)
+        #expect(counted.merged(with: ProgressReport(message: "m")).message == "m")
+        #expect(counted.merged(with: ProgressReport(fraction: 0.9)).counts == nil)
+        #expect(ProgressReport(fraction: 0.1).merged(with: counted) == counted)
     }
 
     @Test func messagesAndBoth() throws {

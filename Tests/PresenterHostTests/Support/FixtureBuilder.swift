@@ -58,6 +58,9 @@ enum Fixture: String, CaseIterable, Sendable {
     /// `fixture.final-look` (ABI 1.3) and `fixture.final-look-1-2`: what
     /// stays of an outcome, their own or the host's line (see final_look.c).
     case finalLook = "final-look"
+    /// `fixture.timing` (ABI 1.4) and `fixture.timing-1-3`: log what the
+    /// host tells them of an interactor's time (see timing.c).
+    case timing
     /// A chain across two files, its top in the file of its bottom:
     /// `fixture.chain-a` and `fixture.chain-c` (extends chain-b) in one,
     /// `fixture.chain-b` (extends chain-a) in the other; each show logs
@@ -80,7 +83,7 @@ enum Fixture: String, CaseIterable, Sendable {
     static let usable: [Fixture] = [
         .good, .twoPresenters, .noisy, .cxx, .localOne, .localTwo, .misbehaving,
         .drawsOutside, .drawsInShow, .noDescription, .marking, .intruder, .described, .describedHardened,
-        .finalLook,
+        .finalLook, .timing,
     ]
 
     /// The name the fixture gets in a plugin directory. The non-UTF-8 one is
@@ -119,7 +122,7 @@ enum Fixture: String, CaseIterable, Sendable {
         case .nullEntryPoint: return Compilation(source: "null_entry_point.c")
         case .endlessEntryPoint: return Compilation(source: "endless_entry_point.c")
         case .abiMajor: return presenter("-DFIXTURE_ID=\"fixture.abi-major\"", "-DFIXTURE_ABI_MAJOR=2")
-        case .newerMinor: return presenter("-DFIXTURE_ID=\"fixture.newer-minor\"", "-DFIXTURE_ABI_MINOR=4")
+        case .newerMinor: return presenter("-DFIXTURE_ID=\"fixture.newer-minor\"", "-DFIXTURE_ABI_MINOR=5")
         case .sizeTooSmall: return presenter("-DFIXTURE_ID=\"fixture.small\"", "-DFIXTURE_STRUCT_SIZE=24")
         case .sizeTooLarge: return presenter("-DFIXTURE_ID=\"fixture.large\"", "-DFIXTURE_STRUCT_SIZE=100000")
         case .missingId: return presenter("-DFIXTURE_ID=NULL")
@@ -171,6 +174,7 @@ enum Fixture: String, CaseIterable, Sendable {
             return presenter("-DFIXTURE_ID=\"fixture.marking\"", "-DFIXTURE_NAME=\"Marking\"", "-DFIXTURE_MARK")
         case .intruder: return Compilation(source: "intruder.c")
         case .finalLook: return Compilation(source: "final_look.c")
+        case .timing: return Compilation(source: "timing.c")
         case .described: return presenter("-DFIXTURE_ID=\"fixture.described\"", "-DFIXTURE_DESCRIBED")
         case .describedHardened:
             return presenter(

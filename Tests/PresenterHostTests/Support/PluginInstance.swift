@@ -6,6 +6,9 @@ final class PluginInstance {
     let descriptor: presenter_descriptor
     let host: FakeHost
     private(set) var instance: UnsafeMutableRawPointer?
+    /// ABI 1.4's time that show, hide and progress give from now on; `nil`
+    /// gives none (started_ns 0, the rest unknown), as a host that measures none.
+    var timing: (started: UInt64, done: Double, total: Double, rate: Double, eta: Double)?
 
     /// Calls create; throws the status and the message set with set_error when it fails.
     init(_ descriptor: UnsafePointer<presenter_descriptor>, host: FakeHost = FakeHost()) throws {
@@ -78,7 +81,9 @@ final class PluginInstance {
             action.withCString { action in
                 var interactor = presenter_interactor(
                     struct_size: UInt32(MemoryLayout<presenter_interactor>.size), reserved: 0,
-                    type_name: type, action: action, id: id, progress: progress, message: nil)
+                    type_name: type, action: action, id: id, progress: progress, message: nil,
+                    started_ns: timing?.started ?? 0, done: timing?.done ?? -1, total: timing?.total ?? -1,
+                    rate: timing?.rate ?? -1, eta_s: timing?.eta ?? -1)
                 return body(&interactor)
             }
         }

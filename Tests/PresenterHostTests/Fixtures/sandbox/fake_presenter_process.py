@@ -98,13 +98,14 @@ KEY = bytes([5, 0])
 if scenario == "no-hello":
     reply(1, DONE)
 else:
-    # Protocol 4 (2's hello: the version, then the sandbox it says it is
+    # Protocol 5 (2's hello: the version, then the sandbox it says it is
     # under; a stand-in process confines nothing: every layer is off. 3
     # added a byte to render, which the stand-in does not read; 4 answers
-    # a load with handles).
+    # a load with handles; 5 added an interactor's timing, which it does
+    # not read either).
     SANDBOX = "\n".join(f"{layer}\toff\ta stand-in" for layer in
                         ["privileges", "seccomp", "landlock", "namespaces", "limits"])
-    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 4) + string(SANDBOX))
+    send(bytes([100]) + struct.pack("<I", 99 if scenario == "bad-hello" else 5) + string(SANDBOX))
 
 while True:
     length = struct.unpack("<I", read_exactly(4))[0]

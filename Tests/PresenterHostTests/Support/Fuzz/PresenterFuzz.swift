@@ -335,6 +335,11 @@ extension PresenterFuzz {
             .hide(
                 view: 1, message: nil, interactor: .init(id: 9, type: "command", action: "build", progress: 0.5),
                 failure: InteractorError(code: 2, domain: "process", message: "failed", isValidation: false)),
+            .progress(
+                view: 1,
+                interactor: .init(
+                    id: 9, type: "command", action: "build", progress: 0.42, message: "Copying",
+                    timing: InteractorTiming(startedAt: 1_000, done: 42, total: 100, rate: 2.5, secondsLeft: 23.2))),
             .render(view: 1, now: 123_456_789, final: false),
             .render(view: 1, now: 123_456_790, final: true),
             .key(view: 1, code: 27),
