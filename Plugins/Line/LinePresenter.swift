@@ -10,16 +10,20 @@ import PresenterSDK
 /// Options (``LineOptions``): "spinner" (gum's names: dot, line, minidot,
 /// jump, pulse, points, globe, moon, monkey, meter, hamburger),
 /// "spinner-color" and "title-color" (default, red, green, yellow, blue,
-/// magenta, cyan), and the host's "grace-ms" and "failure-hold-ms".
+/// magenta, cyan), "elapsed-after-ms" (when the elapsed time, the ETA and
+/// the rate join the row: 3000), and the host's "grace-ms" and "failure-hold-ms".
 final class LinePresenter: Presenter {
     /// From line.presenters, which is also the library's description.
     static let info = PresenterInfo.line
 
-    /// A running interactor: its working message and its fraction.
+    /// A running interactor: its working message, its fraction, and what
+    /// the host measured of its time (ABI 1.4) and when it told it.
     private struct Job {
         let id: UInt64
         var message: String
         var progress: Double?
+        var timing: InteractorInfo
+        var toldAt: UInt64
     }
 
     let host: Host
@@ -28,6 +32,9 @@ final class LinePresenter: Presenter {
     /// draws nothing (the host writes the outcome's line that stays from
     /// the final render).
     private let outcomeTime: UInt64
+    /// How long an interactor runs before its elapsed time shows, with its
+    /// ETA and rate for determinate progress ("elapsed-after-ms", as mbhud).
+    private let elapsedAfter: UInt64
     /// Running interactors, in show order: the row shows the latest.
     private var jobs: [Job] = []
     /// When the first running interactor was shown: the spinner's start.
@@ -39,6 +46,7 @@ final class LinePresenter: Presenter {
         self.host = host
         options = LineOptions(host: host)
         outcomeTime = UInt64(min(host.integerOption("failure-hold-ms", default: 3000), 1 << 40)) * 1_000_000
+        elapsedAfter = UInt64(min(host.integerOption("elapsed-after-ms", default: 3000), 1 << 40)) * 1_000_000
     }
 
     func show(view: View, message: String, interactor: InteractorInfo) throws {
@@ -47,15 +55,39 @@ final class LinePresenter: Presenter {
         if let index = jobs.firstIndex(where: { $0.id == interactor.id }) {
             jobs[index].message = message
             jobs[index].progress = interactor.progress
+            (jobs[index].timing, jobs[index].toldAt) = (interactor, host.now)
         } else {
-            jobs.append(Job(id: interactor.id, message: message, progress: interactor.progress))
+            jobs.append(
+                Job(
+                    id: interactor.id, message: message, progress: interactor.progress, timing: interactor,
+                    toldAt: host.now))
         }
     }
 
     func progress(view: View, interactor: InteractorInfo) throws {
         guard let index = jobs.firstIndex(where: { $0.id == interactor.id }) else { return }
         jobs[index].progress = interactor.progress
+        (jobs[index].timing, jobs[index].toldAt) = (interactor, host.now)
         if let message = interactor.message { jobs[index].message = message }
+    }
+
+    /// The job's time fields once it has run ``elapsedAfter`` (the elapsed
+    /// time, then the ETA counting down from when the host told it, then
+    /// the rate), and when they next change; none from a host that
+    /// measures no time (before ABI 1.4).
+    private func times(of job: Job, at now: UInt64) -> (fields: [String], change: UInt64?) {
+        guard let startedAt = job.timing.startedAt else { return ([], nil) }
+        let shownFrom = startedAt &+ elapsedAfter
+        guard now >= shownFrom else { return ([], shownFrom) }
+        var fields = [Elapsed.format(from: startedAt, to: now)]
+        if let eta = job.timing.eta {
+            let since = now > job.toldAt ? Double(now - job.toldAt) / 1e9 : 0
+            fields.append("ETA " + Elapsed.format(seconds: max(eta - since, 0)))
+        }
+        if let rate = job.timing.rate {
+            fields.append(Rate.format(perSecond: rate, ofFraction: job.timing.done == nil))
+        }
+        return (fields, Elapsed.nextChange(from: startedAt, after: now))
     }
 
     func hide(view: View, message: String?, interactor: InteractorInfo, failure: FailureInfo?) throws {
@@ -99,9 +131,11 @@ final class LinePresenter: Presenter {
         let spinner = SpinnerStyle.spinner(named: options.spinnerName, unicode: view.flags.contains(.unicode))
         let others = jobs.count - 1
         let text = others > 0 ? "\(shown.message) (+\(others) more)" : shown.message
+        let (times, change) = times(of: shown, at: now)
         let row = LineRow(
             indicator: .spinner(spinner, since: started, style: options.spinnerStyle), text: text,
-            textStyle: options.titleStyle, fraction: shown.progress)
-        if let next = row.draw(on: view, at: now) { host.requestFrame(at: next) }
+            textStyle: options.titleStyle, fraction: shown.progress, times: times)
+        let next = row.draw(on: view, at: now)
+        if let wake = [next, change].compactMap({ $0 }).min() { host.requestFrame(at: wake) }
     }
 }

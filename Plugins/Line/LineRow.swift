@@ -21,12 +21,13 @@ struct LineRow {
     var textStyle: View.Style = []
     /// The completed fraction (0...1), drawn as a bar; nil when unknown.
     var fraction: Double?
+    /// The elapsed time, the ETA and the rate, most important first, as
+    /// far as the presenter shows them (ABI 1.4's interactor times).
+    var times: [String] = []
     /// The fields drawn after the bar, right-aligned, in this order: the
-    /// percentage, and where the elapsed time, the ETA and the rate go
-    /// once the host gives them (ABI 1.4): add them to this array alone.
+    /// percentage, then ``times``.
     var fields: [String] {
-        guard let fraction else { return [] }
-        return [LineRow.percent(fraction)]
+        (fraction.map { [LineRow.percent($0)] } ?? []) + times
     }
 
     /// The narrowest message kept before the bar gives way: under it the
@@ -53,7 +54,15 @@ struct LineRow {
         case .failure:
             left = view.drawText(unicode ? "✖" : "x", col: 0, row: 0, maxCols: cols, style: .red) + 1
         }
-        let trailing = fields.joined(separator: " ")
+        // The times give way first, the rate before the ETA before the
+        // elapsed time, so that the message keeps a few letters.
+        var shownFields = fields
+        while shownFields.count > (fraction == nil ? 0 : 1)
+            && cols - left - view.textWidth(shownFields.joined(separator: " ")) - 1 < Self.shortestText
+        {
+            shownFields.removeLast()
+        }
+        let trailing = shownFields.joined(separator: " ")
         let trailingWidth = trailing.isEmpty ? 0 : view.textWidth(trailing)
         var right = cols
         if trailingWidth > 0 && cols - left - trailingWidth - 1 >= 1 {

@@ -419,9 +419,11 @@ typedef struct presenter_host {
 #define PRESENTER_CAP_MESSAGES    0x1u
 /** capabilities: the presenter shows a determinate progress fraction. */
 #define PRESENTER_CAP_DETERMINATE 0x2u
-/** capabilities (ABI 1.4): the presenter draws in one row; a host that draws
- *  a region gives it a view of one row instead of its usual height (older
- *  hosts ignore the bit: the presenter then draws on the first row). */
+/** Since 1.4. capabilities: the presenter draws in one row; a host that
+ *  draws a region gives it a view of one row instead of its usual height.
+ *  A host older than 1.4 refuses a plugin built for 1.4, as it refuses any
+ *  newer minor. In a chain, the presenter the view chose decides (the one
+ *  that extends another, not its base). */
 #define PRESENTER_CAP_ONE_ROW     0x4u
 /* Other bits are reserved: a plugin MUST NOT set them; the host ignores the
  * ones it does not know (--list shows them in hex). */

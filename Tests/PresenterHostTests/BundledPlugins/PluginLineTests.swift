@@ -154,6 +154,26 @@ struct PluginLineTests {
         #expect(tmux.waitFor { $0.last?.hasPrefix("DONE") == true } != nil)
     }
 
+    /// Past "elapsed-after-ms" (0 here) the row says how long the work has
+    /// run, and, with counts reported, its ETA and rate (ABI 1.4's times,
+    /// the host's own estimate): `1s ETA …s …/s` after the percentage.
+    /// Before the threshold (a minute), the row has none of it.
+    @Test(arguments: [("0", true), ("60000", false)])
+    func theRowSaysTheElapsedTimeETAAndRate(after: String, shown: Bool) throws {
+        let go = GoFile()
+        let steps = "i=0; while [ $i -lt 4 ]; do i=$((i + 1)); echo $i/100 >&$PRESENTER_PROGRESS_FD; sleep 0.2; done; "
+        let tmux = try session("--option elapsed-after-ms=\(after) --working Copying", before: steps, go: go)
+        defer { tmux.kill() }
+        let screen = try #require(tmux.waitFor { $0.last?.contains(" 4%") == true })
+        let row = try #require(screen.last)
+        #expect(row.contains("ETA ") == shown && row.contains("/s") == shown, "\(row)")
+        #expect(
+            row.range(of: #" 4% \d+s ETA \d+(m\d+)?s [0-9.]+k?/s$"#, options: .regularExpression) != nil || !shown,
+            "\(row)")
+        go.create()
+        #expect(tmux.waitFor { $0.last?.hasPrefix("DONE") == true } != nil)
+    }
+
     /// The outcome's line stays where the row was: the check mark and the
     /// success message, or the cross, the failure message and the reason.
     @Test(arguments: [
