@@ -136,6 +136,8 @@ final class RunSession: Sendable {
         // The outcome stays unless a signal ended the command: the user
         // asked to stop, and the region goes as it came. What the command
         // left of a streamed line comes after it, the cursor as it left it.
+        // Other runs' lines stop coming first: they print them themselves.
+        session.share?.stopServing()
         runtime.shutdown(keepingOutcome: interruptedBy == nil)
         events.finish()
         started.output.finishStream(to: .standardError)
