@@ -144,7 +144,9 @@ final class RunSession: Sendable {
 
         // A timeout is said by the failure's line, which stays in a
         // terminal as it is printed in plain mode: nothing after it.
-        if outcome.status != 0 { started.output.replay(to: .standardError) }
+        if outcome.status != 0 {
+            started.output.replay(to: .standardError, through: session.drawing == .joined ? session.share : nil)
+        }
         // Once the command has ended its status stands: a signal then only
         // cut --linger's wait short.
         return Self.ending(of: termination, interruptedBy: interruptedBy, timedOut: didTimeOut)

@@ -15,7 +15,7 @@ import HostSystem
 /// region as it would alone, and listens on a Unix socket next to the lock
 /// (``TerminalShareServer``). A run that does not get it (a joiner) draws
 /// no region: the lines it would print (its outcome line, its streamed
-/// output, `--events -`) go to the holder, which prints them above its
+/// output, a failed command's output, `--events -`) go to the holder, which prints them above its
 /// region, and says so for each line (one byte back). When no holder is
 /// left to take them (nobody listens, or it ends before saying it printed
 /// them), the joiner takes the lock (never waiting on it: `LOCK_NB`, tried
@@ -23,8 +23,8 @@ import HostSystem
 /// that took the lock meanwhile is sent them. Whatever fails (no private
 /// folder, no lock), a run draws as it would alone: never a failed command.
 final class TerminalShare: Sendable {
-    /// The longest line carried, in bytes: a joiner cuts a longer one there,
-    /// and a holder drops a longer one (a client that is not a joiner).
+    /// The longest line carried, in bytes: a joiner sends a longer one in
+    /// pieces, and a holder drops a longer one (a client that is not a joiner).
     static let longestLine = 4096
     /// How long a joiner tries to hand its lines over, in seconds, before
     /// it prints them itself: a holder that stopped must not hold its end.
@@ -127,10 +127,14 @@ final class TerminalShare: Sendable {
     /// region before this returns; or, when no holder takes it within
     /// ``patience``, printed on the terminal by this run.
     func send(_ text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            Array($0.utf8.prefix(Self.longestLine))
+        // A longer line goes in pieces, each a line of its own, as the output's lines do (OutputLines).
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            let bytes = Array(line.utf8)
+            return stride(from: 0, to: max(bytes.count, 1), by: Self.longestLine).map {
+                Array(bytes[$0..<min($0 + Self.longestLine, bytes.count)])
+            }
         }
-        if lines.last?.isEmpty == true { lines.removeLast() }
+        if text.hasSuffix("\n") { lines.removeLast() }
         guard !lines.isEmpty else { return }
         let deadline = MonotonicTime.seconds() + Self.patience
         joined.withLock { joined in

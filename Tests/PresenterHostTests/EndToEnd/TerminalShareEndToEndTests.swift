@@ -77,6 +77,45 @@ struct TerminalShareEndToEndTests {
         #expect(!history.contains { $0.contains(where: Self.regionGlyphs.contains) }, "left behind: \(history)")
     }
 
+    /// A run that joined and failed: its outcome line and its output, kept
+    /// for the failure, are printed above the holder's region, which stays;
+    /// its exit status is its command's.
+    @Test func aJoinedRunsFailureAndItsOutputGoAboveTheRegion() throws {
+        let folder = TestPaths.temporaryDirectory("share")
+        let runtime = TestPaths.temporaryDirectory("runtime")
+        let go = GoFile()
+        let binary = TmuxSession.quoted(TestPaths.binary.path)
+        let started = folder.appendingPathComponent("started").path
+        let status = folder.appendingPathComponent("status").path
+        let holding = "touch \(TmuxSession.quoted(started)); \(go.wait)"
+        let script = folder.appendingPathComponent("runs.sh").path
+        try """
+        \(binary) run --working Holding --success Held -- sh -c \(TmuxSession.quoted(holding)) &
+        \(shellWaitUntil("[ -e \(TmuxSession.quoted(started)) ]"))
+        \(binary) run --working Joining -- sh -c 'echo joined-out-1; echo joined-out-2; exit 3'
+        echo $? > \(TmuxSession.quoted(status))
+        wait
+
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        tmux.type("XDG_RUNTIME_DIR=\(TmuxSession.quoted(runtime.path)) sh \(TmuxSession.quoted(script))")
+        let screen = try #require(tmux.waitFor { $0.contains("joined-out-2") })
+        #expect(waitUntil(timeout: TestTime.scaled(10)) { FileManager.default.fileExists(atPath: status) })
+        #expect((try? String(contentsOfFile: status, encoding: .utf8)) == "3\n")
+        let top = try #require(screen.firstIndex { $0.contains("╭") }, "the region went: \(screen)")
+        let failure = try #require(screen.firstIndex { $0.hasPrefix("✖") }, "\(screen)")
+        let output = try #require(screen.firstIndex(of: "joined-out-1"))
+        #expect(failure < output && screen[output + 1] == "joined-out-2" && output + 1 < top, "\(screen)")
+        #expect(screen.contains { $0.contains("Holding") }, "\(screen)")
+        go.create()
+        try #require(tmux.waitFor { $0.contains("✔ Held") && $0.last == "$" } != nil)
+        let history = tmux.capture(history: true)
+        #expect(history.filter { $0.contains("joined-out") } == ["joined-out-1", "joined-out-2"], "\(history)")
+        #expect(!history.contains { $0.contains(where: Self.regionGlyphs.contains) }, "left behind: \(history)")
+    }
+
     /// A lock folder that is a link, another user's, or open to others is
     /// refused: nothing is made in it, and the run draws its region alone.
     @Test func aFolderAnotherUserCouldReachIsRefused() throws {
