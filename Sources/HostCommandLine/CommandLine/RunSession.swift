@@ -137,7 +137,12 @@ final class RunSession: Sendable {
         // asked to stop, and the region goes as it came. What the command
         // left of a streamed line comes after it, the cursor as it left it.
         // Other runs' lines stop coming first: they print them themselves.
-        session.share?.stopServing()
+        if let dropped = session.share?.stopServing(), dropped > 0 {
+            session.log.write(
+                PresenterLogEntry(
+                    level: .warning, presenterId: nil,
+                    message: "\(dropped) lines from other runs on this terminal were dropped (longer than 4 KiB)"))
+        }
         runtime.shutdown(keepingOutcome: interruptedBy == nil)
         events.finish()
         started.output.finishStream(to: .standardError)

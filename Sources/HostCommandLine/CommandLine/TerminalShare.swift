@@ -97,8 +97,8 @@ final class TerminalShare: Sendable {
     }
 
     /// The holder, before its region goes: stops listening (it waits for
-    /// no client) and returns how many lines it dropped (too long, or for
-    /// a client that stopped reading).
+    /// no client) and returns how many lines it dropped (too long), for
+    /// the log.
     @discardableResult
     func stopServing() -> Int {
         server.withLock { server in

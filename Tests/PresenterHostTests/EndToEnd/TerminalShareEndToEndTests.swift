@@ -77,10 +77,10 @@ struct TerminalShareEndToEndTests {
         #expect(!history.contains { $0.contains(where: Self.regionGlyphs.contains) }, "left behind: \(history)")
     }
 
-    /// A run that joined and failed: its outcome line and its output, kept
-    /// for the failure, are printed above the holder's region, which stays;
-    /// its exit status is its command's.
-    @Test func aJoinedRunsFailureAndItsOutputGoAboveTheRegion() throws {
+    /// Runs that joined: one's `--output stream` lines, and another's
+    /// failure with its output, kept for the failure, are printed above the
+    /// holder's region, which stays; the exit status is the command's.
+    @Test func joinedRunsStreamedLinesAndFailureGoAboveTheRegion() throws {
         let folder = TestPaths.temporaryDirectory("share")
         let runtime = TestPaths.temporaryDirectory("runtime")
         let go = GoFile()
@@ -92,6 +92,7 @@ struct TerminalShareEndToEndTests {
         try """
         \(binary) run --working Holding --success Held -- sh -c \(TmuxSession.quoted(holding)) &
         \(shellWaitUntil("[ -e \(TmuxSession.quoted(started)) ]"))
+        \(binary) run --output stream --working Streaming -- sh -c 'echo streamed-1'
         \(binary) run --working Joining -- sh -c 'echo joined-out-1; echo joined-out-2; exit 3'
         echo $? > \(TmuxSession.quoted(status))
         wait
@@ -108,12 +109,30 @@ struct TerminalShareEndToEndTests {
         let failure = try #require(screen.firstIndex { $0.hasPrefix("✖") }, "\(screen)")
         let output = try #require(screen.firstIndex(of: "joined-out-1"))
         #expect(failure < output && screen[output + 1] == "joined-out-2" && output + 1 < top, "\(screen)")
+        #expect((screen.firstIndex(of: "streamed-1") ?? top) < failure, "\(screen)")
         #expect(screen.contains { $0.contains("Holding") }, "\(screen)")
         go.create()
         try #require(tmux.waitFor { $0.contains("✔ Held") && $0.last == "$" } != nil)
         let history = tmux.capture(history: true)
-        #expect(history.filter { $0.contains("joined-out") } == ["joined-out-1", "joined-out-2"], "\(history)")
+        #expect(
+            history.filter { $0.contains("joined-out") || $0.contains("streamed") }
+                == ["streamed-1", "joined-out-1", "joined-out-2"], "\(history)")
         #expect(!history.contains { $0.contains(where: Self.regionGlyphs.contains) }, "left behind: \(history)")
+    }
+
+    /// Plain lines (`--static`, a stderr that is not a terminal) draw no
+    /// region: they take no lock, and make nothing.
+    @Test func plainLinesTakeNoLock() throws {
+        let runtime = TestPaths.temporaryDirectory("runtime")
+        let tmux = try TmuxSession(command: TmuxSession.interactiveShell)
+        defer { tmux.kill() }
+        try #require(tmux.waitFor { $0.first == "$" } != nil)
+        let run = "XDG_RUNTIME_DIR=\(TmuxSession.quoted(runtime.path)) \(TmuxSession.quoted(TestPaths.binary.path)) run"
+        tmux.type("\(run) --static --success Static -- true; \(run) --success Piped -- true 2>&1 | cat; echo END")
+        #expect(tmux.waitFor { $0.contains("END") } != nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime.path) == [])
+        let history = tmux.capture(history: true)
+        #expect(history.contains { $0.contains("Static") } && history.contains { $0.contains("Piped") }, "\(history)")
     }
 
     /// A lock folder that is a link, another user's, or open to others is
