@@ -65,7 +65,8 @@ final class PresenterSession: Sendable {
 
     /// Begins a session with `presentation` on `target` and `environment`
     /// (the one the command line read, which the session passes on):
-    /// decides what it draws on, starts the presenter process ahead unless
+    /// decides what it draws on (a shared target's region only once it
+    /// holds the terminal: ``TerminalShare``), starts the presenter process ahead unless
     /// that is plain lines (an error that follows ends it unused), reads
     /// the messages file, makes the log (tracing goes to the `--log` file,
     /// or else to stderr as `-v` would), finds the plugins and resolves the
