@@ -52,26 +52,18 @@ package final class CapturedOutput {
 
     /// Writes everything kept, in order, to `fd`.
     package func write(to fd: FileDescriptor) {
-        write { (try? fd.writeAll($0)) != nil }
-    }
-
-    /// Hands everything kept, in order, to `write` in pieces of at most
-    /// 64 KiB, until it returns false (a run that joined another's region
-    /// sends them there: `TerminalShare`).
-    package func write(_ write: ([UInt8]) -> Bool) {
         if let file {
             try? file.seek(to: 0)
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                guard let n = try? file.read(into: &buffer), n > 0, write(Array(buffer[..<n])) else { break }
+                guard let n = try? file.read(into: &buffer), n > 0, (try? fd.writeAll(Array(buffer[..<n]))) != nil
+                else { break }
             }
-        } else if !memory.isEmpty {
-            for start in stride(from: 0, to: memory.count, by: 65536) {
-                guard write(Array(memory[start..<min(start + 65536, memory.count)])) else { break }
-            }
+        } else {
+            try? fd.writeAll(memory)
         }
         if lostBytes > 0 {
-            _ = write(
+            try? fd.writeAll(
                 Array(
                     "presenter-host: \(lostBytes) bytes of the command's output were lost (cannot write a temporary file in \(Self.temporaryDirectory))\n"
                         .utf8))

@@ -5,9 +5,8 @@ extension PresenterSession {
     /// What a command asks to draw on, as it begins its session.
     enum Target: Equatable {
         /// stderr: a region in a terminal, plain lines elsewhere; plain
-        /// lines anyway when `static` (`run --static`). `shared` (`run`):
-        /// the region is the terminal's one (``TerminalShare``).
-        case standardError(static: Bool = false, shared: Bool = false)
+        /// lines anyway when `static` (`run --static`).
+        case standardError(static: Bool = false)
         /// The whole terminal, the alternate screen (the Add Bookmark screen).
         case fullScreen
     }
@@ -23,9 +22,6 @@ extension PresenterSession {
         case plainLines
         /// A region of the terminal on stderr, drawn by the presenter.
         case region
-        /// Another run's region on the terminal (``TerminalShare/Role/joiner``):
-        /// none of its own, and no presenter runs; its lines go to that run.
-        case joined
         /// The whole terminal, the alternate screen.
         case fullScreen
 
@@ -35,7 +31,7 @@ extension PresenterSession {
         /// is no terminal for frames (not a terminal, `TERM=dumb`, CI:
         /// ``BackendFactory/mode(for:environment:)``).
         static func decide(_ target: Target, environment: [String: String]) -> Drawing {
-            guard case .standardError(let plain, _) = target else { return .fullScreen }
+            guard case .standardError(let plain) = target else { return .fullScreen }
             if plain || TerminalEnvironment.wantsStatic(environment)
                 || BackendFactory.mode(for: .standardError, environment: environment) == .plain
             {
@@ -44,7 +40,7 @@ extension PresenterSession {
             return .region
         }
 
-        /// The backend's mode: frames in a terminal (or another run's), or plain lines.
+        /// The backend's mode: frames in a terminal, or plain lines.
         var mode: BackendFactory.Mode { self == .plainLines ? .plain : .terminal }
     }
 }

@@ -41,16 +41,12 @@ extension PresenterSession {
             // A presenter that draws in one row (PRESENTER_CAP_ONE_ROW) gets one.
             let presenterRows = presenter.plugins[0].capabilities.contains(.oneRow) ? 1 : 5
             let backend: RenderBackend =
-                if let share, drawing == .joined {
-                    JoinedBackend(share: share, unicode: unicode)
-                } else if mode == .plain {
-                    PlainBackend(fd: .standardError, unicode: unicode)
-                } else {
-                    TerminalBackend(
-                        fd: .standardError, regionRows: presenterRows + tailRows, color: color, unicode: unicode,
-                        terminalProgress: TerminalProgress.isWanted(
-                            presentation.terminalProgress, environment: environment))
-                }
+                mode == .plain
+                ? PlainBackend(fd: .standardError, unicode: unicode)
+                : TerminalBackend(
+                    fd: .standardError, regionRows: presenterRows + tailRows, color: color, unicode: unicode,
+                    terminalProgress: TerminalProgress.isWanted(presentation.terminalProgress, environment: environment)
+                )
             let runtime = PresenterRuntime(
                 registry: registry, backend: backend, options: options, reservedRows: tailRows,
                 isolation: isolation, tracing: EngineNote.tracingEnabled(environment), log: logSink,
@@ -58,7 +54,6 @@ extension PresenterSession {
                     Self.fallBack(after: failure, from: current, unicode: unicode, log: log)
                 })
             if mode == .terminal { log.show(above: runtime) }
-            share?.serve(above: runtime)
             return (runtime, mode)
         }
     }

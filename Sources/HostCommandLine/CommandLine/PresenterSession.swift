@@ -41,9 +41,6 @@ final class PresenterSession: Sendable {
     let environment: [String: String]
     /// What the session draws on, decided once when it began.
     let drawing: Drawing
-    /// `run`'s claim on its terminal, when it draws a region there
-    /// (``TerminalShare``): released at ``end()``.
-    let share: TerminalShare?
     /// The `--messages` file, read and checked, if given.
     let messages: MessagesFile?
     /// The presenter log (`-v`, `--log`, and tracing: `--trace`).
@@ -65,8 +62,7 @@ final class PresenterSession: Sendable {
 
     /// Begins a session with `presentation` on `target` and `environment`
     /// (the one the command line read, which the session passes on):
-    /// decides what it draws on (a shared target's region only once it
-    /// holds the terminal: ``TerminalShare``), starts the presenter process ahead unless
+    /// decides what it draws on, starts the presenter process ahead unless
     /// that is plain lines (an error that follows ends it unused), reads
     /// the messages file, makes the log (tracing goes to the `--log` file,
     /// or else to stderr as `-v` would), finds the plugins and resolves the
@@ -77,14 +73,8 @@ final class PresenterSession: Sendable {
         _ presentation: PresentationOptions, on target: Target, environment: [String: String]
     ) throws(CommandError) {
         self.presentation = presentation
-        var drawing = Drawing.decide(target, environment: environment)
-        // Before anything is drawn: a run that does not get the terminal joins the one that has it.
-        share =
-            drawing == .region && target == .standardError(static: false, shared: true)
-            ? TerminalShare.claim(.standardError, environment: environment) : nil
-        if share?.role == .joiner { drawing = .joined }
-        self.drawing = drawing
-        if drawing == .plainLines || drawing == .joined {
+        drawing = Drawing.decide(target, environment: environment)
+        if drawing == .plainLines {
             isolation = nil
         } else if presentation.inProcess {
             isolation = .inProcess
@@ -100,14 +90,13 @@ final class PresenterSession: Sendable {
         log = try RunLog(
             verbose: presentation.verbose || (tracing && presentation.logFile == nil), path: presentation.logFile)
         (registry, presenter) = try Self.loadRegistry(
-            presentation, loadingHere: presentation.inProcess && isolation != nil, environment: environment,
+            presentation, loadingHere: presentation.inProcess && drawing != .plainLines, environment: environment,
             log: tracing ? log : nil)
     }
 
     /// Ends the session: what the log still holds is written out (the
     /// lines kept under a full screen, the `--log` file's queue).
     func end() {
-        share?.release()
         log.flush()
     }
 

@@ -16,8 +16,7 @@ package enum RunCommand {
     static func execute(_ options: RunOptions, environment: [String: String]) -> ProcessEnd.Status {
         do {
             let session = try PresenterSession(
-                options.presentation, on: .standardError(static: options.staticMode, shared: true),
-                environment: environment)
+                options.presentation, on: .standardError(static: options.staticMode), environment: environment)
             defer { session.end() }
             let events = try RunEvents(path: options.eventsFile, log: session.log, environment: session.environment)
             return try RunSession(options: options, session: session).run(events: events)

@@ -185,18 +185,11 @@ final class RunOutputSink: Sendable {
         _ = TerminalShim.writeAll(fd, bytes)
     }
 
-    /// Writes what was kept (only with `--output on-failure` and `tail`)
-    /// to `fd`, or, for a run that joined another's region, to `share`.
-    func replay(to fd: FileDescriptor, through share: TerminalShare? = nil) {
+    /// Writes what was kept (only with `--output on-failure` and `tail`).
+    func replay(to fd: FileDescriptor) {
         kept.withLock { kept in
             kept.output.append(kept.fold.flush())
-            guard let share else { return kept.output.write(to: fd) }
-            var lines = OutputLines()
-            kept.output.write { bytes in
-                share.send(lines.append(bytes).map { $0 + "\n" }.joined())
-                return true
-            }
-            if let last = lines.flush() { share.send(last + "\n") }
+            kept.output.write(to: fd)
         }
     }
 }

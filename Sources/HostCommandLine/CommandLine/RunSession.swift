@@ -136,22 +136,13 @@ final class RunSession: Sendable {
         // The outcome stays unless a signal ended the command: the user
         // asked to stop, and the region goes as it came. What the command
         // left of a streamed line comes after it, the cursor as it left it.
-        // Other runs' lines stop coming first: they print them themselves.
-        if let dropped = session.share?.stopServing(), dropped > 0 {
-            session.log.write(
-                PresenterLogEntry(
-                    level: .warning, presenterId: nil,
-                    message: "\(dropped) lines from other runs on this terminal were dropped (longer than 4 KiB)"))
-        }
         runtime.shutdown(keepingOutcome: interruptedBy == nil)
         events.finish()
         started.output.finishStream(to: .standardError)
 
         // A timeout is said by the failure's line, which stays in a
         // terminal as it is printed in plain mode: nothing after it.
-        if outcome.status != 0 {
-            started.output.replay(to: .standardError, through: session.drawing == .joined ? session.share : nil)
-        }
+        if outcome.status != 0 { started.output.replay(to: .standardError) }
         // Once the command has ended its status stands: a signal then only
         // cut --linger's wait short.
         return Self.ending(of: termination, interruptedBy: interruptedBy, timedOut: didTimeOut)
