@@ -1,5 +1,6 @@
 import Glibc
 import HostSystem
+import HostText
 
 /// The user's settings file, `$XDG_CONFIG_HOME/presenter-host/config`
 /// (`~/.config/presenter-host/config` when that is unset or relative): the
@@ -43,24 +44,45 @@ struct SettingsFile: Equatable {
     }
 
     /// The settings in the file at `path`; empty when it does not exist.
-    /// - Throws: the file cannot be read, is too large, or breaks the format.
+    /// The file and its folder must be the user's (or root's) and written
+    /// by no one else, as the plugins' rules say (``PluginPolicy``): another
+    /// account must not choose the presenter, or its options, for this one.
+    /// - Throws: the file cannot be read, is not the user's, is too large,
+    ///   or breaks the format.
     static func load(path: String) throws(Problem) -> SettingsFile {
-        let read: [UInt8]?
+        let folder = PathName(path).parent
+        let read: Read
         do {
-            // Non-blocking: a FIFO put there must not hold the command up.
-            read = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK).closeAfter { fd throws(Errno) in
-                guard try fd.status().st_mode & S_IFMT == S_IFREG else { return nil }
-                return try fd.read(count: largestFile + 1, at: 0)
+            read = try FileDescriptor.open(folder, O_RDONLY | O_DIRECTORY | O_NOCTTY).closeAfter {
+                folderFD throws(Errno) in
+                if let refused = refusal(try folderFD.status(), of: folder, what: "folder") { return .refused(refused) }
+                // Non-blocking: a FIFO put there must not hold the command up.
+                let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW
+                return try folderFD.open(named: String(PathName(path).lastComponent), flags).closeAfter {
+                    fd throws(Errno) in
+                    let info = try fd.status()
+                    guard info.st_mode & S_IFMT == S_IFREG else { return .notRegular }
+                    if let refused = refusal(info, of: path, what: "file") { return .refused(refused) }
+                    return .bytes(try fd.read(count: largestFile + 1, at: 0))
+                }
             }
         } catch {
             if error.code == ENOENT || error.code == ENOTDIR { return SettingsFile() }
+            if error.code == ELOOP {
+                throw Problem(
+                    message: "\(path): the settings file is a symbolic link; put the file itself there, or remove it")
+            }
             throw Problem(
                 message:
                     "\(path): cannot read the settings file: \(errnoText(error.code)); fix its permissions or remove it"
             )
         }
-        guard let bytes = read else {
+        let bytes: [UInt8]
+        switch read {
+        case .refused(let message): throw Problem(message: message)
+        case .notRegular:
             throw Problem(message: "\(path): the settings file is not a regular file; make it one or remove it")
+        case .bytes(let read): bytes = read
         }
         guard bytes.count <= largestFile else {
             throw Problem(
@@ -69,6 +91,31 @@ struct SettingsFile: Equatable {
             )
         }
         return try parse(bytes, name: path)
+    }
+
+    /// What opening the file found.
+    private enum Read {
+        case bytes([UInt8])
+        case notRegular
+        /// The file or its folder is another account's, or others may write it: the line that says so.
+        case refused(String)
+    }
+
+    /// Why the settings `what` ("file", "folder") at `path`, of status
+    /// `info`, is not to be read: owned by neither the user nor root, or
+    /// writable by group or others; nil when it is fine.
+    private static func refusal(_ info: stat, of path: String, what: String) -> String? {
+        let shown = PrintableText.escaping(path)
+        if info.st_uid != 0 && info.st_uid != UserAccount.effectiveUserID {
+            let owner = UserAccount.name(of: info.st_uid) ?? "uid \(info.st_uid)"
+            let you = UserAccount.name(of: UserAccount.effectiveUserID) ?? "$(id -u)"
+            return
+                "\(shown): the settings \(what) is owned by \(owner), not by you or root: chown \(you) \(shown), or remove it"
+        }
+        guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            return "\(shown): the settings \(what) is writable by group or others: chmod go-w \(shown)"
+        }
+        return nil
     }
 
     /// The settings `bytes` say; `name` is the file's, for messages.
