@@ -14,8 +14,11 @@ import HostText
 /// Blank lines and lines starting with `#` are skipped. The format is
 /// strict, so that a typo is told rather than guessed at: a line that is
 /// not one of these, a key given twice, an id or option name with other
-/// characters than `a-z 0-9 . _ -`, a control character, or a file over
-/// ``largestFile`` makes the whole file ignored, with one line naming the
+/// characters than `a-z 0-9 . _ -`, one of the host's own options
+/// (``keyProblem(_:)``), a value that is long or holds a control or bidi
+/// character (``valueProblem(_:of:)``; `--option` is held to the same), a
+/// file over ``largestFile``, or a file or folder another account could
+/// have written makes the whole file ignored, with one line naming the
 /// file and the line (the command goes on with the built-in defaults).
 struct SettingsFile: Equatable {
     /// `presenter = <id>`.
@@ -139,22 +142,17 @@ struct SettingsFile: Equatable {
             let key = String(trimmed(line[..<equals]))
             let value = String(trimmed(line[line.index(after: equals)...]))
             guard !seen.contains(key) else {
-                throw Problem(message: "\(at): '\(key)' is set twice; keep one of the two lines")
+                throw Problem(message: "\(at): '\(quoted(key))' is set twice; keep one of the two lines")
             }
             seen.insert(key)
-            guard value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
-                value.utf8.count <= longestValue
-            else {
-                throw Problem(
-                    message:
-                        "\(at): the value of '\(key)' has a control character or is over \(longestValue) bytes; shorten it"
-                )
+            if let problem = keyProblem(key) ?? valueProblem(value, of: key) {
+                throw Problem(message: "\(at): \(problem)")
             }
             if key == "presenter" {
                 guard isName(value) else {
                     throw Problem(
                         message:
-                            "\(at): '\(value)' is not a presenter id (1 to 64 of a-z 0-9 . _ -); see presenter-host --list --ids"
+                            "\(at): '\(quoted(value))' is not a presenter id (1 to 64 of a-z 0-9 . _ -); see presenter-host --list --ids"
                     )
                 }
                 settings.presenter = value
@@ -164,10 +162,48 @@ struct SettingsFile: Equatable {
                 settings.presenterOptions[key] = value
             } else {
                 throw Problem(
-                    message: "\(at): '\(key)' is not a setting; use presenter = <id> or <id>.<option> = <value>")
+                    message: "\(at): '\(quoted(key))' is not a setting; use presenter = <id> or <id>.<option> = <value>"
+                )
             }
         }
         return settings
+    }
+
+    /// Why a user may not set the presenter option `key` (`spinner`,
+    /// `line.spinner`): one of the host's own, which the engine would look
+    /// up as `<id>.<key>` before the host's value; nil when they may.
+    static func keyProblem(_ key: String) -> String? {
+        let name = key.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? key
+        guard PresenterSession.pluginOptions(minShow: 0, grace: 0)[name] != nil else { return nil }
+        guard let flag = PresenterSession.hostOptionFlags[name] else {
+            return "'\(quoted(key))' is the host's own option, which no setting changes; remove it"
+        }
+        return "'\(quoted(key))' is the host's own option; set it with \(flag)"
+    }
+
+    /// Why `value` cannot be the value of the presenter option `key`: it is
+    /// text a presenter may draw, so no control or bidi character
+    /// (``ControlCharacters/all``, as everything the host shows), and a
+    /// few words, not a file; nil when it can.
+    static func valueProblem(_ value: String, of key: String) -> String? {
+        if value.utf8.count > longestValue {
+            return "the value of '\(quoted(key))' is over \(longestValue) bytes; shorten it"
+        }
+        if let control = value.unicodeScalars.first(where: ControlCharacters.all.matches) {
+            return
+                "the value of '\(quoted(key))' has a control or bidi character (\(PrintableText.escaping(String(control)))); remove it"
+        }
+        return nil
+    }
+
+    /// The most bytes of the user's text a message quotes: a value is
+    /// named, not shown whole (a 20 KB value is not a line).
+    static let longestQuote = 64
+
+    /// `text` as a message quotes it: cut to ``longestQuote`` bytes (with
+    /// `…`), then escaped, so it stays one short line.
+    static func quoted(_ text: String) -> String {
+        PrintableText.escaping(DisplayText.cut(text, toBytes: longestQuote))
     }
 
     /// An id or option name: 1 to 64 bytes of `a-z`, `0-9`, `.`, `_`, `-`.
