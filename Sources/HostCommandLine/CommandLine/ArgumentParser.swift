@@ -96,6 +96,9 @@ enum ArgumentParser {
             if let value { try option.value.validate(value, for: option.name) }
             let target = option.alias.flatMap { spec.option(named: $0.name) } ?? option
             parsed.occurrences.append(.init(option: target, value: value, words: words))
+            if let most = target.most, parsed.all(target.name).count > most {
+                throw .usage("\(target.name) is given more than \(most) times; give at most \(most)")
+            }
             if option.stops {
                 parsed.stoppedBy = option
                 return parsed

@@ -74,6 +74,8 @@ struct OptionSpec: Sendable {
     /// May be given more than once, each value kept (`--plugin-dir`);
     /// otherwise the last one given counts.
     var repeatable = false
+    /// The most times a repeatable option may be given (nil: no limit).
+    var most: Int?
     /// Another spelling of another option with a fixed value
     /// (`--show-output` is `--output stream`).
     var alias: (name: String, value: String)?

@@ -62,18 +62,30 @@ extension CommandTable {
     }
 
     /// `--option <key>=<value>`: an option presenters read
-    /// through the ABI's `option` service (``DefaultPresenter``).
+    /// through the ABI's `option` service (``DefaultPresenter``), held to
+    /// the settings file's rules (``SettingsFile/keyProblem(_:)``,
+    /// ``SettingsFile/valueProblem(_:of:)``), at most ``mostPresenterOptions``.
     static let presenterOption = OptionSpec(
         name: "--option",
         value: .checked(placeholder: "<key>=<value>") { name, value throws(CommandError) in
             guard let equals = value.firstIndex(of: "="), SettingsFile.isName(String(value[..<equals])) else {
                 throw .usage(
-                    "\(name) needs <key>=<value>, the key 1 to 64 of a-z 0-9 . _ - (spinner=moon), not '\(value)'")
+                    "\(name) needs <key>=<value>, the key 1 to 64 of a-z 0-9 . _ - (spinner=moon), not '\(SettingsFile.quoted(value))'"
+                )
+            }
+            let key = String(value[..<equals])
+            if let problem = SettingsFile.keyProblem(key)
+                ?? SettingsFile.valueProblem(String(value[value.index(after: equals)...]), of: key)
+            {
+                throw .usage("\(name): \(problem)")
             }
         },
         help:
             "Set an option of the presenter, read through its option service (line: spinner=moon, spinner-color=red, title-color=blue; <id>.<key>=<value> for one presenter). Repeatable.",
-        repeatable: true)
+        repeatable: true, most: mostPresenterOptions)
+
+    /// The most `--option`s a command takes: a presenter has a few.
+    static let mostPresenterOptions = 64
 
     static func messages(_ help: String) -> OptionSpec {
         OptionSpec(name: "--messages", value: .text(placeholder: "<file>"), completion: .file, help: help)

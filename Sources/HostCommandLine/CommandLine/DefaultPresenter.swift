@@ -66,7 +66,7 @@ enum DefaultPresenter {
                 return (result, problems)
             }
             problems.append(
-                "presenter-host: \(variable)='\(named)' is not a presenter id (1 to 64 of a-z 0-9 . _ -); ignored: see presenter-host --list --ids"
+                "presenter-host: \(variable)='\(SettingsFile.quoted(named))' is not a presenter id (1 to 64 of a-z 0-9 . _ -); ignored: see presenter-host --list --ids"
             )
         }
         result.presenter = settings.presenter ?? builtIn

@@ -15,8 +15,10 @@ extension PresenterSession {
     /// full screen: the log held until the end (it has nowhere to go).
     func makeRuntime(on surface: Surface, grace: Double) -> (PresenterRuntime, BackendFactory.Mode) {
         let unicode = TerminalEnvironment.isUnicode(environment)
-        // The user's (--option, the settings file) under the host's own.
-        let options = presentation.presenterOptions.merging(
+        // The user's (--option, the settings file) under the host's own,
+        // and none of the host's keys for one presenter (`line.grace-ms`),
+        // which the engine would look up first (both refuse them already).
+        let options = presentation.presenterOptions.filter { SettingsFile.keyProblem($0.key) == nil }.merging(
             Self.pluginOptions(minShow: presentation.minShow, grace: grace)
         ) { $1 }
         let log = self.log
@@ -67,6 +69,12 @@ extension PresenterSession {
             "grace-ms": milliseconds(grace),
         ]
     }
+
+    /// The flag that sets each key of ``pluginOptions(minShow:grace:)``
+    /// a user may change (the others none does): a user's option with one
+    /// of those names, for any presenter, is refused, and the refusal
+    /// names the flag (``SettingsFile/keyProblem(_:)``).
+    static let hostOptionFlags = ["min-show-ms": "--min-show", "grace-ms": "run's --grace"]
 
     /// `seconds` as whole milliseconds, within 0...``PresentationOptions/longestHold``
     /// whatever the caller set (the library's options are not parsed).

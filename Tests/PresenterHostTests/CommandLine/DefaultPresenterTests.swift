@@ -73,7 +73,24 @@ import Testing
         ("# ok\ncolour = red\n", ":2: 'colour' is not a setting; use presenter = <id> or <id>.<option> = <value>"),
         ("presenter = Line!\n", ":1: 'Line!' is not a presenter id"),
         ("presenter = line\npresenter = mbhud\n", ":2: 'presenter' is set twice"),
-        ("line.spinner = a\u{1B}b\n", ":1: the value of 'line.spinner' has a control character"),
+        (
+            "line.spinner = a\u{1B}b\n",
+            #":1: the value of 'line.spinner' has a control or bidi character (\x1B); remove it"#
+        ),
+        ("line.spinner = a\u{85}b\n", #":1: the value of 'line.spinner' has a control or bidi character (\x85)"#),
+        ("line.spinner = a\u{2067}b\n", #":1: the value of 'line.spinner' has a control or bidi character (\u{2067})"#),
+        (
+            "line.spinner = \(String(repeating: "x", count: 1025))\n",
+            ":1: the value of 'line.spinner' is over 1024 bytes; shorten it"
+        ),
+        // The host's own keys, for one presenter or all: they would beat --grace.
+        ("line.grace-ms = 60000\n", ":1: 'line.grace-ms' is the host's own option; set it with run's --grace"),
+        (
+            "mbhud.failure-hold-ms = 1\n",
+            ":1: 'mbhud.failure-hold-ms' is the host's own option, which no setting changes"
+        ),
+        // What the user wrote is quoted short.
+        ("\(String(repeating: "k", count: 200)) = 1\n", ":1: '\(String(repeating: "k", count: 61))…' is not a setting"),
     ])
     func aBadLineIsSaidAndIgnored(config: String, said: String) throws {
         let (folder, environment) = try settings(config)
@@ -111,6 +128,14 @@ import Testing
         #expect(
             result.stderr.contains("config names a presenter that is not here: no presenter 'from-file'"),
             "\(result.stderr)")
+    }
+
+    /// A 20 KB variable is not a 20 KB line: quoted short, escaped.
+    @Test func aLongVariableIsQuotedShort() throws {
+        let result = try run([], config: nil, presenterVariable: String(repeating: "\u{1B}X", count: 10_000))
+        let line = result.stderr.split(separator: "\n").first ?? ""
+        #expect(line.hasPrefix(#"presenter-host: PRESENTER_HOST_PRESENTER='\x1BX\x1BX"#), "\(line)")
+        #expect(line.utf8.count < 400 && line.contains("…' is not a presenter id"), "\(line)")
     }
 
     @Test func aPresenterOptionNeedsAKeyAndAValue() throws {
