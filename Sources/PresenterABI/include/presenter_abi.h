@@ -328,7 +328,10 @@ typedef struct presenter_host {
     /** The value of a configuration option for this presenter, such as
      *  "min-show-ms", "grace-ms", "failure-hold-ms" or "outcome-limit-ms"
      *  (docs/ABI.md lists the ones the host sets), or NULL when unset. The string is owned by the
-     *  host and valid until destroy. */
+     *  host and valid until destroy. A value other than the host's own keys
+     *  is user text (`--option`, the settings file): at most 1024 bytes of
+     *  UTF-8 with no control or bidi character, otherwise anything; parse it
+     *  strictly and fall back to your default. */
     const char *(*option)(presenter_context *ctx, const char *key);
 
     /* --- the base presenter (for a presenter that extends another) ------ */

@@ -70,7 +70,7 @@ import Testing
             ["--plugin-dir", directory.path, "--list", "-v"],
             environment: ["PRESENTER_PLUGIN_PATH": "/nonexistent-presenter-env"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("    ABI:         1.3\n"))
+        #expect(result.stdout.contains("    ABI:         1.4\n"))
         #expect(result.stdout.contains("    Description: A fixture presenter for the loader tests.\n"))
         #expect(result.stdout.contains("    Author:      presenter-host tests\n    License:     MIT\n"))
         #expect(

@@ -70,7 +70,8 @@ import Testing
 
         // The presenter a warm run uses is loaded by the presenter process, and by nothing else.
         let own = try setup.host(
-            ["run", "--presenter", "fixture.marking", "--working", "w", "--", "true"], inTerminal: true)
+            ["run", "--presenter", "fixture.marking", "--working", "w", "--success", "s", "--", "true"],
+            inTerminal: true)
         #expect(own.status == 0, "\(own.stderr)")
         #expect(setup.marks == marks + 1)
         let inProcess = try setup.host(

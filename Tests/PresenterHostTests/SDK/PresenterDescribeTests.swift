@@ -45,7 +45,7 @@ import Testing
                 "extends: \"me.first-one\", capabilities: [],\n        hooks: [.show, .hide, .progress, .render, .key])"
             ))
         // The note's text, as bytes: abi, index, id, ..., and the SDK's create and destroy.
-        let text = Array("abi=1.3\0index=0\0id=me.first-one\0name=First \"One\"\0version=1.0\0".utf8)
+        let text = Array("abi=1.4\0index=0\0id=me.first-one\0name=First \"One\"\0version=1.0\0".utf8)
         #expect(swift.contains(text.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")))
         let hooks = Array("hooks=create,destroy,show,render\0".utf8)
         #expect(swift.contains(hooks.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")))
