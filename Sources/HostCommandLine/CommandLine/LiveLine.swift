@@ -6,7 +6,8 @@ import HostText
 /// their progress with carriage returns on a line that ends only when they
 /// finish; a `printf 'Progress: '` is a line begun and not ended.
 ///
-/// - The state is the text after the last `\r`. A `\r` at the end leaves
+/// - The state is the text after the last `\r`, or after the last move to
+///   the first column (`ESC [ 1 G`: ``afterLastMoveToColumnOne(in:)``). A `\r` at the end leaves
 ///   the state shown until more text comes (a terminal shows it until it
 ///   is overwritten), so a `\r\n` is just a line end, even split across
 ///   two reads.
@@ -48,8 +49,9 @@ struct LiveLine: Equatable {
         }
         let text = part[..<end]
         if !text.isEmpty {
-            if let cr = text.lastIndex(of: 0x0D) {
-                start(with: text[(cr + 1)...])
+            let restart = [text.lastIndex(of: 0x0D).map { $0 + 1 }, Self.afterLastMoveToColumnOne(in: text)]
+            if let from = restart.compactMap({ $0 }).max() {
+                start(with: text[from...])
             } else if redrawn {
                 start(with: text)
             } else if bytes.count < Self.longest {
@@ -60,6 +62,25 @@ struct LiveLine: Equatable {
         }
         if endsRedrawn { redrawn = true }
         return changed
+    }
+
+    /// Where the text after the last move of the cursor to the line's
+    /// first column (CSI G, `ESC [ G`, `ESC [ 0 G` or `ESC [ 1 G`) begins:
+    /// Node's `readline.cursorTo(stream, 0)`, which ora and log-update
+    /// redraw with, is a `\r` as a terminal shows it. A sequence cut across
+    /// two reads is not seen (its text is then added to the state).
+    static func afterLastMoveToColumnOne(in text: ArraySlice<UInt8>) -> ArraySlice<UInt8>.Index? {
+        var search = text
+        while let escape = search.lastIndex(of: 0x1B) {
+            var at = escape + 1
+            if at < text.endIndex && text[at] == UInt8(ascii: "[") {
+                at += 1
+                if at < text.endIndex && (text[at] == UInt8(ascii: "0") || text[at] == UInt8(ascii: "1")) { at += 1 }
+                if at < text.endIndex && text[at] == UInt8(ascii: "G") { return at + 1 }
+            }
+            search = text[..<escape]
+        }
+        return nil
     }
 
     private mutating func start(with text: ArraySlice<UInt8>) {

@@ -18,6 +18,15 @@ struct LiveLineTests {
         #expect(state("a\rb\rc") == "c")
     }
 
+    /// ora and log-update redraw with `ESC[2K ESC[1G` (Node's cursorTo):
+    /// the state is the text after it, as after a `\r`.
+    @Test func aMoveToTheFirstColumnIsARedrawToo() {
+        #expect(state("\u{1B}[2K\u{1B}[1G- Installing 1/6", "\u{1B}[2K\u{1B}[1G- Installing 2/6") == "- Installing 2/6")
+        #expect(state("a\u{1B}[Gb\u{1B}[0Gc") == "c")
+        #expect(state("a\u{1B}[5Gb") == "ab", "a move elsewhere is not a redraw")
+        #expect(state("x\u{1B}[1Gy\rz") == "z")
+    }
+
     @Test func aCarriageReturnAtTheEndKeepsTheStateUntilTextComes() {
         #expect(state(" 50%\r") == " 50%")
         #expect(state(" 50%\r", "\r") == " 50%")
