@@ -21,7 +21,11 @@ package final class LocalPresenterEngine: PresenterEngine {
     package weak var delegate: PresenterEngineDelegate?
     /// The engine's thread, and whether a hook runs on it.
     let scope: HookScope
-    private var views: [ViewID: EngineView] = [:]
+    private var views: [ViewID: EngineView] = [:] {
+        didSet { cachedFrameRequests = nil }
+    }
+    /// ``frameRequests`` as last made, until something changes it.
+    private var cachedFrameRequests: [ViewID: UInt64]?
     private(set) var geometry: ViewGeometry
     /// The render in progress is a view's last (``render(_:at:final:)``).
     private var finalRender = false
@@ -177,6 +181,7 @@ package final class LocalPresenterEngine: PresenterEngine {
     }
 
     package var frameRequests: [ViewID: UInt64] {
+        if let cachedFrameRequests { return cachedFrameRequests }
         var requests: [ViewID: UInt64] = [:]
         for (id, record) in views {
             var instance: PresenterInstance? = record.top
@@ -185,7 +190,16 @@ package final class LocalPresenterEngine: PresenterEngine {
                 instance = current.base
             }
         }
+        cachedFrameRequests = requests
         return requests
+    }
+
+    /// An instance's frame request changed, or a view came or went: the
+    /// map is made again when next asked (the runtime asks every frame, and
+    /// a presenter that keeps a frame asked for, mbhud's time row's next
+    /// second, would cost a new map each time).
+    func frameRequestsChanged() {
+        cachedFrameRequests = nil
     }
 
     package func close() {}

@@ -24,7 +24,9 @@ final class PresenterInstance {
     /// The message of the last set_error since the current hook began.
     var lastError: String?
     /// The earliest frame this instance asked for and has not had yet.
-    var frameRequest: UInt64?
+    var frameRequest: UInt64? {
+        didSet { if frameRequest != oldValue { engine.frameRequestsChanged() } }
+    }
     /// Option values handed out, kept (as C strings) until destroy.
     private var optionValues: [String: UnsafeMutablePointer<CChar>] = [:]
     private var alive = false
